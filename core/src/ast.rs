@@ -1,0 +1,183 @@
+//! The syntax tree of a `layout!` invocation, as written: every node keeps its tokens so
+//! that errors can point at exactly the faulty transform, dim or length.
+
+use proc_macro2::TokenStream;
+use syn::{Attribute, Ident, LitInt, Visibility};
+
+/// Everything inside one `layout! { ... }`.
+pub struct Invocation {
+    pub items: Vec<LayoutItem>,
+}
+
+/// `/// docs  pub layout Name { statements }`.
+pub struct LayoutItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub body: Vec<Stmt>,
+}
+
+/// One `;`-terminated statement of a layout body, with its source tokens.
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub tokens: TokenStream,
+}
+
+pub enum StmtKind {
+    /// `const NAME = expr;`
+    Const { name: Ident, value: Expr },
+    /// `memory [dims] (strides [exprs])?;`
+    Memory {
+        dims: Vec<DimDecl>,
+        strides: Option<Vec<Expr>>,
+    },
+    /// A transform stage; `keyword` is the word that introduced it.
+    Transform {
+        keyword: Ident,
+        transform: Transform,
+    },
+    /// `coords [names];`
+    Coords { names: Vec<Ident> },
+    /// `inverse;`: the layout must be a bijection and gets `coord(offset)`.
+    Inverse { keyword: Ident },
+}
+
+/// `name: length`, a dim introduced by a statement.
+pub struct DimDecl {
+    pub name: Ident,
+    pub len: Expr,
+}
+
+pub enum Transform {
+    Unmerge {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+    },
+    Merge {
+        lower: Vec<Ident>,
+        upper: Ident,
+    },
+    Xor {
+        target: Ident,
+        key: Ident,
+    },
+    Morton {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+    },
+    Embed {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+        strides: Vec<Expr>,
+    },
+    Pad {
+        lower: Ident,
+        upper: Ident,
+        left: Expr,
+        right: Expr,
+    },
+    Slice {
+        lower: Ident,
+        upper: Ident,
+        begin: Expr,
+        end: Expr,
+    },
+    Offset {
+        lower: Ident,
+        upper: Ident,
+        by: Expr,
+    },
+    Freeze {
+        lower: Ident,
+        value: Expr,
+    },
+    Replicate {
+        upper: Vec<DimDecl>,
+    },
+    Swizzle {
+        lower: Ident,
+        upper: Ident,
+        bits: Expr,
+        base: Expr,
+        shift: Expr,
+    },
+}
+
+/// An integer constant expression over literals and named constants.
+pub enum Expr {
+    Lit(LitInt),
+    Const(Ident),
+    Neg {
+        minus: syn::Token![-],
+        operand: Box<Expr>,
+    },
+    Binary {
+        lhs: Box<Expr>,
+        op: BinOp,
+        rhs: Box<Expr>,
+    },
+    Paren {
+        paren: syn::token::Paren,
+        inner: Box<Expr>,
+    },
+}
+
+/// A binary operator of a constant expression, with its tokens for error spans.
+pub struct BinOp {
+    pub kind: BinOpKind,
+    pub tokens: TokenStream,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOpKind {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitXor,
+    BitOr,
+}
+
+impl BinOpKind {
+    /// Binding power, as in Rust.
+    pub fn precedence(self) -> u8 {
+        match self {
+            Self::Mul | Self::Div | Self::Rem => 6,
+            Self::Add | Self::Sub => 5,
+            Self::Shl | Self::Shr => 4,
+            Self::BitAnd => 3,
+            Self::BitXor => 2,
+            Self::BitOr => 1,
+        }
+    }
+}
+
+impl quote::ToTokens for Expr {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Self::Lit(lit) => lit.to_tokens(tokens),
+            Self::Const(name) => name.to_tokens(tokens),
+            Self::Neg { minus, operand } => {
+                minus.to_tokens(tokens);
+                operand.to_tokens(tokens);
+            }
+            Self::Binary { lhs, op, rhs } => {
+                lhs.to_tokens(tokens);
+                tokens.extend(op.tokens.clone());
+                rhs.to_tokens(tokens);
+            }
+            Self::Paren { paren, inner } => paren.surround(tokens, |t| inner.to_tokens(t)),
+        }
+    }
+}
+
+impl quote::ToTokens for DimDecl {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.name.to_tokens(tokens);
+        self.len.to_tokens(tokens);
+    }
+}

@@ -1,0 +1,564 @@
+//! The canonical form of a checked layout: its offset as one folded symbolic expression of
+//! the coordinates, the F2 bit-matrix when the whole map is F2-affine, the validity
+//! conditions of its padding, and the inverse when it is a bijection.
+
+use crate::code::{Code, Op};
+use crate::f2::{F2Map, Inputs};
+use crate::ir::{Descriptor, DimId, Transform, morton_bits};
+use crate::sym::{Sym, Vars};
+use std::collections::HashMap;
+
+/// How many coordinates the injectivity check enumerates when no structural argument applies.
+pub const ENUMERATION_LIMIT: usize = 1 << 22;
+
+pub struct Canonical {
+    /// The offset, over the coordinates (variable `i` is `coords[i]`).
+    pub offset: Sym,
+    /// The F2 form of the offset, when it has one.
+    pub f2: Option<F2Map>,
+    /// `lo ≤ expr < hi` for each padding a coordinate must avoid.
+    pub valid: Vec<(Sym, i128, i128)>,
+    /// A dim name for each intermediate expression, to name shared locals after.
+    pub names: HashMap<Sym, String>,
+    pub lens: Vec<usize>,
+    pub coord_names: Vec<String>,
+}
+
+/// Two coordinates with the same offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collision {
+    pub a: Vec<usize>,
+    pub b: Vec<usize>,
+    pub offset: usize,
+}
+
+/// The verdict on injectivity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Injectivity {
+    Injective,
+    Collides(Collision),
+    /// Too large to enumerate and no structural argument applies.
+    Unknown,
+}
+
+impl Canonical {
+    pub fn new(descriptor: &Descriptor) -> Canonical {
+        let lens = descriptor.shape();
+        let vars = Vars { lens: &lens };
+        let mut values: Vec<Option<Sym>> = vec![None; descriptor.dims.len()];
+        let mut names = HashMap::new();
+        for (i, &dim) in descriptor.coords.iter().enumerate() {
+            values[dim] = Some(Sym::Var(i));
+        }
+        let mut valid = Vec::new();
+        let value =
+            |values: &[Option<Sym>], dim: DimId| values[dim].clone().unwrap_or(Sym::constant(0));
+        for stage in descriptor.stages.iter().rev() {
+            let len = |dim: DimId| descriptor.dims[dim].len as i128;
+            let computed: Vec<(DimId, Sym)> = match stage {
+                Transform::Unmerge { lower, upper } => {
+                    vec![(*lower, row_major(upper, &values, &len))]
+                }
+                Transform::Merge { lower, upper } => {
+                    digits(value(&values, *upper), lower, &len, vars)
+                }
+                Transform::Xor { lower, upper, key } => {
+                    let key = value(&values, *key).rem(len(*upper), vars);
+                    vec![(*lower, value(&values, *upper).xor(key))]
+                }
+                Transform::Morton { lower, upper } => {
+                    let widths: Vec<u32> = upper
+                        .iter()
+                        .map(|&d| descriptor.dims[d].len.trailing_zeros())
+                        .collect();
+                    let mut sum = Sym::constant(0);
+                    for (&dim, positions) in upper.iter().zip(morton_bits(&widths)) {
+                        for (bit, position) in positions.into_iter().enumerate() {
+                            let digit = value(&values, dim).div(1 << bit, vars).rem(2, vars);
+                            sum = sum.plus(digit.scale(1 << position));
+                        }
+                    }
+                    vec![(*lower, sum)]
+                }
+                Transform::Embed {
+                    lower,
+                    upper,
+                    strides,
+                } => {
+                    vec![(*lower, embed(upper, strides, &values))]
+                }
+                Transform::Pad {
+                    lower,
+                    upper,
+                    left,
+                    right,
+                } => {
+                    let index = value(&values, *upper);
+                    let (lo, hi) = (*left as i128, len(*upper) - *right as i128);
+                    if lo > 0 || hi < len(*upper) {
+                        valid.push((index.clone(), lo, hi));
+                    }
+                    vec![(*lower, index.offset(-lo))]
+                }
+                Transform::Slice {
+                    lower,
+                    upper,
+                    begin: by,
+                }
+                | Transform::Offset { lower, upper, by } => {
+                    vec![(*lower, value(&values, *upper).offset(*by as i128))]
+                }
+                Transform::Freeze { lower, value } => vec![(*lower, Sym::constant(*value as i128))],
+                Transform::Replicate { .. } => Vec::new(),
+                Transform::Swizzle {
+                    lower,
+                    upper,
+                    bits,
+                    base,
+                    shift,
+                } => {
+                    vec![(
+                        *lower,
+                        swizzle(value(&values, *upper), *bits, *base, *shift, vars),
+                    )]
+                }
+            };
+            for (dim, sym) in computed {
+                if !matches!(sym, Sym::Var(_)) && sym.as_constant().is_none() {
+                    names
+                        .entry(sym.clone())
+                        .or_insert_with(|| descriptor.dims[dim].name.to_string());
+                }
+                values[dim] = Some(sym);
+            }
+        }
+        let offset = embed(&descriptor.memory.dims, &descriptor.memory.strides, &values);
+        let coord_names: Vec<String> = descriptor
+            .coords
+            .iter()
+            .map(|&d| descriptor.dims[d].name.to_string())
+            .collect();
+        let f2 = power_of_two_inputs(&lens, &coord_names)
+            .and_then(|inputs| F2Map::from_sym(&offset, &inputs));
+        Canonical {
+            offset,
+            f2,
+            valid,
+            names,
+            lens,
+            coord_names,
+        }
+    }
+
+    /// The F2 inputs (coordinates), when every coordinate length is a power of two.
+    pub fn inputs(&self) -> Option<Inputs> {
+        power_of_two_inputs(&self.lens, &self.coord_names)
+    }
+
+    /// The straight-line code of the offset.
+    pub fn offset_code(&self) -> Code {
+        match (&self.f2, self.inputs()) {
+            (Some(f2), Some(inputs)) => f2.to_code(&inputs),
+            _ => sym_code(&self.offset, &self.coord_names),
+        }
+    }
+
+    /// The validity conditions as `(expr, lo, hi)` code, dropping bounds the coordinate
+    /// range already implies.
+    pub fn valid_code(&self) -> Vec<(Code, Option<i128>, Option<i128>)> {
+        let vars = Vars { lens: &self.lens };
+        self.valid
+            .iter()
+            .map(|(sym, lo, hi)| {
+                let (min, max) = sym.range(vars);
+                (
+                    sym_code(sym, &self.coord_names),
+                    (*lo > min).then_some(*lo),
+                    (*hi <= max).then_some(*hi),
+                )
+            })
+            .collect()
+    }
+
+    /// The code name of each intermediate expression.
+    pub fn code_names(&self) -> HashMap<Code, String> {
+        self.names
+            .iter()
+            .map(|(sym, name)| (sym_code(sym, &self.coord_names), name.clone()))
+            .collect()
+    }
+
+    /// Decides whether distinct valid coordinates always get distinct offsets.
+    pub fn injectivity(&self, descriptor: &Descriptor) -> Injectivity {
+        if self.valid.is_empty() {
+            if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
+                return match f2.kernel(inputs.total()) {
+                    None => Injectivity::Injective,
+                    Some(witness) => {
+                        let b = unpack_bits(witness, &inputs);
+                        let offset = self.offset.eval(&b) as usize;
+                        let a = vec![0; b.len()];
+                        Injectivity::Collides(Collision { a, b, offset })
+                    }
+                };
+            }
+            if stagewise_bijective(descriptor) {
+                return Injectivity::Injective;
+            }
+        }
+        self.enumerate()
+    }
+
+    /// Checks injectivity by evaluating every valid coordinate.
+    fn enumerate(&self) -> Injectivity {
+        let size = self.lens.iter().try_fold(1usize, |a, &l| a.checked_mul(l));
+        let Some(size) = size.filter(|&s| s <= ENUMERATION_LIMIT) else {
+            return Injectivity::Unknown;
+        };
+        let mut seen: HashMap<i128, usize> = HashMap::with_capacity(size);
+        let mut coord = vec![0usize; self.lens.len()];
+        for index in 0..size {
+            let mut rest = index;
+            for (c, &len) in coord.iter_mut().zip(&self.lens).rev() {
+                *c = rest % len;
+                rest /= len;
+            }
+            if self
+                .valid
+                .iter()
+                .any(|(s, lo, hi)| !(*lo..*hi).contains(&s.eval(&coord)))
+            {
+                continue;
+            }
+            let offset = self.offset.eval(&coord);
+            if let Some(first) = seen.insert(offset, index) {
+                let a = unflatten(first, &self.lens);
+                return Injectivity::Collides(Collision {
+                    a,
+                    b: coord,
+                    offset: offset as usize,
+                });
+            }
+        }
+        Injectivity::Injective
+    }
+
+    /// The inverse, one code per coordinate over the variable `offset`, when the layout is a
+    /// bijection onto `0..space`; with a dim name for intermediate expressions.
+    pub fn inverse_code(
+        &self,
+        descriptor: &Descriptor,
+    ) -> Option<(Vec<Code>, HashMap<Code, String>)> {
+        let space = descriptor.space()?;
+        if !self.valid.is_empty()
+            || descriptor.size()? != space
+            || self.injectivity(descriptor) != Injectivity::Injective
+        {
+            return None;
+        }
+        let offset = ["offset".to_owned()];
+        if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
+            let inverse = f2.inverse(inputs.total())?;
+            let source = Inputs {
+                names: offset.to_vec(),
+                widths: vec![inputs.total()],
+            };
+            let coords = (0..inputs.names.len())
+                .map(|var| {
+                    inverse
+                        .slice(inputs.start(var), inputs.widths[var])
+                        .to_code(&source)
+                })
+                .collect();
+            return Some((coords, HashMap::new()));
+        }
+        let (coords, names) = raise(descriptor)?;
+        let names = names
+            .iter()
+            .map(|(sym, name)| (sym_code(sym, &offset), name.clone()))
+            .collect();
+        Some((
+            coords.iter().map(|sym| sym_code(sym, &offset)).collect(),
+            names,
+        ))
+    }
+}
+
+fn power_of_two_inputs(lens: &[usize], names: &[String]) -> Option<Inputs> {
+    lens.iter().all(|l| l.is_power_of_two()).then(|| Inputs {
+        names: names.to_vec(),
+        widths: lens.iter().map(|l| l.trailing_zeros()).collect(),
+    })
+}
+
+fn unpack_bits(bits: u128, inputs: &Inputs) -> Vec<usize> {
+    (0..inputs.names.len())
+        .map(|var| ((bits >> inputs.start(var)) & ((1u128 << inputs.widths[var]) - 1)) as usize)
+        .collect()
+}
+
+fn unflatten(mut index: usize, lens: &[usize]) -> Vec<usize> {
+    let mut coord = vec![0; lens.len()];
+    for (c, &len) in coord.iter_mut().zip(lens).rev() {
+        *c = index % len;
+        index /= len;
+    }
+    coord
+}
+
+/// `row-major(dims)` of symbolic values.
+fn row_major(dims: &[DimId], values: &[Option<Sym>], len: &dyn Fn(DimId) -> i128) -> Sym {
+    dims.iter().fold(Sym::constant(0), |acc, &d| {
+        acc.scale(len(d))
+            .plus(values[d].clone().unwrap_or(Sym::constant(0)))
+    })
+}
+
+/// The row-major digits of `value` over `dims`.
+fn digits(
+    value: Sym,
+    dims: &[DimId],
+    len: &dyn Fn(DimId) -> i128,
+    vars: Vars,
+) -> Vec<(DimId, Sym)> {
+    let mut stride = 1i128;
+    let mut out = Vec::with_capacity(dims.len());
+    for &dim in dims.iter().rev() {
+        out.push((dim, value.clone().div(stride, vars).rem(len(dim), vars)));
+        stride = stride.saturating_mul(len(dim));
+    }
+    out
+}
+
+fn embed(dims: &[DimId], strides: &[usize], values: &[Option<Sym>]) -> Sym {
+    dims.iter()
+        .zip(strides)
+        .fold(Sym::constant(0), |acc, (&d, &stride)| {
+            acc.plus(
+                values[d]
+                    .clone()
+                    .unwrap_or(Sym::constant(0))
+                    .scale(stride as i128),
+            )
+        })
+}
+
+/// CuTe's `Swizzle<bits, base, shift>` of `value`.
+fn swizzle(value: Sym, bits: u32, base: u32, shift: i32, vars: Vars) -> Sym {
+    let source = base + shift.max(0).unsigned_abs();
+    let field = value.clone().div(1 << source, vars).rem(1 << bits, vars);
+    let target = i64::from(source) - i64::from(shift);
+    value.xor(field.scale(1 << target))
+}
+
+/// Whether every stage (and the memory) is a bijection between its index spaces, which makes
+/// the whole layout a bijection onto `0..space`.
+fn stagewise_bijective(descriptor: &Descriptor) -> bool {
+    let len = |d: DimId| descriptor.dims[d].len;
+    let memory = &descriptor.memory;
+    packed_order(&memory.dims, &memory.strides, &len).is_some()
+        && descriptor.stages.iter().all(|stage| match stage {
+            Transform::Unmerge { .. } | Transform::Merge { .. } | Transform::Xor { .. } => true,
+            Transform::Morton { .. } | Transform::Swizzle { .. } => true,
+            Transform::Embed {
+                lower,
+                upper,
+                strides,
+            } => {
+                packed_order(upper, strides, &len).is_some()
+                    && upper.iter().map(|&d| len(d)).product::<usize>() == len(*lower)
+            }
+            Transform::Pad { left, right, .. } => left + right == 0,
+            Transform::Slice { lower, upper, .. } | Transform::Offset { lower, upper, .. } => {
+                len(*lower) == len(*upper)
+            }
+            Transform::Freeze { lower, .. } => len(*lower) == 1,
+            Transform::Replicate { upper } => upper.iter().all(|&d| len(d) == 1),
+        })
+}
+
+/// The dims of a strided embedding sorted from slowest to fastest, when the strides are
+/// exactly the packed strides of some order of the dims (so the embedding is a bijection).
+fn packed_order(
+    dims: &[DimId],
+    strides: &[usize],
+    len: &dyn Fn(DimId) -> usize,
+) -> Option<Vec<(DimId, usize)>> {
+    let mut order: Vec<(DimId, usize)> = dims
+        .iter()
+        .copied()
+        .zip(strides.iter().copied())
+        .filter(|&(d, _)| len(d) > 1)
+        .collect();
+    order.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
+    let mut expected = 1usize;
+    for &(dim, stride) in order.iter().rev() {
+        if stride != expected {
+            return None;
+        }
+        expected = expected.checked_mul(len(dim))?;
+    }
+    Some(order)
+}
+
+/// The inverse by running every stage upwards (memory first), for bijective layouts that are
+/// not F2-affine. Each coordinate comes out as an expression of the variable 0, the offset;
+/// intermediate expressions are named after the dim they compute.
+fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
+    let space = descriptor.space()?;
+    let lens = [space];
+    let vars = Vars { lens: &lens };
+    let dim_len = |d: DimId| descriptor.dims[d].len;
+    let len = |d: DimId| descriptor.dims[d].len as i128;
+    let mut values: Vec<Option<Sym>> = vec![None; descriptor.dims.len()];
+    let offset = Sym::Var(0);
+    for (dim, stride) in packed_order(
+        &descriptor.memory.dims,
+        &descriptor.memory.strides,
+        &dim_len,
+    )? {
+        values[dim] = Some(offset.clone().div(stride as i128, vars).rem(len(dim), vars));
+    }
+    for &dim in descriptor.memory.dims.iter() {
+        values[dim].get_or_insert(Sym::constant(0));
+    }
+    for stage in descriptor.stages.iter() {
+        let get = |values: &[Option<Sym>], d: DimId| values[d].clone();
+        match stage {
+            Transform::Unmerge { lower, upper } => {
+                for (dim, sym) in digits(get(&values, *lower)?, upper, &len, vars) {
+                    values[dim] = Some(sym);
+                }
+            }
+            Transform::Merge { lower, upper } => {
+                values[*upper] = Some(row_major(lower, &values, &len))
+            }
+            Transform::Xor { lower, upper, key } => {
+                let key = get(&values, *key)?.rem(len(*upper), vars);
+                values[*upper] = Some(get(&values, *lower)?.xor(key));
+            }
+            Transform::Morton { lower, upper } => {
+                let widths: Vec<u32> = upper.iter().map(|&d| dim_len(d).trailing_zeros()).collect();
+                let m = get(&values, *lower)?;
+                for (&dim, positions) in upper.iter().zip(morton_bits(&widths)) {
+                    let value = positions.into_iter().enumerate().fold(
+                        Sym::constant(0),
+                        |acc, (bit, position)| {
+                            acc.plus(
+                                m.clone()
+                                    .div(1 << position, vars)
+                                    .rem(2, vars)
+                                    .scale(1 << bit),
+                            )
+                        },
+                    );
+                    values[dim] = Some(value);
+                }
+            }
+            Transform::Embed {
+                lower,
+                upper,
+                strides,
+            } => {
+                let l = get(&values, *lower)?;
+                for (dim, stride) in packed_order(upper, strides, &dim_len)? {
+                    values[dim] = Some(l.clone().div(stride as i128, vars).rem(len(dim), vars));
+                }
+            }
+            Transform::Pad {
+                lower, upper, left, ..
+            } => values[*upper] = Some(get(&values, *lower)?.offset(*left as i128)),
+            Transform::Slice {
+                lower,
+                upper,
+                begin: by,
+            }
+            | Transform::Offset { lower, upper, by } => {
+                values[*upper] = Some(get(&values, *lower)?.offset(-(*by as i128)));
+            }
+            Transform::Freeze { .. } => {}
+            Transform::Replicate { upper } => {
+                for &dim in upper.iter() {
+                    values[dim] = Some(Sym::constant(0));
+                }
+            }
+            Transform::Swizzle {
+                lower,
+                upper,
+                bits,
+                base,
+                shift,
+            } => {
+                values[*upper] = Some(swizzle(get(&values, *lower)?, *bits, *base, *shift, vars));
+            }
+        }
+    }
+    let mut names = HashMap::new();
+    for (dim, value) in descriptor.dims.iter().zip(&values) {
+        if let Some(sym) = value
+            .clone()
+            .filter(|s| !matches!(s, Sym::Var(_)) && s.as_constant().is_none())
+        {
+            names.entry(sym).or_insert_with(|| dim.name.to_string());
+        }
+    }
+    let coords = descriptor
+        .coords
+        .iter()
+        .map(|&d| values[d].clone())
+        .collect::<Option<Vec<_>>>()?;
+    Some((coords, names))
+}
+
+/// Integer code for a symbolic expression: power-of-two factors and divisors become shifts
+/// and masks, terms come largest coefficient first (row-major reading order).
+pub fn sym_code(sym: &Sym, names: &[String]) -> Code {
+    match sym {
+        Sym::Var(i) => Code::var(names.get(*i).map_or("_", String::as_str)),
+        Sym::Sum { terms, constant } => {
+            let mut terms: Vec<&(Sym, i128)> = terms.iter().collect();
+            terms.sort_by_key(|(_, c)| std::cmp::Reverse(*c));
+            let mut code: Option<Code> = None;
+            for (term, coefficient) in terms {
+                let magnitude = coefficient.unsigned_abs();
+                let term = sym_code(term, names);
+                let scaled = match magnitude {
+                    1 => term,
+                    m if m.is_power_of_two() => {
+                        Code::bin(Op::Shl, term, Code::Lit(u128::from(m.trailing_zeros())))
+                    }
+                    m => Code::bin(Op::Mul, term, Code::Lit(m)),
+                };
+                code = Some(match (code, *coefficient < 0) {
+                    (None, _) => scaled,
+                    (Some(acc), false) => Code::bin(Op::Add, acc, scaled),
+                    (Some(acc), true) => Code::bin(Op::Sub, acc, scaled),
+                });
+            }
+            let magnitude = Code::Lit(constant.unsigned_abs());
+            match (code, *constant) {
+                (None, _) => magnitude,
+                (Some(code), 0) => code,
+                (Some(code), c) if c > 0 => Code::bin(Op::Add, code, magnitude),
+                (Some(code), _) => Code::bin(Op::Sub, code, magnitude),
+            }
+        }
+        Sym::Div(x, m) => {
+            let x = sym_code(x, names);
+            match u128::try_from(*m) {
+                Ok(m) if m.is_power_of_two() => {
+                    Code::bin(Op::Shr, x, Code::Lit(u128::from(m.trailing_zeros())))
+                }
+                _ => Code::bin(Op::Div, x, Code::Lit(m.unsigned_abs())),
+            }
+        }
+        Sym::Rem(x, m) => {
+            let x = sym_code(x, names);
+            match u128::try_from(*m) {
+                Ok(m) if m.is_power_of_two() => Code::bin(Op::And, x, Code::Mask(m - 1)),
+                _ => Code::bin(Op::Rem, x, Code::Lit(m.unsigned_abs())),
+            }
+        }
+        Sym::Xor(a, b) => Code::bin(Op::Xor, sym_code(a, names), sym_code(b, names)),
+    }
+}

@@ -1,0 +1,246 @@
+//! The straight-line integer code the macro emits, before it is printed: a tiny expression
+//! tree that both canonical forms (affine and F2) lower into, with one printer per target.
+//! Shared subexpressions are bound to named locals so that the expansion reads well.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    Var(String),
+    Lit(u128),
+    /// A bit mask, printed in binary or hex so that its bits read.
+    Mask(u128),
+    Bin(Op, Box<Code>, Box<Code>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+}
+
+impl Op {
+    fn is_associative(self) -> bool {
+        matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor)
+    }
+
+    /// Operators of one class share a precedence level in Rust.
+    fn class(self) -> u8 {
+        match self {
+            Op::Mul | Op::Div | Op::Rem => 0,
+            Op::Add | Op::Sub => 1,
+            Op::Shl | Op::Shr => 2,
+            Op::And => 3,
+            Op::Xor => 4,
+            Op::Or => 5,
+        }
+    }
+}
+
+impl Code {
+    pub fn var(name: &str) -> Code {
+        Code::Var(name.to_owned())
+    }
+
+    pub fn bin(op: Op, lhs: Code, rhs: Code) -> Code {
+        Code::Bin(op, Box::new(lhs), Box::new(rhs))
+    }
+
+    /// Joins `terms` with `op`; `None` when there are none.
+    pub fn fold(op: Op, terms: impl IntoIterator<Item = Code>) -> Option<Code> {
+        terms
+            .into_iter()
+            .reduce(|acc, term| Code::bin(op, acc, term))
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Code::Bin(_, a, b) => 1 + a.size() + b.size(),
+            _ => 1,
+        }
+    }
+
+    fn count<'a>(&'a self, counts: &mut HashMap<&'a Code, usize>) {
+        if let Code::Bin(_, a, b) = self {
+            *counts.entry(self).or_default() += 1;
+            a.count(counts);
+            b.count(counts);
+        }
+    }
+
+    fn replace(&mut self, target: &Code, name: &str) {
+        if self == target {
+            *self = Code::var(name);
+        } else if let Code::Bin(_, a, b) = self {
+            a.replace(target, name);
+            b.replace(target, name);
+        }
+    }
+
+    /// Whether `child`, as an operand of `parent`, needs parentheses: operators of different
+    /// classes are always parenthesised except products inside sums, so that no reader needs
+    /// Rust's precedence table.
+    fn needs_parens(parent: Op, child: &Code, right: bool) -> bool {
+        let Code::Bin(op, ..) = child else {
+            return false;
+        };
+        if op.class() == parent.class() {
+            let chain = *op == parent || parent.class() == 1;
+            return right && !(*op == parent && parent.is_associative()) || !right && !chain;
+        }
+        !(parent.class() == 1 && op.class() == 0)
+    }
+}
+
+/// The smallest subexpression worth a local: two operations (`(x >> 2) & 3`), not one.
+const MIN_SHARED_SIZE: usize = 5;
+
+/// Straight-line code: named locals, then the results.
+pub struct Block {
+    pub locals: Vec<(String, Code)>,
+    pub results: Vec<Code>,
+}
+
+impl Block {
+    /// Binds every subexpression used more than once to a local, largest first. Locals are
+    /// named after the dim whose index they compute (`names`), else `t`, `t1`, ...; names in
+    /// `taken` (the parameters) are avoided.
+    pub fn share(mut results: Vec<Code>, names: &HashMap<Code, String>, taken: &[String]) -> Block {
+        let mut used: HashSet<String> = taken.iter().cloned().collect();
+        let mut found: Vec<(String, Code)> = Vec::new();
+        loop {
+            let mut counts = HashMap::new();
+            for code in results.iter().chain(found.iter().map(|(_, c)| c)) {
+                code.count(&mut counts);
+            }
+            let shared = counts
+                .into_iter()
+                .filter(|&(code, n)| n >= 2 && code.size() >= MIN_SHARED_SIZE)
+                .map(|(code, _)| code)
+                .max_by_key(|code| (code.size(), format!("{code:?}")));
+            let Some(shared) = shared.cloned() else { break };
+            let base = names.get(&shared).map_or("t", String::as_str);
+            let name = fresh(base, &mut used);
+            for code in results.iter_mut().chain(found.iter_mut().map(|(_, c)| c)) {
+                code.replace(&shared, &name);
+            }
+            found.push((name, shared));
+        }
+        found.reverse();
+        Block {
+            locals: found,
+            results,
+        }
+    }
+}
+
+fn fresh(base: &str, used: &mut HashSet<String>) -> String {
+    let name = (0..)
+        .map(|i| {
+            if i == 0 {
+                base.to_owned()
+            } else {
+                format!("{base}{i}")
+            }
+        })
+        .find(|candidate| !used.contains(candidate))
+        .unwrap_or_default();
+    used.insert(name.clone());
+    name
+}
+
+impl ToTokens for Code {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Code::Var(name) => Ident::new(name, Span::call_site()).to_tokens(tokens),
+            Code::Lit(value) => Literal::u128_unsuffixed(*value).to_tokens(tokens),
+            Code::Mask(mask) => mask_literal(*mask).to_tokens(tokens),
+            Code::Bin(op, lhs, rhs) => {
+                let operand = |code: &Code, right: bool| {
+                    if Code::needs_parens(*op, code, right) {
+                        quote!((#code))
+                    } else {
+                        quote!(#code)
+                    }
+                };
+                let (lhs, rhs) = (operand(lhs, false), operand(rhs, true));
+                let op = match op {
+                    Op::Add => quote!(+),
+                    Op::Sub => quote!(-),
+                    Op::Mul => quote!(*),
+                    Op::Div => quote!(/),
+                    Op::Rem => quote!(%),
+                    Op::Shl => quote!(<<),
+                    Op::Shr => quote!(>>),
+                    Op::And => quote!(&),
+                    Op::Or => quote!(|),
+                    Op::Xor => quote!(^),
+                };
+                tokens.extend(quote!(#lhs #op #rhs));
+            }
+        }
+    }
+}
+
+/// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 16 bits,
+/// hex beyond.
+fn mask_literal(mask: u128) -> Literal {
+    let bits = 128 - mask.leading_zeros();
+    let text = if mask <= 255 && (mask + 1).is_power_of_two() {
+        mask.to_string()
+    } else if bits <= 16 {
+        format!("0b{mask:b}")
+    } else {
+        format!("0x{mask:x}")
+    };
+    text.parse()
+        .unwrap_or_else(|_| Literal::u128_unsuffixed(mask))
+}
+
+impl Code {
+    /// The value of the code where every variable is bound in `env`, with the wrapping
+    /// semantics of 64-bit `usize`: what the emitted Rust computes.
+    pub fn eval(&self, env: &HashMap<String, u64>) -> Option<u64> {
+        Some(match self {
+            Code::Var(name) => *env.get(name)?,
+            Code::Lit(value) | Code::Mask(value) => u64::try_from(*value).ok()?,
+            Code::Bin(op, a, b) => {
+                let (a, b) = (a.eval(env)?, b.eval(env)?);
+                match op {
+                    Op::Add => a.wrapping_add(b),
+                    Op::Sub => a.wrapping_sub(b),
+                    Op::Mul => a.wrapping_mul(b),
+                    Op::Div => a.checked_div(b)?,
+                    Op::Rem => a.checked_rem(b)?,
+                    Op::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                    Op::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                    Op::And => a & b,
+                    Op::Or => a | b,
+                    Op::Xor => a ^ b,
+                }
+            }
+        })
+    }
+}
+
+impl Block {
+    /// The results, with the locals bound in order on top of `env`.
+    pub fn eval(&self, env: &HashMap<String, u64>) -> Option<Vec<u64>> {
+        let mut env = env.clone();
+        for (name, code) in &self.locals {
+            let value = code.eval(&env)?;
+            env.insert(name.clone(), value);
+        }
+        self.results.iter().map(|code| code.eval(&env)).collect()
+    }
+}

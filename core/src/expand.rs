@@ -1,0 +1,394 @@
+//! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
+
+use crate::ast::{LayoutItem, StmtKind};
+use crate::canon::{Canonical, Injectivity};
+use crate::check::Checked;
+use crate::code::{Block, Code};
+use crate::errors::Errors;
+use crate::ir::{Descriptor, Memory, Transform};
+use crate::table;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// Everything the expansion of one layout needs, computed once.
+pub struct Expansion<'a> {
+    item: &'a LayoutItem,
+    checked: &'a Checked,
+    canonical: Canonical,
+    inverse: Option<Block>,
+}
+
+impl<'a> Expansion<'a> {
+    /// Builds the canonical form and the inverse; an `inverse;` request on a layout that is
+    /// not a bijection is an error naming two colliding coordinates.
+    pub fn new(item: &'a LayoutItem, checked: &'a Checked, errors: &mut Errors) -> Option<Self> {
+        let descriptor = &checked.descriptor;
+        let canonical = Canonical::new(descriptor);
+        let taken: Vec<String> = ["offset".to_owned()].into();
+        let inverse = canonical
+            .inverse_code(descriptor)
+            .map(|(codes, names)| Block::share(codes, &names, &taken));
+        if let (Some(keyword), None) = (&checked.inverse, &inverse) {
+            errors.error(keyword, not_bijective(descriptor, &canonical));
+            return None;
+        }
+        Some(Expansion {
+            item,
+            checked,
+            canonical,
+            inverse,
+        })
+    }
+
+    pub fn to_tokens(&self) -> TokenStream {
+        let descriptor = &self.checked.descriptor;
+        let LayoutItem {
+            attrs, vis, name, ..
+        } = self.item;
+        let rank = Literal::usize_unsuffixed(descriptor.coords.len());
+        let coords = &self.checked.coords;
+        let shape = descriptor
+            .shape()
+            .into_iter()
+            .map(Literal::usize_unsuffixed);
+        let size = Literal::usize_unsuffixed(descriptor.size().unwrap_or(0));
+        let space = Literal::usize_unsuffixed(descriptor.space().unwrap_or(0));
+        let table = table::markdown(descriptor).map(|table| {
+            let lines = table.lines().map(|line| format!(" {line}"));
+            quote!(#[doc = ""] #(#[doc = #lines])*)
+        });
+        let ir = descriptor_tokens(descriptor);
+        let offset = self.offset_fn();
+        let is_valid = self.is_valid_fn();
+        let coord = self.coord_fn();
+        let trait_is_valid = is_valid.as_ref().map(|_| {
+            quote! {
+                fn is_valid(coord: [usize; #rank]) -> bool {
+                    let [#(#coords),*] = coord;
+                    Self::is_valid(#(#coords),*)
+                }
+            }
+        });
+        let bijective = coord.as_ref().map(|_| {
+            quote! {
+                impl ::swizzle::Bijective<#rank> for #name {
+                    fn coord(offset: usize) -> [usize; #rank] {
+                        Self::coord(offset)
+                    }
+                }
+            }
+        });
+        quote! {
+            #(#attrs)*
+            #table
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            #vis struct #name;
+
+            impl #name {
+                /// Coordinate lengths, in `coords` order.
+                pub const SHAPE: [usize; #rank] = [#(#shape),*];
+                /// Number of coordinates.
+                pub const SIZE: usize = #size;
+                /// Number of elements the offsets index into.
+                pub const SPACE: usize = #space;
+                /// The checked transform pipeline, for analysis and pictures at run time.
+                pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+                #offset
+                #is_valid
+                #coord
+            }
+
+            impl ::swizzle::Layout<#rank> for #name {
+                const SHAPE: [usize; #rank] = Self::SHAPE;
+                const SIZE: usize = Self::SIZE;
+                const SPACE: usize = Self::SPACE;
+                const DESCRIPTOR: ::swizzle::ir::Descriptor = Self::DESCRIPTOR;
+                fn offset(coord: [usize; #rank]) -> usize {
+                    let [#(#coords),*] = coord;
+                    Self::offset(#(#coords),*)
+                }
+                #trait_is_valid
+            }
+
+            #bijective
+        }
+    }
+
+    fn offset_fn(&self) -> TokenStream {
+        let coords = &self.checked.coords;
+        let taken: Vec<String> = coords.iter().map(Ident::to_string).collect();
+        let block = Block::share(
+            vec![self.canonical.offset_code()],
+            &self.canonical.code_names(),
+            &taken,
+        );
+        let locals = locals(&block);
+        let result = &block.results;
+        let bounds = coords
+            .iter()
+            .zip(self.checked.descriptor.shape())
+            .map(|(c, len)| {
+                let len = Literal::usize_unsuffixed(len);
+                quote!(#c < #len)
+            });
+        let check = if self.canonical.valid.is_empty() {
+            quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");)
+        } else {
+            quote!(debug_assert!(Self::is_valid(#(#coords),*), "coordinate out of bounds or in the padding");)
+        };
+        quote! {
+            /// The memory offset of a coordinate: straight-line integer code.
+            #[inline(always)]
+            pub const fn offset(#(#coords: usize),*) -> usize {
+                #check
+                #(#locals)*
+                #(#result)*
+            }
+        }
+    }
+
+    fn is_valid_fn(&self) -> Option<TokenStream> {
+        if self.canonical.valid.is_empty() {
+            return None;
+        }
+        let coords = &self.checked.coords;
+        let valid = self.canonical.valid_code();
+        // A coordinate's own padding bound `x < hi` makes its shape bound redundant.
+        let bounds = coords
+            .iter()
+            .zip(self.checked.descriptor.shape())
+            .filter_map(|(c, len)| {
+                let bounded = valid
+                    .iter()
+                    .any(|(code, _, hi)| *code == Code::var(&c.to_string()) && hi.is_some());
+                let len = Literal::usize_unsuffixed(len);
+                (!bounded).then(|| quote!(#c < #len))
+            });
+        let padding = valid.iter().flat_map(|(code, lo, hi)| {
+            let lo = lo.map(|lo| {
+                let lo = Literal::i128_unsuffixed(lo);
+                quote!(#code >= #lo)
+            });
+            let hi = hi.map(|hi| {
+                let hi = Literal::i128_unsuffixed(hi);
+                quote!(#code < #hi)
+            });
+            lo.into_iter().chain(hi)
+        });
+        let conditions = bounds.chain(padding);
+        Some(quote! {
+            /// Whether a coordinate is inside the shape and outside every padding.
+            #[inline(always)]
+            pub const fn is_valid(#(#coords: usize),*) -> bool {
+                #(#conditions)&&*
+            }
+        })
+    }
+
+    fn coord_fn(&self) -> Option<TokenStream> {
+        let block = self.inverse.as_ref()?;
+        let coords = &self.checked.coords;
+        let locals = locals(block);
+        let results = &block.results;
+        let space = Literal::usize_unsuffixed(self.checked.descriptor.space().unwrap_or(0));
+        let rank = Literal::usize_unsuffixed(coords.len());
+        Some(quote! {
+            /// The coordinate stored at `offset`: the inverse of [`Self::offset`].
+            #[inline(always)]
+            pub const fn coord(offset: usize) -> [usize; #rank] {
+                debug_assert!(offset < #space, "offset out of range");
+                #(#locals)*
+                #(let #coords = #results;)*
+                [#(#coords),*]
+            }
+        })
+    }
+}
+
+fn locals(block: &Block) -> Vec<TokenStream> {
+    block
+        .locals
+        .iter()
+        .map(|(name, code)| {
+            let name = Ident::new(name, Span::call_site());
+            quote!(let #name = #code;)
+        })
+        .collect()
+}
+
+/// The message for an `inverse;` that cannot be honoured.
+fn not_bijective(descriptor: &Descriptor, canonical: &Canonical) -> String {
+    let show = |coord: &[usize]| {
+        let parts: Vec<String> = canonical
+            .coord_names
+            .iter()
+            .zip(coord)
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        format!("({})", parts.join(", "))
+    };
+    let (size, space) = (
+        descriptor.size().unwrap_or(0),
+        descriptor.space().unwrap_or(0),
+    );
+    match canonical.injectivity(descriptor) {
+        Injectivity::Collides(c) => format!(
+            "`inverse` needs a bijection, but coordinates {} and {} both map to offset {}",
+            show(&c.a),
+            show(&c.b),
+            c.offset
+        ),
+        _ if !canonical.valid.is_empty() => {
+            "`inverse` needs a bijection, but this layout is padded".to_owned()
+        }
+        Injectivity::Injective => format!(
+            "`inverse` needs a bijection, but the {size} coordinates cover only part of the {space} offsets"
+        ),
+        Injectivity::Unknown => format!(
+            "`inverse` needs a bijection, and this layout is too large ({size} coordinates) to prove it by enumeration"
+        ),
+    }
+}
+
+/// The descriptor as a const expression.
+fn descriptor_tokens(descriptor: &Descriptor) -> TokenStream {
+    let name = descriptor.name.as_ref();
+    let dims = descriptor.dims.iter().map(|dim| {
+        let (name, len) = (dim.name.as_ref(), Literal::usize_unsuffixed(dim.len));
+        quote!(Dim::new(#name, #len))
+    });
+    let Memory {
+        dims: memory_dims,
+        strides,
+    } = &descriptor.memory;
+    let (memory_dims, strides) = (
+        memory_dims.iter().map(|&d| lit(d)),
+        strides.iter().map(|&s| lit(s)),
+    );
+    let memory =
+        quote!(Memory { dims: list(&[#(#memory_dims),*]), strides: list(&[#(#strides),*]) });
+    let stages = descriptor.stages.iter().map(transform_tokens);
+    let coords = descriptor.coords.iter().map(|&c| lit(c));
+    // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
+    quote! {{
+        use ::swizzle::ir::*;
+        const DIMS: &[Dim] = &[#(#dims),*];
+        const STAGES: &[Transform] = &[#(#stages),*];
+        Descriptor {
+            name: text(#name),
+            dims: list(DIMS),
+            memory: #memory,
+            stages: list(STAGES),
+            coords: list(&[#(#coords),*]),
+        }
+    }}
+}
+
+fn transform_tokens(transform: &Transform) -> TokenStream {
+    let list = |ids: &[usize]| {
+        let ids = ids.iter().map(|&id| lit(id));
+        quote!(list(&[#(#ids),*]))
+    };
+    match transform {
+        Transform::Unmerge { lower, upper } => {
+            let (lower, upper) = (lit(*lower), list(upper));
+            quote!(Transform::Unmerge { lower: #lower, upper: #upper })
+        }
+        Transform::Merge { lower, upper } => {
+            let (lower, upper) = (list(lower), lit(*upper));
+            quote!(Transform::Merge { lower: #lower, upper: #upper })
+        }
+        Transform::Xor { lower, upper, key } => {
+            let (lower, upper, key) = (lit(*lower), lit(*upper), lit(*key));
+            quote!(Transform::Xor { lower: #lower, upper: #upper, key: #key })
+        }
+        Transform::Morton { lower, upper } => {
+            let (lower, upper) = (lit(*lower), list(upper));
+            quote!(Transform::Morton { lower: #lower, upper: #upper })
+        }
+        Transform::Embed {
+            lower,
+            upper,
+            strides,
+        } => {
+            let (lower, upper, strides) = (lit(*lower), list(upper), list(strides));
+            quote!(Transform::Embed { lower: #lower, upper: #upper, strides: #strides })
+        }
+        Transform::Pad {
+            lower,
+            upper,
+            left,
+            right,
+        } => {
+            let (lower, upper, left, right) = (lit(*lower), lit(*upper), lit(*left), lit(*right));
+            quote!(Transform::Pad { lower: #lower, upper: #upper, left: #left, right: #right })
+        }
+        Transform::Slice {
+            lower,
+            upper,
+            begin,
+        } => {
+            let (lower, upper, begin) = (lit(*lower), lit(*upper), lit(*begin));
+            quote!(Transform::Slice { lower: #lower, upper: #upper, begin: #begin })
+        }
+        Transform::Offset { lower, upper, by } => {
+            let (lower, upper, by) = (lit(*lower), lit(*upper), lit(*by));
+            quote!(Transform::Offset { lower: #lower, upper: #upper, by: #by })
+        }
+        Transform::Freeze { lower, value } => {
+            let (lower, value) = (lit(*lower), lit(*value));
+            quote!(Transform::Freeze { lower: #lower, value: #value })
+        }
+        Transform::Replicate { upper } => {
+            let upper = list(upper);
+            quote!(Transform::Replicate { upper: #upper })
+        }
+        Transform::Swizzle {
+            lower,
+            upper,
+            bits,
+            base,
+            shift,
+        } => {
+            let (lower, upper) = (lit(*lower), lit(*upper));
+            let (bits, base, shift) = (
+                Literal::u32_unsuffixed(*bits),
+                Literal::u32_unsuffixed(*base),
+                Literal::i32_unsuffixed(*shift),
+            );
+            quote!(Transform::Swizzle { lower: #lower, upper: #upper, bits: #bits, base: #base, shift: #shift })
+        }
+    }
+}
+
+/// Items that stand in for a layout with errors, so that uses of it raise no further errors.
+pub fn stub(item: &LayoutItem) -> TokenStream {
+    let LayoutItem {
+        attrs,
+        vis,
+        name,
+        body,
+    } = item;
+    let coords = body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::Coords { names } => Some(names),
+        _ => None,
+    });
+    let offset = coords.map(|coords| {
+        quote! {
+            impl #name {
+                pub const fn offset(#(#coords: usize),*) -> usize {
+                    unreachable!()
+                }
+            }
+        }
+    });
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+        #offset
+    }
+}
+
+fn lit(value: usize) -> Literal {
+    Literal::usize_unsuffixed(value)
+}

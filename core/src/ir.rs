@@ -1,0 +1,232 @@
+//! The checked intermediate representation of a layout: named dims, a memory base and the
+//! transforms stacked on it, exactly as DESIGN.md §2 describes them.
+//!
+//! Every list is a `Cow<'static, [_]>` so that the macro can embed a layout's IR in the
+//! generated code as `const` data (borrowed) while the checker builds it at expansion time
+//! (owned). Lists hold [`DimId`]s: indices into [`Descriptor::dims`].
+
+use std::borrow::Cow;
+
+/// A list that is borrowed when embedded as const data and owned when built by the checker.
+pub type List<T> = Cow<'static, [T]>;
+
+/// Index of a dim in [`Descriptor::dims`].
+pub type DimId = usize;
+
+/// One dim: its name (as written by the user, so shadowed dims share names) and length.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dim {
+    pub name: Cow<'static, str>,
+    pub len: usize,
+}
+
+/// The memory base: the offset space split into dims with strides (row-major when packed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Memory {
+    pub dims: List<DimId>,
+    pub strides: List<usize>,
+}
+
+/// One transform, named after CK's: it computes its lower dims from its upper dims.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Transform {
+    /// `lower = row-major(upper)`.
+    Unmerge { lower: DimId, upper: List<DimId> },
+    /// `lower[i]` = the i-th row-major digit of `upper`.
+    Merge { lower: List<DimId>, upper: DimId },
+    /// `lower = upper ^ (key % len(upper))`; the key passes through.
+    Xor {
+        lower: DimId,
+        upper: DimId,
+        key: DimId,
+    },
+    /// `lower` = bit interleave of `upper`, last dim in the lowest bit (DESIGN.md §2.3).
+    Morton { lower: DimId, upper: List<DimId> },
+    /// `lower = Σ upper[i] · strides[i]`.
+    Embed {
+        lower: DimId,
+        upper: List<DimId>,
+        strides: List<usize>,
+    },
+    /// `lower = upper − left`; valid iff `left ≤ upper < len(upper) − right`.
+    Pad {
+        lower: DimId,
+        upper: DimId,
+        left: usize,
+        right: usize,
+    },
+    /// `lower = upper + begin`.
+    Slice {
+        lower: DimId,
+        upper: DimId,
+        begin: usize,
+    },
+    /// `lower = upper + by`.
+    Offset {
+        lower: DimId,
+        upper: DimId,
+        by: usize,
+    },
+    /// `lower = value`: a constant.
+    Freeze { lower: DimId, value: usize },
+    /// Broadcast dims: no lower index at all.
+    Replicate { upper: List<DimId> },
+    /// CuTe `Swizzle<bits, base, shift>`.
+    Swizzle {
+        lower: DimId,
+        upper: DimId,
+        bits: u32,
+        base: u32,
+        shift: i32,
+    },
+}
+
+/// A whole checked layout: the IR that the generated code embeds as `const` data.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Descriptor {
+    pub name: Cow<'static, str>,
+    pub dims: List<Dim>,
+    pub memory: Memory,
+    /// Oldest (closest to memory) first; evaluation runs them newest-first.
+    pub stages: List<Transform>,
+    /// The user's coordinates, in `coords` order.
+    pub coords: List<DimId>,
+}
+
+impl Transform {
+    /// The dims this transform computes (closer to memory).
+    pub fn lower(&self) -> Vec<DimId> {
+        match self {
+            Self::Unmerge { lower, .. }
+            | Self::Morton { lower, .. }
+            | Self::Embed { lower, .. }
+            | Self::Xor { lower, .. }
+            | Self::Pad { lower, .. }
+            | Self::Slice { lower, .. }
+            | Self::Offset { lower, .. }
+            | Self::Freeze { lower, .. }
+            | Self::Swizzle { lower, .. } => vec![*lower],
+            Self::Merge { lower, .. } => lower.to_vec(),
+            Self::Replicate { .. } => Vec::new(),
+        }
+    }
+
+    /// The dims this transform reads (closer to the user).
+    pub fn upper(&self) -> Vec<DimId> {
+        match self {
+            Self::Unmerge { upper, .. }
+            | Self::Morton { upper, .. }
+            | Self::Embed { upper, .. }
+            | Self::Replicate { upper } => upper.to_vec(),
+            Self::Xor { upper, key, .. } => vec![*upper, *key],
+            Self::Merge { upper, .. }
+            | Self::Pad { upper, .. }
+            | Self::Slice { upper, .. }
+            | Self::Offset { upper, .. }
+            | Self::Swizzle { upper, .. } => vec![*upper],
+            Self::Freeze { .. } => Vec::new(),
+        }
+    }
+
+    /// The keyword that introduces this transform in the language.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Self::Unmerge { .. } => "unmerge",
+            Self::Merge { .. } => "merge",
+            Self::Xor { .. } => "xor",
+            Self::Morton { .. } => "morton",
+            Self::Embed { .. } => "embed",
+            Self::Pad { .. } => "pad",
+            Self::Slice { .. } => "slice",
+            Self::Offset { .. } => "offset",
+            Self::Freeze { .. } => "freeze",
+            Self::Replicate { .. } => "replicate",
+            Self::Swizzle { .. } => "swizzle",
+        }
+    }
+}
+
+impl Memory {
+    /// Number of elements the base addresses: `1 + Σ (len_i − 1)·stride_i`, `None` on overflow.
+    pub fn space(&self, dims: &[Dim]) -> Option<usize> {
+        self.dims
+            .iter()
+            .zip(self.strides.iter())
+            .try_fold(1usize, |acc, (&dim, &stride)| {
+                let len = dims.get(dim)?.len;
+                acc.checked_add(len.checked_sub(1)?.checked_mul(stride)?)
+            })
+    }
+}
+
+impl Descriptor {
+    /// Lengths of the coordinates, in `coords` order.
+    pub fn shape(&self) -> Vec<usize> {
+        self.coords.iter().map(|&c| self.dims[c].len).collect()
+    }
+
+    /// Number of coordinates (product of the shape), `None` on overflow.
+    pub fn size(&self) -> Option<usize> {
+        self.coords
+            .iter()
+            .try_fold(1usize, |acc, &c| acc.checked_mul(self.dims[c].len))
+    }
+
+    /// Size of the element space the offsets index into.
+    pub fn space(&self) -> Option<usize> {
+        self.memory.space(&self.dims)
+    }
+
+    /// Whether any transform can make a coordinate invalid (padding).
+    pub fn is_padded(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|stage| matches!(stage, Transform::Pad { left, right, .. } if left + right > 0))
+    }
+}
+
+/// Row-major strides of `lens` (last dim fastest), `None` on overflow.
+pub fn row_major_strides(lens: &[usize]) -> Option<Vec<usize>> {
+    let mut strides = vec![1usize; lens.len()];
+    for i in (0..lens.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1].checked_mul(lens[i + 1])?;
+    }
+    Some(strides)
+}
+
+/// Bit positions of a Morton interleave: for each dim (in `upper` order) the offset bit that
+/// each of its bits lands in. Bits are dealt round-robin from bit 0, cycling over the dims
+/// from the last to the first and skipping a dim once its bits are used up (DESIGN.md §2.3).
+pub fn morton_bits(widths: &[u32]) -> Vec<Vec<u32>> {
+    let mut positions: Vec<Vec<u32>> = widths.iter().map(|_| Vec::new()).collect();
+    let mut next = 0u32;
+    let rounds = widths.iter().copied().max().unwrap_or(0);
+    for round in 0..rounds {
+        for (dim, &width) in widths.iter().enumerate().rev() {
+            if round < width {
+                positions[dim].push(next);
+                next += 1;
+            }
+        }
+    }
+    positions
+}
+
+/// A borrowed list, for const data emitted by the macro.
+pub const fn list<T: Clone>(items: &'static [T]) -> List<T> {
+    Cow::Borrowed(items)
+}
+
+/// A borrowed name, for const data emitted by the macro.
+pub const fn text(name: &'static str) -> Cow<'static, str> {
+    Cow::Borrowed(name)
+}
+
+impl Dim {
+    pub const fn new(name: &'static str, len: usize) -> Dim {
+        Dim {
+            name: Cow::Borrowed(name),
+            len,
+        }
+    }
+}

@@ -1,0 +1,392 @@
+//! Tokens → [`ast`](crate::ast). Each statement of a layout body is parsed on its own (split
+//! at its `;`), so that one malformed statement does not hide the errors of the others.
+
+use crate::ast::*;
+use crate::errors::Errors;
+use proc_macro2::{TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Ident, Token, Visibility, bracketed, parenthesized};
+
+mod kw {
+    syn::custom_keyword!(layout);
+    syn::custom_keyword!(by);
+    syn::custom_keyword!(strides);
+}
+
+/// The statement keywords, for "expected one of" messages.
+const STATEMENTS: &str = "`const`, `memory`, `unmerge`, `merge`, `xor`, `morton`, `embed`, \
+    `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords` or `inverse`";
+
+/// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
+/// parsed are returned so that later stages can still check (and stub) them.
+pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation {
+    let mut items = Vec::new();
+    let parser = |input: ParseStream| {
+        while !input.is_empty() {
+            items.push(parse_item(input, errors)?);
+        }
+        Ok(())
+    };
+    if let Err(error) = parser.parse2(tokens) {
+        errors.push(error);
+    }
+    Invocation { items }
+}
+
+fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<LayoutItem> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let vis: Visibility = input.parse()?;
+    if !input.peek(kw::layout) {
+        return Err(input.error("expected `layout Name { ... }`"));
+    }
+    input.parse::<kw::layout>()?;
+    let name: Ident = input.parse()?;
+    let content;
+    syn::braced!(content in input);
+    let body: TokenStream = content.parse()?;
+    let body = split_statements(body)
+        .into_iter()
+        .filter_map(|tokens| match parse_stmt.parse2(tokens.clone()) {
+            Ok(kind) => Some(Stmt { kind, tokens }),
+            Err(error) => {
+                errors.push(error);
+                None
+            }
+        })
+        .collect();
+    Ok(LayoutItem {
+        attrs,
+        vis,
+        name,
+        body,
+    })
+}
+
+/// Splits a body at its top-level `;`s, each statement keeping its `;`.
+fn split_statements(body: TokenStream) -> Vec<TokenStream> {
+    let mut statements = Vec::new();
+    let mut current = TokenStream::new();
+    for token in body {
+        let end = matches!(&token, TokenTree::Punct(p) if p.as_char() == ';');
+        current.extend([token]);
+        if end {
+            statements.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        statements.push(current);
+    }
+    statements
+}
+
+fn parse_stmt(input: ParseStream) -> syn::Result<StmtKind> {
+    let kind = if input.peek(Token![const]) {
+        input.parse::<Token![const]>()?;
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        StmtKind::Const {
+            name,
+            value: parse_expr(input)?,
+        }
+    } else {
+        let keyword: Ident = input.parse().map_err(|e| {
+            syn::Error::new(e.span(), format!("expected a statement: {STATEMENTS}"))
+        })?;
+        parse_keyword_stmt(keyword, input)?
+    };
+    if !input.peek(Token![;]) {
+        return Err(input.error("expected `;` at the end of this statement"));
+    }
+    input.parse::<Token![;]>()?;
+    Ok(kind)
+}
+
+fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKind> {
+    let transform = match keyword.to_string().as_str() {
+        "memory" => {
+            let dims = parse_decls(input)?;
+            let strides = if input.peek(kw::strides) {
+                input.parse::<kw::strides>()?;
+                Some(parse_exprs(input)?)
+            } else {
+                None
+            };
+            return Ok(StmtKind::Memory { dims, strides });
+        }
+        "coords" => {
+            return Ok(StmtKind::Coords {
+                names: parse_names(input)?,
+            });
+        }
+        "inverse" => return Ok(StmtKind::Inverse { keyword }),
+        "unmerge" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            Transform::Unmerge {
+                lower,
+                upper: parse_decls(input)?,
+            }
+        }
+        "merge" => {
+            let lower = parse_names(input)?;
+            input.parse::<Token![->]>()?;
+            Transform::Merge {
+                lower,
+                upper: input.parse()?,
+            }
+        }
+        "xor" => {
+            let target = input.parse()?;
+            input.parse::<kw::by>()?;
+            Transform::Xor {
+                target,
+                key: input.parse()?,
+            }
+        }
+        "morton" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            Transform::Morton {
+                lower,
+                upper: parse_decls(input)?,
+            }
+        }
+        "embed" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            let upper = parse_decls(input)?;
+            input.parse::<kw::strides>()?;
+            Transform::Embed {
+                lower,
+                upper,
+                strides: parse_exprs(input)?,
+            }
+        }
+        "pad" => {
+            let (lower, upper, args) = parse_unary_transform(input)?;
+            let [left, right] = exactly(args, "(left, right)", &keyword)?;
+            Transform::Pad {
+                lower,
+                upper,
+                left,
+                right,
+            }
+        }
+        "slice" => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            let begin = parse_expr(&content)?;
+            content.parse::<Token![..]>()?;
+            let end = parse_expr(&content)?;
+            expect_end(&content)?;
+            Transform::Slice {
+                lower,
+                upper,
+                begin,
+                end,
+            }
+        }
+        "offset" => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            content.parse::<Option<Token![+]>>()?;
+            let by = parse_expr(&content)?;
+            expect_end(&content)?;
+            Transform::Offset { lower, upper, by }
+        }
+        "freeze" => {
+            let lower = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Transform::Freeze {
+                lower,
+                value: parse_expr(input)?,
+            }
+        }
+        "replicate" => {
+            input.parse::<Token![->]>()?;
+            Transform::Replicate {
+                upper: parse_decls(input)?,
+            }
+        }
+        "swizzle" => {
+            let (lower, upper, args) = parse_unary_transform(input)?;
+            let [bits, base, shift] = exactly(args, "(B, M, S)", &keyword)?;
+            Transform::Swizzle {
+                lower,
+                upper,
+                bits,
+                base,
+                shift,
+            }
+        }
+        other => {
+            return Err(syn::Error::new(
+                keyword.span(),
+                format!("unknown statement `{other}`: expected {STATEMENTS}"),
+            ));
+        }
+    };
+    Ok(StmtKind::Transform { keyword, transform })
+}
+
+/// `lower -> upper`.
+fn parse_arrow(input: ParseStream) -> syn::Result<(Ident, Ident)> {
+    let lower = input.parse()?;
+    input.parse::<Token![->]>()?;
+    Ok((lower, input.parse()?))
+}
+
+/// `lower -> upper (expr, ...)`.
+fn parse_unary_transform(input: ParseStream) -> syn::Result<(Ident, Ident, Vec<Expr>)> {
+    let (lower, upper) = parse_arrow(input)?;
+    let content;
+    parenthesized!(content in input);
+    let args = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
+    Ok((lower, upper, args.into_iter().collect()))
+}
+
+/// Exactly `N` arguments, or an error naming the expected form.
+fn exactly<const N: usize>(args: Vec<Expr>, form: &str, keyword: &Ident) -> syn::Result<[Expr; N]> {
+    let found = args.len();
+    args.try_into().map_err(|_| {
+        syn::Error::new(
+            keyword.span(),
+            format!("`{keyword}` takes {N} arguments {form}, found {found}"),
+        )
+    })
+}
+
+fn expect_end(input: ParseStream) -> syn::Result<()> {
+    if input.is_empty() {
+        Ok(())
+    } else {
+        Err(input.error("unexpected tokens"))
+    }
+}
+
+/// `[name: len, ...]`.
+fn parse_decls(input: ParseStream) -> syn::Result<Vec<DimDecl>> {
+    let content;
+    bracketed!(content in input);
+    let decls = Punctuated::<DimDecl, Token![,]>::parse_terminated_with(&content, |input| {
+        let name = input.parse()?;
+        input.parse::<Token![:]>()?;
+        Ok(DimDecl {
+            name,
+            len: parse_expr(input)?,
+        })
+    })?;
+    Ok(decls.into_iter().collect())
+}
+
+/// `[name, ...]`.
+fn parse_names(input: ParseStream) -> syn::Result<Vec<Ident>> {
+    let content;
+    bracketed!(content in input);
+    let names = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+    Ok(names.into_iter().collect())
+}
+
+/// `[expr, ...]`.
+fn parse_exprs(input: ParseStream) -> syn::Result<Vec<Expr>> {
+    let content;
+    bracketed!(content in input);
+    let exprs = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
+    Ok(exprs.into_iter().collect())
+}
+
+/// A constant expression, by precedence climbing.
+pub fn parse_expr(input: ParseStream) -> syn::Result<Expr> {
+    parse_binary(input, 0)
+}
+
+fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
+    let mut lhs = parse_unary(input)?;
+    while let Some(kind) = peek_op(input) {
+        if kind.precedence() < min_precedence {
+            break;
+        }
+        let tokens = parse_op_tokens(input, kind)?;
+        let rhs = parse_binary(input, kind.precedence() + 1)?;
+        lhs = Expr::Binary {
+            lhs: Box::new(lhs),
+            op: BinOp { kind, tokens },
+            rhs: Box::new(rhs),
+        };
+    }
+    Ok(lhs)
+}
+
+fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
+    if input.peek(Token![-]) {
+        let minus = input.parse()?;
+        return Ok(Expr::Neg {
+            minus,
+            operand: Box::new(parse_unary(input)?),
+        });
+    }
+    if input.peek(syn::token::Paren) {
+        let content;
+        let paren = parenthesized!(content in input);
+        let inner = parse_expr(&content)?;
+        expect_end(&content)?;
+        return Ok(Expr::Paren {
+            paren,
+            inner: Box::new(inner),
+        });
+    }
+    if input.peek(syn::LitInt) {
+        return Ok(Expr::Lit(input.parse()?));
+    }
+    if input.peek(Ident) {
+        return Ok(Expr::Const(input.parse()?));
+    }
+    Err(input.error("expected an integer, a constant name or `(`"))
+}
+
+fn peek_op(input: ParseStream) -> Option<BinOpKind> {
+    Some(if input.peek(Token![<<]) {
+        BinOpKind::Shl
+    } else if input.peek(Token![>>]) {
+        BinOpKind::Shr
+    } else if input.peek(Token![->]) || input.peek(Token![..]) {
+        return None;
+    } else if input.peek(Token![+]) {
+        BinOpKind::Add
+    } else if input.peek(Token![-]) {
+        BinOpKind::Sub
+    } else if input.peek(Token![*]) {
+        BinOpKind::Mul
+    } else if input.peek(Token![/]) {
+        BinOpKind::Div
+    } else if input.peek(Token![%]) {
+        BinOpKind::Rem
+    } else if input.peek(Token![&]) {
+        BinOpKind::BitAnd
+    } else if input.peek(Token![^]) {
+        BinOpKind::BitXor
+    } else if input.peek(Token![|]) {
+        BinOpKind::BitOr
+    } else {
+        return None;
+    })
+}
+
+fn parse_op_tokens(input: ParseStream, kind: BinOpKind) -> syn::Result<TokenStream> {
+    use quote::ToTokens;
+    Ok(match kind {
+        BinOpKind::Shl => input.parse::<Token![<<]>()?.into_token_stream(),
+        BinOpKind::Shr => input.parse::<Token![>>]>()?.into_token_stream(),
+        BinOpKind::Add => input.parse::<Token![+]>()?.into_token_stream(),
+        BinOpKind::Sub => input.parse::<Token![-]>()?.into_token_stream(),
+        BinOpKind::Mul => input.parse::<Token![*]>()?.into_token_stream(),
+        BinOpKind::Div => input.parse::<Token![/]>()?.into_token_stream(),
+        BinOpKind::Rem => input.parse::<Token![%]>()?.into_token_stream(),
+        BinOpKind::BitAnd => input.parse::<Token![&]>()?.into_token_stream(),
+        BinOpKind::BitXor => input.parse::<Token![^]>()?.into_token_stream(),
+        BinOpKind::BitOr => input.parse::<Token![|]>()?.into_token_stream(),
+    })
+}

@@ -1,0 +1,241 @@
+//! Symbolic integer expressions over a layout's coordinates, kept in a normal form that folds
+//! constants: affine sums collect like terms, divisions and remainders that ranges prove
+//! redundant disappear, and `x / m · m + x % m` becomes `x` again. This is what turns a
+//! pipeline of CK-style transforms into one multiply-add per coordinate.
+
+use std::cmp::Ordering;
+
+/// A non-negative integer expression (on valid coordinates) over variables `0..n`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sym {
+    /// Variable `i`, ranging over `0..lens[i]`.
+    Var(usize),
+    /// `Σ coefficient · term + constant`; terms are never sums, sorted, coefficients ≠ 0.
+    Sum {
+        terms: Vec<(Sym, i128)>,
+        constant: i128,
+    },
+    /// Floor division by a constant ≥ 2.
+    Div(Box<Sym>, i128),
+    /// Remainder by a constant ≥ 2.
+    Rem(Box<Sym>, i128),
+    /// Bitwise exclusive or.
+    Xor(Box<Sym>, Box<Sym>),
+}
+
+/// The lengths of the variables, which bound every expression over them.
+#[derive(Clone, Copy)]
+pub struct Vars<'a> {
+    pub lens: &'a [usize],
+}
+
+impl Sym {
+    pub fn constant(value: i128) -> Self {
+        Sym::Sum {
+            terms: Vec::new(),
+            constant: value,
+        }
+    }
+
+    pub fn as_constant(&self) -> Option<i128> {
+        match self {
+            Sym::Sum { terms, constant } if terms.is_empty() => Some(*constant),
+            _ => None,
+        }
+    }
+
+    /// `self` as `(terms, constant)`.
+    fn into_affine(self) -> (Vec<(Sym, i128)>, i128) {
+        match self {
+            Sym::Sum { terms, constant } => (terms, constant),
+            atom => (vec![(atom, 1)], 0),
+        }
+    }
+
+    /// The normal form of `Σ terms + constant`.
+    fn from_affine(mut terms: Vec<(Sym, i128)>, constant: i128) -> Self {
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut merged: Vec<(Sym, i128)> = Vec::with_capacity(terms.len());
+        for (term, coefficient) in terms {
+            match merged.last_mut() {
+                Some((last, c)) if *last == term => *c += coefficient,
+                _ => merged.push((term, coefficient)),
+            }
+        }
+        merged.retain(|(_, c)| *c != 0);
+        if let Some(rebuilt) = rebuild_digits(&merged) {
+            let mut terms: Vec<_> = merged
+                .into_iter()
+                .filter(|t| !rebuilt.removed.contains(t))
+                .collect();
+            terms.push(rebuilt.added);
+            return Self::from_affine(terms, constant);
+        }
+        match (merged.len(), constant) {
+            (1, 0) if merged[0].1 == 1 => merged.pop().map(|(t, _)| t).unwrap_or(Sym::constant(0)),
+            _ => Sym::Sum {
+                terms: merged,
+                constant,
+            },
+        }
+    }
+
+    pub fn plus(self, other: Sym) -> Sym {
+        let (mut terms, a) = self.into_affine();
+        let (more, b) = other.into_affine();
+        terms.extend(more);
+        Self::from_affine(terms, a + b)
+    }
+
+    pub fn scale(self, factor: i128) -> Sym {
+        let (terms, constant) = self.into_affine();
+        Self::from_affine(
+            terms.into_iter().map(|(t, c)| (t, c * factor)).collect(),
+            constant * factor,
+        )
+    }
+
+    pub fn offset(self, by: i128) -> Sym {
+        self.plus(Sym::constant(by))
+    }
+
+    /// `self / m`, simplified.
+    pub fn div(self, m: i128, vars: Vars) -> Sym {
+        if m == 1 {
+            return self;
+        }
+        let (lo, hi) = self.range(vars);
+        if lo >= 0 && hi < m {
+            return Sym::constant(0);
+        }
+        if let Sym::Div(inner, k) = &self
+            && let Some(km) = k.checked_mul(m)
+        {
+            return (**inner).clone().div(km, vars);
+        }
+        if let Sym::Sum { .. } = self {
+            let (quotient, rest) = self.split_multiples(m);
+            if rest.range(vars).0 >= 0 && !quotient.is_zero() {
+                return quotient.plus(rest.div(m, vars));
+            }
+            return Sym::Div(Box::new(quotient.scale(m).plus(rest)), m);
+        }
+        Sym::Div(Box::new(self), m)
+    }
+
+    /// `self % m`, simplified.
+    pub fn rem(self, m: i128, vars: Vars) -> Sym {
+        if m == 1 {
+            return Sym::constant(0);
+        }
+        let (lo, hi) = self.range(vars);
+        if lo >= 0 && hi < m {
+            return self;
+        }
+        if let Sym::Rem(inner, k) = &self
+            && k % m == 0
+        {
+            return (**inner).clone().rem(m, vars);
+        }
+        if let Sym::Sum { .. } = self {
+            let (_, rest) = self.split_multiples(m);
+            let (lo, hi) = rest.range(vars);
+            if lo >= 0 && hi < m {
+                return rest;
+            }
+            return Sym::Rem(Box::new(rest), m);
+        }
+        Sym::Rem(Box::new(self), m)
+    }
+
+    /// Splits `self` into `m · quotient + rest`, with `0 ≤ rest's constant < m`.
+    fn split_multiples(self, m: i128) -> (Sym, Sym) {
+        let (terms, constant) = self.into_affine();
+        let (multiples, others): (Vec<_>, Vec<_>) =
+            terms.into_iter().partition(|(_, c)| c % m == 0);
+        let quotient = multiples.into_iter().map(|(t, c)| (t, c / m)).collect();
+        (
+            Self::from_affine(quotient, constant.div_euclid(m)),
+            Self::from_affine(others, constant.rem_euclid(m)),
+        )
+    }
+
+    pub fn xor(self, other: Sym) -> Sym {
+        match (self.as_constant(), other.as_constant()) {
+            (Some(0), _) => other,
+            (_, Some(0)) => self,
+            (Some(a), Some(b)) => Sym::constant(a ^ b),
+            _ if self == other => Sym::constant(0),
+            _ => match self.cmp(&other) {
+                Ordering::Greater => Sym::Xor(Box::new(other), Box::new(self)),
+                _ => Sym::Xor(Box::new(self), Box::new(other)),
+            },
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.as_constant() == Some(0)
+    }
+
+    /// Inclusive bounds of the value over all coordinates in range.
+    pub fn range(&self, vars: Vars) -> (i128, i128) {
+        match self {
+            Sym::Var(i) => (0, vars.lens.get(*i).map_or(0, |&l| l as i128 - 1)),
+            Sym::Sum { terms, constant } => {
+                terms
+                    .iter()
+                    .fold((*constant, *constant), |(lo, hi), (t, c)| {
+                        let (a, b) = t.range(vars);
+                        let (a, b) = if *c >= 0 {
+                            (a * c, b * c)
+                        } else {
+                            (b * c, a * c)
+                        };
+                        (lo + a, hi + b)
+                    })
+            }
+            Sym::Div(x, m) => {
+                let (lo, hi) = x.range(vars);
+                (lo.div_euclid(*m), hi.div_euclid(*m))
+            }
+            Sym::Rem(x, m) => match x.range(vars) {
+                (lo, hi) if lo >= 0 && hi < *m => (lo, hi),
+                _ => (0, m - 1),
+            },
+            Sym::Xor(a, b) => {
+                let top = a.range(vars).1.max(b.range(vars).1).max(0);
+                (0, (top as u128 + 1).next_power_of_two() as i128 - 1)
+            }
+        }
+    }
+
+    /// The value at `coord` (one entry per variable).
+    pub fn eval(&self, coord: &[usize]) -> i128 {
+        match self {
+            Sym::Var(i) => coord.get(*i).map_or(0, |&v| v as i128),
+            Sym::Sum { terms, constant } => {
+                terms.iter().map(|(t, c)| c * t.eval(coord)).sum::<i128>() + constant
+            }
+            Sym::Div(x, m) => x.eval(coord).div_euclid(*m),
+            Sym::Rem(x, m) => x.eval(coord).rem_euclid(*m),
+            Sym::Xor(a, b) => a.eval(coord) ^ b.eval(coord),
+        }
+    }
+}
+
+/// A rewrite of `c·m·(x / m) + c·(x % m)` into `c·x`.
+struct Rebuilt {
+    removed: Vec<(Sym, i128)>,
+    added: (Sym, i128),
+}
+
+fn rebuild_digits(terms: &[(Sym, i128)]) -> Option<Rebuilt> {
+    terms.iter().find_map(|(term, c)| {
+        let Sym::Rem(x, m) = term else { return None };
+        let quotient = (Sym::Div(x.clone(), *m), c.checked_mul(*m)?);
+        terms.contains(&quotient).then(|| Rebuilt {
+            removed: vec![(term.clone(), *c), quotient],
+            added: ((**x).clone(), *c),
+        })
+    })
+}

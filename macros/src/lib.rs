@@ -1,0 +1,7 @@
+//! The `layout!` procedural macro: a shim over `swizzle-core`, which holds all the logic.
+
+/// Declares memory layouts as pipelines of coordinate transforms; see the `swizzle` crate.
+#[proc_macro]
+pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    swizzle_core::expand(input.into()).into()
+}
