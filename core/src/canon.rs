@@ -2,14 +2,17 @@
 //! the coordinates, the F2 bit-matrix when the whole map is F2-affine, the validity
 //! conditions of its padding, and the inverse when it is a bijection.
 
-use crate::code::{Code, Op};
+use crate::code::{Block, Code, Op};
 use crate::f2::{F2Map, Inputs};
 use crate::ir::{Descriptor, DimId, Transform, morton_bits};
 use crate::sym::{Sym, Vars};
 use std::collections::HashMap;
 
-/// How many coordinates the injectivity check enumerates when no structural argument applies.
-pub const ENUMERATION_LIMIT: usize = 1 << 22;
+/// How many coordinates the injectivity check enumerates, when no structural argument
+/// applies, for a layout that asks for `inverse;` …
+pub const REQUESTED_ENUMERATION_LIMIT: usize = 1 << 22;
+/// … and for one that does not (its inverse is emitted only if this proves it cheaply).
+pub const DEFAULT_ENUMERATION_LIMIT: usize = 1 << 16;
 
 pub struct Canonical {
     /// The offset, over the coordinates (variable `i` is `coords[i]`).
@@ -180,16 +183,26 @@ impl Canonical {
             .collect()
     }
 
-    /// The code name of each intermediate expression.
-    pub fn code_names(&self) -> HashMap<Code, String> {
-        self.names
+    /// The offset function's body, shared subexpressions bound to locals named after dims.
+    pub fn offset_block(&self) -> Block {
+        let names = self
+            .names
             .iter()
             .map(|(sym, name)| (sym_code(sym, &self.coord_names), name.clone()))
-            .collect()
+            .collect();
+        Block::share(vec![self.offset_code()], &names, &self.coord_names)
     }
 
-    /// Decides whether distinct valid coordinates always get distinct offsets.
-    pub fn injectivity(&self, descriptor: &Descriptor) -> Injectivity {
+    /// The inverse's body (one result per coordinate, over the variable `offset`), when the
+    /// layout is provably a bijection onto `0..space` within `limit` enumerated coordinates.
+    pub fn inverse_block(&self, descriptor: &Descriptor, limit: usize) -> Option<Block> {
+        let (codes, names) = self.inverse_code(descriptor, limit)?;
+        Some(Block::share(codes, &names, &["offset".to_owned()]))
+    }
+
+    /// Decides whether distinct valid coordinates always get distinct offsets, enumerating at
+    /// most `limit` coordinates when no structural argument applies.
+    pub fn injectivity(&self, descriptor: &Descriptor, limit: usize) -> Injectivity {
         if self.valid.is_empty() {
             if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
                 return match f2.kernel(inputs.total()) {
@@ -206,13 +219,13 @@ impl Canonical {
                 return Injectivity::Injective;
             }
         }
-        self.enumerate()
+        self.enumerate(limit)
     }
 
     /// Checks injectivity by evaluating every valid coordinate.
-    fn enumerate(&self) -> Injectivity {
+    fn enumerate(&self, limit: usize) -> Injectivity {
         let size = self.lens.iter().try_fold(1usize, |a, &l| a.checked_mul(l));
-        let Some(size) = size.filter(|&s| s <= ENUMERATION_LIMIT) else {
+        let Some(size) = size.filter(|&s| s <= limit) else {
             return Injectivity::Unknown;
         };
         let mut seen: HashMap<i128, usize> = HashMap::with_capacity(size);
@@ -245,14 +258,15 @@ impl Canonical {
 
     /// The inverse, one code per coordinate over the variable `offset`, when the layout is a
     /// bijection onto `0..space`; with a dim name for intermediate expressions.
-    pub fn inverse_code(
+    fn inverse_code(
         &self,
         descriptor: &Descriptor,
+        limit: usize,
     ) -> Option<(Vec<Code>, HashMap<Code, String>)> {
         let space = descriptor.space()?;
         if !self.valid.is_empty()
             || descriptor.size()? != space
-            || self.injectivity(descriptor) != Injectivity::Injective
+            || self.injectivity(descriptor, limit) != Injectivity::Injective
         {
             return None;
         }

@@ -1,7 +1,9 @@
 //! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
 
 use crate::ast::{LayoutItem, StmtKind};
-use crate::canon::{Canonical, Injectivity};
+use crate::canon::{
+    Canonical, DEFAULT_ENUMERATION_LIMIT, Injectivity, REQUESTED_ENUMERATION_LIMIT,
+};
 use crate::check::Checked;
 use crate::code::{Block, Code};
 use crate::errors::Errors;
@@ -24,12 +26,13 @@ impl<'a> Expansion<'a> {
     pub fn new(item: &'a LayoutItem, checked: &'a Checked, errors: &mut Errors) -> Option<Self> {
         let descriptor = &checked.descriptor;
         let canonical = Canonical::new(descriptor);
-        let taken: Vec<String> = ["offset".to_owned()].into();
-        let inverse = canonical
-            .inverse_code(descriptor)
-            .map(|(codes, names)| Block::share(codes, &names, &taken));
+        let limit = match checked.inverse {
+            Some(_) => REQUESTED_ENUMERATION_LIMIT,
+            None => DEFAULT_ENUMERATION_LIMIT,
+        };
+        let inverse = canonical.inverse_block(descriptor, limit);
         if let (Some(keyword), None) = (&checked.inverse, &inverse) {
-            errors.error(keyword, not_bijective(descriptor, &canonical));
+            errors.error(keyword, not_bijective(descriptor, &canonical, limit));
             return None;
         }
         Some(Expansion {
@@ -116,12 +119,7 @@ impl<'a> Expansion<'a> {
 
     fn offset_fn(&self) -> TokenStream {
         let coords = &self.checked.coords;
-        let taken: Vec<String> = coords.iter().map(Ident::to_string).collect();
-        let block = Block::share(
-            vec![self.canonical.offset_code()],
-            &self.canonical.code_names(),
-            &taken,
-        );
+        let block = self.canonical.offset_block();
         let locals = locals(&block);
         let result = &block.results;
         let bounds = coords
@@ -217,7 +215,7 @@ fn locals(block: &Block) -> Vec<TokenStream> {
 }
 
 /// The message for an `inverse;` that cannot be honoured.
-fn not_bijective(descriptor: &Descriptor, canonical: &Canonical) -> String {
+fn not_bijective(descriptor: &Descriptor, canonical: &Canonical, limit: usize) -> String {
     let show = |coord: &[usize]| {
         let parts: Vec<String> = canonical
             .coord_names
@@ -231,7 +229,7 @@ fn not_bijective(descriptor: &Descriptor, canonical: &Canonical) -> String {
         descriptor.size().unwrap_or(0),
         descriptor.space().unwrap_or(0),
     );
-    match canonical.injectivity(descriptor) {
+    match canonical.injectivity(descriptor, limit) {
         Injectivity::Collides(c) => format!(
             "`inverse` needs a bijection, but coordinates {} and {} both map to offset {}",
             show(&c.a),

@@ -58,7 +58,7 @@ impl Sym {
         let mut merged: Vec<(Sym, i128)> = Vec::with_capacity(terms.len());
         for (term, coefficient) in terms {
             match merged.last_mut() {
-                Some((last, c)) if *last == term => *c += coefficient,
+                Some((last, c)) if *last == term => *c = c.saturating_add(coefficient),
                 _ => merged.push((term, coefficient)),
             }
         }
@@ -84,7 +84,7 @@ impl Sym {
         let (mut terms, a) = self.into_affine();
         let (more, b) = other.into_affine();
         terms.extend(more);
-        Self::from_affine(terms, a + b)
+        Self::from_affine(terms, a.saturating_add(b))
     }
 
     pub fn scale(self, factor: i128) -> Sym {
@@ -204,7 +204,10 @@ impl Sym {
             },
             Sym::Xor(a, b) => {
                 let top = a.range(vars).1.max(b.range(vars).1).max(0);
-                (0, (top as u128 + 1).next_power_of_two() as i128 - 1)
+                let bound = (top as u128 + 1)
+                    .checked_next_power_of_two()
+                    .unwrap_or(1 << 127);
+                (0, i128::try_from(bound - 1).unwrap_or(i128::MAX))
             }
         }
     }
