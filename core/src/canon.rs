@@ -491,8 +491,10 @@ fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
                 values[*upper] = Some(get(&values, *lower)?.offset(-(*by as i128)));
             }
             Transform::Freeze { .. } => {}
+            // A broadcast dim of length one is 0; a longer one has no value memory decides.
             Transform::Replicate { upper } => {
                 for &dim in upper.iter() {
+                    (dim_len(dim) == 1).then_some(())?;
                     values[dim] = Some(Sym::constant(0));
                 }
             }

@@ -1,80 +1,205 @@
 //! Evaluation of constant expressions (`const K0 = 32 / KPACK;`, lengths, strides) with
-//! checked arithmetic: overflow and division by zero are errors on the faulty operator.
+//! checked arithmetic: overflow and division by zero are errors on the faulty expression.
 
 use crate::ast::{BinOpKind, Expr};
-use std::collections::HashMap;
+use quote::ToTokens;
+use std::collections::{HashMap, HashSet};
+
+/// The result of an evaluation. `Err(None)` means that the expression depends on something
+/// whose error was already reported (a constant whose own definition failed, or a name from
+/// a statement that did not parse): the caller must fail silently, without a second error.
+pub type Eval<T> = Result<T, Option<syn::Error>>;
 
 /// The constants declared so far in a layout.
 #[derive(Default)]
 pub struct Consts {
-    values: HashMap<String, i128>,
+    /// `None`: the constant's definition had an error, already reported.
+    values: HashMap<String, Option<i128>>,
+    /// Names that a statement that did not parse may have declared.
+    maybe_declared: HashSet<String>,
 }
 
 impl Consts {
-    /// Declares a constant; returns `false` if the name is taken.
-    pub fn declare(&mut self, name: &syn::Ident, value: i128) -> bool {
-        self.values.insert(name.to_string(), value).is_none()
+    /// Constants of a layout in which the statements that did not parse mention
+    /// `maybe_declared`; unknown constants among those are not reported again.
+    pub fn new(maybe_declared: HashSet<String>) -> Self {
+        Consts {
+            values: HashMap::new(),
+            maybe_declared,
+        }
     }
 
-    pub fn eval(&self, expr: &Expr) -> syn::Result<i128> {
+    /// Declares a constant (`None` when its value had an error); returns `false` if the name
+    /// is taken.
+    pub fn declare(&mut self, name: &syn::Ident, value: Option<i128>) -> bool {
+        let taken = self.values.contains_key(&name.to_string());
+        if !taken {
+            self.values.insert(name.to_string(), value);
+        }
+        !taken
+    }
+
+    pub fn eval(&self, expr: &Expr) -> Eval<i128> {
         match expr {
-            Expr::Lit(lit) => lit.base10_parse::<i128>(),
-            Expr::Const(name) => self.values.get(&name.to_string()).copied().ok_or_else(|| {
-                syn::Error::new(
-                    name.span(),
+            Expr::Lit(lit) => lit.base10_parse::<i128>().map_err(|_| {
+                Some(syn::Error::new(
+                    lit.span(),
                     format!(
-                        "unknown constant `{name}`: declare it first with `const {name} = ...;`"
+                        "the integer `{lit}` does not fit in a constant: constant expressions are \
+                         evaluated in 128-bit signed integers (at most {})",
+                        i128::MAX
                     ),
-                )
+                ))
             }),
-            Expr::Neg { operand, .. } => self
-                .eval(operand)?
-                .checked_neg()
-                .ok_or_else(|| syn::Error::new_spanned(expr, "constant overflow")),
+            Expr::Const(name) => match self.values.get(&name.to_string()) {
+                Some(&value) => value.ok_or(None),
+                None if self.maybe_declared.contains(&name.to_string()) => Err(None),
+                None => Err(Some(syn::Error::new(
+                    name.span(),
+                    self.unknown_message(name),
+                ))),
+            },
+            Expr::Neg { operand, .. } => {
+                let value = self.eval(operand)?;
+                value.checked_neg().ok_or_else(|| {
+                    overflow(
+                        expr,
+                        format!("-({value}) does not fit in a 128-bit integer"),
+                    )
+                })
+            }
             Expr::Paren { inner, .. } => self.eval(inner),
             Expr::Binary { lhs, op, rhs } => {
                 let (a, b) = (self.eval(lhs)?, self.eval(rhs)?);
-                let shift = u32::try_from(b).ok().filter(|&s| s < 128);
+                let symbol = op.tokens.to_string();
                 let value = match op.kind {
                     BinOpKind::Add => a.checked_add(b),
                     BinOpKind::Sub => a.checked_sub(b),
                     BinOpKind::Mul => a.checked_mul(b),
                     BinOpKind::Div | BinOpKind::Rem if b == 0 => {
-                        return Err(syn::Error::new_spanned(expr, "division by zero"));
+                        let rhs = rhs.to_token_stream();
+                        return Err(Some(syn::Error::new_spanned(
+                            expr,
+                            format!(
+                                "division by zero: the divisor `{rhs}` is 0; \
+                                 change it to a non-zero value"
+                            ),
+                        )));
                     }
                     BinOpKind::Div => a.checked_div(b),
                     BinOpKind::Rem => a.checked_rem(b),
-                    BinOpKind::Shl => shift
-                        .and_then(|s| a.checked_shl(s))
-                        .filter(|v| v >> shift.unwrap_or(0) == a),
-                    BinOpKind::Shr => shift.and_then(|s| a.checked_shr(s)),
+                    BinOpKind::Shl | BinOpKind::Shr => {
+                        let Some(shift) = u32::try_from(b).ok().filter(|&s| s < 128) else {
+                            return Err(Some(syn::Error::new_spanned(
+                                expr,
+                                format!(
+                                    "shift amount {b} is out of range: `{symbol}` shifts by \
+                                     0 to 127 bits"
+                                ),
+                            )));
+                        };
+                        if op.kind == BinOpKind::Shr {
+                            Some(a >> shift)
+                        } else {
+                            a.checked_shl(shift).filter(|v| v >> shift == a)
+                        }
+                    }
                     BinOpKind::BitAnd => Some(a & b),
                     BinOpKind::BitXor => Some(a ^ b),
                     BinOpKind::BitOr => Some(a | b),
                 };
                 value.ok_or_else(|| {
-                    syn::Error::new_spanned(
+                    overflow(
                         expr,
-                        "constant overflow: the value does not fit in 128 bits",
+                        format!(
+                            "{} {symbol} {} does not fit in a 128-bit integer",
+                            show(a),
+                            show(b)
+                        ),
                     )
                 })
             }
         }
     }
 
-    /// Evaluates an expression that must be an unsigned `usize` of at least `min`.
-    pub fn eval_usize(&self, expr: &Expr, what: &str, min: usize) -> syn::Result<usize> {
+    fn unknown_message(&self, name: &syn::Ident) -> String {
+        let name = name.to_string();
+        let similar = self
+            .values
+            .keys()
+            .filter(|known| similar(known, &name))
+            .min_by_key(|known| distance(known, &name));
+        match similar {
+            Some(known) => format!("unknown constant `{name}`: did you mean `{known}`?"),
+            None => {
+                format!("unknown constant `{name}`: declare it first with `const {name} = ...;`")
+            }
+        }
+    }
+
+    /// Evaluates an expression that must be a `usize` of at least `min`.
+    pub fn eval_usize(&self, expr: &Expr, what: &str, min: usize) -> Eval<usize> {
         let value = self.eval(expr)?;
         if value > usize::MAX as i128 {
-            let message = format!("{what} {value} overflows the offset type `usize`");
-            return Err(syn::Error::new_spanned(expr, message));
+            let message = format!(
+                "{what} {} overflows the offset type `usize` (at most {}); use a smaller value",
+                show(value),
+                usize::MAX
+            );
+            return Err(Some(syn::Error::new_spanned(expr, message)));
         }
         match usize::try_from(value) {
             Ok(v) if v >= min => Ok(v),
-            _ => Err(syn::Error::new_spanned(
+            _ => Err(Some(syn::Error::new_spanned(
                 expr,
                 format!("{what} must be at least {min}, found {value}"),
-            )),
+            ))),
         }
     }
+}
+
+fn overflow(expr: &Expr, detail: String) -> Option<syn::Error> {
+    Some(syn::Error::new_spanned(
+        expr,
+        format!("constant overflow: {detail}; use smaller values"),
+    ))
+}
+
+/// A number as written in messages: large powers of two as `2^k`, which reads better than
+/// forty digits.
+pub fn show(value: i128) -> String {
+    let magnitude = value.unsigned_abs();
+    if magnitude >= 1 << 32 && magnitude.is_power_of_two() {
+        let sign = if value < 0 { "-" } else { "" };
+        format!("{sign}2^{}", magnitude.trailing_zeros())
+    } else {
+        value.to_string()
+    }
+}
+
+/// Whether `known` looks like a misspelling of `name` (for "did you mean" hints).
+pub fn similar(known: &str, name: &str) -> bool {
+    let limit = (name.chars().count().max(known.chars().count()) / 3).max(1);
+    known != name && distance(known, name) <= limit
+}
+
+/// Levenshtein distance, ignoring ASCII case.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (
+        a.chars().map(|c| c.to_ascii_lowercase()).collect(),
+        b.chars().map(|c| c.to_ascii_lowercase()).collect(),
+    );
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }

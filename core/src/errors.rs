@@ -1,13 +1,21 @@
 //! An accumulator of spanned errors, so that one invocation reports all of its mistakes at
 //! once (after `cxx`'s `Errors`).
+//!
+//! It also remembers, per layout, the names written in statements that did not parse. A
+//! statement that did not parse may have declared, consumed or defined any of those names,
+//! so the checker stays silent about them (no "unknown dim", "never used" or "unknown
+//! constant" errors that would only be echoes of the syntax error).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Display;
 
 #[derive(Default)]
 pub struct Errors {
     list: Vec<syn::Error>,
+    /// Layout name → the identifiers of its statements that did not parse.
+    unparsed: HashMap<String, HashSet<String>>,
 }
 
 impl Errors {
@@ -27,6 +35,36 @@ impl Errors {
     /// Number of errors recorded so far, to tell whether a step added any.
     pub fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Notes that a statement of `layout` did not parse (its error is already recorded).
+    pub fn unparsed(&mut self, layout: &syn::Ident, tokens: &TokenStream) {
+        fn idents(tokens: &TokenStream, into: &mut HashSet<String>) {
+            for token in tokens.clone() {
+                match token {
+                    TokenTree::Ident(ident) => {
+                        into.insert(ident.to_string());
+                    }
+                    TokenTree::Group(group) => idents(&group.stream(), into),
+                    _ => {}
+                }
+            }
+        }
+        idents(tokens, self.unparsed.entry(layout.to_string()).or_default());
+    }
+
+    /// The identifiers in the statements of `layout` that did not parse: any of them may
+    /// have been declared or used there. Empty when every statement parsed.
+    pub fn unparsed_names(&self, layout: &syn::Ident) -> HashSet<String> {
+        self.unparsed
+            .get(&layout.to_string())
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether some statement of `layout` did not parse.
+    pub fn has_unparsed(&self, layout: &syn::Ident) -> bool {
+        self.unparsed.contains_key(&layout.to_string())
     }
 
     /// All errors as one, or `Ok` when there were none.

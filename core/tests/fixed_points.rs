@@ -1,0 +1,205 @@
+//! The reference interpreter against every fixed point of DESIGN.md §2.3 and §2.5.
+
+mod common;
+use common::{coordinates, layout};
+use swizzle_core::CoordError;
+
+/// The seed's 4×4 Morton table (seed 000), row y, column x.
+const MORTON_4X4: [[usize; 4]; 4] = [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]];
+
+fn assert_morton_4x4(source: &str) {
+    let descriptor = layout(source);
+    for (y, row) in MORTON_4X4.iter().enumerate() {
+        for (x, &expected) in row.iter().enumerate() {
+            assert_eq!(
+                descriptor.offset(&[y, x]),
+                Ok(expected),
+                "({y}, {x}) in {source}"
+            );
+        }
+    }
+}
+
+#[test]
+fn morton_matches_the_seed_table() {
+    assert_morton_4x4("layout M { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }");
+}
+
+#[test]
+fn morton_equals_ck_unmerge_merge_chain() {
+    assert_morton_4x4(
+        "layout M {
+            memory [m: 16];
+            unmerge m -> [y1: 2, x1: 2, y0: 2, x0: 2];
+            merge [y1, y0] -> y;
+            merge [x1, x0] -> x;
+            coords [y, x];
+        }",
+    );
+}
+
+#[test]
+fn morton_equals_cute_hierarchical_layout() {
+    // CuTe ((2,2),(2,2)):((2,8),(1,4)): each mode's first sub-mode is its fastest digit.
+    assert_morton_4x4(
+        "layout M {
+            memory [m: 16];
+            embed m -> [y1: 2, y0: 2, x1: 2, x0: 2] strides [8, 2, 4, 1];
+            merge [y1, y0] -> y;
+            merge [x1, x0] -> x;
+            coords [y, x];
+        }",
+    );
+}
+
+#[test]
+fn morton_deals_bits_from_the_last_dim_and_skips_exhausted_dims() {
+    // 3-D: z gets bit 2, y bit 1, x bit 0, then x and y alternate once z (length 2) is spent.
+    let descriptor =
+        layout("layout M { memory [m: 32]; morton m -> [z: 2, y: 4, x: 4]; coords [z, y, x]; }");
+    assert_eq!(descriptor.offset(&[1, 0, 0]), Ok(0b100));
+    assert_eq!(descriptor.offset(&[0, 1, 0]), Ok(0b010));
+    assert_eq!(descriptor.offset(&[0, 0, 2]), Ok(0b01000));
+    assert_eq!(descriptor.offset(&[0, 2, 0]), Ok(0b10000));
+}
+
+#[test]
+fn merge_matches_ck_division_mod() {
+    // Strides 100 and 10 make the merged digits readable in the offset.
+    let two =
+        layout("layout M { memory [a: 4, b: 5] strides [100, 1]; merge [a, b] -> u; coords [u]; }");
+    assert_eq!(two.offset(&[0]), Ok(0));
+    assert_eq!(two.offset(&[7]), Ok(102));
+    assert_eq!(two.offset(&[19]), Ok(304));
+    let three = layout(
+        "layout M { memory [a: 2, b: 3, c: 4] strides [100, 10, 1]; merge [a, b, c] -> u; coords [u]; }",
+    );
+    assert_eq!(three.offset(&[23]), Ok(123));
+    assert_eq!(three.offset(&[6]), Ok(12));
+}
+
+#[test]
+fn pad_matches_ck() {
+    let descriptor = layout("layout P { memory [l: 10]; pad l -> u (2, 3); coords [u]; }");
+    assert_eq!(descriptor.shape(), vec![15]);
+    assert_eq!(descriptor.offset(&[2]), Ok(0));
+    assert_eq!(descriptor.offset(&[5]), Ok(3));
+    assert_eq!(descriptor.offset(&[11]), Ok(9));
+    let valid: Vec<usize> = (0..15).filter(|&u| descriptor.is_valid(&[u])).collect();
+    assert_eq!(valid, (2..=11).collect::<Vec<_>>());
+    assert!(matches!(
+        descriptor.offset(&[1]),
+        Err(CoordError::Padding { .. })
+    ));
+}
+
+#[test]
+fn embed_matches_ck() {
+    let descriptor = layout(
+        "layout E { memory [l: 19]; embed l -> [a: 4, b: 5] strides [2, 3]; coords [a, b]; }",
+    );
+    assert_eq!(descriptor.offset(&[1, 0]), Ok(2));
+    assert_eq!(descriptor.offset(&[0, 1]), Ok(3));
+    assert_eq!(descriptor.offset(&[2, 1]), Ok(7));
+    assert_eq!(descriptor.offset(&[2, 2]), Ok(10));
+    // The strided memory base is the same transform.
+    let base = layout("layout E { memory [a: 4, b: 5] strides [2, 3]; coords [a, b]; }");
+    assert_eq!(base.space(), Some(19));
+    for coord in coordinates(&[4, 5]) {
+        assert_eq!(base.offset(&coord), descriptor.offset(&coord));
+    }
+}
+
+const LDS_A: &str = "layout LdsA {
+    const KPACK = 8; const L = 2; const K0 = 4;
+    memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
+    xor k0l by mr;
+    unmerge k0l -> [l: L, k0: K0];
+    merge [mr, l] -> m;
+    merge [k0, k1] -> k;
+    coords [m, k];
+}";
+
+/// DESIGN.md §2.5's closed form of ck_tile's LDS XOR preshuffle.
+fn lds_closed_form(m: usize, k: usize) -> usize {
+    let (l, kk, kpack) = (2, 32, 8);
+    let k0 = kk / kpack;
+    (m / l) * kk * l + ((((m % l) * k0 + k / kpack) ^ ((m / l) % (k0 * l))) * kpack) + k % kpack
+}
+
+#[test]
+fn lds_xor_matches_the_closed_form_everywhere() {
+    let descriptor = layout(LDS_A);
+    for (m, k, expected) in [
+        (0, 0, 0),
+        (1, 0, 32),
+        (2, 0, 72),
+        (3, 5, 109),
+        (64, 9, 2057),
+        (127, 31, 4039),
+    ] {
+        assert_eq!(descriptor.offset(&[m, k]), Ok(expected), "({m}, {k})");
+    }
+    for coord in coordinates(&[128, 32]) {
+        assert_eq!(
+            descriptor.offset(&coord),
+            Ok(lds_closed_form(coord[0], coord[1]))
+        );
+    }
+}
+
+#[test]
+fn cute_swizzle_matches_its_formula() {
+    // Swizzle<3,0,3> on 64 elements: bits 3..6 xor into bits 0..3.
+    let descriptor = layout("layout S { memory [l: 64]; swizzle l -> u (3, 0, 3); coords [u]; }");
+    for u in 0..64 {
+        assert_eq!(descriptor.offset(&[u]), Ok(u ^ ((u & 0b111000) >> 3)));
+    }
+    // A negative shift moves the bits left instead.
+    let left = layout("layout S { memory [l: 64]; swizzle l -> u (2, 1, -3); coords [u]; }");
+    for u in 0..64 {
+        assert_eq!(left.offset(&[u]), Ok(u ^ ((u & 0b110) << 3)));
+    }
+}
+
+#[test]
+fn slice_offset_freeze_and_replicate() {
+    let descriptor = layout(
+        "layout T {
+            memory [a: 4, b: 10, c: 3];
+            slice b -> s (2..7);
+            offset a -> o (+1);
+            freeze c = 2;
+            replicate -> [r: 5];
+            coords [o, s, r];
+        }",
+    );
+    assert_eq!(descriptor.shape(), vec![3, 5, 5]);
+    // offset = (o + 1)·30 + (s + 2)·3 + 2, whatever r.
+    for coord in coordinates(&[3, 5, 5]) {
+        assert_eq!(
+            descriptor.offset(&coord),
+            Ok((coord[0] + 1) * 30 + (coord[1] + 2) * 3 + 2)
+        );
+    }
+}
+
+#[test]
+fn the_interpreter_reports_bad_coordinates() {
+    let descriptor = layout(LDS_A);
+    assert_eq!(
+        descriptor.offset(&[1]),
+        Err(CoordError::Rank {
+            expected: 2,
+            found: 1
+        })
+    );
+    assert_eq!(
+        descriptor.offset(&[128, 0]),
+        Err(CoordError::OutOfBounds {
+            dim: "m".into(),
+            value: 128,
+            len: 128
+        })
+    );
+}

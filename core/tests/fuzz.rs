@@ -1,0 +1,174 @@
+//! The macro must never panic: thousands of random, truncated and mutated inputs go through
+//! `expand`, whose output must always be a list of items (errors included) that parses.
+
+use proc_macro2::TokenStream;
+use proptest::prelude::*;
+
+const WORDS: &[&str] = &[
+    "layout",
+    "pub",
+    "memory",
+    "unmerge",
+    "merge",
+    "xor",
+    "morton",
+    "embed",
+    "pad",
+    "slice",
+    "offset",
+    "freeze",
+    "replicate",
+    "swizzle",
+    "coords",
+    "inverse",
+    "const",
+    "by",
+    "strides",
+    "a",
+    "b",
+    "x",
+    "y",
+    "K",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "16",
+    "64",
+    "4096",
+    "-1",
+    "18446744073709551615",
+    "18446744073709551616",
+    "340282366920938463463374607431768211455",
+    "99999999999999999999999999999999999999999",
+    "->",
+    ":",
+    ";",
+    ",",
+    "..",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    ">>",
+    "^",
+    "&",
+    "|",
+    "=",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "/// doc\n",
+    "#[doc = \"d\"]",
+];
+
+const SEEDS: &[&str] = &[
+    "pub layout MortonTexture {
+        memory [n: 64];
+        unmerge n -> [ty: 2, tx: 2, m: 16];
+        morton m -> [yi: 4, xi: 4];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }",
+    "pub layout LdsA {
+        const KPACK = 8; const L = 2; const K0 = 4;
+        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
+        xor k0l by mr;
+        unmerge k0l -> [l: L, k0: K0];
+        merge [mr, l] -> m;
+        merge [k0, k1] -> k;
+        coords [m, k];
+        inverse;
+    }",
+    "layout T {
+        memory [a: 4, b: 10, c: 64];
+        slice b -> s (2..7); offset a -> o (+1); pad s -> p (1, 2);
+        swizzle c -> w (2, 1, -3); freeze w = 5; replicate -> [r: 5];
+        embed o -> [e: 2, f: 1] strides [1, 1];
+        coords [e, f, p, r];
+    }",
+];
+
+/// Expands `source` if it lexes; the output must parse as items.
+fn expand_never_panics(source: &str) {
+    let Ok(tokens) = source.parse::<TokenStream>() else {
+        return;
+    };
+    let output = swizzle_core::expand(tokens);
+    if let Err(error) = syn::parse2::<syn::File>(output.clone()) {
+        panic!("expansion of {source:?} is not a list of items: {error}\n{output}");
+    }
+}
+
+fn words(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(WORDS), 0..max).prop_map(|words| words.join(" "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn random_token_soup(source in words(40)) {
+        expand_never_panics(&source);
+    }
+
+    #[test]
+    fn random_statements_in_a_layout(statements in prop::collection::vec(words(12), 0..8)) {
+        expand_never_panics(&format!("layout L {{ {} }}", statements.join(" ; ")));
+    }
+
+    #[test]
+    fn mutated_seeds(seed in 0..SEEDS.len(), at in any::<prop::sample::Index>(), word in prop::sample::select(WORDS)) {
+        let source = SEEDS[seed];
+        let tokens: Vec<&str> = source.split_whitespace().collect();
+        let at = at.index(tokens.len());
+        let mut mutated = tokens.clone();
+        mutated[at] = word;
+        expand_never_panics(&mutated.join(" "));
+    }
+}
+
+#[test]
+fn every_truncation_of_the_seeds() {
+    for source in SEEDS {
+        for (end, _) in source.char_indices() {
+            expand_never_panics(&source[..end]);
+        }
+    }
+}
+
+#[test]
+fn extreme_numbers_in_every_position() {
+    for source in SEEDS {
+        let tokens: Vec<&str> = source.split_whitespace().collect();
+        for (i, token) in tokens.iter().enumerate() {
+            if !token
+                .trim_end_matches([',', ';', ']', ')'])
+                .chars()
+                .all(|c| c.is_ascii_digit())
+            {
+                continue;
+            }
+            for number in [
+                "0",
+                "-1",
+                "18446744073709551616",
+                "340282366920938463463374607431768211455",
+            ] {
+                let mut mutated = tokens.clone();
+                let suffix = token.trim_start_matches(|c: char| c.is_ascii_digit());
+                let replaced = format!("{number}{suffix}");
+                mutated[i] = &replaced;
+                expand_never_panics(&mutated.join(" "));
+            }
+        }
+    }
+}
