@@ -1,4 +1,19 @@
+//! Seed 000 ("Memory Swizzling with Morton Ordering"): an 8×8 texture stored as 4×4 tiles
+//! with Morton order inside each tile. Prints the seed's 4×4 Morton index table, the 8×8
+//! offsets, and checks the inverse on every offset.
+//!
+//! Run: `cargo run --release --example morton_texture`
+
+use swizzle::Bijective;
+
 swizzle::layout! {
+    /// One 4×4 Morton tile: `m = y1 x1 y0 x0`.
+    pub layout MortonTile {
+        memory [m: 16];
+        morton m -> [y: 4, x: 4];
+        coords [y, x];
+    }
+
     /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
     pub layout MortonTexture {
         memory [n: 64];
@@ -7,29 +22,46 @@ swizzle::layout! {
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
+        inverse;
     }
+}
 
-    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
-    pub layout LdsA {
-        const KPACK = 8; const L = 2; const K0 = 4;
-        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-        xor k0l by mr;
-        unmerge k0l -> [l: L, k0: K0];
-        merge [mr, l] -> m;
-        merge [k0, k1] -> k;
-        coords [m, k];
+/// Prints `rows × columns` cells of `cell(row, column)`, right-aligned.
+fn print_grid(rows: usize, columns: usize, cell: impl Fn(usize, usize) -> usize) {
+    let width = (0..rows)
+        .flat_map(|r| (0..columns).map(move |c| (r, c)))
+        .map(|(r, c)| cell(r, c).to_string().len())
+        .max()
+        .unwrap_or(1);
+    for row in 0..rows {
+        let cells: Vec<String> = (0..columns)
+            .map(|column| format!("{:>width$}", cell(row, column)))
+            .collect();
+        println!("  {}", cells.join(" "));
     }
 }
 
 fn main() {
-    for y in 0..8 {
-        let row: Vec<String> = (0..8)
-            .map(|x| format!("{:3}", MortonTexture::offset(y, x)))
-            .collect();
-        println!("{}", row.join(""));
+    println!("Morton Index Layout (4×4 tile, seed 000):");
+    print_grid(4, 4, MortonTile::offset);
+
+    println!("\nMortonTexture: offset of (y, x) in the 8×8 texture of 4×4 Morton tiles:");
+    print_grid(8, 8, MortonTexture::offset);
+
+    println!("\nInverse: the (y, x) stored at each offset of the first tile:");
+    for offset in 0..16 {
+        let [y, x] = MortonTexture::coord(offset);
+        print!("{offset}→({y},{x}) ");
     }
-    for (m, k) in [(0, 0), (1, 0), (2, 0), (3, 5), (64, 9), (127, 31)] {
-        println!("({m},{k}) -> {}", LdsA::offset(m, k));
-    }
-    println!("{:?}", MortonTexture::coord(13));
+    println!();
+
+    let roundtrips = (0..MortonTexture::SPACE).filter(|&o| {
+        let [y, x] = <MortonTexture as Bijective<2>>::coord(o);
+        MortonTexture::offset(y, x) == o
+    });
+    println!(
+        "\ncoord(offset) inverts offset on {}/{} offsets",
+        roundtrips.count(),
+        MortonTexture::SPACE
+    );
 }

@@ -1,0 +1,167 @@
+//! Layouts compiled by rustc: the generated `offset`, `coord` and `is_valid` against the
+//! reference interpreter on every coordinate, in const context, and through the traits.
+
+use swizzle::{Bijective, CoordError, Layout};
+
+swizzle::layout! {
+    /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
+    pub layout MortonTexture {
+        memory [n: 64];
+        unmerge n -> [ty: 2, tx: 2, m: 16];
+        morton m -> [yi: 4, xi: 4];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+        inverse;
+    }
+
+    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
+    pub layout LdsA {
+        const KPACK = 8; const L = 2; const K0 = 4;
+        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
+        xor k0l by mr;
+        unmerge k0l -> [l: L, k0: K0];
+        merge [mr, l] -> m;
+        merge [k0, k1] -> k;
+        coords [m, k];
+        inverse;
+    }
+
+    /// CK's pad test inside a 3-row tile.
+    layout Padded {
+        memory [r: 3, c: 10];
+        pad c -> x (2, 3);
+        coords [r, x];
+    }
+
+    /// Non-power-of-two digits, column-major storage, viewed through another split.
+    layout Mixed {
+        memory [c: 6, r: 5];
+        merge [r, c] -> i;
+        unmerge i -> [a: 3, b: 10];
+        coords [a, b];
+        inverse;
+    }
+
+    /// CuTe's Swizzle<3,3,3> over 8 rows of 64 halves (a 128-byte-row shared-memory tile).
+    layout CuteSwizzled {
+        memory [row: 8, col: 64];
+        merge [row, col] -> i;
+        swizzle i -> s (3, 3, 3);
+        unmerge s -> [y: 8, x: 64];
+        coords [y, x];
+        inverse;
+    }
+
+    /// Every remaining transform at once.
+    layout Assorted {
+        memory [a: 4, b: 10, c: 64];
+        slice b -> s (2..7);
+        offset a -> o (+1);
+        freeze c = 5;
+        replicate -> [r: 3];
+        embed o -> [e: 3] strides [1];
+        coords [e, s, r];
+    }
+}
+
+/// Generated code == interpreter, on every coordinate, through the `Layout` trait.
+fn assert_matches_interpreter<L: Layout<N>, const N: usize>() {
+    let mut checked = 0;
+    for index in 0..L::SIZE {
+        let mut coord = [0; N];
+        let mut rest = index;
+        for (c, &len) in coord.iter_mut().zip(&L::SHAPE).rev() {
+            *c = rest % len;
+            rest /= len;
+        }
+        let expected = L::DESCRIPTOR.offset(&coord);
+        assert_eq!(L::is_valid(coord), expected.is_ok(), "{coord:?}");
+        assert_eq!(L::try_offset(coord), expected, "{coord:?}");
+        if let Ok(offset) = expected {
+            assert_eq!(L::offset(coord), offset, "{coord:?}");
+            assert!(offset < L::SPACE);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+fn assert_inverts<L: Bijective<N>, const N: usize>() {
+    assert_eq!(L::SIZE, L::SPACE);
+    for offset in 0..L::SPACE {
+        assert_eq!(L::offset(L::coord(offset)), offset);
+    }
+    assert_eq!(
+        L::try_coord(L::SPACE),
+        Err(CoordError::OffsetOutOfRange {
+            offset: L::SPACE,
+            space: L::SPACE
+        })
+    );
+}
+
+#[test]
+fn generated_code_matches_the_interpreter() {
+    assert_matches_interpreter::<MortonTexture, 2>();
+    assert_matches_interpreter::<LdsA, 2>();
+    assert_matches_interpreter::<Padded, 2>();
+    assert_matches_interpreter::<Mixed, 2>();
+    assert_matches_interpreter::<CuteSwizzled, 2>();
+    assert_matches_interpreter::<Assorted, 3>();
+}
+
+#[test]
+fn bijections_invert() {
+    assert_inverts::<MortonTexture, 2>();
+    assert_inverts::<LdsA, 2>();
+    assert_inverts::<Mixed, 2>();
+    assert_inverts::<CuteSwizzled, 2>();
+}
+
+#[test]
+fn offsets_are_const() {
+    const MORTON: usize = MortonTexture::offset(3, 5);
+    const LDS: usize = LdsA::offset(127, 31);
+    const BACK: [usize; 2] = LdsA::coord(2057);
+    assert_eq!((MORTON, LDS, BACK), (27, 4039, [64, 9]));
+}
+
+#[test]
+fn constants_describe_the_layout() {
+    assert_eq!(MortonTexture::SHAPE, [8, 8]);
+    assert_eq!((LdsA::SIZE, LdsA::SPACE), (4096, 4096));
+    assert_eq!(
+        (Padded::SHAPE, Padded::SIZE, Padded::SPACE),
+        ([3, 15], 45, 30)
+    );
+    assert_eq!(Assorted::SHAPE, [3, 5, 3]);
+    assert_eq!(Assorted::DESCRIPTOR.name, "Assorted");
+}
+
+#[test]
+fn bad_coordinates_are_errors() {
+    assert_eq!(
+        <LdsA as Layout<2>>::try_offset([128, 0]),
+        Err(CoordError::OutOfBounds {
+            dim: "m".into(),
+            value: 128,
+            len: 128
+        })
+    );
+    assert_eq!(
+        <Padded as Layout<2>>::try_offset([0, 1]),
+        Err(CoordError::Padding {
+            dim: "x".into(),
+            value: 1
+        })
+    );
+    assert!(!Padded::is_valid(0, 12) && Padded::is_valid(2, 11));
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "coordinate out of bounds")]
+fn out_of_bounds_offsets_panic_in_debug_builds() {
+    let _ = MortonTexture::offset(8, 0);
+}
