@@ -1,15 +1,20 @@
 //! AST → checked IR. Every rule of DESIGN.md §2.2 is checked here, each violation becomes a
 //! `syn::Error` on the faulty token, and checking goes on after an error so that one
 //! invocation reports all of them.
+//!
+//! Errors must not cascade: a dim whose length could not be computed is *poisoned* (no rule
+//! that needs its length is checked), names from statements that did not parse are never
+//! reported as unknown, and "never used" is not reported once a lookup failed (the unknown
+//! name was most likely meant to be one of the unused dims).
 
 use crate::ast::{self, DimDecl, Expr, LayoutItem, StmtKind};
-use crate::consts::Consts;
+use crate::consts::{Consts, Eval, show_unsigned as show, similar};
 use crate::errors::Errors;
 use crate::ir::{Descriptor, Dim, DimId, Memory, Transform, row_major_strides};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::Ident;
 
 /// A layout that passed every check.
@@ -24,62 +29,82 @@ pub struct Checked {
 /// Checks one layout. Returns `None` (with the reasons in `errors`) if anything is wrong.
 pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
     let before = errors.len();
+    let unparsed = errors.unparsed_names(&item.name);
     let mut checker = Checker {
         errors,
-        consts: Consts::default(),
+        consts: Consts::new(unparsed.clone()),
         scope: Scope::default(),
+        unparsed,
+        lookup_failed: false,
     };
     let mut memory = None;
     let mut stages = Vec::new();
-    let mut coords = None;
+    let mut coords: Option<(&Vec<Ident>, TokenStream)> = None;
     let mut inverse = None;
     for stmt in &item.body {
+        // The statement's first token (its keyword), for errors about the whole statement.
+        let head: TokenStream = stmt.tokens.clone().into_iter().take(1).collect();
         match &stmt.kind {
             StmtKind::Const { name, value } => checker.constant(name, value),
             StmtKind::Memory { dims, strides } => {
                 if memory.is_some() {
-                    checker
-                        .errors
-                        .error(&stmt.tokens, "a layout has exactly one `memory` statement");
+                    checker.errors.error(
+                        &head,
+                        "a layout has exactly one `memory` statement: remove this one, or \
+                         describe the memory with a single `memory [...]`",
+                    );
                 } else {
-                    memory = Some(checker.memory(&stmt.tokens, dims, strides.as_deref()));
+                    memory = Some(checker.memory(&head, dims, strides.as_deref()));
                 }
             }
             StmtKind::Transform { keyword, transform } => {
                 if memory.is_none() {
-                    checker.errors.error(
-                        keyword,
-                        "transforms build on the memory: start the layout with `memory [...]`",
-                    );
+                    if !checker.unparsed.contains("memory") {
+                        checker.errors.error(
+                            keyword,
+                            "transforms build on the memory: start the layout with \
+                             `memory [...];` before this transform",
+                        );
+                    }
                     return None;
                 }
-                if let Some(stage) = checker.transform(&stmt.tokens, keyword, transform) {
+                if let Some(stage) = checker.transform(keyword, transform) {
                     stages.push(stage);
                 }
             }
             StmtKind::Coords { names } => {
                 if coords.is_some() {
-                    checker
-                        .errors
-                        .error(&stmt.tokens, "a layout has exactly one `coords` statement");
+                    checker.errors.error(
+                        &head,
+                        "a layout has exactly one `coords` statement: remove this one",
+                    );
+                    // Dims listed only here would be reported as never used.
+                    checker.lookup_failed = true;
+                } else {
+                    coords = Some((names, head));
                 }
-                coords = Some(names);
             }
             StmtKind::Inverse { keyword } => inverse = Some(keyword.clone()),
         }
     }
     let Some(memory) = memory else {
-        checker
-            .errors
-            .error(&item.name, "this layout has no `memory [...]` statement");
+        if !checker.unparsed.contains("memory") {
+            checker.errors.error(
+                &item.name,
+                "this layout has no `memory [...]` statement: start it with the memory it \
+                 indexes, e.g. `memory [n: 64];`",
+            );
+        }
         return None;
     };
-    let Some(names) = coords else {
-        let live = checker.scope.live_names().join(", ");
-        checker.errors.error(
-            &item.name,
-            format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
-        );
+    let Some((names, head)) = coords else {
+        if !checker.unparsed.contains("coords") {
+            let live = checker.scope.live_names().join(", ");
+            checker.errors.error(
+                &item.name,
+                format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
+            );
+        }
         return None;
     };
     let coords = checker.coords(names);
@@ -91,14 +116,36 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
         stages: Cow::Owned(stages),
         coords: Cow::Owned(coords),
     };
-    if descriptor.size().is_none() {
-        errors.error(&item.name, "the number of coordinates overflows `usize`");
+    if errors.len() == before && descriptor.size().is_none() {
+        let shape = descriptor.shape();
+        let size = shape
+            .iter()
+            .try_fold(1u128, |acc, &len| acc.checked_mul(len as u128))
+            .map_or("more than 2^128".to_owned(), show);
+        let lens: Vec<String> = shape.iter().map(|&l| show(l as u128)).collect();
+        errors.error(
+            or(quote!(#(#names)*), &head),
+            format!(
+                "this layout has {size} coordinates ({}), more than `usize::MAX`: \
+                 use smaller lengths",
+                lens.join(" × ")
+            ),
+        );
     }
-    (errors.len() == before).then(|| Checked {
+    (errors.len() == before && !errors.has_unparsed(&item.name)).then(|| Checked {
         descriptor,
         coords: names.clone(),
         inverse,
     })
+}
+
+/// `tokens`, or `fallback` when `tokens` is empty (an empty list has no span of its own).
+fn or(tokens: TokenStream, fallback: &TokenStream) -> TokenStream {
+    if tokens.is_empty() {
+        fallback.clone()
+    } else {
+        tokens
+    }
 }
 
 /// The dims declared so far and which of them are still free to be consumed.
@@ -107,6 +154,10 @@ struct Scope {
     dims: Vec<Dim>,
     /// Where each dim was declared.
     declared: Vec<Ident>,
+    /// The keyword of the statement that declared each dim.
+    declared_by: Vec<String>,
+    /// Whether each dim's length is unknown because of an error already reported.
+    poisoned: Vec<bool>,
     /// The keyword of the transform that consumed each dim, if any.
     consumed: Vec<Option<String>>,
     /// The newest dim of each name.
@@ -114,11 +165,12 @@ struct Scope {
 }
 
 impl Scope {
+    fn live(&self) -> impl Iterator<Item = DimId> + '_ {
+        (0..self.dims.len()).filter(|&d| self.consumed[d].is_none())
+    }
+
     fn live_names(&self) -> Vec<String> {
-        (0..self.dims.len())
-            .filter(|&d| self.consumed[d].is_none())
-            .map(|d| self.dims[d].name.to_string())
-            .collect()
+        self.live().map(|d| self.dims[d].name.to_string()).collect()
     }
 }
 
@@ -126,31 +178,44 @@ struct Checker<'a> {
     errors: &'a mut Errors,
     consts: Consts,
     scope: Scope,
+    /// Identifiers of this layout's statements that did not parse.
+    unparsed: HashSet<String>,
+    /// Whether a dim lookup failed (or a second `coords` was ignored): the name was
+    /// probably meant to be some other dim, so "never used" errors would only be echoes.
+    lookup_failed: bool,
 }
 
 impl Checker<'_> {
-    fn constant(&mut self, name: &Ident, value: &Expr) {
-        match self.consts.eval(value) {
-            Ok(value) => {
-                if !self.consts.declare(name, value) {
-                    self.errors
-                        .error(name, format!("constant `{name}` is declared twice"));
+    /// Records the error of an evaluation, unless it was already reported.
+    fn report<T>(&mut self, result: Eval<T>) -> Option<T> {
+        result
+            .map_err(|e| {
+                if let Some(e) = e {
+                    self.errors.push(e);
                 }
-            }
-            Err(error) => self.errors.push(error),
+            })
+            .ok()
+    }
+
+    fn constant(&mut self, name: &Ident, value: &Expr) {
+        let value = self.consts.eval(value);
+        let value = self.report(value);
+        if !self.consts.declare(name, value) {
+            self.errors.error(
+                name,
+                format!("constant `{name}` is already declared: give this one another name"),
+            );
         }
     }
 
     fn value(&mut self, expr: &Expr, what: &str, min: usize) -> Option<usize> {
-        self.consts
-            .eval_usize(expr, what, min)
-            .map_err(|e| self.errors.push(e))
-            .ok()
+        let value = self.consts.eval_usize(expr, what, min);
+        self.report(value)
     }
 
-    /// Declares a dim; lengths that failed to evaluate are `None` and declare length 1 so
-    /// that later statements can still be checked without a cascade.
-    fn declare(&mut self, name: &Ident, len: Option<usize>) -> DimId {
+    /// Declares a dim introduced by the statement `by`. `None` lengths (errors already
+    /// reported) poison the dim, so that rules that need its length are skipped.
+    fn declare(&mut self, name: &Ident, len: Option<usize>, by: &Ident) -> DimId {
         let key = name.to_string();
         if let Some(&old) = self.scope.names.get(&key)
             && self.scope.consumed[old].is_none()
@@ -158,9 +223,13 @@ impl Checker<'_> {
             self.errors.error(
                 name,
                 format!(
-                    "dim `{name}` is already defined and not yet consumed; choose another name"
+                    "dim `{name}` is already live (declared by `{}`) and not yet consumed: \
+                     give this dim another name",
+                    self.scope.declared_by[old]
                 ),
             );
+            // The older dim is shadowed: it is unreachable now, but not "never used".
+            self.scope.consumed[old] = Some("a redeclaration".to_owned());
         }
         let id = self.scope.dims.len();
         self.scope.dims.push(Dim {
@@ -168,41 +237,69 @@ impl Checker<'_> {
             len: len.unwrap_or(1),
         });
         self.scope.declared.push(name.clone());
+        self.scope.declared_by.push(by.to_string());
+        self.scope.poisoned.push(len.is_none());
         self.scope.consumed.push(None);
         self.scope.names.insert(key, id);
         id
     }
 
-    fn declare_all(&mut self, decls: &[DimDecl]) -> (Vec<DimId>, Option<Vec<usize>>) {
+    /// Declares `[name: len, ...]`; returns the ids and each length (`None` if it failed).
+    fn declare_all(&mut self, decls: &[DimDecl], by: &Ident) -> (Vec<DimId>, Vec<Option<usize>>) {
         let lens: Vec<Option<usize>> = decls
             .iter()
-            .map(|d| self.value(&d.len, "length", 1))
+            .map(|d| self.value(&d.len, "a length", 1))
             .collect();
         let ids = decls
             .iter()
             .zip(&lens)
-            .map(|(d, &len)| self.declare(&d.name, len))
+            .map(|(d, &len)| self.declare(&d.name, len, by))
             .collect();
-        (ids, lens.into_iter().collect())
+        (ids, lens)
+    }
+
+    /// Errors if a transform's list of dims is empty.
+    fn nonempty<T>(&mut self, list: &[T], keyword: &Ident) -> Option<()> {
+        if list.is_empty() {
+            self.errors.error(
+                keyword,
+                format!("`{keyword}` needs at least one dim in its list"),
+            );
+            return None;
+        }
+        Some(())
     }
 
     /// Looks up a live dim by name, without consuming it.
     fn find(&mut self, name: &Ident) -> Option<DimId> {
-        match self.scope.names.get(&name.to_string()) {
+        let key = name.to_string();
+        let live = self.scope.live_names();
+        let listed = if live.is_empty() {
+            "no dim is live here".to_owned()
+        } else {
+            format!("the live dims are: {}", live.join(", "))
+        };
+        match self.scope.names.get(&key) {
             None => {
-                let live = self.scope.live_names().join(", ");
-                self.errors.error(
-                    name,
-                    format!("unknown dim `{name}`; the dims in scope are: {live}"),
-                );
+                self.lookup_failed = true;
+                if !self.unparsed.contains(&key) {
+                    let hint = live
+                        .iter()
+                        .find(|l| similar(l, &key))
+                        .map_or(String::new(), |l| format!(" (did you mean `{l}`?)"));
+                    self.errors
+                        .error(name, format!("unknown dim `{name}`{hint}; {listed}"));
+                }
                 None
             }
             Some(&id) => match &self.scope.consumed[id] {
                 Some(by) => {
-                    self.errors.error(
-                        name,
-                        format!("dim `{name}` was already consumed by `{by}`; each dim feeds exactly one transform"),
+                    self.lookup_failed = true;
+                    let message = format!(
+                        "dim `{name}` was already consumed by `{by}`, and each dim feeds \
+                         exactly one transform; {listed}"
                     );
+                    self.errors.error(name, message);
                     None
                 }
                 None => Some(id),
@@ -217,111 +314,176 @@ impl Checker<'_> {
         Some(id)
     }
 
-    fn len(&self, id: DimId) -> usize {
-        self.scope.dims[id].len
+    /// The length of a dim, `None` if it is poisoned.
+    fn len(&self, id: DimId) -> Option<usize> {
+        (!self.scope.poisoned[id]).then_some(self.scope.dims[id].len)
+    }
+
+    fn name(&self, id: DimId) -> &str {
+        &self.scope.dims[id].name
     }
 
     fn memory(
         &mut self,
-        tokens: &TokenStream,
+        head: &TokenStream,
         decls: &[DimDecl],
         strides: Option<&[Expr]>,
     ) -> Memory {
-        let (dims, lens) = self.declare_all(decls);
-        let strides = match (strides, lens) {
-            (Some(strides), _) if strides.len() != dims.len() => {
+        let keyword = Ident::new("memory", proc_macro2::Span::call_site());
+        if decls.is_empty() {
+            self.errors.error(
+                head,
+                "`memory` needs at least one dim, e.g. `memory [n: 64];`",
+            );
+        }
+        let (dims, lens) = self.declare_all(decls, &keyword);
+        let lens: Option<Vec<usize>> = lens.into_iter().collect();
+        // The strides, the element space (`Some(None)`: past 2^128) and the tokens that an
+        // overflowing element space is blamed on.
+        let (strides, space, blame) = match strides {
+            Some(strides) if strides.len() != dims.len() => {
                 self.errors.error(
-                    tokens,
+                    or(quote!(#(#strides)*), head),
                     format!(
-                        "{} strides given for {} memory dims",
+                        "{} strides given for {} memory dims: give one stride per dim",
                         strides.len(),
                         dims.len()
                     ),
                 );
-                None
+                (None, None, TokenStream::new())
             }
-            (Some(strides), _) => strides
-                .iter()
-                .map(|s| self.value(s, "stride", 0))
-                .collect::<Option<Vec<_>>>(),
-            (None, Some(lens)) => row_major_strides(&lens).or_else(|| {
-                self.errors
-                    .error(tokens, "the memory size overflows `usize`");
-                None
-            }),
-            (None, None) => None,
+            Some(strides) => {
+                let values: Vec<Option<usize>> = strides
+                    .iter()
+                    .map(|s| self.value(s, "a stride", 0))
+                    .collect();
+                let values: Option<Vec<usize>> = values.into_iter().collect();
+                let space = match (&values, &lens) {
+                    (Some(values), Some(lens)) => Some(element_space(lens, values)),
+                    _ => None,
+                };
+                (values, space, quote!(#(#decls)* #(#strides)*))
+            }
+            // Row-major: the space is the product of the lengths, and the strides (suffix
+            // products) overflow only when that product does.
+            None => match &lens {
+                Some(lens) => {
+                    let space = lens
+                        .iter()
+                        .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+                    (
+                        row_major_strides(lens),
+                        Some(space),
+                        or(quote!(#(#decls)*), head),
+                    )
+                }
+                None => (None, None, TokenStream::new()),
+            },
         };
-        let strides = strides.unwrap_or_else(|| vec![0; dims.len()]);
-        let memory = Memory {
-            dims: Cow::Owned(dims),
-            strides: Cow::Owned(strides),
-        };
-        if memory.space(&self.scope.dims).is_none() {
+        let mut strides = strides;
+        if let Some(space) = space
+            && space.is_none_or(|s| s > usize::MAX as u128)
+        {
+            let space = space.map_or("more than 2^128".to_owned(), show);
             self.errors.error(
-                tokens,
-                "the element space overflows the offset type `usize`",
+                blame,
+                format!(
+                    "this memory spans {space} elements, more than `usize::MAX` ({}), so \
+                     offsets would overflow: use smaller lengths or strides",
+                    usize::MAX
+                ),
             );
+            strides = None;
         }
-        memory
+        Memory {
+            strides: Cow::Owned(strides.unwrap_or_else(|| vec![0; dims.len()])),
+            dims: Cow::Owned(dims),
+        }
     }
 
-    fn transform(
-        &mut self,
-        tokens: &TokenStream,
-        keyword: &Ident,
-        transform: &ast::Transform,
-    ) -> Option<Transform> {
+    fn transform(&mut self, keyword: &Ident, transform: &ast::Transform) -> Option<Transform> {
         use ast::Transform as T;
         Some(match transform {
             T::Unmerge { lower, upper } => {
-                let lower_id = self.consume(lower, keyword);
-                let (upper_ids, lens) = self.declare_all(upper);
-                let lower = lower_id?;
-                self.expect_product(lens?, lower, upper, "unmerge")?;
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                self.expect_product(&lens, lower, upper, keyword)?;
                 Transform::Unmerge {
                     lower,
                     upper: Cow::Owned(upper_ids),
                 }
             }
             T::Merge { lower, upper } => {
-                let ids: Option<Vec<DimId>> =
+                let ids: Vec<Option<DimId>> =
                     lower.iter().map(|l| self.consume(l, keyword)).collect();
-                let len = ids.as_ref().and_then(|ids| {
-                    ids.iter()
-                        .try_fold(1usize, |acc, &d| acc.checked_mul(self.len(d)))
-                        .or_else(|| {
-                            self.errors
-                                .error(tokens, "the merged length overflows `usize`");
+                if lower.is_empty() {
+                    self.nonempty(lower, keyword);
+                }
+                let ids: Option<Vec<DimId>> = ids.into_iter().collect();
+                let lens: Option<Vec<usize>> = ids
+                    .as_ref()
+                    .and_then(|ids| ids.iter().map(|&d| self.len(d)).collect());
+                let len = lens.and_then(|lens| {
+                    let product = lens
+                        .iter()
+                        .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+                    match product {
+                        Some(p) if p <= usize::MAX as u128 => Some(p as usize),
+                        _ => {
+                            let product = product.map_or("more than 2^128".into(), show);
+                            self.errors.error(
+                                quote!(#(#lower)*),
+                                format!(
+                                    "the merged length {product} overflows `usize`: \
+                                     merge fewer or shorter dims"
+                                ),
+                            );
                             None
-                        })
+                        }
+                    }
                 });
-                let upper = self.declare(upper, len);
+                let upper = self.declare(upper, len, keyword);
                 Transform::Merge {
                     lower: Cow::Owned(ids?),
                     upper,
                 }
             }
             T::Xor { target, key } => {
-                let key = self.find(key);
+                if target == key {
+                    self.errors.error(
+                        key,
+                        format!(
+                            "`xor` needs a key other than its target: `{key}` cannot key \
+                             itself; use another live dim as the key"
+                        ),
+                    );
+                }
+                let key_id = if target == key { None } else { self.find(key) };
                 let lower = self.consume(target, keyword);
-                let len = lower.map(|l| self.len(l));
-                let upper = self.declare(target, len);
-                let (lower, key) = (lower?, key?);
+                let len = lower.and_then(|l| self.len(l));
+                let upper = self.declare(target, len, keyword);
+                let (lower, key) = (lower?, key_id?);
                 self.expect_power_of_two(target, len?, "the target of `xor`")?;
                 Transform::Xor { lower, upper, key }
             }
             T::Morton { lower, upper } => {
-                let lower_id = self.consume(lower, keyword);
-                let (upper_ids, lens) = self.declare_all(upper);
-                let lens = lens?;
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
                 let mut ok = true;
-                for (decl, &len) in upper.iter().zip(&lens) {
-                    ok &= self
-                        .expect_power_of_two(decl, len, "every dim of `morton`")
-                        .is_some();
+                for (decl, len) in upper.iter().zip(&lens) {
+                    if let Some(len) = *len {
+                        ok &= self
+                            .expect_power_of_two(&decl.len, len, "every dim of `morton`")
+                            .is_some();
+                    }
                 }
-                let lower = lower_id?;
-                self.expect_product(lens, lower, upper, "morton")?;
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                self.expect_product(&lens, lower, upper, keyword)?;
                 ok.then_some(Transform::Morton {
                     lower,
                     upper: Cow::Owned(upper_ids),
@@ -332,44 +494,50 @@ impl Checker<'_> {
                 upper,
                 strides,
             } => {
-                let lower_id = self.consume(lower, keyword);
-                let (upper_ids, lens) = self.declare_all(upper);
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
                 if strides.len() != upper.len() {
-                    let message =
-                        format!("{} strides given for {} dims", strides.len(), upper.len());
-                    self.errors.error(tokens, message);
+                    let message = format!(
+                        "`embed` has {} strides for {} dims: give one stride per dim",
+                        strides.len(),
+                        upper.len()
+                    );
+                    self.errors.error(
+                        or(quote!(#(#strides)*), &keyword.to_token_stream()),
+                        message,
+                    );
                     return None;
                 }
-                let strides: Vec<usize> = strides
+                let stride_values: Vec<Option<usize>> = strides
                     .iter()
-                    .map(|s| self.value(s, "stride", 0))
-                    .collect::<Option<_>>()?;
-                let lower = lower_id?;
-                let space = lens?
-                    .iter()
-                    .zip(&strides)
-                    .try_fold(1usize, |acc, (&len, &stride)| {
-                        acc.checked_add((len - 1).checked_mul(stride)?)
-                    });
-                let len = self.len(lower);
-                match space {
-                    Some(space) if space <= len => {}
-                    _ => {
-                        let space = space.map_or("more than usize::MAX".into(), |s| s.to_string());
-                        self.errors.error(
-                            tokens,
-                            format!(
-                                "`embed` addresses {space} elements but `{lower}` has length {len}",
-                                lower = self.scope.dims[lower].name
-                            ),
-                        );
-                        return None;
-                    }
+                    .map(|s| self.value(s, "a stride", 0))
+                    .collect();
+                let stride_values: Vec<usize> = stride_values.into_iter().collect::<Option<_>>()?;
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                let len = self.len(lower)?;
+                let space = element_space(&lens, &stride_values);
+                if space.is_none_or(|s| s > len as u128) {
+                    let terms: Vec<String> = lens
+                        .iter()
+                        .zip(&stride_values)
+                        .map(|(&l, &s)| format!("{}·{}", show(l as u128 - 1), show(s as u128)))
+                        .collect();
+                    let space = space.map_or("more than 2^128".into(), show);
+                    let message = format!(
+                        "`embed` addresses {space} elements (1 + {}) but `{}` has length {len}: \
+                         shrink the lengths or strides so that 1 + Σ (length − 1)·stride ≤ {len}",
+                        terms.join(" + "),
+                        self.name(lower),
+                    );
+                    self.errors.error(quote!(#(#upper)* #(#strides)*), message);
+                    return None;
                 }
                 Transform::Embed {
                     lower,
                     upper: Cow::Owned(upper_ids),
-                    strides: Cow::Owned(strides),
+                    strides: Cow::Owned(stride_values),
                 }
             }
             T::Pad {
@@ -379,22 +547,33 @@ impl Checker<'_> {
                 right,
             } => {
                 let lower_id = self.consume(lower, keyword);
-                let (left, right) = (
-                    self.value(left, "padding", 0),
-                    self.value(right, "padding", 0),
+                let (left_value, right_value) = (
+                    self.value(left, "a padding", 0),
+                    self.value(right, "a padding", 0),
                 );
-                let len = match (lower_id, left, right) {
-                    (Some(l), Some(left), Some(right)) => {
-                        self.len(l).checked_add(left)?.checked_add(right)
+                let len = match (lower_id.and_then(|l| self.len(l)), left_value, right_value) {
+                    (Some(len), Some(l), Some(r)) => {
+                        let padded = len.checked_add(l).and_then(|v| v.checked_add(r));
+                        if padded.is_none() {
+                            self.errors.error(
+                                quote!(#left #right),
+                                format!(
+                                    "padding `{lower}` (length {len}) by {l} and {r} overflows \
+                                     `usize`: use smaller paddings"
+                                ),
+                            );
+                        }
+                        padded
                     }
                     _ => None,
                 };
-                let upper = self.declare(upper, len);
+                let upper = self.declare(upper, len, keyword);
+                len?;
                 Transform::Pad {
                     lower: lower_id?,
                     upper,
-                    left: left?,
-                    right: right?,
+                    left: left_value?,
+                    right: right_value?,
                 }
             }
             T::Slice {
@@ -405,25 +584,30 @@ impl Checker<'_> {
             } => {
                 let lower_id = self.consume(lower, keyword);
                 let (begin_value, end_value) = (
-                    self.value(begin, "slice bound", 0),
-                    self.value(end, "slice bound", 1),
+                    self.value(begin, "a slice bound", 0),
+                    self.value(end, "a slice bound", 0),
                 );
-                let len = match (lower_id, begin_value, end_value) {
-                    (Some(l), Some(b), Some(e)) => {
-                        if b >= e || e > self.len(l) {
-                            let message = format!(
-                                "slice {b}..{e} is not a non-empty range inside `{lower}` (length {})",
-                                self.len(l)
-                            );
-                            self.errors.error(quote!(#begin #end), message);
-                            None
+                let len = match (lower_id.and_then(|l| self.len(l)), begin_value, end_value) {
+                    (Some(len), Some(b), Some(e)) => {
+                        let problem = if e > len {
+                            Some(format!(
+                                "runs past the end of `{lower}` (length {len}): the end must be \
+                                 at most {len}"
+                            ))
+                        } else if b >= e {
+                            Some("is empty: the beginning must be less than the end".to_owned())
                         } else {
-                            Some(e - b)
+                            None
+                        };
+                        if let Some(problem) = &problem {
+                            self.errors
+                                .error(quote!(#begin #end), format!("slice {b}..{e} {problem}"));
                         }
+                        problem.is_none().then(|| e - b)
                     }
                     _ => None,
                 };
-                let upper = self.declare(upper, len);
+                let upper = self.declare(upper, len, keyword);
                 len?;
                 Transform::Slice {
                     lower: lower_id?,
@@ -433,20 +617,20 @@ impl Checker<'_> {
             }
             T::Offset { lower, upper, by } => {
                 let lower_id = self.consume(lower, keyword);
-                let by_value = self.value(by, "offset", 0);
-                let len = match (lower_id, by_value) {
-                    (Some(l), Some(k)) if k < self.len(l) => Some(self.len(l) - k),
-                    (Some(l), Some(k)) => {
+                let by_value = self.value(by, "an offset", 0);
+                let len = match (lower_id.and_then(|l| self.len(l)), by_value) {
+                    (Some(len), Some(k)) if k < len => Some(len - k),
+                    (Some(len), Some(k)) => {
                         let message = format!(
-                            "offset +{k} leaves nothing of `{lower}` (length {})",
-                            self.len(l)
+                            "offset +{k} leaves nothing of `{lower}` (length {len}): the offset \
+                             must be less than {len}"
                         );
                         self.errors.error(by, message);
                         None
                     }
                     _ => None,
                 };
-                let upper = self.declare(upper, len);
+                let upper = self.declare(upper, len, keyword);
                 len?;
                 Transform::Offset {
                     lower: lower_id?,
@@ -456,13 +640,14 @@ impl Checker<'_> {
             }
             T::Freeze { lower, value } => {
                 let lower_id = self.consume(lower, keyword);
-                let frozen = self.value(value, "frozen index", 0)?;
+                let frozen = self.value(value, "a frozen index", 0)?;
                 let lower = lower_id?;
-                if frozen >= self.len(lower) {
+                let len = self.len(lower)?;
+                if frozen >= len {
                     let message = format!(
-                        "index {frozen} is out of bounds for `{}` (length {})",
-                        self.scope.dims[lower].name,
-                        self.len(lower)
+                        "index {frozen} is out of bounds for `{}` (length {len}): freeze it at \
+                         an index in 0..{len}",
+                        self.name(lower),
                     );
                     self.errors.error(value, message);
                     return None;
@@ -473,8 +658,9 @@ impl Checker<'_> {
                 }
             }
             T::Replicate { upper } => {
-                let (upper, lens) = self.declare_all(upper);
-                lens?;
+                self.nonempty(upper, keyword)?;
+                let (upper, lens) = self.declare_all(upper, keyword);
+                lens.into_iter().collect::<Option<Vec<_>>>()?;
                 Transform::Replicate {
                     upper: Cow::Owned(upper),
                 }
@@ -487,49 +673,80 @@ impl Checker<'_> {
                 shift,
             } => {
                 let lower_id = self.consume(lower_name, keyword);
-                let len = lower_id.map(|l| self.len(l));
-                let upper = self.declare(upper, len);
-                let bits_value = self.value(bits, "B", 0).and_then(|b| u32::try_from(b).ok());
-                let base_value = self.value(base, "M", 0).and_then(|m| u32::try_from(m).ok());
-                let shift_value = self
-                    .consts
-                    .eval(shift)
-                    .map_err(|e| self.errors.push(e))
-                    .ok()?;
-                let (bits_value, base_value, lower) = (bits_value?, base_value?, lower_id?);
-                let Some(shift_value) = i32::try_from(shift_value)
-                    .ok()
-                    .filter(|s| s.unsigned_abs() >= bits_value)
-                else {
-                    self.errors.error(
-                        shift,
-                        format!("swizzle needs |S| ≥ B so that source and target bits do not overlap: |{shift_value}| < {bits_value}"),
+                let len = lower_id.and_then(|l| self.len(l));
+                let upper = self.declare(upper, len, keyword);
+                let b = self.value(bits, "the swizzle's B", 0);
+                let m = self.value(base, "the swizzle's M", 0);
+                let s = self.consts.eval(shift);
+                let (b, m, s) = (b?, m?, self.report(s)?);
+                let (b, m, abs_s) = (b as u128, m as u128, s.unsigned_abs());
+                let mut ok = true;
+                if abs_s < b {
+                    let message = format!(
+                        "swizzle needs |S| ≥ B so that the bits it reads and the bits it \
+                         writes do not overlap, found |{s}| < {b}: use S ≥ {b} or S ≤ -{b}"
                     );
-                    return None;
-                };
-                let len = self.len(lower);
-                self.expect_power_of_two(lower_name, len, "the dim of `swizzle`")?;
-                let top = u64::from(base_value)
-                    + u64::from(bits_value)
-                    + u64::from(shift_value.min(0).unsigned_abs());
-                if top > u64::from(len.trailing_zeros()) {
-                    self.errors.error(
-                        tokens,
-                        format!(
-                            "swizzle({bits_value}, {base_value}, {shift_value}) writes bit {} but `{}` (length {len}) has only {} bits",
-                            top - 1,
-                            self.scope.dims[lower].name,
-                            len.trailing_zeros()
-                        ),
-                    );
+                    self.errors.error(shift, message);
+                    ok = false;
+                }
+                let lower = lower_id?;
+                let len = len?;
+                ok &= self
+                    .expect_power_of_two(lower_name, len, "the dim of `swizzle`")
+                    .is_some();
+                if !ok {
                     return None;
                 }
+                // The bits the swizzle writes (its target, `write..write + B`) must lie in the
+                // dim, or offsets would leave it. The bits it reads may lie above the dim's
+                // bits (they are then always 0, as in CuTe), but every bit it touches must
+                // be a bit of `usize`.
+                let width = u128::from(len.trailing_zeros());
+                let write = if s >= 0 { m } else { m.saturating_add(abs_s) };
+                let written_top = write.saturating_add(b);
+                let top = m.saturating_add(b).saturating_add(abs_s);
+                let message = if b > 0 && written_top > width {
+                    let written = match b {
+                        1 => format!("bit {write}"),
+                        _ => format!("bits {write}..={}", written_top - 1),
+                    };
+                    let (dim, bits_of) = (
+                        self.name(lower),
+                        match width {
+                            0 => "no bits".to_owned(),
+                            1 => "only bit 0".to_owned(),
+                            w => format!("only bits 0..={}", w - 1),
+                        },
+                    );
+                    let (lower_what, rule) = if s >= 0 {
+                        ("M or B", "M + B")
+                    } else {
+                        ("M, B or |S|", "M + B + |S|")
+                    };
+                    Some(format!(
+                        "swizzle ({b}, {m}, {s}) writes {written}, but `{dim}` (length {len}) \
+                         has {bits_of}: lower {lower_what} so that {rule} ≤ {width} (it is \
+                         {written_top})"
+                    ))
+                } else if top > 63 {
+                    Some(format!(
+                        "swizzle ({b}, {m}, {s}) reaches past bit 63 of `usize`: use \
+                         M + B + |S| ≤ 63 (it is {top})"
+                    ))
+                } else {
+                    None
+                };
+                if let Some(message) = message {
+                    self.errors.error(quote!(#bits #base #shift), message);
+                    return None;
+                }
+                // `top ≤ 63` bounds every part, so these conversions cannot fail.
                 Transform::Swizzle {
                     lower,
                     upper,
-                    bits: bits_value,
-                    base: base_value,
-                    shift: shift_value,
+                    bits: u32::try_from(b).ok()?,
+                    base: u32::try_from(m).ok()?,
+                    shift: i32::try_from(s).ok()?,
                 }
             }
         })
@@ -539,10 +756,14 @@ impl Checker<'_> {
         if len.is_power_of_two() {
             return Some(());
         }
-        let suggestion = len.next_power_of_two();
+        let below = 1usize << len.ilog2();
+        let suggestion = match len.checked_next_power_of_two() {
+            Some(above) => format!("try {below} or {above}"),
+            None => format!("try {below}"),
+        };
         self.errors.error(
             at,
-            format!("{what} must have a power-of-two length, found {len} (try {suggestion})"),
+            format!("{what} must have a power-of-two length, found {len} ({suggestion})"),
         );
         None
     }
@@ -550,26 +771,31 @@ impl Checker<'_> {
     /// Checks that the lengths of `decls` multiply to the length of `lower`.
     fn expect_product(
         &mut self,
-        lens: Vec<usize>,
+        lens: &[usize],
         lower: DimId,
         decls: &[DimDecl],
-        what: &str,
+        keyword: &Ident,
     ) -> Option<()> {
-        let (expected, lower) = (self.len(lower), &self.scope.dims[lower].name);
-        let product = lens.iter().try_fold(1usize, |acc, &l| acc.checked_mul(l));
-        if product == Some(expected) {
+        let expected = self.len(lower)?;
+        let product = lens
+            .iter()
+            .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+        if product == Some(expected as u128) {
             return Some(());
         }
-        let lens = lens
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(" × ");
-        let product = product.map_or("more than usize::MAX".into(), |p| p.to_string());
-        self.errors.error(
-            quote!(#(#decls)*),
-            format!("`{what}` lengths {lens} = {product} must multiply to the length of `{lower}`, {expected}"),
-        );
+        let name = self.name(lower);
+        let product = product.map_or("more than 2^128".into(), show);
+        let message = if let [len] = lens {
+            format!("`{keyword}` length {len} must equal {expected}, the length of `{name}`")
+        } else {
+            let lens: Vec<String> = lens.iter().map(|&l| show(l as u128)).collect();
+            format!(
+                "`{keyword}` lengths {} = {product} must multiply to {expected}, the length \
+                 of `{name}`: change them so that their product is {expected}",
+                lens.join(" × ")
+            )
+        };
+        self.errors.error(quote!(#(#decls)*), message);
         None
     }
 
@@ -579,21 +805,41 @@ impl Checker<'_> {
         for name in names {
             if let Some(id) = self.find(name) {
                 if ids.contains(&id) {
-                    self.errors
-                        .error(name, format!("dim `{name}` is listed twice in `coords`"));
+                    self.errors.error(
+                        name,
+                        format!("dim `{name}` is listed twice in `coords`: remove one"),
+                    );
                 }
                 ids.push(id);
             }
         }
-        for dim in 0..self.scope.dims.len() {
-            if self.scope.consumed[dim].is_none() && !ids.contains(&dim) {
-                let name = &self.scope.declared[dim];
-                self.errors.error(
-                    name,
-                    format!("dim `{name}` is never used: consume it in a transform or list it in `coords`"),
-                );
+        if self.lookup_failed {
+            return ids;
+        }
+        let unused: Vec<DimId> = self.scope.live().filter(|d| !ids.contains(d)).collect();
+        for dim in unused {
+            let name = &self.scope.declared[dim];
+            if self.unparsed.contains(&name.to_string()) {
+                continue;
             }
+            let message = format!(
+                "dim `{name}` is never used: consume it in a transform or list it in `coords`"
+            );
+            self.errors.error(name, message);
         }
         ids
     }
+}
+
+/// `1 + Σ (len_i − 1)·stride_i`, exactly (`None` past 2^128).
+fn element_space(lens: &[usize], strides: &[usize]) -> Option<u128> {
+    lens.iter()
+        .zip(strides)
+        .try_fold(1u128, |acc, (&len, &stride)| {
+            acc.checked_add(
+                (len as u128)
+                    .saturating_sub(1)
+                    .checked_mul(stride as u128)?,
+            )
+        })
 }

@@ -168,10 +168,14 @@ fn overflow(expr: &Expr, detail: String) -> Option<syn::Error> {
 /// A number as written in messages: large powers of two as `2^k`, which reads better than
 /// forty digits.
 pub fn show(value: i128) -> String {
-    let magnitude = value.unsigned_abs();
-    if magnitude >= 1 << 32 && magnitude.is_power_of_two() {
-        let sign = if value < 0 { "-" } else { "" };
-        format!("{sign}2^{}", magnitude.trailing_zeros())
+    let sign = if value < 0 { "-" } else { "" };
+    format!("{sign}{}", show_unsigned(value.unsigned_abs()))
+}
+
+/// [`show`] for unsigned numbers.
+pub fn show_unsigned(value: u128) -> String {
+    if value >= 1 << 32 && value.is_power_of_two() {
+        format!("2^{}", value.trailing_zeros())
     } else {
         value.to_string()
     }
@@ -179,7 +183,8 @@ pub fn show(value: i128) -> String {
 
 /// Whether `known` looks like a misspelling of `name` (for "did you mean" hints).
 pub fn similar(known: &str, name: &str) -> bool {
-    let limit = (name.chars().count().max(known.chars().count()) / 3).max(1);
+    // One edit per three characters: `KPAK` → `KPACK`, but no guesses for one-letter names.
+    let limit = name.chars().count().max(known.chars().count()) / 3;
     known != name && distance(known, name) <= limit
 }
 

@@ -18,6 +18,25 @@ mod kw {
 const STATEMENTS: &str = "`const`, `memory`, `unmerge`, `merge`, `xor`, `morton`, `embed`, \
     `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords` or `inverse`";
 
+/// The words that start a statement, to recover from a missing `;` and suggest spellings.
+const KEYWORDS: [&str; 15] = [
+    "const",
+    "memory",
+    "unmerge",
+    "merge",
+    "xor",
+    "morton",
+    "embed",
+    "pad",
+    "slice",
+    "offset",
+    "freeze",
+    "replicate",
+    "swizzle",
+    "coords",
+    "inverse",
+];
+
 /// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
 /// parsed are returned so that later stages can still check (and stub) them.
 pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation {
@@ -44,17 +63,29 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<LayoutItem
     let name: Ident = input.parse()?;
     let content;
     syn::braced!(content in input);
-    let body: TokenStream = content.parse()?;
-    let body = split_statements(body)
-        .into_iter()
-        .filter_map(|tokens| match parse_stmt.parse2(tokens.clone()) {
-            Ok(kind) => Some(Stmt { kind, tokens }),
-            Err(error) => {
-                errors.push(error);
-                None
+    let tokens: TokenStream = content.parse()?;
+    let mut body = Vec::new();
+    for statement in split_statements(tokens) {
+        let mut pending = Some(statement);
+        while let Some(tokens) = pending.take() {
+            match parse_stmt.parse2(tokens.clone()) {
+                Ok((kind, None)) => body.push(Stmt { kind, tokens }),
+                // A missing `;`: keep the statement and go on with the next one.
+                Ok((kind, Some((error, rest)))) => {
+                    errors.push(error);
+                    let all = tokens.clone().into_iter().count();
+                    let used = all - rest.clone().into_iter().count();
+                    let tokens = tokens.into_iter().take(used).collect();
+                    body.push(Stmt { kind, tokens });
+                    pending = Some(rest);
+                }
+                Err(error) => {
+                    errors.push(error);
+                    errors.unparsed(&name, &tokens);
+                }
             }
-        })
-        .collect();
+        }
+    }
     Ok(LayoutItem {
         attrs,
         vis,
@@ -80,7 +111,13 @@ fn split_statements(body: TokenStream) -> Vec<TokenStream> {
     statements
 }
 
-fn parse_stmt(input: ParseStream) -> syn::Result<StmtKind> {
+/// One statement. When it is followed by the start of another statement instead of its `;`,
+/// returns the error and the tokens of the rest, so that the caller can parse those too.
+#[allow(clippy::type_complexity)]
+fn parse_stmt(input: ParseStream) -> syn::Result<(StmtKind, Option<(syn::Error, TokenStream)>)> {
+    if input.peek(Token![;]) {
+        return Err(input.error("stray `;`: remove it"));
+    }
     let kind = if input.peek(Token![const]) {
         input.parse::<Token![const]>()?;
         let name = input.parse()?;
@@ -95,11 +132,26 @@ fn parse_stmt(input: ParseStream) -> syn::Result<StmtKind> {
         })?;
         parse_keyword_stmt(keyword, input)?
     };
-    if !input.peek(Token![;]) {
-        return Err(input.error("expected `;` at the end of this statement"));
+    if input.peek(Token![;]) {
+        input.parse::<Token![;]>()?;
+        return Ok((kind, None));
     }
-    input.parse::<Token![;]>()?;
-    Ok(kind)
+    let next = input
+        .fork()
+        .parse::<Ident>()
+        .ok()
+        .map(|ident| ident.to_string())
+        .or_else(|| input.peek(Token![const]).then(|| "const".to_owned()))
+        .filter(|word| KEYWORDS.contains(&word.as_str()));
+    match next {
+        Some(word) => {
+            let error = input.error(format!(
+                "missing `;` before `{word}`: end the previous statement with `;`"
+            ));
+            Ok((kind, Some((error, input.parse()?))))
+        }
+        None => Err(input.error("expected `;` to end this statement")),
+    }
 }
 
 fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKind> {
@@ -223,10 +275,11 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             }
         }
         other => {
-            return Err(syn::Error::new(
-                keyword.span(),
-                format!("unknown statement `{other}`: expected {STATEMENTS}"),
-            ));
+            let message = match KEYWORDS.iter().find(|k| crate::consts::similar(k, other)) {
+                Some(known) => format!("unknown statement `{other}`: did you mean `{known}`?"),
+                None => format!("unknown statement `{other}`: expected {STATEMENTS}"),
+            };
+            return Err(syn::Error::new(keyword.span(), message));
         }
     };
     Ok(StmtKind::Transform { keyword, transform })
@@ -239,22 +292,32 @@ fn parse_arrow(input: ParseStream) -> syn::Result<(Ident, Ident)> {
     Ok((lower, input.parse()?))
 }
 
-/// `lower -> upper (expr, ...)`.
-fn parse_unary_transform(input: ParseStream) -> syn::Result<(Ident, Ident, Vec<Expr>)> {
+/// `lower -> upper (expr, ...)`, with the span of the parentheses.
+fn parse_unary_transform(input: ParseStream) -> syn::Result<(Ident, Ident, Args)> {
     let (lower, upper) = parse_arrow(input)?;
     let content;
-    parenthesized!(content in input);
+    let paren = parenthesized!(content in input);
     let args = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
-    Ok((lower, upper, args.into_iter().collect()))
+    let args = Args {
+        exprs: args.into_iter().collect(),
+        span: paren.span.join(),
+    };
+    Ok((lower, upper, args))
 }
 
-/// Exactly `N` arguments, or an error naming the expected form.
-fn exactly<const N: usize>(args: Vec<Expr>, form: &str, keyword: &Ident) -> syn::Result<[Expr; N]> {
-    let found = args.len();
-    args.try_into().map_err(|_| {
+/// The arguments of a transform and the span of their parentheses.
+struct Args {
+    exprs: Vec<Expr>,
+    span: proc_macro2::Span,
+}
+
+/// Exactly `N` arguments, or an error on the argument list naming the expected form.
+fn exactly<const N: usize>(args: Args, form: &str, keyword: &Ident) -> syn::Result<[Expr; N]> {
+    let found = args.exprs.len();
+    args.exprs.try_into().map_err(|_| {
         syn::Error::new(
-            keyword.span(),
-            format!("`{keyword}` takes {N} arguments {form}, found {found}"),
+            args.span,
+            format!("`{keyword}` takes {N} arguments {form}, found {found}: write `{keyword} lower -> upper {form}`"),
         )
     })
 }

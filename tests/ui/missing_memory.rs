@@ -1,0 +1,8 @@
+swizzle::layout! {
+    pub layout Tile {
+        const N = 4;
+        coords [y, x];
+    }
+}
+
+fn main() {}

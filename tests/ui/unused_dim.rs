@@ -1,0 +1,8 @@
+swizzle::layout! {
+    pub layout Tile {
+        memory [y: 4, x: 4];
+        coords [y];
+    }
+}
+
+fn main() {}
