@@ -394,6 +394,10 @@ impl Checker<'_> {
                 ),
             );
             strides = None;
+            // Every length built on this memory would overflow too: say it once.
+            for &dim in &dims {
+                self.scope.poisoned[dim] = true;
+            }
         }
         Memory {
             strides: Cow::Owned(strides.unwrap_or_else(|| vec![0; dims.len()])),
