@@ -158,12 +158,18 @@ impl Canonical {
         power_of_two_inputs(&self.lens, &self.coord_names)
     }
 
-    /// The straight-line code of the offset.
-    pub fn offset_code(&self) -> Code {
-        match (&self.f2, self.inputs()) {
-            (Some(f2), Some(inputs)) => f2.to_code(&inputs),
+    /// The straight-line code of the offset, with names for its intermediate values.
+    fn offset_code(&self) -> (Code, HashMap<Code, String>) {
+        let mut names = self
+            .names
+            .iter()
+            .map(|(sym, name)| (sym_code(sym, &self.coord_names), name.clone()))
+            .collect();
+        let code = match (&self.f2, self.inputs()) {
+            (Some(f2), Some(inputs)) => f2.to_code(&inputs, &mut names, None),
             _ => sym_code(&self.offset, &self.coord_names),
-        }
+        };
+        (code, names)
     }
 
     /// The validity conditions as `(expr, lo, hi)` code, dropping bounds the coordinate
@@ -185,12 +191,8 @@ impl Canonical {
 
     /// The offset function's body, shared subexpressions bound to locals named after dims.
     pub fn offset_block(&self) -> Block {
-        let names = self
-            .names
-            .iter()
-            .map(|(sym, name)| (sym_code(sym, &self.coord_names), name.clone()))
-            .collect();
-        Block::share(vec![self.offset_code()], &names, &self.coord_names)
+        let (code, names) = self.offset_code();
+        Block::share(vec![code], &names, &self.coord_names)
     }
 
     /// The inverse's body (one result per coordinate, over the variable `offset`), when the
@@ -277,14 +279,16 @@ impl Canonical {
                 names: offset.to_vec(),
                 widths: vec![inputs.total()],
             };
+            let mut names = HashMap::new();
             let coords = (0..inputs.names.len())
                 .map(|var| {
-                    inverse
-                        .slice(inputs.start(var), inputs.widths[var])
-                        .to_code(&source)
+                    // Stages are named after the coordinate they extract, not `offset`.
+                    let label = format!("{}_bits", inputs.names[var]);
+                    let slice = inverse.slice(inputs.start(var), inputs.widths[var]);
+                    slice.to_code(&source, &mut names, Some(&label))
                 })
                 .collect();
-            return Some((coords, HashMap::new()));
+            return Some((coords, names));
         }
         let (coords, names) = raise(descriptor)?;
         let names = names

@@ -56,11 +56,34 @@ impl Code {
         Code::Bin(op, Box::new(lhs), Box::new(rhs))
     }
 
+    /// `self` shifted by `by` (`Shl` or `Shr`); a zero shift is no code, and a shift of a
+    /// shift the same way is one shift.
+    pub fn shifted(self, op: Op, by: u32) -> Code {
+        match self {
+            _ if by == 0 => self,
+            Code::Bin(inner, code, amount) if inner == op && matches!(*amount, Code::Lit(_)) => {
+                let Code::Lit(first) = *amount else {
+                    unreachable!()
+                };
+                Code::bin(op, *code, Code::Lit(first + u128::from(by)))
+            }
+            code => Code::bin(op, code, Code::Lit(u128::from(by))),
+        }
+    }
+
     /// Joins `terms` with `op`; `None` when there are none.
     pub fn fold(op: Op, terms: impl IntoIterator<Item = Code>) -> Option<Code> {
         terms
             .into_iter()
             .reduce(|acc, term| Code::bin(op, acc, term))
+    }
+
+    /// Number of operations (what the code costs, before sharing).
+    pub fn operations(&self) -> usize {
+        match self {
+            Code::Bin(_, a, b) => 1 + a.operations() + b.operations(),
+            _ => 0,
+        }
     }
 
     fn size(&self) -> usize {
@@ -75,6 +98,24 @@ impl Code {
             *counts.entry(self).or_default() += 1;
             a.count(counts);
             b.count(counts);
+        }
+    }
+
+    /// Moves the locals this code uses from `pending` to `defined`, dependencies first.
+    fn define_locals(&self, pending: &mut Vec<(String, Code)>, defined: &mut Vec<(String, Code)>) {
+        match self {
+            Code::Var(name) => {
+                if let Some(at) = pending.iter().position(|(n, _)| n == name) {
+                    let (name, code) = pending.remove(at);
+                    code.define_locals(pending, defined);
+                    defined.push((name, code));
+                }
+            }
+            Code::Bin(_, a, b) => {
+                a.define_locals(pending, defined);
+                b.define_locals(pending, defined);
+            }
+            Code::Lit(_) | Code::Mask(_) => {}
         }
     }
 
@@ -95,8 +136,13 @@ impl Code {
             return false;
         };
         if op.class() == parent.class() {
-            let chain = *op == parent || parent.class() == 1;
-            return right && !(*op == parent && parent.is_associative()) || !right && !chain;
+            // `a + b - c` and `a * b * c` read left to right; `(a % b) * c` and `a - (b + c)`
+            // need their parentheses.
+            return if right {
+                !(*op == parent && parent.is_associative())
+            } else {
+                *op != parent && parent.class() != 1
+            };
         }
         !(parent.class() == 1 && op.class() == 0)
     }
@@ -136,11 +182,12 @@ impl Block {
             }
             found.push((name, shared));
         }
-        found.reverse();
-        Block {
-            locals: found,
-            results,
+        // Readers meet locals in the order the results use them, each after what it uses.
+        let mut locals = Vec::with_capacity(found.len());
+        for code in &results {
+            code.define_locals(&mut found, &mut locals);
         }
+        Block { locals, results }
     }
 }
 
@@ -192,13 +239,13 @@ impl ToTokens for Code {
     }
 }
 
-/// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 16 bits,
+/// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 8 bits,
 /// hex beyond.
 fn mask_literal(mask: u128) -> Literal {
     let bits = 128 - mask.leading_zeros();
     let text = if mask <= 255 && (mask + 1).is_power_of_two() {
         mask.to_string()
-    } else if bits <= 16 {
+    } else if bits <= 8 {
         format!("0b{mask:b}")
     } else {
         format!("0x{mask:x}")

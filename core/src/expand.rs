@@ -229,21 +229,25 @@ fn not_bijective(descriptor: &Descriptor, canonical: &Canonical, limit: usize) -
         descriptor.size().unwrap_or(0),
         descriptor.space().unwrap_or(0),
     );
+    let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
     match canonical.injectivity(descriptor, limit) {
         Injectivity::Collides(c) => format!(
-            "`inverse` needs a bijection, but coordinates {} and {} both map to offset {}",
+            "`inverse` needs a bijection, but coordinates {} and {} both map to offset {}: {fix}",
             show(&c.a),
             show(&c.b),
             c.offset
         ),
         _ if !canonical.valid.is_empty() => {
-            "`inverse` needs a bijection, but this layout is padded".to_owned()
+            format!("`inverse` needs a bijection, but this layout is padded: {fix}")
         }
         Injectivity::Injective => format!(
-            "`inverse` needs a bijection, but the {size} coordinates cover only part of the {space} offsets"
+            "`inverse` needs a bijection, but the {size} coordinates cover only part of the \
+             {space} offsets: {fix}"
         ),
         Injectivity::Unknown => format!(
-            "`inverse` needs a bijection, and this layout is too large ({size} coordinates) to prove it by enumeration"
+            "`inverse` needs a bijection, and this layout is too large ({size} coordinates, more \
+             than {limit}) to check by enumeration: remove `inverse;` or build it from \
+             power-of-two or one-to-one transforms, which are checked without enumerating"
         ),
     }
 }
@@ -374,6 +378,7 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
     let offset = coords.map(|coords| {
         quote! {
             impl #name {
+                #[allow(unused_variables)]
                 pub const fn offset(#(#coords: usize),*) -> usize {
                     unreachable!()
                 }

@@ -4,7 +4,9 @@
 //! the shortest mask/shift code: one term per (coordinate, shift) pair.
 
 use crate::code::{Code, Op};
+use crate::network;
 use crate::sym::Sym;
+use std::collections::HashMap;
 
 /// One output bit: the XOR of the input bits in `mask`, flipped when `constant`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -171,9 +173,17 @@ impl F2Map {
         F2Map { rows }
     }
 
-    /// Mask/shift code: one term per (input, shift) group, joined with `|` where the terms
-    /// own disjoint output bits and with `^` where they overlap.
-    pub fn to_code(&self, inputs: &Inputs) -> Code {
+    /// Mask/shift code: per input, one term per distinct shift or a shift network,
+    /// whichever costs fewer operations; the terms are joined with `|` where they own
+    /// disjoint output bits and with `^` where they overlap. Network stages get names in
+    /// `names` for the locals that bind them: `label_1`, `label_2`, … (by default
+    /// `x_spread_1` for an input `x` whose bits spread out, `x_gather_1` when they gather).
+    pub fn to_code(
+        &self,
+        inputs: &Inputs,
+        names: &mut HashMap<Code, String>,
+        label: Option<&str>,
+    ) -> Code {
         let mut groups: Vec<(usize, i64, u128)> = Vec::new();
         let mut constant = 0u128;
         for (j, row) in self.rows.iter().enumerate() {
@@ -192,22 +202,76 @@ impl F2Map {
                 }
             }
         }
-        groups.sort_by_key(|&(var, shift, mask)| (i64::from(mask.trailing_zeros()) + shift, var));
-        let outputs: Vec<u128> = groups
+        // (lowest output bit, output bits, code) of every term.
+        let mut terms: Vec<(u32, u128, Code)> = Vec::new();
+        for (var, name) in inputs.names.iter().enumerate() {
+            let width = inputs.widths[var];
+            let mine: Vec<(i64, u128)> = groups
+                .iter()
+                .filter(|g| g.0 == var)
+                .map(|&(_, s, m)| (s, m))
+                .collect();
+            let outputs = |&(shift, mask): &(i64, u128)| shift_mask(mask, shift);
+            let plain: Vec<(u32, u128, Code)> = mine
+                .iter()
+                .map(|group| {
+                    (
+                        outputs(group).trailing_zeros(),
+                        outputs(group),
+                        term(name, width, group.1, group.0),
+                    )
+                })
+                .collect();
+            let plain_cost: usize = plain.iter().map(|(_, _, code)| code.operations() + 1).sum();
+            let moves: Vec<(u32, u32)> = mine
+                .iter()
+                .flat_map(|&(shift, mask)| {
+                    set_bits(mask).map(move |b| (b, (i64::from(b) + shift) as u32))
+                })
+                .collect();
+            match network::scatter(name, width, &moves) {
+                Some(network) if network.operations + 1 + NETWORK_MARGIN <= plain_cost => {
+                    let output = mine.iter().map(outputs).fold(0, |a, m| a | m);
+                    let verb = if moves.iter().all(|(s, t)| t >= s) {
+                        "spread"
+                    } else {
+                        "gather"
+                    };
+                    let label = label.map_or_else(|| format!("{name}_{verb}"), str::to_owned);
+                    for (step, stage) in network.stages.iter().enumerate() {
+                        names.insert(stage.clone(), format!("{label}_{}", step + 1));
+                    }
+                    terms.push((output.trailing_zeros(), output, network.code));
+                }
+                _ => terms.extend(plain),
+            }
+        }
+        terms.sort_by_key(|&(low, ..)| low);
+        let disjoint = terms
             .iter()
-            .map(|&(_, shift, mask)| shift_mask(mask, shift))
-            .collect();
-        let disjoint = outputs
-            .iter()
+            .map(|(_, output, _)| output)
             .chain([&constant])
             .try_fold(0u128, |seen, &m| (seen & m == 0).then_some(seen | m));
         let op = if disjoint.is_some() { Op::Or } else { Op::Xor };
-        let terms = groups
-            .iter()
-            .map(|&(var, shift, mask)| term(&inputs.names[var], inputs.widths[var], mask, shift));
         let constant = (constant != 0).then_some(Code::Mask(constant));
-        Code::fold(op, terms.chain(constant)).unwrap_or(Code::Lit(0))
+        Code::fold(op, terms.into_iter().map(|(.., code)| code).chain(constant))
+            .unwrap_or(Code::Lit(0))
     }
+}
+
+/// Operations a network must save before it replaces the plainer one-term-per-shift form,
+/// which reads better on small tiles.
+const NETWORK_MARGIN: usize = 3;
+
+/// The set bits of `mask`, lowest first.
+fn set_bits(mut mask: u128) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros();
+            mask &= mask - 1;
+            bit
+        })
+    })
 }
 
 fn shift_mask(mask: u128, shift: i64) -> u128 {
@@ -225,24 +289,14 @@ fn term(name: &str, width: u32, mask: u128, shift: i64) -> Code {
     let target = i64::from(low) + shift;
     let all_above = (1u128 << width) - (1u128 << low);
     let var = Code::var(name);
-    let shifted = |code: Code, op: Op, by: i64| {
-        if by == 0 {
-            code
-        } else {
-            Code::bin(op, code, Code::Lit(by as u128))
-        }
-    };
+    let by = shift.unsigned_abs() as u32;
     if mask == all_above {
-        return shifted(shifted(var, Op::Shr, i64::from(low)), Op::Shl, target);
+        return var.shifted(Op::Shr, low).shifted(Op::Shl, target as u32);
     }
     if shift >= 0 {
-        shifted(Code::bin(Op::And, var, Code::Mask(mask)), Op::Shl, shift)
+        Code::bin(Op::And, var, Code::Mask(mask)).shifted(Op::Shl, by)
     } else {
-        Code::bin(
-            Op::And,
-            shifted(var, Op::Shr, -shift),
-            Code::Mask(mask >> -shift),
-        )
+        Code::bin(Op::And, var.shifted(Op::Shr, by), Code::Mask(mask >> by))
     }
 }
 

@@ -12,6 +12,7 @@ mod expand;
 pub mod f2;
 pub mod interp;
 pub mod ir;
+mod network;
 mod parse;
 pub mod sym;
 mod table;

@@ -72,3 +72,17 @@ fn mixed_radix() {
         "
     ));
 }
+
+#[test]
+fn full_morton_uses_shift_networks() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// A full 256×256 Morton (Z-order) layout.
+        pub layout Morton256 {
+            memory [m: 65536];
+            morton m -> [y: 256, x: 256];
+            coords [y, x];
+        }
+        "
+    ));
+}
