@@ -53,6 +53,14 @@ swizzle::layout! {
         inverse;
     }
 
+    /// A full 256×256 Morton layout: its offset and inverse are shift networks.
+    layout Morton256 {
+        memory [m: 65536];
+        morton m -> [y: 256, x: 256];
+        coords [y, x];
+        inverse;
+    }
+
     /// Every remaining transform at once.
     layout Assorted {
         memory [a: 4, b: 10, c: 64];
@@ -109,6 +117,7 @@ fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<Mixed, 2>();
     assert_matches_interpreter::<CuteSwizzled, 2>();
     assert_matches_interpreter::<Assorted, 3>();
+    assert_matches_interpreter::<Morton256, 2>();
 }
 
 #[test]
@@ -117,6 +126,7 @@ fn bijections_invert() {
     assert_inverts::<LdsA, 2>();
     assert_inverts::<Mixed, 2>();
     assert_inverts::<CuteSwizzled, 2>();
+    assert_inverts::<Morton256, 2>();
 }
 
 #[test]

@@ -301,21 +301,38 @@ fn eval_rust(expr: &syn::Expr, env: &HashMap<String, u64>) -> u64 {
     }
 }
 
-/// Evaluates a block through its printed Rust.
-fn eval_printed(block: &Block, env: &HashMap<String, u64>) -> Vec<u64> {
-    let mut env = env.clone();
-    let parse = |code: &swizzle_core::code::Code| {
-        syn::parse2::<syn::Expr>(quote::quote!(#code)).expect("valid Rust")
-    };
-    for (name, code) in &block.locals {
-        let value = eval_rust(&parse(code), &env);
-        env.insert(name.clone(), value);
+/// A block as rustc would read it: its printed Rust, parsed back by syn.
+struct Printed {
+    locals: Vec<(String, syn::Expr)>,
+    results: Vec<syn::Expr>,
+}
+
+impl Printed {
+    fn new(block: &Block) -> Printed {
+        let parse = |code: &swizzle_core::code::Code| {
+            syn::parse2::<syn::Expr>(quote::quote!(#code)).expect("valid Rust")
+        };
+        Printed {
+            locals: block
+                .locals
+                .iter()
+                .map(|(name, code)| (name.clone(), parse(code)))
+                .collect(),
+            results: block.results.iter().map(parse).collect(),
+        }
     }
-    block
-        .results
-        .iter()
-        .map(|code| eval_rust(&parse(code), &env))
-        .collect()
+
+    fn eval(&self, env: &HashMap<String, u64>) -> Vec<u64> {
+        let mut env = env.clone();
+        for (name, expr) in &self.locals {
+            let value = eval_rust(expr, &env);
+            env.insert(name.clone(), value);
+        }
+        self.results
+            .iter()
+            .map(|expr| eval_rust(expr, &env))
+            .collect()
+    }
 }
 
 fn check(source: &str) {
@@ -324,6 +341,7 @@ fn check(source: &str) {
     let names = &canonical.coord_names;
     let shape = descriptor.shape();
     let offset = canonical.offset_block();
+    let printed = Printed::new(&offset);
     let valid = canonical.valid_code();
     let inputs = canonical.inputs();
     let mut seen: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -348,7 +366,7 @@ fn check(source: &str) {
             "offset of {coord:?} in\n{source}"
         );
         assert_eq!(
-            eval_printed(&offset, &env)[0],
+            printed.eval(&env)[0],
             expected as u64,
             "printed offset of {coord:?} in\n{source}"
         );
@@ -395,6 +413,7 @@ fn check(source: &str) {
     match canonical.inverse_block(&descriptor, REQUESTED_ENUMERATION_LIMIT) {
         Some(inverse) => {
             assert!(bijective, "inverse of a non-bijection:\n{source}");
+            let printed = Printed::new(&inverse);
             for coord in coordinates(&shape) {
                 let offset = descriptor
                     .offset(&coord)
@@ -407,7 +426,7 @@ fn check(source: &str) {
                     "coord({offset}) in\n{source}"
                 );
                 assert_eq!(
-                    eval_printed(&inverse, &env),
+                    printed.eval(&env),
                     expected,
                     "printed coord({offset}) in\n{source}"
                 );
@@ -452,4 +471,52 @@ fn power_of_two_pipelines_mostly_have_an_f2_form() {
         with_f2 > 100,
         "only {with_f2} of 200 power-of-two layouts have an F2 form"
     );
+}
+
+#[test]
+fn morton_shapes_of_every_width() {
+    // Wide dims are where shift networks replace one-term-per-shift code; every shape up to
+    // 64×64 and 16×16×16, with and without a swizzle on top, must still agree.
+    for (wy, wx) in (0..=6).flat_map(|y| (0..=6).map(move |x| (y, x))) {
+        let (y, x) = (1 << wy, 1 << wx);
+        check(&format!(
+            "layout M {{ memory [m: {}]; morton m -> [y: {y}, x: {x}]; coords [y, x]; }}",
+            y * x
+        ));
+        if wy > 0 {
+            check(&format!(
+                "layout M {{ memory [m: {}]; morton m -> [y: {y}, x: {x}]; swizzle y -> s (1, 0, 1); coords [s, x]; }}",
+                y * x
+            ));
+        }
+    }
+    for w in 0..=4 {
+        let n = 1 << w;
+        check(&format!(
+            "layout M {{ memory [m: {}]; morton m -> [z: {n}, y: {n}, x: {n}]; coords [x, z, y]; }}",
+            n * n * n
+        ));
+    }
+    check(
+        "layout M { memory [a: 16, b: 64]; xor b by a; merge [a, b] -> i; morton i -> [y: 32, x: 32]; coords [y, x]; }",
+    );
+}
+
+#[test]
+fn wide_mortons_use_shift_networks() {
+    let descriptor =
+        layout("layout M { memory [m: 4096]; morton m -> [y: 64, x: 64]; coords [y, x]; }");
+    let canonical = Canonical::new(&descriptor);
+    let locals: Vec<String> = canonical
+        .offset_block()
+        .locals
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert!(locals.contains(&"x_spread_1".to_owned()), "{locals:?}");
+    let inverse = canonical
+        .inverse_block(&descriptor, REQUESTED_ENUMERATION_LIMIT)
+        .expect("a bijection");
+    let locals: Vec<String> = inverse.locals.into_iter().map(|(name, _)| name).collect();
+    assert!(locals.contains(&"y_bits_1".to_owned()), "{locals:?}");
 }
