@@ -1,6 +1,9 @@
 //! Snapshots of the expansion of the seed layouts (DESIGN.md §4), formatted as `cargo expand`
 //! would show them.
 
+mod common;
+use common::{LDS_A, MORTON_TEXTURE};
+
 fn expand(source: &str) -> String {
     let tokens: proc_macro2::TokenStream = source.parse().expect("valid tokens");
     let output = swizzle_core::expand(tokens);
@@ -10,37 +13,12 @@ fn expand(source: &str) -> String {
 
 #[test]
 fn morton_texture() {
-    insta::assert_snapshot!(expand(
-        r"
-        /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
-        pub layout MortonTexture {
-            memory [n: 64];
-            unmerge n -> [ty: 2, tx: 2, m: 16];
-            morton m -> [yi: 4, xi: 4];
-            merge [ty, yi] -> y;
-            merge [tx, xi] -> x;
-            coords [y, x];
-        }
-        "
-    ));
+    insta::assert_snapshot!(expand(MORTON_TEXTURE));
 }
 
 #[test]
 fn lds_xor() {
-    insta::assert_snapshot!(expand(
-        r"
-        /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
-        pub layout LdsA {
-            const KPACK = 8; const L = 2; const K0 = 4;
-            memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-            xor k0l by mr;
-            unmerge k0l -> [l: L, k0: K0];
-            merge [mr, l] -> m;
-            merge [k0, k1] -> k;
-            coords [m, k];
-        }
-        "
-    ));
+    insta::assert_snapshot!(expand(LDS_A));
 }
 
 #[test]

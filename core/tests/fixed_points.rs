@@ -1,7 +1,7 @@
 //! The reference interpreter against every fixed point of DESIGN.md §2.3 and §2.5.
 
 mod common;
-use common::{coordinates, layout};
+use common::{LDS_A, coordinates, layout};
 use swizzle_core::CoordError;
 
 /// The seed's 4×4 Morton table (seed 000), row y, column x.
@@ -109,16 +109,6 @@ fn embed_matches_ck() {
         assert_eq!(base.offset(&coord), descriptor.offset(&coord));
     }
 }
-
-const LDS_A: &str = "layout LdsA {
-    const KPACK = 8; const L = 2; const K0 = 4;
-    memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-    xor k0l by mr;
-    unmerge k0l -> [l: L, k0: K0];
-    merge [mr, l] -> m;
-    merge [k0, k1] -> k;
-    coords [m, k];
-}";
 
 /// DESIGN.md §2.5's closed form of ck_tile's LDS XOR preshuffle.
 fn lds_closed_form(m: usize, k: usize) -> usize {

@@ -2,6 +2,8 @@
 //! `expand`, whose output must always be a list of items (errors included) that parses.
 
 use proc_macro2::TokenStream;
+mod common;
+use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;
 
 const WORDS: &[&str] = &[
@@ -70,24 +72,8 @@ const WORDS: &[&str] = &[
 ];
 
 const SEEDS: &[&str] = &[
-    "pub layout MortonTexture {
-        memory [n: 64];
-        unmerge n -> [ty: 2, tx: 2, m: 16];
-        morton m -> [yi: 4, xi: 4];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-    }",
-    "pub layout LdsA {
-        const KPACK = 8; const L = 2; const K0 = 4;
-        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-        xor k0l by mr;
-        unmerge k0l -> [l: L, k0: K0];
-        merge [mr, l] -> m;
-        merge [k0, k1] -> k;
-        coords [m, k];
-        inverse;
-    }",
+    MORTON_TEXTURE,
+    LDS_A,
     "layout T {
         memory [a: 4, b: 10, c: 64];
         slice b -> s (2..7); offset a -> o (+1); pad s -> p (1, 2);
