@@ -37,7 +37,7 @@ fn print_grid(rows: usize, columns: usize, cell: impl Fn(usize, usize) -> usize)
         let cells: Vec<String> = (0..columns)
             .map(|column| format!("{:>width$}", cell(row, column)))
             .collect();
-        println!("  {}", cells.join(" "));
+        println!("{}", cells.join(" "));
     }
 }
 
