@@ -1,1 +1,423 @@
-fn main() {}
+//! Throughput of `offset` functions (DESIGN.md §6): the code `layout!` generates, side by
+//! side in one run with hand-written bit twiddling, BMI2 `pdep`, the `zorder` crate and the
+//! reference interpreter (a run-time descriptor, what CK does with dynamic lengths).
+//!
+//! Run with `cargo bench --bench offset`. Before an anchor is timed it is checked to compute
+//! exactly the generated offsets over every coordinate of its layout. After the criterion
+//! groups have run, `main` reads criterion's estimates back and prints a markdown table of
+//! ratios measured in this same run.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+use swizzle::Layout;
+
+swizzle::layout! {
+    /// 16×16 Morton tile.
+    pub layout Morton16 { memory [m: 256]; morton m -> [y: 16, x: 16]; coords [y, x]; }
+    /// 256×256 Morton tile.
+    pub layout Morton256 { memory [m: 65536]; morton m -> [y: 256, x: 256]; coords [y, x]; }
+    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (DESIGN §2.5).
+    pub layout LdsA {
+        const KPACK = 8; const L = 2; const K0 = 4;
+        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
+        xor k0l by mr;
+        unmerge k0l -> [l: L, k0: K0];
+        merge [mr, l] -> m;
+        merge [k0, k1] -> k;
+        coords [m, k];
+    }
+}
+
+/// Coordinates per timed batch.
+const BATCH: usize = 4096;
+
+/// A 2-D coordinate, in `coords` order.
+type Coord = [usize; 2];
+
+// ---------------------------------------------------------------------------------------
+// Anchors
+// ---------------------------------------------------------------------------------------
+
+/// Spreads the low 4 bits of `v` to the even bit positions: `abcd` → `0a0b0c0d`.
+#[inline(always)]
+const fn spread4(v: usize) -> usize {
+    let v = (v | v << 2) & 0x33;
+    (v | v << 1) & 0x55
+}
+
+/// Spreads the low 8 bits of `v` to the even bit positions (16-bit result).
+#[inline(always)]
+const fn spread8(v: usize) -> usize {
+    let v = (v | v << 4) & 0x0F0F;
+    let v = (v | v << 2) & 0x3333;
+    (v | v << 1) & 0x5555
+}
+
+/// Hand-written 16×16 Morton offset: `… y1 x1 y0 x0`, x0 at bit 0.
+#[inline(always)]
+const fn morton16_hand_written(y: usize, x: usize) -> usize {
+    spread4(x) | spread4(y) << 1
+}
+
+/// Hand-written 256×256 Morton offset.
+#[inline(always)]
+const fn morton256_hand_written(y: usize, x: usize) -> usize {
+    spread8(x) | spread8(y) << 1
+}
+
+/// Hand-written closed form of [`LdsA`] (DESIGN §2.5) with M=128, K=32, KPack=8, L=2, K0=4:
+/// `(m/L)·K·L + (((m%L)·K0 + k/KPack) ^ ((m/L) % (K0·L)))·KPack + k%KPack`.
+/// The three terms occupy disjoint bits, so they are or-ed together.
+#[inline(always)]
+const fn lds_hand_written(m: usize, k: usize) -> usize {
+    let row = m >> 1; // m / L
+    let k0l = ((m & 1) << 2) | (k >> 3); // (m % L)·K0 + k / KPack
+    (row << 6) | ((k0l ^ (row & 7)) << 3) | (k & 7)
+}
+
+/// Morton offset with BMI2 `pdep`: x's bits go to the even positions, y's to the odd ones.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "bmi2")]
+fn morton_pdep(y: usize, x: usize) -> usize {
+    use core::arch::x86_64::_pdep_u64;
+    (_pdep_u64(x as u64, 0x5555_5555_5555_5555) | _pdep_u64(y as u64, 0xAAAA_AAAA_AAAA_AAAA))
+        as usize
+}
+
+/// Sums [`morton_pdep`] over a batch. The whole loop is compiled with BMI2 so that `pdep`
+/// is inlined, as it would be in a kernel built for BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn sum_pdep(batch: &[Coord]) -> usize {
+    sum_offsets(batch, |y, x| morton_pdep(y, x))
+}
+
+/// The `zorder` crate's BMI2 path. Its first array element lands on bit 0, so x goes first.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "bmi2")]
+fn morton_zorder_bmi2(y: usize, x: usize) -> usize {
+    // SAFETY: this function is only callable where bmi2 is enabled, which is all that
+    // `index_of_unchecked` requires.
+    usize::from(unsafe { zorder::bmi2::index_of_unchecked([x as u8, y as u8]) })
+}
+
+/// Sums [`morton_zorder_bmi2`] over a batch, the whole loop compiled with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn sum_zorder_bmi2(batch: &[Coord]) -> usize {
+    sum_offsets(batch, |y, x| morton_zorder_bmi2(y, x))
+}
+
+/// The `zorder` crate's portable path (x first, as above). Coordinates fit in `u8` for
+/// both Morton layouts, so its output is a `u16`.
+#[inline(always)]
+fn morton_zorder(y: usize, x: usize) -> usize {
+    usize::from(zorder::index_of([x as u8, y as u8]))
+}
+
+// ---------------------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------------------
+
+/// The timed work: the wrapping sum of the offsets of a batch, so none is optimised away.
+#[inline(always)]
+fn sum_offsets(batch: &[Coord], offset: impl Fn(usize, usize) -> usize) -> usize {
+    batch
+        .iter()
+        .fold(0, |sum, &[y, x]| sum.wrapping_add(offset(y, x)))
+}
+
+/// [`BATCH`] pseudo-random in-range coordinates of `shape`, the same on every run
+/// (SplitMix64 with a fixed seed).
+fn random_batch(shape: Coord) -> Vec<Coord> {
+    let mut state: u64 = 0x5EED;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let z = (state ^ (state >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    (0..BATCH)
+        .map(|_| shape.map(|len| (next() % len as u64) as usize))
+        .collect()
+}
+
+/// One criterion group: the offset functions of layout `L`, timed over the same batch.
+struct OffsetGroup<'c, L> {
+    group: BenchmarkGroup<'c, WallTime>,
+    batch: Vec<Coord>,
+    layout: PhantomData<L>,
+}
+
+impl<'c, L: Layout<2>> OffsetGroup<'c, L> {
+    fn new(criterion: &'c mut Criterion, name: &str) -> Self {
+        let mut group = criterion.benchmark_group(name);
+        group.throughput(Throughput::Elements(BATCH as u64));
+        Self {
+            group,
+            batch: random_batch(L::SHAPE),
+            layout: PhantomData,
+        }
+    }
+
+    /// Checks that `offset` agrees with the generated code on every coordinate of `L`.
+    fn verify(name: &str, offset: impl Fn(usize, usize) -> usize) {
+        for y in 0..L::SHAPE[0] {
+            for x in 0..L::SHAPE[1] {
+                assert_eq!(offset(y, x), L::offset([y, x]), "{name} at ({y}, {x})");
+            }
+        }
+    }
+
+    /// Verifies, then times, an offset function called once per coordinate.
+    fn bench(&mut self, name: &str, offset: impl Fn(usize, usize) -> usize) -> &mut Self {
+        Self::verify(name, &offset);
+        let batch = &self.batch;
+        self.group.bench_function(name, |b| {
+            b.iter(|| sum_offsets(black_box(batch), &offset));
+        });
+        self
+    }
+
+    /// Verifies `offset`, then times `sum`, its own loop over the batch: for anchors whose
+    /// loop must be compiled with extra target features.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn bench_batch(
+        &mut self,
+        name: &str,
+        offset: impl Fn(usize, usize) -> usize,
+        sum: impl Fn(&[Coord]) -> usize,
+    ) -> &mut Self {
+        Self::verify(name, offset);
+        let batch = &self.batch;
+        self.group
+            .bench_function(name, |b| b.iter(|| sum(black_box(batch))));
+        self
+    }
+
+    /// Times the reference interpreter on `L`'s descriptor, hidden from the optimiser so
+    /// that its lengths stay run-time values, and closes the group.
+    fn finish_with_interpreter(mut self) {
+        let descriptor = L::DESCRIPTOR;
+        let interpret = |y, x| {
+            black_box(&descriptor)
+                .offset(&[y, x])
+                .expect("in-range coordinate")
+        };
+        self.bench("interpreter", interpret);
+        self.group.finish();
+    }
+}
+
+/// The BMI2 anchors (`pdep`, `zorder_bmi2`), where the CPU has BMI2. Detected once, outside
+/// every timed loop.
+fn bench_bmi2<L: Layout<2>>(group: &mut OffsetGroup<'_, L>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // The functions below only require bmi2 (`#[target_feature(enable = "bmi2")]`).
+        group.bench_batch(
+            "pdep",
+            // SAFETY: bmi2 was detected at run time just above.
+            |y, x| unsafe { morton_pdep(y, x) },
+            // SAFETY: bmi2 was detected at run time just above.
+            |batch| unsafe { sum_pdep(batch) },
+        );
+        group.bench_batch(
+            "zorder_bmi2",
+            // SAFETY: bmi2 was detected at run time just above.
+            |y, x| unsafe { morton_zorder_bmi2(y, x) },
+            // SAFETY: bmi2 was detected at run time just above.
+            |batch| unsafe { sum_zorder_bmi2(batch) },
+        );
+        return;
+    }
+    let _ = group; // Unused off x86_64.
+    println!("note: no BMI2 on this CPU or target; skipping the pdep and zorder_bmi2 anchors");
+}
+
+/// A Morton group: generated code against every Morton anchor.
+fn bench_morton<L: Layout<2>>(
+    criterion: &mut Criterion,
+    name: &str,
+    generated: impl Fn(usize, usize) -> usize,
+    hand_written: impl Fn(usize, usize) -> usize,
+) {
+    let mut group = OffsetGroup::<L>::new(criterion, name);
+    group
+        .bench("generated", generated)
+        .bench("hand_written", hand_written);
+    bench_bmi2(&mut group);
+    group.bench("zorder", morton_zorder);
+    group.finish_with_interpreter();
+}
+
+fn benches(criterion: &mut Criterion) {
+    bench_morton::<Morton16>(
+        criterion,
+        "morton16",
+        Morton16::offset,
+        morton16_hand_written,
+    );
+    bench_morton::<Morton256>(
+        criterion,
+        "morton256",
+        Morton256::offset,
+        morton256_hand_written,
+    );
+
+    let mut lds = OffsetGroup::<LdsA>::new(criterion, "lds_xor");
+    lds.bench("generated", LdsA::offset)
+        .bench("hand_written", lds_hand_written);
+    lds.finish_with_interpreter();
+}
+
+// ---------------------------------------------------------------------------------------
+// Summary: ratios from criterion's own estimates
+// ---------------------------------------------------------------------------------------
+
+/// Groups and functions, in the order they run.
+const RESULTS: [(&str, &[&str]); 3] = [
+    ("morton16", MORTON_FUNCTIONS),
+    ("morton256", MORTON_FUNCTIONS),
+    ("lds_xor", &["generated", "hand_written", "interpreter"]),
+];
+const MORTON_FUNCTIONS: &[&str] = &[
+    "generated",
+    "hand_written",
+    "pdep",
+    "zorder_bmi2",
+    "zorder",
+    "interpreter",
+];
+
+/// Where criterion writes its results: `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
+/// else `target/criterion` (cargo runs benches from the package root, which here is also
+/// the workspace root).
+fn criterion_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return home.into();
+    }
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("criterion")
+}
+
+/// The median time of one batch in ns, as criterion estimated it in this run.
+fn median_ns(group: &str, function: &str, since: SystemTime) -> Result<f64, String> {
+    let path = criterion_home()
+        .join(group)
+        .join(function)
+        .join("new/estimates.json");
+    let shown = path.display();
+    let modified = std::fs::metadata(&path)
+        .and_then(|meta| meta.modified())
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if modified < since {
+        return Err(format!("{shown} is from an earlier run"));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("cannot parse {shown}: {e}"))?;
+    json["median"]["point_estimate"]
+        .as_f64()
+        .ok_or_else(|| format!("{shown} has no median.point_estimate"))
+}
+
+/// The markdown summary of this run's results, and the notes on what could not be read.
+fn summary(since: SystemTime) -> String {
+    let mut table = String::from(
+        "| group | function | median ns / batch | ns / element | Melem/s | anchor / generated |\n\
+         |---|---|---:|---:|---:|---:|\n",
+    );
+    let mut verdicts = String::new();
+    let mut missing = String::new();
+    for (group, functions) in RESULTS {
+        let times: Vec<(&str, f64)> = functions
+            .iter()
+            .filter_map(|&function| match median_ns(group, function, since) {
+                Ok(ns) => Some((function, ns)),
+                Err(why) => {
+                    let _ = writeln!(missing, "- {group}/{function}: {why}");
+                    None
+                }
+            })
+            .collect();
+        let time_of = |name: &str| times.iter().find(|(f, _)| *f == name).map(|&(_, ns)| ns);
+        let generated = time_of("generated");
+        for &(function, ns) in &times {
+            let per_element = ns / BATCH as f64;
+            let ratio = generated.map_or_else(|| "n/a".to_owned(), |g| format!("{:.2}×", ns / g));
+            let _ = writeln!(
+                table,
+                "| {group} | {function} | {ns:.0} | {per_element:.3} | {:.0} | {ratio} |",
+                1e3 / per_element,
+            );
+        }
+        let Some(generated) = generated else { continue };
+        let best = times
+            .iter()
+            .filter(|(f, _)| !matches!(*f, "generated" | "interpreter"))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some(&(anchor, ns)) = best {
+            let ratio = generated / ns;
+            let met = if ratio <= 1.1 { "met" } else { "NOT met" };
+            let _ = writeln!(
+                verdicts,
+                "- {group}: generated takes {ratio:.2}× the time of the best anchor \
+                 ({anchor}); target ≤ 1.1×: {met}",
+            );
+        }
+        if let Some(ns) = time_of("interpreter") {
+            let speedup = ns / generated;
+            let met = if speedup >= 10.0 { "met" } else { "NOT met" };
+            let _ = writeln!(
+                verdicts,
+                "- {group}: generated is {speedup:.1}× faster than the interpreter; \
+                 target ≥ 10×: {met}",
+            );
+        }
+    }
+    let mut out = table;
+    if !verdicts.is_empty() {
+        let _ = write!(out, "\n{verdicts}");
+    }
+    if !missing.is_empty() {
+        let _ = write!(out, "\nResults not available:\n{missing}");
+    }
+    out
+}
+
+/// Whether criterion runs benchmarks (rather than tests or a listing), by its own rule:
+/// `--bench` without `--test`, `--list` or `--profile-time`.
+fn is_benchmark_run() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
+}
+
+fn main() {
+    // Estimates older than this are not from this run.
+    let started = SystemTime::now();
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+        .configure_from_args();
+    benches(&mut criterion);
+    criterion.final_summary();
+    if is_benchmark_run() {
+        println!("\n## Offset throughput, batch of {BATCH} coordinates\n");
+        println!("{}", summary(started));
+    }
+}
