@@ -1,4 +1,4 @@
 #![doc = include_str!("../README.md")]
 
 pub use swizzle_macros::layout;
-pub use swizzle_runtime::{Bijective, CoordError, Layout, ir};
+pub use swizzle_runtime::{Bijective, CoordError, Layout, batch, ir, offsets};

@@ -175,3 +175,102 @@ fn bad_coordinates_are_errors() {
 fn out_of_bounds_offsets_panic_in_debug_builds() {
     let _ = MortonTexture::offset(8, 0);
 }
+
+mod batch {
+    use super::*;
+    use proptest::prelude::*;
+    use swizzle::batch::{BatchError, Simd, offsets_with};
+
+    /// Every available SIMD level computes, for a batch, what `offset` computes per element,
+    /// and flags the first invalid coordinate.
+    fn agrees<L: Layout<N>, const N: usize>(coords: &[[usize; N]]) {
+        let expected: Result<Vec<usize>, BatchError> = coords
+            .iter()
+            .enumerate()
+            .map(|(index, &c)| L::try_offset(c).map_err(|error| BatchError::Coord { index, error }))
+            .collect();
+        for simd in Simd::ALL {
+            let mut out = vec![usize::MAX; coords.len()];
+            let result = offsets_with::<L, N>(simd, coords, &mut out);
+            if !simd.is_available() {
+                assert_eq!(result, Err(BatchError::Unsupported(simd)));
+                continue;
+            }
+            match &expected {
+                Ok(offsets) => {
+                    assert_eq!(result, Ok(()), "{simd:?}");
+                    assert_eq!(&out, offsets, "{simd:?}");
+                }
+                Err(error) => assert_eq!(result.as_ref(), Err(error), "{simd:?}"),
+            }
+        }
+    }
+
+    /// Coordinates mostly in range, with a few out of range to exercise the checks.
+    fn coords<const N: usize>(shape: [usize; N]) -> impl Strategy<Value = Vec<[usize; N]>> {
+        let coord = shape.map(|len| 0..len + len / 64 + 1);
+        prop::collection::vec(coord, 0..300)
+    }
+
+    proptest! {
+        #[test]
+        fn morton256(c in coords(Morton256::SHAPE)) { agrees::<Morton256, 2>(&c); }
+        #[test]
+        fn lds(c in coords(LdsA::SHAPE)) { agrees::<LdsA, 2>(&c); }
+        #[test]
+        fn padded(c in coords(Padded::SHAPE)) { agrees::<Padded, 2>(&c); }
+        #[test]
+        fn mixed(c in coords(Mixed::SHAPE)) { agrees::<Mixed, 2>(&c); }
+        #[test]
+        fn assorted(c in coords(Assorted::SHAPE)) { agrees::<Assorted, 3>(&c); }
+    }
+
+    #[test]
+    fn in_range_batches_succeed_on_every_level() {
+        let all: Vec<[usize; 2]> = (0..256)
+            .flat_map(|y| (0..256).map(move |x| [y, x]))
+            .collect();
+        agrees::<Morton256, 2>(&all);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let mut out = [0; 2];
+        assert_eq!(
+            swizzle::offsets::<LdsA, 2>(&[[0, 0]], &mut out),
+            Err(BatchError::Length { coords: 1, out: 2 })
+        );
+        assert_eq!(
+            swizzle::offsets::<LdsA, 2>(&[[0, 0], [128, 3]], &mut out),
+            Err(BatchError::Coord {
+                index: 1,
+                error: CoordError::OutOfBounds {
+                    dim: "m".into(),
+                    value: 128,
+                    len: 128
+                }
+            })
+        );
+        assert_eq!(
+            swizzle::offsets::<Padded, 2>(&[[2, 15], [0, 5]], &mut out),
+            Err(BatchError::Coord {
+                index: 0,
+                error: CoordError::OutOfBounds {
+                    dim: "x".into(),
+                    value: 15,
+                    len: 15
+                }
+            })
+        );
+        assert_eq!(
+            swizzle::offsets::<Padded, 2>(&[[2, 11], [0, 13]], &mut out),
+            Err(BatchError::Coord {
+                index: 1,
+                error: CoordError::Padding {
+                    dim: "x".into(),
+                    value: 1
+                }
+            })
+        );
+    }
+}

@@ -2,6 +2,9 @@
 //! built on them. The layout IR and its reference interpreter come from `swizzle-core` and
 //! are re-exported here as [`ir`].
 
+pub mod batch;
+
+pub use batch::offsets;
 pub use swizzle_core::CoordError;
 pub use swizzle_core::ir;
 

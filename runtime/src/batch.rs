@@ -1,0 +1,151 @@
+//! Offsets of whole batches of coordinates. The generated `offset` is straight-line integer
+//! code, so a loop over it vectorises; this module compiles that loop for the widest SIMD
+//! the CPU has (AVX-512 or AVX2 on x86-64, detected at run time once per call) and falls
+//! back to the baseline target everywhere else. Bounds and padding are checked in the same
+//! pass, so a bad coordinate is an error, never a silent wrong offset.
+
+use crate::{CoordError, Layout};
+use std::fmt;
+
+/// An instruction set the batch loop can be compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Simd {
+    /// The compilation target's baseline (SSE2 on x86-64): always available.
+    Scalar,
+    /// x86-64 AVX2: 4 lanes of 64 bits.
+    Avx2,
+    /// x86-64 AVX-512F: 8 lanes of 64 bits.
+    Avx512,
+}
+
+impl Simd {
+    /// Every level, narrowest first.
+    pub const ALL: [Simd; 3] = [Simd::Scalar, Simd::Avx2, Simd::Avx512];
+
+    /// Whether this CPU can run code compiled for `self`.
+    pub fn is_available(self) -> bool {
+        match self {
+            Simd::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx2 | Simd::Avx512 => false,
+        }
+    }
+
+    /// The widest level this CPU can run.
+    pub fn detect() -> Simd {
+        Simd::ALL
+            .into_iter()
+            .rev()
+            .find(|simd| simd.is_available())
+            .unwrap_or(Simd::Scalar)
+    }
+}
+
+/// Why a batch was rejected. Nothing is promised about `out` then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// `out` must have one slot per coordinate.
+    Length { coords: usize, out: usize },
+    /// The coordinate at `index` has no offset.
+    Coord { index: usize, error: CoordError },
+    /// The requested [`Simd`] level does not run on this CPU.
+    Unsupported(Simd),
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { coords, out } => {
+                write!(
+                    f,
+                    "{coords} coordinates but {out} output slots: give one slot per coordinate"
+                )
+            }
+            Self::Coord { index, error } => write!(f, "coordinate {index}: {error}"),
+            Self::Unsupported(simd) => write!(f, "this CPU cannot run {simd:?} code"),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Writes the offset of `coords[i]` to `out[i]`, with the widest SIMD this CPU has. The
+/// README's "Batches" section shows it in use.
+pub fn offsets<L: Layout<N>, const N: usize>(
+    coords: &[[usize; N]],
+    out: &mut [usize],
+) -> Result<(), BatchError> {
+    offsets_with::<L, N>(Simd::detect(), coords, out)
+}
+
+/// [`offsets`] compiled for a given [`Simd`] level (to compare levels, or to pin one).
+pub fn offsets_with<L: Layout<N>, const N: usize>(
+    simd: Simd,
+    coords: &[[usize; N]],
+    out: &mut [usize],
+) -> Result<(), BatchError> {
+    if coords.len() != out.len() {
+        return Err(BatchError::Length {
+            coords: coords.len(),
+            out: out.len(),
+        });
+    }
+    if !simd.is_available() {
+        return Err(BatchError::Unsupported(simd));
+    }
+    let valid = match simd {
+        Simd::Scalar => kernel::<L, N>(coords, out),
+        // SAFETY: `is_available` detected AVX2 at run time, the one requirement of `avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { avx2::<L, N>(coords, out) },
+        // SAFETY: `is_available` detected AVX-512F at run time, the one requirement of
+        // `avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { avx512::<L, N>(coords, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Simd::Avx2 | Simd::Avx512 => unreachable!("is_available is false off x86-64"),
+    };
+    if valid {
+        return Ok(());
+    }
+    let (index, error) = coords
+        .iter()
+        .enumerate()
+        .find_map(|(index, &coord)| L::try_offset(coord).err().map(|error| (index, error)))
+        .expect("the kernel found an invalid coordinate");
+    Err(BatchError::Coord { index, error })
+}
+
+/// The batch loop, inlined into each instruction-set variant so that it is compiled (and
+/// vectorised) for that set. Invalid coordinates get offset 0 and clear the returned flag;
+/// the select keeps the loop branch-free.
+#[inline(always)]
+fn kernel<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
+    let mut valid = true;
+    for (&coord, slot) in coords.iter().zip(out.iter_mut()) {
+        let in_bounds = coord
+            .iter()
+            .zip(L::SHAPE)
+            .fold(true, |ok, (&c, len)| ok & (c < len));
+        let ok = in_bounds && L::is_valid(coord);
+        valid &= ok;
+        *slot = if ok { L::offset(coord) } else { 0 };
+    }
+    valid
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
+    kernel::<L, N>(coords, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn avx512<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
+    kernel::<L, N>(coords, out)
+}
