@@ -268,7 +268,7 @@ mod batch {
                 index: 1,
                 error: CoordError::Padding {
                     dim: "x".into(),
-                    value: 1
+                    value: 13
                 }
             })
         );
