@@ -123,6 +123,29 @@ fn morton_zorder(y: usize, x: usize) -> usize {
     usize::from(zorder::index_of([x as u8, y as u8]))
 }
 
+/// A hand-written offset behind the `Layout` trait of the generated layout it reproduces, so
+/// that it runs through the same run-time SIMD dispatch (`swizzle::offsets`) as the
+/// generated code.
+macro_rules! hand_written_layout {
+    ($name:ident, $generated:ty, $offset:path) => {
+        struct $name;
+        impl Layout<2> for $name {
+            const SHAPE: Coord = <$generated>::SHAPE;
+            const SIZE: usize = <$generated>::SIZE;
+            const SPACE: usize = <$generated>::SPACE;
+            const DESCRIPTOR: swizzle::ir::Descriptor = <$generated>::DESCRIPTOR;
+            #[inline(always)]
+            fn offset([y, x]: Coord) -> usize {
+                $offset(y, x)
+            }
+        }
+    };
+}
+
+hand_written_layout!(HandMorton16, Morton16, morton16_hand_written);
+hand_written_layout!(HandMorton256, Morton256, morton256_hand_written);
+hand_written_layout!(HandLds, LdsA, lds_hand_written);
+
 // ---------------------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------------------
@@ -203,6 +226,22 @@ impl<'c, L: Layout<2>> OffsetGroup<'c, L> {
         self
     }
 
+    /// Verifies, then times, `swizzle::offsets` (the batch API, which picks AVX-512, AVX2
+    /// or the baseline at run time) over layout `M`, which must agree with `L`. Each offset
+    /// is stored in an output slice, as a real kernel would, rather than summed.
+    fn bench_simd<M: Layout<2>>(&mut self, name: &str) -> &mut Self {
+        Self::verify(name, |y, x| M::offset([y, x]));
+        let batch = &self.batch;
+        let mut out = vec![0; batch.len()];
+        self.group.bench_function(name, |b| {
+            b.iter(|| {
+                swizzle::offsets::<M, 2>(black_box(batch), &mut out).expect("in-range batch");
+                black_box(&out);
+            });
+        });
+        self
+    }
+
     /// Times the reference interpreter on `L`'s descriptor, hidden from the optimiser so
     /// that its lengths stay run-time values, and closes the group.
     fn finish_with_interpreter(mut self) {
@@ -244,7 +283,7 @@ fn bench_bmi2<L: Layout<2>>(group: &mut OffsetGroup<'_, L>) {
 }
 
 /// A Morton group: generated code against every Morton anchor.
-fn bench_morton<L: Layout<2>>(
+fn bench_morton<L: Layout<2>, H: Layout<2>>(
     criterion: &mut Criterion,
     name: &str,
     generated: impl Fn(usize, usize) -> usize,
@@ -253,20 +292,22 @@ fn bench_morton<L: Layout<2>>(
     let mut group = OffsetGroup::<L>::new(criterion, name);
     group
         .bench("generated", generated)
-        .bench("hand_written", hand_written);
+        .bench("hand_written", hand_written)
+        .bench_simd::<L>("generated_simd")
+        .bench_simd::<H>("hand_written_simd");
     bench_bmi2(&mut group);
     group.bench("zorder", morton_zorder);
     group.finish_with_interpreter();
 }
 
 fn benches(criterion: &mut Criterion) {
-    bench_morton::<Morton16>(
+    bench_morton::<Morton16, HandMorton16>(
         criterion,
         "morton16",
         Morton16::offset,
         morton16_hand_written,
     );
-    bench_morton::<Morton256>(
+    bench_morton::<Morton256, HandMorton256>(
         criterion,
         "morton256",
         Morton256::offset,
@@ -275,7 +316,9 @@ fn benches(criterion: &mut Criterion) {
 
     let mut lds = OffsetGroup::<LdsA>::new(criterion, "lds_xor");
     lds.bench("generated", LdsA::offset)
-        .bench("hand_written", lds_hand_written);
+        .bench("hand_written", lds_hand_written)
+        .bench_simd::<LdsA>("generated_simd")
+        .bench_simd::<HandLds>("hand_written_simd");
     lds.finish_with_interpreter();
 }
 
@@ -287,11 +330,22 @@ fn benches(criterion: &mut Criterion) {
 const RESULTS: [(&str, &[&str]); 3] = [
     ("morton16", MORTON_FUNCTIONS),
     ("morton256", MORTON_FUNCTIONS),
-    ("lds_xor", &["generated", "hand_written", "interpreter"]),
+    (
+        "lds_xor",
+        &[
+            "generated",
+            "hand_written",
+            "generated_simd",
+            "hand_written_simd",
+            "interpreter",
+        ],
+    ),
 ];
 const MORTON_FUNCTIONS: &[&str] = &[
     "generated",
     "hand_written",
+    "generated_simd",
+    "hand_written_simd",
     "pdep",
     "zorder_bmi2",
     "zorder",
@@ -362,18 +416,25 @@ fn summary(since: SystemTime) -> String {
             );
         }
         let Some(generated) = generated else { continue };
-        let best = times
-            .iter()
-            .filter(|(f, _)| !matches!(*f, "generated" | "interpreter"))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some(&(anchor, ns)) = best {
-            let ratio = generated / ns;
-            let met = if ratio <= 1.1 { "met" } else { "NOT met" };
-            let _ = writeln!(
-                verdicts,
-                "- {group}: generated takes {ratio:.2}× the time of the best anchor \
-                 ({anchor}); target ≤ 1.1×: {met}",
-            );
+        // The scalar loop competes with the scalar anchors; the SIMD batch with all of them.
+        for (subject, with_simd) in [("generated", false), ("generated_simd", true)] {
+            let Some(subject_ns) = time_of(subject) else {
+                continue;
+            };
+            let best = times
+                .iter()
+                .filter(|(f, _)| !f.starts_with("generated") && *f != "interpreter")
+                .filter(|(f, _)| with_simd || !f.ends_with("_simd"))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some(&(anchor, ns)) = best {
+                let ratio = subject_ns / ns;
+                let met = if ratio <= 1.1 { "met" } else { "NOT met" };
+                let _ = writeln!(
+                    verdicts,
+                    "- {group}: {subject} takes {ratio:.2}× the time of the best anchor \
+                     ({anchor}); target ≤ 1.1×: {met}",
+                );
+            }
         }
         if let Some(ns) = time_of("interpreter") {
             let speedup = ns / generated;

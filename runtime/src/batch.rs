@@ -1,8 +1,8 @@
 //! Offsets of whole batches of coordinates. The generated `offset` is straight-line integer
 //! code, so a loop over it vectorises; this module compiles that loop for the widest SIMD
 //! the CPU has (AVX-512 or AVX2 on x86-64, detected at run time once per call) and falls
-//! back to the baseline target everywhere else. Bounds and padding are checked in the same
-//! pass, so a bad coordinate is an error, never a silent wrong offset.
+//! back to the baseline target everywhere else. Bounds and padding are checked first, chunk
+//! by chunk, so a bad coordinate is an error, never a silent wrong offset.
 
 use crate::{CoordError, Layout};
 use std::fmt;
@@ -120,22 +120,32 @@ pub fn offsets_with<L: Layout<N>, const N: usize>(
     Err(BatchError::Coord { index, error })
 }
 
+/// Coordinates checked, then converted, at a time: small enough to stay in L1 between the
+/// two passes.
+const CHUNK: usize = 512;
+
 /// The batch loop, inlined into each instruction-set variant so that it is compiled (and
-/// vectorised) for that set. Invalid coordinates get offset 0 and clear the returned flag;
-/// the select keeps the loop branch-free.
+/// vectorised) for that set. Each chunk is first checked with a branch-free reduction, then
+/// converted by a loop with no branch at all, which is what lets it vectorise; a chunk with
+/// an invalid coordinate stops the batch (and is not converted, so `offset` never sees it).
 #[inline(always)]
 fn kernel<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
-    let mut valid = true;
-    for (&coord, slot) in coords.iter().zip(out.iter_mut()) {
-        let in_bounds = coord
-            .iter()
-            .zip(L::SHAPE)
-            .fold(true, |ok, (&c, len)| ok & (c < len));
-        let ok = in_bounds && L::is_valid(coord);
-        valid &= ok;
-        *slot = if ok { L::offset(coord) } else { 0 };
+    for (coords, out) in coords.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        let valid = coords.iter().fold(true, |valid, &coord| {
+            let in_bounds = coord
+                .iter()
+                .zip(L::SHAPE)
+                .fold(true, |ok, (&c, len)| ok & (c < len));
+            valid & in_bounds & L::is_valid(coord)
+        });
+        if !valid {
+            return false;
+        }
+        for (&coord, slot) in coords.iter().zip(out.iter_mut()) {
+            *slot = L::offset(coord);
+        }
     }
-    valid
+    true
 }
 
 #[cfg(target_arch = "x86_64")]
