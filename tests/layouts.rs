@@ -61,6 +61,23 @@ swizzle::layout! {
         inverse;
     }
 
+    /// No coordinates at all: one frozen element.
+    layout Point {
+        memory [a: 4, b: 3];
+        freeze a = 1;
+        freeze b = 2;
+        coords [];
+    }
+
+    /// A coordinate called `offset`, and a padded dim that shadows the name it pads.
+    layout Named {
+        memory [offset: 4, x: 8];
+        merge [offset, x] -> i;
+        unmerge i -> [x: 8, offset: 4];
+        coords [x, offset];
+        inverse;
+    }
+
     /// Every remaining transform at once.
     layout Assorted {
         memory [a: 4, b: 10, c: 64];
@@ -118,6 +135,8 @@ fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<CuteSwizzled, 2>();
     assert_matches_interpreter::<Assorted, 3>();
     assert_matches_interpreter::<Morton256, 2>();
+    assert_matches_interpreter::<Point, 0>();
+    assert_matches_interpreter::<Named, 2>();
 }
 
 #[test]
@@ -127,6 +146,7 @@ fn bijections_invert() {
     assert_inverts::<Mixed, 2>();
     assert_inverts::<CuteSwizzled, 2>();
     assert_inverts::<Morton256, 2>();
+    assert_inverts::<Named, 2>();
 }
 
 #[test]
@@ -147,6 +167,7 @@ fn constants_describe_the_layout() {
     );
     assert_eq!(Assorted::SHAPE, [3, 5, 3]);
     assert_eq!(Assorted::DESCRIPTOR.name, "Assorted");
+    assert_eq!((Point::offset(), Point::SIZE, Point::SPACE), (5, 1, 12));
 }
 
 #[test]

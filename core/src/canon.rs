@@ -199,7 +199,14 @@ impl Canonical {
     /// layout is provably a bijection onto `0..space` within `limit` enumerated coordinates.
     pub fn inverse_block(&self, descriptor: &Descriptor, limit: usize) -> Option<Block> {
         let (codes, names) = self.inverse_code(descriptor, limit)?;
-        Some(Block::share(codes, &names, &["offset".to_owned()]))
+        // Locals must not shadow the parameter or the coordinates bound after them.
+        let taken: Vec<String> = self
+            .coord_names
+            .iter()
+            .cloned()
+            .chain(["offset".to_owned()])
+            .collect();
+        Some(Block::share(codes, &names, &taken))
     }
 
     /// Decides whether distinct valid coordinates always get distinct offsets, enumerating at

@@ -129,10 +129,15 @@ impl<'a> Expansion<'a> {
                 let len = Literal::usize_unsuffixed(len);
                 quote!(#c < #len)
             });
+        let bounds: Vec<TokenStream> = bounds.collect();
         let check = if self.canonical.valid.is_empty() {
-            quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");)
+            // A layout without coordinates (everything frozen) has nothing to check.
+            (!bounds.is_empty())
+                .then(|| quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");))
         } else {
-            quote!(debug_assert!(Self::is_valid(#(#coords),*), "coordinate out of bounds or in the padding");)
+            Some(
+                quote!(debug_assert!(Self::is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
+            )
         };
         quote! {
             /// The memory offset of a coordinate: straight-line integer code.
@@ -173,12 +178,17 @@ impl<'a> Expansion<'a> {
             });
             lo.into_iter().chain(hi)
         });
-        let conditions = bounds.chain(padding);
+        let conditions: Vec<TokenStream> = bounds.chain(padding).collect();
+        let conditions = if conditions.is_empty() {
+            quote!(true)
+        } else {
+            quote!(#(#conditions)&&*)
+        };
         Some(quote! {
             /// Whether a coordinate is inside the shape and outside every padding.
             #[inline(always)]
             pub const fn is_valid(#(#coords: usize),*) -> bool {
-                #(#conditions)&&*
+                #conditions
             }
         })
     }
@@ -190,14 +200,20 @@ impl<'a> Expansion<'a> {
         let results = &block.results;
         let space = Literal::usize_unsuffixed(self.checked.descriptor.space().unwrap_or(0));
         let rank = Literal::usize_unsuffixed(coords.len());
+        // Named coordinates read best, unless one is called `offset` and would shadow the
+        // parameter before the others are computed.
+        let value = if coords.iter().any(|c| c == "offset") {
+            quote!([#(#results),*])
+        } else {
+            quote!(#(let #coords = #results;)* [#(#coords),*])
+        };
         Some(quote! {
             /// The coordinate stored at `offset`: the inverse of [`Self::offset`].
             #[inline(always)]
             pub const fn coord(offset: usize) -> [usize; #rank] {
                 debug_assert!(offset < #space, "offset out of range");
                 #(#locals)*
-                #(let #coords = #results;)*
-                [#(#coords),*]
+                #value
             }
         })
     }
