@@ -2,6 +2,7 @@
 //! without rustc. Data flows one way: tokens → [`ast`] → checked [`ir`] → canonical form →
 //! code. The reference [`interp`]reter evaluates the IR exactly as DESIGN.md §2 defines it.
 
+pub mod analysis;
 pub mod ast;
 pub mod canon;
 pub mod check;

@@ -1,0 +1,167 @@
+//! Access patterns: what the lanes of a warp (32) or wave (64) touch at once. Each lane
+//! reads or writes `vector` consecutive elements along one coordinate, starting at a
+//! coordinate given by integer expressions of its lane id (`m = lane % 16, k = lane / 16 * 8`).
+
+use crate::ast::BinOpKind;
+use crate::ir::Descriptor;
+use std::fmt;
+
+/// An integer expression of the lane id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneExpr {
+    Lane,
+    Lit(i128),
+    Neg(Box<LaneExpr>),
+    Binary(BinOpKind, Box<LaneExpr>, Box<LaneExpr>),
+}
+
+impl LaneExpr {
+    /// The value for `lane`, `None` on overflow, division by zero or a shift out of range.
+    pub fn eval(&self, lane: usize) -> Option<i128> {
+        Some(match self {
+            LaneExpr::Lane => lane as i128,
+            LaneExpr::Lit(value) => *value,
+            LaneExpr::Neg(operand) => operand.eval(lane)?.checked_neg()?,
+            LaneExpr::Binary(op, lhs, rhs) => {
+                let (a, b) = (lhs.eval(lane)?, rhs.eval(lane)?);
+                let shift = || u32::try_from(b).ok().filter(|&s| s < 127);
+                match op {
+                    BinOpKind::Add => a.checked_add(b)?,
+                    BinOpKind::Sub => a.checked_sub(b)?,
+                    BinOpKind::Mul => a.checked_mul(b)?,
+                    BinOpKind::Div => a.checked_div(b)?,
+                    BinOpKind::Rem => a.checked_rem(b)?,
+                    BinOpKind::Shl => a.checked_shl(shift()?)?,
+                    BinOpKind::Shr => a.checked_shr(shift()?)?,
+                    BinOpKind::BitAnd => a & b,
+                    BinOpKind::BitXor => a ^ b,
+                    BinOpKind::BitOr => a | b,
+                }
+            }
+        })
+    }
+}
+
+/// What the lanes of one warp or wave touch in one instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub name: String,
+    /// Lanes per warp (32) or wave (64).
+    pub lanes: usize,
+    /// Bytes per element.
+    pub element_bytes: usize,
+    /// Consecutive elements each lane touches along `along`.
+    pub vector: usize,
+    /// The coordinate the vector runs along; `None` means the layout's last coordinate.
+    pub along: Option<String>,
+    /// Each coordinate of the layout as an expression of the lane id.
+    pub coords: Vec<(String, LaneExpr)>,
+}
+
+/// One element a lane touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Touch {
+    pub lane: usize,
+    /// In the layout's `coords` order.
+    pub coord: Vec<usize>,
+    pub offset: usize,
+}
+
+/// Why an access does not fit a layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccessError {
+    /// The access gives no expression for this coordinate of the layout.
+    MissingCoord(String),
+    /// The access names a coordinate the layout does not have.
+    UnknownCoord(String),
+    /// A lane's expression does not evaluate (overflow, division by zero).
+    Eval { lane: usize, coord: String },
+    /// A lane touches a coordinate outside the layout or in its padding.
+    Outside { lane: usize, coord: Vec<usize> },
+}
+
+impl fmt::Display for AccessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MissingCoord(c) => {
+                write!(f, "the access gives no expression for coordinate `{c}`")
+            }
+            Self::UnknownCoord(c) => write!(f, "the layout has no coordinate `{c}`"),
+            Self::Eval { lane, coord } => write!(f, "`{coord}` does not evaluate for lane {lane}"),
+            Self::Outside { lane, coord } => {
+                write!(
+                    f,
+                    "lane {lane} touches {coord:?}, outside the layout or in its padding"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for AccessError {}
+
+impl Access {
+    /// Every element every lane touches, lane by lane, each lane's vector in order.
+    pub fn touches(&self, layout: &Descriptor) -> Result<Vec<Touch>, AccessError> {
+        let names: Vec<&str> = layout
+            .coords
+            .iter()
+            .map(|&d| layout.dims[d].name.as_ref())
+            .collect();
+        if let Some((name, _)) = self
+            .coords
+            .iter()
+            .find(|(n, _)| !names.contains(&n.as_str()))
+        {
+            return Err(AccessError::UnknownCoord(name.clone()));
+        }
+        let exprs: Vec<&LaneExpr> = names
+            .iter()
+            .map(|name| {
+                self.coords
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, e)| e)
+                    .ok_or_else(|| AccessError::MissingCoord((*name).to_owned()))
+            })
+            .collect::<Result<_, _>>()?;
+        let along = match &self.along {
+            Some(name) => names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| AccessError::UnknownCoord(name.clone()))?,
+            None => names.len().saturating_sub(1),
+        };
+        let mut touches = Vec::with_capacity(self.lanes * self.vector);
+        for lane in 0..self.lanes {
+            let start: Vec<usize> = exprs
+                .iter()
+                .zip(&names)
+                .map(|(expr, name)| {
+                    expr.eval(lane)
+                        .and_then(|v| usize::try_from(v).ok())
+                        .ok_or_else(|| AccessError::Eval {
+                            lane,
+                            coord: (*name).to_owned(),
+                        })
+                })
+                .collect::<Result<_, _>>()?;
+            for step in 0..self.vector {
+                let mut coord = start.clone();
+                if let Some(c) = coord.get_mut(along) {
+                    *c += step;
+                }
+                let offset = layout.offset(&coord).map_err(|_| AccessError::Outside {
+                    lane,
+                    coord: coord.clone(),
+                })?;
+                touches.push(Touch {
+                    lane,
+                    coord,
+                    offset,
+                });
+            }
+        }
+        Ok(touches)
+    }
+}
