@@ -5,6 +5,7 @@
 use crate::ast::BinOpKind;
 use crate::ir::Descriptor;
 use std::fmt;
+use std::ops;
 
 /// An integer expression of the lane id.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,11 @@ pub enum LaneExpr {
 }
 
 impl LaneExpr {
+    /// The lane id, to build expressions from Rust: `LaneExpr::lane() % 16`.
+    pub fn lane() -> Self {
+        LaneExpr::Lane
+    }
+
     /// The value for `lane`, `None` on overflow, division by zero or a shift out of range.
     pub fn eval(&self, lane: usize) -> Option<i128> {
         Some(match self {
@@ -39,6 +45,43 @@ impl LaneExpr {
                 }
             }
         })
+    }
+}
+
+/// `LaneExpr` op `LaneExpr` and `LaneExpr` op integer, so that runtime users write
+/// `LaneExpr::lane() / 16 * 8` as they would in `layout!`.
+macro_rules! lane_expr_ops {
+    ($($trait:ident $method:ident $kind:ident),*) => {$(
+        impl ops::$trait for LaneExpr {
+            type Output = LaneExpr;
+            fn $method(self, rhs: LaneExpr) -> LaneExpr {
+                LaneExpr::Binary(BinOpKind::$kind, Box::new(self), Box::new(rhs))
+            }
+        }
+        impl ops::$trait<i128> for LaneExpr {
+            type Output = LaneExpr;
+            fn $method(self, rhs: i128) -> LaneExpr {
+                ops::$trait::$method(self, LaneExpr::Lit(rhs))
+            }
+        }
+    )*};
+}
+
+lane_expr_ops!(
+    Add add Add, Sub sub Sub, Mul mul Mul, Div div Div, Rem rem Rem, Shl shl Shl, Shr shr Shr,
+    BitAnd bitand BitAnd, BitXor bitxor BitXor, BitOr bitor BitOr
+);
+
+impl ops::Neg for LaneExpr {
+    type Output = LaneExpr;
+    fn neg(self) -> LaneExpr {
+        LaneExpr::Neg(Box::new(self))
+    }
+}
+
+impl From<i128> for LaneExpr {
+    fn from(value: i128) -> Self {
+        LaneExpr::Lit(value)
     }
 }
 
@@ -101,6 +144,33 @@ impl fmt::Display for AccessError {
 impl std::error::Error for AccessError {}
 
 impl Access {
+    /// An access of `lanes` lanes, each touching one element of `element_bytes` bytes; add
+    /// coordinates with [`Access::coord`], a vector with [`Access::vector`].
+    pub fn new(name: impl Into<String>, lanes: usize, element_bytes: usize) -> Self {
+        Access {
+            name: name.into(),
+            lanes,
+            element_bytes,
+            vector: 1,
+            along: None,
+            coords: Vec::new(),
+        }
+    }
+
+    /// Each lane touches `vector` consecutive elements along `along` (`None`: the layout's
+    /// last coordinate).
+    pub fn vector(mut self, vector: usize, along: Option<&str>) -> Self {
+        self.vector = vector;
+        self.along = along.map(str::to_owned);
+        self
+    }
+
+    /// Coordinate `name` of each lane is `expr` of its lane id.
+    pub fn coord(mut self, name: impl Into<String>, expr: impl Into<LaneExpr>) -> Self {
+        self.coords.push((name.into(), expr.into()));
+        self
+    }
+
     /// Every element every lane touches, lane by lane, each lane's vector in order.
     pub fn touches(&self, layout: &Descriptor) -> Result<Vec<Touch>, AccessError> {
         let names: Vec<&str> = layout
@@ -132,7 +202,7 @@ impl Access {
                 .ok_or_else(|| AccessError::UnknownCoord(name.clone()))?,
             None => names.len().saturating_sub(1),
         };
-        let mut touches = Vec::with_capacity(self.lanes * self.vector);
+        let mut touches = Vec::new();
         for lane in 0..self.lanes {
             let start: Vec<usize> = exprs
                 .iter()
@@ -149,7 +219,10 @@ impl Access {
             for step in 0..self.vector {
                 let mut coord = start.clone();
                 if let Some(c) = coord.get_mut(along) {
-                    *c += step;
+                    *c = c.checked_add(step).ok_or_else(|| AccessError::Eval {
+                        lane,
+                        coord: names[along].to_owned(),
+                    })?;
                 }
                 let offset = layout.offset(&coord).map_err(|_| AccessError::Outside {
                     lane,

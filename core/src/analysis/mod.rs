@@ -3,5 +3,7 @@
 //! reference interpreter), so the macro, the runtime and the CLI share them.
 
 pub mod access;
+pub mod banks;
 
 pub use access::{Access, AccessError, LaneExpr, Touch};
+pub use banks::{BankConflict, BankReport, Banks, bank_conflicts, bank_of};

@@ -1,0 +1,145 @@
+//! Shared-memory bank conflicts (NVIDIA shared memory, AMD LDS).
+//!
+//! Shared memory is split into `count` banks of `width_bytes` each; word `w` (the
+//! `width_bytes`-sized word at byte `w · width_bytes`) lives in bank `w % count`. Each bank
+//! serves one word per cycle, so a request that needs `n` distinct words of one bank takes
+//! `n` cycles: an *n-way* conflict.
+//!
+//! The model, and why:
+//! - **Phases.** A request wider than the banks can serve at once is split into phases of
+//!   `max(1, min(lanes, count · width_bytes / (vector · element_bytes)))` consecutive lanes,
+//!   so that one phase asks for at most `count · width_bytes` bytes. This is what NVIDIA
+//!   hardware does for 64-bit (half-warp phases) and 128-bit (quarter-warp phases) accesses;
+//!   conflicts only count between lanes of the same phase.
+//! - **Broadcast.** Within a phase the degree of a bank is the number of *distinct* words
+//!   requested from it: lanes reading the same word are served by one read (a broadcast),
+//!   not a conflict. An element wider than a bank word occupies every word it overlaps.
+//! - **Degree.** The report's `degree` is the maximum over banks and phases; 1 means
+//!   conflict-free.
+//!
+//! Where every lane touches a distinct word, this equals the "count the accesses per bank"
+//! analysers of the CK Tile seeds (000, 003).
+
+use super::access::{Access, AccessError, Touch};
+use crate::ir::Descriptor;
+use std::collections::{BTreeMap, HashSet};
+
+/// A shared-memory bank configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Banks {
+    /// Number of banks.
+    pub count: usize,
+    /// Bytes per bank word.
+    pub width_bytes: usize,
+}
+
+impl Default for Banks {
+    /// 32 banks of 4 bytes: NVIDIA since Fermi, AMD LDS.
+    fn default() -> Self {
+        Banks {
+            count: 32,
+            width_bytes: 4,
+        }
+    }
+}
+
+impl Banks {
+    /// The bank words (as `width_bytes`-word indices) covered by the element at `offset`.
+    /// Zero sizes are read as 1 so that the analysis never divides by zero; the word index
+    /// is `u128` so that no `usize` offset overflows.
+    fn words(self, offset: usize, element_bytes: usize) -> std::ops::RangeInclusive<u128> {
+        let width = self.width_bytes.max(1) as u128;
+        let first_byte = offset as u128 * element_bytes as u128;
+        let last_byte = first_byte + element_bytes.max(1) as u128 - 1;
+        first_byte / width..=last_byte / width
+    }
+
+    fn bank_of_word(self, word: u128) -> usize {
+        // The remainder is below `count`, a `usize`.
+        (word % self.count.max(1) as u128) as usize
+    }
+
+    /// Bytes all banks serve in one cycle.
+    fn bytes_per_cycle(self) -> usize {
+        self.count.saturating_mul(self.width_bytes)
+    }
+}
+
+/// Distinct words that collide in one bank in one phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankConflict {
+    pub phase: usize,
+    pub bank: usize,
+    /// One touch per distinct word (the first lane to request it), in lane order.
+    pub touches: Vec<Touch>,
+}
+
+/// The bank conflicts of one access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankReport {
+    /// Distinct words requested from the busiest bank in the worst phase: 1 is
+    /// conflict-free, 0 means the access touches nothing.
+    pub degree: usize,
+    /// Number of phases the access is split into.
+    pub phases: usize,
+    /// When `degree > 1`, the first bank (in phase order, then bank order) reaching it.
+    pub worst: Option<BankConflict>,
+}
+
+impl BankReport {
+    /// Whether no bank serves more than one word in any phase.
+    pub fn is_conflict_free(&self) -> bool {
+        self.degree <= 1
+    }
+}
+
+/// The bank of the element at `offset` (in elements) of `element_bytes` bytes: its first
+/// byte's word modulo the bank count.
+pub fn bank_of(offset: usize, element_bytes: usize, banks: Banks) -> usize {
+    banks.bank_of_word(*banks.words(offset, element_bytes).start())
+}
+
+/// Lanes that issue their request in the same phase (see the module docs).
+fn lanes_per_phase(access: &Access, banks: Banks) -> usize {
+    let lane_bytes = access.vector.saturating_mul(access.element_bytes).max(1);
+    (banks.bytes_per_cycle() / lane_bytes)
+        .min(access.lanes)
+        .max(1)
+}
+
+/// The bank conflicts of `access` on `layout` under the model of the module docs.
+pub fn bank_conflicts(
+    layout: &Descriptor,
+    access: &Access,
+    banks: Banks,
+) -> Result<BankReport, AccessError> {
+    let touches = access.touches(layout)?;
+    let per_phase = lanes_per_phase(access, banks);
+    let phases = access.lanes.div_ceil(per_phase);
+    // (phase, bank) → the distinct words requested, each with its first touch.
+    let mut requests: BTreeMap<(usize, usize), Vec<&Touch>> = BTreeMap::new();
+    let mut seen: HashSet<(usize, u128)> = HashSet::new();
+    for touch in &touches {
+        let phase = touch.lane / per_phase;
+        for word in banks.words(touch.offset, access.element_bytes) {
+            if seen.insert((phase, word)) {
+                let bank = banks.bank_of_word(word);
+                requests.entry((phase, bank)).or_default().push(touch);
+            }
+        }
+    }
+    let degree = requests.values().map(Vec::len).max().unwrap_or(0);
+    let worst = requests
+        .into_iter()
+        .find(|(_, words)| degree > 1 && words.len() == degree)
+        .map(|((phase, bank), words)| BankConflict {
+            phase,
+            bank,
+            touches: words.into_iter().cloned().collect(),
+        });
+    Ok(BankReport {
+        degree,
+        phases,
+        worst,
+    })
+}
