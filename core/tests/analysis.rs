@@ -2,10 +2,13 @@
 
 mod common;
 
-use common::{LDS_A, layout};
+use common::{LDS_A, MORTON_TEXTURE, layout};
+use std::collections::BTreeMap;
 use swizzle_core::analysis::{
-    Access, AccessError, BankConflict, Banks, LaneExpr, Touch, bank_conflicts, bank_of,
+    Access, AccessError, BankConflict, Banks, Coalescing, LaneExpr, Locality, Touch, Transactions,
+    bank_conflicts, bank_of, locality, transactions, vector_width,
 };
+use swizzle_core::ir::Descriptor;
 
 fn lane() -> LaneExpr {
     LaneExpr::lane()
@@ -17,7 +20,7 @@ fn lane() -> LaneExpr {
 
 /// The seeds' analyser (000 and 003): every lane's offset counts once in its bank, with no
 /// phases and no broadcast.
-fn seed_count_analyser(layout: &swizzle_core::ir::Descriptor, access: &Access) -> usize {
+fn seed_count_analyser(layout: &Descriptor, access: &Access) -> usize {
     let mut per_bank = [0usize; 32];
     for touch in access.touches(layout).unwrap() {
         per_bank[bank_of(touch.offset, access.element_bytes, Banks::default())] += 1;
@@ -25,7 +28,7 @@ fn seed_count_analyser(layout: &swizzle_core::ir::Descriptor, access: &Access) -
     per_bank.into_iter().max().unwrap()
 }
 
-fn degree(layout: &swizzle_core::ir::Descriptor, access: &Access) -> usize {
+fn degree(layout: &Descriptor, access: &Access) -> usize {
     bank_conflicts(layout, access, Banks::default())
         .unwrap()
         .degree
@@ -264,4 +267,258 @@ fn bad_accesses_are_errors_not_panics() {
     let nothing = Access::new("nothing", 0, 4).coord("i", lane());
     let report = bank_conflicts(&line, &nothing, Banks::default()).unwrap();
     assert_eq!((report.degree, report.phases), (0, 0));
+}
+
+// ---------------------------------------------------------------------------------------
+// Global-memory transactions
+// ---------------------------------------------------------------------------------------
+
+const LINE: &str = "layout L { memory [i: 4096]; coords [i]; }";
+
+/// (transactions, transferred bytes) of `access` under each model: 1.1, 1.3, sectors.
+fn costs(layout: &Descriptor, access: &Access) -> [(usize, usize); 3] {
+    [Coalescing::Cc11, Coalescing::Cc13, Coalescing::Sectors32].map(|model| {
+        let t = transactions(layout, access, model).unwrap();
+        (t.transactions, t.transferred_bytes)
+    })
+}
+
+/// A warp of 32 lanes reading 32 consecutive aligned floats (128 B). The paper's rules are
+/// per half-warp: on 1.1 each half-warp is coalesced into one 64-byte transaction (2 per
+/// warp); on 1.3 each half-warp's 128-byte segment is only half used and shrinks to 64 B (2
+/// per warp, 128 B); current GPUs move 4 sectors of 32 B.
+#[test]
+fn a_coalesced_warp() {
+    let line = layout(LINE);
+    let access = Access::new("warp", 32, 4).coord("i", lane());
+    assert_eq!(costs(&line, &access), [(2, 128), (2, 128), (4, 128)]);
+    let t = transactions(&line, &access, Coalescing::Cc13).unwrap();
+    assert_eq!(
+        t,
+        Transactions {
+            requested_bytes: 128,
+            transactions: 2,
+            transferred_bytes: 128
+        }
+    );
+    assert_eq!(t.efficiency(), 1.0);
+    // Half a warp: absent lanes do not break 1.1 coalescing.
+    let half = Access::new("half", 8, 4).coord("i", lane());
+    assert_eq!(costs(&line, &half), [(1, 64), (1, 32), (1, 32)]);
+}
+
+/// Lane i reads float i + 1: bytes 4..132.
+/// - 1.1: the half-warps' segments would start at bytes 4 and 68, not 64-byte aligned:
+///   16 transactions of 32 B each, 32 per warp.
+/// - 1.3: half-warp 0 uses bytes 4..68 of segment 0..128 (both halves): 128 B; half-warp 1
+///   uses 68..128 (upper half: 64 B) and 128..132 (lower quarter: 32 B). 3 transactions.
+/// - sectors: 32-byte sectors 0..5: 5.
+#[test]
+fn a_misaligned_warp() {
+    let line = layout(LINE);
+    let access = Access::new("shifted", 32, 4).coord("i", lane() + 1);
+    assert_eq!(
+        costs(&line, &access),
+        [(32, 1024), (3, 128 + 64 + 32), (5, 160)]
+    );
+}
+
+/// Lane i reads float s·i.
+/// - s = 2: 1.1 uncoalesced (32 × 32 B); 1.3: each half-warp spans 124 bytes of one segment,
+///   128 B each; sectors: 256 bytes = 8 sectors.
+/// - s = 32 (128 B apart): every lane its own segment, reduced to 32 B on 1.3: 32 × 32 B in
+///   all models.
+#[test]
+fn strided_warps() {
+    let line = layout(LINE);
+    let stride = |s: i128| Access::new("strided", 32, 4).coord("i", lane() * s);
+    assert_eq!(costs(&line, &stride(2)), [(32, 1024), (2, 256), (8, 256)]);
+    assert_eq!(costs(&line, &stride(32)), [(32, 1024); 3]);
+}
+
+/// 1.1 needs lane k on word k; 1.3 takes any order within the segment: swapping two lanes,
+/// or every lane reading the same word, costs 16 transactions per half-warp on 1.1 and one
+/// (reduced to 64 B, and to 32 B for the broadcast) on 1.3.
+#[test]
+fn order_matters_on_1_1_only() {
+    let line = layout(LINE);
+    let swapped = Access::new("swapped", 16, 4).coord("i", lane() ^ 1);
+    assert_eq!(costs(&line, &swapped), [(16, 512), (1, 64), (2, 64)]);
+    let broadcast = Access::new("broadcast", 16, 4).coord("i", LaneExpr::from(5));
+    assert_eq!(costs(&line, &broadcast), [(16, 512), (1, 32), (1, 32)]);
+}
+
+/// The 1.3 segment size depends on the word size: 16 lanes reading consecutive 2-byte
+/// words use 32 bytes of a 64-byte segment (reduced to 32 B); 1-byte words, 16 bytes of a
+/// 32-byte segment. The paper's 1.1 rule: a segment of 16 words, at least 32 B moved.
+#[test]
+fn word_sizes() {
+    let line = layout(LINE);
+    for bytes in [1, 2] {
+        let access = Access::new("narrow", 16, bytes).coord("i", lane());
+        assert_eq!(costs(&line, &access), [(1, 32); 3]);
+    }
+    // Lanes 32 bytes apart with 2-byte words: 16 lanes over 512 bytes = 8 segments of 64 B
+    // on 1.3, each with 2 lanes 32 B apart (both halves): 8 × 64 B.
+    let spread = Access::new("spread", 16, 2).coord("i", lane() * 16);
+    assert_eq!(costs(&line, &spread)[1], (8, 512));
+}
+
+/// Lane i reads floats 4i..4i+4 as one 16-byte word (a float4 load). 1.1: each half-warp's
+/// 256-byte segment in two 128-byte transactions (the CUDA guide's rule for 16-byte words);
+/// 1.3: two 128-byte segments per half-warp; sectors: 512 B = 16.
+#[test]
+fn vector_loads_are_one_word_per_lane() {
+    let line = layout(LINE);
+    let float4 = Access::new("float4", 32, 4)
+        .vector(4, None)
+        .coord("i", lane() * 4);
+    assert_eq!(costs(&line, &float4), [(4, 512), (4, 512), (16, 512)]);
+}
+
+/// A vector that is not contiguous in memory is one instruction per element: a column-major
+/// tile read with 4-wide vectors along x is 4 loads of 32 consecutive floats.
+#[test]
+fn scattered_vectors_are_split_into_elements() {
+    let column_major = layout("layout C { memory [x: 4, y: 32]; coords [y, x]; }");
+    let access = Access::new("rows", 32, 4)
+        .vector(4, Some("x"))
+        .coord("y", lane())
+        .coord("x", LaneExpr::from(0));
+    assert_eq!(
+        costs(&column_major, &access),
+        [(8, 512), (8, 512), (16, 512)]
+    );
+    assert_eq!(
+        transactions(&column_major, &access, Coalescing::Cc11)
+            .unwrap()
+            .requested_bytes,
+        512
+    );
+    let outside = Access::new("outside", 32, 4).coord("y", lane());
+    assert_eq!(
+        transactions(&column_major, &outside, Coalescing::Cc13),
+        Err(AccessError::MissingCoord("x".into()))
+    );
+}
+
+/// Seed 002's volume, one 4×4 thread block (16 threads, one half-warp) per slice. Linear:
+/// 4 rows of 16 B, 256 floats apart: uncoalesced on 1.1 (16 × 32 B), 4 segments of 32 B on
+/// 1.3. Morton: the block is 16 contiguous floats: one 64-byte transaction on both.
+#[test]
+fn paper_block_4x4() {
+    let linear = layout("layout V { memory [z: 2, y: 256, x: 256]; coords [z, y, x]; }");
+    let morton = layout(
+        "layout V { memory [n: 131072]; unmerge n -> [z: 2, m: 65536]; morton m -> [y: 256, x: 256]; coords [z, y, x]; }",
+    );
+    let (dy, dx) = morton_decode(lane());
+    let block = |dy: LaneExpr, dx: LaneExpr| {
+        Access::new("block", 16, 4)
+            .coord("z", LaneExpr::from(1))
+            .coord("y", dy + 8)
+            .coord("x", dx + 12)
+    };
+    let rows = block(lane() / 4, lane() % 4);
+    assert_eq!(costs(&linear, &rows)[..2], [(16, 512), (4, 128)]);
+    assert_eq!(costs(&morton, &block(dy, dx))[..2], [(1, 64), (1, 64)]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Locality and contiguity
+// ---------------------------------------------------------------------------------------
+
+fn histogram(pairs: &[(usize, usize)]) -> BTreeMap<usize, usize> {
+    pairs.iter().copied().collect()
+}
+
+/// Seed 000's "Morton Order Spatial Locality Analysis" of a 4×4 tile: the 15 steps between
+/// consecutive Morton indices are 8 of distance 1, 6 of distance 2 and one of distance 4
+/// (7 → 8, (1,3) → (2,0)). Row-major: 12 steps of 1 and 3 row jumps of 1 + 3 = 4.
+/// Both 64-byte float tiles lie in one 128-byte line (seed 000 counts row-major as 4 lines
+/// because it counts one line per row, however short).
+#[test]
+fn seed_000_locality_4x4() {
+    let morton = layout("layout M { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }");
+    let row_major = layout("layout R { memory [y: 4, x: 4]; coords [y, x]; }");
+    assert_eq!(
+        locality(&morton, 4, 128),
+        Locality {
+            distances: histogram(&[(1, 8), (2, 6), (4, 1)]),
+            cache_lines: 1
+        }
+    );
+    assert_eq!(
+        locality(&row_major, 4, 128),
+        Locality {
+            distances: histogram(&[(1, 12), (4, 3)]),
+            cache_lines: 1
+        }
+    );
+    // 16-byte lines hold 4 floats: 4 lines either way, a row of row-major or a 2×2 quad
+    // pair of Morton.
+    assert_eq!(locality(&morton, 4, 16).cache_lines, 4);
+}
+
+/// Seed 000's 8×8 texture of 4×4 Morton tiles: four tiles of (8, 6, 1) steps of 1, 2, 4,
+/// and the tile changes 15 → 16 ((3,3) → (0,4): 4), 31 → 32 ((3,7) → (4,0): 8) and 47 → 48
+/// ((7,3) → (4,4): 4).
+#[test]
+fn seed_000_locality_of_the_tiled_texture() {
+    let texture = layout(MORTON_TEXTURE);
+    assert_eq!(
+        locality(&texture, 4, 128).distances,
+        histogram(&[(1, 32), (2, 24), (4, 6), (8, 1)])
+    );
+}
+
+/// Cache lines count the lines the elements lie in, not the span: rows of 4 floats 256 B
+/// apart touch 4 lines of 128 B, the dense tile 1.
+#[test]
+fn sparse_layouts_touch_more_lines() {
+    let sparse = layout("layout S { memory [y: 4, x: 4] strides [64, 1]; coords [y, x]; }");
+    assert_eq!(locality(&sparse, 4, 128).cache_lines, 4);
+    // Padding is skipped: the 10 valid coordinates of 15 are 40 bytes, 3 lines of 16 B (a
+    // line size of 0 is read as 1 byte: one line per element's first byte).
+    let padded = layout("layout P { memory [l: 10]; pad l -> u (2, 3); coords [u]; }");
+    let expected = |cache_lines| Locality {
+        distances: histogram(&[(1, 9)]),
+        cache_lines,
+    };
+    assert_eq!(locality(&padded, 4, 16), expected(3));
+    assert_eq!(locality(&padded, 4, 0), expected(10));
+}
+
+/// Row-major: the whole row when its length is a power of two, else the largest power of
+/// two whose aligned runs stay inside the row (len 6: run 4..8 leaves it, runs of 2 do not).
+/// Morton 4×4: (y, 0) and (y, 1) are adjacent, (y, 2) is 4 further on: 2. LdsA: one KPack
+/// vector of 8 fp16 is contiguous, the next one is XOR-shuffled: 8. Swizzle<3,0,3>: row 1
+/// is stored as 9, 8, 11, 10, …: out of order, 1. Padding breaks runs: 1.
+#[test]
+fn vector_widths() {
+    let width = |source: &str| vector_width(&layout(source));
+    assert_eq!(width("layout R { memory [y: 4, x: 8]; coords [y, x]; }"), 8);
+    assert_eq!(width("layout R { memory [y: 4, x: 6]; coords [y, x]; }"), 2);
+    assert_eq!(
+        width("layout M { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }"),
+        2
+    );
+    assert_eq!(width(LDS_A), 8);
+    assert_eq!(
+        width(
+            "layout S { memory [n: 64]; swizzle n -> s (3, 0, 3); unmerge s -> [r: 8, c: 8]; coords [r, c]; }"
+        ),
+        1
+    );
+    assert_eq!(
+        width("layout C { memory [x: 4, y: 32]; coords [y, x]; }"),
+        1
+    );
+    assert_eq!(
+        width("layout P { memory [y: 4, p: 8]; pad p -> x (1, 1); coords [y, x]; }"),
+        1
+    );
+    assert_eq!(
+        width("layout P { memory [y: 4, p: 8]; pad p -> x (0, 0); coords [y, x]; }"),
+        8
+    );
 }

@@ -4,6 +4,36 @@
 
 pub mod access;
 pub mod banks;
+pub mod contiguity;
+pub mod locality;
+pub mod transactions;
 
+pub use crate::ast::BinOpKind;
 pub use access::{Access, AccessError, LaneExpr, Touch};
 pub use banks::{BankConflict, BankReport, Banks, bank_conflicts, bank_of};
+pub use contiguity::vector_width;
+pub use locality::{Locality, locality};
+pub use transactions::{Coalescing, Transactions, transactions};
+
+/// The most coordinates an analysis that walks a whole layout enumerates (about 4 million),
+/// so that no layout, however large its lengths, makes an analysis run away; larger layouts
+/// are analysed on their first `ENUMERATION_LIMIT` coordinates in row-major order.
+pub const ENUMERATION_LIMIT: usize = 1 << 22;
+
+/// The coordinates of `shape` in row-major order (last fastest), at most
+/// [`ENUMERATION_LIMIT`] of them.
+fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let first = (!shape.contains(&0)).then(|| vec![0; shape.len()]);
+    std::iter::successors(first, |previous| {
+        let mut next = previous.clone();
+        for d in (0..shape.len()).rev() {
+            next[d] += 1;
+            if next[d] < shape[d] {
+                return Some(next);
+            }
+            next[d] = 0;
+        }
+        None
+    })
+    .take(ENUMERATION_LIMIT)
+}

@@ -1,0 +1,55 @@
+//! Contiguity: how many elements along the last coordinate a single vector load (or store)
+//! can move, i.e. the widest aligned run that is contiguous and in order in memory.
+
+use super::{ENUMERATION_LIMIT, coordinates};
+use crate::ir::Descriptor;
+
+/// The largest power of two `v ≤ len(last coordinate)` such that, for every valid
+/// coordinate `c` with `last(c) % v == 0`, the `v` elements `c + i·e_last` (`i < v`) are
+/// valid and lie at `offset(c) + i`; 1 if there is none (or the layout has no coordinates).
+pub fn vector_width(layout: &Descriptor) -> usize {
+    let shape = layout.shape();
+    let Some((&len, outer)) = shape.split_last() else {
+        return 1;
+    };
+    if len == 0 {
+        return 1;
+    }
+    let mut width = 1 << len.ilog2();
+    let rows = (ENUMERATION_LIMIT / len).max(1);
+    for prefix in coordinates(outer).take(rows) {
+        let runs = runs(layout, &prefix, len);
+        while width > 1
+            && runs
+                .iter()
+                .step_by(width)
+                .any(|&run| run != 0 && run < width)
+        {
+            width /= 2;
+        }
+        if width == 1 {
+            break;
+        }
+    }
+    width
+}
+
+/// For each position `x` of the row at `prefix`: how many elements from `x` on are valid
+/// and at consecutive offsets (0 where `x` itself is invalid).
+fn runs(layout: &Descriptor, prefix: &[usize], len: usize) -> Vec<usize> {
+    let offsets: Vec<Option<usize>> = (0..len)
+        .map(|x| {
+            let coord: Vec<usize> = prefix.iter().copied().chain([x]).collect();
+            layout.offset(&coord).ok()
+        })
+        .collect();
+    let mut runs = vec![0; len];
+    for x in (0..len).rev() {
+        if let Some(offset) = offsets[x] {
+            let next = offset.checked_add(1);
+            let continues = x + 1 < len && next.is_some() && offsets[x + 1] == next;
+            runs[x] = 1 + if continues { runs[x + 1] } else { 0 };
+        }
+    }
+    runs
+}
