@@ -15,6 +15,7 @@ pub mod interp;
 pub mod ir;
 mod network;
 mod parse;
+pub mod picture;
 pub mod sym;
 mod table;
 

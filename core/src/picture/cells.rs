@@ -1,0 +1,193 @@
+//! The offset of every coordinate of a layout, arranged as planes of rows × columns: what
+//! every picture draws.
+
+use crate::analysis::AccessError;
+use crate::interp::CoordError;
+use crate::ir::Descriptor;
+use std::fmt;
+
+/// Most cells a picture holds (a 2048 × 2048 tile): a larger picture is unreadable, and
+/// computing it could exhaust memory.
+pub const MAX_CELLS: usize = 1 << 22;
+
+/// Why a layout cannot be drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PictureError {
+    /// The layout has more than [`MAX_CELLS`] coordinates.
+    TooLarge { shape: Vec<usize> },
+    /// The interpreter failed on a coordinate inside the shape: the descriptor is malformed.
+    Offset(CoordError),
+    /// The access that colours the cells does not fit the layout.
+    Access(AccessError),
+}
+
+impl fmt::Display for PictureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { shape } => write!(
+                f,
+                "the layout's shape {shape:?} has more than {MAX_CELLS} coordinates, too many to draw"
+            ),
+            Self::Offset(error) => error.fmt(f),
+            Self::Access(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PictureError {}
+
+/// The offsets of all coordinates of a layout, row-major, `None` where a coordinate lies in
+/// padding. The last coordinate runs along a row and the second-to-last down a column; the
+/// outer coordinates, if any, select a plane. A layout without coordinates is one cell.
+#[derive(Clone, Debug)]
+pub struct Cells {
+    names: Vec<String>,
+    shape: Vec<usize>,
+    offsets: Vec<Option<usize>>,
+}
+
+impl Cells {
+    /// Evaluates every coordinate of `descriptor`.
+    pub fn new(descriptor: &Descriptor) -> Result<Cells, PictureError> {
+        let shape = descriptor.shape();
+        let size = descriptor
+            .size()
+            .filter(|&size| size <= MAX_CELLS)
+            .ok_or_else(|| PictureError::TooLarge {
+                shape: shape.clone(),
+            })?;
+        let mut coord = vec![0; shape.len()];
+        let mut offsets = Vec::with_capacity(size);
+        for _ in 0..size {
+            offsets.push(match descriptor.offset(&coord) {
+                Ok(offset) => Some(offset),
+                Err(CoordError::Padding { .. }) => None,
+                Err(error) => return Err(PictureError::Offset(error)),
+            });
+            advance(&mut coord, &shape);
+        }
+        let names = descriptor
+            .coords
+            .iter()
+            .map(|&c| descriptor.dims[c].name.to_string())
+            .collect();
+        Ok(Cells {
+            names,
+            shape,
+            offsets,
+        })
+    }
+
+    /// Cells down a plane: the length of the second-to-last coordinate, or 1.
+    pub fn rows(&self) -> usize {
+        self.shape.len().checked_sub(2).map_or(1, |i| self.shape[i])
+    }
+
+    /// Cells along a row: the length of the last coordinate, or 1.
+    pub fn columns(&self) -> usize {
+        self.shape.last().copied().unwrap_or(1)
+    }
+
+    /// Number of planes: the product of the outer coordinates' lengths.
+    pub fn planes(&self) -> usize {
+        self.outer_shape().iter().product()
+    }
+
+    /// The name of the coordinate that numbers the rows, for layouts with at least two.
+    pub fn row_name(&self) -> Option<&str> {
+        let i = self.names.len().checked_sub(2)?;
+        Some(&self.names[i])
+    }
+
+    /// The name of the coordinate that numbers the columns.
+    pub fn column_name(&self) -> Option<&str> {
+        self.names.last().map(String::as_str)
+    }
+
+    /// Number of cells: the product of the shape.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether the shape has a zero length.
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// The offset of cell `index` (row-major over the coordinates), `None` in padding.
+    pub fn offset(&self, index: usize) -> Option<usize> {
+        self.offsets[index]
+    }
+
+    /// The offsets of one row of one plane.
+    pub fn row(&self, plane: usize, row: usize) -> &[Option<usize>] {
+        let start = (plane * self.rows() + row) * self.columns();
+        &self.offsets[start..start + self.columns()]
+    }
+
+    /// Every offset that is not padding.
+    pub fn offsets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.offsets.iter().flatten().copied()
+    }
+
+    /// The outer coordinates that select `plane`, as `name = value, …`; `None` for layouts
+    /// of at most two coordinates, which have a single plane.
+    pub fn plane_label(&self, plane: usize) -> Option<String> {
+        let outer = self.outer_shape();
+        if outer.is_empty() {
+            return None;
+        }
+        let mut values = vec![0; outer.len()];
+        let mut rest = plane;
+        for (value, &len) in values.iter_mut().zip(outer).rev() {
+            *value = rest % len;
+            rest /= len;
+        }
+        let parts: Vec<String> = self
+            .names
+            .iter()
+            .zip(&values)
+            .map(|(name, value)| format!("{name} = {value}"))
+            .collect();
+        Some(parts.join(", "))
+    }
+
+    /// The index of a coordinate, `None` if it lies outside the shape.
+    pub fn index(&self, coord: &[usize]) -> Option<usize> {
+        if coord.len() != self.shape.len() || coord.iter().zip(&self.shape).any(|(c, l)| c >= l) {
+            return None;
+        }
+        Some(
+            coord
+                .iter()
+                .zip(&self.shape)
+                .fold(0, |index, (&c, &len)| index * len + c),
+        )
+    }
+
+    /// The (plane, row, column) of cell `index`.
+    pub fn place(&self, index: usize) -> (usize, usize, usize) {
+        let per_plane = self.rows() * self.columns();
+        let within = index % per_plane;
+        (
+            index / per_plane,
+            within / self.columns(),
+            within % self.columns(),
+        )
+    }
+
+    fn outer_shape(&self) -> &[usize] {
+        &self.shape[..self.shape.len().saturating_sub(2)]
+    }
+}
+
+/// Steps `coord` to the next coordinate of `shape` in row-major order (wrapping to zeros).
+fn advance(coord: &mut [usize], shape: &[usize]) {
+    for (c, &len) in coord.iter_mut().zip(shape).rev() {
+        *c += 1;
+        if *c < len {
+            return;
+        }
+        *c = 0;
+    }
+}

@@ -1,0 +1,18 @@
+//! Pictures of a layout: a text grid of offsets in the style of seed 000's Morton table, the
+//! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane.
+//!
+//! Every picture is computed by the reference interpreter, so it shows what DESIGN.md §2
+//! says a layout means, whatever the generated code does. Rows are the second-to-last
+//! coordinate and columns the last one; a 1-D layout is a single row and a layout with more
+//! coordinates is drawn as one plane per value of the outer ones.
+
+mod cells;
+mod geometry;
+mod grid;
+mod palette;
+mod svg;
+
+pub use cells::{Cells, PictureError};
+pub use geometry::Geometry;
+pub use grid::{bank_map, grid};
+pub use svg::{Coloring, svg};

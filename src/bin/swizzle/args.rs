@@ -1,0 +1,268 @@
+//! The command line: `swizzle show|analyze|svg FILE [options]`, read into a [`Command`].
+//! Options take their value as the next argument or after `=`; `--banks` of `show` is a
+//! switch that may carry a configuration (`--banks=64x4`).
+
+use crate::spec;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use swizzle_core::analysis::Access;
+use swizzle_core::analysis::banks::Banks;
+use swizzle_core::picture::Coloring;
+
+pub const USAGE: &str = "\
+usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
+       swizzle analyze FILE [--layout NAME] --access SPEC [--banks COUNTxWIDTH] [--line-bytes N]
+       swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC] [--banks COUNTxWIDTH]
+                   [--element-bytes N] [-o OUT.svg]";
+
+pub const HELP: &str = "\
+Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
+`swizzle::layout! { ... }`; --layout picks one (needed when FILE holds several).
+
+  show      name, shape, size, element space, bijectivity, vector width and the offset grid
+            of each layout; --banks shows each cell's bank instead (32 banks of 4 bytes
+            unless COUNTxWIDTH says otherwise; --element-bytes defaults to 4)
+  analyze   bank conflicts, global-memory transactions (cc1.1, cc1.3, 32-byte sectors) and
+            locality (--line-bytes, default 128) of one access
+  svg       an SVG of the grid, coloured by bank, or by lane of an access (--color lane,
+            the default when --access is given), written to OUT.svg or standard output
+
+An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
+(lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
+name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and parentheses).
+";
+
+/// What the user asked for.
+pub enum Command {
+    Help,
+    Show {
+        file: PathBuf,
+        layout: Option<String>,
+        /// The bank map instead of offsets, for elements of `element_bytes`.
+        banks: Option<Banks>,
+        element_bytes: usize,
+    },
+    Analyze {
+        file: PathBuf,
+        layout: Option<String>,
+        access: Access,
+        banks: Banks,
+        line_bytes: usize,
+    },
+    Svg {
+        file: PathBuf,
+        layout: Option<String>,
+        coloring: Coloring,
+        output: Option<PathBuf>,
+    },
+}
+
+/// A mistake on the command line, explained.
+pub struct UsageError(pub String);
+
+/// How an option takes its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arity {
+    /// `--name VALUE` or `--name=VALUE`.
+    Value,
+    /// `--name` alone, or `--name=VALUE`.
+    Switch,
+}
+
+/// The options and the one positional argument (FILE) of a subcommand.
+struct Options {
+    file: Option<PathBuf>,
+    /// `-h` or `--help` was given: nothing else matters.
+    help: bool,
+    /// Option name → its value (`None` for a switch given alone).
+    values: HashMap<&'static str, Option<String>>,
+}
+
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut args = args
+        .into_iter()
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|arg| UsageError(format!("argument {arg:?} is not valid UTF-8")))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter();
+    let command = args
+        .next()
+        .ok_or_else(|| UsageError("no command given".to_owned()))?;
+    let allowed: &[(&str, Arity)] = match command.as_str() {
+        "-h" | "--help" | "help" => return Ok(Command::Help),
+        "show" => &[
+            ("--layout", Arity::Value),
+            ("--banks", Arity::Switch),
+            ("--element-bytes", Arity::Value),
+        ],
+        "analyze" => &[
+            ("--layout", Arity::Value),
+            ("--access", Arity::Value),
+            ("--banks", Arity::Value),
+            ("--line-bytes", Arity::Value),
+        ],
+        "svg" => &[
+            ("--layout", Arity::Value),
+            ("--color", Arity::Value),
+            ("--access", Arity::Value),
+            ("--banks", Arity::Value),
+            ("--element-bytes", Arity::Value),
+            ("--output", Arity::Value),
+        ],
+        other => return Err(UsageError(format!("unknown command `{other}`"))),
+    };
+    let mut options = Options::parse(args, allowed)?;
+    if options.help {
+        return Ok(Command::Help);
+    }
+    let file = options
+        .file
+        .take()
+        .ok_or_else(|| UsageError("no FILE given".to_owned()))?;
+    let layout = options.take("--layout");
+    Ok(match command.as_str() {
+        "show" => Command::Show {
+            layout,
+            banks: match options.values.remove("--banks") {
+                None => None,
+                Some(None) => Some(Banks::default()),
+                Some(Some(config)) => Some(spec::banks(&config).map_err(UsageError)?),
+            },
+            element_bytes: options.positive("--element-bytes")?.unwrap_or(4),
+            file,
+        },
+        "analyze" => Command::Analyze {
+            layout,
+            access: options
+                .access()?
+                .ok_or_else(|| UsageError("`analyze` needs --access SPEC".to_owned()))?,
+            banks: options.banks()?,
+            line_bytes: options.positive("--line-bytes")?.unwrap_or(128),
+            file,
+        },
+        _ => Command::Svg {
+            layout,
+            coloring: svg_coloring(&mut options)?,
+            output: options.take("--output").map(PathBuf::from),
+            file,
+        },
+    })
+}
+
+/// `--color lane` (the default with `--access`) colours by the access's lanes, `--color
+/// bank` by bank, for elements of `--element-bytes` (default: the access's, or 4).
+fn svg_coloring(options: &mut Options) -> Result<Coloring, UsageError> {
+    let access = options.access()?;
+    let banks = options.banks()?;
+    let element_bytes = options.positive("--element-bytes")?;
+    let by_lane = match options.take("--color").as_deref() {
+        Some("lane") => true,
+        Some("bank") => false,
+        Some(other) => {
+            return Err(UsageError(format!(
+                "--color takes `bank` or `lane`, not `{other}`"
+            )));
+        }
+        None => access.is_some(),
+    };
+    Ok(match (by_lane, access) {
+        (true, Some(access)) => Coloring::Lane(access),
+        (true, None) => {
+            return Err(UsageError(
+                "--color lane needs --access SPEC to know which lane touches which cell".to_owned(),
+            ));
+        }
+        (false, access) => Coloring::Bank {
+            element_bytes: element_bytes
+                .or(access.map(|a| a.element_bytes))
+                .unwrap_or(4),
+            banks,
+        },
+    })
+}
+
+impl Options {
+    fn parse(
+        args: impl Iterator<Item = String>,
+        allowed: &[(&'static str, Arity)],
+    ) -> Result<Options, UsageError> {
+        let (mut file, mut help) = (None, false);
+        let mut values = HashMap::new();
+        let mut args = args.peekable();
+        while let Some(arg) = args.next() {
+            if !arg.starts_with('-') || arg == "-" {
+                if let Some(first) = file.replace(PathBuf::from(&arg)) {
+                    return Err(UsageError(format!(
+                        "one FILE expected, found `{}` and `{arg}`",
+                        first.display()
+                    )));
+                }
+                continue;
+            }
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, value)) => (flag, Some(value.to_owned())),
+                None => (arg.as_str(), None),
+            };
+            let flag = match flag {
+                "-o" => "--output",
+                "-h" => "--help",
+                "--colour" => "--color",
+                other => other,
+            };
+            if flag == "--help" {
+                help = true;
+                continue;
+            }
+            let Some(&(name, arity)) = allowed.iter().find(|(name, _)| *name == flag) else {
+                return Err(UsageError(format!("unknown option `{flag}`")));
+            };
+            let value = match (arity, inline) {
+                (_, Some(value)) => Some(value),
+                (Arity::Switch, None) => None,
+                (Arity::Value, None) => Some(
+                    args.next_if(|next| !next.starts_with("--"))
+                        .ok_or_else(|| UsageError(format!("{name} needs a value")))?,
+                ),
+            };
+            if values.insert(name, value).is_some() {
+                return Err(UsageError(format!("{name} is given twice")));
+            }
+        }
+        Ok(Options { file, help, values })
+    }
+
+    /// The value of an option that takes one.
+    fn take(&mut self, name: &str) -> Option<String> {
+        self.values.remove(name).flatten()
+    }
+
+    fn positive(&mut self, name: &str) -> Result<Option<usize>, UsageError> {
+        self.take(name)
+            .map(|value| {
+                value
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| n > 0)
+                    .ok_or_else(|| {
+                        UsageError(format!("{name} takes a positive integer, not `{value}`"))
+                    })
+            })
+            .transpose()
+    }
+
+    fn access(&mut self) -> Result<Option<Access>, UsageError> {
+        self.take("--access")
+            .map(|value| spec::access(&value).map_err(|e| UsageError(format!("--access: {e}"))))
+            .transpose()
+    }
+
+    fn banks(&mut self) -> Result<Banks, UsageError> {
+        self.take("--banks")
+            .map(|value| spec::banks(&value).map_err(UsageError))
+            .transpose()
+            .map(Option::unwrap_or_default)
+    }
+}

@@ -1,0 +1,247 @@
+//! What `show` and `analyze` print: plain text for a terminal, one fact per line.
+
+use std::fmt::Write;
+use swizzle_core::analysis::{
+    Access, Banks, Coalescing, Touch, bank_conflicts, locality, transactions, vector_width,
+};
+use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::ir::Descriptor;
+use swizzle_core::picture::{self, Cells};
+
+/// The facts of a layout and its grid of offsets, or of banks when `banks` is given.
+pub fn show(
+    descriptor: &Descriptor,
+    banks: Option<Banks>,
+    element_bytes: usize,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let shape = descriptor.shape();
+    let count =
+        |n: Option<usize>| n.map_or_else(|| "overflows usize".to_owned(), |n| n.to_string());
+    let _ = writeln!(out, "{}", descriptor.name);
+    if !shape.is_empty() {
+        let lens: Vec<String> = shape.iter().map(usize::to_string).collect();
+        let _ = writeln!(
+            out,
+            "  coordinates    {} = {}",
+            coordinate_names(descriptor).join(" × "),
+            lens.join(" × ")
+        );
+    }
+    let _ = writeln!(out, "  size           {}", count(descriptor.size()));
+    let _ = writeln!(out, "  element space  {}", count(descriptor.space()));
+    let _ = writeln!(out, "  bijective      {}", bijectivity(descriptor));
+    if let Some(last) = coordinate_names(descriptor).last() {
+        let _ = writeln!(
+            out,
+            "  vector width   {} along {last}",
+            vector_width(descriptor)
+        );
+    }
+    let (what, mut details, grid) = match banks {
+        None => ("offsets", vec![], picture::grid(descriptor)),
+        Some(banks) => (
+            "banks",
+            vec![format!(
+                "{} × {} B, {element_bytes}-byte elements",
+                banks.count, banks.width_bytes
+            )],
+            picture::bank_map(descriptor, element_bytes, banks),
+        ),
+    };
+    let grid = grid.map_err(|e| e.to_string())?;
+    details.extend(axes(descriptor));
+    let _ = if details.is_empty() {
+        writeln!(out, "{what}:")
+    } else {
+        writeln!(out, "{what} ({}):", details.join("; "))
+    };
+    out.push_str(&grid);
+    Ok(out)
+}
+
+/// Bank conflicts, transactions under the three coalescing models and the locality of the
+/// layout's memory order, for one access.
+pub fn analyze(
+    descriptor: &Descriptor,
+    access: &Access,
+    banks: Banks,
+    line_bytes: usize,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let along = access
+        .along
+        .clone()
+        .or_else(|| coordinate_names(descriptor).last().map(|n| n.to_string()))
+        .unwrap_or_default();
+    let _ = writeln!(out, "{}, access `{}`", descriptor.name, access.name);
+    let _ = writeln!(
+        out,
+        "  {} lanes, each {} × {}-byte element{} along {along}",
+        access.lanes,
+        access.vector,
+        access.element_bytes,
+        if access.vector == 1 { "" } else { "s" }
+    );
+
+    let report = bank_conflicts(descriptor, access, banks).map_err(|e| e.to_string())?;
+    let per_phase = access.lanes.div_ceil(report.phases.max(1));
+    let _ = writeln!(
+        out,
+        "\nbank conflicts ({} banks × {} B, {} phase{} of {per_phase} lanes):",
+        banks.count,
+        banks.width_bytes,
+        report.phases,
+        if report.phases == 1 { "" } else { "s" }
+    );
+    match &report.worst {
+        None if report.degree == 0 => {
+            let _ = writeln!(out, "  none: the access touches nothing");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  conflict-free: no bank serves two words in one phase"
+            );
+        }
+        Some(conflict) => {
+            let first = conflict.phase * per_phase;
+            let _ = writeln!(
+                out,
+                "  {}-way: in phase {} (lanes {first}..{}), bank {} serves {} distinct words:",
+                report.degree,
+                conflict.phase,
+                first + per_phase,
+                conflict.bank,
+                conflict.touches.len()
+            );
+            let width = conflict.touches.iter().map(|t| t.lane).max().unwrap_or(0);
+            let width = width.to_string().len();
+            for touch in &conflict.touches {
+                let _ = writeln!(
+                    out,
+                    "    lane {:>width$}  {}",
+                    touch.lane,
+                    touch_text(descriptor, touch)
+                );
+            }
+        }
+    }
+
+    let _ = writeln!(
+        out,
+        "\nglobal-memory transactions:\n  {:<26}{:>11}{:>14}{:>13}{:>12}",
+        "model", "requested", "transactions", "transferred", "efficiency"
+    );
+    for (model, name) in [
+        (Coalescing::Cc11, "cc1.1 (per half-warp)"),
+        (Coalescing::Cc13, "cc1.3 (per half-warp)"),
+        (Coalescing::Sectors32, "32-byte sectors (per warp)"),
+    ] {
+        let cost = transactions(descriptor, access, model).map_err(|e| e.to_string())?;
+        let _ = writeln!(
+            out,
+            "  {name:<26}{:>11}{:>14}{:>13}{:>11.0}%",
+            format!("{} B", cost.requested_bytes),
+            cost.transactions,
+            format!("{} B", cost.transferred_bytes),
+            cost.efficiency() * 100.0
+        );
+    }
+
+    let locality = locality(descriptor, access.element_bytes, line_bytes);
+    let _ = writeln!(
+        out,
+        "\nlocality of the layout's memory order ({}-byte elements, {line_bytes}-byte lines):",
+        access.element_bytes
+    );
+    let _ = writeln!(out, "  cache lines  {}", locality.cache_lines);
+    let _ = writeln!(
+        out,
+        "  Manhattan distance between the coordinates of consecutive offsets: pairs"
+    );
+    let pairs: Vec<String> = locality
+        .distances
+        .iter()
+        .map(|(distance, pairs)| format!("{distance}: {pairs}"))
+        .collect();
+    for line in pairs.chunks(8) {
+        let _ = writeln!(out, "    {}", line.join(", "));
+    }
+    Ok(out)
+}
+
+/// Whether distinct coordinates get distinct offsets and cover the element space.
+fn bijectivity(descriptor: &Descriptor) -> String {
+    let canonical = Canonical::new(descriptor);
+    match canonical.injectivity(descriptor, REQUESTED_ENUMERATION_LIMIT) {
+        Injectivity::Collides(collision) => format!(
+            "no: {} and {} both map to offset {}",
+            coord_text(descriptor, &collision.a),
+            coord_text(descriptor, &collision.b),
+            collision.offset
+        ),
+        Injectivity::Unknown => {
+            format!("unknown: more than {REQUESTED_ENUMERATION_LIMIT} coordinates to enumerate")
+        }
+        Injectivity::Injective => {
+            let space = descriptor.space();
+            let used = if descriptor.is_padded() {
+                Cells::new(descriptor)
+                    .ok()
+                    .map(|cells| cells.offsets().count())
+            } else {
+                descriptor.size()
+            };
+            match (used, space) {
+                (Some(used), Some(space)) if used == space => format!("yes, onto 0..{space}"),
+                (Some(used), Some(space)) => {
+                    format!("no: injective, but uses {used} of the {space} offsets")
+                }
+                _ => "injective".to_owned(),
+            }
+        }
+    }
+}
+
+/// Which coordinates number the grid's rows, columns and blocks.
+fn axes(descriptor: &Descriptor) -> Option<String> {
+    Some(match coordinate_names(descriptor).as_slice() {
+        [] => return None,
+        [column] => format!("columns {column}"),
+        [outer @ .., row, column] if !outer.is_empty() => {
+            format!(
+                "rows {row}, columns {column}, one block per {}",
+                outer.join(", ")
+            )
+        }
+        [.., row, column] => format!("rows {row}, columns {column}"),
+    })
+}
+
+fn coordinate_names(descriptor: &Descriptor) -> Vec<&str> {
+    descriptor
+        .coords
+        .iter()
+        .map(|&c| descriptor.dims[c].name.as_ref())
+        .collect()
+}
+
+/// `(m=0, k=8)`.
+fn coord_text(descriptor: &Descriptor, coord: &[usize]) -> String {
+    let parts: Vec<String> = coordinate_names(descriptor)
+        .iter()
+        .zip(coord)
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// `(m=0, k=8) → 8`.
+fn touch_text(descriptor: &Descriptor, touch: &Touch) -> String {
+    format!(
+        "{} → {}",
+        coord_text(descriptor, &touch.coord),
+        touch.offset
+    )
+}
