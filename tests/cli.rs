@@ -120,6 +120,20 @@ fn show_banks_of_one_layout() {
 }
 
 #[test]
+fn show_says_why_a_grid_is_not_drawn() {
+    let path = file(
+        "show_huge.layout",
+        "layout Huge { memory [y: 4096, x: 4096]; coords [y, x]; }",
+    );
+    let (out, _) = run(&["show", path.to_str().unwrap()], 0);
+    assert!(out.contains("  size           16777216\n"), "{out}");
+    assert!(out.ends_with(
+        "offsets (rows y, columns x):\n  not drawn: the layout's shape [4096, 4096] has more than \
+         4194304 coordinates, too many to draw\n"
+    ));
+}
+
+#[test]
 fn show_without_a_name_shows_every_layout() {
     let path = file("show_all.layout", LDS);
     let (out, _) = run(&["show", path.to_str().unwrap()], 0);
@@ -223,6 +237,17 @@ fn usage_errors_exit_with_two() {
         (
             vec!["analyze", path, "--layout", "LdsA"],
             "`analyze` needs --access SPEC",
+        ),
+        (
+            vec![
+                "analyze",
+                path,
+                "--layout",
+                "LdsA",
+                "--access",
+                "lanes=1000000 m=0 k=0",
+            ],
+            "--access: expected an integer from 1 to 4096 for `lanes` at column 7",
         ),
         (
             vec!["analyze", path, "--layout", "LdsA", "--access", "m=lane%"],

@@ -136,8 +136,10 @@ impl Classes {
                     count: access.lanes,
                     of,
                     caption: format!(
-                        "colour: lane of access{name} ({} lanes × {} elements)",
-                        access.lanes, access.vector
+                        "colour: lane of access{name} ({} lanes × {} element{})",
+                        access.lanes,
+                        access.vector,
+                        if access.vector == 1 { "" } else { "s" }
                     ),
                     untouched: true,
                 }

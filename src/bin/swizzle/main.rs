@@ -66,8 +66,7 @@ fn run(command: Command) -> Result<String, Failure> {
             let shown: Vec<String> = chosen
                 .iter()
                 .map(|checked| report::show(&checked.descriptor, banks, element_bytes))
-                .collect::<Result<_, _>>()
-                .map_err(Failure::Input)?;
+                .collect();
             Ok(shown.join("\n"))
         }
         Command::Analyze {

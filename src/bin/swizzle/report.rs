@@ -8,12 +8,9 @@ use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::picture::{self, Cells};
 
-/// The facts of a layout and its grid of offsets, or of banks when `banks` is given.
-pub fn show(
-    descriptor: &Descriptor,
-    banks: Option<Banks>,
-    element_bytes: usize,
-) -> Result<String, String> {
+/// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a
+/// grid that cannot be drawn (too large) is replaced by the reason.
+pub fn show(descriptor: &Descriptor, banks: Option<Banks>, element_bytes: usize) -> String {
     let mut out = String::new();
     let shape = descriptor.shape();
     let count =
@@ -49,15 +46,19 @@ pub fn show(
             picture::bank_map(descriptor, element_bytes, banks),
         ),
     };
-    let grid = grid.map_err(|e| e.to_string())?;
     details.extend(axes(descriptor));
     let _ = if details.is_empty() {
         writeln!(out, "{what}:")
     } else {
         writeln!(out, "{what} ({}):", details.join("; "))
     };
-    out.push_str(&grid);
-    Ok(out)
+    match grid {
+        Ok(grid) => out.push_str(&grid),
+        Err(error) => {
+            let _ = writeln!(out, "  not drawn: {error}");
+        }
+    }
+    out
 }
 
 /// Bank conflicts, transactions under the three coalescing models and the locality of the

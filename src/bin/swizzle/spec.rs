@@ -5,13 +5,17 @@
 //! An access is a list of `name = value` settings, separated by spaces, commas or
 //! semicolons; spaces inside expressions are allowed (`m = lane % 16`), because a setting
 //! ends where its expression cannot go on. `lanes`, `bytes` and `vector` take integers
-//! (default 32, 4 and 1), `along` a coordinate name (default: the last coordinate), and
-//! every other name is a coordinate of the layout, given as an integer expression of `lane`
-//! with Rust's operators and precedence.
+//! (default 32, 4 and 1, at most [`MAX_SETTING`]), `along` a coordinate name (default: the
+//! last coordinate), and every other name is a coordinate of the layout, given as an
+//! integer expression of `lane` with Rust's operators and precedence.
 
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::analysis::{Access, LaneExpr};
 use swizzle_core::ast::BinOpKind;
+
+/// The largest lane count, element size and vector length an access may set: far beyond any
+/// warp, wave or vector, yet small enough that every element of the access fits in memory.
+pub const MAX_SETTING: usize = 4096;
 
 /// Parses an access pattern; the error says what is wrong and at which column.
 pub fn access(spec: &str) -> Result<Access, String> {
@@ -180,14 +184,16 @@ impl Parser<'_> {
         }
     }
 
-    /// A positive integer setting.
+    /// An integer setting in `1..=MAX_SETTING`.
     fn count(&mut self, setting: &str) -> Result<usize, String> {
         match self.peek() {
-            Some(&Token::Int(value)) if value > 0 => {
+            Some(&Token::Int(value)) if (1..=MAX_SETTING as i128).contains(&value) => {
                 self.at += 1;
-                usize::try_from(value).map_err(|_| format!("`{setting}` is too large"))
+                Ok(value as usize)
             }
-            _ => Err(self.error(&format!("a positive integer for `{setting}`"))),
+            _ => Err(self.error(&format!(
+                "an integer from 1 to {MAX_SETTING} for `{setting}`"
+            ))),
         }
     }
 
@@ -293,7 +299,11 @@ mod tests {
         );
         assert_eq!(
             access("lanes=0").unwrap_err(),
-            "expected a positive integer for `lanes` at column 7"
+            "expected an integer from 1 to 4096 for `lanes` at column 7"
+        );
+        assert_eq!(
+            access("vector=100000").unwrap_err(),
+            "expected an integer from 1 to 4096 for `vector` at column 8"
         );
         assert_eq!(
             access("m=1 m=2").unwrap_err(),
