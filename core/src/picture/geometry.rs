@@ -41,9 +41,9 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Cells as large as fit [`GRID_BUDGET`] on the grid's longest side, within
-    /// [`MIN_CELL`]..=[`MAX_CELL`]; the left margin fits the row indices and the corner
-    /// label `row \ column`.
+    /// Cells as large as fit `GRID_BUDGET` pixels on the grid's longest side, within
+    /// `MIN_CELL..=MAX_CELL`; the left margin fits the row indices and the corner label
+    /// `row \ column`.
     pub fn new(cells: &Cells) -> Geometry {
         let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let (rows, columns, planes) = (

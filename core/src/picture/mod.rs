@@ -12,7 +12,7 @@ mod grid;
 mod palette;
 mod svg;
 
-pub use cells::{Cells, PictureError};
+pub use cells::{Cells, MAX_CELLS, PictureError};
 pub use geometry::Geometry;
 pub use grid::{bank_map, grid};
 pub use svg::{Coloring, svg};
