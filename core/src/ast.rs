@@ -6,7 +6,58 @@ use syn::{Attribute, Ident, LitInt, Visibility};
 
 /// Everything inside one `layout! { ... }`.
 pub struct Invocation {
-    pub items: Vec<LayoutItem>,
+    pub items: Vec<Item>,
+}
+
+/// A top-level item: a layout, or an access pattern that layouts assert things about.
+pub enum Item {
+    Layout(LayoutItem),
+    Access(AccessItem),
+}
+
+/// `/// docs  pub access Name { statements }`: what the lanes of a warp touch at once.
+pub struct AccessItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub body: Vec<AccessStmt>,
+}
+
+/// One `;`-terminated statement of an access body, with its source tokens.
+pub struct AccessStmt {
+    pub kind: AccessStmtKind,
+    pub tokens: TokenStream,
+}
+
+pub enum AccessStmtKind {
+    /// `const NAME = expr;`
+    Const { name: Ident, value: Expr },
+    /// `lanes 32;`
+    Lanes(Expr),
+    /// `bytes 2;`: bytes per element.
+    Bytes(Expr),
+    /// `vector 8 (along k)?;`
+    Vector { len: Expr, along: Option<Ident> },
+    /// `banks (32, 4);`: bank count and width in bytes.
+    Banks { count: Expr, width: Expr },
+    /// `coordinate = expression of lane;`
+    Coord { name: Ident, value: Expr },
+}
+
+/// What `assert` claims about a layout (checked at expansion time).
+pub enum Assertion {
+    /// `assert bijective;`
+    Bijective,
+    /// `assert conflict_free(for A);` (`max: None`) or `assert max_conflict(n, for A);`
+    MaxConflict { max: Option<Expr>, access: Ident },
+    /// `assert vector(n);`: at least `n` elements contiguous along the last coordinate.
+    Vector { min: Expr },
+    /// `assert transactions(<= n, for A (, model)?);`
+    Transactions {
+        max: Expr,
+        access: Ident,
+        model: Option<Ident>,
+    },
 }
 
 /// `/// docs  pub layout Name { statements }`.
@@ -40,6 +91,11 @@ pub enum StmtKind {
     Coords { names: Vec<Ident> },
     /// `inverse;`: the layout must be a bijection and gets `coord(offset)`.
     Inverse { keyword: Ident },
+    /// `assert ...;`
+    Assert {
+        keyword: Ident,
+        assertion: Assertion,
+    },
 }
 
 /// `name: length`, a dim introduced by a statement.
@@ -93,6 +149,12 @@ pub enum Transform {
     },
     Replicate {
         upper: Vec<DimDecl>,
+    },
+    /// `swizzle l -> u (auto for A, B)`: the macro picks `(B, M, S)` for the accesses.
+    SwizzleAuto {
+        lower: Ident,
+        upper: Ident,
+        accesses: Vec<Ident>,
     },
     Swizzle {
         lower: Ident,

@@ -24,6 +24,18 @@ impl Errors {
         self.list.push(syn::Error::new_spanned(tokens, message));
     }
 
+    /// The value of an evaluation, or `None` after recording its error (an `Err(None)` was
+    /// already reported where it arose; see `consts::Eval`).
+    pub fn report<T>(&mut self, result: Result<T, Option<syn::Error>>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.list.extend(error);
+                None
+            }
+        }
+    }
+
     pub fn push(&mut self, error: syn::Error) {
         self.list.push(error);
     }

@@ -1,16 +1,18 @@
 //! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
 
-use crate::ast::{LayoutItem, StmtKind};
-use crate::canon::{
-    Canonical, DEFAULT_ENUMERATION_LIMIT, Injectivity, REQUESTED_ENUMERATION_LIMIT,
-};
-use crate::check::Checked;
+use crate::analysis::{Access, LaneExpr};
+use crate::assertions;
+use crate::ast::{AccessItem, LayoutItem, StmtKind};
+use crate::auto::Choice;
+use crate::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, REQUESTED_ENUMERATION_LIMIT};
+use crate::check::{Checked, CheckedAccess};
 use crate::code::{Block, Code};
 use crate::errors::Errors;
 use crate::ir::{Descriptor, Memory, Transform};
 use crate::table;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
+use std::collections::HashMap;
 
 /// Everything the expansion of one layout needs, computed once.
 pub struct Expansion<'a> {
@@ -18,28 +20,45 @@ pub struct Expansion<'a> {
     checked: &'a Checked,
     canonical: Canonical,
     inverse: Option<Block>,
+    auto: Option<Choice>,
 }
 
 impl<'a> Expansion<'a> {
-    /// Builds the canonical form and the inverse; an `inverse;` request on a layout that is
-    /// not a bijection is an error naming two colliding coordinates.
-    pub fn new(item: &'a LayoutItem, checked: &'a Checked, errors: &mut Errors) -> Option<Self> {
+    /// Builds the canonical form and the inverse, and verifies the layout's assertions; an
+    /// `inverse;` request on a layout that is not a bijection is an error naming two
+    /// colliding coordinates.
+    pub fn new(
+        item: &'a LayoutItem,
+        checked: &'a Checked,
+        auto: Option<Choice>,
+        accesses: &HashMap<String, CheckedAccess>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
         let descriptor = &checked.descriptor;
         let canonical = Canonical::new(descriptor);
+        let before = errors.len();
+        assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
         let limit = match checked.inverse {
             Some(_) => REQUESTED_ENUMERATION_LIMIT,
             None => DEFAULT_ENUMERATION_LIMIT,
         };
         let inverse = canonical.inverse_block(descriptor, limit);
         if let (Some(keyword), None) = (&checked.inverse, &inverse) {
-            errors.error(keyword, not_bijective(descriptor, &canonical, limit));
-            return None;
+            let why = assertions::bijective(descriptor, &canonical, limit)
+                .err()
+                .unwrap_or_default();
+            let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
+            errors.error(
+                keyword,
+                format!("`inverse` needs a bijection, but {why}: {fix}"),
+            );
         }
-        Some(Expansion {
+        (errors.len() == before).then_some(Expansion {
             item,
             checked,
             canonical,
             inverse,
+            auto,
         })
     }
 
@@ -59,6 +78,10 @@ impl<'a> Expansion<'a> {
         let table = table::markdown(descriptor).map(|table| {
             let lines = table.lines().map(|line| format!(" {line}"));
             quote!(#[doc = ""] #(#[doc = #lines])*)
+        });
+        let auto = self.auto.as_ref().map(|choice| {
+            let line = auto_doc(choice);
+            quote!(#[doc = ""] #[doc = #line])
         });
         let ir = descriptor_tokens(descriptor);
         let offset = self.offset_fn();
@@ -84,6 +107,7 @@ impl<'a> Expansion<'a> {
         quote! {
             #(#attrs)*
             #table
+            #auto
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             #vis struct #name;
 
@@ -230,41 +254,112 @@ fn locals(block: &Block) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The message for an `inverse;` that cannot be honoured.
-fn not_bijective(descriptor: &Descriptor, canonical: &Canonical, limit: usize) -> String {
-    let show = |coord: &[usize]| {
-        let parts: Vec<String> = canonical
-            .coord_names
-            .iter()
-            .zip(coord)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        format!("({})", parts.join(", "))
+/// The rustdoc line that tells what `swizzle (auto ...)` chose.
+fn auto_doc(choice: &Choice) -> String {
+    let Choice {
+        bits,
+        base,
+        shift,
+        degrees,
+        vector,
+        candidates,
+    } = choice;
+    let degrees: Vec<String> = degrees
+        .iter()
+        .map(|(access, degree)| format!("`{access}` {degree}-way"))
+        .collect();
+    format!(
+        " `swizzle (auto)` chose `({bits}, {base}, {shift})`, CuTe `Swizzle<{bits}, {base}, {shift}>`, \
+         out of {candidates} candidates: bank conflicts {}; {vector} elements contiguous.",
+        degrees.join(", ")
+    )
+}
+
+/// The items of an `access`: a unit type whose `access()` builds the pattern for the
+/// analyses in `swizzle::analysis`, and its bank configuration.
+pub fn access(item: &AccessItem, checked: &CheckedAccess) -> TokenStream {
+    let AccessItem {
+        attrs, vis, name, ..
+    } = item;
+    let Access {
+        name: text,
+        lanes,
+        element_bytes,
+        vector,
+        along,
+        coords,
+    } = &checked.access;
+    let (lanes, bytes, vector) = (lit(*lanes), lit(*element_bytes), lit(*vector));
+    let along = match along {
+        Some(along) => quote!(Some(#along)),
+        None => quote!(None),
     };
-    let (size, space) = (
-        descriptor.size().unwrap_or(0),
-        descriptor.space().unwrap_or(0),
-    );
-    let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
-    match canonical.injectivity(descriptor, limit) {
-        Injectivity::Collides(c) => format!(
-            "`inverse` needs a bijection, but coordinates {} and {} both map to offset {}: {fix}",
-            show(&c.a),
-            show(&c.b),
-            c.offset
-        ),
-        _ if !canonical.valid.is_empty() => {
-            format!("`inverse` needs a bijection, but this layout is padded: {fix}")
+    let coords = coords.iter().map(|(coord, expr)| {
+        let expr = lane_expr_tokens(expr);
+        quote!(.coord(#coord, #expr))
+    });
+    let (count, width) = (lit(checked.banks.0), lit(checked.banks.1));
+    // Only what the expressions use, so that the user's crate sees no unused import.
+    let binary = checked
+        .access
+        .coords
+        .iter()
+        .any(|(_, expr)| has_operator(expr));
+    let operators = binary.then(|| quote!(BinOpKind::*,));
+    quote! {
+        #(#attrs)*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        impl #name {
+            /// Shared-memory banks this access is analysed against.
+            pub const BANKS: ::swizzle::analysis::banks::Banks =
+                ::swizzle::analysis::banks::Banks { count: #count, width_bytes: #width };
+
+            /// The access pattern, for `swizzle::analysis`.
+            pub fn access() -> ::swizzle::analysis::Access {
+                use ::swizzle::analysis::{#operators Access, LaneExpr::*};
+                Access::new(#text, #lanes, #bytes).vector(#vector, #along) #(#coords)*
+            }
         }
-        Injectivity::Injective => format!(
-            "`inverse` needs a bijection, but the {size} coordinates cover only part of the \
-             {space} offsets: {fix}"
-        ),
-        Injectivity::Unknown => format!(
-            "`inverse` needs a bijection, and this layout is too large ({size} coordinates, more \
-             than {limit}) to check by enumeration: remove `inverse;` or build it from \
-             power-of-two or one-to-one transforms, which are checked without enumerating"
-        ),
+    }
+}
+
+fn has_operator(expr: &LaneExpr) -> bool {
+    match expr {
+        LaneExpr::Binary(..) => true,
+        LaneExpr::Neg(operand) => has_operator(operand),
+        LaneExpr::Lane | LaneExpr::Lit(_) => false,
+    }
+}
+
+fn lane_expr_tokens(expr: &LaneExpr) -> TokenStream {
+    match expr {
+        LaneExpr::Lane => quote!(Lane),
+        LaneExpr::Lit(value) => {
+            let value = Literal::i128_unsuffixed(*value);
+            quote!(Lit(#value))
+        }
+        LaneExpr::Neg(operand) => {
+            let operand = lane_expr_tokens(operand);
+            quote!(Neg(Box::new(#operand)))
+        }
+        LaneExpr::Binary(op, lhs, rhs) => {
+            let op = Ident::new(&format!("{op:?}"), Span::call_site());
+            let (lhs, rhs) = (lane_expr_tokens(lhs), lane_expr_tokens(rhs));
+            quote!(Binary(#op, Box::new(#lhs), Box::new(#rhs)))
+        }
+    }
+}
+
+/// Stands in for an access with errors, so that uses of it raise no further errors.
+pub fn access_stub(item: &AccessItem) -> TokenStream {
+    let AccessItem {
+        attrs, vis, name, ..
+    } = item;
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
     }
 }
 

@@ -83,17 +83,27 @@ impl Descriptor {
             values[dim] = Some(value);
         }
         let mut invalid = None;
-        for stage in self.stages.iter().rev() {
+        let lowered = self.stages.iter().rev().try_for_each(|stage| {
             if let Some(padding) = self.lower_stage(stage, &mut values)? {
                 invalid.get_or_insert(padding);
             }
+            Ok(())
+        });
+        let offset = lowered.and_then(|()| {
+            let mut offset = 0usize;
+            for (&dim, &stride) in self.memory.dims.iter().zip(self.memory.strides.iter()) {
+                let term = read(&values, dim)?.checked_mul(stride).ok_or(OVERFLOW)?;
+                offset = offset.checked_add(term).ok_or(OVERFLOW)?;
+            }
+            Ok(offset)
+        });
+        match (offset, invalid) {
+            (Ok(offset), invalid) => Ok((offset, invalid)),
+            // A padded index wraps below zero, which later arithmetic may overflow: the
+            // padding is the answer, not the overflow.
+            (Err(_), Some(padding)) => Ok((0, Some(padding))),
+            (Err(error), None) => Err(error),
         }
-        let mut offset = 0usize;
-        for (&dim, &stride) in self.memory.dims.iter().zip(self.memory.strides.iter()) {
-            let term = read(&values, dim)?.checked_mul(stride).ok_or(OVERFLOW)?;
-            offset = offset.checked_add(term).ok_or(OVERFLOW)?;
-        }
-        Ok((offset, invalid))
     }
 
     fn dim(&self, dim: DimId) -> Result<&crate::ir::Dim, CoordError> {

@@ -3,7 +3,9 @@
 //! code. The reference [`interp`]reter evaluates the IR exactly as DESIGN.md §2 defines it.
 
 pub mod analysis;
+mod assertions;
 pub mod ast;
+mod auto;
 pub mod canon;
 pub mod check;
 pub mod code;
@@ -22,39 +24,81 @@ mod table;
 pub use errors::Errors;
 pub use interp::CoordError;
 
+use ast::{Invocation, Item};
 use proc_macro2::TokenStream;
+use std::collections::HashMap;
 
-/// The expansion of a `layout!` invocation: the items of every layout that checks, stubs
-/// for those that do not, and every error, all at once.
+/// The expansion of a `layout!` invocation: the items of every layout and access that
+/// checks, stubs for those that do not, and every error, all at once.
 pub fn expand(input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(input, &mut errors);
     let mut output = TokenStream::new();
+    let accesses = check_accesses(&invocation, &mut errors, &mut output);
     for item in &invocation.items {
-        let checked = check::check(item, &mut errors);
-        let expansion = checked
-            .as_ref()
-            .and_then(|checked| expand::Expansion::new(item, checked, &mut errors));
+        let Item::Layout(layout) = item else { continue };
+        let mut checked = check::check(layout, &mut errors);
+        let auto = checked
+            .as_mut()
+            .and_then(|checked| resolve_auto(checked, &accesses, &mut errors));
+        let expansion = checked.as_ref().and_then(|checked| {
+            expand::Expansion::new(layout, checked, auto, &accesses, &mut errors)
+        });
         output.extend(match expansion {
             Some(expansion) => expansion.to_tokens(),
-            None => expand::stub(item),
+            None => expand::stub(layout),
         });
     }
     output.extend(errors.into_compile_errors());
     output
 }
 
-/// Parses and checks layouts given as text (the same language as inside `layout! { }`).
+/// Checks the access items (layouts may name them in any order), expanding each.
+fn check_accesses(
+    invocation: &Invocation,
+    errors: &mut Errors,
+    output: &mut TokenStream,
+) -> HashMap<String, check::CheckedAccess> {
+    let mut accesses = HashMap::new();
+    for item in &invocation.items {
+        let Item::Access(access) = item else { continue };
+        match check::check_access(access, errors) {
+            Some(checked) => {
+                output.extend(expand::access(access, &checked));
+                accesses.insert(access.name.to_string(), checked);
+            }
+            None => output.extend(expand::access_stub(access)),
+        }
+    }
+    accesses
+}
+
+/// Chooses the parameters of a layout's `swizzle (auto ...)`, if it has one.
+fn resolve_auto(
+    checked: &mut check::Checked,
+    accesses: &HashMap<String, check::CheckedAccess>,
+    errors: &mut Errors,
+) -> Option<auto::Choice> {
+    let request = checked.auto.as_ref()?;
+    auto::resolve(&mut checked.descriptor, request, accesses, errors)
+}
+
+/// Parses and checks layouts given as text (the same language as inside `layout! { }`),
+/// `swizzle (auto ...)` resolved, assertions not verified.
 pub fn layouts(source: &str) -> syn::Result<Vec<check::Checked>> {
     let tokens: TokenStream = source
         .parse()
         .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e))?;
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
-    let checked = invocation
-        .items
-        .iter()
-        .filter_map(|item| check::check(item, &mut errors))
-        .collect();
+    let accesses = check_accesses(&invocation, &mut errors, &mut TokenStream::new());
+    let mut checked = Vec::new();
+    for item in &invocation.items {
+        let Item::Layout(layout) = item else { continue };
+        if let Some(mut layout) = check::check(layout, &mut errors) {
+            resolve_auto(&mut layout, &accesses, &mut errors);
+            checked.push(layout);
+        }
+    }
     errors.finish().map(|()| checked)
 }

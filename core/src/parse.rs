@@ -10,16 +10,20 @@ use syn::{Attribute, Ident, Token, Visibility, bracketed, parenthesized};
 
 mod kw {
     syn::custom_keyword!(layout);
+    syn::custom_keyword!(access);
+    syn::custom_keyword!(along);
+    syn::custom_keyword!(auto);
     syn::custom_keyword!(by);
     syn::custom_keyword!(strides);
 }
 
 /// The statement keywords, for "expected one of" messages.
 const STATEMENTS: &str = "`const`, `memory`, `unmerge`, `merge`, `xor`, `morton`, `embed`, \
-    `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords` or `inverse`";
+    `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords`, `inverse` or `assert`";
 
 /// The words that start a statement, to recover from a missing `;` and suggest spellings.
-const KEYWORDS: [&str; 15] = [
+const KEYWORDS: [&str; 16] = [
+    "assert",
     "const",
     "memory",
     "unmerge",
@@ -53,17 +57,30 @@ pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation 
     Invocation { items }
 }
 
-fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<LayoutItem> {
+fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
     let attrs = input.call(Attribute::parse_outer)?;
     let vis: Visibility = input.parse()?;
-    if !input.peek(kw::layout) {
-        return Err(input.error("expected `layout Name { ... }`"));
+    let is_access = input.peek(kw::access);
+    if is_access {
+        input.parse::<kw::access>()?;
+    } else if input.peek(kw::layout) {
+        input.parse::<kw::layout>()?;
+    } else {
+        return Err(input.error("expected `layout Name { ... }` or `access Name { ... }`"));
     }
-    input.parse::<kw::layout>()?;
     let name: Ident = input.parse()?;
     let content;
     syn::braced!(content in input);
     let tokens: TokenStream = content.parse()?;
+    if is_access {
+        let body = parse_access_body(tokens, errors);
+        return Ok(Item::Access(AccessItem {
+            attrs,
+            vis,
+            name,
+            body,
+        }));
+    }
     let mut body = Vec::new();
     for statement in split_statements(tokens) {
         let mut pending = Some(statement);
@@ -86,12 +103,89 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<LayoutItem
             }
         }
     }
-    Ok(LayoutItem {
+    Ok(Item::Layout(LayoutItem {
         attrs,
         vis,
         name,
         body,
-    })
+    }))
+}
+
+/// The statements of an access body, each parsed on its own.
+fn parse_access_body(tokens: TokenStream, errors: &mut Errors) -> Vec<AccessStmt> {
+    split_statements(tokens)
+        .into_iter()
+        .filter_map(|tokens| match parse_access_stmt.parse2(tokens.clone()) {
+            Ok(kind) => Some(AccessStmt { kind, tokens }),
+            Err(error) => {
+                errors.push(error);
+                None
+            }
+        })
+        .collect()
+}
+
+/// `lanes n;`, `bytes n;`, `vector n (along c)?;`, `banks (count, width);`,
+/// `const NAME = expr;` or `coordinate = expr;` (an expression of `lane`).
+fn parse_access_stmt(input: ParseStream) -> syn::Result<AccessStmtKind> {
+    const FORMS: &str = "`lanes n;`, `bytes n;`, `vector n;`, `vector n along c;`, \
+        `banks (count, width);`, `const NAME = expr;` or `coordinate = expression of lane;`";
+    let kind = if input.peek(Token![const]) {
+        input.parse::<Token![const]>()?;
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        AccessStmtKind::Const {
+            name,
+            value: parse_expr(input)?,
+        }
+    } else {
+        let word: Ident = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+        if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            AccessStmtKind::Coord {
+                name: word,
+                value: parse_expr(input)?,
+            }
+        } else {
+            match word.to_string().as_str() {
+                "lanes" => AccessStmtKind::Lanes(parse_expr(input)?),
+                "bytes" => AccessStmtKind::Bytes(parse_expr(input)?),
+                "vector" => {
+                    let len = parse_expr(input)?;
+                    let along = if input.peek(kw::along) {
+                        input.parse::<kw::along>()?;
+                        Some(input.parse()?)
+                    } else {
+                        None
+                    };
+                    AccessStmtKind::Vector { len, along }
+                }
+                "banks" => {
+                    let content;
+                    parenthesized!(content in input);
+                    let count = parse_expr(&content)?;
+                    content.parse::<Token![,]>()?;
+                    let width = parse_expr(&content)?;
+                    expect_end(&content)?;
+                    AccessStmtKind::Banks { count, width }
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        word.span(),
+                        format!("unknown access statement `{other}`: expected {FORMS}"),
+                    ));
+                }
+            }
+        }
+    };
+    if !input.peek(Token![;]) {
+        return Err(input.error("expected `;` at the end of this statement"));
+    }
+    input.parse::<Token![;]>()?;
+    expect_end(input)?;
+    Ok(kind)
 }
 
 /// Splits a body at its top-level `;`s, each statement keeping its `;`.
@@ -172,6 +266,10 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             });
         }
         "inverse" => return Ok(StmtKind::Inverse { keyword }),
+        "assert" => {
+            let assertion = parse_assertion(input)?;
+            return Ok(StmtKind::Assert { keyword, assertion });
+        }
         "unmerge" => {
             let lower = input.parse()?;
             input.parse::<Token![->]>()?;
@@ -263,6 +361,22 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
                 upper: parse_decls(input)?,
             }
         }
+        "swizzle" if is_auto(input) => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            content.parse::<kw::auto>()?;
+            content.parse::<Token![for]>()?;
+            let accesses = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+            if accesses.is_empty() {
+                return Err(content.error("name the accesses to optimise for: `(auto for ReadA)`"));
+            }
+            Transform::SwizzleAuto {
+                lower,
+                upper,
+                accesses: accesses.into_iter().collect(),
+            }
+        }
         "swizzle" => {
             let (lower, upper, args) = parse_unary_transform(input)?;
             let [bits, base, shift] = exactly(args, "(B, M, S)", &keyword)?;
@@ -283,6 +397,84 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
         }
     };
     Ok(StmtKind::Transform { keyword, transform })
+}
+
+/// Whether a `swizzle` statement reads `swizzle l -> u (auto ...)`.
+fn is_auto(input: ParseStream) -> bool {
+    let fork = input.fork();
+    let auto = || -> syn::Result<bool> {
+        fork.parse::<Ident>()?;
+        fork.parse::<Token![->]>()?;
+        fork.parse::<Ident>()?;
+        let content;
+        parenthesized!(content in fork);
+        Ok(content.peek(kw::auto))
+    };
+    auto().unwrap_or(false)
+}
+
+/// What follows `assert`: `bijective`, `conflict_free(for A)`, `max_conflict(n, for A)`,
+/// `vector(n)` or `transactions(<= n, for A (, model)?)`.
+fn parse_assertion(input: ParseStream) -> syn::Result<Assertion> {
+    const FORMS: &str = "`bijective`, `conflict_free(for A)`, `max_conflict(n, for A)`, `vector(n)` \
+        or `transactions(<= n, for A)`";
+    let kind: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    if kind == "bijective" {
+        return Ok(Assertion::Bijective);
+    }
+    let content;
+    let for_access = |content: ParseStream| -> syn::Result<Ident> {
+        content.parse::<Token![for]>()?;
+        content.parse()
+    };
+    let assertion = match kind.to_string().as_str() {
+        "conflict_free" => {
+            parenthesized!(content in input);
+            Assertion::MaxConflict {
+                max: None,
+                access: for_access(&content)?,
+            }
+        }
+        "max_conflict" => {
+            parenthesized!(content in input);
+            let max = parse_expr(&content)?;
+            content.parse::<Token![,]>()?;
+            Assertion::MaxConflict {
+                max: Some(max),
+                access: for_access(&content)?,
+            }
+        }
+        "vector" => {
+            parenthesized!(content in input);
+            Assertion::Vector {
+                min: parse_expr(&content)?,
+            }
+        }
+        "transactions" => {
+            parenthesized!(content in input);
+            content.parse::<Token![<=]>()?;
+            let max = parse_expr(&content)?;
+            content.parse::<Token![,]>()?;
+            let access = for_access(&content)?;
+            let model = if content.peek(Token![,]) {
+                content.parse::<Token![,]>()?;
+                Some(content.parse()?)
+            } else {
+                None
+            };
+            Assertion::Transactions { max, access, model }
+        }
+        other => {
+            return Err(syn::Error::new(
+                kind.span(),
+                format!("unknown assertion `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    expect_end(&content)?;
+    Ok(assertion)
 }
 
 /// `lower -> upper`.

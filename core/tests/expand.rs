@@ -64,3 +64,23 @@ fn full_morton_uses_shift_networks() {
         "
     ));
 }
+
+#[test]
+fn automatic_swizzle() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// 8 lanes read one row, or one column, of an 8×8 tile of 4-byte words.
+        access Row { lanes 8; bytes 4; y = 5; x = lane; }
+        access Column { lanes 8; bytes 4; y = lane; x = 3; }
+
+        /// The macro picks the swizzle.
+        pub layout Tile {
+            memory [m: 64];
+            swizzle m -> s (auto for Row, Column);
+            unmerge s -> [y: 8, x: 8];
+            coords [y, x];
+            assert conflict_free(for Column);
+        }
+        "
+    ));
+}

@@ -94,6 +94,33 @@ fn pad_matches_ck() {
 }
 
 #[test]
+fn left_padding_is_reported_as_padding_whatever_follows() {
+    // The padded index wraps below zero; the row stride then overflows `usize` unless the
+    // interpreter reports the padding first.
+    let descriptor = layout("layout P { memory [r: 3, c: 10]; pad c -> x (2, 3); coords [r, x]; }");
+    for r in 0..3 {
+        assert_eq!(
+            descriptor.offset(&[r, 1]),
+            Err(CoordError::Padding {
+                dim: "x".into(),
+                value: 1
+            })
+        );
+    }
+    let split = layout(
+        "layout P { memory [n: 12]; unmerge n -> [y: 3, xi: 4]; pad xi -> x (1, 2); coords [y, x]; }",
+    );
+    assert_eq!(
+        split.offset(&[2, 0]),
+        Err(CoordError::Padding {
+            dim: "x".into(),
+            value: 0
+        })
+    );
+    assert_eq!(split.offset(&[2, 1]), Ok(8));
+}
+
+#[test]
 fn embed_matches_ck() {
     let descriptor = layout(
         "layout E { memory [l: 19]; embed l -> [a: 4, b: 5] strides [2, 3]; coords [a, b]; }",

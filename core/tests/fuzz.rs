@@ -69,11 +69,40 @@ const WORDS: &[&str] = &[
     "}",
     "/// doc\n",
     "#[doc = \"d\"]",
+    "access",
+    "assert",
+    "auto",
+    "for",
+    "lanes",
+    "bytes",
+    "vector",
+    "along",
+    "banks",
+    "lane",
+    "bijective",
+    "conflict_free",
+    "max_conflict",
+    "transactions",
+    "<=",
+    "cc13",
 ];
 
 const SEEDS: &[&str] = &[
     MORTON_TEXTURE,
     LDS_A,
+    "access Row { lanes 8; bytes 4; y = 5; x = lane; }
+    access Column { lanes 8; bytes 4; vector 2 along y; banks (32, 4); y = lane / 2 * 2; x = 3; }
+    layout Tile {
+        memory [m: 64];
+        swizzle m -> s (auto for Row, Column);
+        unmerge s -> [y: 8, x: 8];
+        coords [y, x];
+        assert conflict_free(for Row);
+        assert max_conflict(2, for Column);
+        assert vector(2);
+        assert transactions(<= 8, for Row, cc13);
+        assert bijective;
+    }",
     "layout T {
         memory [a: 4, b: 10, c: 64];
         slice b -> s (2..7); offset a -> o (+1); pad s -> p (1, 2);

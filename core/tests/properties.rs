@@ -6,6 +6,7 @@ mod common;
 use common::{coordinates, layout};
 use proptest::prelude::*;
 use std::collections::HashMap;
+use swizzle_core::CoordError;
 use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::code::Block;
 use swizzle_core::ir::Descriptor;
@@ -357,6 +358,12 @@ fn check(source: &str) {
             descriptor.is_valid(&coord),
             "validity of {coord:?} in\n{source}"
         );
+        if !is_valid {
+            assert!(
+                matches!(descriptor.offset(&coord), Err(CoordError::Padding { .. })),
+                "{coord:?} must be reported as padding in\n{source}"
+            );
+        }
         let Ok(expected) = descriptor.offset(&coord) else {
             continue;
         };

@@ -7,7 +7,11 @@
 //! reported as unknown, and "never used" is not reported once a lookup failed (the unknown
 //! name was most likely meant to be one of the unused dims).
 
-use crate::ast::{self, DimDecl, Expr, LayoutItem, StmtKind};
+mod access;
+
+pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
+
+use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, StmtKind};
 use crate::consts::{Consts, Eval, show_unsigned as show, similar};
 use crate::errors::Errors;
 use crate::ir::{Descriptor, Dim, DimId, Memory, Transform, row_major_strides};
@@ -24,6 +28,41 @@ pub struct Checked {
     pub coords: Vec<Ident>,
     /// The `inverse` keyword, when the user asked for `coord(offset)`.
     pub inverse: Option<Ident>,
+    /// The `assert`s, to verify once the layout's code and analyses exist.
+    pub claims: Vec<Claim>,
+    /// The `swizzle ... (auto for ...)` whose parameters the macro is to choose.
+    pub auto: Option<AutoSwizzle>,
+}
+
+/// One `assert` statement, its constants evaluated.
+pub struct Claim {
+    /// The whole statement, for the span of a failed assertion.
+    pub tokens: TokenStream,
+    pub assertion: Claimed,
+}
+
+pub enum Claimed {
+    Bijective,
+    MaxConflict {
+        max: usize,
+        access: Ident,
+    },
+    Vector {
+        min: usize,
+    },
+    Transactions {
+        max: usize,
+        access: Ident,
+        model: Option<Ident>,
+    },
+}
+
+/// A `swizzle l -> u (auto for A, ...)`: stage `stage` of the descriptor holds an identity
+/// swizzle until the search replaces it.
+pub struct AutoSwizzle {
+    pub stage: usize,
+    pub accesses: Vec<Ident>,
+    pub tokens: TokenStream,
 }
 
 /// Checks one layout. Returns `None` (with the reasons in `errors`) if anything is wrong.
@@ -41,6 +80,8 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
     let mut stages = Vec::new();
     let mut coords: Option<(&Vec<Ident>, TokenStream)> = None;
     let mut inverse = None;
+    let mut claims = Vec::new();
+    let mut auto: Option<AutoSwizzle> = None;
     for stmt in &item.body {
         // The statement's first token (its keyword), for errors about the whole statement.
         let head: TokenStream = stmt.tokens.clone().into_iter().take(1).collect();
@@ -69,6 +110,18 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
                     return None;
                 }
                 if let Some(stage) = checker.transform(keyword, transform) {
+                    if let ast::Transform::SwizzleAuto { accesses, .. } = transform {
+                        if auto.is_some() {
+                            let message = "one `swizzle (auto ...)` per layout: give this one explicit (B, M, S)";
+                            checker.errors.error(&stmt.tokens, message);
+                        }
+                        let tokens = stmt.tokens.clone();
+                        auto = Some(AutoSwizzle {
+                            stage: stages.len(),
+                            accesses: accesses.clone(),
+                            tokens,
+                        });
+                    }
                     stages.push(stage);
                 }
             }
@@ -85,6 +138,14 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
                 }
             }
             StmtKind::Inverse { keyword } => inverse = Some(keyword.clone()),
+            StmtKind::Assert { assertion, .. } => {
+                if let Some(assertion) = checker.claim(assertion) {
+                    claims.push(Claim {
+                        tokens: stmt.tokens.clone(),
+                        assertion,
+                    });
+                }
+            }
         }
     }
     let Some(memory) = memory else {
@@ -136,6 +197,8 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
         descriptor,
         coords: names.clone(),
         inverse,
+        claims,
+        auto,
     })
 }
 
@@ -188,13 +251,7 @@ struct Checker<'a> {
 impl Checker<'_> {
     /// Records the error of an evaluation, unless it was already reported.
     fn report<T>(&mut self, result: Eval<T>) -> Option<T> {
-        result
-            .map_err(|e| {
-                if let Some(e) = e {
-                    self.errors.push(e);
-                }
-            })
-            .ok()
+        self.errors.report(result)
     }
 
     fn constant(&mut self, name: &Ident, value: &Expr) {
@@ -206,6 +263,31 @@ impl Checker<'_> {
                 format!("constant `{name}` is already declared: give this one another name"),
             );
         }
+    }
+
+    /// An `assert` with its numbers evaluated.
+    fn claim(&mut self, assertion: &Assertion) -> Option<Claimed> {
+        Some(match assertion {
+            Assertion::Bijective => Claimed::Bijective,
+            Assertion::MaxConflict { max, access } => {
+                let max = match max {
+                    Some(max) => self.value(max, "the conflict degree", 1)?,
+                    None => 1,
+                };
+                Claimed::MaxConflict {
+                    max,
+                    access: access.clone(),
+                }
+            }
+            Assertion::Vector { min } => Claimed::Vector {
+                min: self.value(min, "the vector width", 1)?,
+            },
+            Assertion::Transactions { max, access, model } => Claimed::Transactions {
+                max: self.value(max, "the transaction count", 0)?,
+                access: access.clone(),
+                model: model.clone(),
+            },
+        })
     }
 
     fn value(&mut self, expr: &Expr, what: &str, min: usize) -> Option<usize> {
@@ -667,6 +749,25 @@ impl Checker<'_> {
                 lens.into_iter().collect::<Option<Vec<_>>>()?;
                 Transform::Replicate {
                     upper: Cow::Owned(upper),
+                }
+            }
+            T::SwizzleAuto {
+                lower: lower_name,
+                upper,
+                ..
+            } => {
+                let lower_id = self.consume(lower_name, keyword);
+                let len = lower_id.and_then(|l| self.len(l));
+                let upper = self.declare(upper, len, keyword);
+                let (lower, len) = (lower_id?, len?);
+                self.expect_power_of_two(lower_name, len, "the dim of `swizzle`")?;
+                // The identity, until `auto` searches the parameters.
+                Transform::Swizzle {
+                    lower,
+                    upper,
+                    bits: 0,
+                    base: 0,
+                    shift: 0,
                 }
             }
             T::Swizzle {

@@ -1,0 +1,5 @@
+swizzle::layout! {
+    access Column { bytes 4; y = lane; x = 0; }
+}
+
+fn main() {}
