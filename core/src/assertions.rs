@@ -6,7 +6,7 @@ use crate::analysis::Touch;
 use crate::analysis::banks::{Banks, bank_conflicts};
 use crate::analysis::contiguity::vector_width;
 use crate::analysis::transactions::{Coalescing, transactions};
-use crate::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
+use crate::canon::{Canonical, REQUESTED_ENUMERATION_LIMIT};
 use crate::check::{CheckedAccess, Claim, Claimed};
 use crate::errors::Errors;
 use crate::ir::Descriptor;
@@ -23,7 +23,8 @@ pub fn verify(
 ) {
     for claim in claims {
         let failure = match &claim.assertion {
-            Claimed::Bijective => bijective(descriptor, canonical, REQUESTED_ENUMERATION_LIMIT)
+            Claimed::Bijective => canonical
+                .bijectivity(descriptor, REQUESTED_ENUMERATION_LIMIT)
                 .err()
                 .map(|why| {
                     format!("`assert bijective` fails: {why}: make every transform one-to-one")
@@ -102,35 +103,6 @@ pub fn verify(
     }
 }
 
-/// Why the layout is not a bijection onto `0..space`, if it is not.
-pub fn bijective(
-    descriptor: &Descriptor,
-    canonical: &Canonical,
-    limit: usize,
-) -> Result<(), String> {
-    let (size, space) = (
-        descriptor.size().unwrap_or(0),
-        descriptor.space().unwrap_or(0),
-    );
-    match canonical.injectivity(descriptor, limit) {
-        Injectivity::Collides(c) => Err(format!(
-            "coordinates {} and {} both map to offset {}",
-            show_coord(descriptor, &c.a),
-            show_coord(descriptor, &c.b),
-            c.offset
-        )),
-        _ if !canonical.valid.is_empty() => Err("this layout is padded".to_owned()),
-        Injectivity::Injective if size == space => Ok(()),
-        Injectivity::Injective => Err(format!(
-            "the {size} coordinates cover only part of the {space} offsets"
-        )),
-        Injectivity::Unknown => Err(format!(
-            "this layout is too large ({size} coordinates, more than {limit}) to check by enumeration: \
-             build it from power-of-two or one-to-one transforms, which are checked without enumerating"
-        )),
-    }
-}
-
 fn lookup<'a>(
     access: &Ident,
     accesses: &'a HashMap<String, CheckedAccess>,
@@ -162,23 +134,8 @@ fn coalescing(model: Option<&Ident>, errors: &mut Errors) -> Option<Coalescing> 
     }
 }
 
-/// `(m=0, k=0)`.
-pub fn show_coord(descriptor: &Descriptor, coord: &[usize]) -> String {
-    let parts: Vec<String> = descriptor
-        .coords
-        .iter()
-        .zip(coord)
-        .map(|(&dim, value)| format!("{}={value}", descriptor.dims[dim].name))
-        .collect();
-    format!("({})", parts.join(", "))
-}
-
 fn show_touch(descriptor: &Descriptor, touch: &Touch) -> String {
-    format!(
-        "{} → {}",
-        show_coord(descriptor, &touch.coord),
-        touch.offset
-    )
+    format!("{} → {}", descriptor.describe(&touch.coord), touch.offset)
 }
 
 /// `0, 8 and 16`.

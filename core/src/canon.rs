@@ -231,6 +231,33 @@ impl Canonical {
         self.enumerate(limit)
     }
 
+    /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding
+    /// coordinates, padding, unused offsets, or a layout too large to decide.
+    pub fn bijectivity(&self, descriptor: &Descriptor, limit: usize) -> Result<(), String> {
+        let (size, space) = (
+            descriptor.size().unwrap_or(0),
+            descriptor.space().unwrap_or(0),
+        );
+        match self.injectivity(descriptor, limit) {
+            Injectivity::Collides(c) => Err(format!(
+                "coordinates {} and {} both map to offset {}",
+                descriptor.describe(&c.a),
+                descriptor.describe(&c.b),
+                c.offset
+            )),
+            _ if !self.valid.is_empty() => Err("this layout is padded".to_owned()),
+            Injectivity::Injective if size == space => Ok(()),
+            Injectivity::Injective => Err(format!(
+                "the {size} coordinates cover only part of the {space} offsets"
+            )),
+            Injectivity::Unknown => Err(format!(
+                "this layout is too large ({size} coordinates, more than {limit}) to check by \
+                 enumeration: build it from power-of-two or one-to-one transforms, which are \
+                 checked without enumerating"
+            )),
+        }
+    }
+
     /// Checks injectivity by evaluating every valid coordinate.
     fn enumerate(&self, limit: usize) -> Injectivity {
         let size = self.lens.iter().try_fold(1usize, |a, &l| a.checked_mul(l));

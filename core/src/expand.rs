@@ -44,7 +44,8 @@ impl<'a> Expansion<'a> {
         };
         let inverse = canonical.inverse_block(descriptor, limit);
         if let (Some(keyword), None) = (&checked.inverse, &inverse) {
-            let why = assertions::bijective(descriptor, &canonical, limit)
+            let why = canonical
+                .bijectivity(descriptor, limit)
                 .err()
                 .unwrap_or_default();
             let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";

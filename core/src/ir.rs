@@ -177,6 +177,17 @@ impl Descriptor {
         self.memory.space(&self.dims)
     }
 
+    /// A coordinate with its names, as errors and reports show it: `(m=0, k=8)`.
+    pub fn describe(&self, coord: &[usize]) -> String {
+        let parts: Vec<String> = self
+            .coords
+            .iter()
+            .zip(coord)
+            .map(|(&dim, value)| format!("{}={value}", self.dims[dim].name))
+            .collect();
+        format!("({})", parts.join(", "))
+    }
+
     /// Whether any transform can make a coordinate invalid (padding).
     pub fn is_padded(&self) -> bool {
         self.stages

@@ -4,9 +4,9 @@ use std::fmt::Write;
 use swizzle_core::analysis::{
     Access, Banks, Coalescing, Touch, bank_conflicts, locality, transactions, vector_width,
 };
-use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::canon::{Canonical, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::picture::{self, Cells};
+use swizzle_core::picture;
 
 /// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a
 /// grid that cannot be drawn (too large) is replaced by the reason.
@@ -175,33 +175,9 @@ pub fn analyze(
 /// Whether distinct coordinates get distinct offsets and cover the element space.
 fn bijectivity(descriptor: &Descriptor) -> String {
     let canonical = Canonical::new(descriptor);
-    match canonical.injectivity(descriptor, REQUESTED_ENUMERATION_LIMIT) {
-        Injectivity::Collides(collision) => format!(
-            "no: {} and {} both map to offset {}",
-            coord_text(descriptor, &collision.a),
-            coord_text(descriptor, &collision.b),
-            collision.offset
-        ),
-        Injectivity::Unknown => {
-            format!("unknown: more than {REQUESTED_ENUMERATION_LIMIT} coordinates to enumerate")
-        }
-        Injectivity::Injective => {
-            let space = descriptor.space();
-            let used = if descriptor.is_padded() {
-                Cells::new(descriptor)
-                    .ok()
-                    .map(|cells| cells.offsets().count())
-            } else {
-                descriptor.size()
-            };
-            match (used, space) {
-                (Some(used), Some(space)) if used == space => format!("yes, onto 0..{space}"),
-                (Some(used), Some(space)) => {
-                    format!("no: injective, but uses {used} of the {space} offsets")
-                }
-                _ => "injective".to_owned(),
-            }
-        }
+    match canonical.bijectivity(descriptor, REQUESTED_ENUMERATION_LIMIT) {
+        Ok(()) => format!("yes, onto 0..{}", descriptor.space().unwrap_or(0)),
+        Err(why) => format!("no: {why}"),
     }
 }
 
@@ -228,21 +204,7 @@ fn coordinate_names(descriptor: &Descriptor) -> Vec<&str> {
         .collect()
 }
 
-/// `(m=0, k=8)`.
-fn coord_text(descriptor: &Descriptor, coord: &[usize]) -> String {
-    let parts: Vec<String> = coordinate_names(descriptor)
-        .iter()
-        .zip(coord)
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect();
-    format!("({})", parts.join(", "))
-}
-
 /// `(m=0, k=8) → 8`.
 fn touch_text(descriptor: &Descriptor, touch: &Touch) -> String {
-    format!(
-        "{} → {}",
-        coord_text(descriptor, &touch.coord),
-        touch.offset
-    )
+    format!("{} → {}", descriptor.describe(&touch.coord), touch.offset)
 }
