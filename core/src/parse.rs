@@ -82,7 +82,7 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
         }));
     }
     let mut body = Vec::new();
-    for statement in split_statements(tokens) {
+    for statement in split_statements(tokens, errors) {
         let mut pending = Some(statement);
         while let Some(tokens) = pending.take() {
             match parse_stmt.parse2(tokens.clone()) {
@@ -113,7 +113,7 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
 
 /// The statements of an access body, each parsed on its own.
 fn parse_access_body(tokens: TokenStream, errors: &mut Errors) -> Vec<AccessStmt> {
-    split_statements(tokens)
+    split_statements(tokens, errors)
         .into_iter()
         .filter_map(|tokens| match parse_access_stmt.parse2(tokens.clone()) {
             Ok(kind) => Some(AccessStmt { kind, tokens }),
@@ -188,18 +188,29 @@ fn parse_access_stmt(input: ParseStream) -> syn::Result<AccessStmtKind> {
     Ok(kind)
 }
 
-/// Splits a body at its top-level `;`s, each statement keeping its `;`.
-fn split_statements(body: TokenStream) -> Vec<TokenStream> {
+/// Splits a body at its top-level `;`s, each statement keeping its `;`. A last statement
+/// without one is reported on its last token (the end of a body has no location of its own)
+/// and gets a `;` there, so that it is still parsed and checked.
+fn split_statements(body: TokenStream, errors: &mut Errors) -> Vec<TokenStream> {
     let mut statements = Vec::new();
     let mut current = TokenStream::new();
+    let mut last = None;
     for token in body {
         let end = matches!(&token, TokenTree::Punct(p) if p.as_char() == ';');
+        last = Some(token.span());
         current.extend([token]);
         if end {
             statements.push(std::mem::take(&mut current));
         }
     }
-    if !current.is_empty() {
+    if let (false, Some(span)) = (current.is_empty(), last) {
+        errors.push(syn::Error::new(
+            span,
+            "expected `;` at the end of this statement: add `;`",
+        ));
+        let mut semicolon = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
+        semicolon.set_span(span);
+        current.extend([TokenTree::Punct(semicolon)]);
         statements.push(current);
     }
     statements
