@@ -389,3 +389,53 @@ fn svg_of_a_128_by_128_tile_renders() {
     assert_ne!(cell(0, 0), cell(127, 127));
     assert_eq!(cell(0, 0), cell(4, 0)); // offset 32
 }
+
+#[test]
+fn svg_draws_the_memory_order_as_arrows() {
+    let source = "layout Morton4 { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }";
+    // Memory runs (0,0) → (0,1) first: a horizontal arrow through the right part of cell
+    // (0,0), whose centre holds the number 0 and whose left part stays the bank colour.
+    let probe = |pixmap: &Pixmap, geometry: &Geometry| {
+        let (x, y) = geometry.centre(0, 0, 0);
+        let pixel = pixmap
+            .pixel((x + f64::from(geometry.cell) * 0.4) as u32, y as u32)
+            .unwrap();
+        (pixel.red(), pixel.green(), pixel.blue())
+    };
+    let (plain, geometry) = rendered("morton_plain", source, "Morton4", &[]);
+    let (walked, _) = rendered("morton_walk", source, "Morton4", &["--path", "memory"]);
+    let fill = colour(&plain, &geometry, 0, 0);
+    assert_eq!(
+        probe(&plain, &geometry),
+        fill,
+        "without a path the cell is its bank colour"
+    );
+    let (r, g, b) = probe(&walked, &geometry);
+    assert!(
+        u32::from(r) + u32::from(g) + u32::from(b) < 200,
+        "the arrow is dark: {:?}",
+        (r, g, b)
+    );
+    // From (0,1) memory goes down-left to (1,0): nothing is drawn between (0,1) and (0,2).
+    let (x, y) = geometry.centre(0, 0, 1);
+    let gap = walked
+        .pixel((x + f64::from(geometry.cell) * 0.4) as u32, y as u32)
+        .unwrap();
+    assert_eq!(
+        (gap.red(), gap.green(), gap.blue()),
+        colour(&walked, &geometry, 0, 1)
+    );
+    let (_, said) = run(
+        &[
+            "svg",
+            file("walk.layout", source).to_str().unwrap(),
+            "--path",
+            "zigzag",
+        ],
+        2,
+    );
+    assert!(
+        said.contains("--path takes `memory`, not `zigzag`"),
+        "{said}"
+    );
+}

@@ -15,4 +15,4 @@ mod svg;
 pub use cells::{Cells, MAX_CELLS, PictureError};
 pub use geometry::Geometry;
 pub use grid::{bank_map, grid};
-pub use svg::{Coloring, svg};
+pub use svg::{Coloring, Path, svg, svg_with_path};

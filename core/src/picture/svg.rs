@@ -30,8 +30,36 @@ const SWATCH: u32 = 12;
 /// Narrowest picture, so that the title and legend have room next to a small grid.
 const MIN_WIDTH: u32 = 400;
 
+/// A walk over the cells, drawn as arrows from each cell's centre to the next one's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// The cells in the order of their offsets: how memory runs through the layout (the
+    /// Z-curve of a Morton layout, seed 000's walk).
+    MemoryOrder,
+    /// Coordinates in visiting order, e.g. a traversal's accesses; coordinates outside the
+    /// layout are skipped.
+    Coords(Vec<Vec<usize>>),
+}
+
 /// An SVG picture of `descriptor`, coloured as `coloring` says.
 pub fn svg(descriptor: &Descriptor, coloring: &Coloring) -> Result<String, PictureError> {
+    picture(descriptor, coloring, None)
+}
+
+/// [`svg`] with `path` drawn over the cells as arrows.
+pub fn svg_with_path(
+    descriptor: &Descriptor,
+    coloring: &Coloring,
+    path: &Path,
+) -> Result<String, PictureError> {
+    picture(descriptor, coloring, Some(path))
+}
+
+fn picture(
+    descriptor: &Descriptor,
+    coloring: &Coloring,
+    path: Option<&Path>,
+) -> Result<String, PictureError> {
     let cells = Cells::new(descriptor)?;
     let classes = Classes::new(descriptor, &cells, coloring)?;
     let geometry = Geometry::new(&cells);
@@ -68,6 +96,9 @@ pub fn svg(descriptor: &Descriptor, coloring: &Coloring) -> Result<String, Pictu
     indices(&mut out, &cells, &geometry);
     fills(&mut out, &cells, &classes, &geometry);
     numbers(&mut out, &cells, &geometry);
+    if let Some(path) = path {
+        arrows(&mut out, &cells, &geometry, path);
+    }
     legend.write(&mut out, geometry.bottom());
     out.push_str("</svg>\n");
     Ok(out)
@@ -253,6 +284,59 @@ fn numbers(out: &mut String, cells: &Cells, geometry: &Geometry) {
 
 /// The baseline that centres text of size `font` vertically on `y` (digits are about 0.7
 /// of the font size tall).
+/// The cells of `path`, in order.
+fn path_cells(cells: &Cells, path: &Path) -> Vec<usize> {
+    match path {
+        Path::MemoryOrder => {
+            let mut order: Vec<(usize, usize)> = (0..cells.len())
+                .filter_map(|index| Some((cells.offset(index)?, index)))
+                .collect();
+            order.sort_unstable();
+            order.into_iter().map(|(_, index)| index).collect()
+        }
+        Path::Coords(coords) => coords
+            .iter()
+            .filter_map(|coord| cells.index(coord))
+            .collect(),
+    }
+}
+
+/// One arrow per step of the path, from cell centre to cell centre, with its head short of
+/// the next centre so that consecutive arrows read as a chain.
+fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
+    let stroke = (f64::from(geometry.cell) / 12.0).clamp(0.75, 2.5);
+    let _ = writeln!(
+        out,
+        r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{ink}"/></marker></defs>"#,
+        ink = palette::INK
+    );
+    let _ = writeln!(
+        out,
+        r#"<g class="path" stroke="{ink}" stroke-width="{stroke:.2}" stroke-opacity="0.8" marker-end="url(#head)">"#,
+        ink = palette::INK
+    );
+    let centre = |index: usize| {
+        let (plane, row, column) = cells.place(index);
+        geometry.centre(plane, row, column)
+    };
+    for step in path_cells(cells, path).windows(2) {
+        let ((x1, y1), (x2, y2)) = (centre(step[0]), centre(step[1]));
+        // Stop a fifth of a cell short of the target centre, where the next arrow starts.
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let length = dx.hypot(dy);
+        if length == 0.0 {
+            continue;
+        }
+        let shorten = (f64::from(geometry.cell) / 5.0).min(length / 2.0) / length;
+        let (x2, y2) = (x2 - dx * shorten, y2 - dy * shorten);
+        let _ = writeln!(
+            out,
+            r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/>"#
+        );
+    }
+    out.push_str("</g>\n");
+}
+
 fn baseline_of(y: f64, font: f64) -> f64 {
     y + font * 0.35
 }

@@ -8,13 +8,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
-use swizzle_core::picture::Coloring;
+use swizzle_core::picture::{Coloring, Path};
 
 pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
        swizzle analyze FILE [--layout NAME] --access SPEC [--banks COUNTxWIDTH] [--line-bytes N]
        swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC] [--banks COUNTxWIDTH]
-                   [--element-bytes N] [-o OUT.svg]";
+                   [--element-bytes N] [--path memory] [-o OUT.svg]";
 
 pub const HELP: &str = "\
 Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
@@ -26,7 +26,8 @@ Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
   analyze   bank conflicts, global-memory transactions (cc1.1, cc1.3, 32-byte sectors) and
             locality (--line-bytes, default 128) of one access
   svg       an SVG of the grid, coloured by bank, or by lane of an access (--color lane,
-            the default when --access is given), written to OUT.svg or standard output
+            the default when --access is given), written to OUT.svg or standard output;
+            --path memory draws the order memory runs through the cells as arrows
 
 An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
 (lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
@@ -54,6 +55,7 @@ pub enum Command {
         file: PathBuf,
         layout: Option<String>,
         coloring: Coloring,
+        path: Option<Path>,
         output: Option<PathBuf>,
     },
 }
@@ -110,6 +112,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             ("--access", Arity::Value),
             ("--banks", Arity::Value),
             ("--element-bytes", Arity::Value),
+            ("--path", Arity::Value),
             ("--output", Arity::Value),
         ],
         other => return Err(UsageError(format!("unknown command `{other}`"))),
@@ -146,6 +149,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         _ => Command::Svg {
             layout,
             coloring: svg_coloring(&mut options)?,
+            path: match options.take("--path").as_deref() {
+                None => None,
+                Some("memory") => Some(Path::MemoryOrder),
+                Some(other) => {
+                    return Err(UsageError(format!("--path takes `memory`, not `{other}`")));
+                }
+            },
             output: options.take("--output").map(PathBuf::from),
             file,
         },

@@ -84,12 +84,16 @@ fn run(command: Command) -> Result<String, Failure> {
             file,
             layout,
             coloring,
+            path,
             output,
         } => {
             let layouts = load(&file)?;
             let checked = select(&layouts, layout.as_deref(), &file)?;
-            let svg = picture::svg(&checked.descriptor, &coloring)
-                .map_err(|e| Failure::Input(e.to_string()))?;
+            let svg = match &path {
+                Some(path) => picture::svg_with_path(&checked.descriptor, &coloring, path),
+                None => picture::svg(&checked.descriptor, &coloring),
+            }
+            .map_err(|e| Failure::Input(e.to_string()))?;
             match output.filter(|path| path != Path::new("-")) {
                 None => Ok(svg),
                 Some(path) => {
