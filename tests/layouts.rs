@@ -3,6 +3,13 @@
 
 use swizzle::{Bijective, CoordError, Layout};
 
+/// Constants named like dims of `Unusual`: the generated locals must not be read as
+/// patterns on them.
+#[allow(dead_code)]
+const I: usize = 7;
+#[allow(dead_code)]
+const K0: usize = 8;
+
 swizzle::layout! {
     /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
     pub layout MortonTexture {
@@ -78,6 +85,15 @@ swizzle::layout! {
         inverse;
     }
 
+    /// A raw identifier and upper-case dim names, next to constants of the same names.
+    layout Unusual {
+        memory [I: 3, K0: 4];
+        merge [I, K0] -> r#type;
+        unmerge r#type -> [a: 4, b: 3];
+        coords [a, b];
+        inverse;
+    }
+
     /// Every remaining transform at once.
     layout Assorted {
         memory [a: 4, b: 10, c: 64];
@@ -137,6 +153,7 @@ fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<Morton256, 2>();
     assert_matches_interpreter::<Point, 0>();
     assert_matches_interpreter::<Named, 2>();
+    assert_matches_interpreter::<Unusual, 2>();
 }
 
 #[test]
@@ -147,6 +164,7 @@ fn bijections_invert() {
     assert_inverts::<CuteSwizzled, 2>();
     assert_inverts::<Morton256, 2>();
     assert_inverts::<Named, 2>();
+    assert_inverts::<Unusual, 2>();
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! chosen its swizzle). A failed assertion is a compile error on the statement that names
 //! the evidence: the colliding coordinates, lanes, offsets and banks.
 
+use crate::analysis::ENUMERATION_LIMIT;
 use crate::analysis::Touch;
 use crate::analysis::banks::{Banks, bank_conflicts};
 use crate::analysis::contiguity::vector_width;
@@ -66,6 +67,17 @@ pub fn verify(
                         ))
                     }
                 }
+            }
+            // `vector_width` walks at most `ENUMERATION_LIMIT` coordinates: beyond that its
+            // answer is partial and cannot prove the claim.
+            Claimed::Vector { .. }
+                if descriptor
+                    .size()
+                    .is_none_or(|size| size > ENUMERATION_LIMIT) =>
+            {
+                Some(format!(
+                    "`assert vector` cannot be checked: this layout has more than {ENUMERATION_LIMIT} coordinates"
+                ))
             }
             Claimed::Vector { min } => {
                 let width = vector_width(descriptor);

@@ -11,6 +11,9 @@ use crate::errors::Errors;
 use crate::ir::{Descriptor, Transform};
 use std::collections::HashMap;
 
+/// Layouts up to this many coordinates break ties by vector width.
+const TIE_BREAK_LIMIT: usize = 1 << 16;
+
 /// The parameters `auto` chose, and why.
 pub struct Choice {
     pub bits: u32,
@@ -72,18 +75,21 @@ pub fn resolve(
         ));
     }
     let best_degree = scored.iter().map(|s| s.0).min()?;
-    let (vector, (bits, base, shift), degrees) = scored
+    // The vector-width tie-break walks the whole layout once per tied candidate: only where
+    // that stays cheap at expansion time; beyond, the simplest candidate wins.
+    let small = descriptor
+        .size()
+        .is_some_and(|size| size <= TIE_BREAK_LIMIT);
+    let width = |candidate| vector_width(&with_swizzle(descriptor, auto.stage, candidate));
+    let (_, (bits, base, shift), degrees) = scored
         .into_iter()
         .filter(|s| s.0 == best_degree)
         .map(|(_, candidate, degrees)| {
-            (
-                vector_width(&with_swizzle(descriptor, auto.stage, candidate)),
-                candidate,
-                degrees,
-            )
+            (if small { width(candidate) } else { 0 }, candidate, degrees)
         })
         // Widest vector first, then the first (simplest) candidate.
         .reduce(|best, next| if next.0 > best.0 { next } else { best })?;
+    let vector = width((bits, base, shift));
     *descriptor = with_swizzle(descriptor, auto.stage, (bits, base, shift));
     Some(Choice {
         bits,

@@ -375,8 +375,18 @@ fn digits(
 ) -> Vec<(DimId, Sym)> {
     let mut stride = 1i128;
     let mut out = Vec::with_capacity(dims.len());
-    for &dim in dims.iter().rev() {
-        out.push((dim, value.clone().div(stride, vars).rem(len(dim), vars)));
+    for (i, &dim) in dims.iter().enumerate().rev() {
+        let quotient = value.clone().div(stride, vars);
+        // The leading digit takes no remainder, as in CK's `merge_v3_division_mod`: on a
+        // valid coordinate the value is below the product of the lengths.
+        out.push((
+            dim,
+            if i == 0 {
+                quotient
+            } else {
+                quotient.rem(len(dim), vars)
+            },
+        ));
         stride = stride.saturating_mul(len(dim));
     }
     out
@@ -515,6 +525,10 @@ fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
                 let l = get(&values, *lower)?;
                 for (dim, stride) in packed_order(upper, strides, &dim_len)? {
                     values[dim] = Some(l.clone().div(stride as i128, vars).rem(len(dim), vars));
+                }
+                // Dims of length one are not in the packed order: they are always 0.
+                for &dim in upper.iter() {
+                    values[dim].get_or_insert(Sym::constant(0));
                 }
             }
             Transform::Pad {

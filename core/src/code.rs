@@ -191,7 +191,17 @@ impl Block {
     }
 }
 
+/// An unused local name after `base`, in lower case: a local named after an upper-case dim
+/// (`K0`) would be read as a pattern on any constant of that name in the user's module.
 fn fresh(base: &str, used: &mut HashSet<String>) -> String {
+    let lower = base.to_lowercase();
+    let snake = lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && lower.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+    let base = if snake && !is_keyword(&lower) {
+        lower.as_str()
+    } else {
+        "t"
+    };
     let name = (0..)
         .map(|i| {
             if i == 0 {
@@ -209,7 +219,7 @@ fn fresh(base: &str, used: &mut HashSet<String>) -> String {
 impl ToTokens for Code {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match self {
-            Code::Var(name) => Ident::new(name, Span::call_site()).to_tokens(tokens),
+            Code::Var(name) => ident(name).to_tokens(tokens),
             Code::Lit(value) => Literal::u128_unsuffixed(*value).to_tokens(tokens),
             Code::Mask(mask) => mask_literal(*mask).to_tokens(tokens),
             Code::Bin(op, lhs, rhs) => {
@@ -239,6 +249,19 @@ impl ToTokens for Code {
     }
 }
 
+/// Whether a lower-cased dim name became a keyword (`Type` → `type`), which no local may be.
+fn is_keyword(name: &str) -> bool {
+    syn::parse_str::<syn::Ident>(name).is_err()
+}
+
+/// The identifier `name`, raw (`r#type`) where the user wrote it raw.
+pub fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
 /// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 8 bits,
 /// hex beyond.
 fn mask_literal(mask: u128) -> Literal {
@@ -255,8 +278,9 @@ fn mask_literal(mask: u128) -> Literal {
 }
 
 impl Code {
-    /// The value of the code where every variable is bound in `env`, with the wrapping
-    /// semantics of 64-bit `usize`: what the emitted Rust computes.
+    /// The value of the code where every variable is bound in `env`, as 64-bit `usize`
+    /// arithmetic; `None` where the emitted Rust would overflow (a panic in debug builds and
+    /// const evaluation), divide by zero or shift too far.
     pub fn eval(&self, env: &HashMap<String, u64>) -> Option<u64> {
         Some(match self {
             Code::Var(name) => *env.get(name)?,
@@ -264,9 +288,9 @@ impl Code {
             Code::Bin(op, a, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
                 match op {
-                    Op::Add => a.wrapping_add(b),
-                    Op::Sub => a.wrapping_sub(b),
-                    Op::Mul => a.wrapping_mul(b),
+                    Op::Add => a.checked_add(b)?,
+                    Op::Sub => a.checked_sub(b)?,
+                    Op::Mul => a.checked_mul(b)?,
                     Op::Div => a.checked_div(b)?,
                     Op::Rem => a.checked_rem(b)?,
                     Op::Shl => a.checked_shl(u32::try_from(b).ok()?)?,

@@ -6,7 +6,7 @@ use crate::ast::{AccessItem, LayoutItem, StmtKind};
 use crate::auto::Choice;
 use crate::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, REQUESTED_ENUMERATION_LIMIT};
 use crate::check::{Checked, CheckedAccess};
-use crate::code::{Block, Code};
+use crate::code::{self, Block, Code};
 use crate::errors::Errors;
 use crate::ir::{Descriptor, Memory, Transform};
 use crate::table;
@@ -249,7 +249,7 @@ fn locals(block: &Block) -> Vec<TokenStream> {
         .locals
         .iter()
         .map(|(name, code)| {
-            let name = Ident::new(name, Span::call_site());
+            let name = code::ident(name);
             quote!(let #name = #code;)
         })
         .collect()
@@ -484,23 +484,43 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
         body,
     } = item;
     let coords = body.iter().find_map(|stmt| match &stmt.kind {
-        StmtKind::Coords { names } => Some(names),
+        StmtKind::Coords { names } => Some(names.len()),
         _ => None,
     });
-    let offset = coords.map(|coords| {
-        quote! {
-            impl #name {
-                #[allow(unused_variables)]
-                pub const fn offset(#(#coords: usize),*) -> usize {
+    let asked = |wanted: fn(&StmtKind) -> bool| body.iter().any(|stmt| wanted(&stmt.kind));
+    let inverse = asked(|kind| matches!(kind, StmtKind::Inverse { .. }));
+    // Everything a layout of this rank can offer, so that no use of it raises a second
+    // error; parameters are `_`, whatever the (maybe duplicated) coordinate names.
+    let items = coords.map(|rank| {
+        let params = (0..rank).map(|_| quote!(_: usize));
+        let params_again = params.clone();
+        let rank = lit(rank);
+        let coord = inverse.then(|| {
+            quote! {
+                pub const fn coord(_: usize) -> [usize; #rank] {
                     unreachable!()
                 }
+            }
+        });
+        quote! {
+            impl #name {
+                pub const SHAPE: [usize; #rank] = [0; #rank];
+                pub const SIZE: usize = 0;
+                pub const SPACE: usize = 0;
+                pub const fn offset(#(#params),*) -> usize {
+                    unreachable!()
+                }
+                pub const fn is_valid(#(#params_again),*) -> bool {
+                    unreachable!()
+                }
+                #coord
             }
         }
     });
     quote! {
         #(#attrs)*
         #vis struct #name;
-        #offset
+        #items
     }
 }
 

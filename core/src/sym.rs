@@ -64,12 +64,13 @@ impl Sym {
         }
         merged.retain(|(_, c)| *c != 0);
         if let Some(rebuilt) = rebuild_digits(&merged) {
-            let mut terms: Vec<_> = merged
+            let terms: Vec<_> = merged
                 .into_iter()
                 .filter(|t| !rebuilt.removed.contains(t))
                 .collect();
-            terms.push(rebuilt.added);
-            return Self::from_affine(terms, constant);
+            // The rebuilt value may itself be a sum: add it, never nest it as a term.
+            let (value, coefficient) = rebuilt.added;
+            return Self::from_affine(terms, constant).plus(value.scale(coefficient));
         }
         match (merged.len(), constant) {
             (1, 0) if merged[0].1 == 1 => merged.pop().map(|(t, _)| t).unwrap_or(Sym::constant(0)),
@@ -235,7 +236,12 @@ struct Rebuilt {
 fn rebuild_digits(terms: &[(Sym, i128)]) -> Option<Rebuilt> {
     terms.iter().find_map(|(term, c)| {
         let Sym::Rem(x, m) = term else { return None };
-        let quotient = (Sym::Div(x.clone(), *m), c.checked_mul(*m)?);
+        // The quotient as `div` normalises it: `(v / k) / m` is `v / (k·m)`.
+        let divided = match &**x {
+            Sym::Div(inner, k) => Sym::Div(inner.clone(), k.checked_mul(*m)?),
+            _ => Sym::Div(x.clone(), *m),
+        };
+        let quotient = (divided, c.checked_mul(*m)?);
         terms.contains(&quotient).then(|| Rebuilt {
             removed: vec![(term.clone(), *c), quotient],
             added: ((**x).clone(), *c),

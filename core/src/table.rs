@@ -17,7 +17,7 @@ pub fn markdown(descriptor: &Descriptor) -> Option<String> {
         .map(|&c| descriptor.dims[c].name.as_ref())
         .collect();
     let (rows, columns, row_name, column_name) = match (shape.as_slice(), names.as_slice()) {
-        ([len], [name]) => (1, *len, "", *name),
+        ([len], [name]) => (1, *len, "offset", *name),
         ([rows, columns], [row, column]) => (*rows, *columns, *row, *column),
         _ => return None,
     };
@@ -46,7 +46,7 @@ pub fn markdown(descriptor: &Descriptor) -> Option<String> {
             })
             .collect();
         let label = if shape.len() == 1 {
-            String::new()
+            "**offset**".to_owned()
         } else {
             format!("**{row}**")
         };

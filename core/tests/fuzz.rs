@@ -70,6 +70,8 @@ const WORDS: &[&str] = &[
     "/// doc\n",
     "#[doc = \"d\"]",
     "access",
+    "r#type",
+    "Type",
     "assert",
     "auto",
     "for",

@@ -112,11 +112,19 @@ pub fn offsets_with<L: Layout<N>, const N: usize>(
     if valid {
         return Ok(());
     }
-    let (index, error) = coords
+    // The first coordinate the kernel rejected, by its own predicate; `try_offset` says why
+    // (a `Layout` whose `is_valid` and descriptor disagree still gets an error, not a panic).
+    let (index, &coord) = coords
         .iter()
         .enumerate()
-        .find_map(|(index, &coord)| L::try_offset(coord).err().map(|error| (index, error)))
-        .expect("the kernel found an invalid coordinate");
+        .find(|&(_, &coord)| !is_valid::<L, N>(coord))
+        .ok_or(BatchError::Coord {
+            index: 0,
+            error: CoordError::Malformed("inconsistent validity"),
+        })?;
+    let error = L::try_offset(coord).err().unwrap_or(CoordError::Malformed(
+        "is_valid rejects a coordinate the descriptor accepts",
+    ));
     Err(BatchError::Coord { index, error })
 }
 
@@ -146,6 +154,16 @@ fn kernel<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]
         }
     }
     true
+}
+
+/// In bounds and outside every padding; branch-free, so that the check pass vectorises.
+#[inline(always)]
+fn is_valid<L: Layout<N>, const N: usize>(coord: [usize; N]) -> bool {
+    let in_bounds = coord
+        .iter()
+        .zip(L::SHAPE)
+        .fold(true, |ok, (&c, len)| ok & (c < len));
+    in_bounds & L::is_valid(coord)
 }
 
 #[cfg(target_arch = "x86_64")]

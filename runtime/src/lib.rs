@@ -45,8 +45,14 @@ pub trait Layout<const N: usize> {
         if Self::is_valid(coord) {
             Ok(Self::offset(coord))
         } else {
-            // The interpreter names the padding the coordinate falls into.
-            Self::DESCRIPTOR.offset(&coord)
+            // The interpreter names the padding the coordinate falls into; it must not accept
+            // what `is_valid` rejects.
+            match Self::DESCRIPTOR.offset(&coord) {
+                Err(error) => Err(error),
+                Ok(_) => Err(CoordError::Malformed(
+                    "is_valid rejects a coordinate the descriptor accepts",
+                )),
+            }
         }
     }
 }
