@@ -84,3 +84,18 @@ fn automatic_swizzle() {
         "
     ));
 }
+
+#[test]
+fn merged_digits_fold_back() {
+    // `(offset / 35) * 5 + (offset / 7) % 5` is `offset / 7`.
+    insta::assert_snapshot!(expand(
+        r"
+        layout Folded {
+            memory [a: 3, b: 5, c: 7];
+            merge [a, b] -> ab;
+            coords [ab, c];
+            inverse;
+        }
+        "
+    ));
+}
