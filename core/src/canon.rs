@@ -4,7 +4,7 @@
 
 use crate::code::{Block, Code, Op};
 use crate::f2::{F2Map, Inputs};
-use crate::ir::{Descriptor, DimId, Transform, morton_bits};
+use crate::ir::{Descriptor, DimId, Transform, coordinates, morton_bits};
 use crate::sym::{Sym, Vars};
 use std::collections::HashMap;
 
@@ -264,14 +264,10 @@ impl Canonical {
         let Some(size) = size.filter(|&s| s <= limit) else {
             return Injectivity::Unknown;
         };
-        let mut seen: HashMap<i128, usize> = HashMap::with_capacity(size);
-        let mut coord = vec![0usize; self.lens.len()];
-        for index in 0..size {
-            let mut rest = index;
-            for (c, &len) in coord.iter_mut().zip(&self.lens).rev() {
-                *c = rest % len;
-                rest /= len;
-            }
+        // Offsets are unique per coordinate here, so the map is keyed by offset: the first
+        // coordinate that reached each one, to name it if another does too.
+        let mut seen: HashMap<i128, Vec<usize>> = HashMap::with_capacity(size);
+        for coord in coordinates(&self.lens) {
             if self
                 .valid
                 .iter()
@@ -280,12 +276,12 @@ impl Canonical {
                 continue;
             }
             let offset = self.offset.eval(&coord);
-            if let Some(first) = seen.insert(offset, index) {
-                let a = unflatten(first, &self.lens);
+            if let Some(a) = seen.insert(offset, coord.clone()) {
+                let offset = offset as usize;
                 return Injectivity::Collides(Collision {
                     a,
                     b: coord,
-                    offset: offset as usize,
+                    offset,
                 });
             }
         }
@@ -347,15 +343,6 @@ fn unpack_bits(bits: u128, inputs: &Inputs) -> Vec<usize> {
     (0..inputs.names.len())
         .map(|var| ((bits >> inputs.start(var)) & ((1u128 << inputs.widths[var]) - 1)) as usize)
         .collect()
-}
-
-fn unflatten(mut index: usize, lens: &[usize]) -> Vec<usize> {
-    let mut coord = vec![0; lens.len()];
-    for (c, &len) in coord.iter_mut().zip(lens).rev() {
-        *c = index % len;
-        index /= len;
-    }
-    coord
 }
 
 /// `row-major(dims)` of symbolic values.

@@ -196,6 +196,22 @@ impl Descriptor {
     }
 }
 
+/// Every coordinate of `shape` in row-major order (last fastest); none if a length is 0.
+pub fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let first = (!shape.contains(&0)).then(|| vec![0; shape.len()]);
+    std::iter::successors(first, |previous| {
+        let mut next = previous.clone();
+        for d in (0..shape.len()).rev() {
+            next[d] += 1;
+            if next[d] < shape[d] {
+                return Some(next);
+            }
+            next[d] = 0;
+        }
+        None
+    })
+}
+
 /// Row-major strides of `lens` (last dim fastest), `None` on overflow.
 pub fn row_major_strides(lens: &[usize]) -> Option<Vec<usize>> {
     let mut strides = vec![1usize; lens.len()];

@@ -1,8 +1,9 @@
 //! The reference interpreter against every fixed point of DESIGN.md §2.3 and §2.5.
 
 mod common;
-use common::{LDS_A, coordinates, layout};
+use common::{LDS_A, layout};
 use swizzle_core::CoordError;
+use swizzle_core::ir::coordinates;
 
 /// The seed's 4×4 Morton table (seed 000), row y, column x.
 const MORTON_4X4: [[usize; 4]; 4] = [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]];

@@ -3,13 +3,14 @@
 //! interpreter; inverses must invert; injectivity verdicts must be true.
 
 mod common;
-use common::{coordinates, layout};
+use common::layout;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use swizzle_core::CoordError;
 use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::code::Block;
-use swizzle_core::ir::{Descriptor, Transform};
+use swizzle_core::ir::coordinates;
+use swizzle_core::ir::{Descriptor, Transform, coordinates};
 
 /// Upper bound on the number of coordinates of a generated layout.
 const MAX_SIZE: usize = 4096;

@@ -23,17 +23,5 @@ pub const ENUMERATION_LIMIT: usize = 1 << 22;
 /// The coordinates of `shape` in row-major order (last fastest), at most
 /// [`ENUMERATION_LIMIT`] of them.
 fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
-    let first = (!shape.contains(&0)).then(|| vec![0; shape.len()]);
-    std::iter::successors(first, |previous| {
-        let mut next = previous.clone();
-        for d in (0..shape.len()).rev() {
-            next[d] += 1;
-            if next[d] < shape[d] {
-                return Some(next);
-            }
-            next[d] = 0;
-        }
-        None
-    })
-    .take(ENUMERATION_LIMIT)
+    crate::ir::coordinates(shape).take(ENUMERATION_LIMIT)
 }

@@ -36,16 +36,3 @@ pub fn layout(source: &str) -> Descriptor {
     assert_eq!(checked.len(), 1, "expected one layout in {source}");
     checked.remove(0).descriptor
 }
-
-/// Every coordinate of a shape, row-major.
-pub fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
-    let size: usize = shape.iter().product();
-    (0..size).map(move |mut index| {
-        let mut coord = vec![0; shape.len()];
-        for (c, &len) in coord.iter_mut().zip(shape).rev() {
-            *c = index % len;
-            index /= len;
-        }
-        coord
-    })
-}
