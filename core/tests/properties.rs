@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use swizzle_core::CoordError;
 use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::code::Block;
-use swizzle_core::ir::coordinates;
 use swizzle_core::ir::{Descriptor, Transform, coordinates};
 
 /// Upper bound on the number of coordinates of a generated layout.
