@@ -439,3 +439,34 @@ fn svg_draws_the_memory_order_as_arrows() {
         "{said}"
     );
 }
+
+#[test]
+fn accesses_declared_in_the_file_are_used_by_name() {
+    let source = "
+        /// 8 lanes read column 0 of 8×32 words: every row starts in bank 0.
+        access Column { lanes 8; bytes 4; banks (32, 4); y = lane; x = 0; }
+        layout Tile { memory [y: 8, x: 32]; coords [y, x]; }
+    ";
+    let path = file("named_access.layout", source);
+    let path = path.to_str().unwrap();
+    let (named, _) = run(&["analyze", path, "--access", "Column"], 0);
+    assert!(named.contains("8-way"), "{named}");
+    let (_, said) = run(&["analyze", path, "--access", "Row"], 1);
+    assert!(
+        said.contains("holds no access `Row`; its accesses: Column"),
+        "{said}"
+    );
+    // The same access written inline gives the same bank-conflict report.
+    let (inline, _) = run(
+        &["analyze", path, "--access", "lanes=8 bytes=4 y=lane x=0"],
+        0,
+    );
+    let conflicts = |report: &str| {
+        let section = report
+            .lines()
+            .skip_while(|line| !line.starts_with("bank conflicts"));
+        section.take(3).collect::<Vec<_>>().join("\n")
+    };
+    assert!(!conflicts(&named).is_empty());
+    assert_eq!(conflicts(&inline), conflicts(&named));
+}

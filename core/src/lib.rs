@@ -83,22 +83,42 @@ fn resolve_auto(
     auto::resolve(&mut checked.descriptor, request, accesses, errors)
 }
 
-/// Parses and checks layouts given as text (the same language as inside `layout! { }`),
-/// `swizzle (auto ...)` resolved, assertions not verified.
-pub fn layouts(source: &str) -> syn::Result<Vec<check::Checked>> {
-    let tokens: TokenStream = source
+/// Layouts and accesses given as text (the same language as inside `layout! { }`).
+pub struct Source {
+    /// `swizzle (auto ...)` resolved, assertions not verified.
+    pub layouts: Vec<check::Checked>,
+    pub accesses: Vec<check::CheckedAccess>,
+}
+
+/// Parses and checks layouts given as text, as [`source`] does, keeping only the layouts.
+pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
+    source(text).map(|source| source.layouts)
+}
+
+/// Parses and checks the layouts and accesses of a text.
+pub fn source(text: &str) -> syn::Result<Source> {
+    let tokens: TokenStream = text
         .parse()
         .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e))?;
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
     let accesses = check_accesses(&invocation, &mut errors, &mut TokenStream::new());
-    let mut checked = Vec::new();
+    let mut layouts = Vec::new();
     for item in &invocation.items {
         let Item::Layout(layout) = item else { continue };
         if let Some(mut layout) = check::check(layout, &mut errors) {
             resolve_auto(&mut layout, &accesses, &mut errors);
-            checked.push(layout);
+            layouts.push(layout);
         }
     }
-    errors.finish().map(|()| checked)
+    // In the order they were written, for listings.
+    let mut accesses: Vec<check::CheckedAccess> = accesses.into_values().collect();
+    let position = |name: &str| {
+        invocation
+            .items
+            .iter()
+            .position(|item| matches!(item, Item::Access(a) if a.name == name))
+    };
+    accesses.sort_by_key(|access| position(&access.access.name));
+    errors.finish().map(|()| Source { layouts, accesses })
 }

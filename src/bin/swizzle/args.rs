@@ -12,8 +12,8 @@ use swizzle_core::picture::{Coloring, Path};
 
 pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
-       swizzle analyze FILE [--layout NAME] --access SPEC [--banks COUNTxWIDTH] [--line-bytes N]
-       swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC] [--banks COUNTxWIDTH]
+       swizzle analyze FILE [--layout NAME] --access SPEC|NAME [--banks COUNTxWIDTH] [--line-bytes N]
+       swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC|NAME] [--banks COUNTxWIDTH]
                    [--element-bytes N] [--path memory] [-o OUT.svg]";
 
 pub const HELP: &str = "\
@@ -32,6 +32,7 @@ Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
 An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
 (lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
 name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and parentheses).
+--access NAME uses the `access NAME { ... }` item of FILE instead, with its banks.
 ";
 
 /// What the user asked for.
@@ -47,17 +48,55 @@ pub enum Command {
     Analyze {
         file: PathBuf,
         layout: Option<String>,
-        access: Access,
-        banks: Banks,
+        access: AccessArg,
+        banks: Option<Banks>,
         line_bytes: usize,
     },
     Svg {
         file: PathBuf,
         layout: Option<String>,
-        coloring: Coloring,
+        coloring: ColoringArg,
         path: Option<Path>,
         output: Option<PathBuf>,
     },
+}
+
+/// `--access`: an inline SPEC, or the name of an `access` item of the file (resolved once
+/// the file is read).
+pub enum AccessArg {
+    Spec(Access),
+    Named(String),
+}
+
+/// `--color`, `--access`, `--banks` and `--element-bytes` of `svg`, before the file is read.
+pub struct ColoringArg {
+    by_lane: bool,
+    access: Option<AccessArg>,
+    banks: Option<Banks>,
+    element_bytes: Option<usize>,
+}
+
+impl ColoringArg {
+    /// The colouring, with a named access looked up by `resolve` (which also gives its
+    /// declared banks).
+    pub fn resolve<E>(
+        self,
+        resolve: impl Fn(AccessArg) -> Result<(Access, Option<Banks>), E>,
+    ) -> Result<Coloring, E> {
+        let access = self.access.map(resolve).transpose()?;
+        let declared = access.as_ref().and_then(|(_, banks)| *banks);
+        let banks = self.banks.or(declared).unwrap_or_default();
+        Ok(match access {
+            Some((access, _)) if self.by_lane => Coloring::Lane(access),
+            access => Coloring::Bank {
+                element_bytes: self
+                    .element_bytes
+                    .or(access.map(|(a, _)| a.element_bytes))
+                    .unwrap_or(4),
+                banks,
+            },
+        })
+    }
 }
 
 /// A mistake on the command line, explained.
@@ -139,9 +178,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         },
         "analyze" => Command::Analyze {
             layout,
-            access: options
-                .access()?
-                .ok_or_else(|| UsageError("`analyze` needs --access SPEC".to_owned()))?,
+            access: options.access()?.ok_or_else(|| {
+                UsageError("`analyze` needs --access SPEC or --access NAME".to_owned())
+            })?,
             banks: options.banks()?,
             line_bytes: options.positive("--line-bytes")?.unwrap_or(128),
             file,
@@ -164,7 +203,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
 
 /// `--color lane` (the default with `--access`) colours by the access's lanes, `--color
 /// bank` by bank, for elements of `--element-bytes` (default: the access's, or 4).
-fn svg_coloring(options: &mut Options) -> Result<Coloring, UsageError> {
+fn svg_coloring(options: &mut Options) -> Result<ColoringArg, UsageError> {
     let access = options.access()?;
     let banks = options.banks()?;
     let element_bytes = options.positive("--element-bytes")?;
@@ -178,19 +217,16 @@ fn svg_coloring(options: &mut Options) -> Result<Coloring, UsageError> {
         }
         None => access.is_some(),
     };
-    Ok(match (by_lane, access) {
-        (true, Some(access)) => Coloring::Lane(access),
-        (true, None) => {
-            return Err(UsageError(
-                "--color lane needs --access SPEC to know which lane touches which cell".to_owned(),
-            ));
-        }
-        (false, access) => Coloring::Bank {
-            element_bytes: element_bytes
-                .or(access.map(|a| a.element_bytes))
-                .unwrap_or(4),
-            banks,
-        },
+    if by_lane && access.is_none() {
+        return Err(UsageError(
+            "--color lane needs --access SPEC or --access NAME to know which lane touches which cell".to_owned(),
+        ));
+    }
+    Ok(ColoringArg {
+        by_lane,
+        access,
+        banks,
+        element_bytes,
     })
 }
 
@@ -263,16 +299,25 @@ impl Options {
             .transpose()
     }
 
-    fn access(&mut self) -> Result<Option<Access>, UsageError> {
+    /// A bare identifier names an `access` item; anything else is an inline SPEC.
+    fn access(&mut self) -> Result<Option<AccessArg>, UsageError> {
+        let named = |value: &str| {
+            value.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && value.chars().all(|c| c.is_alphanumeric() || c == '_')
+        };
         self.take("--access")
-            .map(|value| spec::access(&value).map_err(|e| UsageError(format!("--access: {e}"))))
+            .map(|value| match named(&value) {
+                true => Ok(AccessArg::Named(value)),
+                false => spec::access(&value)
+                    .map(AccessArg::Spec)
+                    .map_err(|e| UsageError(format!("--access: {e}"))),
+            })
             .transpose()
     }
 
-    fn banks(&mut self) -> Result<Banks, UsageError> {
+    fn banks(&mut self) -> Result<Option<Banks>, UsageError> {
         self.take("--banks")
             .map(|value| spec::banks(&value).map_err(UsageError))
             .transpose()
-            .map(Option::unwrap_or_default)
     }
 }

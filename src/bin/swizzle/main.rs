@@ -9,10 +9,12 @@ mod diagnostics;
 mod report;
 mod spec;
 
-use args::{Command, HELP, USAGE, UsageError};
+use args::{AccessArg, Command, HELP, USAGE, UsageError};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use swizzle_core::Source;
+use swizzle_core::analysis::{Access, Banks};
 use swizzle_core::check::Checked;
 use swizzle_core::picture;
 
@@ -58,7 +60,7 @@ fn run(command: Command) -> Result<String, Failure> {
             banks,
             element_bytes,
         } => {
-            let layouts = load(&file)?;
+            let layouts = load(&file)?.layouts;
             let chosen: Vec<&Checked> = match layout {
                 Some(name) => vec![find(&layouts, &name, &file)?],
                 None => layouts.iter().collect(),
@@ -76,8 +78,10 @@ fn run(command: Command) -> Result<String, Failure> {
             banks,
             line_bytes,
         } => {
-            let layouts = load(&file)?;
-            let checked = select(&layouts, layout.as_deref(), &file)?;
+            let source = load(&file)?;
+            let checked = select(&source.layouts, layout.as_deref(), &file)?;
+            let (access, declared) = resolve(access, &source, &file)?;
+            let banks = banks.or(declared).unwrap_or_default();
             report::analyze(&checked.descriptor, &access, banks, line_bytes).map_err(Failure::Input)
         }
         Command::Svg {
@@ -87,8 +91,9 @@ fn run(command: Command) -> Result<String, Failure> {
             path,
             output,
         } => {
-            let layouts = load(&file)?;
-            let checked = select(&layouts, layout.as_deref(), &file)?;
+            let source = load(&file)?;
+            let checked = select(&source.layouts, layout.as_deref(), &file)?;
+            let coloring = coloring.resolve(|access| resolve(access, &source, &file))?;
             let svg = match &path {
                 Some(path) => picture::svg_with_path(&checked.descriptor, &coloring, path),
                 None => picture::svg(&checked.descriptor, &coloring),
@@ -109,18 +114,52 @@ fn run(command: Command) -> Result<String, Failure> {
 
 /// Reads and checks the layouts of `file`; a file that does not parse or check fails with
 /// every error, located.
-fn load(file: &Path) -> Result<Vec<Checked>, Failure> {
-    let source = std::fs::read_to_string(file)
+fn load(file: &Path) -> Result<Source, Failure> {
+    let text = std::fs::read_to_string(file)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
-    let layouts = swizzle_core::layouts(&source)
-        .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &source)))?;
-    if layouts.is_empty() {
+    let source = swizzle_core::source(&text)
+        .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
+    if source.layouts.is_empty() {
         return Err(Failure::Input(format!(
             "{} holds no layout",
             file.display()
         )));
     }
-    Ok(layouts)
+    Ok(source)
+}
+
+/// The access `--access` means, and the banks a named one declares.
+fn resolve(
+    access: AccessArg,
+    source: &Source,
+    file: &Path,
+) -> Result<(Access, Option<Banks>), Failure> {
+    let name = match access {
+        AccessArg::Spec(access) => return Ok((access, None)),
+        AccessArg::Named(name) => name,
+    };
+    let found = source
+        .accesses
+        .iter()
+        .find(|checked| checked.access.name == name);
+    let found = found.ok_or_else(|| {
+        let held: Vec<&str> = source
+            .accesses
+            .iter()
+            .map(|a| a.access.name.as_str())
+            .collect();
+        let held = if held.is_empty() {
+            "none".to_owned()
+        } else {
+            held.join(", ")
+        };
+        Failure::Input(format!(
+            "{} holds no access `{name}`; its accesses: {held}",
+            file.display()
+        ))
+    })?;
+    let (count, width_bytes) = found.banks;
+    Ok((found.access.clone(), Some(Banks { count, width_bytes })))
 }
 
 /// The layout named `name`, or the only one when no name is given.
