@@ -81,15 +81,14 @@ pub fn resolve(
         .size()
         .is_some_and(|size| size <= TIE_BREAK_LIMIT);
     let width = |candidate| vector_width(&with_swizzle(descriptor, auto.stage, candidate));
-    let (_, (bits, base, shift), degrees) = scored
+    let (found, (bits, base, shift), degrees) = scored
         .into_iter()
         .filter(|s| s.0 == best_degree)
-        .map(|(_, candidate, degrees)| {
-            (if small { width(candidate) } else { 0 }, candidate, degrees)
-        })
+        .map(|(_, candidate, degrees)| (small.then(|| width(candidate)), candidate, degrees))
         // Widest vector first, then the first (simplest) candidate.
         .reduce(|best, next| if next.0 > best.0 { next } else { best })?;
-    let vector = width((bits, base, shift));
+    // The tie-break measured the winner already, unless the layout was too large for it.
+    let vector = found.unwrap_or_else(|| width((bits, base, shift)));
     *descriptor = with_swizzle(descriptor, auto.stage, (bits, base, shift));
     Some(Choice {
         bits,
