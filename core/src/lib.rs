@@ -18,6 +18,7 @@ pub mod ir;
 mod network;
 mod parse;
 pub mod picture;
+pub mod sfc;
 pub mod sym;
 mod table;
 
