@@ -1,4 +1,9 @@
 #![doc = include_str!("../README.md")]
 
 pub use swizzle_macros::layout;
-pub use swizzle_runtime::{Bijective, CoordError, Layout, analysis, batch, ir, offsets, picture};
+#[doc(hidden)]
+pub use swizzle_runtime::tiled;
+pub use swizzle_runtime::{
+    Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, analysis, batch, ir, offsets,
+    picture,
+};

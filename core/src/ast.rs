@@ -9,10 +9,64 @@ pub struct Invocation {
     pub items: Vec<Item>,
 }
 
-/// A top-level item: a layout, or an access pattern that layouts assert things about.
+/// A top-level item: a layout, an access pattern that layouts assert things about, a
+/// traversal, or a copy kernel between layouts.
 pub enum Item {
     Layout(LayoutItem),
     Access(AccessItem),
+    Traversal(TraversalItem),
+    Kernel(KernelItem),
+}
+
+/// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (DESIGN.md §2.4).
+pub struct TraversalItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// The `sfc` keyword, for errors about the whole curve.
+    pub keyword: Ident,
+    pub args: Vec<SfcArg>,
+}
+
+/// One argument of `sfc(...)`, with the word that introduced it.
+pub struct SfcArg {
+    pub keyword: Ident,
+    pub kind: SfcArgKind,
+}
+
+pub enum SfcArgKind {
+    /// `lengths [exprs]`: the tensor's lengths.
+    Lengths(Vec<Expr>),
+    /// `over Layout`: the lengths are the coordinates of a layout of this invocation.
+    Over(Ident),
+    /// `order [dims]`: dim indices (or coordinate names of the layout walked), outermost first.
+    Order(Vec<Expr>),
+    /// `vector [exprs]`: scalars per access along each dim.
+    Vector(Vec<Expr>),
+    /// `snake`, `snake = true` or `snake = false`.
+    Snake(Option<syn::LitBool>),
+}
+
+/// `/// docs  pub kernel Name = pack(Layout, options);`: a copy between two layouts over the
+/// same coordinates, unrolled over one tile and looped over the grid of tiles at run time.
+pub struct KernelItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// `pack`, `unpack` or `copy`.
+    pub keyword: Ident,
+    /// The layout read from; `None` for `pack`, which reads a row-major array.
+    pub source: Option<Ident>,
+    /// The layout written to; `None` for `unpack`, which writes a row-major array.
+    pub destination: Option<Ident>,
+    pub options: Vec<KernelOption>,
+}
+
+pub enum KernelOption {
+    /// `walk Traversal`: the order and vector of the accesses inside a tile.
+    Walk { keyword: Ident, traversal: Ident },
+    /// `vector n`: the elements each access moves, along the coordinate of the runs.
+    Vector { keyword: Ident, len: Expr },
 }
 
 /// `/// docs  pub access Name { statements }`: what the lanes of a warp touch at once.
@@ -101,7 +155,15 @@ pub enum StmtKind {
 /// `name: length`, a dim introduced by a statement.
 pub struct DimDecl {
     pub name: Ident,
-    pub len: Expr,
+    pub len: Length,
+}
+
+/// The length of a declared dim.
+pub enum Length {
+    /// A constant expression.
+    Fixed(Expr),
+    /// `dyn`: known only at run time (outer memory dims that count tiles).
+    Dyn(syn::Token![dyn]),
 }
 
 pub enum Transform {
@@ -241,5 +303,14 @@ impl quote::ToTokens for DimDecl {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         self.name.to_tokens(tokens);
         self.len.to_tokens(tokens);
+    }
+}
+
+impl quote::ToTokens for Length {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Self::Fixed(expr) => expr.to_tokens(tokens),
+            Self::Dyn(token) => token.to_tokens(tokens),
+        }
     }
 }

@@ -64,6 +64,49 @@ impl Descriptor {
         matches!(self.evaluate(coord), Ok((_, None)))
     }
 
+    /// The offset of `coord` in the layout of these extents. A fixed-size layout has one
+    /// extent, its shape. A tiled one (run-time outer dims) splits every coordinate into a
+    /// tile place and a place inside the tile: tiles lie row-major over the grid dims, in
+    /// memory order, `ceil(extent / tile)` along each, each a whole copy of the tile's space.
+    pub fn offset_in(&self, extents: &[usize], coord: &[usize]) -> Result<usize, CoordError> {
+        let tile = self.shape();
+        if extents.len() != tile.len() || coord.len() != tile.len() {
+            return Err(CoordError::Rank {
+                expected: tile.len(),
+                found: extents.len().min(coord.len()),
+            });
+        }
+        let mut inside = coord.to_vec();
+        for (axis, (&value, &extent)) in coord.iter().zip(extents).enumerate() {
+            let grid = self.grid.iter().any(|g| g.coord == axis);
+            if value >= extent || (!grid && extent != tile[axis]) {
+                let dim = self.dims[self.coords[axis]].name.to_string();
+                return Err(CoordError::OutOfBounds {
+                    dim,
+                    value,
+                    len: extent,
+                });
+            }
+            if grid {
+                inside[axis] = value % tile[axis];
+            }
+        }
+        let mut place = 0usize;
+        for g in self.grid.iter() {
+            let (t, count) = (tile[g.coord], extents[g.coord].div_ceil(tile[g.coord]));
+            place = place
+                .checked_mul(count)
+                .and_then(|p| p.checked_add(coord[g.coord] / t))
+                .ok_or(OVERFLOW)?;
+        }
+        let within = self.offset(&inside)?;
+        let space = self.space().ok_or(OVERFLOW)?;
+        place
+            .checked_mul(space)
+            .and_then(|base| base.checked_add(within))
+            .ok_or(OVERFLOW)
+    }
+
     /// Runs the stages newest-first. Returns the offset (meaningless where padded) and the
     /// first padding the coordinate fell into.
     fn evaluate(&self, coord: &[usize]) -> Result<(usize, Option<CoordError>), CoordError> {

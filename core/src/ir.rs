@@ -82,6 +82,9 @@ pub enum Transform {
 }
 
 /// A whole checked layout: the IR that the generated code embeds as `const` data.
+///
+/// A layout with run-time (`dyn`) outer dims is described by one tile: its run-time dims
+/// have length 1 in `dims`, and [`Descriptor::grid`] says which coordinates they scale.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Descriptor {
     pub name: Cow<'static, str>,
@@ -91,6 +94,19 @@ pub struct Descriptor {
     pub stages: List<Transform>,
     /// The user's coordinates, in `coords` order.
     pub coords: List<DimId>,
+    /// The run-time outer memory dims, outermost first (empty for a fixed-size layout).
+    pub grid: List<GridDim>,
+}
+
+/// A run-time (`dyn`) memory dim: it counts tiles along the coordinate it becomes, either
+/// directly or as the slowest digit of a `merge`. Tiles are stored row-major over the grid
+/// dims, each tile a whole copy of the layout's element space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GridDim {
+    /// The memory dim (length 1 in the tile).
+    pub dim: DimId,
+    /// The index, in `coords` order, of the coordinate it scales.
+    pub coord: usize,
 }
 
 impl Transform {
@@ -186,6 +202,11 @@ impl Descriptor {
             .map(|(&dim, value)| format!("{}={value}", self.dims[dim].name))
             .collect();
         format!("({})", parts.join(", "))
+    }
+
+    /// Whether some outer dims have run-time lengths: the descriptor then describes one tile.
+    pub fn is_tiled(&self) -> bool {
+        !self.grid.is_empty()
     }
 
     /// Whether any transform can make a coordinate invalid (padding).

@@ -11,6 +11,8 @@ use syn::{Attribute, Ident, Token, Visibility, bracketed, parenthesized};
 mod kw {
     syn::custom_keyword!(layout);
     syn::custom_keyword!(access);
+    syn::custom_keyword!(traversal);
+    syn::custom_keyword!(kernel);
     syn::custom_keyword!(along);
     syn::custom_keyword!(auto);
     syn::custom_keyword!(by);
@@ -60,13 +62,24 @@ pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation 
 fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
     let attrs = input.call(Attribute::parse_outer)?;
     let vis: Visibility = input.parse()?;
+    if input.peek(kw::traversal) {
+        input.parse::<kw::traversal>()?;
+        return parse_traversal(attrs, vis, input, errors).map(Item::Traversal);
+    }
+    if input.peek(kw::kernel) {
+        input.parse::<kw::kernel>()?;
+        return parse_kernel(attrs, vis, input).map(Item::Kernel);
+    }
     let is_access = input.peek(kw::access);
     if is_access {
         input.parse::<kw::access>()?;
     } else if input.peek(kw::layout) {
         input.parse::<kw::layout>()?;
     } else {
-        return Err(input.error("expected `layout Name { ... }` or `access Name { ... }`"));
+        return Err(input.error(
+            "expected `layout Name { ... }`, `access Name { ... }`, \
+             `traversal Name = sfc(...);` or `kernel Name = pack(...);`",
+        ));
     }
     let name: Ident = input.parse()?;
     let content;
@@ -109,6 +122,170 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
         name,
         body,
     }))
+}
+
+/// `= sfc(arguments);` after `traversal Name`. Each argument is parsed on its own, so that one
+/// malformed argument does not hide the errors of the others; the item is kept (marked
+/// incomplete) so that its uses raise no further errors.
+fn parse_traversal(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+    errors: &mut Errors,
+) -> syn::Result<TraversalItem> {
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let keyword: Ident = input.parse()?;
+    if keyword != "sfc" {
+        return Err(syn::Error::new(
+            keyword.span(),
+            format!(
+                "unknown traversal `{keyword}`: write `sfc(lengths [..], order [..], vector [..], snake)`"
+            ),
+        ));
+    }
+    let content;
+    parenthesized!(content in input);
+    let arguments =
+        Punctuated::<TokenStream, Token![,]>::parse_terminated_with(&content, |input| {
+            input.step(|cursor| {
+                let mut tokens = TokenStream::new();
+                let mut rest = *cursor;
+                while let Some((token, next)) = rest.token_tree() {
+                    if matches!(&token, TokenTree::Punct(p) if p.as_char() == ',') {
+                        break;
+                    }
+                    tokens.extend([token]);
+                    rest = next;
+                }
+                Ok((tokens, rest))
+            })
+        })?;
+    let mut args = Vec::new();
+    for tokens in arguments {
+        match parse_sfc_arg.parse2(tokens.clone()) {
+            Ok(arg) => args.push(arg),
+            Err(error) => {
+                errors.push(error);
+                errors.unparsed(&name, &tokens);
+            }
+        }
+    }
+    input.parse::<Token![;]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `;` after the traversal: `traversal Name = sfc(...);`",
+        )
+    })?;
+    Ok(TraversalItem {
+        attrs,
+        vis,
+        name,
+        keyword,
+        args,
+    })
+}
+
+/// One argument of `sfc(...)`.
+fn parse_sfc_arg(input: ParseStream) -> syn::Result<SfcArg> {
+    const FORMS: &str = "`lengths [..]`, `over Layout`, `order [..]`, `vector [..]`, `snake` or \
+        `snake = false`";
+    let keyword: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    let kind = match keyword.to_string().as_str() {
+        "lengths" => SfcArgKind::Lengths(parse_exprs(input)?),
+        "over" => SfcArgKind::Over(input.parse()?),
+        "order" => SfcArgKind::Order(parse_exprs(input)?),
+        "vector" => SfcArgKind::Vector(parse_exprs(input)?),
+        "snake" if input.is_empty() => SfcArgKind::Snake(None),
+        "snake" => {
+            input.parse::<Token![=]>()?;
+            SfcArgKind::Snake(Some(input.parse()?))
+        }
+        other => {
+            return Err(syn::Error::new(
+                keyword.span(),
+                format!("unknown `sfc` argument `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    expect_end(input)?;
+    Ok(SfcArg { keyword, kind })
+}
+
+/// `= pack(Layout, options);`, `= unpack(Layout, options);` or `= copy(A -> B, options);` after
+/// `kernel Name`.
+fn parse_kernel(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+) -> syn::Result<KernelItem> {
+    const FORMS: &str = "`pack(Layout)`, `unpack(Layout)` or `copy(From -> To)`";
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let keyword: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    let content;
+    parenthesized!(content in input);
+    let (source, destination) = match keyword.to_string().as_str() {
+        "pack" => (None, Some(content.parse()?)),
+        "unpack" => (Some(content.parse()?), None),
+        "copy" => {
+            let source = content.parse()?;
+            content.parse::<Token![->]>()?;
+            (Some(source), Some(content.parse()?))
+        }
+        other => {
+            return Err(syn::Error::new(
+                keyword.span(),
+                format!("unknown kernel `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    let mut options = Vec::new();
+    while content.peek(Token![,]) {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let option: Ident = content.parse()?;
+        options.push(match option.to_string().as_str() {
+            "walk" => KernelOption::Walk {
+                keyword: option,
+                traversal: content.parse()?,
+            },
+            "vector" => KernelOption::Vector {
+                keyword: option,
+                len: parse_expr(&content)?,
+            },
+            other => {
+                return Err(syn::Error::new(
+                    option.span(),
+                    format!(
+                        "unknown kernel option `{other}`: expected `walk Traversal` or `vector n`"
+                    ),
+                ));
+            }
+        });
+    }
+    expect_end(&content)?;
+    input.parse::<Token![;]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `;` after the kernel: `kernel Name = pack(Layout);`",
+        )
+    })?;
+    Ok(KernelItem {
+        attrs,
+        vis,
+        name,
+        keyword,
+        source,
+        destination,
+        options,
+    })
 }
 
 /// The statements of an access body, each parsed on its own.
@@ -540,10 +717,12 @@ fn parse_decls(input: ParseStream) -> syn::Result<Vec<DimDecl>> {
     let decls = Punctuated::<DimDecl, Token![,]>::parse_terminated_with(&content, |input| {
         let name = input.parse()?;
         input.parse::<Token![:]>()?;
-        Ok(DimDecl {
-            name,
-            len: parse_expr(input)?,
-        })
+        let len = if input.peek(Token![dyn]) {
+            Length::Dyn(input.parse()?)
+        } else {
+            Length::Fixed(parse_expr(input)?)
+        };
+        Ok(DimDecl { name, len })
     })?;
     Ok(decls.into_iter().collect())
 }

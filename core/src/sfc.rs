@@ -51,17 +51,16 @@ impl Sfc {
             rest /= len;
         }
         let mut index = vec![0; n];
-        let mut outer = 0; // row-major flattening of `ordered[0..k]`
-        for k in 0..n {
-            let dim = self.order[k];
+        let mut outer = 0; // row-major flattening of the outer loops' digits
+        for (&dim, &digit) in self.order.iter().zip(&ordered) {
             let reversed = self.snake && outer % 2 == 1;
             let step = if reversed {
-                access[dim] - 1 - ordered[k]
+                access[dim] - 1 - digit
             } else {
-                ordered[k]
+                digit
             };
             index[dim] = step * self.vector[dim];
-            outer = outer * access[dim] + ordered[k];
+            outer = outer * access[dim] + digit;
         }
         index
     }

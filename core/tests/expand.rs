@@ -99,3 +99,20 @@ fn merged_digits_fold_back() {
         "
     ));
 }
+
+#[test]
+fn tiled_morton() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// An image of any size stored as 8×8 tiles, Morton order inside each tile.
+        pub layout MortonTiles {
+            memory [ty: dyn, tx: dyn, m: 64];
+            morton m -> [yi: 8, xi: 8];
+            merge [ty, yi] -> y;
+            merge [tx, xi] -> x;
+            coords [y, x];
+            inverse;
+        }
+        "
+    ));
+}

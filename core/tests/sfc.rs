@@ -195,7 +195,7 @@ fn seed_non_divisible() {
         ]
     );
     // The partial accesses cover exactly the tensor, once each.
-    let mut covered = vec![0; 35];
+    let mut covered = [0; 35];
     for i in 0..9 {
         let (start, extent) = (curve.index(i), curve.extent(i));
         for y in start[0]..start[0] + extent[0] {

@@ -3,8 +3,12 @@
 //! are re-exported here as [`ir`].
 
 pub mod batch;
+mod indexing;
+#[doc(hidden)]
+pub mod tiled;
 
 pub use batch::offsets;
+pub use indexing::{ExtentError, Indexing, RowMajor};
 pub use swizzle_core::CoordError;
 pub use swizzle_core::analysis;
 pub use swizzle_core::ir;

@@ -11,10 +11,10 @@ mod access;
 
 pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
 
-use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, StmtKind};
+use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
 use crate::consts::{Consts, Eval, show_unsigned as show, similar};
 use crate::errors::Errors;
-use crate::ir::{Descriptor, Dim, DimId, Memory, Transform, row_major_strides};
+use crate::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use std::borrow::Cow;
@@ -170,12 +170,14 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
     };
     let coords = checker.coords(names);
     let Checker { scope, errors, .. } = checker;
+    let grid = grid(&scope, &memory, &coords);
     let descriptor = Descriptor {
         name: Cow::Owned(item.name.to_string()),
         dims: Cow::Owned(scope.dims),
         memory,
         stages: Cow::Owned(stages),
         coords: Cow::Owned(coords),
+        grid: Cow::Owned(grid),
     };
     if errors.len() == before && descriptor.size().is_none() {
         let shape = descriptor.shape();
@@ -202,6 +204,24 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
     })
 }
 
+/// The run-time memory dims and the coordinate each one scales, found by following the
+/// `merge`s that took it as their slowest digit (the checker allows no other use).
+fn grid(scope: &Scope, memory: &Memory, coords: &[DimId]) -> Vec<GridDim> {
+    memory
+        .dims
+        .iter()
+        .filter(|&&dim| scope.dynamic[dim])
+        .filter_map(|&dim| {
+            let mut reached = dim;
+            while let Some(next) = scope.merged_into[reached] {
+                reached = next;
+            }
+            let coord = coords.iter().position(|&c| c == reached)?;
+            Some(GridDim { dim, coord })
+        })
+        .collect()
+}
+
 /// `tokens`, or `fallback` when `tokens` is empty (an empty list has no span of its own).
 fn or(tokens: TokenStream, fallback: &TokenStream) -> TokenStream {
     if tokens.is_empty() {
@@ -223,6 +243,10 @@ struct Scope {
     poisoned: Vec<bool>,
     /// The keyword of the transform that consumed each dim, if any.
     consumed: Vec<Option<String>>,
+    /// Whether each dim's length is known only at run time (`dyn`, or merged from one).
+    dynamic: Vec<bool>,
+    /// The dim that a `merge` made of each run-time dim, to find the coordinate it feeds.
+    merged_into: Vec<Option<DimId>>,
     /// The newest dim of each name.
     names: HashMap<String, DimId>,
 }
@@ -322,15 +346,31 @@ impl Checker<'_> {
         self.scope.declared_by.push(by.to_string());
         self.scope.poisoned.push(len.is_none());
         self.scope.consumed.push(None);
+        self.scope.dynamic.push(false);
+        self.scope.merged_into.push(None);
         self.scope.names.insert(key, id);
         id
     }
 
     /// Declares `[name: len, ...]`; returns the ids and each length (`None` if it failed).
+    /// Run-time (`dyn`) lengths are errors here: only `memory` declares those.
     fn declare_all(&mut self, decls: &[DimDecl], by: &Ident) -> (Vec<DimId>, Vec<Option<usize>>) {
         let lens: Vec<Option<usize>> = decls
             .iter()
-            .map(|d| self.value(&d.len, "a length", 1))
+            .map(|d| match &d.len {
+                Length::Fixed(len) => self.value(len, "a length", 1),
+                Length::Dyn(token) => {
+                    self.errors.error(
+                        token,
+                        format!(
+                            "only the outermost dims of `memory` can have a run-time length: \
+                             give `{}` a constant length",
+                            d.name
+                        ),
+                    );
+                    None
+                }
+            })
             .collect();
         let ids = decls
             .iter()
@@ -352,8 +392,9 @@ impl Checker<'_> {
         Some(())
     }
 
-    /// Looks up a live dim by name, without consuming it.
-    fn find(&mut self, name: &Ident) -> Option<DimId> {
+    /// Looks up a live dim by name, without consuming it. A run-time (`dyn`) dim is an error
+    /// unless `allow_dynamic`: only `coords` and the first dim of a `merge` may take one.
+    fn find(&mut self, name: &Ident, allow_dynamic: bool) -> Option<DimId> {
         let key = name.to_string();
         let live = self.scope.live_names();
         let listed = if live.is_empty() {
@@ -384,14 +425,30 @@ impl Checker<'_> {
                     self.errors.error(name, message);
                     None
                 }
+                None if self.scope.dynamic[id] && !allow_dynamic => {
+                    // Left live for a correct use further on, and not reported as unused.
+                    self.lookup_failed = true;
+                    self.errors.error(
+                        name,
+                        format!(
+                            "dim `{name}` has a run-time length (`dyn`): it can only be listed \
+                             in `coords` or merged as the first (slowest) dim of a `merge`"
+                        ),
+                    );
+                    None
+                }
                 None => Some(id),
             },
         }
     }
 
-    /// Consumes a live dim as the lower input of the transform `by`.
+    /// Consumes a live dim of constant length as the lower input of the transform `by`.
     fn consume(&mut self, name: &Ident, by: &Ident) -> Option<DimId> {
-        let id = self.find(name)?;
+        self.consume_as(name, by, false)
+    }
+
+    fn consume_as(&mut self, name: &Ident, by: &Ident, allow_dynamic: bool) -> Option<DimId> {
+        let id = self.find(name, allow_dynamic)?;
         self.scope.consumed[id] = Some(by.to_string());
         Some(id)
     }
@@ -418,7 +475,7 @@ impl Checker<'_> {
                 "`memory` needs at least one dim, e.g. `memory [n: 64];`",
             );
         }
-        let (dims, lens) = self.declare_all(decls, &keyword);
+        let (dims, lens) = self.memory_dims(decls, strides, &keyword);
         let lens: Option<Vec<usize>> = lens.into_iter().collect();
         // The strides, the element space (`Some(None)`: past 2^128) and the tokens that an
         // overflowing element space is blamed on.
@@ -487,6 +544,55 @@ impl Checker<'_> {
         }
     }
 
+    /// Declares the memory dims. Run-time (`dyn`) dims must be the outermost ones of a packed
+    /// memory: each counts tiles of everything inside it, so in the layout's IR (one tile)
+    /// they have length 1.
+    fn memory_dims(
+        &mut self,
+        decls: &[DimDecl],
+        strides: Option<&[Expr]>,
+        keyword: &Ident,
+    ) -> (Vec<DimId>, Vec<Option<usize>>) {
+        let leading = decls
+            .iter()
+            .take_while(|d| matches!(d.len, Length::Dyn(_)))
+            .count();
+        if let (true, Some(strides)) = (leading > 0, strides) {
+            self.errors.error(
+                quote!(#(#strides)*),
+                "a memory with run-time (`dyn`) dims is packed row-major, tile after tile: \
+                 remove `strides`",
+            );
+        }
+        let mut dims = Vec::with_capacity(decls.len());
+        let mut lens = Vec::with_capacity(decls.len());
+        for (i, decl) in decls.iter().enumerate() {
+            let len = match &decl.len {
+                Length::Fixed(len) => self.value(len, "a length", 1),
+                Length::Dyn(_) if i < leading => Some(1),
+                Length::Dyn(token) => {
+                    let outer: Vec<String> =
+                        decls[..i].iter().map(|d| d.name.to_string()).collect();
+                    self.errors.error(
+                        token,
+                        format!(
+                            "run-time (`dyn`) dims must be the outermost memory dims, before \
+                             every constant one: move `{}` before `{}`",
+                            decl.name,
+                            outer.join("`, `")
+                        ),
+                    );
+                    None
+                }
+            };
+            let id = self.declare(&decl.name, len, keyword);
+            self.scope.dynamic[id] = i < leading;
+            dims.push(id);
+            lens.push(len);
+        }
+        (dims, lens)
+    }
+
     fn transform(&mut self, keyword: &Ident, transform: &ast::Transform) -> Option<Transform> {
         use ast::Transform as T;
         Some(match transform {
@@ -503,8 +609,11 @@ impl Checker<'_> {
                 }
             }
             T::Merge { lower, upper } => {
-                let ids: Vec<Option<DimId>> =
-                    lower.iter().map(|l| self.consume(l, keyword)).collect();
+                let ids: Vec<Option<DimId>> = lower
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| self.consume_as(l, keyword, i == 0))
+                    .collect();
                 if lower.is_empty() {
                     self.nonempty(lower, keyword);
                 }
@@ -532,6 +641,14 @@ impl Checker<'_> {
                     }
                 });
                 let upper = self.declare(upper, len, keyword);
+                // A run-time slowest digit makes the merged dim run-time: it counts tiles of
+                // the other digits.
+                if let Some(&first) = ids.as_ref().and_then(|ids| ids.first())
+                    && self.scope.dynamic[first]
+                {
+                    self.scope.dynamic[upper] = true;
+                    self.scope.merged_into[first] = Some(upper);
+                }
                 Transform::Merge {
                     lower: Cow::Owned(ids?),
                     upper,
@@ -547,7 +664,11 @@ impl Checker<'_> {
                         ),
                     );
                 }
-                let key_id = if target == key { None } else { self.find(key) };
+                let key_id = if target == key {
+                    None
+                } else {
+                    self.find(key, false)
+                };
                 let lower = self.consume(target, keyword);
                 let len = lower.and_then(|l| self.len(l));
                 let upper = self.declare(target, len, keyword);
@@ -908,7 +1029,7 @@ impl Checker<'_> {
     fn coords(&mut self, names: &[Ident]) -> Vec<DimId> {
         let mut ids = Vec::new();
         for name in names {
-            if let Some(id) = self.find(name) {
+            if let Some(id) = self.find(name, true) {
                 if ids.contains(&id) {
                     self.errors.error(
                         name,

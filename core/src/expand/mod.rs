@@ -1,16 +1,20 @@
 //! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
 
-use crate::analysis::{Access, LaneExpr};
+mod access;
+mod descriptor;
+mod tiled;
+
+pub use access::{access, access_stub};
+
 use crate::assertions;
-use crate::ast::{AccessItem, LayoutItem, StmtKind};
+use crate::ast::{LayoutItem, Length, StmtKind};
 use crate::auto::Choice;
 use crate::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, REQUESTED_ENUMERATION_LIMIT};
 use crate::check::{Checked, CheckedAccess};
 use crate::code::{self, Block, Code};
 use crate::errors::Errors;
-use crate::ir::{Descriptor, Memory, Transform};
 use crate::table;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::HashMap;
 
@@ -64,6 +68,15 @@ impl<'a> Expansion<'a> {
     }
 
     pub fn to_tokens(&self) -> TokenStream {
+        if self.checked.descriptor.is_tiled() {
+            tiled::tokens(self)
+        } else {
+            self.fixed_tokens()
+        }
+    }
+
+    /// A fixed-size layout: a zero-sized type with const shape, size and space.
+    fn fixed_tokens(&self) -> TokenStream {
         let descriptor = &self.checked.descriptor;
         let LayoutItem {
             attrs, vis, name, ..
@@ -76,18 +89,20 @@ impl<'a> Expansion<'a> {
             .map(Literal::usize_unsuffixed);
         let size = Literal::usize_unsuffixed(descriptor.size().unwrap_or(0));
         let space = Literal::usize_unsuffixed(descriptor.space().unwrap_or(0));
-        let table = table::markdown(descriptor).map(|table| {
-            let lines = table.lines().map(|line| format!(" {line}"));
-            quote!(#[doc = ""] #(#[doc = #lines])*)
-        });
-        let auto = self.auto.as_ref().map(|choice| {
-            let line = auto_doc(choice);
-            quote!(#[doc = ""] #[doc = #line])
-        });
-        let ir = descriptor_tokens(descriptor);
-        let offset = self.offset_fn();
-        let is_valid = self.is_valid_fn();
-        let coord = self.coord_fn();
+        let docs = self.docs();
+        let ir = descriptor::tokens(descriptor);
+        let offset = self.offset_fn(Prefix::Layout);
+        let is_valid = self.is_valid_fn(Prefix::Layout);
+        let coord = self.coord_fn(Prefix::Layout);
+        let indexing_is_valid = match is_valid {
+            Some(_) => quote!(Self::is_valid(#(#coords),*)),
+            // A layout without coordinates has one valid coordinate, the empty one.
+            None if coords.is_empty() => quote!(true),
+            None => {
+                let shape = descriptor.shape().into_iter().map(lit);
+                quote!(#(#coords < #shape)&&*)
+            }
+        };
         let trait_is_valid = is_valid.as_ref().map(|_| {
             quote! {
                 fn is_valid(coord: [usize; #rank]) -> bool {
@@ -107,8 +122,7 @@ impl<'a> Expansion<'a> {
         });
         quote! {
             #(#attrs)*
-            #table
-            #auto
+            #docs
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             #vis struct #name;
 
@@ -139,10 +153,40 @@ impl<'a> Expansion<'a> {
             }
 
             #bijective
+
+            impl ::swizzle::Indexing<#rank> for #name {
+                fn extents(&self) -> [usize; #rank] {
+                    Self::SHAPE
+                }
+                fn space(&self) -> usize {
+                    Self::SPACE
+                }
+                fn offset_of(&self, coord: [usize; #rank]) -> usize {
+                    let [#(#coords),*] = coord;
+                    Self::offset(#(#coords),*)
+                }
+                fn is_valid_at(&self, coord: [usize; #rank]) -> bool {
+                    let [#(#coords),*] = coord;
+                    #indexing_is_valid
+                }
+            }
         }
     }
 
-    fn offset_fn(&self) -> TokenStream {
+    /// The offset table and the `swizzle (auto)` choice, as rustdoc.
+    fn docs(&self) -> TokenStream {
+        let table = table::markdown(&self.checked.descriptor).map(|table| {
+            let lines = table.lines().map(|line| format!(" {line}"));
+            quote!(#[doc = ""] #(#[doc = #lines])*)
+        });
+        let auto = self.auto.as_ref().map(|choice| {
+            let line = auto_doc(choice);
+            quote!(#[doc = ""] #[doc = #line])
+        });
+        quote!(#table #auto)
+    }
+
+    fn offset_fn(&self, prefix: Prefix) -> TokenStream {
         let coords = &self.checked.coords;
         let block = self.canonical.offset_block();
         let locals = locals(&block);
@@ -160,14 +204,22 @@ impl<'a> Expansion<'a> {
             (!bounds.is_empty())
                 .then(|| quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");))
         } else {
+            let is_valid = prefix.ident("is_valid");
             Some(
-                quote!(debug_assert!(Self::is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
+                quote!(debug_assert!(Self::#is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
             )
         };
+        let (name, doc) = (
+            prefix.ident("offset"),
+            prefix.doc(
+                "The memory offset of a coordinate: straight-line integer code.",
+                "The offset of a coordinate inside its tile: straight-line integer code.",
+            ),
+        );
         quote! {
-            /// The memory offset of a coordinate: straight-line integer code.
+            #[doc = #doc]
             #[inline(always)]
-            pub const fn offset(#(#coords: usize),*) -> usize {
+            pub const fn #name(#(#coords: usize),*) -> usize {
                 #check
                 #(#locals)*
                 #(#result)*
@@ -175,7 +227,7 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    fn is_valid_fn(&self) -> Option<TokenStream> {
+    fn is_valid_fn(&self, prefix: Prefix) -> Option<TokenStream> {
         if self.canonical.valid.is_empty() {
             return None;
         }
@@ -209,16 +261,23 @@ impl<'a> Expansion<'a> {
         } else {
             quote!(#(#conditions)&&*)
         };
+        let (name, doc) = (
+            prefix.ident("is_valid"),
+            prefix.doc(
+                "Whether a coordinate is inside the shape and outside every padding.",
+                "Whether a coordinate of one tile is outside every padding.",
+            ),
+        );
         Some(quote! {
-            /// Whether a coordinate is inside the shape and outside every padding.
+            #[doc = #doc]
             #[inline(always)]
-            pub const fn is_valid(#(#coords: usize),*) -> bool {
+            pub const fn #name(#(#coords: usize),*) -> bool {
                 #conditions
             }
         })
     }
 
-    fn coord_fn(&self) -> Option<TokenStream> {
+    fn coord_fn(&self, prefix: Prefix) -> Option<TokenStream> {
         let block = self.inverse.as_ref()?;
         let coords = &self.checked.coords;
         let locals = locals(block);
@@ -232,15 +291,48 @@ impl<'a> Expansion<'a> {
         } else {
             quote!(#(let #coords = #results;)* [#(#coords),*])
         };
+        let (name, doc) = (
+            prefix.ident("coord"),
+            prefix.doc(
+                "The coordinate stored at `offset`: the inverse of [`Self::offset`].",
+                "The coordinate stored at `offset` of one tile: the inverse of [`Self::tile_offset`].",
+            ),
+        );
         Some(quote! {
-            /// The coordinate stored at `offset`: the inverse of [`Self::offset`].
+            #[doc = #doc]
             #[inline(always)]
-            pub const fn coord(offset: usize) -> [usize; #rank] {
+            pub const fn #name(offset: usize) -> [usize; #rank] {
                 debug_assert!(offset < #space, "offset out of range");
                 #(#locals)*
                 #value
             }
         })
+    }
+}
+
+/// Whose functions the canonical form is printed as: the layout's own, or (for a layout with
+/// run-time dims) its tile's, which the layout's methods wrap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    Layout,
+    Tile,
+}
+
+impl Prefix {
+    fn ident(self, name: &str) -> proc_macro2::Ident {
+        let name = match self {
+            Prefix::Layout => name.to_owned(),
+            Prefix::Tile => format!("tile_{name}"),
+        };
+        proc_macro2::Ident::new(&name, proc_macro2::Span::call_site())
+    }
+
+    /// The rustdoc line of a function, of the layout or of one tile.
+    fn doc(self, layout: &str, tile: &str) -> String {
+        match self {
+            Prefix::Layout => format!(" {layout}"),
+            Prefix::Tile => format!(" {tile}"),
+        }
     }
 }
 
@@ -276,205 +368,6 @@ fn auto_doc(choice: &Choice) -> String {
     )
 }
 
-/// The items of an `access`: a unit type whose `access()` builds the pattern for the
-/// analyses in `swizzle::analysis`, and its bank configuration.
-pub fn access(item: &AccessItem, checked: &CheckedAccess) -> TokenStream {
-    let AccessItem {
-        attrs, vis, name, ..
-    } = item;
-    let Access {
-        name: text,
-        lanes,
-        element_bytes,
-        vector,
-        along,
-        coords,
-    } = &checked.access;
-    let (lanes, bytes, vector) = (lit(*lanes), lit(*element_bytes), lit(*vector));
-    let along = match along {
-        Some(along) => quote!(Some(#along)),
-        None => quote!(None),
-    };
-    let coords = coords.iter().map(|(coord, expr)| {
-        let expr = lane_expr_tokens(expr);
-        quote!(.coord(#coord, #expr))
-    });
-    let (count, width) = (lit(checked.banks.0), lit(checked.banks.1));
-    // Only what the expressions use, so that the user's crate sees no unused import.
-    let binary = checked
-        .access
-        .coords
-        .iter()
-        .any(|(_, expr)| has_operator(expr));
-    let operators = binary.then(|| quote!(BinOpKind::*,));
-    quote! {
-        #(#attrs)*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
-
-        impl #name {
-            /// Shared-memory banks this access is analysed against.
-            pub const BANKS: ::swizzle::analysis::banks::Banks =
-                ::swizzle::analysis::banks::Banks { count: #count, width_bytes: #width };
-
-            /// The access pattern, for `swizzle::analysis`.
-            pub fn access() -> ::swizzle::analysis::Access {
-                use ::swizzle::analysis::{#operators Access, LaneExpr::*};
-                Access::new(#text, #lanes, #bytes).vector(#vector, #along) #(#coords)*
-            }
-        }
-    }
-}
-
-fn has_operator(expr: &LaneExpr) -> bool {
-    match expr {
-        LaneExpr::Binary(..) => true,
-        LaneExpr::Neg(operand) => has_operator(operand),
-        LaneExpr::Lane | LaneExpr::Lit(_) => false,
-    }
-}
-
-fn lane_expr_tokens(expr: &LaneExpr) -> TokenStream {
-    match expr {
-        LaneExpr::Lane => quote!(Lane),
-        LaneExpr::Lit(value) => {
-            let value = Literal::i128_unsuffixed(*value);
-            quote!(Lit(#value))
-        }
-        LaneExpr::Neg(operand) => {
-            let operand = lane_expr_tokens(operand);
-            quote!(Neg(Box::new(#operand)))
-        }
-        LaneExpr::Binary(op, lhs, rhs) => {
-            let op = Ident::new(&format!("{op:?}"), Span::call_site());
-            let (lhs, rhs) = (lane_expr_tokens(lhs), lane_expr_tokens(rhs));
-            quote!(Binary(#op, Box::new(#lhs), Box::new(#rhs)))
-        }
-    }
-}
-
-/// Stands in for an access with errors, so that uses of it raise no further errors.
-pub fn access_stub(item: &AccessItem) -> TokenStream {
-    let AccessItem {
-        attrs, vis, name, ..
-    } = item;
-    quote! {
-        #(#attrs)*
-        #vis struct #name;
-    }
-}
-
-/// The descriptor as a const expression.
-fn descriptor_tokens(descriptor: &Descriptor) -> TokenStream {
-    let name = descriptor.name.as_ref();
-    let dims = descriptor.dims.iter().map(|dim| {
-        let (name, len) = (dim.name.as_ref(), Literal::usize_unsuffixed(dim.len));
-        quote!(Dim::new(#name, #len))
-    });
-    let Memory {
-        dims: memory_dims,
-        strides,
-    } = &descriptor.memory;
-    let (memory_dims, strides) = (
-        memory_dims.iter().map(|&d| lit(d)),
-        strides.iter().map(|&s| lit(s)),
-    );
-    let memory =
-        quote!(Memory { dims: list(&[#(#memory_dims),*]), strides: list(&[#(#strides),*]) });
-    let stages = descriptor.stages.iter().map(transform_tokens);
-    let coords = descriptor.coords.iter().map(|&c| lit(c));
-    // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
-    quote! {{
-        use ::swizzle::ir::*;
-        const DIMS: &[Dim] = &[#(#dims),*];
-        const STAGES: &[Transform] = &[#(#stages),*];
-        Descriptor {
-            name: text(#name),
-            dims: list(DIMS),
-            memory: #memory,
-            stages: list(STAGES),
-            coords: list(&[#(#coords),*]),
-        }
-    }}
-}
-
-fn transform_tokens(transform: &Transform) -> TokenStream {
-    let list = |ids: &[usize]| {
-        let ids = ids.iter().map(|&id| lit(id));
-        quote!(list(&[#(#ids),*]))
-    };
-    match transform {
-        Transform::Unmerge { lower, upper } => {
-            let (lower, upper) = (lit(*lower), list(upper));
-            quote!(Transform::Unmerge { lower: #lower, upper: #upper })
-        }
-        Transform::Merge { lower, upper } => {
-            let (lower, upper) = (list(lower), lit(*upper));
-            quote!(Transform::Merge { lower: #lower, upper: #upper })
-        }
-        Transform::Xor { lower, upper, key } => {
-            let (lower, upper, key) = (lit(*lower), lit(*upper), lit(*key));
-            quote!(Transform::Xor { lower: #lower, upper: #upper, key: #key })
-        }
-        Transform::Morton { lower, upper } => {
-            let (lower, upper) = (lit(*lower), list(upper));
-            quote!(Transform::Morton { lower: #lower, upper: #upper })
-        }
-        Transform::Embed {
-            lower,
-            upper,
-            strides,
-        } => {
-            let (lower, upper, strides) = (lit(*lower), list(upper), list(strides));
-            quote!(Transform::Embed { lower: #lower, upper: #upper, strides: #strides })
-        }
-        Transform::Pad {
-            lower,
-            upper,
-            left,
-            right,
-        } => {
-            let (lower, upper, left, right) = (lit(*lower), lit(*upper), lit(*left), lit(*right));
-            quote!(Transform::Pad { lower: #lower, upper: #upper, left: #left, right: #right })
-        }
-        Transform::Slice {
-            lower,
-            upper,
-            begin,
-        } => {
-            let (lower, upper, begin) = (lit(*lower), lit(*upper), lit(*begin));
-            quote!(Transform::Slice { lower: #lower, upper: #upper, begin: #begin })
-        }
-        Transform::Offset { lower, upper, by } => {
-            let (lower, upper, by) = (lit(*lower), lit(*upper), lit(*by));
-            quote!(Transform::Offset { lower: #lower, upper: #upper, by: #by })
-        }
-        Transform::Freeze { lower, value } => {
-            let (lower, value) = (lit(*lower), lit(*value));
-            quote!(Transform::Freeze { lower: #lower, value: #value })
-        }
-        Transform::Replicate { upper } => {
-            let upper = list(upper);
-            quote!(Transform::Replicate { upper: #upper })
-        }
-        Transform::Swizzle {
-            lower,
-            upper,
-            bits,
-            base,
-            shift,
-        } => {
-            let (lower, upper) = (lit(*lower), lit(*upper));
-            let (bits, base, shift) = (
-                Literal::u32_unsuffixed(*bits),
-                Literal::u32_unsuffixed(*base),
-                Literal::i32_unsuffixed(*shift),
-            );
-            quote!(Transform::Swizzle { lower: #lower, upper: #upper, bits: #bits, base: #base, shift: #shift })
-        }
-    }
-}
-
 /// Items that stand in for a layout with errors, so that uses of it raise no further errors.
 pub fn stub(item: &LayoutItem) -> TokenStream {
     let LayoutItem {
@@ -489,6 +382,17 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
     });
     let asked = |wanted: fn(&StmtKind) -> bool| body.iter().any(|stmt| wanted(&stmt.kind));
     let inverse = asked(|kind| matches!(kind, StmtKind::Inverse { .. }));
+    // Each run-time memory dim becomes one run-time coordinate, an extent `new` takes.
+    let dynamic = body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::Memory { dims, .. } => {
+            let dynamic = dims.iter().filter(|d| matches!(d.len, Length::Dyn(_)));
+            Some(dynamic.count()).filter(|&n| n > 0)
+        }
+        _ => None,
+    });
+    if let (Some(rank), Some(dynamic)) = (coords, dynamic) {
+        return tiled::stub(item, rank, dynamic, inverse);
+    }
     // Everything a layout of this rank can offer, so that no use of it raises a second
     // error; parameters are `_`, whatever the (maybe duplicated) coordinate names.
     let items = coords.map(|rank| {
@@ -524,6 +428,6 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
     }
 }
 
-fn lit(value: usize) -> Literal {
+pub(crate) fn lit(value: usize) -> Literal {
     Literal::usize_unsuffixed(value)
 }

@@ -1,0 +1,123 @@
+//! Layouts with run-time outer dims (`dyn`), compiled: every generated offset, validity and
+//! inverse against the reference interpreter (`Descriptor::offset_in`) at many extents,
+//! partial tiles included.
+
+use swizzle::Indexing;
+use swizzle::ir::coordinates;
+
+swizzle::layout! {
+    /// An image of any size stored as 8×8 tiles, Morton order inside each tile.
+    pub layout MortonTiles {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+        inverse;
+    }
+
+    /// A batch of 3-channel images in tiles of 2 rows × 6 columns (not powers of two); the
+    /// batch coordinate only counts tiles and the channel is a constant coordinate.
+    layout Batched {
+        memory [b: dyn, ty: dyn, tx: dyn, r: 2, c: 6, ch: 3];
+        merge [ty, r] -> y;
+        merge [tx, c] -> x;
+        coords [b, y, x, ch];
+        inverse;
+    }
+
+    /// Tiles whose rows are padded: 4 valid columns of 6.
+    layout PaddedTiles {
+        memory [ty: dyn, r: 4, c: 4];
+        pad c -> x (1, 1);
+        merge [ty, r] -> y;
+        coords [y, x];
+    }
+}
+
+/// Every coordinate of `extents` (plus one past each extent) through the generated code and
+/// the interpreter.
+fn check<const N: usize>(layout: &impl Indexing<N>, descriptor: &swizzle::ir::Descriptor) {
+    let extents = layout.extents();
+    let beyond: Vec<usize> = extents.iter().map(|e| e + 1).collect();
+    for coord in coordinates(&beyond) {
+        let coord: [usize; N] = coord.try_into().expect("rank N");
+        let expected = descriptor.offset_in(&extents, &coord);
+        assert_eq!(
+            layout.is_valid_at(coord),
+            expected.is_ok(),
+            "{coord:?} at {extents:?}"
+        );
+        if let Ok(offset) = expected {
+            assert_eq!(layout.offset_of(coord), offset, "{coord:?} at {extents:?}");
+            assert!(offset < layout.space());
+        }
+    }
+}
+
+#[test]
+fn morton_tiles_at_many_extents() {
+    for (y, x) in [(8, 8), (16, 24), (1, 1), (13, 5), (0, 7), (17, 33)] {
+        let layout = MortonTiles::new(y, x).expect("fits");
+        assert_eq!(layout.tiles(), [y.div_ceil(8), x.div_ceil(8)]);
+        assert_eq!(layout.space(), y.div_ceil(8) * x.div_ceil(8) * 64);
+        check(&layout, &MortonTiles::DESCRIPTOR);
+        // The inverse of every offset, partial tiles' cells outside the image included.
+        for offset in 0..layout.space() {
+            let [y, x] = layout.coord(offset);
+            let tile = [y / 8, x / 8];
+            assert!(tile[0] < layout.tiles()[0] && tile[1] < layout.tiles()[1]);
+            assert_eq!(
+                (tile[0] * layout.tiles()[1] + tile[1]) * 64
+                    + MortonTiles::tile_offset(y % 8, x % 8),
+                offset
+            );
+        }
+    }
+}
+
+#[test]
+fn batched_non_power_of_two_tiles() {
+    assert_eq!(Batched::TILE, [1, 2, 6, 3]);
+    assert_eq!(Batched::TILE_SPACE, 36);
+    for (b, y, x) in [(1, 2, 6), (2, 3, 7), (3, 5, 13)] {
+        let layout = Batched::new(b, y, x).expect("fits");
+        assert_eq!(layout.extents(), [b, y, x, 3]);
+        check(&layout, &Batched::DESCRIPTOR);
+        for offset in 0..layout.space() {
+            let coord = layout.coord(offset);
+            let inside: Vec<usize> = coord
+                .iter()
+                .zip(Batched::TILE)
+                .map(|(c, t)| c % t)
+                .collect();
+            let tiles = layout.tiles();
+            let place = (coord[0] * tiles[1] + coord[1] / 2) * tiles[2] + coord[2] / 6;
+            assert_eq!(
+                place * 36 + Batched::DESCRIPTOR.offset(&inside).expect("valid"),
+                offset
+            );
+        }
+    }
+}
+
+#[test]
+fn padded_tiles() {
+    let layout = PaddedTiles::new(9).expect("fits");
+    assert_eq!(layout.extents(), [9, 6]);
+    check(&layout, &PaddedTiles::DESCRIPTOR);
+    assert!(!layout.is_valid(0, 0) && layout.is_valid(8, 4) && !layout.is_valid(8, 5));
+}
+
+#[test]
+fn overflowing_extents_are_an_error() {
+    let error = MortonTiles::new(usize::MAX, usize::MAX).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "`MortonTiles` of extents {} × {} needs more than `usize::MAX` elements",
+            usize::MAX,
+            usize::MAX
+        )
+    );
+}
