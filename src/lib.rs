@@ -4,6 +4,6 @@ pub use swizzle_macros::layout;
 #[doc(hidden)]
 pub use swizzle_runtime::tiled;
 pub use swizzle_runtime::{
-    Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, analysis, batch, ir, offsets,
-    picture,
+    Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, Traversal, analysis, batch, ir,
+    offsets, picture, sfc,
 };

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 const TIE_BREAK_LIMIT: usize = 1 << 16;
 
 /// The parameters `auto` chose, and why.
+#[derive(Clone)]
 pub struct Choice {
     pub bits: u32,
     pub base: u32,

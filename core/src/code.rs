@@ -71,6 +71,24 @@ impl Code {
         }
     }
 
+    /// `self / by` for a constant `by`: a shift when it is a power of two, nothing when 1.
+    pub fn quotient(self, by: u128) -> Code {
+        match by {
+            1 => self,
+            by if by.is_power_of_two() => self.shifted(Op::Shr, by.trailing_zeros()),
+            by => Code::bin(Op::Div, self, Code::Lit(by)),
+        }
+    }
+
+    /// `self % by` for a constant `by`: a mask when it is a power of two, 0 when 1.
+    pub fn remainder(self, by: u128) -> Code {
+        match by {
+            1 => Code::Lit(0),
+            by if by.is_power_of_two() => Code::bin(Op::And, self, Code::Mask(by - 1)),
+            by => Code::bin(Op::Rem, self, Code::Lit(by)),
+        }
+    }
+
     /// Joins `terms` with `op`; `None` when there are none.
     pub fn fold(op: Op, terms: impl IntoIterator<Item = Code>) -> Option<Code> {
         terms

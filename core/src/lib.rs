@@ -29,25 +29,49 @@ use ast::{Invocation, Item};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 
-/// The expansion of a `layout!` invocation: the items of every layout and access that
-/// checks, stubs for those that do not, and every error, all at once.
+/// The expansion of a `layout!` invocation: the items of every layout, access, traversal and
+/// kernel that checks, stubs for those that do not, and every error, all at once.
 pub fn expand(input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(input, &mut errors);
     let mut output = TokenStream::new();
     let accesses = check_accesses(&invocation, &mut errors, &mut output);
+    // Layouts first, in any order of the items: traversals and kernels name them.
+    let mut checked = Vec::new();
     for item in &invocation.items {
         let Item::Layout(layout) = item else { continue };
-        let mut checked = check::check(layout, &mut errors);
-        let auto = checked
+        let mut layout_checked = check::check(layout, &mut errors);
+        let auto = layout_checked
             .as_mut()
             .and_then(|checked| resolve_auto(checked, &accesses, &mut errors));
-        let expansion = checked.as_ref().and_then(|checked| {
-            expand::Expansion::new(layout, checked, auto, &accesses, &mut errors)
+        checked.push((layout, layout_checked, auto));
+    }
+    let mut layouts: HashMap<String, Option<&check::Checked>> = HashMap::new();
+    for (layout, layout_checked, auto) in &checked {
+        let expansion = layout_checked.as_ref().and_then(|checked| {
+            expand::Expansion::new(layout, checked, auto.clone(), &accesses, &mut errors)
         });
+        let usable = expansion.as_ref().and(layout_checked.as_ref());
+        layouts.insert(layout.name.to_string(), usable);
         output.extend(match expansion {
             Some(expansion) => expansion.to_tokens(),
             None => expand::stub(layout),
+        });
+    }
+    for item in &invocation.items {
+        let Item::Traversal(traversal) = item else {
+            continue;
+        };
+        let walked = check::check_traversal(traversal, &layouts, &mut errors);
+        output.extend(match &walked {
+            Some(walked) => {
+                let layout = walked
+                    .over
+                    .as_ref()
+                    .and_then(|name| layouts[&name.to_string()]);
+                expand::traversal(traversal, walked, layout)
+            }
+            None => expand::traversal_stub(traversal, check::traversal_rank(traversal, &layouts)),
         });
     }
     output.extend(errors.into_compile_errors());

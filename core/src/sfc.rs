@@ -99,3 +99,19 @@ impl Sfc {
         (0..self.num_access()).map(|i| self.index(i))
     }
 }
+
+/// One access of a traversal, as its generated `for_each` hands it over: every field a
+/// constant of the unrolled code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Visit<const N: usize> {
+    /// The access number, in visiting order.
+    pub access: usize,
+    /// Where the access starts.
+    pub index: [usize; N],
+    /// The offset of `index` in the layout the traversal walks (row-major over its lengths
+    /// when it walks none).
+    pub offset: usize,
+    /// How many scalars along each dim are in bounds: the vector, except for the last access
+    /// along a dim that the vector does not divide.
+    pub extent: [usize; N],
+}

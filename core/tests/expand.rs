@@ -116,3 +116,13 @@ fn tiled_morton() {
         "
     ));
 }
+
+#[test]
+fn snake_traversal() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// Seed 001's snake walk of a 4×8 tile with 4-wide vectors along x.
+        pub traversal TileWalk = sfc(lengths [4, 8], order [0, 1], vector [1, 4], snake);
+        "
+    ));
+}

@@ -7,6 +7,7 @@ use common::layout;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use swizzle_core::CoordError;
+use swizzle_core::analysis::runs::culprit;
 use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
 use swizzle_core::code::Block;
 use swizzle_core::ir::{Descriptor, Transform, coordinates};
@@ -459,8 +460,89 @@ fn check(source: &str) {
     syn::parse_str::<syn::File>(&expansion).expect("the expansion parses");
 }
 
+/// Whether every aligned block `[(coordinate, len)]` (outermost first) has its valid elements
+/// at consecutive offsets in the block's row-major order, by evaluating every coordinate.
+fn blocks_are_runs(descriptor: &Descriptor, block: &[(usize, usize)]) -> bool {
+    let shape = descriptor.shape();
+    let mut lens = vec![1; shape.len()];
+    for &(axis, len) in block {
+        lens[axis] = len;
+    }
+    let starts: Vec<usize> = shape
+        .iter()
+        .zip(&lens)
+        .map(|(s, l)| s.div_ceil(*l))
+        .collect();
+    coordinates(&starts).all(|start| {
+        let origin: Vec<usize> = start.iter().zip(&lens).map(|(s, l)| s * l).collect();
+        let mut anchor: Option<(i128, i128)> = None;
+        let block_lens: Vec<usize> = block.iter().map(|&(_, len)| len).collect();
+        coordinates(&block_lens).enumerate().all(|(place, inside)| {
+            let mut coord = origin.clone();
+            for (&(axis, _), i) in block.iter().zip(&inside) {
+                coord[axis] += i;
+            }
+            let Ok(offset) = descriptor.offset(&coord) else {
+                return true;
+            };
+            let (offset, place) = (offset as i128, place as i128);
+            let (first, at) = *anchor.get_or_insert((offset, place));
+            offset - first == place - at
+        })
+    })
+}
+
+/// The structural walk that names the transform breaking a run must never call a broken block
+/// contiguous; this also checks that it finds most contiguous blocks.
+fn check_runs(source: &str, seed: u64) -> (usize, usize) {
+    let descriptor = layout(source);
+    let shape = descriptor.shape();
+    let (mut claimed, mut true_runs) = (0, 0);
+    let mut state = seed | 1;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    for _ in 0..8 {
+        if shape.is_empty() {
+            break;
+        }
+        // Any length, with a partial block at the dim's end; a quarter of the time only lengths
+        // that divide the dim.
+        let divisor = |len: usize, pick: usize| {
+            let divisors: Vec<usize> = (1..=len)
+                .filter(|d| pick < 6 || len.is_multiple_of(*d))
+                .collect();
+            divisors[pick % divisors.len()]
+        };
+        let inner = below(shape.len());
+        let mut block = vec![(inner, divisor(shape[inner], below(8)))];
+        if shape.len() > 1 && below(2) == 0 {
+            let outer = (inner + 1 + below(shape.len() - 1)) % shape.len();
+            block.insert(0, (outer, divisor(shape[outer], below(8))));
+        }
+        let contiguous = blocks_are_runs(&descriptor, &block);
+        true_runs += usize::from(contiguous);
+        if culprit(&descriptor, &block).is_none() {
+            claimed += 1;
+            assert!(
+                contiguous,
+                "the walk calls {block:?} contiguous, but it is not:\n{source}"
+            );
+        }
+    }
+    (claimed, true_runs)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn walk_verdicts_are_sound(seed in any::<u64>(), power_of_two in any::<bool>()) {
+        check_runs(&Generator::generate(seed, power_of_two), seed);
+    }
 
     #[test]
     fn mixed_pipelines_agree_with_the_interpreter(seed in any::<u64>()) {
@@ -535,4 +617,20 @@ fn wide_mortons_use_shift_networks() {
         .expect("a bijection");
     let locals: Vec<String> = inverse.locals.into_iter().map(|(name, _)| name).collect();
     assert!(locals.contains(&"y_bits_1".to_owned()), "{locals:?}");
+}
+
+#[test]
+fn the_walk_finds_most_runs() {
+    // Guards the soundness property: the walk must actually claim contiguity, and on most of
+    // the blocks that are contiguous.
+    let (mut claimed, mut runs) = (0, 0);
+    for seed in 0..300u64 {
+        let (c, r) = check_runs(&Generator::generate(seed, seed % 2 == 0), seed);
+        claimed += c;
+        runs += r;
+    }
+    assert!(
+        claimed * 10 >= runs * 7,
+        "the walk claims {claimed} of {runs} contiguous blocks"
+    );
 }

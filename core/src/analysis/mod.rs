@@ -6,6 +6,7 @@ pub mod access;
 pub mod banks;
 pub mod contiguity;
 pub mod locality;
+pub mod runs;
 pub mod transactions;
 
 pub use crate::ast::BinOpKind;

@@ -8,8 +8,10 @@
 //! name was most likely meant to be one of the unused dims).
 
 mod access;
+mod traversal;
 
 pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
+pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
 use crate::consts::{Consts, Eval, show_unsigned as show, similar};

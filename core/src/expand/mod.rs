@@ -3,8 +3,10 @@
 mod access;
 mod descriptor;
 mod tiled;
+mod traversal;
 
 pub use access::{access, access_stub};
+pub use traversal::{stub as traversal_stub, tokens as traversal};
 
 use crate::assertions;
 use crate::ast::{LayoutItem, Length, StmtKind};

@@ -3,7 +3,7 @@
 //! the tile stays compile-time while the grid is sized at run time.
 
 use super::{Expansion, Prefix, lit};
-use crate::code::{Code, Op};
+use crate::code::Code;
 use crate::ir::Descriptor;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -27,10 +27,10 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
 
     // The parts of each coordinate: which tile (along it) and where inside the tile.
     let var = |j: usize| Code::var(&coords[j].to_string());
-    let quotient = |j: usize| split(var(j), tile[j], Op::Shr, Op::Div);
+    let quotient = |j: usize| var(j).quotient(tile[j] as u128);
     let remainder = |j: usize| {
         if dynamic[j] {
-            split(var(j), tile[j], Op::And, Op::Rem)
+            var(j).remainder(tile[j] as u128)
         } else {
             var(j)
         }
@@ -184,20 +184,6 @@ fn dynamic_coords(descriptor: &Descriptor) -> Vec<bool> {
         .collect()
 }
 
-/// `code / len` or `code % len` (`Shr`/`And` by a power of two); `code` itself where the
-/// tile is one long (a coordinate that only counts tiles).
-fn split(code: Code, len: usize, power_of_two: Op, otherwise: Op) -> Code {
-    match (len, power_of_two) {
-        (1, Op::Shr) => code,
-        (1, _) => Code::Lit(0),
-        (len, Op::Shr) if len.is_power_of_two() => code.shifted(Op::Shr, len.trailing_zeros()),
-        (len, Op::And) if len.is_power_of_two() => {
-            Code::bin(Op::And, code, Code::Mask(len as u128 - 1))
-        }
-        (len, _) => Code::bin(otherwise, code, Code::Lit(len as u128)),
-    }
-}
-
 /// The rustdoc line that says how tiles are laid out.
 fn grid_doc(descriptor: &Descriptor, tile: &[usize]) -> String {
     let shape: Vec<String> = tile.iter().map(usize::to_string).collect();
@@ -238,8 +224,8 @@ fn coord_fn(
 ) -> TokenStream {
     let rank = lit(coords.len());
     let offset = Code::var("offset");
-    let inside = split(offset.clone(), tile_space, Op::And, Op::Rem);
-    let which = split(offset, tile_space, Op::Shr, Op::Div);
+    let inside = offset.clone().remainder(tile_space as u128);
+    let which = offset.quotient(tile_space as u128);
     // Grid places, innermost grid dim first: remainders by the tile counts, then the rest.
     let names: Vec<Ident> = descriptor
         .grid

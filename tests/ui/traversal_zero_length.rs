@@ -1,0 +1,5 @@
+swizzle::layout! {
+    traversal Walk = sfc(lengths [4, 0], vector [1, 2]);
+}
+
+fn main() {}
