@@ -36,6 +36,10 @@ swizzle::layout! {
     }
     /// One tile of it, in 2×2 Morton quads (each 4 consecutive elements).
     traversal Quads = sfc(over MortonTiles, vector [2, 2], snake = false);
+
+    /// Coordinates named like the generated functions' parameters.
+    layout Shadowing { memory [i: 3, a: 2, b: 4]; coords [i, a, b]; }
+    traversal Shadowed = sfc(over Shadowing, order [b, a, i], vector [1, 1, 2]);
 }
 
 /// Everything a traversal generates, against the curve as data.
@@ -161,6 +165,18 @@ fn offsets_in_the_walked_layout() {
     assert_eq!(
         offsets,
         [0, 4, 16, 20, 8, 12, 24, 28, 32, 36, 48, 52, 40, 44, 56, 60]
+    );
+}
+
+#[test]
+fn coordinates_may_shadow_parameters() {
+    check::<Shadowed, 3>(
+        Shadowed::index,
+        Shadowed::extent,
+        Shadowed::step_between,
+        12,
+        row_major(&[3, 2, 4]),
+        |f| Shadowed::for_each(f),
     );
 }
 

@@ -211,7 +211,7 @@ impl Block {
 
 /// An unused local name after `base`, in lower case: a local named after an upper-case dim
 /// (`K0`) would be read as a pattern on any constant of that name in the user's module.
-fn fresh(base: &str, used: &mut HashSet<String>) -> String {
+pub(crate) fn fresh(base: &str, used: &mut HashSet<String>) -> String {
     let lower = base.to_lowercase();
     let snake = lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && lower.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');

@@ -5,10 +5,11 @@
 use super::lit;
 use crate::ast::TraversalItem;
 use crate::check::{Checked, CheckedTraversal};
-use crate::code::Code;
+use crate::code::{self, Code};
 use crate::sfc::Sfc;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
+use std::collections::HashSet;
 
 /// Traversals of at most this many accesses get an `INDICES` table and an unrolled
 /// `for_each`; longer ones compute each access in a loop.
@@ -38,6 +39,9 @@ pub fn tokens(
     );
     let access_lengths = arrays(&sfc.access_lengths());
     let snake = sfc.snake;
+    let axes: Vec<Literal> = (0..rank).map(lit).collect();
+    let names = Names::new(&traversal.dims);
+    let (locals, from, to) = (&names.dims, &names.from, &names.to);
     let (rank_lit, count_lit) = (lit(rank), lit(count));
     let sfc_value = quote! {{
         use ::swizzle::ir::list;
@@ -57,7 +61,7 @@ pub fn tokens(
     });
     let home = Home::new(sfc, layout);
     let doc = doc(sfc, traversal, count);
-    let index_fn = index_fn(sfc, &traversal.dims);
+    let index_fn = index_fn(sfc, &names);
     let extent_fn = extent_fn(sfc);
     let for_each = for_each(sfc, &home, count);
     quote! {
@@ -88,15 +92,10 @@ pub fn tokens(
             #extent_fn
 
             /// `index(b) − index(a)` (CK's `get_step_between`).
-            pub const fn step_between(a: usize, b: usize) -> [isize; #rank_lit] {
-                let (a, b) = (Self::index(a), Self::index(b));
-                let mut step = [0; #rank_lit];
-                let mut dim = 0;
-                while dim < #rank_lit {
-                    step[dim] = b[dim] as isize - a[dim] as isize;
-                    dim += 1;
-                }
-                step
+            pub const fn step_between(#from: usize, #to: usize) -> [isize; #rank_lit] {
+                let (#from, #to) = (Self::index(#from), Self::index(#to));
+                #(let #locals = #to[#axes] as isize - #from[#axes] as isize;)*
+                [#(#locals),*]
             }
 
             /// The step from access `i` to access `i + 1` (CK's `get_forward_step`).
@@ -215,15 +214,12 @@ fn doc(sfc: &Sfc, traversal: &CheckedTraversal, count: usize) -> Vec<String> {
 
 /// `index(i)`: the digits of `i` over the access lengths in loop order, each reversed after
 /// an odd number of steps of the loops outside it (snake), times the vector.
-fn index_fn(sfc: &Sfc, dims: &[String]) -> TokenStream {
+fn index_fn(sfc: &Sfc, names: &Names) -> TokenStream {
     let rank = lit(sfc.lengths.len());
     let count = lit(sfc.num_access());
     let access = sfc.access_lengths();
-    let param = ["i", "access", "number"]
-        .into_iter()
-        .find(|p| !dims.iter().any(|d| d == p))
-        .unwrap_or("i_");
-    let i = Code::var(param);
+    let param = &names.access;
+    let i = Code::var(&param.to_string());
     // The product of the access lengths of the loops from position `k` inward.
     let inner = |k: usize| {
         sfc.order[k..]
@@ -231,7 +227,7 @@ fn index_fn(sfc: &Sfc, dims: &[String]) -> TokenStream {
             .map(|&d| access[d] as u128)
             .product::<u128>()
     };
-    let locals = dims.iter().map(|d| local(d)).collect::<Vec<_>>();
+    let locals = &names.dims;
     let steps = sfc.order.iter().enumerate().map(|(k, &dim)| {
         let name = &locals[dim];
         // The outermost digit takes no remainder: `i` is below the number of accesses.
@@ -254,8 +250,7 @@ fn index_fn(sfc: &Sfc, dims: &[String]) -> TokenStream {
         });
         quote!(let #name = #digit; #reversed #scaled)
     });
-    let results = &locals;
-    let param = Ident::new(param, Span::call_site());
+    let results = locals;
     quote! {
         /// Where access `i` starts (CK's `get_index`): straight-line integer code.
         pub const fn index(#param: usize) -> [usize; #rank] {
@@ -266,12 +261,28 @@ fn index_fn(sfc: &Sfc, dims: &[String]) -> TokenStream {
     }
 }
 
-/// A local named after a dim, where the name reads as one.
-fn local(dim: &str) -> Ident {
-    let lower = dim.to_lowercase();
-    match syn::parse_str::<Ident>(&lower) {
-        Ok(ident) if lower.starts_with(|c: char| c.is_ascii_lowercase()) => ident,
-        _ => Ident::new(&format!("d_{lower}"), Span::call_site()),
+/// The locals and parameters of the generated functions: one local per dim, named after it,
+/// and parameters that none of them shadows.
+struct Names {
+    dims: Vec<Ident>,
+    /// `index`'s parameter.
+    access: Ident,
+    /// `step_between`'s parameters.
+    from: Ident,
+    to: Ident,
+}
+
+impl Names {
+    fn new(dims: &[String]) -> Self {
+        let mut used = HashSet::new();
+        let mut fresh = |base: &str| code::ident(&code::fresh(base, &mut used));
+        let dims = dims.iter().map(|d| fresh(d)).collect();
+        Names {
+            dims,
+            access: fresh("i"),
+            from: fresh("a"),
+            to: fresh("b"),
+        }
     }
 }
 
