@@ -282,7 +282,7 @@ pub fn ident(name: &str) -> Ident {
 
 /// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 8 bits,
 /// hex beyond.
-fn mask_literal(mask: u128) -> Literal {
+pub(crate) fn mask_literal(mask: u128) -> Literal {
     let bits = 128 - mask.leading_zeros();
     let text = if mask <= 255 && (mask + 1).is_power_of_two() {
         mask.to_string()

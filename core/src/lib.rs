@@ -12,6 +12,7 @@ pub mod code;
 mod consts;
 mod errors;
 mod expand;
+pub mod kernel;
 pub mod f2;
 pub mod interp;
 pub mod ir;
@@ -58,6 +59,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
             None => expand::stub(layout),
         });
     }
+    let mut walks = Vec::new();
     for item in &invocation.items {
         let Item::Traversal(traversal) = item else {
             continue;
@@ -73,6 +75,20 @@ pub fn expand(input: TokenStream) -> TokenStream {
             }
             None => expand::traversal_stub(traversal, check::traversal_rank(traversal, &layouts)),
         });
+        walks.push((traversal.name.to_string(), walked));
+    }
+    let traversals = walks
+        .iter()
+        .map(|(name, walked)| (name.clone(), walked.as_ref()))
+        .collect();
+    for item in &invocation.items {
+        let Item::Kernel(kernel) = item else { continue };
+        output.extend(
+            match check::check_kernel(kernel, &layouts, &traversals, &mut errors) {
+                Some(checked) => expand::kernel(kernel, &checked),
+                None => expand::kernel_stub(kernel, &invocation.items),
+            },
+        );
     }
     output.extend(errors.into_compile_errors());
     output

@@ -4,6 +4,7 @@
 
 pub mod batch;
 mod indexing;
+pub mod kernel;
 #[doc(hidden)]
 pub mod tiled;
 mod traversal;

@@ -8,9 +8,11 @@
 //! name was most likely meant to be one of the unused dims).
 
 mod access;
+mod kernel;
 mod traversal;
 
 pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
+pub use kernel::{CheckedKernel, Direction, check_kernel};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};

@@ -2,10 +2,12 @@
 
 mod access;
 mod descriptor;
+mod kernel;
 mod tiled;
 mod traversal;
 
 pub use access::{access, access_stub};
+pub use kernel::{stub as kernel_stub, tokens as kernel};
 pub use traversal::{stub as traversal_stub, tokens as traversal};
 
 use crate::assertions;

@@ -1,0 +1,72 @@
+//! Why a kernel refused a copy. Nothing is written to the destination then.
+
+use super::Level;
+use std::fmt;
+
+/// Why a copy was rejected before anything was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// A buffer has the wrong number of elements for its extents.
+    Length {
+        side: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    /// The two sides have different extents.
+    Extents { from: Vec<usize>, to: Vec<usize> },
+    /// A side has another number of coordinates than the kernel's tile.
+    Rank { expected: usize, found: usize },
+    /// A tiled side's grid is not the one its extents need.
+    Grid {
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
+    /// The extents need more than `usize::MAX` elements.
+    Overflow { extents: Vec<usize> },
+    /// The requested [`Level`] does not run on this CPU.
+    Unsupported(Level),
+}
+
+fn shape(extents: &[usize]) -> String {
+    let parts: Vec<String> = extents.iter().map(usize::to_string).collect();
+    parts.join(" × ")
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length {
+                side,
+                expected,
+                found,
+            } => write!(
+                f,
+                "the {side} has {found} elements but its layout needs {expected}: give a buffer of exactly {expected}"
+            ),
+            Self::Extents { from, to } => write!(
+                f,
+                "the source has extents {} but the destination {}: a copy needs the same extents",
+                shape(from),
+                shape(to)
+            ),
+            Self::Rank { expected, found } => write!(
+                f,
+                "{found} extents for a kernel over {expected} coordinates: give one extent per coordinate"
+            ),
+            Self::Grid { expected, found } => write!(
+                f,
+                "a grid of {} tiles where the extents need {}: build the layout value with the same extents",
+                shape(found),
+                shape(expected)
+            ),
+            Self::Overflow { extents } => write!(
+                f,
+                "extents {} need more than `usize::MAX` elements",
+                shape(extents)
+            ),
+            Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}

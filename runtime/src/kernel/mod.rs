@@ -1,0 +1,163 @@
+//! Copy kernels: what `kernel` items of `layout!` run. The macro plans one tile at expansion
+//! time (a [`Plan`]: runs in walk order, and permute-and-blend networks); this module checks
+//! the buffers, walks the grid of tiles at run time, splits it across threads for large
+//! arrays, and copies each tile with the widest SIMD the CPU has (detected once per call):
+//! a network where one fits the element size, runs of `copy_from_slice` otherwise and in
+//! partial tiles at the edges of an array.
+
+mod error;
+mod grid;
+mod network;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+pub use error::KernelError;
+pub use swizzle_core::kernel::{Network, Plan, Run, Step};
+
+use bytemuck::Pod;
+use grid::Grid;
+
+/// Element types a kernel copies: plain data of any size (1, 2, 4 and 8 bytes get SIMD
+/// networks), such as `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
+pub trait Element: Pod + Send + Sync {}
+
+impl<E: Pod + Send + Sync> Element for E {}
+
+/// How one side of a copy stores the coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame<'a> {
+    /// A dense row-major array over the extents (last coordinate fastest).
+    RowMajor,
+    /// A layout: tiles of `tile_space` elements, stored row-major over the grid `tiles`
+    /// (all ones for a fixed-size layout).
+    Tiles {
+        tiles: &'a [usize],
+        tile_space: usize,
+    },
+}
+
+/// One side of a copy: the extents of its coordinates and how it stores them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side<'a> {
+    pub extents: &'a [usize],
+    pub frame: Frame<'a>,
+}
+
+/// How the tiles are copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Runs of `copy_from_slice`, on any CPU.
+    Runs,
+    /// x86-64 AVX2 networks: 32-byte registers.
+    Avx2,
+    /// x86-64 AVX-512 (F, BW and VBMI) networks: 64-byte registers, one masked byte
+    /// permute per step.
+    Avx512,
+}
+
+impl Level {
+    /// Every level, narrowest first.
+    pub const ALL: [Level; 3] = [Level::Runs, Level::Avx2, Level::Avx512];
+
+    /// Whether this CPU runs `self`.
+    pub fn is_available(self) -> bool {
+        match self {
+            Level::Runs => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => {
+                is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vbmi")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Level::Avx2 | Level::Avx512 => false,
+        }
+    }
+
+    /// Bytes per register (0 for runs).
+    pub fn register_bytes(self) -> usize {
+        match self {
+            Level::Runs => 0,
+            Level::Avx2 => 32,
+            Level::Avx512 => 64,
+        }
+    }
+
+    /// The level a copy of `E` with `plan` uses on this CPU: the widest available one
+    /// whose registers the plan has a network for.
+    pub fn detect<E>(plan: &Plan) -> Level {
+        Level::ALL
+            .into_iter()
+            .rev()
+            .find(|level| level.is_available() && level.network::<E>(plan).is_some())
+            .unwrap_or(Level::Runs)
+    }
+
+    /// The network of `plan` for this level's registers of `E`, if it has one.
+    pub fn network<E>(self, plan: &Plan) -> Option<&Network> {
+        let size = size_of::<E>();
+        if self == Level::Runs || !matches!(size, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        let lanes = self.register_bytes() / size;
+        plan.networks.iter().find(|network| network.lanes == lanes)
+    }
+}
+
+/// Arrays at least this large (in bytes of the destination) are split across threads.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// Copies `src`, stored as `from` says, into `dst`, stored as `to` says, one tile of `plan`
+/// at a time, with the widest SIMD level this CPU runs. Elements of `dst` that hold no
+/// coordinate (padding, and the parts of edge tiles outside the extents) are left as they
+/// were.
+pub fn copy<E: Element>(
+    plan: &Plan,
+    from: Side,
+    to: Side,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    copy_with(Level::detect::<E>(plan), plan, from, to, src, dst)
+}
+
+/// [`copy`] at a given level: tiles that the level has no network for are copied in runs.
+pub fn copy_with<E: Element>(
+    level: Level,
+    plan: &Plan,
+    from: Side,
+    to: Side,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    if !level.is_available() {
+        return Err(KernelError::Unsupported(level));
+    }
+    let grid = Grid::new(plan, from, to)?;
+    for (side, buffer, len) in [("source", &grid.from, src.len()), ("destination", &grid.to, dst.len())] {
+        if buffer.space != len {
+            return Err(KernelError::Length {
+                side,
+                expected: buffer.space,
+                found: len,
+            });
+        }
+    }
+    let network = level
+        .network::<E>(plan)
+        .map(|network| network::Prepared::new::<E>(level, network, &grid));
+    let band = grid.band_len();
+    if band == 0 {
+        return Ok(());
+    }
+    let copy_band = |(row, dst): (usize, &mut [E])| grid.copy_band(row, src, dst, network.as_ref());
+    if size_of_val(dst) >= PARALLEL_BYTES && dst.len() > band {
+        use rayon::prelude::*;
+        dst.par_chunks_mut(band).enumerate().for_each(copy_band);
+    } else {
+        dst.chunks_mut(band).enumerate().for_each(copy_band);
+    }
+    Ok(())
+}

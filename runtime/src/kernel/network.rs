@@ -1,0 +1,126 @@
+//! A plan's network made ready for one call: element lanes become byte controls for the
+//! chosen level and element size, and frame offsets become byte offsets in the buffers.
+
+use super::grid::Grid;
+use super::{Element, Level, Network};
+use std::ops::Range;
+
+/// The byte controls of one step. AVX-512 uses `control` (64 byte indices) and `keep`;
+/// AVX2 uses the first 32 bytes of `control` (eight `u32` indices for 4- and 8-byte
+/// elements, in-lane byte indices otherwise), `cross` and `blend`.
+#[repr(C, align(64))]
+pub struct Control {
+    pub control: [u8; 64],
+    /// AVX2, 1- and 2-byte elements: 0x80 where the byte comes from the other 128-bit lane.
+    pub cross: [u8; 32],
+    /// AVX2: 0xFF where the step writes the byte.
+    pub blend: [u8; 32],
+    /// AVX-512: bit `b` set where the step writes byte `b`.
+    pub keep: u64,
+    /// Index into [`Prepared::loads`].
+    pub load: usize,
+}
+
+/// A network ready to copy full tiles of one call.
+pub struct Prepared {
+    pub level: Level,
+    /// AVX2 with 4- or 8-byte elements: one `vpermd` per step.
+    pub words: bool,
+    /// Byte offsets of the source registers from the tile's start.
+    pub loads: Vec<usize>,
+    /// Byte offsets of the destination registers from the tile's start, with their steps.
+    pub stores: Vec<(usize, Range<usize>)>,
+    pub steps: Vec<Control>,
+    /// Bytes past a tile's start that the loads and stores reach.
+    load_end: usize,
+    store_end: usize,
+}
+
+impl Prepared {
+    pub fn new<E: Element>(level: Level, network: &Network, grid: &Grid) -> Self {
+        let size = size_of::<E>();
+        let register = level.register_bytes();
+        let tile = grid.tile();
+        let loads: Vec<usize> = network
+            .loads
+            .iter()
+            .map(|&at| grid.from.frame_offset(at, tile) * size)
+            .collect();
+        let mut stores: Vec<(usize, Range<usize>)> = network
+            .stores
+            .iter()
+            .map(|&at| (grid.to.frame_offset(at, tile) * size, usize::MAX..0))
+            .collect();
+        let mut steps = Vec::with_capacity(network.steps.len());
+        for (index, step) in network.steps.iter().enumerate() {
+            // Steps come grouped by store.
+            let range = &mut stores[step.store].1;
+            *range = range.start.min(index)..index + 1;
+            let mut control = Control {
+                control: [0; 64],
+                cross: [0; 32],
+                blend: [0; 32],
+                keep: 0,
+                load: step.load,
+            };
+            for byte in 0..register {
+                let lane = byte / size;
+                if step.mask >> lane & 1 == 0 {
+                    continue;
+                }
+                let source = usize::from(step.lanes[lane]) * size + byte % size;
+                match level {
+                    Level::Avx512 => {
+                        control.control[byte] = source as u8;
+                        control.keep |= 1 << byte;
+                    }
+                    _ if size >= 4 => {
+                        // Little-endian `u32` word indices; a word's four bytes agree.
+                        control.control[byte / 4 * 4] = (source / 4) as u8;
+                        control.blend[byte] = 0xFF;
+                    }
+                    _ => {
+                        control.control[byte] = (source % 16) as u8;
+                        control.cross[byte] = if source / 16 == byte / 16 { 0 } else { 0x80 };
+                        control.blend[byte] = 0xFF;
+                    }
+                }
+            }
+            steps.push(control);
+        }
+        let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
+        Prepared {
+            level,
+            words: size >= 4,
+            load_end: end(&mut loads.iter().copied()),
+            store_end: end(&mut stores.iter().map(|&(offset, _)| offset)),
+            loads,
+            stores,
+            steps,
+        }
+    }
+
+    /// Copies the full tile starting at `from` in `src` and `to` in `dst`; `false` (nothing
+    /// copied) when its registers would reach past either buffer.
+    pub fn copy_tile<E: Element>(&self, src: &[E], from: usize, dst: &mut [E], to: usize) -> bool {
+        let (src, dst): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        let size = size_of::<E>();
+        let (from, to) = (from * size, to * size);
+        if from + self.load_end > src.len() || to + self.store_end > dst.len() {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: `Prepared` exists for a level only when `Level::is_available` said the
+            // CPU runs it (checked in `copy_with`), and every load reads `register` bytes at
+            // `from + loads[i] < from + load_end − register + 1`, every store writes them at
+            // `to + stores[i]`, both checked against the buffers' lengths just above.
+            unsafe { super::x86::copy_tile(self, &src[from..], &mut dst[to..]) };
+            true
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The networks on x86-64: per destination register, one permute of a whole source register
+//! per step, blended into the register, then one full store.
+
+use super::Level;
+use super::network::{Control, Prepared};
+use std::arch::x86_64::*;
+
+/// Runs `network` on one full tile: `src` and `dst` start at the tile.
+///
+/// # Safety
+/// The CPU runs `network.level`, and every load (`loads[i] + register` bytes) lies inside
+/// `src` and every store inside `dst`.
+pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match network.level {
+            Level::Avx512 => avx512(network, src.as_ptr(), dst.as_mut_ptr()),
+            Level::Avx2 if network.words => avx2::<true>(network, src.as_ptr(), dst.as_mut_ptr()),
+            Level::Avx2 => avx2::<false>(network, src.as_ptr(), dst.as_mut_ptr()),
+            Level::Runs => {}
+        }
+    }
+}
+
+/// AVX-512: a masked byte permute (VBMI) per step.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
+    for (store, steps) in &network.stores {
+        let mut register = _mm512_setzero_si512();
+        for step in &network.steps[steps.clone()] {
+            // SAFETY: the caller keeps every load inside `src`; `Control` is 64-byte
+            // aligned and `control` its first field.
+            let (source, control) = unsafe {
+                (
+                    _mm512_loadu_si512(src.add(network.loads[step.load]).cast()),
+                    _mm512_load_si512(step.control.as_ptr().cast()),
+                )
+            };
+            register = _mm512_mask_permutexvar_epi8(register, step.keep, control, source);
+        }
+        // SAFETY: the caller keeps every store inside `dst`.
+        unsafe { _mm512_storeu_si512(dst.add(*store).cast(), register) };
+    }
+}
+
+/// AVX2: `vpermd` for 4- and 8-byte elements (`WORDS`), otherwise two in-lane byte
+/// shuffles of the register and of its halves swapped, picked per byte; then a blend.
+#[target_feature(enable = "avx2")]
+unsafe fn avx2<const WORDS: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
+    for (store, steps) in &network.stores {
+        let mut register = _mm256_setzero_si256();
+        for step in &network.steps[steps.clone()] {
+            // SAFETY: the caller keeps every load inside `src`.
+            let source = unsafe { _mm256_loadu_si256(src.add(network.loads[step.load]).cast()) };
+            let permuted = permute::<WORDS>(source, step);
+            // SAFETY: `blend` is 32 bytes.
+            let blend = unsafe { _mm256_loadu_si256(step.blend.as_ptr().cast()) };
+            register = _mm256_blendv_epi8(register, permuted, blend);
+        }
+        // SAFETY: the caller keeps every store inside `dst`.
+        unsafe { _mm256_storeu_si256(dst.add(*store).cast(), register) };
+    }
+}
+
+/// The source register permuted by one step's control.
+#[target_feature(enable = "avx2")]
+fn permute<const WORDS: bool>(source: __m256i, step: &Control) -> __m256i {
+    // SAFETY: `control` and `cross` hold at least 32 bytes.
+    let (control, cross) = unsafe {
+        (
+            _mm256_loadu_si256(step.control.as_ptr().cast()),
+            _mm256_loadu_si256(step.cross.as_ptr().cast()),
+        )
+    };
+    if WORDS {
+        _mm256_permutevar8x32_epi32(source, control)
+    } else {
+        let swapped = _mm256_permute2x128_si256::<0x01>(source, source);
+        let within = _mm256_shuffle_epi8(source, control);
+        let across = _mm256_shuffle_epi8(swapped, control);
+        _mm256_blendv_epi8(within, across, cross)
+    }
+}

@@ -1,0 +1,249 @@
+//! Copy kernels compiled: pack, unpack and layout → layout copies at every SIMD level this
+//! CPU runs and for every element size, against the reference (the interpreter's offset of
+//! every coordinate), with poisoned destinations so that a missed or stray write shows.
+
+use swizzle::Indexing;
+use swizzle::kernel::{Element, KernelError, Level};
+
+swizzle::layout! {
+    /// Seed 000's 8×8 texture: 4×4 Morton tiles.
+    layout MortonTexture {
+        memory [n: 64];
+        unmerge n -> [ty: 2, tx: 2, m: 16];
+        morton m -> [yi: 4, xi: 4];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    kernel PackTexture = pack(MortonTexture);
+    kernel UnpackTexture = unpack(MortonTexture);
+
+    /// An image of any size in 8×8 Morton tiles.
+    layout MortonTiles {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    kernel PackMorton = pack(MortonTiles);
+    kernel UnpackMorton = unpack(MortonTiles);
+
+    /// The same image in 8×8 tiles whose columns are XOR-swizzled by the row.
+    layout XorTiles {
+        memory [ty: dyn, tx: dyn, r: 8, c: 8];
+        xor c by r;
+        merge [ty, r] -> y;
+        merge [tx, c] -> x;
+        coords [y, x];
+    }
+    kernel PackXor = pack(XorTiles);
+    kernel Retile = copy(MortonTiles -> XorTiles);
+
+    /// 2×2 quads, each four consecutive elements of a Morton tile.
+    traversal Quads = sfc(over MortonTiles, vector [2, 2], snake = false);
+    kernel PackQuads = pack(MortonTiles, walk Quads);
+
+    /// Tiles of 3 rows × 6 columns (no power of two), rows padded by one on each side.
+    layout Padded {
+        memory [ty: dyn, tx: dyn, r: 3, c: 4];
+        pad c -> x6 (1, 1);
+        merge [ty, r] -> y;
+        merge [tx, x6] -> x;
+        coords [y, x];
+    }
+    kernel PackPadded = pack(Padded);
+    kernel UnpackPadded = unpack(Padded, vector 2);
+}
+
+/// A poison value no source element has.
+trait Poison: Element + PartialEq + std::fmt::Debug {
+    const POISON: Self;
+    fn from_index(i: usize) -> Self;
+}
+
+macro_rules! poison {
+    ($($ty:ty => $poison:expr),*) => {$(
+        impl Poison for $ty {
+            const POISON: Self = $poison;
+            fn from_index(i: usize) -> Self {
+                // Never the poison: the index modulo the type's range, below the maximum.
+                (i % (<$ty>::MAX as usize)) as $ty
+            }
+        }
+    )*};
+}
+poison!(u8 => u8::MAX, u16 => u16::MAX, u32 => u32::MAX, u64 => u64::MAX);
+
+/// Row-major index of `coord` over `extents`.
+fn row_major(extents: &[usize], coord: &[usize]) -> usize {
+    coord.iter().zip(extents).fold(0, |acc, (c, e)| acc * e + c)
+}
+
+/// Packs and unpacks `layout` at every level, checking both against the interpreter.
+fn round_trip<T: Poison, L: Indexing<2>>(
+    layout: &L,
+    descriptor: &swizzle::ir::Descriptor,
+    pack: impl Fn(Level, &[T], &mut [T]) -> Result<(), KernelError>,
+    unpack: impl Fn(Level, &[T], &mut [T]) -> Result<(), KernelError>,
+) {
+    let extents = layout.extents();
+    let image: Vec<T> = (0..extents.iter().product()).map(T::from_index).collect();
+    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let mut packed = vec![T::POISON; layout.space()];
+        pack(level, &image, &mut packed).expect("lengths fit");
+        let mut expected = vec![T::POISON; layout.space()];
+        for coord in swizzle::ir::coordinates(&extents) {
+            if let Ok(offset) = descriptor.offset_in(&extents, &coord) {
+                expected[offset] = image[row_major(&extents, &coord)];
+            }
+        }
+        assert_eq!(packed, expected, "pack at {level:?}, extents {extents:?}");
+        let mut unpacked = vec![T::POISON; image.len()];
+        unpack(level, &packed, &mut unpacked).expect("lengths fit");
+        assert_eq!(unpacked, image, "unpack at {level:?}, extents {extents:?}");
+    }
+}
+
+fn morton_tiles<T: Poison>() {
+    use swizzle::kernel::{Frame, Side, copy_with};
+    for (y, x) in [(8, 8), (16, 24), (13, 5), (17, 33), (64, 64), (1, 1), (0, 7)] {
+        let layout = MortonTiles::new(y, x).expect("fits");
+        let (extents, tiles) = (layout.extents(), layout.tiles());
+        let row_major = Side {
+            extents: &extents,
+            frame: Frame::RowMajor,
+        };
+        let tiled = Side {
+            extents: &extents,
+            frame: Frame::Tiles {
+                tiles: &tiles,
+                tile_space: MortonTiles::TILE_SPACE,
+            },
+        };
+        round_trip::<T, _>(
+            &layout,
+            &MortonTiles::DESCRIPTOR,
+            |level, src, dst| copy_with(level, &PackMorton::PLAN, row_major, tiled, src, dst),
+            |level, src, dst| copy_with(level, &UnpackMorton::PLAN, tiled, row_major, src, dst),
+        );
+        // The generated `run` is `copy` at the detected level.
+        let image: Vec<T> = (0..y * x).map(T::from_index).collect();
+        let (mut a, mut b) = (vec![T::POISON; layout.space()], vec![T::POISON; y * x]);
+        PackMorton::run(&layout, &image, &mut a).expect("fits");
+        UnpackMorton::run(&layout, &a, &mut b).expect("fits");
+        assert_eq!(b, image);
+        let mut quads = vec![T::POISON; layout.space()];
+        PackQuads::run(&layout, &image, &mut quads).expect("fits");
+        assert_eq!(quads, a, "walking quads packs the same");
+    }
+}
+
+#[test]
+fn morton_tiles_every_element_size() {
+    morton_tiles::<u8>();
+    morton_tiles::<u16>();
+    morton_tiles::<u32>();
+    morton_tiles::<u64>();
+}
+
+#[test]
+fn networks_exist_where_registers_fit() {
+    // 8×8 tiles: rows of 8 fill a 32-byte register of 4-byte elements, so AVX2 has a network;
+    // 64-byte registers would need rows of 16.
+    let lanes: Vec<usize> = PackMorton::PLAN.networks.iter().map(|n| n.lanes).collect();
+    assert_eq!(lanes, [4, 8]);
+    assert_eq!(PackMorton::VECTOR, 2);
+    assert_eq!(Level::Avx2.network::<u32>(&PackMorton::PLAN).map(|n| n.lanes), Some(8));
+    assert_eq!(Level::Avx2.network::<u64>(&PackMorton::PLAN).map(|n| n.lanes), Some(4));
+    assert!(Level::Avx512.network::<u32>(&PackMorton::PLAN).is_none());
+    // A Morton register of 8 is a 2×4 block: two rows, so two permutes per store.
+    let network = &PackMorton::PLAN.networks[1];
+    assert_eq!((network.stores.len(), network.steps.len()), (8, 16));
+}
+
+#[test]
+fn fixed_size_texture() {
+    let image: Vec<u32> = (0..64).collect();
+    let mut packed = vec![u32::MAX; 64];
+    PackTexture::run(&image, &mut packed).expect("fits");
+    for y in 0..8 {
+        for x in 0..8 {
+            assert_eq!(packed[MortonTexture::offset(y, x)], (y * 8 + x) as u32);
+        }
+    }
+    let mut back = vec![0; 64];
+    UnpackTexture::run(&packed, &mut back).expect("fits");
+    assert_eq!(back, image);
+}
+
+#[test]
+fn layout_to_layout() {
+    for (y, x) in [(16, 16), (9, 23)] {
+        let (morton, xor) = (
+            MortonTiles::new(y, x).expect("fits"),
+            XorTiles::new(y, x).expect("fits"),
+        );
+        let image: Vec<u16> = (0..y * x).map(|i| i as u16).collect();
+        let mut a = vec![u16::MAX; morton.space()];
+        PackMorton::run(&morton, &image, &mut a).expect("fits");
+        let mut b = vec![u16::MAX; xor.space()];
+        Retile::run(&morton, &xor, &a, &mut b).expect("fits");
+        let mut expected = vec![u16::MAX; xor.space()];
+        PackXor::run(&xor, &image, &mut expected).expect("fits");
+        assert_eq!(b, expected);
+    }
+}
+
+#[test]
+fn padded_tiles_and_declared_vectors() {
+    assert_eq!(PackPadded::VECTOR, 6);
+    assert_eq!(UnpackPadded::VECTOR, 2);
+    for (y, x) in [(3, 6), (7, 13)] {
+        let layout = Padded::new(y, x).expect("fits");
+        let image: Vec<u64> = (0..(y * x) as u64).collect();
+        let mut packed = vec![u64::MAX; layout.space()];
+        PackPadded::run(&layout, &image, &mut packed).expect("fits");
+        let mut valid = 0;
+        for coord in swizzle::ir::coordinates(&[y, x]) {
+            if let Ok(offset) = Padded::DESCRIPTOR.offset_in(&[y, x], &coord) {
+                assert_eq!(packed[offset], (coord[0] * x + coord[1]) as u64, "{coord:?}");
+                valid += 1;
+            }
+        }
+        let written = packed.iter().filter(|&&v| v != u64::MAX).count();
+        assert_eq!(written, valid, "padding is not written");
+        let mut back = vec![u64::MAX; y * x];
+        UnpackPadded::run(&layout, &packed, &mut back).expect("fits");
+        for coord in swizzle::ir::coordinates(&[y, x]) {
+            let i = coord[0] * x + coord[1];
+            let valid = Padded::DESCRIPTOR.offset_in(&[y, x], &coord).is_ok();
+            assert_eq!(back[i] == image[i], valid, "{coord:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_buffers_are_errors() {
+    let layout = MortonTiles::new(10, 10).expect("fits");
+    let image = vec![0u32; 100];
+    let mut short = vec![0u32; layout.space() - 1];
+    assert_eq!(
+        PackMorton::run(&layout, &image, &mut short).unwrap_err().to_string(),
+        format!(
+            "the destination has {} elements but its layout needs {}: give a buffer of exactly {}",
+            layout.space() - 1,
+            layout.space(),
+            layout.space()
+        )
+    );
+    let mut out = vec![0u32; layout.space()];
+    let error = PackMorton::run(&layout, &image[..99], &mut out).unwrap_err();
+    assert!(matches!(error, KernelError::Length { side: "source", expected: 100, found: 99 }));
+    let other = XorTiles::new(10, 11).expect("fits");
+    let error = Retile::run(&layout, &other, &out, &mut vec![0; other.space()]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the source has extents 10 × 10 but the destination 10 × 11: a copy needs the same extents"
+    );
+}
