@@ -5,6 +5,5 @@ pub use swizzle_macros::layout;
 pub use swizzle_runtime::tiled;
 pub use swizzle_runtime::{
     Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, Traversal, analysis, batch, ir,
-    kernel,
-    offsets, picture, sfc,
+    kernel, offsets, picture, sfc,
 };

@@ -107,7 +107,15 @@ fn round_trip<T: Poison, L: Indexing<2>>(
 
 fn morton_tiles<T: Poison>() {
     use swizzle::kernel::{Frame, Side, copy_with};
-    for (y, x) in [(8, 8), (16, 24), (13, 5), (17, 33), (64, 64), (1, 1), (0, 7)] {
+    for (y, x) in [
+        (8, 8),
+        (16, 24),
+        (13, 5),
+        (17, 33),
+        (64, 64),
+        (1, 1),
+        (0, 7),
+    ] {
         let layout = MortonTiles::new(y, x).expect("fits");
         let (extents, tiles) = (layout.extents(), layout.tiles());
         let row_major = Side {
@@ -154,8 +162,18 @@ fn networks_exist_where_registers_fit() {
     let lanes: Vec<usize> = PackMorton::PLAN.networks.iter().map(|n| n.lanes).collect();
     assert_eq!(lanes, [4, 8]);
     assert_eq!(PackMorton::VECTOR, 2);
-    assert_eq!(Level::Avx2.network::<u32>(&PackMorton::PLAN).map(|n| n.lanes), Some(8));
-    assert_eq!(Level::Avx2.network::<u64>(&PackMorton::PLAN).map(|n| n.lanes), Some(4));
+    assert_eq!(
+        Level::Avx2
+            .network::<u32>(&PackMorton::PLAN)
+            .map(|n| n.lanes),
+        Some(8)
+    );
+    assert_eq!(
+        Level::Avx2
+            .network::<u64>(&PackMorton::PLAN)
+            .map(|n| n.lanes),
+        Some(4)
+    );
     assert!(Level::Avx512.network::<u32>(&PackMorton::PLAN).is_none());
     // A Morton register of 8 is a 2×4 block: two rows, so two permutes per store.
     let network = &PackMorton::PLAN.networks[1];
@@ -207,7 +225,11 @@ fn padded_tiles_and_declared_vectors() {
         let mut valid = 0;
         for coord in swizzle::ir::coordinates(&[y, x]) {
             if let Ok(offset) = Padded::DESCRIPTOR.offset_in(&[y, x], &coord) {
-                assert_eq!(packed[offset], (coord[0] * x + coord[1]) as u64, "{coord:?}");
+                assert_eq!(
+                    packed[offset],
+                    (coord[0] * x + coord[1]) as u64,
+                    "{coord:?}"
+                );
                 valid += 1;
             }
         }
@@ -229,7 +251,9 @@ fn bad_buffers_are_errors() {
     let image = vec![0u32; 100];
     let mut short = vec![0u32; layout.space() - 1];
     assert_eq!(
-        PackMorton::run(&layout, &image, &mut short).unwrap_err().to_string(),
+        PackMorton::run(&layout, &image, &mut short)
+            .unwrap_err()
+            .to_string(),
         format!(
             "the destination has {} elements but its layout needs {}: give a buffer of exactly {}",
             layout.space() - 1,
@@ -239,7 +263,14 @@ fn bad_buffers_are_errors() {
     );
     let mut out = vec![0u32; layout.space()];
     let error = PackMorton::run(&layout, &image[..99], &mut out).unwrap_err();
-    assert!(matches!(error, KernelError::Length { side: "source", expected: 100, found: 99 }));
+    assert!(matches!(
+        error,
+        KernelError::Length {
+            side: "source",
+            expected: 100,
+            found: 99
+        }
+    ));
     let other = XorTiles::new(10, 11).expect("fits");
     let error = Retile::run(&layout, &other, &out, &mut vec![0; other.space()]).unwrap_err();
     assert_eq!(

@@ -28,7 +28,7 @@ pub const TILE_LIMIT: usize = 1 << 16;
 
 /// One side of a copy.
 #[derive(Clone, Copy, Debug)]
-pub enum Side<'a> {
+pub enum Storage<'a> {
     /// A dense row-major array (last coordinate fastest) of the coordinates' extents.
     RowMajor,
     /// A layout; for a tiled layout, the descriptor of one tile.
@@ -90,12 +90,12 @@ pub struct Step {
 }
 
 /// Where a side puts one coordinate of the tile: its frame offset, or `None` (padding).
-fn frame_offsets(side: Side, tile: &[usize]) -> Vec<Option<usize>> {
+fn frame_offsets(side: Storage, tile: &[usize]) -> Vec<Option<usize>> {
     coordinates(tile)
         .enumerate()
         .map(|(at, coord)| match side {
-            Side::RowMajor => Some(at),
-            Side::Layout(layout) => layout.offset(&coord).ok(),
+            Storage::RowMajor => Some(at),
+            Storage::Layout(layout) => layout.offset(&coord).ok(),
         })
         .collect()
 }
@@ -120,7 +120,7 @@ pub fn is_contiguous(offsets: &[Option<usize>], tile: &[usize], vector: usize) -
 
 /// The longest run along the last coordinate that is contiguous on both sides: the largest
 /// divisor of the last tile length (so that every run is whole) that both sides keep together.
-pub fn common_vector(from: Side, to: Side, tile: &[usize]) -> usize {
+pub fn common_vector(from: Storage, to: Storage, tile: &[usize]) -> usize {
     let (a, b) = (frame_offsets(from, tile), frame_offsets(to, tile));
     let last = tile.last().copied().unwrap_or(1);
     (1..=last)
@@ -133,7 +133,7 @@ pub fn common_vector(from: Side, to: Side, tile: &[usize]) -> usize {
 /// Plans the copy of one tile from `from` to `to`, in the order of `walk` (a curve over the
 /// tile whose vector blocks are cut into runs along the last coordinate). The caller has
 /// checked that those runs are contiguous on both sides.
-pub fn plan(from: Side, to: Side, tile: &[usize], walk: &Sfc) -> Plan {
+pub fn plan(from: Storage, to: Storage, tile: &[usize], walk: &Sfc) -> Plan {
     let (source, destination) = (frame_offsets(from, tile), frame_offsets(to, tile));
     let rank = tile.len();
     let strides = crate::ir::row_major_strides(tile).unwrap_or_default();
@@ -198,13 +198,13 @@ fn push_runs(
 /// register's start (in the side's frame) and its lane. `None` when the side cannot be cut:
 /// a row-major row that `lanes` does not divide, or a layout tile with padding or gaps.
 fn registers(
-    side: Side,
+    side: Storage,
     tile: &[usize],
     lanes: usize,
     offsets: &[Option<usize>],
 ) -> Option<Vec<(usize, usize)>> {
     match side {
-        Side::RowMajor => {
+        Storage::RowMajor => {
             let last = *tile.last()?;
             (last % lanes == 0).then(|| {
                 (0..offsets.len())
@@ -212,7 +212,7 @@ fn registers(
                     .collect()
             })
         }
-        Side::Layout(layout) => {
+        Storage::Layout(layout) => {
             let space = layout.space()?;
             if space != offsets.len() || space % lanes != 0 {
                 return None;
@@ -233,8 +233,8 @@ fn registers(
 /// The network for registers of `lanes` elements, if both sides can be cut into them and
 /// each step moves two lanes or more on average (otherwise plain runs are faster).
 fn network(
-    from: Side,
-    to: Side,
+    from: Storage,
+    to: Storage,
     tile: &[usize],
     lanes: usize,
     source: &[Option<usize>],

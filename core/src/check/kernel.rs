@@ -8,7 +8,7 @@ use crate::ast::{KernelItem, KernelOption};
 use crate::consts::{Consts, similar};
 use crate::errors::Errors;
 use crate::ir::Descriptor;
-use crate::kernel::{self, Plan, Side, TILE_LIMIT};
+use crate::kernel::{self, Plan, Storage, TILE_LIMIT};
 use crate::sfc::Sfc;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -85,8 +85,8 @@ pub fn check_kernel<'a>(
         return None;
     }
     let sides = [source, destination].map(|side| match side {
-        Some(layout) => Side::Layout(&layout.descriptor),
-        None => Side::RowMajor,
+        Some(layout) => Storage::Layout(&layout.descriptor),
+        None => Storage::RowMajor,
     });
     let walk = walk(item, &tile, sides, layouts, traversals, errors);
     let walk = walk.filter(|_| errors.len() == before)?;
@@ -125,12 +125,7 @@ fn unknown<'n>(what: &str, name: &Ident, known: impl Iterator<Item = &'n String>
 }
 
 /// A copy between layouts needs the same coordinates, the same tile and the same grid.
-fn same_coordinates(
-    a: &Descriptor,
-    b: &Descriptor,
-    at: &Ident,
-    errors: &mut Errors,
-) -> Option<()> {
+fn same_coordinates(a: &Descriptor, b: &Descriptor, at: &Ident, errors: &mut Errors) -> Option<()> {
     let signature = |d: &Descriptor| -> (Vec<String>, Vec<usize>) {
         let names = d.coords.iter().map(|&c| d.dims[c].name.to_string());
         let grid = d.grid.iter().map(|g| g.coord).collect();
@@ -172,7 +167,7 @@ fn same_coordinates(
 fn walk(
     item: &KernelItem,
     tile: &[usize],
-    sides: [Side; 2],
+    sides: [Storage; 2],
     layouts: &HashMap<String, Option<&Checked>>,
     traversals: &HashMap<String, Option<&CheckedTraversal>>,
     errors: &mut Errors,
@@ -185,7 +180,9 @@ fn walk(
                 errors.error(keyword, "`walk` is given twice: keep one");
             }
             KernelOption::Walk { traversal, .. } => {
-                walk = Some(find_walk(item, traversal, tile, layouts, traversals, errors));
+                walk = Some(find_walk(
+                    item, traversal, tile, layouts, traversals, errors,
+                ));
             }
             KernelOption::Vector { keyword, .. } if vector.is_some() => {
                 errors.error(keyword, "`vector` is given twice: keep one");
@@ -281,7 +278,7 @@ fn contiguous(
     layout: &Descriptor,
     tile: &[usize],
     vector: usize,
-    sides: [Side; 2],
+    sides: [Storage; 2],
     errors: &mut Errors,
 ) {
     let offsets: Vec<Option<usize>> = crate::ir::coordinates(tile)

@@ -127,10 +127,11 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
         Direction::Copy => {
             let (source, destination) = (kernel.source.unwrap_or(layout), layout);
-            let (from_extents, to_extents) =
-                (extents(source, &from), extents(destination, &to));
-            let (from_frame, to_frame) =
-                (frame(Some(source), from.clone()), frame(Some(destination), to.clone()));
+            let (from_extents, to_extents) = (extents(source, &from), extents(destination, &to));
+            let (from_frame, to_frame) = (
+                frame(Some(source), from.clone()),
+                frame(Some(destination), to.clone()),
+            );
             let mut params = layout_param(tiled, &from, source);
             params.extend(layout_param(tiled, &to, destination));
             (
@@ -141,9 +142,15 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
     };
     let doc = match kernel.direction {
-        Direction::Pack => " Copies `src`, row-major over the layout's extents, into `dst`, stored in the layout.",
-        Direction::Unpack => " Copies `src`, stored in the layout, into `dst`, row-major over the layout's extents.",
-        Direction::Copy => " Copies `src`, stored in the first layout, into `dst`, stored in the second.",
+        Direction::Pack => {
+            " Copies `src`, row-major over the layout's extents, into `dst`, stored in the layout."
+        }
+        Direction::Unpack => {
+            " Copies `src`, stored in the layout, into `dst`, row-major over the layout's extents."
+        }
+        Direction::Copy => {
+            " Copies `src`, stored in the first layout, into `dst`, stored in the second."
+        }
     };
     quote! {
         #[doc = #doc]

@@ -25,6 +25,8 @@ pub enum KernelError {
     Overflow { extents: Vec<usize> },
     /// The requested [`Level`] does not run on this CPU.
     Unsupported(Level),
+    /// A hand-built [`Plan`](super::Plan) that is not consistent (the macro's always are).
+    Plan(&'static str),
 }
 
 fn shape(extents: &[usize]) -> String {
@@ -65,6 +67,7 @@ impl fmt::Display for KernelError {
                 shape(extents)
             ),
             Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
+            Self::Plan(why) => write!(f, "malformed plan: {why}"),
         }
     }
 }

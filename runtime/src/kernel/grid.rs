@@ -4,6 +4,7 @@
 //! thread.
 
 use super::network::Prepared;
+use super::valid::{self, FrameSpace};
 use super::{Element, Frame, KernelError, Plan, Side};
 
 /// One buffer of a copy.
@@ -57,7 +58,18 @@ impl<'p> Grid<'p> {
             });
         }
         let extents = from.extents.to_vec();
-        let tiles: Vec<usize> = extents.iter().zip(tile).map(|(e, t)| e.div_ceil(*t)).collect();
+        let tiles: Vec<usize> = extents
+            .iter()
+            .zip(tile)
+            .map(|(e, t)| e.div_ceil(*t))
+            .collect();
+        valid::check(
+            plan,
+            [from.frame, to.frame].map(|frame| match frame {
+                Frame::RowMajor => FrameSpace::RowMajor,
+                Frame::Tiles { tile_space, .. } => FrameSpace::Tiles(tile_space),
+            }),
+        )?;
         let buffer = |side: Side| Buffer::new(side.frame, &extents, &tiles);
         let (from, to) = (buffer(from)?, buffer(to)?);
         let strides = swizzle_core::ir::row_major_strides(tile).unwrap_or_default();
@@ -115,7 +127,10 @@ impl<'p> Grid<'p> {
         let inner = &self.tiles[1..];
         for rest in swizzle_core::ir::coordinates(inner) {
             let place: Vec<usize> = [band].into_iter().chain(rest).collect();
-            let (from, to) = (self.from.base(&place, self.tile), self.to.base(&place, self.tile) - shift);
+            let (from, to) = (
+                self.from.base(&place, self.tile),
+                self.to.base(&place, self.tile) - shift,
+            );
             let full = place
                 .iter()
                 .zip(self.tile)

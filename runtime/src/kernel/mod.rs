@@ -8,6 +8,7 @@
 mod error;
 mod grid;
 mod network;
+mod valid;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -136,7 +137,10 @@ pub fn copy_with<E: Element>(
         return Err(KernelError::Unsupported(level));
     }
     let grid = Grid::new(plan, from, to)?;
-    for (side, buffer, len) in [("source", &grid.from, src.len()), ("destination", &grid.to, dst.len())] {
+    for (side, buffer, len) in [
+        ("source", &grid.from, src.len()),
+        ("destination", &grid.to, dst.len()),
+    ] {
         if buffer.space != len {
             return Err(KernelError::Length {
                 side,

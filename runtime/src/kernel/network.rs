@@ -46,16 +46,18 @@ impl Prepared {
             .iter()
             .map(|&at| grid.from.frame_offset(at, tile) * size)
             .collect();
-        let mut stores: Vec<(usize, Range<usize>)> = network
-            .stores
-            .iter()
-            .map(|&at| (grid.to.frame_offset(at, tile) * size, usize::MAX..0))
-            .collect();
+        // Steps come grouped by store, in store order (`Plan`s are validated for it).
+        let mut stores: Vec<(usize, Range<usize>)> = Vec::with_capacity(network.stores.len());
         let mut steps = Vec::with_capacity(network.steps.len());
         for (index, step) in network.steps.iter().enumerate() {
-            // Steps come grouped by store.
-            let range = &mut stores[step.store].1;
-            *range = range.start.min(index)..index + 1;
+            let open = stores.len();
+            match stores.last_mut() {
+                Some((_, range)) if step.store + 1 == open => range.end = index + 1,
+                _ => {
+                    let offset = grid.to.frame_offset(network.stores[step.store], tile) * size;
+                    stores.push((offset, index..index + 1));
+                }
+            }
             let mut control = Control {
                 control: [0; 64],
                 cross: [0; 32],
@@ -103,7 +105,8 @@ impl Prepared {
     /// Copies the full tile starting at `from` in `src` and `to` in `dst`; `false` (nothing
     /// copied) when its registers would reach past either buffer.
     pub fn copy_tile<E: Element>(&self, src: &[E], from: usize, dst: &mut [E], to: usize) -> bool {
-        let (src, dst): (&[u8], &mut [u8]) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        let (src, dst): (&[u8], &mut [u8]) =
+            (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
         let size = size_of::<E>();
         let (from, to) = (from * size, to * size);
         if from + self.load_end > src.len() || to + self.store_end > dst.len() {
