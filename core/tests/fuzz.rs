@@ -87,6 +87,18 @@ const WORDS: &[&str] = &[
     "transactions",
     "<=",
     "cc13",
+    "traversal",
+    "sfc",
+    "lengths",
+    "over",
+    "order",
+    "snake",
+    "dyn",
+    "kernel",
+    "pack",
+    "unpack",
+    "copy",
+    "walk",
 ];
 
 const SEEDS: &[&str] = &[
@@ -112,6 +124,15 @@ const SEEDS: &[&str] = &[
         embed o -> [e: 2, f: 1] strides [1, 1];
         coords [e, f, p, r];
     }",
+    "layout M { memory [ty: dyn, tx: dyn, m: 64]; morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }
+    layout X { memory [ty: dyn, tx: dyn, r: 8, c: 8]; xor c by r;
+        merge [ty, r] -> y; merge [tx, c] -> x; coords [y, x]; }
+    traversal Q = sfc(over M, order [x, y], vector [2, 2], snake = false);
+    traversal W = sfc(lengths [16, 10, 9], order [2, 0, 1], vector [4, 2, 3]);
+    kernel P = pack(M, walk Q);
+    kernel U = unpack(X, vector 4);
+    kernel C = copy(M -> X);",
 ];
 
 /// Expands `source` if it lexes; the output must parse as items.

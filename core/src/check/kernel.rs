@@ -303,11 +303,16 @@ fn contiguous(
         })
         .next()
         .unwrap_or_else(|| item.keyword.clone());
+    let instead = match widest {
+        1 => {
+            format!("no two neighbours along `{along}` are contiguous on both sides: use vector 1")
+        }
+        _ => format!("at most {widest} are contiguous on both sides: use vector {widest}"),
+    };
     errors.error(
         at,
         format!(
-            "runs of {vector} elements along `{along}` are not contiguous in `{}`{because}; \
-             at most {widest} are contiguous on both sides of this kernel",
+            "runs of {vector} elements along `{along}` are not contiguous in `{}`{because}; {instead}",
             layout.name
         ),
     );

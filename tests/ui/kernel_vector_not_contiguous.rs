@@ -1,0 +1,6 @@
+swizzle::layout! {
+    layout Morton { memory [m: 64]; morton m -> [y: 8, x: 8]; coords [y, x]; }
+    kernel Pack = pack(Morton, vector 4);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+swizzle::layout! {
+    layout Rows { memory [y: 4, x: 8]; coords [y, x]; }
+    traversal Walk = sfc(over Rows, vector [1, 4]);
+    kernel Pack = pack(Rows, walk Walk, vector 4);
+}
+
+fn main() {}
