@@ -14,6 +14,8 @@ pub struct Buffer {
     /// Row-major strides over the extents (for a row-major buffer), or the tile counts'
     /// row-major strides times the tile space (for tiles).
     strides: Vec<usize>,
+    /// How far the next tile along each coordinate starts.
+    units: Vec<usize>,
     row_major: bool,
 }
 
@@ -32,6 +34,8 @@ pub struct Grid<'p> {
     extents: Vec<usize>,
     /// Tiles along each coordinate.
     tiles: Vec<usize>,
+    /// Tiles along each coordinate that lie wholly inside the extents.
+    full: Vec<usize>,
     pub from: Buffer,
     pub to: Buffer,
     runs: Vec<Placed>,
@@ -70,7 +74,7 @@ impl<'p> Grid<'p> {
                 Frame::Tiles { tile_space, .. } => FrameSpace::Tiles(tile_space),
             }),
         )?;
-        let buffer = |side: Side| Buffer::new(side.frame, &extents, &tiles);
+        let buffer = |side: Side| Buffer::new(side.frame, &extents, tile, &tiles);
         let (from, to) = (buffer(from)?, buffer(to)?);
         let strides = swizzle_core::ir::row_major_strides(tile).unwrap_or_default();
         let mut coords = Vec::with_capacity(plan.runs.len() * rank);
@@ -88,10 +92,12 @@ impl<'p> Grid<'p> {
                 placed
             })
             .collect();
+        let full = extents.iter().zip(tile).map(|(e, t)| e / t).collect();
         Ok(Grid {
             tile,
             extents,
             tiles,
+            full,
             from,
             to,
             runs,
@@ -107,10 +113,9 @@ impl<'p> Grid<'p> {
     /// Elements of the destination that one band of tiles covers (0 when there is nothing to
     /// copy).
     pub fn band_len(&self) -> usize {
-        match (self.to.space, self.to.row_major) {
-            (0, _) => 0,
-            (_, true) => self.tile[0] * self.to.strides[0],
-            (_, false) => self.to.strides[0],
+        match self.to.space {
+            0 => 0,
+            _ => self.to.units[0],
         }
     }
 
@@ -123,30 +128,52 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         network: Option<&Prepared>,
     ) {
-        let shift = band * self.band_len();
-        let inner = &self.tiles[1..];
-        for rest in swizzle_core::ir::coordinates(inner) {
-            let place: Vec<usize> = [band].into_iter().chain(rest).collect();
-            let (from, to) = (
-                self.from.base(&place, self.tile),
-                self.to.base(&place, self.tile) - shift,
-            );
-            let full = place
-                .iter()
-                .zip(self.tile)
-                .zip(&self.extents)
-                .all(|((g, t), e)| (g + 1) * t <= *e);
-            if full {
-                let copied = network.is_some_and(|network| network.copy_tile(src, from, dst, to));
-                if !copied {
-                    for run in &self.runs {
-                        let (s, d) = (from + run.from, to + run.to);
-                        dst[d..d + run.len].copy_from_slice(&src[s..s + run.len]);
-                    }
-                }
-            } else {
-                self.copy_partial(&place, src, from, dst, to);
+        let rank = self.tile.len();
+        let mut place = vec![0; rank];
+        place[0] = band;
+        // The band's tiles in row-major order, their starts advanced step by step.
+        let (mut from, mut to) = (band * self.from.units[0], 0);
+        loop {
+            let full = place.iter().zip(&self.full).all(|(g, full)| g < full);
+            let copied = full && network.is_some_and(|n| n.copy_tile(src, from, dst, to));
+            if !copied {
+                self.copy_runs(&place, full, src, from, dst, to);
             }
+            let mut axis = rank - 1;
+            loop {
+                if axis == 0 {
+                    return;
+                }
+                place[axis] += 1;
+                from += self.from.units[axis];
+                to += self.to.units[axis];
+                if place[axis] < self.tiles[axis] {
+                    break;
+                }
+                from -= place[axis] * self.from.units[axis];
+                to -= place[axis] * self.to.units[axis];
+                place[axis] = 0;
+                axis -= 1;
+            }
+        }
+    }
+
+    /// The runs of the tile at `place`, cut at the extents unless the tile is `full`.
+    fn copy_runs<E: Element>(
+        &self,
+        place: &[usize],
+        full: bool,
+        src: &[E],
+        from: usize,
+        dst: &mut [E],
+        to: usize,
+    ) {
+        if full {
+            for run in &self.runs {
+                copy_run(src, from + run.from, dst, to + run.to, run.len);
+            }
+        } else {
+            self.copy_partial(place, src, from, dst, to);
         }
     }
 
@@ -174,14 +201,18 @@ impl<'p> Grid<'p> {
                 continue;
             }
             let len = run.len.min(inside[rank - 1] - last);
-            let (s, d) = (from + run.from, to + run.to);
-            dst[d..d + len].copy_from_slice(&src[s..s + len]);
+            copy_run(src, from + run.from, dst, to + run.to, len);
         }
     }
 }
 
 impl Buffer {
-    fn new(frame: Frame, extents: &[usize], tiles: &[usize]) -> Result<Self, KernelError> {
+    fn new(
+        frame: Frame,
+        extents: &[usize],
+        tile: &[usize],
+        tiles: &[usize],
+    ) -> Result<Self, KernelError> {
         let overflow = || KernelError::Overflow {
             extents: extents.to_vec(),
         };
@@ -206,20 +237,16 @@ impl Buffer {
             *stride = space;
             space = space.checked_mul(len).ok_or_else(overflow)?;
         }
+        let units = match row_major {
+            true => strides.iter().zip(tile).map(|(s, t)| s * t).collect(),
+            false => strides.clone(),
+        };
         Ok(Buffer {
             space,
             strides,
+            units,
             row_major,
         })
-    }
-
-    /// Where the tile at grid place `place` starts.
-    fn base(&self, place: &[usize], tile: &[usize]) -> usize {
-        let scale = |(j, g): (usize, &usize)| match self.row_major {
-            true => g * tile[j] * self.strides[j],
-            false => g * self.strides[j],
-        };
-        place.iter().enumerate().map(scale).sum()
     }
 
     /// A plan's frame offset as an offset from the tile's start: the same for tiles; for a
@@ -235,5 +262,22 @@ impl Buffer {
             rest /= t;
         }
         result
+    }
+}
+
+/// `dst[to..to + len] = src[from..from + len]`, with the short lengths of swizzled layouts'
+/// runs as fixed-size copies rather than calls to `memcpy`.
+#[inline(always)]
+fn copy_run<E: Element>(src: &[E], from: usize, dst: &mut [E], to: usize, len: usize) {
+    fn fixed<E: Element, const N: usize>(src: &[E], from: usize, dst: &mut [E], to: usize) {
+        let run: [E; N] = src[from..from + N].try_into().expect("N elements");
+        dst[to..to + N].copy_from_slice(&run);
+    }
+    match len {
+        1 => dst[to] = src[from],
+        2 => fixed::<E, 2>(src, from, dst, to),
+        4 => fixed::<E, 4>(src, from, dst, to),
+        8 => fixed::<E, 8>(src, from, dst, to),
+        _ => dst[to..to + len].copy_from_slice(&src[from..from + len]),
     }
 }

@@ -27,6 +27,7 @@ pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
 unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm512_setzero_si512();
+        let mut register_started = false;
         for step in &network.steps[steps.clone()] {
             // SAFETY: the caller keeps every load inside `src`; `Control` is 64-byte
             // aligned and `control` its first field.
@@ -36,7 +37,12 @@ unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
                     _mm512_load_si512(step.control.as_ptr().cast()),
                 )
             };
-            register = _mm512_mask_permutexvar_epi8(register, step.keep, control, source);
+            register = match register_started {
+                true => _mm512_mask_permutexvar_epi8(register, step.keep, control, source),
+                // The first step of a store writes all of it.
+                false => _mm512_permutexvar_epi8(control, source),
+            };
+            register_started = true;
         }
         // SAFETY: the caller keeps every store inside `dst`.
         unsafe { _mm512_storeu_si512(dst.add(*store).cast(), register) };
@@ -49,13 +55,18 @@ unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
 unsafe fn avx2<const WORDS: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm256_setzero_si256();
-        for step in &network.steps[steps.clone()] {
+        for (index, step) in network.steps[steps.clone()].iter().enumerate() {
             // SAFETY: the caller keeps every load inside `src`.
             let source = unsafe { _mm256_loadu_si256(src.add(network.loads[step.load]).cast()) };
             let permuted = permute::<WORDS>(source, step);
-            // SAFETY: `blend` is 32 bytes.
-            let blend = unsafe { _mm256_loadu_si256(step.blend.as_ptr().cast()) };
-            register = _mm256_blendv_epi8(register, permuted, blend);
+            register = match index {
+                // The first step of a store writes all of it; later steps blend in.
+                0 => permuted,
+                // SAFETY: `blend` is 32 bytes.
+                _ => _mm256_blendv_epi8(register, permuted, unsafe {
+                    _mm256_loadu_si256(step.blend.as_ptr().cast())
+                }),
+            };
         }
         // SAFETY: the caller keeps every store inside `dst`.
         unsafe { _mm256_storeu_si256(dst.add(*store).cast(), register) };
@@ -65,19 +76,15 @@ unsafe fn avx2<const WORDS: bool>(network: &Prepared, src: *const u8, dst: *mut 
 /// The source register permuted by one step's control.
 #[target_feature(enable = "avx2")]
 fn permute<const WORDS: bool>(source: __m256i, step: &Control) -> __m256i {
-    // SAFETY: `control` and `cross` hold at least 32 bytes.
-    let (control, cross) = unsafe {
-        (
-            _mm256_loadu_si256(step.control.as_ptr().cast()),
-            _mm256_loadu_si256(step.cross.as_ptr().cast()),
-        )
-    };
+    // SAFETY: `control` holds 64 bytes.
+    let control = unsafe { _mm256_loadu_si256(step.control.as_ptr().cast()) };
     if WORDS {
-        _mm256_permutevar8x32_epi32(source, control)
-    } else {
-        let swapped = _mm256_permute2x128_si256::<0x01>(source, source);
-        let within = _mm256_shuffle_epi8(source, control);
-        let across = _mm256_shuffle_epi8(swapped, control);
-        _mm256_blendv_epi8(within, across, cross)
+        return _mm256_permutevar8x32_epi32(source, control);
     }
+    // SAFETY: `cross` holds 32 bytes.
+    let cross = unsafe { _mm256_loadu_si256(step.cross.as_ptr().cast()) };
+    let swapped = _mm256_permute2x128_si256::<0x01>(source, source);
+    let within = _mm256_shuffle_epi8(source, control);
+    let across = _mm256_shuffle_epi8(swapped, control);
+    _mm256_blendv_epi8(within, across, cross)
 }

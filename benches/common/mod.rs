@@ -1,0 +1,49 @@
+//! What every bench's summary needs: criterion's estimates from this run, read back from
+//! disk, and whether this is a benchmark run at all.
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+/// Where criterion writes its results: `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
+/// else `target/criterion` (cargo runs benches from the package root, which here is also
+/// the workspace root).
+fn criterion_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return home.into();
+    }
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("criterion")
+}
+
+/// The median time of one batch in ns, as criterion estimated it in this run.
+pub fn median_ns(group: &str, function: &str, since: SystemTime) -> Result<f64, String> {
+    let path = criterion_home()
+        .join(group)
+        .join(function)
+        .join("new/estimates.json");
+    let shown = path.display();
+    let modified = std::fs::metadata(&path)
+        .and_then(|meta| meta.modified())
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if modified < since {
+        return Err(format!("{shown} is from an earlier run"));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("cannot parse {shown}: {e}"))?;
+    json["median"]["point_estimate"]
+        .as_f64()
+        .ok_or_else(|| format!("{shown} has no median.point_estimate"))
+}
+
+/// Whether criterion runs benchmarks (rather than tests or a listing), by its own rule:
+/// `--bench` without `--test`, `--list` or `--profile-time`.
+pub fn is_benchmark_run() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
+}

@@ -1,0 +1,252 @@
+//! Throughput of the copy kernels (DESIGN.md §6): packing a row-major image into tiled
+//! layouts and back, against `memcpy` of the same bytes (single-threaded `copy_from_slice`
+//! and the same split across threads with rayon), all in one run.
+//!
+//! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
+//! interpreter before it is timed; `main` prints a markdown table of this run's ratios.
+
+mod common;
+
+use common::{is_benchmark_run, median_ns};
+use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, SystemTime};
+use swizzle::kernel::{Frame, Level, Plan, Side, copy_with};
+
+swizzle::layout! {
+    /// 8×8 Morton tiles.
+    pub layout Morton8 {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    pub kernel PackMorton8 = pack(Morton8);
+    pub kernel UnpackMorton8 = unpack(Morton8);
+
+    /// 16×16 Morton tiles: rows fill 64-byte registers of 4-byte elements.
+    pub layout Morton16 {
+        memory [ty: dyn, tx: dyn, m: 256];
+        morton m -> [yi: 16, xi: 16];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    pub kernel PackMorton16 = pack(Morton16);
+    pub kernel UnpackMorton16 = unpack(Morton16);
+
+    /// 8×8 tiles, columns XOR-swizzled by the row (CK's LDS preshuffle on one tile).
+    pub layout Xor8 {
+        memory [ty: dyn, tx: dyn, r: 8, c: 8];
+        xor c by r;
+        merge [ty, r] -> y;
+        merge [tx, c] -> x;
+        coords [y, x];
+    }
+    pub kernel PackXor8 = pack(Xor8);
+    pub kernel UnpackXor8 = unpack(Xor8);
+}
+
+/// Square images: 1 MiB of `u32` (cache-resident) and 64 MiB (memory-bound).
+const SIDES: [usize; 2] = [512, 4096];
+
+/// A tiled layout's sides for the runtime: row-major image and tiles.
+struct Tiled {
+    name: &'static str,
+    extents: [usize; 2],
+    tiles: [usize; 2],
+    tile_space: usize,
+    space: usize,
+    pack: Plan,
+    unpack: Plan,
+    descriptor: swizzle::ir::Descriptor,
+}
+
+macro_rules! tiled {
+    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
+        let layout = $layout::new($side, $side).expect("fits");
+        Tiled {
+            name: $name,
+            extents: layout.extents(),
+            tiles: layout.tiles(),
+            tile_space: $layout::TILE_SPACE,
+            space: layout.space(),
+            pack: $pack::PLAN,
+            unpack: $unpack::PLAN,
+            descriptor: $layout::DESCRIPTOR,
+        }
+    }};
+}
+
+impl Tiled {
+    fn sides(&self) -> (Side<'_>, Side<'_>) {
+        let row_major = Side {
+            extents: &self.extents,
+            frame: Frame::RowMajor,
+        };
+        let tiles = Side {
+            extents: &self.extents,
+            frame: Frame::Tiles {
+                tiles: &self.tiles,
+                tile_space: self.tile_space,
+            },
+        };
+        (row_major, tiles)
+    }
+
+    /// Packs with `level` and checks every element against the interpreter.
+    fn verify(&self, level: Level, image: &[u32]) {
+        let (row_major, tiles) = self.sides();
+        let mut packed = vec![u32::MAX; self.space];
+        copy_with(level, &self.pack, row_major, tiles, image, &mut packed).expect("fits");
+        for (i, coord) in swizzle::ir::coordinates(&self.extents).enumerate() {
+            let offset = self
+                .descriptor
+                .offset_in(&self.extents, &coord)
+                .expect("valid");
+            assert_eq!(packed[offset], image[i], "{} pack at {level:?}", self.name);
+        }
+        let mut back = vec![u32::MAX; image.len()];
+        copy_with(level, &self.unpack, tiles, row_major, &packed, &mut back).expect("fits");
+        assert_eq!(back, image, "{} unpack at {level:?}", self.name);
+    }
+}
+
+/// Every level this CPU runs that has a network for `u32` in `plan`, plus plain runs.
+fn levels(plan: &Plan) -> Vec<Level> {
+    Level::ALL
+        .into_iter()
+        .filter(|level| {
+            level.is_available() && (*level == Level::Runs || level.network::<u32>(plan).is_some())
+        })
+        .collect()
+}
+
+fn bench_layout(
+    group: &mut BenchmarkGroup<WallTime>,
+    layout: &Tiled,
+    image: &[u32],
+    names: &mut Vec<String>,
+) {
+    let (row_major, tiles) = layout.sides();
+    let mut packed = vec![0u32; layout.space];
+    let mut back = vec![0u32; image.len()];
+    for level in levels(&layout.pack) {
+        layout.verify(level, image);
+        let name = format!("{}_pack_{level:?}", layout.name);
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                copy_with(
+                    level,
+                    &layout.pack,
+                    row_major,
+                    tiles,
+                    black_box(image),
+                    &mut packed,
+                )
+            })
+        });
+        names.push(name);
+        let name = format!("{}_unpack_{level:?}", layout.name);
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                copy_with(
+                    level,
+                    &layout.unpack,
+                    tiles,
+                    row_major,
+                    black_box(&packed),
+                    &mut back,
+                )
+            })
+        });
+        names.push(name);
+    }
+}
+
+/// The groups and the functions each ran, for the summary.
+fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
+    let mut ran = Vec::new();
+    for side in SIDES {
+        let image: Vec<u32> = (0..(side * side) as u32).collect();
+        let group_name = format!("kernel_{side}");
+        let mut group = criterion.benchmark_group(&group_name);
+        group.throughput(Throughput::Bytes((image.len() * 4) as u64));
+        let mut copy = vec![0u32; image.len()];
+        group.bench_function("memcpy", |b| {
+            b.iter(|| copy.copy_from_slice(black_box(&image)))
+        });
+        group.bench_function("memcpy_threads", |b| {
+            b.iter(|| {
+                copy.par_chunks_mut(1 << 16)
+                    .zip(black_box(&image).par_chunks(1 << 16))
+                    .for_each(|(dst, src)| dst.copy_from_slice(src))
+            })
+        });
+        let mut names = vec!["memcpy".to_owned(), "memcpy_threads".to_owned()];
+        let layouts = [
+            tiled!("morton8", Morton8, PackMorton8, UnpackMorton8, side),
+            tiled!("morton16", Morton16, PackMorton16, UnpackMorton16, side),
+            tiled!("xor8", Xor8, PackXor8, UnpackXor8, side),
+        ];
+        for layout in &layouts {
+            bench_layout(&mut group, layout, &image, &mut names);
+        }
+        group.finish();
+        ran.push((group_name, names));
+    }
+    ran
+}
+
+/// The markdown table: time, bandwidth (bytes read + written) and the ratio of the best
+/// memcpy's time to each function's.
+fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
+    let mut out = String::from(
+        "| image | function | median µs | GB/s (read + write) | memcpy / function |\n|---|---|---:|---:|---:|\n",
+    );
+    for (group, names) in ran {
+        let side: usize = group.trim_start_matches("kernel_").parse().unwrap_or(0);
+        let bytes = (side * side * 4 * 2) as f64;
+        let times: Vec<(&String, Option<f64>)> = names
+            .iter()
+            .map(|name| (name, median_ns(group, name, since).ok()))
+            .collect();
+        let best_copy = times
+            .iter()
+            .filter(|(name, _)| name.starts_with("memcpy"))
+            .filter_map(|(_, ns)| *ns)
+            .fold(f64::INFINITY, f64::min);
+        for (name, ns) in times {
+            let Some(ns) = ns else {
+                let _ = writeln!(out, "| {side}² u32 | {name} | n/a | | |");
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "| {side}² u32 | {name} | {:.1} | {:.1} | {:.2} |",
+                ns / 1e3,
+                bytes / ns,
+                best_copy / ns
+            );
+        }
+    }
+    out
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20)
+        .configure_from_args();
+    let ran = benches(&mut criterion);
+    criterion.final_summary();
+    if is_benchmark_run() {
+        println!("\n## Copy kernels, u32 images\n");
+        println!("{}", summary(&ran, started));
+    }
+}
