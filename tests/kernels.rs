@@ -38,6 +38,7 @@ swizzle::layout! {
         coords [y, x];
     }
     kernel PackXor = pack(XorTiles);
+    kernel UnpackXor = unpack(XorTiles);
     kernel Retile = copy(MortonTiles -> XorTiles);
 
     /// 2×2 quads, each four consecutive elements of a Morton tile.
@@ -277,4 +278,42 @@ fn bad_buffers_are_errors() {
         error.to_string(),
         "the source has extents 10 × 10 but the destination 10 × 11: a copy needs the same extents"
     );
+}
+
+#[test]
+fn large_arrays_stream_and_run_on_threads() {
+    // 8.4 MB of u32 each way: past the streaming-store and the threading thresholds.
+    let (y, x) = (1032, 2048);
+    let layout = XorTiles::new(y, x).expect("fits");
+    let image: Vec<u32> = (0..(y * x) as u32).collect();
+    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let (extents, tiles) = (layout.extents(), layout.tiles());
+        let row_major = swizzle::kernel::Side {
+            extents: &extents,
+            frame: swizzle::kernel::Frame::RowMajor,
+        };
+        let tiled = swizzle::kernel::Side {
+            extents: &extents,
+            frame: swizzle::kernel::Frame::Tiles {
+                tiles: &tiles,
+                tile_space: XorTiles::TILE_SPACE,
+            },
+        };
+        let mut packed = vec![u32::MAX; layout.space()];
+        swizzle::kernel::copy_with(level, &PackXor::PLAN, row_major, tiled, &image, &mut packed)
+            .expect("fits");
+        for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
+            assert_eq!(
+                packed[layout.offset(coord[0], coord[1])],
+                image[i],
+                "{level:?}"
+            );
+        }
+        let mut back = vec![u32::MAX; image.len()];
+        let unpack = UnpackXor::PLAN;
+        swizzle::kernel::copy_with(level, &unpack, tiled, row_major, &packed, &mut back)
+            .expect("fits");
+        let wrong = back.iter().zip(&image).position(|(b, i)| b != i);
+        assert_eq!(wrong, None, "first wrong element of unpack at {level:?}");
+    }
 }

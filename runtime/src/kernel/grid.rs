@@ -249,6 +249,11 @@ impl Buffer {
         })
     }
 
+    /// How far the next tile along each coordinate starts, in elements.
+    pub fn units(&self) -> &[usize] {
+        &self.units
+    }
+
     /// A plan's frame offset as an offset from the tile's start: the same for tiles; for a
     /// row-major buffer, the frame's row-major index within the tile, re-strided.
     pub fn frame_offset(&self, offset: usize, tile: &[usize]) -> usize {

@@ -109,6 +109,9 @@ impl Level {
 
 /// Arrays at least this large (in bytes of the destination) are split across threads.
 const PARALLEL_BYTES: usize = 1 << 20;
+/// Destinations at least this large (in bytes) are written with streaming stores, which
+/// bypass the caches: the array would not stay in them anyway.
+const STREAM_BYTES: usize = 1 << 23;
 
 /// Copies `src`, stored as `from` says, into `dst`, stored as `to` says, one tile of `plan`
 /// at a time, with the widest SIMD level this CPU runs. Elements of `dst` that hold no
@@ -149,9 +152,9 @@ pub fn copy_with<E: Element>(
             });
         }
     }
-    let network = level
-        .network::<E>(plan)
-        .map(|network| network::Prepared::new::<E>(level, network, &grid));
+    let network = level.network::<E>(plan).map(|network| {
+        network::Prepared::new::<E>(level, network, &grid, size_of_val(dst) >= STREAM_BYTES)
+    });
     let band = grid.band_len();
     if band == 0 {
         return Ok(());

@@ -24,6 +24,12 @@ pub struct Control {
 /// A network ready to copy full tiles of one call.
 pub struct Prepared {
     pub level: Level,
+    /// Bytes per register.
+    pub register: usize,
+    /// Whether stores may bypass the caches: the destination is larger than the caches, and
+    /// every store lies a multiple of the register from the tile's start, and every tile
+    /// starts a multiple of it from the previous one.
+    pub stream: bool,
     /// AVX2 with 4- or 8-byte elements: one `vpermd` per step.
     pub words: bool,
     /// Byte offsets of the source registers from the tile's start.
@@ -37,7 +43,7 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    pub fn new<E: Element>(level: Level, network: &Network, grid: &Grid) -> Self {
+    pub fn new<E: Element>(level: Level, network: &Network, grid: &Grid, stream: bool) -> Self {
         let size = size_of::<E>();
         let register = level.register_bytes();
         let tile = grid.tile();
@@ -91,8 +97,14 @@ impl Prepared {
             steps.push(control);
         }
         let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
+        let aligned = |offset: usize| offset.is_multiple_of(register);
+        let stream = stream
+            && stores.iter().all(|&(offset, _)| aligned(offset))
+            && grid.to.units().iter().all(|&unit| aligned(unit * size));
         Prepared {
             level,
+            register,
+            stream,
             words: size >= 4,
             load_end: end(&mut loads.iter().copied()),
             store_end: end(&mut stores.iter().map(|&(offset, _)| offset)),

@@ -11,20 +11,27 @@ use std::arch::x86_64::*;
 /// The CPU runs `network.level`, and every load (`loads[i] + register` bytes) lies inside
 /// `src` and every store inside `dst`.
 pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
+    let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
+    // Streaming stores need every store aligned to the register: the tile's start, since the
+    // stores' offsets are multiples of the register (`Prepared::stream`).
+    let stream = network.stream && (dst as usize).is_multiple_of(network.register);
     // SAFETY: forwarded from the caller.
     unsafe {
-        match network.level {
-            Level::Avx512 => avx512(network, src.as_ptr(), dst.as_mut_ptr()),
-            Level::Avx2 if network.words => avx2::<true>(network, src.as_ptr(), dst.as_mut_ptr()),
-            Level::Avx2 => avx2::<false>(network, src.as_ptr(), dst.as_mut_ptr()),
-            Level::Runs => {}
+        match (network.level, stream) {
+            (Level::Avx512, false) => avx512::<false>(network, src, dst),
+            (Level::Avx512, true) => avx512::<true>(network, src, dst),
+            (Level::Avx2, false) if network.words => avx2::<true, false>(network, src, dst),
+            (Level::Avx2, true) if network.words => avx2::<true, true>(network, src, dst),
+            (Level::Avx2, false) => avx2::<false, false>(network, src, dst),
+            (Level::Avx2, true) => avx2::<false, true>(network, src, dst),
+            (Level::Runs, _) => {}
         }
     }
 }
 
 /// AVX-512: a masked byte permute (VBMI) per step.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
+unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm512_setzero_si512();
         let mut register_started = false;
@@ -44,15 +51,30 @@ unsafe fn avx512(network: &Prepared, src: *const u8, dst: *mut u8) {
             };
             register_started = true;
         }
-        // SAFETY: the caller keeps every store inside `dst`.
-        unsafe { _mm512_storeu_si512(dst.add(*store).cast(), register) };
+        // SAFETY: the caller keeps every store inside `dst`, aligned to 64 bytes when
+        // streaming.
+        unsafe {
+            match STREAM {
+                true => _mm512_stream_si512(dst.add(*store).cast(), register),
+                false => _mm512_storeu_si512(dst.add(*store).cast(), register),
+            }
+        }
+    }
+    if STREAM {
+        // Streaming stores are weakly ordered: make them visible before the tile counts as
+        // written.
+        _mm_sfence();
     }
 }
 
 /// AVX2: `vpermd` for 4- and 8-byte elements (`WORDS`), otherwise two in-lane byte
 /// shuffles of the register and of its halves swapped, picked per byte; then a blend.
 #[target_feature(enable = "avx2")]
-unsafe fn avx2<const WORDS: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
+unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
+    network: &Prepared,
+    src: *const u8,
+    dst: *mut u8,
+) {
     for (store, steps) in &network.stores {
         let mut register = _mm256_setzero_si256();
         for (index, step) in network.steps[steps.clone()].iter().enumerate() {
@@ -68,8 +90,19 @@ unsafe fn avx2<const WORDS: bool>(network: &Prepared, src: *const u8, dst: *mut 
                 }),
             };
         }
-        // SAFETY: the caller keeps every store inside `dst`.
-        unsafe { _mm256_storeu_si256(dst.add(*store).cast(), register) };
+        // SAFETY: the caller keeps every store inside `dst`, aligned to 32 bytes when
+        // streaming.
+        unsafe {
+            match STREAM {
+                true => _mm256_stream_si256(dst.add(*store).cast(), register),
+                false => _mm256_storeu_si256(dst.add(*store).cast(), register),
+            }
+        }
+    }
+    if STREAM {
+        // Streaming stores are weakly ordered: make them visible before the tile counts as
+        // written.
+        _mm_sfence();
     }
 }
 
