@@ -133,7 +133,7 @@ fn pack_kernel() {
         r"
         /// 4×4 Morton, seed 000's table.
         pub layout Morton4 { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }
-        /// Row-major → Morton: runs of 2, and a network for registers of 4 and 8 lanes.
+        /// Row-major → Morton: runs of 2, and a network for registers of 4 lanes.
         pub kernel PackMorton4 = pack(Morton4);
         "
     ));
