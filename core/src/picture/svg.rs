@@ -7,6 +7,7 @@ use super::geometry::{
     CHAR_WIDTH, Geometry, HEADER, LABEL_FONT, MARGIN, corner_label, digits, text_width,
 };
 use super::palette;
+use super::path::{Path, Stop};
 use crate::analysis::Access;
 use crate::analysis::banks::{Banks, bank_of};
 use crate::ir::Descriptor;
@@ -30,23 +31,13 @@ const SWATCH: u32 = 12;
 /// Narrowest picture, so that the title and legend have room next to a small grid.
 const MIN_WIDTH: u32 = 400;
 
-/// A walk over the cells, drawn as arrows from each cell's centre to the next one's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// The cells in the order of their offsets: how memory runs through the layout (the
-    /// Z-curve of a Morton layout, seed 000's walk).
-    MemoryOrder,
-    /// Coordinates in visiting order, e.g. a traversal's accesses; coordinates outside the
-    /// layout are skipped.
-    Coords(Vec<Vec<usize>>),
-}
-
 /// An SVG picture of `descriptor`, coloured as `coloring` says.
 pub fn svg(descriptor: &Descriptor, coloring: &Coloring) -> Result<String, PictureError> {
     picture(descriptor, coloring, None)
 }
 
-/// [`svg`] with `path` drawn over the cells as arrows.
+/// [`svg`] with `path` drawn over the cells as arrows; a traversal's vector accesses are
+/// outlined.
 pub fn svg_with_path(
     descriptor: &Descriptor,
     coloring: &Coloring,
@@ -61,6 +52,7 @@ fn picture(
     path: Option<&Path>,
 ) -> Result<String, PictureError> {
     let cells = Cells::new(descriptor)?;
+    let stops = path.map(|path| path.stops(&cells)).transpose()?;
     let classes = Classes::new(descriptor, &cells, coloring)?;
     let geometry = Geometry::new(&cells);
     let title = format!("{} — {}", descriptor.name, shape_text(descriptor));
@@ -96,8 +88,11 @@ fn picture(
     indices(&mut out, &cells, &geometry);
     fills(&mut out, &cells, &classes, &geometry);
     numbers(&mut out, &cells, &geometry);
-    if let Some(path) = path {
-        arrows(&mut out, &cells, &geometry, path);
+    if let (Some(path), Some(stops)) = (path, &stops) {
+        if path.outlined() {
+            outlines(&mut out, &cells, &geometry, stops);
+        }
+        arrows(&mut out, &cells, &geometry, stops);
     }
     legend.write(&mut out, geometry.bottom());
     out.push_str("</svg>\n");
@@ -282,29 +277,63 @@ fn numbers(out: &mut String, cells: &Cells, geometry: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// The baseline that centres text of size `font` vertically on `y` (digits are about 0.7
-/// of the font size tall).
-/// The cells of `path`, in order.
-fn path_cells(cells: &Cells, path: &Path) -> Vec<usize> {
-    match path {
-        Path::MemoryOrder => {
-            let mut order: Vec<(usize, usize)> = (0..cells.len())
-                .filter_map(|index| Some((cells.offset(index)?, index)))
-                .collect();
-            order.sort_unstable();
-            order.into_iter().map(|(_, index)| index).collect()
-        }
-        Path::Coords(coords) => coords
-            .iter()
-            .filter_map(|coord| cells.index(coord))
-            .collect(),
-    }
+/// Where a stop's block lies: a rectangle `(x, y, width, height)` in each plane it covers,
+/// first plane first.
+fn blocks(cells: &Cells, geometry: &Geometry, stop: &Stop) -> Vec<(f64, f64, f64, f64)> {
+    let (rows, columns) = stop.size();
+    let cell = f64::from(geometry.cell);
+    stop.corners()
+        .filter_map(|corner| cells.index(&corner))
+        .map(|index| {
+            let (plane, row, column) = cells.place(index);
+            let (x, y) = geometry.origin(plane, row, column);
+            (
+                f64::from(x),
+                f64::from(y),
+                columns as f64 * cell,
+                rows as f64 * cell,
+            )
+        })
+        .collect()
 }
 
-/// One arrow per step of the path, from cell centre to cell centre, with its head short of
-/// the next centre so that consecutive arrows read as a chain.
-fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
-    let stroke = (f64::from(geometry.cell) / 12.0).clamp(0.75, 2.5);
+/// Width of the lines of a path, in proportion to the cells.
+fn stroke_width(geometry: &Geometry) -> f64 {
+    (f64::from(geometry.cell) / 12.0).clamp(0.75, 2.5)
+}
+
+/// A frame just inside each stop's block, so that a vector access reads as one piece and
+/// the frames of neighbouring accesses stay apart.
+fn outlines(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]) {
+    let stroke = stroke_width(geometry);
+    // The white gap right of and below each cell, which the frame leaves alone.
+    let gap = f64::from(u8::from(geometry.cell >= 10));
+    let _ = writeln!(
+        out,
+        r#"<g class="accesses" fill="none" stroke="{ink}" stroke-width="{stroke:.2}">"#,
+        ink = palette::INK
+    );
+    for stop in stops {
+        for (x, y, width, height) in blocks(cells, geometry, stop) {
+            let inset = stroke / 2.0;
+            let _ = writeln!(
+                out,
+                r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
+                x + inset,
+                y + inset,
+                width - gap - stroke,
+                height - gap - stroke
+            );
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+/// One arrow per step of the path, from the centre of a stop's block (in its first plane)
+/// to the next one's, with its head short of the next centre so that consecutive arrows
+/// read as a chain.
+fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]) {
+    let stroke = stroke_width(geometry);
     let _ = writeln!(
         out,
         r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{ink}"/></marker></defs>"#,
@@ -315,12 +344,15 @@ fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
         r#"<g class="path" stroke="{ink}" stroke-width="{stroke:.2}" stroke-opacity="0.8" marker-end="url(#head)">"#,
         ink = palette::INK
     );
-    let centre = |index: usize| {
-        let (plane, row, column) = cells.place(index);
-        geometry.centre(plane, row, column)
-    };
-    for step in path_cells(cells, path).windows(2) {
-        let ((x1, y1), (x2, y2)) = (centre(step[0]), centre(step[1]));
+    let centres: Vec<(f64, f64)> = stops
+        .iter()
+        .filter_map(|stop| {
+            let (x, y, width, height) = *blocks(cells, geometry, stop).first()?;
+            Some((x + width / 2.0, y + height / 2.0))
+        })
+        .collect();
+    for step in centres.windows(2) {
+        let ((x1, y1), (x2, y2)) = (step[0], step[1]);
         // Stop a fifth of a cell short of the target centre, where the next arrow starts.
         let (dx, dy) = (x2 - x1, y2 - y1);
         let length = dx.hypot(dy);
@@ -337,6 +369,8 @@ fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
     out.push_str("</g>\n");
 }
 
+/// The baseline that centres text of size `font` vertically on `y` (digits are about 0.7
+/// of the font size tall).
 fn baseline_of(y: f64, font: f64) -> f64 {
     y + font * 0.35
 }
