@@ -1,6 +1,6 @@
 //! Where each cell of a layout lies in its SVG picture. The SVG draws its cells, numbers,
-//! axes and legend from this, and anything drawn over the cells later (a traversal path as
-//! arrows between [`Geometry::centre`]s) finds them the same way.
+//! axes and legend from this, and anything drawn over the cells later (a path's arrows and
+//! frames, from [`Geometry::origin`]s) finds them the same way.
 
 use super::cells::Cells;
 

@@ -1,6 +1,8 @@
 //! SVG pictures: cells coloured by bank or by the lane that touches them, offsets written in
-//! the cells when they fit, row and column indices, a title and a legend. Plain SVG 1.1 with
-//! no scripts or styles, so browsers, editors and `resvg` all draw it alike.
+//! the cells when they fit, row and column indices, a title and a legend, and optionally a
+//! [`Path`] over the cells: arrows between its stops, frames around a traversal's vector
+//! accesses. Plain SVG 1.1 with no scripts or styles, so browsers, editors and `resvg` all
+//! draw it alike.
 
 use super::cells::{Cells, PictureError};
 use super::geometry::{
