@@ -372,6 +372,9 @@ fn svg_frames_each_access_and_joins_their_centres() {
         let (x, y) = geometry.origin(0, row, column);
         (f64::from(x) + 2.0 * cell, f64::from(y) + cell / 2.0)
     };
+    assert!(picture.contains(
+        ">path: traversal of 8 accesses of 1 × 4 cells, framed, order [0, 1], snake</text>"
+    ));
     let frames = group(&picture, "accesses");
     assert_eq!(frames.len(), starts.len());
     for (frame, &(row, column)) in frames.iter().zip(&starts) {
@@ -437,8 +440,16 @@ fn scalar_walks_are_not_framed() {
     let picture = svg_with_path(&tile, &banks(), &Path::Traversal(scalar)).unwrap();
     assert!(group(&picture, "accesses").is_empty());
     assert_eq!(group(&picture, "path").len(), 31);
+    assert!(picture.contains(">path: traversal of 32 scalar accesses, order [1, 0], snake<"));
     let memory = svg_with_path(&tile, &banks(), &Path::MemoryOrder).unwrap();
     assert!(group(&memory, "accesses").is_empty());
+    assert!(memory.contains(">path: memory order, from offset to offset<"));
+    // The legend grows by the line that says what the arrows are.
+    let height = |picture: &str| attribute(picture.lines().next().unwrap(), "height");
+    assert_eq!(
+        height(&memory),
+        height(&svg(&tile, &banks()).unwrap()) + 18.0
+    );
 }
 
 #[test]

@@ -63,6 +63,30 @@ impl Path {
         })
     }
 
+    /// What the arrows show, for the picture's legend.
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Path::MemoryOrder => "memory order, from offset to offset".to_owned(),
+            Path::Coords(coords) => format!("{} coordinates in the order given", coords.len()),
+            Path::Traversal(sfc) => {
+                let join = |values: &[usize], by: &str| {
+                    let values: Vec<String> = values.iter().map(usize::to_string).collect();
+                    values.join(by)
+                };
+                let accesses = match self.outlined() {
+                    true => format!("accesses of {} cells, framed", join(&sfc.vector, " × ")),
+                    false => "scalar accesses".to_owned(),
+                };
+                format!(
+                    "traversal of {} {accesses}, order [{}]{}",
+                    sfc.num_access(),
+                    join(&sfc.order, ", "),
+                    if sfc.snake { ", snake" } else { "" }
+                )
+            }
+        }
+    }
+
     /// Whether stops are blocks worth outlining: a traversal with a vector wider than one
     /// cell.
     pub(super) fn outlined(&self) -> bool {

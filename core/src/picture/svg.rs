@@ -58,11 +58,15 @@ fn picture(
     let classes = Classes::new(descriptor, &cells, coloring)?;
     let geometry = Geometry::new(&cells);
     let title = format!("{} — {}", descriptor.name, shape_text(descriptor));
+    let note = path.map(|path| format!("path: {}", path.describe()));
     let width = (geometry.right() + MARGIN)
         .max(text_width(title.chars().count(), 16) + 2 * MARGIN)
         .max(text_width(classes.caption.chars().count(), 12) + 2 * MARGIN)
+        .max(note.as_ref().map_or(0, |note| {
+            text_width(note.chars().count(), LABEL_FONT) + 2 * MARGIN
+        }))
         .max(MIN_WIDTH);
-    let legend = Legend::new(&classes, &cells, width);
+    let legend = Legend::new(&classes, &cells, note, width);
     let height = geometry.bottom() + legend.height() + MARGIN;
 
     let mut out = String::new();
@@ -378,12 +382,15 @@ fn baseline_of(y: f64, font: f64) -> f64 {
 }
 
 /// The colour key under the grid: a heading (`bank:` or `lane:`), one swatch per class,
-/// then the greys that occur, flowed into lines as wide as the picture.
+/// then the greys that occur, flowed into lines as wide as the picture; then a line that
+/// says what the arrows are, if there are any.
 struct Legend {
     heading: String,
     /// Fill, label and top-left corner (relative to the legend's first line) of each swatch.
     swatches: Vec<(String, String, u32, u32)>,
+    /// Lines of swatches.
     lines: u32,
+    note: Option<String>,
 }
 
 impl Legend {
@@ -392,7 +399,7 @@ impl Legend {
     /// Space between the grid and the legend.
     const TOP: u32 = 14;
 
-    fn new(classes: &Classes, cells: &Cells, width: u32) -> Legend {
+    fn new(classes: &Classes, cells: &Cells, note: Option<String>, width: u32) -> Legend {
         let mut items: Vec<(String, String)> = (0..classes.count)
             .map(|class| (palette::class(class, classes.count), class.to_string()))
             .collect();
@@ -418,11 +425,12 @@ impl Legend {
             heading,
             swatches,
             lines: line + 1,
+            note,
         }
     }
 
     fn height(&self) -> u32 {
-        Self::TOP + self.lines * Self::LINE
+        Self::TOP + (self.lines + u32::from(self.note.is_some())) * Self::LINE
     }
 
     fn write(&self, out: &mut String, grid_bottom: u32) {
@@ -444,6 +452,14 @@ impl Legend {
                 r#"<rect x="{x}" y="{y}" width="{SWATCH}" height="{SWATCH}" fill="{fill}"/><text x="{}" y="{}">{label}</text>"#,
                 x + SWATCH + 4,
                 y + SWATCH - 2
+            );
+        }
+        if let Some(note) = &self.note {
+            let _ = writeln!(
+                out,
+                r#"<text x="{MARGIN}" y="{}">{}</text>"#,
+                top + self.lines * Self::LINE + SWATCH - 2,
+                escape(note)
             );
         }
         out.push_str("</g>\n");
