@@ -80,6 +80,12 @@ impl Geometry {
         (f64::from(x) + half, f64::from(y) + half)
     }
 
+    /// The white gap right of and below each cell, where cells are large enough to spare a
+    /// pixel.
+    pub fn gap(&self) -> u32 {
+        u32::from(self.cell >= 10)
+    }
+
     /// y of the top of a plane's block: its label line, if any, then its column indices.
     pub fn plane_top(&self, plane: usize) -> u32 {
         MARGIN + HEADER + plane as u32 * (self.plane_header() + self.rows * self.cell + PLANE_GAP)

@@ -238,11 +238,9 @@ fn indices(out: &mut String, cells: &Cells, geometry: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// One square per cell; white gaps between cells where cells are large enough to spare a
-/// pixel.
+/// One square per cell, short of the white gap between cells.
 fn fills(out: &mut String, cells: &Cells, classes: &Classes, geometry: &Geometry) {
-    let gap = u32::from(geometry.cell >= 10);
-    let side = geometry.cell - gap;
+    let side = geometry.cell - geometry.gap();
     let _ = writeln!(out, r#"<g shape-rendering="crispEdges">"#);
     for index in 0..cells.len() {
         let (plane, row, column) = cells.place(index);
@@ -312,8 +310,9 @@ fn stroke_width(geometry: &Geometry) -> f64 {
 /// the frames of neighbouring accesses stay apart.
 fn outlines(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]) {
     let stroke = stroke_width(geometry);
-    // The white gap right of and below each cell, which the frame leaves alone.
-    let gap = f64::from(u8::from(geometry.cell >= 10));
+    let inset = stroke / 2.0;
+    // The frame leaves the white gap after the block's last cell alone.
+    let gap = f64::from(geometry.gap());
     let _ = writeln!(
         out,
         r#"<g class="accesses" fill="none" stroke="{ink}" stroke-width="{stroke:.2}">"#,
@@ -321,7 +320,6 @@ fn outlines(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]
     );
     for stop in stops {
         for (x, y, width, height) in blocks(cells, geometry, stop) {
-            let inset = stroke / 2.0;
             let _ = writeln!(
                 out,
                 r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
