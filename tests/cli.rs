@@ -425,19 +425,115 @@ fn svg_draws_the_memory_order_as_arrows() {
         (gap.red(), gap.green(), gap.blue()),
         colour(&walked, &geometry, 0, 1)
     );
-    let (_, said) = run(
-        &[
-            "svg",
-            file("walk.layout", source).to_str().unwrap(),
-            "--path",
-            "zigzag",
-        ],
-        2,
-    );
+    let walk = file("walk.layout", source);
+    let (_, said) = run(&["svg", walk.to_str().unwrap(), "--path", "zig-zag"], 2);
     assert!(
-        said.contains("--path takes `memory`, not `zigzag`"),
+        said.contains("--path takes `memory` or the NAME of a traversal, not `zig-zag`"),
         "{said}"
     );
+}
+
+/// Two layouts and seed 001's snake over the 4×8 one, four scalars an access.
+const SNAKE: &str = "
+layout Tile { memory [y: 4, x: 8]; coords [y, x]; }
+layout Morton4 { memory [n: 16]; morton n -> [y: 4, x: 4]; coords [y, x]; }
+traversal Snake = sfc(over Tile, vector [1, 4]);
+traversal Flat = sfc(lengths [32], vector [4]);
+";
+
+/// The colour of one pixel.
+fn rgb(pixmap: &Pixmap, (x, y): (f64, f64)) -> (u8, u8, u8) {
+    let pixel = pixmap
+        .pixel(x as u32, y as u32)
+        .expect("inside the picture");
+    (pixel.red(), pixel.green(), pixel.blue())
+}
+
+fn is_dark((r, g, b): (u8, u8, u8)) -> bool {
+    r.max(g).max(b) < 100
+}
+
+#[test]
+fn svg_draws_a_traversal_as_framed_accesses_joined_by_arrows() {
+    let (plain, geometry) = rendered("snake_plain", SNAKE, "Tile", &[]);
+    let (walked, _) = rendered("snake_walk", SNAKE, "Tile", &["--path", "Snake"]);
+    let cell = f64::from(geometry.cell);
+    let corner = |row, column| {
+        let (x, y) = geometry.origin(0, row, column);
+        (f64::from(x), f64::from(y))
+    };
+    let both = |point| (rgb(&plain, point), rgb(&walked, point));
+    // The frame of access 0, cells (0, 0..4): a dark left edge on cell (0, 0) …
+    let (x, y) = corner(0, 0);
+    let (fill, framed) = both((x + 1.0, y + cell * 0.3));
+    assert!(!is_dark(fill) && is_dark(framed), "{fill:?} {framed:?}");
+    // … but none inside the access, on the left edge of cell (0, 2).
+    let (x, y) = corner(0, 2);
+    let (fill, inside) = both((x + 1.0, y + cell * 0.3));
+    assert_eq!(fill, inside);
+    // Access 0 → access 1: an arrow along row 0 through cell (0, 3), between the centres of
+    // the two blocks of four cells.
+    let (x, y) = corner(0, 3);
+    let (fill, arrow) = both((x + cell * 0.2, y + cell / 2.0));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+    // The snake turns down from access 1 (0, 4..8) to access 2 (1, 4..8): a vertical arrow
+    // down the middle of the right half, through the top of cell (1, 6).
+    let (x, y) = corner(1, 6);
+    let (fill, arrow) = both((x, y + cell * 0.2));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+    // The path reaches row 1 only on the right: nothing runs down the middle of the left
+    // half from row 0, while from row 1 to row 2 (access 3 → access 4) an arrow does.
+    let (x, y) = corner(1, 2);
+    let (fill, none) = both((x, y + cell * 0.2));
+    assert_eq!(fill, none);
+    let (x, y) = corner(2, 2);
+    let (fill, arrow) = both((x, y + cell * 0.2));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+}
+
+#[test]
+fn a_traversal_over_a_layout_is_drawn_over_it() {
+    let path = file("snake.layout", SNAKE);
+    let path = path.to_str().unwrap();
+    // The file holds two layouts; the traversal's `over` chooses.
+    let (svg, _) = run(&["svg", path, "--path", "Snake"], 0);
+    assert!(svg.contains("Tile — y × x = 4 × 8"), "{svg}");
+    assert_eq!(svg.matches("<line ").count(), 7);
+    // A traversal of lengths only needs --layout, and a layout of its lengths.
+    let (_, said) = run(&["svg", path, "--path", "Flat"], 2);
+    assert!(said.contains("choose one with --layout NAME"), "{said}");
+    let (_, said) = run(&["svg", path, "--path", "Flat", "--layout", "Tile"], 1);
+    assert_eq!(
+        said,
+        "error: cannot draw traversal `Flat` over layout `Tile`: the traversal walks lengths \
+         [32], but the layout's shape is [4, 8]: draw it over a layout of its lengths\n"
+    );
+    let (_, said) = run(&["svg", path, "--path", "Snake", "--layout", "Morton4"], 1);
+    assert!(
+        said.contains("walks lengths [4, 8], but the layout's shape is [4, 4]"),
+        "{said}"
+    );
+    let (_, said) = run(&["svg", path, "--path", "Spiral"], 1);
+    assert_eq!(
+        said,
+        format!("error: {path} holds no traversal `Spiral`; its traversals: Snake, Flat\n")
+    );
+}
+
+#[test]
+fn faulty_traversals_in_the_file_are_located() {
+    let path = file(
+        "faulty_traversal.layout",
+        "layout Tile { memory [y: 4, x: 8]; coords [y, x]; }\n\
+         traversal Wide = sfc(over Tile, vector [1, 16]);\n",
+    );
+    let (out, err) = run(&["svg", path.to_str().unwrap(), "--path", "Wide"], 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: vector 16 along `x` is wider than its length 8"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{}:2:", path.display())), "{err}");
 }
 
 #[test]

@@ -124,11 +124,19 @@ fn resolve_auto(
     auto::resolve(&mut checked.descriptor, request, accesses, errors)
 }
 
-/// Layouts and accesses given as text (the same language as inside `layout! { }`).
+/// Layouts, accesses and traversals given as text (the same language as inside
+/// `layout! { }`).
 pub struct Source {
     /// `swizzle (auto ...)` resolved, assertions not verified.
     pub layouts: Vec<check::Checked>,
     pub accesses: Vec<check::CheckedAccess>,
+    pub traversals: Vec<NamedTraversal>,
+}
+
+/// A `traversal Name = sfc(..)` item of a [`Source`], checked.
+pub struct NamedTraversal {
+    pub name: String,
+    pub checked: check::CheckedTraversal,
 }
 
 /// Parses and checks layouts given as text, as [`source`] does, keeping only the layouts.
@@ -136,7 +144,7 @@ pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
     source(text).map(|source| source.layouts)
 }
 
-/// Parses and checks the layouts and accesses of a text.
+/// Parses and checks the layouts, accesses and traversals of a text.
 pub fn source(text: &str) -> syn::Result<Source> {
     let tokens: TokenStream = text
         .parse()
@@ -145,13 +153,35 @@ pub fn source(text: &str) -> syn::Result<Source> {
     let invocation = parse::parse_invocation(tokens, &mut errors);
     let accesses = check_accesses(&invocation, &mut errors, &mut TokenStream::new());
     let mut layouts = Vec::new();
+    // Every layout's name, with its place in `layouts` if it checks.
+    let mut names = Vec::new();
     for item in &invocation.items {
         let Item::Layout(layout) = item else { continue };
-        if let Some(mut layout) = check::check(layout, &mut errors) {
-            resolve_auto(&mut layout, &accesses, &mut errors);
-            layouts.push(layout);
-        }
+        let checked = check::check(layout, &mut errors).map(|mut checked| {
+            resolve_auto(&mut checked, &accesses, &mut errors);
+            layouts.push(checked);
+            layouts.len() - 1
+        });
+        names.push((layout.name.to_string(), checked));
     }
+    let walkable = names
+        .into_iter()
+        .map(|(name, checked)| (name, checked.map(|i| &layouts[i])))
+        .collect();
+    let traversals = invocation
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Traversal(traversal) => Some(traversal),
+            _ => None,
+        })
+        .filter_map(|traversal| {
+            Some(NamedTraversal {
+                name: traversal.name.to_string(),
+                checked: check::check_traversal(traversal, &walkable, &mut errors)?,
+            })
+        })
+        .collect();
     // In the order they were written, for listings.
     let mut accesses: Vec<check::CheckedAccess> = accesses.into_values().collect();
     let position = |name: &str| {
@@ -161,5 +191,9 @@ pub fn source(text: &str) -> syn::Result<Source> {
             .position(|item| matches!(item, Item::Access(a) if a.name == name))
     };
     accesses.sort_by_key(|access| position(&access.access.name));
-    errors.finish().map(|()| Source { layouts, accesses })
+    errors.finish().map(|()| Source {
+        layouts,
+        accesses,
+        traversals,
+    })
 }

@@ -1,12 +1,17 @@
 //! Pictures of layouts: text grids and bank maps as snapshots (the Morton tile exactly as
-//! seed 000 prints it), and the structure of the SVG. That the SVG renders, with the right
-//! colours in the right cells, is checked by the facade's tests with `resvg`.
+//! seed 000 prints it), the structure of the SVG, and the walks drawn over it (memory order,
+//! traversals). That the SVG renders, with the right colours in the right cells and the
+//! arrows and frames where they belong, is checked by the facade's tests with `resvg`.
 
 mod common;
 
 use common::{LDS_A, MORTON_TEXTURE, layout};
 use swizzle_core::analysis::{Access, Banks, LaneExpr};
-use swizzle_core::picture::{Cells, Coloring, Geometry, PictureError, bank_map, grid, svg};
+use swizzle_core::ir::Descriptor;
+use swizzle_core::picture::{
+    Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, grid, svg, svg_with_path,
+};
+use swizzle_core::sfc::Sfc;
 
 const MORTON_4X4: &str = "
 layout Morton4 {
@@ -215,4 +220,311 @@ fn geometry_stacks_planes_without_overlap() {
     assert!(geometry.plane_top(1) > last_row_of_first);
     assert!(geometry.origin(1, 0, 0).1 >= geometry.plane_top(1) + geometry.plane_header());
     assert_eq!(geometry.bottom(), geometry.origin(2, 3, 0).1 + cell);
+}
+
+/// The layout and the traversal of `source`, which holds one of each.
+fn walked(source: &str) -> (Descriptor, Sfc) {
+    let mut source = swizzle_core::source(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+    assert_eq!((source.layouts.len(), source.traversals.len()), (1, 1));
+    let sfc = source.traversals.remove(0).checked.sfc;
+    (source.layouts.remove(0).descriptor, sfc)
+}
+
+/// Seed 001's snake over a 4×8 tile, four scalars an access.
+const SNAKE_4X8: &str = "
+layout Tile { memory [y: 4, x: 8]; coords [y, x]; }
+traversal Snake = sfc(over Tile, vector [1, 4]);";
+
+/// Each stop as `start+extent`, e.g. `(0,4)+1×4`.
+fn stops(descriptor: &Descriptor, path: &Path) -> Vec<String> {
+    let join = |values: &[usize], by: &str| {
+        let values: Vec<String> = values.iter().map(usize::to_string).collect();
+        values.join(by)
+    };
+    path.stops(&Cells::new(descriptor).unwrap())
+        .unwrap()
+        .iter()
+        .map(|Stop { start, extent }| format!("({})+{}", join(start, ","), join(extent, "×")))
+        .collect()
+}
+
+#[test]
+fn the_snake_walks_four_cells_at_a_time_and_turns_back() {
+    let (tile, sfc) = walked(SNAKE_4X8);
+    assert_eq!(
+        stops(&tile, &Path::Traversal(sfc)),
+        [
+            "(0,0)+1×4",
+            "(0,4)+1×4",
+            "(1,4)+1×4",
+            "(1,0)+1×4",
+            "(2,0)+1×4",
+            "(2,4)+1×4",
+            "(3,4)+1×4",
+            "(3,0)+1×4"
+        ]
+    );
+}
+
+#[test]
+fn cks_scalar_curve_visits_cks_cells() {
+    let (cube, sfc) = walked(
+        "layout Cube { memory [a: 3, b: 2, c: 2]; coords [a, b, c]; }
+         traversal CkScalar = sfc(over Cube, order [2, 0, 1], snake = false);",
+    );
+    let starts: Vec<String> = stops(&cube, &Path::Traversal(sfc))
+        .iter()
+        .map(|stop| {
+            stop.strip_suffix("+1×1×1")
+                .expect("scalar accesses")
+                .to_owned()
+        })
+        .collect();
+    // DESIGN.md §2.4, from CK's own test.
+    assert_eq!(
+        starts.join(" "),
+        "(0,0,0) (0,1,0) (1,0,0) (1,1,0) (2,0,0) (2,1,0) \
+         (0,0,1) (0,1,1) (1,0,1) (1,1,1) (2,0,1) (2,1,1)"
+    );
+}
+
+#[test]
+fn partial_accesses_are_as_large_as_they_are() {
+    // Seed 001's non-divisible case: 5×7 in 2×3 accesses, 3×3 of them.
+    let (ragged, sfc) = walked(
+        "layout Ragged { memory [y: 5, x: 7]; coords [y, x]; }
+         traversal Edges = sfc(lengths [5, 7], vector [2, 3], snake = false);",
+    );
+    assert_eq!(
+        stops(&ragged, &Path::Traversal(sfc)),
+        [
+            "(0,0)+2×3",
+            "(0,3)+2×3",
+            "(0,6)+2×1",
+            "(2,0)+2×3",
+            "(2,3)+2×3",
+            "(2,6)+2×1",
+            "(4,0)+1×3",
+            "(4,3)+1×3",
+            "(4,6)+1×1"
+        ]
+    );
+}
+
+#[test]
+fn memory_order_is_the_z_curve_of_a_morton_tile() {
+    let morton = layout(MORTON_4X4);
+    let first: Vec<String> = stops(&morton, &Path::MemoryOrder)
+        .into_iter()
+        .take(6)
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "(0,0)+1×1",
+            "(0,1)+1×1",
+            "(1,0)+1×1",
+            "(1,1)+1×1",
+            "(0,2)+1×1",
+            "(0,3)+1×1"
+        ]
+    );
+    let outside = Path::Coords(vec![vec![0, 0], vec![4, 0], vec![3, 3]]);
+    assert_eq!(stops(&morton, &outside), ["(0,0)+1×1", "(3,3)+1×1"]);
+}
+
+/// The lines of the SVG element `<g class="{class}" …>`, without the group's own tags.
+fn group<'a>(picture: &'a str, class: &str) -> Vec<&'a str> {
+    let open = format!("<g class=\"{class}\"");
+    picture
+        .lines()
+        .skip_while(|line| !line.starts_with(&open))
+        .skip(1)
+        .take_while(|line| *line != "</g>")
+        .collect()
+}
+
+/// The numeric attribute `name` of an SVG element.
+fn attribute(element: &str, name: &str) -> f64 {
+    let start = element.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+    let end = start + element[start..].find('"').unwrap();
+    element[start..end].parse().unwrap()
+}
+
+#[test]
+fn svg_frames_each_access_and_joins_their_centres() {
+    let (tile, sfc) = walked(SNAKE_4X8);
+    let picture = svg_with_path(&tile, &banks(), &Path::Traversal(sfc)).unwrap();
+    let geometry = Geometry::new(&Cells::new(&tile).unwrap());
+    let cell = f64::from(geometry.cell);
+    // Access k starts at (row, column) and is four cells wide.
+    let starts = [
+        (0, 0),
+        (0, 4),
+        (1, 4),
+        (1, 0),
+        (2, 0),
+        (2, 4),
+        (3, 4),
+        (3, 0),
+    ];
+    let centre = |(row, column): (usize, usize)| {
+        let (x, y) = geometry.origin(0, row, column);
+        (f64::from(x) + 2.0 * cell, f64::from(y) + cell / 2.0)
+    };
+    assert!(picture.contains(
+        ">path: traversal of 8 accesses of 1 × 4 cells, framed, order [0, 1], snake</text>"
+    ));
+    let frames = group(&picture, "accesses");
+    assert_eq!(frames.len(), starts.len());
+    for (frame, &(row, column)) in frames.iter().zip(&starts) {
+        let (x, y) = geometry.origin(0, row, column);
+        // Just inside the block of four cells, short of the gap after its last cell.
+        assert!(
+            (0.0..2.0).contains(&(attribute(frame, "x") - f64::from(x))),
+            "{frame}"
+        );
+        assert!(
+            (0.0..2.0).contains(&(attribute(frame, "y") - f64::from(y))),
+            "{frame}"
+        );
+        assert!((4.0 * cell - 4.0..4.0 * cell).contains(&attribute(frame, "width")));
+        assert!((cell - 4.0..cell).contains(&attribute(frame, "height")));
+    }
+    let arrows = group(&picture, "path");
+    assert_eq!(arrows.len(), starts.len() - 1);
+    for (arrow, step) in arrows.iter().zip(starts.windows(2)) {
+        let ((x1, y1), (x2, y2)) = (centre(step[0]), centre(step[1]));
+        assert_eq!((attribute(arrow, "x1"), attribute(arrow, "y1")), (x1, y1));
+        // The head stops a fifth of a cell short of the next centre, on the way there.
+        let (ex, ey) = (attribute(arrow, "x2"), attribute(arrow, "y2"));
+        assert!(
+            ((ex - x2).hypot(ey - y2) - cell / 5.0).abs() < 0.2,
+            "{arrow}"
+        );
+        assert!(
+            ((ex - x1) * (y2 - y1) - (ey - y1) * (x2 - x1)).abs() < 1.0,
+            "{arrow}"
+        );
+    }
+    // The snake on the picture: frames of 4 × 1 cells of 40 pixels, arrows between their
+    // centres (right, down, left, down, …).
+    insta::assert_snapshot!(format!("{}\n{}", frames.join("\n"), arrows.join("\n")), @r#"
+    <rect x="56.25" y="81.25" width="156.50" height="36.50"/>
+    <rect x="216.25" y="81.25" width="156.50" height="36.50"/>
+    <rect x="216.25" y="121.25" width="156.50" height="36.50"/>
+    <rect x="56.25" y="121.25" width="156.50" height="36.50"/>
+    <rect x="56.25" y="161.25" width="156.50" height="36.50"/>
+    <rect x="216.25" y="161.25" width="156.50" height="36.50"/>
+    <rect x="216.25" y="201.25" width="156.50" height="36.50"/>
+    <rect x="56.25" y="201.25" width="156.50" height="36.50"/>
+    <line x1="135.0" y1="100.0" x2="287.0" y2="100.0"/>
+    <line x1="295.0" y1="100.0" x2="295.0" y2="132.0"/>
+    <line x1="295.0" y1="140.0" x2="143.0" y2="140.0"/>
+    <line x1="135.0" y1="140.0" x2="135.0" y2="172.0"/>
+    <line x1="135.0" y1="180.0" x2="287.0" y2="180.0"/>
+    <line x1="295.0" y1="180.0" x2="295.0" y2="212.0"/>
+    <line x1="295.0" y1="220.0" x2="143.0" y2="220.0"/>
+    "#);
+}
+
+#[test]
+fn scalar_walks_are_not_framed() {
+    let (tile, _) = walked(SNAKE_4X8);
+    let scalar = Sfc {
+        lengths: vec![4, 8].into(),
+        order: vec![1, 0].into(),
+        vector: vec![1, 1].into(),
+        snake: true,
+    };
+    let picture = svg_with_path(&tile, &banks(), &Path::Traversal(scalar)).unwrap();
+    assert!(group(&picture, "accesses").is_empty());
+    assert_eq!(group(&picture, "path").len(), 31);
+    assert!(picture.contains(">path: traversal of 32 scalar accesses, order [1, 0], snake<"));
+    let memory = svg_with_path(&tile, &banks(), &Path::MemoryOrder).unwrap();
+    assert!(group(&memory, "accesses").is_empty());
+    assert!(memory.contains(">path: memory order, from offset to offset<"));
+    // The legend grows by the line that says what the arrows are.
+    let height = |picture: &str| attribute(picture.lines().next().unwrap(), "height");
+    assert_eq!(
+        height(&memory),
+        height(&svg(&tile, &banks()).unwrap()) + 18.0
+    );
+}
+
+#[test]
+fn blocks_across_outer_coordinates_are_framed_in_every_plane() {
+    let (cube, sfc) = walked(
+        "layout Cube { memory [z: 4, y: 2, x: 6]; coords [z, y, x]; }
+         traversal Pairs = sfc(lengths [4, 2, 6], vector [2, 1, 3]);",
+    );
+    let picture = svg_with_path(&cube, &banks(), &Path::Traversal(sfc)).unwrap();
+    // 2 × 2 × 2 accesses, each spanning two planes.
+    assert_eq!(group(&picture, "accesses").len(), 16);
+    assert_eq!(group(&picture, "path").len(), 7);
+}
+
+#[test]
+fn traversals_of_other_lengths_are_refused() {
+    let (tile, sfc) = walked(SNAKE_4X8);
+    let morton = layout(MORTON_4X4);
+    let error = svg_with_path(&morton, &banks(), &Path::Traversal(sfc.clone())).unwrap_err();
+    assert_eq!(
+        error,
+        PictureError::TraversalShape {
+            lengths: vec![4, 8],
+            shape: vec![4, 4]
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "the traversal walks lengths [4, 8], but the layout's shape is [4, 4]: draw it over a \
+         layout of its lengths"
+    );
+    let flat = Sfc {
+        lengths: vec![32].into(),
+        order: vec![0].into(),
+        vector: vec![4].into(),
+        snake: false,
+    };
+    assert!(matches!(
+        svg_with_path(&tile, &banks(), &Path::Traversal(flat)),
+        Err(PictureError::TraversalShape { .. })
+    ));
+}
+
+#[test]
+fn malformed_traversals_are_refused() {
+    let (tile, sfc) = walked(SNAKE_4X8);
+    let malformed = [
+        Sfc {
+            order: vec![0, 0].into(),
+            ..sfc.clone()
+        },
+        Sfc {
+            order: vec![0, 2].into(),
+            ..sfc.clone()
+        },
+        Sfc {
+            order: vec![0].into(),
+            ..sfc.clone()
+        },
+        Sfc {
+            vector: vec![1, 0].into(),
+            ..sfc.clone()
+        },
+        Sfc {
+            vector: vec![4].into(),
+            ..sfc.clone()
+        },
+    ];
+    for sfc in malformed {
+        let error = svg_with_path(&tile, &banks(), &Path::Traversal(sfc.clone())).unwrap_err();
+        assert_eq!(error, PictureError::MalformedTraversal(sfc));
+        assert!(
+            error
+                .to_string()
+                .starts_with("the traversal is malformed: its order")
+        );
+    }
 }

@@ -4,6 +4,7 @@
 use crate::analysis::AccessError;
 use crate::interp::CoordError;
 use crate::ir::Descriptor;
+use crate::sfc::Sfc;
 use std::fmt;
 
 /// Most cells a picture holds (a 2048 × 2048 tile): a larger picture is unreadable, and
@@ -19,6 +20,15 @@ pub enum PictureError {
     Offset(CoordError),
     /// The access that colours the cells does not fit the layout.
     Access(AccessError),
+    /// The traversal drawn as a path walks other lengths than the layout's shape.
+    TraversalShape {
+        lengths: Vec<usize>,
+        shape: Vec<usize>,
+    },
+    /// The traversal drawn as a path is malformed (built by hand, not by a `traversal`
+    /// item): its order is not a permutation of its dims, or its vector does not give one
+    /// positive entry per dim.
+    MalformedTraversal(Sfc),
 }
 
 impl fmt::Display for PictureError {
@@ -30,6 +40,19 @@ impl fmt::Display for PictureError {
             ),
             Self::Offset(error) => error.fmt(f),
             Self::Access(error) => error.fmt(f),
+            Self::TraversalShape { lengths, shape } => write!(
+                f,
+                "the traversal walks lengths {lengths:?}, but the layout's shape is {shape:?}: \
+                 draw it over a layout of its lengths"
+            ),
+            Self::MalformedTraversal(sfc) => write!(
+                f,
+                "the traversal is malformed: its order {:?} must be a permutation of its {} \
+                 dims, and its vector {:?} must give each dim a positive length",
+                sfc.order,
+                sfc.lengths.len(),
+                sfc.vector
+            ),
         }
     }
 }
@@ -76,6 +99,11 @@ impl Cells {
             shape,
             offsets,
         })
+    }
+
+    /// The length of each coordinate.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
     }
 
     /// Cells down a plane: the length of the second-to-last coordinate, or 1.
@@ -163,6 +191,17 @@ impl Cells {
                 .zip(&self.shape)
                 .fold(0, |index, (&c, &len)| index * len + c),
         )
+    }
+
+    /// The coordinate of cell `index`: the inverse of [`Cells::index`].
+    pub fn coord(&self, index: usize) -> Vec<usize> {
+        let mut coord = vec![0; self.shape.len()];
+        let mut rest = index;
+        for (c, &len) in coord.iter_mut().zip(&self.shape).rev() {
+            *c = rest % len;
+            rest /= len;
+        }
+        coord
     }
 
     /// The (plane, row, column) of cell `index`.

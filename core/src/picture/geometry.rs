@@ -1,6 +1,6 @@
 //! Where each cell of a layout lies in its SVG picture. The SVG draws its cells, numbers,
-//! axes and legend from this, and anything drawn over the cells later (a traversal path as
-//! arrows between [`Geometry::centre`]s) finds them the same way.
+//! axes and legend from this, and anything drawn over the cells later (a path's arrows and
+//! frames, from [`Geometry::origin`]s) finds them the same way.
 
 use super::cells::Cells;
 
@@ -78,6 +78,12 @@ impl Geometry {
         let (x, y) = self.origin(plane, row, column);
         let half = f64::from(self.cell) / 2.0;
         (f64::from(x) + half, f64::from(y) + half)
+    }
+
+    /// The white gap right of and below each cell, where cells are large enough to spare a
+    /// pixel.
+    pub fn gap(&self) -> u32 {
+        u32::from(self.cell >= 10)
     }
 
     /// y of the top of a plane's block: its label line, if any, then its column indices.

@@ -1,5 +1,6 @@
 //! Pictures of a layout: a text grid of offsets in the style of seed 000's Morton table, the
-//! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane.
+//! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane,
+//! with a walk (memory order or a traversal's accesses) drawn over it as arrows.
 //!
 //! Every picture is computed by the reference interpreter, so it shows what DESIGN.md §2
 //! says a layout means, whatever the generated code does. Rows are the second-to-last
@@ -10,9 +11,11 @@ mod cells;
 mod geometry;
 mod grid;
 mod palette;
+mod path;
 mod svg;
 
 pub use cells::{Cells, MAX_CELLS, PictureError};
 pub use geometry::Geometry;
 pub use grid::{bank_map, grid};
-pub use svg::{Coloring, Path, svg, svg_with_path};
+pub use path::{Path, Stop};
+pub use svg::{Coloring, svg, svg_with_path};

@@ -1,12 +1,15 @@
 //! SVG pictures: cells coloured by bank or by the lane that touches them, offsets written in
-//! the cells when they fit, row and column indices, a title and a legend. Plain SVG 1.1 with
-//! no scripts or styles, so browsers, editors and `resvg` all draw it alike.
+//! the cells when they fit, row and column indices, a title and a legend, and optionally a
+//! [`Path`] over the cells: arrows between its stops, frames around a traversal's vector
+//! accesses. Plain SVG 1.1 with no scripts or styles, so browsers, editors and `resvg` all
+//! draw it alike.
 
 use super::cells::{Cells, PictureError};
 use super::geometry::{
     CHAR_WIDTH, Geometry, HEADER, LABEL_FONT, MARGIN, corner_label, digits, text_width,
 };
 use super::palette;
+use super::path::{Path, Stop};
 use crate::analysis::Access;
 use crate::analysis::banks::{Banks, bank_of};
 use crate::ir::Descriptor;
@@ -30,23 +33,13 @@ const SWATCH: u32 = 12;
 /// Narrowest picture, so that the title and legend have room next to a small grid.
 const MIN_WIDTH: u32 = 400;
 
-/// A walk over the cells, drawn as arrows from each cell's centre to the next one's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// The cells in the order of their offsets: how memory runs through the layout (the
-    /// Z-curve of a Morton layout, seed 000's walk).
-    MemoryOrder,
-    /// Coordinates in visiting order, e.g. a traversal's accesses; coordinates outside the
-    /// layout are skipped.
-    Coords(Vec<Vec<usize>>),
-}
-
 /// An SVG picture of `descriptor`, coloured as `coloring` says.
 pub fn svg(descriptor: &Descriptor, coloring: &Coloring) -> Result<String, PictureError> {
     picture(descriptor, coloring, None)
 }
 
-/// [`svg`] with `path` drawn over the cells as arrows.
+/// [`svg`] with `path` drawn over the cells as arrows; a traversal's vector accesses are
+/// outlined.
 pub fn svg_with_path(
     descriptor: &Descriptor,
     coloring: &Coloring,
@@ -61,14 +54,19 @@ fn picture(
     path: Option<&Path>,
 ) -> Result<String, PictureError> {
     let cells = Cells::new(descriptor)?;
+    let stops = path.map(|path| path.stops(&cells)).transpose()?;
     let classes = Classes::new(descriptor, &cells, coloring)?;
     let geometry = Geometry::new(&cells);
     let title = format!("{} — {}", descriptor.name, shape_text(descriptor));
+    let note = path.map(|path| format!("path: {}", path.describe()));
     let width = (geometry.right() + MARGIN)
         .max(text_width(title.chars().count(), 16) + 2 * MARGIN)
         .max(text_width(classes.caption.chars().count(), 12) + 2 * MARGIN)
+        .max(note.as_ref().map_or(0, |note| {
+            text_width(note.chars().count(), LABEL_FONT) + 2 * MARGIN
+        }))
         .max(MIN_WIDTH);
-    let legend = Legend::new(&classes, &cells, width);
+    let legend = Legend::new(&classes, &cells, note, width);
     let height = geometry.bottom() + legend.height() + MARGIN;
 
     let mut out = String::new();
@@ -96,8 +94,11 @@ fn picture(
     indices(&mut out, &cells, &geometry);
     fills(&mut out, &cells, &classes, &geometry);
     numbers(&mut out, &cells, &geometry);
-    if let Some(path) = path {
-        arrows(&mut out, &cells, &geometry, path);
+    if let (Some(path), Some(stops)) = (path, &stops) {
+        if path.outlined() {
+            outlines(&mut out, &cells, &geometry, stops);
+        }
+        arrows(&mut out, &cells, &geometry, stops);
     }
     legend.write(&mut out, geometry.bottom());
     out.push_str("</svg>\n");
@@ -237,11 +238,9 @@ fn indices(out: &mut String, cells: &Cells, geometry: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// One square per cell; white gaps between cells where cells are large enough to spare a
-/// pixel.
+/// One square per cell, short of the white gap between cells.
 fn fills(out: &mut String, cells: &Cells, classes: &Classes, geometry: &Geometry) {
-    let gap = u32::from(geometry.cell >= 10);
-    let side = geometry.cell - gap;
+    let side = geometry.cell - geometry.gap();
     let _ = writeln!(out, r#"<g shape-rendering="crispEdges">"#);
     for index in 0..cells.len() {
         let (plane, row, column) = cells.place(index);
@@ -282,29 +281,63 @@ fn numbers(out: &mut String, cells: &Cells, geometry: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// The baseline that centres text of size `font` vertically on `y` (digits are about 0.7
-/// of the font size tall).
-/// The cells of `path`, in order.
-fn path_cells(cells: &Cells, path: &Path) -> Vec<usize> {
-    match path {
-        Path::MemoryOrder => {
-            let mut order: Vec<(usize, usize)> = (0..cells.len())
-                .filter_map(|index| Some((cells.offset(index)?, index)))
-                .collect();
-            order.sort_unstable();
-            order.into_iter().map(|(_, index)| index).collect()
-        }
-        Path::Coords(coords) => coords
-            .iter()
-            .filter_map(|coord| cells.index(coord))
-            .collect(),
-    }
+/// Where a stop's block lies: a rectangle `(x, y, width, height)` in each plane it covers,
+/// first plane first.
+fn blocks(cells: &Cells, geometry: &Geometry, stop: &Stop) -> Vec<(f64, f64, f64, f64)> {
+    let (rows, columns) = stop.size();
+    let cell = f64::from(geometry.cell);
+    stop.corners()
+        .filter_map(|corner| cells.index(&corner))
+        .map(|index| {
+            let (plane, row, column) = cells.place(index);
+            let (x, y) = geometry.origin(plane, row, column);
+            (
+                f64::from(x),
+                f64::from(y),
+                columns as f64 * cell,
+                rows as f64 * cell,
+            )
+        })
+        .collect()
 }
 
-/// One arrow per step of the path, from cell centre to cell centre, with its head short of
-/// the next centre so that consecutive arrows read as a chain.
-fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
-    let stroke = (f64::from(geometry.cell) / 12.0).clamp(0.75, 2.5);
+/// Width of the lines of a path, in proportion to the cells.
+fn stroke_width(geometry: &Geometry) -> f64 {
+    (f64::from(geometry.cell) / 12.0).clamp(0.75, 2.5)
+}
+
+/// A frame just inside each stop's block, so that a vector access reads as one piece and
+/// the frames of neighbouring accesses stay apart.
+fn outlines(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]) {
+    let stroke = stroke_width(geometry);
+    let inset = stroke / 2.0;
+    // The frame leaves the white gap after the block's last cell alone.
+    let gap = f64::from(geometry.gap());
+    let _ = writeln!(
+        out,
+        r#"<g class="accesses" fill="none" stroke="{ink}" stroke-width="{stroke:.2}">"#,
+        ink = palette::INK
+    );
+    for stop in stops {
+        for (x, y, width, height) in blocks(cells, geometry, stop) {
+            let _ = writeln!(
+                out,
+                r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
+                x + inset,
+                y + inset,
+                width - gap - stroke,
+                height - gap - stroke
+            );
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+/// One arrow per step of the path, from the centre of a stop's block (in its first plane)
+/// to the next one's, with its head short of the next centre so that consecutive arrows
+/// read as a chain.
+fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, stops: &[Stop]) {
+    let stroke = stroke_width(geometry);
     let _ = writeln!(
         out,
         r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{ink}"/></marker></defs>"#,
@@ -315,12 +348,15 @@ fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
         r#"<g class="path" stroke="{ink}" stroke-width="{stroke:.2}" stroke-opacity="0.8" marker-end="url(#head)">"#,
         ink = palette::INK
     );
-    let centre = |index: usize| {
-        let (plane, row, column) = cells.place(index);
-        geometry.centre(plane, row, column)
-    };
-    for step in path_cells(cells, path).windows(2) {
-        let ((x1, y1), (x2, y2)) = (centre(step[0]), centre(step[1]));
+    let centres: Vec<(f64, f64)> = stops
+        .iter()
+        .filter_map(|stop| {
+            let (x, y, width, height) = *blocks(cells, geometry, stop).first()?;
+            Some((x + width / 2.0, y + height / 2.0))
+        })
+        .collect();
+    for step in centres.windows(2) {
+        let ((x1, y1), (x2, y2)) = (step[0], step[1]);
         // Stop a fifth of a cell short of the target centre, where the next arrow starts.
         let (dx, dy) = (x2 - x1, y2 - y1);
         let length = dx.hypot(dy);
@@ -337,17 +373,22 @@ fn arrows(out: &mut String, cells: &Cells, geometry: &Geometry, path: &Path) {
     out.push_str("</g>\n");
 }
 
+/// The baseline that centres text of size `font` vertically on `y` (digits are about 0.7
+/// of the font size tall).
 fn baseline_of(y: f64, font: f64) -> f64 {
     y + font * 0.35
 }
 
 /// The colour key under the grid: a heading (`bank:` or `lane:`), one swatch per class,
-/// then the greys that occur, flowed into lines as wide as the picture.
+/// then the greys that occur, flowed into lines as wide as the picture; then a line that
+/// says what the arrows are, if there are any.
 struct Legend {
     heading: String,
     /// Fill, label and top-left corner (relative to the legend's first line) of each swatch.
     swatches: Vec<(String, String, u32, u32)>,
+    /// Lines of swatches.
     lines: u32,
+    note: Option<String>,
 }
 
 impl Legend {
@@ -356,7 +397,7 @@ impl Legend {
     /// Space between the grid and the legend.
     const TOP: u32 = 14;
 
-    fn new(classes: &Classes, cells: &Cells, width: u32) -> Legend {
+    fn new(classes: &Classes, cells: &Cells, note: Option<String>, width: u32) -> Legend {
         let mut items: Vec<(String, String)> = (0..classes.count)
             .map(|class| (palette::class(class, classes.count), class.to_string()))
             .collect();
@@ -382,11 +423,12 @@ impl Legend {
             heading,
             swatches,
             lines: line + 1,
+            note,
         }
     }
 
     fn height(&self) -> u32 {
-        Self::TOP + self.lines * Self::LINE
+        Self::TOP + (self.lines + u32::from(self.note.is_some())) * Self::LINE
     }
 
     fn write(&self, out: &mut String, grid_bottom: u32) {
@@ -408,6 +450,14 @@ impl Legend {
                 r#"<rect x="{x}" y="{y}" width="{SWATCH}" height="{SWATCH}" fill="{fill}"/><text x="{}" y="{}">{label}</text>"#,
                 x + SWATCH + 4,
                 y + SWATCH - 2
+            );
+        }
+        if let Some(note) = &self.note {
+            let _ = writeln!(
+                out,
+                r#"<text x="{MARGIN}" y="{}">{}</text>"#,
+                top + self.lines * Self::LINE + SWATCH - 2,
+                escape(note)
             );
         }
         out.push_str("</g>\n");

@@ -8,13 +8,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
-use swizzle_core::picture::{Coloring, Path};
+use swizzle_core::picture::Coloring;
 
 pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
        swizzle analyze FILE [--layout NAME] --access SPEC|NAME [--banks COUNTxWIDTH] [--line-bytes N]
        swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC|NAME] [--banks COUNTxWIDTH]
-                   [--element-bytes N] [--path memory] [-o OUT.svg]";
+                   [--element-bytes N] [--path memory|NAME] [-o OUT.svg]";
 
 pub const HELP: &str = "\
 Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
@@ -27,7 +27,9 @@ Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
             locality (--line-bytes, default 128) of one access
   svg       an SVG of the grid, coloured by bank, or by lane of an access (--color lane,
             the default when --access is given), written to OUT.svg or standard output;
-            --path memory draws the order memory runs through the cells as arrows
+            --path memory draws the order memory runs through the cells as arrows,
+            --path NAME the accesses of the `traversal NAME = sfc(..)` item of FILE
+            (vector accesses outlined; --layout defaults to the layout it walks `over`)
 
 An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
 (lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
@@ -56,7 +58,7 @@ pub enum Command {
         file: PathBuf,
         layout: Option<String>,
         coloring: ColoringArg,
-        path: Option<Path>,
+        path: Option<PathArg>,
         output: Option<PathBuf>,
     },
 }
@@ -66,6 +68,13 @@ pub enum Command {
 pub enum AccessArg {
     Spec(Access),
     Named(String),
+}
+
+/// `--path`: memory order, or the name of a `traversal` item of the file (resolved once the
+/// file is read).
+pub enum PathArg {
+    Memory,
+    Traversal(String),
 }
 
 /// `--color`, `--access`, `--banks` and `--element-bytes` of `svg`, before the file is read.
@@ -188,11 +197,14 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         _ => Command::Svg {
             layout,
             coloring: svg_coloring(&mut options)?,
-            path: match options.take("--path").as_deref() {
+            path: match options.take("--path") {
                 None => None,
-                Some("memory") => Some(Path::MemoryOrder),
+                Some(memory) if memory == "memory" => Some(PathArg::Memory),
+                Some(name) if is_name(&name) => Some(PathArg::Traversal(name)),
                 Some(other) => {
-                    return Err(UsageError(format!("--path takes `memory`, not `{other}`")));
+                    return Err(UsageError(format!(
+                        "--path takes `memory` or the NAME of a traversal, not `{other}`"
+                    )));
                 }
             },
             output: options.take("--output").map(PathBuf::from),
@@ -301,12 +313,8 @@ impl Options {
 
     /// A bare identifier names an `access` item; anything else is an inline SPEC.
     fn access(&mut self) -> Result<Option<AccessArg>, UsageError> {
-        let named = |value: &str| {
-            value.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                && value.chars().all(|c| c.is_alphanumeric() || c == '_')
-        };
         self.take("--access")
-            .map(|value| match named(&value) {
+            .map(|value| match is_name(&value) {
                 true => Ok(AccessArg::Named(value)),
                 false => spec::access(&value)
                     .map(AccessArg::Spec)
@@ -320,4 +328,10 @@ impl Options {
             .map(|value| spec::banks(&value).map_err(UsageError))
             .transpose()
     }
+}
+
+/// Whether `value` is an identifier, the name of an item of the file.
+fn is_name(value: &str) -> bool {
+    value.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && value.chars().all(|c| c.is_alphanumeric() || c == '_')
 }

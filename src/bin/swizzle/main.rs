@@ -2,21 +2,22 @@
 //! the `layout!` macro, so that the command line and the compiler always agree.
 //!
 //! Exit codes: 0 on success, 1 when the input is wrong (a file that does not read or parse,
-//! an unknown layout, an access that does not fit the layout), 2 when the command line is.
+//! an unknown layout or traversal, an access or traversal that does not fit the layout), 2
+//! when the command line is.
 
 mod args;
 mod diagnostics;
 mod report;
 mod spec;
 
-use args::{AccessArg, Command, HELP, USAGE, UsageError};
+use args::{AccessArg, Command, HELP, PathArg, USAGE, UsageError};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use swizzle_core::Source;
 use swizzle_core::analysis::{Access, Banks};
 use swizzle_core::check::Checked;
-use swizzle_core::picture;
+use swizzle_core::picture::{self, PictureError};
+use swizzle_core::{NamedTraversal, Source};
 
 /// Why a command failed.
 enum Failure {
@@ -92,13 +93,32 @@ fn run(command: Command) -> Result<String, Failure> {
             output,
         } => {
             let source = load(&file)?;
+            let (path, traversal) = match path {
+                None => (None, None),
+                Some(PathArg::Memory) => (Some(picture::Path::MemoryOrder), None),
+                Some(PathArg::Traversal(name)) => {
+                    let traversal = traversal(&source, &name, &file)?;
+                    let sfc = traversal.checked.sfc.clone();
+                    (Some(picture::Path::Traversal(sfc)), Some(traversal))
+                }
+            };
+            // A traversal over a layout is drawn over that layout unless told otherwise.
+            let walked = traversal.and_then(|t| t.checked.over.as_ref().map(|o| o.to_string()));
+            let layout = layout.or(walked);
             let checked = select(&source.layouts, layout.as_deref(), &file)?;
             let coloring = coloring.resolve(|access| resolve(access, &source, &file))?;
+            let descriptor = &checked.descriptor;
             let svg = match &path {
-                Some(path) => picture::svg_with_path(&checked.descriptor, &coloring, path),
-                None => picture::svg(&checked.descriptor, &coloring),
+                Some(path) => picture::svg_with_path(descriptor, &coloring, path),
+                None => picture::svg(descriptor, &coloring),
             }
-            .map_err(|e| Failure::Input(e.to_string()))?;
+            .map_err(|error| match (traversal, &error) {
+                (Some(traversal), PictureError::TraversalShape { .. }) => Failure::Input(format!(
+                    "cannot draw traversal `{}` over layout `{}`: {error}",
+                    traversal.name, descriptor.name
+                )),
+                _ => Failure::Input(error.to_string()),
+            })?;
             match output.filter(|path| path != Path::new("-")) {
                 None => Ok(svg),
                 Some(path) => {
@@ -148,18 +168,43 @@ fn resolve(
             .iter()
             .map(|a| a.access.name.as_str())
             .collect();
-        let held = if held.is_empty() {
-            "none".to_owned()
-        } else {
-            held.join(", ")
-        };
         Failure::Input(format!(
-            "{} holds no access `{name}`; its accesses: {held}",
-            file.display()
+            "{} holds no access `{name}`; its accesses: {}",
+            file.display(),
+            listing(&held)
         ))
     })?;
     let (count, width_bytes) = found.banks;
     Ok((found.access.clone(), Some(Banks { count, width_bytes })))
+}
+
+/// The traversal item named `name`.
+fn traversal<'a>(
+    source: &'a Source,
+    name: &str,
+    file: &Path,
+) -> Result<&'a NamedTraversal, Failure> {
+    source
+        .traversals
+        .iter()
+        .find(|traversal| traversal.name == name)
+        .ok_or_else(|| {
+            let held: Vec<&str> = source.traversals.iter().map(|t| t.name.as_str()).collect();
+            Failure::Input(format!(
+                "{} holds no traversal `{name}`; its traversals: {}",
+                file.display(),
+                listing(&held)
+            ))
+        })
+}
+
+/// `A, B`, or `none`.
+fn listing(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// The layout named `name`, or the only one when no name is given.
