@@ -78,12 +78,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     })?;
     let rows = [
         ("memcpy", memcpy),
-        ("pack into Morton tiles", best(|| PackMorton::run(&morton, &image, &mut tiles))?),
-        ("unpack Morton tiles", best(|| UnpackMorton::run(&morton, &tiles, &mut back))?),
-        ("Morton tiles → XOR tiles", best(|| MortonToXor::run(&morton, &xor, &tiles, &mut swizzled))?),
-        ("unpack XOR tiles", best(|| UnpackXor::run(&xor, &swizzled, &mut back))?),
+        (
+            "pack into Morton tiles",
+            best(|| PackMorton::run(&morton, &image, &mut tiles))?,
+        ),
+        (
+            "unpack Morton tiles",
+            best(|| UnpackMorton::run(&morton, &tiles, &mut back))?,
+        ),
+        (
+            "Morton tiles → XOR tiles",
+            best(|| MortonToXor::run(&morton, &xor, &tiles, &mut swizzled))?,
+        ),
+        (
+            "unpack XOR tiles",
+            best(|| UnpackXor::run(&xor, &swizzled, &mut back))?,
+        ),
     ];
-    println!("{:<26} {:>10} {:>12} {:>10}", "copy", "time", "GB/s (r+w)", "vs memcpy");
+    println!(
+        "{:<26} {:>10} {:>12} {:>10}",
+        "copy", "time", "GB/s (r+w)", "vs memcpy"
+    );
     for (name, time) in rows {
         println!(
             "{name:<26} {:>8.2}ms {:>12.1} {:>9.2}×",

@@ -537,6 +537,22 @@ fn faulty_traversals_in_the_file_are_located() {
 }
 
 #[test]
+fn faulty_kernels_in_the_file_are_located() {
+    let path = file(
+        "faulty_kernel.layout",
+        "layout Tile { memory [m: 64]; morton m -> [y: 8, x: 8]; coords [y, x]; }\n\
+         kernel Pack = pack(Tile, vector 4);\n",
+    );
+    let (out, err) = run(&["show", path.to_str().unwrap()], 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: runs of 4 elements along `x` are not contiguous in `Tile`"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{}:2:", path.display())), "{err}");
+}
+
+#[test]
 fn accesses_declared_in_the_file_are_used_by_name() {
     let source = "
         /// 8 lanes read column 0 of 8×32 words: every row starts in bank 0.

@@ -168,17 +168,35 @@ pub fn source(text: &str) -> syn::Result<Source> {
         .into_iter()
         .map(|(name, checked)| (name, checked.map(|i| &layouts[i])))
         .collect();
-    let traversals = invocation
+    let walks: Vec<(String, Option<check::CheckedTraversal>)> = invocation
         .items
         .iter()
         .filter_map(|item| match item {
             Item::Traversal(traversal) => Some(traversal),
             _ => None,
         })
-        .filter_map(|traversal| {
+        .map(|traversal| {
+            let checked = check::check_traversal(traversal, &walkable, &mut errors);
+            (traversal.name.to_string(), checked)
+        })
+        .collect();
+    // Kernels are checked for their errors only: the command line draws and analyses
+    // layouts and traversals.
+    let named = walks
+        .iter()
+        .map(|(name, checked)| (name.clone(), checked.as_ref()))
+        .collect();
+    for item in &invocation.items {
+        if let Item::Kernel(kernel) = item {
+            check::check_kernel(kernel, &walkable, &named, &mut errors);
+        }
+    }
+    let traversals = walks
+        .into_iter()
+        .filter_map(|(name, checked)| {
             Some(NamedTraversal {
-                name: traversal.name.to_string(),
-                checked: check::check_traversal(traversal, &walkable, &mut errors)?,
+                name,
+                checked: checked?,
             })
         })
         .collect();
