@@ -249,6 +249,15 @@ impl Buffer {
         })
     }
 
+    /// Elements a tile writes at consecutive offsets: one row of it in a row-major buffer,
+    /// all of it in tiles.
+    pub fn run_len(&self, tile: &[usize]) -> usize {
+        match self.row_major {
+            true => tile.last().copied().unwrap_or(0),
+            false => self.units.last().copied().unwrap_or(0),
+        }
+    }
+
     /// How far the next tile along each coordinate starts, in elements.
     pub fn units(&self) -> &[usize] {
         &self.units

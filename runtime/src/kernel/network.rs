@@ -21,14 +21,17 @@ pub struct Control {
     pub load: usize,
 }
 
+/// Bytes per cache line, the unit in which streaming stores reach memory.
+const CACHE_LINE: usize = 64;
+
 /// A network ready to copy full tiles of one call.
 pub struct Prepared {
     pub level: Level,
     /// Bytes per register.
     pub register: usize,
-    /// Whether stores may bypass the caches: the destination is larger than the caches, and
-    /// every store lies a multiple of the register from the tile's start, and every tile
-    /// starts a multiple of it from the previous one.
+    /// Whether stores may bypass the caches: the destination is larger than the caches, a
+    /// tile writes whole cache lines, every store lies a multiple of the register from the
+    /// tile's start, and every tile starts a multiple of it from the previous one.
     pub stream: bool,
     /// AVX2 with 4- or 8-byte elements: one `vpermd` per step.
     pub words: bool,
@@ -98,7 +101,10 @@ impl Prepared {
         }
         let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
         let aligned = |offset: usize| offset.is_multiple_of(register);
+        // Streaming only pays where a tile writes whole cache lines: partial lines written
+        // around the caches are read back from memory.
         let stream = stream
+            && (grid.to.run_len(tile) * size).is_multiple_of(CACHE_LINE)
             && stores.iter().all(|&(offset, _)| aligned(offset))
             && grid.to.units().iter().all(|&unit| aligned(unit * size));
         Prepared {
