@@ -34,8 +34,7 @@ pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
 unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm512_setzero_si512();
-        let mut register_started = false;
-        for step in &network.steps[steps.clone()] {
+        for (index, step) in network.steps[steps.clone()].iter().enumerate() {
             // SAFETY: the caller keeps every load inside `src`; `Control` is 64-byte
             // aligned and `control` its first field.
             let (source, control) = unsafe {
@@ -44,12 +43,11 @@ unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *m
                     _mm512_load_si512(step.control.as_ptr().cast()),
                 )
             };
-            register = match register_started {
-                true => _mm512_mask_permutexvar_epi8(register, step.keep, control, source),
-                // The first step of a store writes all of it.
-                false => _mm512_permutexvar_epi8(control, source),
+            register = match index {
+                // The first step of a store writes all of it; later steps write their lanes.
+                0 => _mm512_permutexvar_epi8(control, source),
+                _ => _mm512_mask_permutexvar_epi8(register, step.keep, control, source),
             };
-            register_started = true;
         }
         // SAFETY: the caller keeps every store inside `dst`, aligned to 64 bytes when
         // streaming.
