@@ -72,17 +72,28 @@ pub fn check_kernel<'a>(
     if let (Some(a), Some(b), Some(name)) = (source, destination, &item.destination) {
         same_coordinates(&a.descriptor, &b.descriptor, name, errors)?;
     }
-    let size: usize = tile.iter().product();
-    if size > TILE_LIMIT {
+    let name = &layout.descriptor.name;
+    if tile.is_empty() {
         errors.error(
             &item.keyword,
-            format!(
-                "a kernel copies one tile at a time, and a tile of `{}` has {size} elements, \
-                 more than {TILE_LIMIT}: give the layout run-time outer dims (`memory [ty: dyn, …]`)",
-                layout.descriptor.name
-            ),
+            format!("`{name}` has no coordinates: a kernel copies a layout with at least one"),
         );
         return None;
+    }
+    match layout.descriptor.size() {
+        Some(size) if size <= TILE_LIMIT => {}
+        size => {
+            let size = size.map_or("more than `usize::MAX`".to_owned(), |s| s.to_string());
+            errors.error(
+                &item.keyword,
+                format!(
+                    "a kernel copies one tile at a time, and a tile of `{name}` has {size} \
+                     elements, more than {TILE_LIMIT}: give the layout run-time outer dims \
+                     (`memory [ty: dyn, …]`)"
+                ),
+            );
+            return None;
+        }
     }
     let sides = [source, destination].map(|side| match side {
         Some(layout) => Storage::Layout(&layout.descriptor),
