@@ -3,6 +3,8 @@
 //! are re-exported here as [`ir`].
 
 pub mod batch;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod indexing;
 #[doc(hidden)]
 pub mod tiled;
