@@ -89,6 +89,10 @@ impl Kernel {
         (self.input, self.output)
     }
 
+    fn named(self, name: String) -> Kernel {
+        Kernel { name, ..self }
+    }
+
     fn check_lengths(&self, input: usize, output: usize) -> Result<(), GpuError> {
         for (buffer, expected, actual) in [
             ("input", self.input, input),
@@ -217,12 +221,14 @@ impl Gpu {
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        self.copy_kernel(&GpuLayout::row_major(layout.shape())?, layout)
+        let kernel = self.copy_kernel(&GpuLayout::row_major(layout.shape())?, layout)?;
+        Ok(kernel.named(format!("pack {}", layout.name())))
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        self.copy_kernel(layout, &GpuLayout::row_major(layout.shape())?)
+        let kernel = self.copy_kernel(layout, &GpuLayout::row_major(layout.shape())?)?;
+        Ok(kernel.named(format!("unpack {}", layout.name())))
     }
 
     /// Copies `len` elements unchanged, four per thread where `len` allows: the bandwidth
