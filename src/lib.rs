@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
 pub use swizzle_macros::layout;
+#[cfg(feature = "gpu")]
+pub use swizzle_runtime::gpu;
 #[doc(hidden)]
 pub use swizzle_runtime::tiled;
 pub use swizzle_runtime::{

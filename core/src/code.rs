@@ -149,7 +149,7 @@ impl Code {
     /// Whether `child`, as an operand of `parent`, needs parentheses: operators of different
     /// classes are always parenthesised except products inside sums, so that no reader needs
     /// Rust's precedence table.
-    fn needs_parens(parent: Op, child: &Code, right: bool) -> bool {
+    pub(crate) fn needs_parens(parent: Op, child: &Code, right: bool) -> bool {
         let Code::Bin(op, ..) = child else {
             return false;
         };

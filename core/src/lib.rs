@@ -22,6 +22,7 @@ pub mod picture;
 pub mod sfc;
 pub mod sym;
 mod table;
+pub mod wgsl;
 
 pub use errors::Errors;
 pub use interp::CoordError;

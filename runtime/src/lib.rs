@@ -3,6 +3,8 @@
 //! are re-exported here as [`ir`].
 
 pub mod batch;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod indexing;
 pub mod kernel;
 #[doc(hidden)]
@@ -28,6 +30,11 @@ pub trait Layout<const N: usize> {
     const SPACE: usize;
     /// The checked transform pipeline, for the reference interpreter and analyses.
     const DESCRIPTOR: ir::Descriptor;
+    /// The layout's WGSL functions (`<snake_name>_offset`, and `_coord`, `_is_valid` where
+    /// they exist). A layout whose values do not fit `u32` has none: using this constant
+    /// is then a compile error (the type's own `WGSL` constant says why).
+    const WGSL: &'static str =
+        panic!("this layout has no WGSL: its offsets do not fit u32 (see its own `WGSL`)");
 
     /// The offset of `coord`, which must be valid (checked in debug builds only).
     fn offset(coord: [usize; N]) -> usize;

@@ -18,6 +18,7 @@ use crate::check::{Checked, CheckedAccess};
 use crate::code::{self, Block, Code};
 use crate::errors::Errors;
 use crate::table;
+use crate::wgsl;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::HashMap;
@@ -98,6 +99,14 @@ impl<'a> Expansion<'a> {
         let offset = self.offset_fn(Prefix::Layout);
         let is_valid = self.is_valid_fn(Prefix::Layout);
         let coord = self.coord_fn(Prefix::Layout);
+        let wgsl = self.wgsl_const();
+        // A non-generic trait constant is evaluated even when unused: a layout without WGSL
+        // keeps the trait's default, which fails only where it is used.
+        let trait_wgsl = self.wgsl().is_ok().then(|| {
+            quote!(
+                const WGSL: &'static str = Self::WGSL;
+            )
+        });
         let indexing_is_valid = match is_valid {
             Some(_) => quote!(Self::is_valid(#(#coords),*)),
             // A layout without coordinates has one valid coordinate, the empty one.
@@ -139,6 +148,7 @@ impl<'a> Expansion<'a> {
                 pub const SPACE: usize = #space;
                 /// The checked transform pipeline, for analysis and pictures at run time.
                 pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+                #wgsl
                 #offset
                 #is_valid
                 #coord
@@ -149,6 +159,7 @@ impl<'a> Expansion<'a> {
                 const SIZE: usize = Self::SIZE;
                 const SPACE: usize = Self::SPACE;
                 const DESCRIPTOR: ::swizzle::ir::Descriptor = Self::DESCRIPTOR;
+                #trait_wgsl
                 fn offset(coord: [usize; #rank]) -> usize {
                     let [#(#coords),*] = coord;
                     Self::offset(#(#coords),*)
@@ -188,6 +199,37 @@ impl<'a> Expansion<'a> {
             quote!(#[doc = ""] #[doc = #line])
         });
         quote!(#table #auto)
+    }
+
+    /// The layout's functions in WGSL, or why they cannot exist (values beyond `u32`).
+    fn wgsl(&self) -> Result<String, String> {
+        let name = self.item.name.to_string();
+        let descriptor = &self.checked.descriptor;
+        wgsl::functions(&name, descriptor, &self.canonical, self.inverse.as_ref())
+    }
+
+    /// `WGSL`, or where it cannot exist a constant whose use is a compile error saying why,
+    /// so that the Rust code stays usable.
+    fn wgsl_const(&self) -> TokenStream {
+        let name = self.item.name.to_string();
+        let descriptor = &self.checked.descriptor;
+        let doc = match descriptor.is_tiled() {
+            true => " WGSL functions of one tile (`…_tile_offset`, …): add `tile · TILE_SPACE`.",
+            false => " WGSL functions `…_offset`, and `…_coord` and `…_is_valid` where they exist.",
+        };
+        match self.wgsl() {
+            Ok(text) => quote! {
+                #[doc = #doc]
+                pub const WGSL: &'static str = #text;
+            },
+            Err(why) => {
+                let message = format!("layout `{name}` has no WGSL: {why}");
+                quote! {
+                    /// No WGSL: using this constant is a compile error that says why.
+                    pub const WGSL: &'static str = panic!(#message);
+                }
+            }
+        }
     }
 
     fn offset_fn(&self, prefix: Prefix) -> TokenStream {
@@ -415,6 +457,7 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
                 pub const SHAPE: [usize; #rank] = [0; #rank];
                 pub const SIZE: usize = 0;
                 pub const SPACE: usize = 0;
+                pub const WGSL: &'static str = "";
                 pub const fn offset(#(#params),*) -> usize {
                     unreachable!()
                 }

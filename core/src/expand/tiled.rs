@@ -24,6 +24,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
     let tile_offset = expansion.offset_fn(Prefix::Tile);
     let tile_is_valid = expansion.is_valid_fn(Prefix::Tile);
     let tile_coord = expansion.coord_fn(Prefix::Tile);
+    let wgsl = expansion.wgsl_const();
 
     // The parts of each coordinate: which tile (along it) and where inside the tile.
     let var = |j: usize| Code::var(&coords[j].to_string());
@@ -110,6 +111,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             /// The checked transform pipeline of one tile, for analysis and pictures at run
             /// time.
             pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+            #wgsl
 
             #[doc = #new_doc]
             pub fn new(#(#params: usize),*) -> Result<Self, ::swizzle::ExtentError> {
@@ -311,6 +313,7 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
         impl #name {
             pub const TILE: [usize; #rank] = [0; #rank];
             pub const TILE_SPACE: usize = 0;
+            pub const WGSL: &'static str = "";
             pub fn new(#(#extents),*) -> Result<Self, ::swizzle::ExtentError> {
                 unreachable!()
             }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod generator;
+
 use swizzle_core::ir::Descriptor;
 
 /// Seed 000: an 8×8 texture stored as 4×4 tiles, Morton order inside each tile.

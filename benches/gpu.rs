@@ -1,0 +1,194 @@
+//! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
+//! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles against a plain
+//! WGSL copy of the same bytes (and a CUDA device-to-device copy, when its GB/s is given in
+//! `SWIZZLE_CUDA_COPY_GBS`); transposes through row-major, padded and XOR-swizzled
+//! workgroup tiles against each other and the naive transpose.
+//!
+//! Run with `cargo bench --bench gpu`. Every kernel is timed with timestamp queries: the
+//! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after 5 warm-up runs, on a
+//! `SWIZZLE_BENCH_SIDE`² (default 8192², 256 MiB) image of u32. Each result is checked
+//! against closed forms on the CPU in the same run before it is reported.
+
+use std::time::Duration;
+use swizzle::gpu::{Buffer, Gpu, GpuError, GpuLayout, Kernel};
+
+swizzle::layout! {
+    /// The transpose tile with 32-way bank conflicts on its column reads.
+    pub layout RowTile { memory [y: 32, x: 32]; coords [y, x]; }
+    /// The classic fix: one padding word per row.
+    pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
+    /// CK's XOR preshuffle: column reads hit 32 banks, no padding.
+    pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A closed form of a layout's offset of `(y, x)` in a `side`² image.
+type Offset = fn(usize, usize, usize) -> usize;
+
+/// 4×4 Morton tiles, row-major over the tiles: (y, x) of a `side`² image.
+fn morton_offset(side: usize, y: usize, x: usize) -> usize {
+    let tile = (y / 4) * (side / 4) + x / 4;
+    let (yi, xi) = (y % 4, x % 4);
+    let inside = (xi & 1) | (yi & 1) << 1 | (xi & 2) << 1 | (yi & 2) << 2;
+    tile * 16 + inside
+}
+
+/// 32×32 tiles, row-major over the tiles, columns XOR-swizzled by the row.
+fn xor_offset(side: usize, y: usize, x: usize) -> usize {
+    let tile = (y / 32) * (side / 32) + x / 32;
+    tile * 1024 + (y % 32) * 32 + ((x % 32) ^ (y % 32))
+}
+
+struct Row {
+    name: String,
+    median: Duration,
+    bytes: u64,
+}
+
+impl Row {
+    fn gbs(&self) -> f64 {
+        self.bytes as f64 / self.median.as_secs_f64() / 1e9
+    }
+}
+
+fn measure(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    input: &Buffer<u32>,
+    output: &Buffer<u32>,
+    runs: usize,
+) -> Result<Row, GpuError> {
+    kernel.time(gpu, input, output, 5)?;
+    let mut times = kernel.time(gpu, input, output, runs)?;
+    times.sort();
+    Ok(Row {
+        name: kernel.name().to_owned(),
+        median: times[times.len() / 2],
+        bytes: kernel.bytes(),
+    })
+}
+
+fn check(what: &str, ok: bool) {
+    assert!(ok, "{what}: the GPU result differs from the CPU's");
+    eprintln!("checked: {what}");
+}
+
+fn main() -> Result<(), GpuError> {
+    let side = env("SWIZZLE_BENCH_SIDE", 8192);
+    let runs = env("SWIZZLE_BENCH_RUNS", 30);
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return Ok(());
+        }
+    };
+    let len = side * side;
+    println!("device: {}", gpu.describe());
+    println!(
+        "image: {side}×{side} u32 ({} MiB per buffer), median of {runs} runs after 5 warm-ups",
+        (len * 4) >> 20
+    );
+
+    let image: Vec<u32> = (0..len as u32).collect();
+    let input = gpu.upload(&image)?;
+    let output = gpu.filled(len, 0u32)?;
+    let mut rows = Vec::new();
+
+    let copy = gpu.plain_copy_kernel(len)?;
+    copy.run(&gpu, &input, &output)?;
+    check("plain copy", gpu.download(&output)? == image);
+    rows.push(measure(&gpu, &copy, &input, &output, runs)?);
+
+    let tiled = |tiles: &str, inside: &str| {
+        GpuLayout::parse(&format!(
+            "layout {tiles} {{ memory [ty: {n}, tx: {n}, {inside}; \
+             merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }}",
+            n = side / if tiles == "MortonTiles" { 4 } else { 32 },
+        ))
+    };
+    let layouts: [(GpuLayout, Offset); 2] = [
+        (
+            tiled("MortonTiles", "m: 16]; morton m -> [yi: 4, xi: 4]")?,
+            morton_offset,
+        ),
+        (
+            tiled("XorTiles", "yi: 32, xi: 32]; xor xi by yi")?,
+            xor_offset,
+        ),
+    ];
+    for (layout, offset) in &layouts {
+        let pack = gpu.pack_kernel(layout)?;
+        let packed = gpu.filled(len, 0u32)?;
+        pack.run(&gpu, &input, &packed)?;
+        let data = gpu.download(&packed)?;
+        let ok =
+            (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
+        check(pack.name(), ok);
+        rows.push(measure(&gpu, &pack, &input, &packed, runs)?);
+
+        let unpack = gpu.unpack_kernel(layout)?;
+        unpack.run(&gpu, &packed, &output)?;
+        check(unpack.name(), gpu.download(&output)? == image);
+        rows.push(measure(&gpu, &unpack, &packed, &output, runs)?);
+    }
+
+    let mut transposes = vec![gpu.naive_transpose_kernel(side, side)?];
+    for tile in [
+        GpuLayout::of::<RowTile, 2>()?,
+        GpuLayout::of::<PaddedTile, 2>()?,
+        GpuLayout::of::<XorTile, 2>()?,
+    ] {
+        transposes.push(gpu.transpose_kernel(side, side, &tile)?);
+    }
+    for kernel in &transposes {
+        kernel.run(&gpu, &input, &output)?;
+        let data = gpu.download(&output)?;
+        let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
+        check(kernel.name(), ok);
+        rows.push(measure(&gpu, kernel, &input, &output, runs)?);
+    }
+
+    let plain = rows[0].gbs();
+    let cuda: Option<f64> = std::env::var("SWIZZLE_CUDA_COPY_GBS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok());
+    println!();
+    match cuda {
+        Some(cuda) => println!("CUDA device-to-device copy (torch): {cuda:.0} GB/s\n"),
+        None => println!("(no CUDA copy given: set SWIZZLE_CUDA_COPY_GBS)\n"),
+    }
+    println!("| kernel | median (ms) | GB/s | vs plain WGSL copy | vs CUDA copy |");
+    println!("|---|---:|---:|---:|---:|");
+    for row in &rows {
+        let vs_cuda = cuda.map_or("–".to_owned(), |c| format!("{:.2}×", row.gbs() / c));
+        println!(
+            "| {} | {:.3} | {:.0} | {:.2}× | {vs_cuda} |",
+            row.name,
+            row.median.as_secs_f64() * 1e3,
+            row.gbs(),
+            row.gbs() / plain
+        );
+    }
+    let time = |name: &str| {
+        rows.iter()
+            .find(|r| r.name.contains(name))
+            .map_or(f64::NAN, |r| r.median.as_secs_f64())
+    };
+    let xor = time("XorTile");
+    println!();
+    println!(
+        "XOR-swizzled tile transpose: {:.2}× the padded tile's speed, {:.2}× the row-major \
+         tile's, {:.2}× the naive transpose's",
+        time("PaddedTile") / xor,
+        time("RowTile") / xor,
+        time("naive") / xor
+    );
+    Ok(())
+}

@@ -1,0 +1,492 @@
+//! WGSL for a layout: the canonical form that the Rust code is printed from, printed again as
+//! WGSL functions over `u32`. Offsets are `u32` in WGSL (DESIGN.md §2.5), so a layout whose
+//! coordinates, offsets or intermediate values may not fit 32 bits has no WGSL: [`layout`]
+//! says why instead, and the macro turns that into a compile error on use of `WGSL`.
+//!
+//! For a layout `MortonTexture` with coords `[y, x]` the functions are
+//! `morton_texture_offset(y: u32, x: u32) -> u32`, `morton_texture_coord(offset: u32) ->
+//! array<u32, 2>` when it is a bijection and `morton_texture_is_valid(y: u32, x: u32) -> bool`
+//! when it is padded. A layout with run-time (`dyn`) outer dims gets the functions of one
+//! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
+
+use crate::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, REQUESTED_ENUMERATION_LIMIT};
+use crate::check::Checked;
+use crate::code::{Block, Code, Op};
+use crate::ir::Descriptor;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// The WGSL of a checked layout named `name` (its Rust type name), as the macro emits it.
+pub fn layout(name: &str, checked: &Checked) -> Result<String, String> {
+    let descriptor = &checked.descriptor;
+    let canonical = Canonical::new(descriptor);
+    let limit = match checked.inverse {
+        Some(_) => REQUESTED_ENUMERATION_LIMIT,
+        None => DEFAULT_ENUMERATION_LIMIT,
+    };
+    let inverse = canonical.inverse_block(descriptor, limit);
+    functions(name, descriptor, &canonical, inverse.as_ref())
+}
+
+/// The WGSL functions of a layout from its canonical form and inverse.
+pub(crate) fn functions(
+    name: &str,
+    descriptor: &Descriptor,
+    canonical: &Canonical,
+    inverse: Option<&Block>,
+) -> Result<String, String> {
+    let prefix = match descriptor.is_tiled() {
+        true => format!("{}_tile", snake_case(name)),
+        false => snake_case(name),
+    };
+    let coords = &canonical.coord_names;
+    let shape = &canonical.lens;
+    let space = descriptor
+        .space()
+        .ok_or("its element space overflows `usize`")?;
+    fits("its element space", space as u128)?;
+    let mut maxima: HashMap<String, u128> = HashMap::new();
+    for (coord, &len) in coords.iter().zip(shape) {
+        fits(&format!("the length of `{coord}`"), len as u128)?;
+        maxima.insert(coord.clone(), (len as u128).saturating_sub(1));
+    }
+
+    let mut out = String::new();
+    let described: Vec<String> = coords
+        .iter()
+        .zip(shape)
+        .map(|(c, l)| format!("{c}: {l}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "// Layout `{name}`{}: coords [{}], {space} elements.",
+        if descriptor.is_tiled() {
+            ", one tile"
+        } else {
+            ""
+        },
+        described.join(", ")
+    );
+
+    let params = Names::new(coords);
+    let signature: Vec<String> = coords
+        .iter()
+        .map(|c| format!("{}: u32", params.get(c)))
+        .collect();
+    let signature = signature.join(", ");
+    let offset = canonical.offset_block();
+    let body = block(&offset, &params, &maxima)?;
+    let _ = write!(
+        out,
+        "\nfn {prefix}_offset({signature}) -> u32 {{\n{}    return {};\n}}\n",
+        body.locals, body.results[0]
+    );
+
+    if !canonical.valid.is_empty() {
+        let mut conditions = Vec::new();
+        let valid = canonical.valid_code();
+        for (coord, &len) in coords.iter().zip(shape) {
+            let bounded = valid
+                .iter()
+                .any(|(code, _, hi)| *code == Code::var(coord) && hi.is_some());
+            if !bounded {
+                conditions.push(format!("{} < {len}", params.get(coord)));
+            }
+        }
+        for (code, lo, hi) in &valid {
+            bound(code, &maxima)?;
+            // A comparison's operand cannot be a bitwise operation without parentheses.
+            let code = match code {
+                Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({})", expr(code, &params)),
+                _ => expr(code, &params),
+            };
+            conditions.extend(lo.map(|lo| format!("{code} >= {lo}")));
+            conditions.extend(hi.map(|hi| format!("{code} < {hi}")));
+        }
+        let conditions = match conditions.is_empty() {
+            true => "true".to_owned(),
+            false => conditions.join(" && "),
+        };
+        let _ = write!(
+            out,
+            "\nfn {prefix}_is_valid({signature}) -> bool {{\n    return {conditions};\n}}\n"
+        );
+    }
+
+    if let Some(inverse) = inverse.filter(|_| !coords.is_empty()) {
+        let names = Names::new(&["offset".to_owned()]);
+        let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
+        let body = block(inverse, &names, &maxima)?;
+        let rank = coords.len();
+        let _ = write!(
+            out,
+            "\nfn {prefix}_coord(offset: u32) -> array<u32, {rank}> {{\n{}    return array<u32, {rank}>({});\n}}\n",
+            body.locals,
+            body.results.join(", ")
+        );
+    }
+    Ok(out)
+}
+
+/// `MortonTexture` → `morton_texture`: the prefix of a layout's WGSL functions.
+pub fn snake_case(name: &str) -> String {
+    let name = name.strip_prefix("r#").unwrap_or(name);
+    let mut out = String::with_capacity(name.len() + 4);
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let after_lower =
+                i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let ends_acronym = i > 0
+                && chars[i - 1].is_ascii_uppercase()
+                && chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+            if after_lower || ends_acronym {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn fits(what: &str, value: u128) -> Result<(), String> {
+    if value > u128::from(u32::MAX) + 1 {
+        return Err(format!(
+            "{what} ({value}) does not fit WGSL's 32-bit offsets (at most 2^32)"
+        ));
+    }
+    Ok(())
+}
+
+/// A block printed as WGSL: `let` lines and result expressions.
+struct Printed {
+    locals: String,
+    results: Vec<String>,
+}
+
+/// Prints `block`, checking that every value it computes stays within `u32` for inputs up
+/// to `maxima`.
+fn block(block: &Block, params: &Names, maxima: &HashMap<String, u128>) -> Result<Printed, String> {
+    let mut names = params.clone();
+    let mut maxima = maxima.clone();
+    let mut locals = String::new();
+    for (name, code) in &block.locals {
+        maxima.insert(name.clone(), bound(code, &maxima)?);
+        let value = expr(code, &names);
+        names.add(name);
+        let _ = writeln!(locals, "    let {} = {value};", names.get(name));
+    }
+    let results = block
+        .results
+        .iter()
+        .map(|code| {
+            bound(code, &maxima)?;
+            Ok(expr(code, &names))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Printed { locals, results })
+}
+
+/// The largest value `code` takes, and every subexpression of it, when its variables are at
+/// most `maxima`; an error when one may not fit `u32`, where WGSL would wrap.
+fn bound(code: &Code, maxima: &HashMap<String, u128>) -> Result<u128, String> {
+    let value = match code {
+        Code::Var(name) => maxima.get(name).copied().unwrap_or(u128::MAX),
+        Code::Lit(value) | Code::Mask(value) => *value,
+        Code::Bin(op, a, b) => {
+            let (a, b) = (bound(a, maxima)?, bound(b, maxima)?);
+            let spread = |m: u128| m.checked_next_power_of_two().map_or(u128::MAX, |p| p - 1);
+            match op {
+                Op::Add => a.saturating_add(b),
+                Op::Sub => a,
+                Op::Mul => a.saturating_mul(b),
+                Op::Div => a,
+                Op::Rem => a.min(b.saturating_sub(1)),
+                Op::Shl if b < 32 => a.checked_shl(b as u32).unwrap_or(u128::MAX),
+                Op::Shr if b < 32 => a >> b,
+                Op::Shl | Op::Shr => {
+                    return Err(format!(
+                        "a shift by {b} bits does not fit WGSL's 32-bit integers"
+                    ));
+                }
+                Op::And => a.min(b),
+                Op::Or | Op::Xor => spread(a.max(b).saturating_add(1)),
+            }
+        }
+    };
+    if value > u128::from(u32::MAX) {
+        return Err(format!(
+            "an intermediate value of its offset code may reach {value}, which does not fit \
+             WGSL's 32-bit integers"
+        ));
+    }
+    Ok(value)
+}
+
+/// `code` as a WGSL expression. WGSL wants parentheses around every operand of a shift or a
+/// bitwise operator that is itself an operation of another kind; the Rust printer's rule
+/// (parenthesise across classes, except products in sums) gives all of them but shift
+/// chains, which WGSL does not have either.
+fn expr(code: &Code, names: &Names) -> String {
+    match code {
+        Code::Var(name) => names.get(name).to_owned(),
+        Code::Lit(value) => value.to_string(),
+        // As in Rust, low masks up to 255 in decimal; WGSL has no binary literals, so any
+        // other mask reads in hex.
+        Code::Mask(mask) if *mask <= 255 && (*mask + 1).is_power_of_two() => mask.to_string(),
+        Code::Mask(mask) => format!("{mask:#x}"),
+        Code::Bin(op, lhs, rhs) => {
+            let operand = |child: &Code, right: bool| {
+                let text = expr(child, names);
+                let shift = matches!(op, Op::Shl | Op::Shr) && matches!(child, Code::Bin(..));
+                if shift || Code::needs_parens(*op, child, right) {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            };
+            let symbol = match op {
+                Op::Add => "+",
+                Op::Sub => "-",
+                Op::Mul => "*",
+                Op::Div => "/",
+                Op::Rem => "%",
+                Op::Shl => "<<",
+                Op::Shr => ">>",
+                Op::And => "&",
+                Op::Or => "|",
+                Op::Xor => "^",
+            };
+            format!("{} {symbol} {}", operand(lhs, false), operand(rhs, true))
+        }
+    }
+}
+
+/// WGSL names for the Rust names of one function: raw identifiers lose their `r#`, and names
+/// that WGSL reserves (or that clash after that) get a `_` suffix.
+#[derive(Clone)]
+struct Names {
+    map: HashMap<String, String>,
+    used: HashSet<String>,
+}
+
+impl Names {
+    fn new(names: &[String]) -> Names {
+        let mut out = Names {
+            map: HashMap::new(),
+            used: HashSet::new(),
+        };
+        for name in names {
+            out.add(name);
+        }
+        out
+    }
+
+    fn add(&mut self, name: &str) {
+        let mut candidate = name.strip_prefix("r#").unwrap_or(name).to_owned();
+        while RESERVED.contains(&candidate.as_str())
+            || candidate.starts_with("__")
+            || self.used.contains(&candidate)
+        {
+            candidate.push('_');
+        }
+        self.used.insert(candidate.clone());
+        self.map.insert(name.to_owned(), candidate);
+    }
+
+    fn get<'a>(&'a self, name: &'a str) -> &'a str {
+        self.map.get(name).map_or(name, String::as_str)
+    }
+}
+
+/// WGSL's keywords, reserved words and the predeclared names a generated function uses.
+const RESERVED: &[&str] = &[
+    "_",
+    "alias",
+    "break",
+    "case",
+    "const",
+    "const_assert",
+    "continue",
+    "continuing",
+    "default",
+    "diagnostic",
+    "discard",
+    "else",
+    "enable",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "let",
+    "loop",
+    "override",
+    "requires",
+    "return",
+    "struct",
+    "switch",
+    "true",
+    "var",
+    "while",
+    "NULL",
+    "Self",
+    "abstract",
+    "active",
+    "alignas",
+    "alignof",
+    "as",
+    "asm",
+    "asm_fragment",
+    "async",
+    "attribute",
+    "auto",
+    "await",
+    "become",
+    "cast",
+    "catch",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "coherent",
+    "column_major",
+    "common",
+    "compile",
+    "compile_fragment",
+    "concept",
+    "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "crate",
+    "debugger",
+    "decltype",
+    "delete",
+    "demote",
+    "demote_to_helper",
+    "do",
+    "dynamic_cast",
+    "enum",
+    "explicit",
+    "export",
+    "extends",
+    "extern",
+    "external",
+    "fallthrough",
+    "filter",
+    "final",
+    "finally",
+    "friend",
+    "from",
+    "fxgroup",
+    "get",
+    "goto",
+    "groupshared",
+    "highp",
+    "impl",
+    "implements",
+    "import",
+    "inline",
+    "instanceof",
+    "interface",
+    "layout",
+    "lowp",
+    "macro",
+    "macro_rules",
+    "match",
+    "mediump",
+    "meta",
+    "mod",
+    "module",
+    "move",
+    "mut",
+    "mutable",
+    "namespace",
+    "new",
+    "nil",
+    "noexcept",
+    "noinline",
+    "nointerpolation",
+    "non_coherent",
+    "noncoherent",
+    "noperspective",
+    "null",
+    "nullptr",
+    "of",
+    "operator",
+    "package",
+    "packoffset",
+    "partition",
+    "pass",
+    "patch",
+    "pixelfragment",
+    "precise",
+    "precision",
+    "premerge",
+    "priv",
+    "protected",
+    "pub",
+    "public",
+    "readonly",
+    "ref",
+    "regardless",
+    "register",
+    "reinterpret_cast",
+    "require",
+    "resource",
+    "restrict",
+    "self",
+    "set",
+    "shared",
+    "sizeof",
+    "smooth",
+    "snorm",
+    "static",
+    "static_assert",
+    "static_cast",
+    "std",
+    "subroutine",
+    "super",
+    "target",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "trait",
+    "try",
+    "type",
+    "typedef",
+    "typeid",
+    "typename",
+    "typeof",
+    "union",
+    "unless",
+    "unorm",
+    "unsafe",
+    "unsized",
+    "use",
+    "using",
+    "varying",
+    "virtual",
+    "volatile",
+    "wgsl",
+    "where",
+    "with",
+    "writeonly",
+    "yield",
+    "array",
+    "bool",
+    "f16",
+    "f32",
+    "i32",
+    "u32",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ptr",
+    "atomic",
+    "sampler",
+    "select",
+];

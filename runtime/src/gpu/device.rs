@@ -1,0 +1,149 @@
+//! The device: the best adapter the machine has, a device with that adapter's own limits
+//! (so that buffers of gigabytes work), and wgpu's errors caught as values.
+
+use super::GpuError;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A GPU (or software Vulkan) device and its queue.
+pub struct Gpu {
+    adapter: wgpu::Adapter,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    timestamps: bool,
+    /// Errors wgpu reported since the last check (its default would panic).
+    errors: Arc<Mutex<Vec<String>>>,
+    lost: Arc<Mutex<Option<String>>>,
+}
+
+impl Gpu {
+    /// The best adapter on the backends `WGPU_BACKEND` names (default: all built in):
+    /// a discrete GPU first, then an integrated one, then a virtual one, then a CPU
+    /// (software Vulkan such as lavapipe).
+    pub fn new() -> Result<Gpu, GpuError> {
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+        descriptor.backends = backends;
+        let instance = wgpu::Instance::new(descriptor);
+        let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+        let adapter = adapters
+            .into_iter()
+            .min_by_key(|adapter| rank(adapter.get_info().device_type))
+            .ok_or_else(|| GpuError::NoAdapter {
+                backends: format!("{backends:?}"),
+            })?;
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let required_features = match timestamps {
+            true => wgpu::Features::TIMESTAMP_QUERY,
+            false => wgpu::Features::empty(),
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("swizzle"),
+            required_features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&errors);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            lock(&sink).push(error.to_string());
+        }));
+        let lost = Arc::new(Mutex::new(None));
+        let sink = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            *lock(&sink) = Some(format!("{reason:?}: {message}"));
+        });
+        Ok(Gpu {
+            adapter,
+            device,
+            queue,
+            timestamps,
+            errors,
+            lost,
+        })
+    }
+
+    /// The chosen adapter, in one line: name, kind, backend and driver.
+    pub fn describe(&self) -> String {
+        let info = self.adapter.get_info();
+        format!(
+            "{} ({:?}, {:?}, driver {} {})",
+            info.name, info.device_type, info.backend, info.driver, info.driver_info
+        )
+    }
+
+    /// What wgpu knows about the chosen adapter.
+    pub fn info(&self) -> wgpu::AdapterInfo {
+        self.adapter.get_info()
+    }
+
+    /// Whether kernels can be timed on the GPU (timestamp queries).
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamps
+    }
+
+    /// The wgpu device, for work beyond this module's kernels.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The wgpu queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The first error wgpu reported since the last check, or a lost device.
+    pub(crate) fn check(&self) -> Result<(), GpuError> {
+        if let Some(why) = lock(&self.lost).clone() {
+            return Err(GpuError::DeviceLost(why));
+        }
+        let mut errors = lock(&self.errors);
+        match errors.drain(..).next() {
+            Some(error) => Err(GpuError::Wgpu(error)),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for all submitted work, then reports its errors.
+    pub(crate) fn wait(&self) -> Result<(), GpuError> {
+        let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
+        self.check()?;
+        polled.map(drop).map_err(|e| GpuError::Wgpu(e.to_string()))
+    }
+
+    /// The words of a `MAP_READ` buffer whose copy has been submitted.
+    pub(crate) fn read(&self, staging: &wgpu::Buffer) -> Result<Vec<u32>, GpuError> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |result| {
+            let _ = sender.send(result);
+        });
+        self.wait()?;
+        receiver
+            .recv()
+            .map_err(|_| GpuError::Wgpu("the buffer was never mapped".to_owned()))?
+            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        let words = bytemuck::cast_slice::<u8, u32>(&view).to_vec();
+        drop(view);
+        staging.unmap();
+        Ok(words)
+    }
+}
+
+/// Preference among adapter kinds: lower is better.
+fn rank(kind: wgpu::DeviceType) -> u8 {
+    match kind {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    }
+}
+
+/// A lock that survives a panicking holder: the data is a list of messages.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,599 @@
+//! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
+//! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
+
+use super::shader::{assemble, distinct, validate};
+use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
+use std::time::Duration;
+
+/// Threads per workgroup of the one-dimensional kernels.
+const GROUP: u32 = 256;
+
+/// The entry point of a one-dimensional kernel, up to its thread index `t`, which it
+/// returns for at or past `threads` (the grid is two-dimensional past 65535 workgroups).
+fn entry(threads: u64) -> String {
+    format!(
+        "@compute @workgroup_size({GROUP})
+fn main(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {{
+    let t = (group.y * groups.x + group.x) * {GROUP}u + lane;
+    if (t >= {threads}u) {{
+        return;
+    }}
+"
+    )
+}
+
+/// A compiled kernel with one input and one output buffer.
+#[derive(Debug)]
+pub struct Kernel {
+    name: String,
+    wgsl: String,
+    pipeline: wgpu::ComputePipeline,
+    groups: [u32; 2],
+    input: usize,
+    output: usize,
+}
+
+impl Kernel {
+    /// Runs the kernel once, reading `input` and writing `output`, and waits for it.
+    pub fn run<T: Word>(
+        &self,
+        gpu: &Gpu,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+    ) -> Result<(), GpuError> {
+        self.check_lengths(input.len(), output.len())?;
+        let bindings = [&input.buffer, &output.buffer];
+        submit(gpu, &self.pipeline, &bindings, self.groups, 1, None)?;
+        gpu.wait()
+    }
+
+    /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries.
+    pub fn time<T: Word>(
+        &self,
+        gpu: &Gpu,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        runs: usize,
+    ) -> Result<Vec<Duration>, GpuError> {
+        self.check_lengths(input.len(), output.len())?;
+        time(
+            gpu,
+            &self.pipeline,
+            &[&input.buffer, &output.buffer],
+            self.groups,
+            runs,
+        )
+    }
+
+    /// The kernel's name, for reports.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The whole WGSL module.
+    pub fn wgsl(&self) -> &str {
+        &self.wgsl
+    }
+
+    /// Bytes one run reads and writes (each element once): what bandwidth is measured on.
+    pub fn bytes(&self) -> u64 {
+        ((self.input + self.output) * 4) as u64
+    }
+
+    /// Elements the input and the output buffer must hold.
+    pub fn lengths(&self) -> (usize, usize) {
+        (self.input, self.output)
+    }
+
+    fn named(self, name: String) -> Kernel {
+        Kernel { name, ..self }
+    }
+
+    fn check_lengths(&self, input: usize, output: usize) -> Result<(), GpuError> {
+        for (buffer, expected, actual) in [
+            ("input", self.input, input),
+            ("output", self.output, output),
+        ] {
+            if expected != actual {
+                return Err(GpuError::Length {
+                    buffer,
+                    expected,
+                    actual,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A compiled `map`: a user's WGSL applied in place to every element of a buffer in a
+/// layout.
+#[derive(Debug)]
+pub struct MapKernel {
+    wgsl: String,
+    pipeline: wgpu::ComputePipeline,
+    groups: [u32; 2],
+    len: usize,
+}
+
+impl MapKernel {
+    /// Applies the body to `data` in place, and waits for it.
+    pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
+        if data.len() != self.len {
+            return Err(GpuError::Length {
+                buffer: "data",
+                expected: self.len,
+                actual: data.len(),
+            });
+        }
+        submit(gpu, &self.pipeline, &[&data.buffer], self.groups, 1, None)?;
+        gpu.wait()
+    }
+
+    /// The whole WGSL module.
+    pub fn wgsl(&self) -> &str {
+        &self.wgsl
+    }
+}
+
+impl Gpu {
+    /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A
+    /// bijective `to` is written in order, four offsets per thread, each read through
+    /// `to`'s inverse and `from`'s offset; any other `to` (padded, with unused offsets) is
+    /// written coordinate by coordinate and its other offsets keep their contents.
+    /// Coordinates in `from`'s padding read as zero.
+    pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
+        if from.shape() != to.shape() {
+            return Err(GpuError::Shape {
+                from: from.shape().to_vec(),
+                to: to.shape().to_vec(),
+            });
+        }
+        distinct(from, to)?;
+        let rows = GpuLayout::row_major(to.shape())?;
+        distinct(&rows, from)?;
+        distinct(&rows, to)?;
+        let valid = match from.is_padded() {
+            true => format!(
+                "    if (!{}) {{\n        return 0u;\n    }}\n",
+                from.call("is_valid", "c")
+            ),
+            false => String::new(),
+        };
+        let rank = to.shape().len();
+        let value_at = format!(
+            "fn value_at(c: array<u32, {rank}>) -> u32 {{\n{valid}    return src[{}];\n}}\n",
+            from.call("offset", "c")
+        );
+        let (body, threads) = if to.is_bijective() {
+            let vector = to.space().is_multiple_of(4);
+            let (element, threads, store) = match vector {
+                true => (
+                    "vec4<u32>",
+                    to.space() / 4,
+                    "    let o = t * 4u;\n    dst[t] = vec4<u32>(gather(o), gather(o + 1u), gather(o + 2u), gather(o + 3u));\n",
+                ),
+                false => ("u32", to.space(), "    dst[t] = gather(t);\n"),
+            };
+            let gather = format!(
+                "fn gather(o: u32) -> u32 {{\n    return value_at({}_coord(o));\n}}\n",
+                to.prefix()
+            );
+            let text = format!(
+                "{}{value_at}\n{gather}\n{}{store}}}\n",
+                bindings(element),
+                entry(threads as u64)
+            );
+            (text, threads)
+        } else {
+            if !to.is_injective() {
+                return Err(to.unsupported(
+                    "distinct coordinates may share an offset (or that could not be proved), \
+                     so writing it would race",
+                ));
+            }
+            let skip = match to.is_padded() {
+                true => format!(
+                    "    if (!{}) {{\n        return;\n    }}\n",
+                    to.call("is_valid", "c")
+                ),
+                false => String::new(),
+            };
+            let size = to.size();
+            let text = format!(
+                "{}{value_at}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
+                bindings("u32"),
+                entry(size as u64),
+                rows.prefix(),
+                to.call("offset", "c")
+            );
+            (text, size)
+        };
+        let wgsl = assemble(&[from, to, &rows], &body);
+        let groups = self.grid(threads as u64)?;
+        let name = format!("copy {} -> {}", from.name(), to.name());
+        self.kernel(name, wgsl, groups, from.space(), to.space())
+    }
+
+    /// Packs a row-major image of the layout's shape into the layout.
+    pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
+        let kernel = self.copy_kernel(&GpuLayout::row_major(layout.shape())?, layout)?;
+        Ok(kernel.named(format!("pack {}", layout.name())))
+    }
+
+    /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
+    pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
+        let kernel = self.copy_kernel(layout, &GpuLayout::row_major(layout.shape())?)?;
+        Ok(kernel.named(format!("unpack {}", layout.name())))
+    }
+
+    /// Copies `len` elements unchanged, four per thread where `len` allows: the bandwidth
+    /// anchor the other kernels are measured against.
+    pub fn plain_copy_kernel(&self, len: usize) -> Result<Kernel, GpuError> {
+        let vector = len.is_multiple_of(4);
+        let (element, threads) = match vector {
+            true => ("vec4<u32>", len / 4),
+            false => ("u32", len),
+        };
+        let body = format!(
+            "@group(0) @binding(0) var<storage, read> src: array<{element}>;
+@group(0) @binding(1) var<storage, read_write> dst: array<{element}>;
+
+{}    dst[t] = src[t];
+}}
+",
+            entry(threads as u64)
+        );
+        let groups = self.grid(threads as u64)?;
+        self.kernel("plain copy".to_owned(), body, groups, len, len)
+    }
+
+    /// Transposes a row-major `height × width` image into a row-major `width × height` one,
+    /// one thread per element: reads coalesced, writes strided (the baseline).
+    pub fn naive_transpose_kernel(&self, height: usize, width: usize) -> Result<Kernel, GpuError> {
+        let len = self.image_len(height, width)?;
+        let body = format!(
+            "{}{}    let y = t / {width}u;
+    let x = t % {width}u;
+    dst[x * {height}u + y] = src[t];
+}}
+",
+            bindings("u32"),
+            entry(len as u64)
+        );
+        let groups = self.grid(len as u64)?;
+        self.kernel("naive transpose".to_owned(), body, groups, len, len)
+    }
+
+    /// Transposes a row-major `height × width` image into a row-major `width × height` one
+    /// through a square tile in workgroup memory laid out by `tile`: a workgroup loads a
+    /// tile along rows and stores it along columns, so the tile layout decides the bank
+    /// conflicts of the column reads. Partial tiles at the edges are bounds-checked.
+    pub fn transpose_kernel(
+        &self,
+        height: usize,
+        width: usize,
+        tile: &GpuLayout,
+    ) -> Result<Kernel, GpuError> {
+        let len = self.image_len(height, width)?;
+        let side = match tile.shape() {
+            [a, b] if a == b => *a,
+            shape => {
+                return Err(tile.unsupported(format!(
+                    "a transpose tile must be square and two-dimensional, not {shape:?}"
+                )));
+            }
+        };
+        if tile.is_padded() || !tile.is_injective() {
+            return Err(tile.unsupported(
+                "a transpose tile must give every coordinate its own offset (no padding, \
+                 injective)",
+            ));
+        }
+        let limits = self.device().limits();
+        let invocations = limits.max_compute_invocations_per_workgroup as usize;
+        if side > invocations || side > limits.max_compute_workgroup_size_x as usize {
+            return Err(GpuError::TooLarge {
+                what: "the tile side".to_owned(),
+                value: side as u64,
+                limit: invocations.min(limits.max_compute_workgroup_size_x as usize) as u64,
+            });
+        }
+        let bytes = (tile.space() * 4) as u64;
+        let limit = u64::from(limits.max_compute_workgroup_storage_size);
+        if bytes > limit {
+            return Err(GpuError::TooLarge {
+                what: "the tile's workgroup memory in bytes".to_owned(),
+                value: bytes,
+                limit,
+            });
+        }
+        let rows = (GROUP as usize / side).clamp(1, side);
+        let (offset_load, offset_store) = (
+            format!("{}_offset(lane.y + k, lane.x)", tile.prefix()),
+            format!("{}_offset(lane.x, lane.y + k)", tile.prefix()),
+        );
+        let body = format!(
+            "{bindings}var<workgroup> tile: array<u32, {space}>;
+
+@compute @workgroup_size({side}, {rows})
+fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) lane: vec3<u32>) {{
+    let x0 = group.x * {side}u;
+    let y0 = group.y * {side}u;
+    for (var k = 0u; k < {side}u; k += {rows}u) {{
+        let y = y0 + lane.y + k;
+        let x = x0 + lane.x;
+        if (y < {height}u && x < {width}u) {{
+            tile[{offset_load}] = src[y * {width}u + x];
+        }}
+    }}
+    workgroupBarrier();
+    for (var k = 0u; k < {side}u; k += {rows}u) {{
+        let row = x0 + lane.y + k;
+        let column = y0 + lane.x;
+        if (row < {width}u && column < {height}u) {{
+            dst[row * {height}u + column] = tile[{offset_store}];
+        }}
+    }}
+}}
+",
+            bindings = bindings("u32"),
+            space = tile.space(),
+        );
+        let wgsl = assemble(&[tile], &body);
+        let groups = [width.div_ceil(side), height.div_ceil(side)];
+        let max = limits.max_compute_workgroups_per_dimension as usize;
+        if groups.iter().any(|&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: groups[0].max(groups[1]) as u64,
+                limit: max as u64,
+            });
+        }
+        let groups = groups.map(|g| g as u32);
+        let name = format!("transpose through {}", tile.name());
+        self.kernel(name, wgsl, groups, len, len)
+    }
+
+    /// Applies `body`, the WGSL body of `fn body(value: u32, coord: array<u32, N>, offset:
+    /// u32) -> u32`, to every valid coordinate of a buffer in `layout`, in place. The
+    /// layout's functions are in scope (`<prefix>_offset`, …); `bitcast<f32>(value)` reads
+    /// a float. A body that does not validate is an error quoting its line.
+    pub fn map_kernel(&self, layout: &GpuLayout, body: &str) -> Result<MapKernel, GpuError> {
+        if !layout.is_injective() {
+            return Err(layout.unsupported(
+                "distinct coordinates may share an offset (or that could not be proved), so \
+                 updating it in place would race",
+            ));
+        }
+        let rows = GpuLayout::row_major(layout.shape())?;
+        distinct(&rows, layout)?;
+        let skip = match layout.is_padded() {
+            true => format!(
+                "    if (!{}) {{\n        return;\n    }}\n",
+                layout.call("is_valid", "c")
+            ),
+            false => String::new(),
+        };
+        let rank = layout.shape().len();
+        let size = layout.size();
+        let kernel = format!(
+            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+
+fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
+{body}
+}}
+
+{}    let c = {}_coord(t);
+{skip}    let o = {};
+    data[o] = body(data[o], c, o);
+}}
+",
+            entry(size as u64),
+            rows.prefix(),
+            layout.call("offset", "c")
+        );
+        let wgsl = assemble(&[layout, &rows], &kernel);
+        let groups = self.grid(size as u64)?;
+        let pipeline = self.pipeline("map", &wgsl)?;
+        Ok(MapKernel {
+            wgsl,
+            pipeline,
+            groups,
+            len: layout.space(),
+        })
+    }
+
+    fn kernel(
+        &self,
+        name: String,
+        wgsl: String,
+        groups: [u32; 2],
+        input: usize,
+        output: usize,
+    ) -> Result<Kernel, GpuError> {
+        let pipeline = self.pipeline(&name, &wgsl)?;
+        Ok(Kernel {
+            name,
+            wgsl,
+            pipeline,
+            groups,
+            input,
+            output,
+        })
+    }
+
+    /// Validates `wgsl` with naga (errors quote the line), then compiles it.
+    fn pipeline(&self, name: &str, wgsl: &str) -> Result<wgpu::ComputePipeline, GpuError> {
+        validate(wgsl)?;
+        let module = self
+            .device()
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(name),
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            });
+        let pipeline = self
+            .device()
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        self.check()?;
+        Ok(pipeline)
+    }
+
+    /// Workgroups for `threads` one-dimensional threads: a row of at most the device's
+    /// limit, as many rows as needed.
+    fn grid(&self, threads: u64) -> Result<[u32; 2], GpuError> {
+        let max = u64::from(self.device().limits().max_compute_workgroups_per_dimension);
+        let groups = threads.div_ceil(u64::from(GROUP)).max(1);
+        let x = groups.min(max);
+        let y = groups.div_ceil(x);
+        if y > max {
+            return Err(GpuError::TooLarge {
+                what: "workgroups".to_owned(),
+                value: groups,
+                limit: max * max,
+            });
+        }
+        Ok([x as u32, y as u32])
+    }
+
+    /// Elements of a `height × width` image, which WGSL indexes with `u32`.
+    fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
+        let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
+        len.filter(|&l| l > 0).ok_or(GpuError::TooLarge {
+            what: format!("a {height} × {width} image, in elements (and it must not be empty)"),
+            value: (height as u64).saturating_mul(width as u64),
+            limit: 1 << 32,
+        })
+    }
+}
+
+/// The input (`src`, read) and output (`dst`, `element`s) bindings.
+fn bindings(element: &str) -> String {
+    format!(
+        "@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<{element}>;
+
+"
+    )
+}
+
+/// Encodes `runs` dispatches of `pipeline` over `buffers` (bound in order), each its own
+/// pass, with begin and end timestamps in `queries` when given, and submits them.
+fn submit(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    buffers: &[&wgpu::Buffer],
+    groups: [u32; 2],
+    runs: usize,
+    queries: Option<(&wgpu::QuerySet, &wgpu::Buffer, &wgpu::Buffer)>,
+) -> Result<(), GpuError> {
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .enumerate()
+        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+            binding: binding as u32,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    let bind_group = gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    });
+    let mut encoder = gpu
+        .device()
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    for run in 0..runs as u32 {
+        let timestamp_writes = queries.map(|(set, ..)| wgpu::ComputePassTimestampWrites {
+            query_set: set,
+            beginning_of_pass_write_index: Some(2 * run),
+            end_of_pass_write_index: Some(2 * run + 1),
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(groups[0], groups[1], 1);
+    }
+    if let Some((set, resolve, staging)) = queries {
+        encoder.resolve_query_set(set, 0..2 * runs as u32, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, resolve.size());
+    }
+    gpu.queue().submit([encoder.finish()]);
+    gpu.check()
+}
+
+/// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
+fn time(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    buffers: &[&wgpu::Buffer],
+    groups: [u32; 2],
+    runs: usize,
+) -> Result<Vec<Duration>, GpuError> {
+    if !gpu.has_timestamps() {
+        return Err(GpuError::NoTimestamps);
+    }
+    // wgpu caps a query set at 4096 queries: two per run.
+    if runs == 0 || runs > 2048 {
+        return Err(GpuError::TooLarge {
+            what: "timed runs in one call (at least 1)".to_owned(),
+            value: runs as u64,
+            limit: 2048,
+        });
+    }
+    let count = 2 * runs as u32;
+    let set = gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("swizzle timing"),
+        ty: wgpu::QueryType::Timestamp,
+        count,
+    });
+    let bytes = u64::from(count) * 8;
+    let resolve = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("swizzle timestamps"),
+        size: bytes,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let staging = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("swizzle timestamps readback"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    submit(
+        gpu,
+        pipeline,
+        buffers,
+        groups,
+        runs,
+        Some((&set, &resolve, &staging)),
+    )?;
+    let words = gpu.read(&staging)?;
+    // Little-endian u64 ticks, read as pairs of words (a `Vec<u32>` is not 8-aligned).
+    let ticks: Vec<u64> = words
+        .chunks_exact(2)
+        .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
+        .collect();
+    let period = f64::from(gpu.queue().get_timestamp_period());
+    Ok(ticks
+        .chunks_exact(2)
+        .map(|pair| {
+            let elapsed = pair[1].saturating_sub(pair[0]) as f64 * period;
+            Duration::from_nanos(elapsed.round() as u64)
+        })
+        .collect())
+}

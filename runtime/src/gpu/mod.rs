@@ -1,0 +1,25 @@
+//! The wgpu backend (feature `gpu`): layouts on the GPU. Every `layout!` type carries its
+//! offset functions in WGSL ([`crate::Layout::WGSL`]); this module splices them into compute
+//! kernels — pack and unpack between a row-major image and any layout, layout-to-layout
+//! copies, transposes through a workgroup tile that is itself a layout, and `map` over a
+//! user's WGSL — and runs them with wgpu on whatever adapter the machine has (a discrete GPU
+//! first, then an integrated one, then a software Vulkan such as lavapipe).
+//!
+//! Every kernel writes its output in order (four elements per thread, as one `vec4<u32>`,
+//! where the output length allows) and reads its input through the layout's functions, so
+//! writes are always coalesced. Elements are 32-bit ([`Word`]): kernels move bits.
+//! Everything that can go wrong is a [`GpuError`], never a panic.
+
+mod buffer;
+mod device;
+mod error;
+mod kernel;
+mod layout;
+mod shader;
+
+pub use buffer::{Buffer, Word};
+pub use device::Gpu;
+pub use error::GpuError;
+pub use kernel::{Kernel, MapKernel};
+pub use layout::GpuLayout;
+pub use shader::assemble;

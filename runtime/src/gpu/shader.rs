@@ -1,0 +1,44 @@
+//! Shader assembly: layouts' functions and a kernel in one WGSL module, validated by naga
+//! before wgpu sees it, so that a bad shader is an error quoting its line.
+
+use super::{GpuError, GpuLayout};
+
+/// One WGSL module: the functions of each layout (each prefix once), then `kernel`.
+pub fn assemble(layouts: &[&GpuLayout], kernel: &str) -> String {
+    let mut seen = Vec::new();
+    let mut text = String::new();
+    for layout in layouts {
+        if !seen.contains(&layout.prefix()) {
+            seen.push(layout.prefix());
+            text.push_str(layout.wgsl());
+            text.push('\n');
+        }
+    }
+    text.push_str(kernel);
+    text
+}
+
+/// Parses and validates `text` with naga; the error is naga's report, which quotes the
+/// offending line of `text`.
+pub(crate) fn validate(text: &str) -> Result<(), GpuError> {
+    let module =
+        naga::front::wgsl::parse_str(text).map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
+    Ok(())
+}
+
+/// Fails when two layouts share a prefix but not their functions (two types of one name).
+pub(crate) fn distinct(a: &GpuLayout, b: &GpuLayout) -> Result<(), GpuError> {
+    if a.prefix() == b.prefix() && a.wgsl() != b.wgsl() {
+        return Err(a.unsupported(format!(
+            "two different layouts have the WGSL prefix `{}`: rename one",
+            a.prefix()
+        )));
+    }
+    Ok(())
+}

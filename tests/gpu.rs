@@ -1,0 +1,331 @@
+//! The wgpu backend against the CPU: every kernel on random layouts and sizes (non-powers
+//! of two, partial tiles) must write exactly what the reference interpreter (or the
+//! generated `offset`) says, into output buffers poisoned so that unwritten or stray
+//! elements show. Runs on any Vulkan adapter (lavapipe in CI). Without one the tests skip
+//! with a message, unless `SWIZZLE_REQUIRE_GPU=1` (set by .ci/run), where they fail.
+
+#[path = "../core/tests/common/generator.rs"]
+mod generator;
+
+use generator::Generator;
+use proptest::prelude::*;
+use std::sync::OnceLock;
+use swizzle::Layout;
+use swizzle::gpu::{Gpu, GpuError, GpuLayout};
+use swizzle::ir::{Descriptor, coordinates};
+
+/// What no kernel writes.
+const POISON: u32 = 0xDEAD_BEEF;
+
+swizzle::layout! {
+    /// Seed 000.
+    pub layout MortonTexture {
+        memory [n: 64];
+        unmerge n -> [ty: 2, tx: 2, m: 16];
+        morton m -> [yi: 4, xi: 4];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+        inverse;
+    }
+
+    /// Seed 003.
+    pub layout LdsA {
+        const KPACK = 8; const L = 2; const K0 = 4;
+        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
+        xor k0l by mr;
+        unmerge k0l -> [l: L, k0: K0];
+        merge [mr, l] -> m;
+        merge [k0, k1] -> k;
+        coords [m, k];
+        inverse;
+    }
+
+    /// CuTe's Swizzle<3,3,3> over the same 128×32 shape as `LdsA`.
+    pub layout Cute {
+        memory [row: 128, col: 32];
+        merge [row, col] -> i;
+        swizzle i -> s (3, 3, 3);
+        unmerge s -> [m: 128, k: 32];
+        coords [m, k];
+        inverse;
+    }
+
+    /// A padded row, non-power-of-two.
+    pub layout Padded {
+        memory [r: 3, c: 10];
+        pad c -> x (2, 3);
+        coords [r, x];
+    }
+
+    /// Transpose tiles: the bank-conflicting one, the padded one, the XOR-swizzled one.
+    pub layout RowTile {
+        memory [y: 32, x: 32];
+        coords [y, x];
+    }
+    pub layout PaddedTile {
+        memory [y: 32, x: 32] strides [33, 1];
+        coords [y, x];
+    }
+    pub layout XorTile {
+        memory [y: 32, x: 32];
+        xor x by y;
+        coords [y, x];
+    }
+}
+
+/// The shared device, or `None` (with a message) where there is none and none is required.
+fn gpu() -> Option<&'static Gpu> {
+    static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+    GPU.get_or_init(|| match Gpu::new() {
+        Ok(gpu) => {
+            eprintln!("GPU tests on {}", gpu.describe());
+            Some(gpu)
+        }
+        Err(error) if std::env::var("SWIZZLE_REQUIRE_GPU").as_deref() != Ok("1") => {
+            eprintln!("skipping GPU tests: {error} (set SWIZZLE_REQUIRE_GPU=1 to fail instead)");
+            None
+        }
+        Err(error) => panic!("SWIZZLE_REQUIRE_GPU=1 but {error}"),
+    })
+    .as_ref()
+}
+
+/// Packs a row-major image into `layout` and unpacks it again, on the GPU, and checks both
+/// against `descriptor`'s interpreter.
+fn check_pack_unpack(gpu: &Gpu, layout: &GpuLayout, descriptor: &Descriptor) {
+    let shape = layout.shape().to_vec();
+    let image: Vec<u32> = (1..=layout.size() as u32).collect();
+    let offsets: Vec<Option<usize>> = coordinates(&shape)
+        .map(|c| descriptor.offset(&c).ok())
+        .collect();
+
+    let pack = match gpu.pack_kernel(layout) {
+        Ok(kernel) => kernel,
+        Err(GpuError::Unsupported { .. }) if !layout.is_injective() => return,
+        Err(error) => panic!("{error}"),
+    };
+    let input = gpu.upload(&image).expect("upload");
+    let packed = gpu.filled(layout.space(), POISON).expect("buffer");
+    pack.run(gpu, &input, &packed).expect("pack");
+    let packed = gpu.download(&packed).expect("download");
+    let mut expected = vec![POISON; layout.space()];
+    for (i, offset) in offsets.iter().enumerate() {
+        if let Some(offset) = offset {
+            expected[*offset] = image[i];
+        }
+    }
+    assert_eq!(
+        packed,
+        expected,
+        "pack into {}\n{}",
+        layout.name(),
+        pack.wgsl()
+    );
+
+    let unpack = gpu.unpack_kernel(layout).expect("unpack kernel");
+    let stored: Vec<u32> = (0..layout.space() as u32).map(|o| o + 100).collect();
+    let input = gpu.upload(&stored).expect("upload");
+    let image_out = gpu.filled(layout.size(), POISON).expect("buffer");
+    unpack.run(gpu, &input, &image_out).expect("unpack");
+    let expected: Vec<u32> = offsets
+        .iter()
+        .map(|offset| offset.map_or(0, |o| stored[o]))
+        .collect();
+    let image_out = gpu.download(&image_out).expect("download");
+    assert_eq!(
+        image_out,
+        expected,
+        "unpack of {}\n{}",
+        layout.name(),
+        unpack.wgsl()
+    );
+}
+
+/// A layout given as text, for the GPU and for the interpreter.
+fn parse(text: &str) -> (GpuLayout, Descriptor) {
+    let checked = swizzle_core::layouts(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let layout = GpuLayout::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (layout, checked[0].descriptor.clone())
+}
+
+fn check_type<L: Layout<2>>(gpu: &Gpu) {
+    let layout = GpuLayout::of::<L, 2>().expect("has WGSL");
+    check_pack_unpack(gpu, &layout, &L::DESCRIPTOR);
+}
+
+#[test]
+fn seed_layouts_pack_and_unpack() {
+    let Some(gpu) = gpu() else { return };
+    check_type::<MortonTexture>(gpu);
+    check_type::<LdsA>(gpu);
+    check_type::<Cute>(gpu);
+    check_type::<Padded>(gpu);
+    check_type::<PaddedTile>(gpu);
+}
+
+#[test]
+fn large_morton_tiles_pack_and_unpack_against_generated_offsets() {
+    let Some(gpu) = gpu() else { return };
+    // 4×4 Morton tiles over a 96×160 image, vectorised (the space is a multiple of 4).
+    let (layout, descriptor) = parse(
+        "layout Tiles { memory [ty: 24, tx: 40, m: 16]; morton m -> [yi: 4, xi: 4]; \
+         merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+    );
+    assert!(layout.is_bijective());
+    check_pack_unpack(gpu, &layout, &descriptor);
+}
+
+#[test]
+fn layout_to_layout_copy_matches_the_offsets() {
+    let Some(gpu) = gpu() else { return };
+    let (from, to) = (
+        GpuLayout::of::<LdsA, 2>().expect("WGSL"),
+        GpuLayout::of::<Cute, 2>().expect("WGSL"),
+    );
+    let kernel = gpu.copy_kernel(&from, &to).expect("kernel");
+    let data: Vec<u32> = (0..LdsA::SPACE as u32).map(|o| o * 3 + 1).collect();
+    let input = gpu.upload(&data).expect("upload");
+    let output = gpu.filled(Cute::SPACE, POISON).expect("buffer");
+    kernel.run(gpu, &input, &output).expect("copy");
+    let output = gpu.download(&output).expect("download");
+    for m in 0..128 {
+        for k in 0..32 {
+            assert_eq!(
+                output[Cute::offset(m, k)],
+                data[LdsA::offset(m, k)],
+                "({m}, {k})"
+            );
+        }
+    }
+}
+
+/// The transpose of a row-major `height × width` image, on the CPU.
+fn transposed(image: &[u32], height: usize, width: usize) -> Vec<u32> {
+    let mut out = vec![0; image.len()];
+    for y in 0..height {
+        for x in 0..width {
+            out[x * height + y] = image[y * width + x];
+        }
+    }
+    out
+}
+
+#[test]
+fn transposes_match_the_cpu_on_partial_tiles() {
+    let Some(gpu) = gpu() else { return };
+    let tiles = [
+        GpuLayout::of::<RowTile, 2>().expect("WGSL"),
+        GpuLayout::of::<PaddedTile, 2>().expect("WGSL"),
+        GpuLayout::of::<XorTile, 2>().expect("WGSL"),
+    ];
+    for (height, width) in [(32, 32), (37, 70), (100, 33), (1, 65), (129, 3)] {
+        let image: Vec<u32> = (0..(height * width) as u32).map(|v| v ^ 0x5555).collect();
+        let expected = transposed(&image, height, width);
+        let input = gpu.upload(&image).expect("upload");
+        let mut kernels = vec![gpu.naive_transpose_kernel(height, width).expect("naive")];
+        for tile in &tiles {
+            kernels.push(gpu.transpose_kernel(height, width, tile).expect("tiled"));
+        }
+        for kernel in kernels {
+            let output = gpu.filled(image.len(), POISON).expect("buffer");
+            kernel.run(gpu, &input, &output).expect("transpose");
+            let output = gpu.download(&output).expect("download");
+            assert!(output == expected, "{} of {height}×{width}", kernel.name());
+        }
+    }
+}
+
+#[test]
+fn map_runs_a_users_wgsl_with_the_layouts_functions() {
+    let Some(gpu) = gpu() else { return };
+    let layout = GpuLayout::of::<Padded, 2>().expect("WGSL");
+    // The body may call the layout's own functions.
+    let kernel = gpu
+        .map_kernel(
+            &layout,
+            "    return value * 2u + coord[0] * 1000u + padded_offset(coord[0], coord[1]) - offset;",
+        )
+        .expect("map");
+    let data: Vec<u32> = (0..Padded::SPACE as u32).collect();
+    let buffer = gpu.upload(&data).expect("upload");
+    kernel.run(gpu, &buffer).expect("map");
+    let output = gpu.download(&buffer).expect("download");
+    let mut expected = data.clone();
+    for r in 0..3 {
+        for x in 2..12 {
+            let o = Padded::offset(r, x);
+            expected[o] = data[o] * 2 + r as u32 * 1000;
+        }
+    }
+    assert_eq!(output, expected);
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let Some(gpu) = gpu() else { return };
+    let layout = GpuLayout::of::<MortonTexture, 2>().expect("WGSL");
+    let pack = gpu.pack_kernel(&layout).expect("kernel");
+    let short = gpu.filled(63, 0u32).expect("buffer");
+    let right = gpu.filled(64, 0u32).expect("buffer");
+    assert_eq!(
+        pack.run(gpu, &short, &right),
+        Err(GpuError::Length {
+            buffer: "input",
+            expected: 64,
+            actual: 63
+        })
+    );
+    let other = GpuLayout::of::<LdsA, 2>().expect("WGSL");
+    assert!(matches!(
+        gpu.copy_kernel(&layout, &other),
+        Err(GpuError::Shape { .. })
+    ));
+    let Err(GpuError::Shader(report)) = gpu.map_kernel(&layout, "    return value + nope;") else {
+        panic!("an unknown identifier must not validate");
+    };
+    assert!(report.contains("return value + nope;"), "{report}");
+    let tiled =
+        GpuLayout::parse("layout T { memory [ty: dyn, m: 16]; merge [ty, m] -> y; coords [y]; }");
+    assert!(
+        matches!(tiled, Err(GpuError::Unsupported { .. })),
+        "{tiled:?}"
+    );
+    let not_square = GpuLayout::of::<LdsA, 2>().expect("WGSL");
+    assert!(matches!(
+        gpu.transpose_kernel(64, 64, &not_square),
+        Err(GpuError::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn timing_returns_one_duration_per_run() {
+    let Some(gpu) = gpu() else { return };
+    let kernel = gpu.plain_copy_kernel(4096).expect("kernel");
+    let (input, output) = (
+        gpu.filled(4096, 1u32).expect("buffer"),
+        gpu.filled(4096, 0u32).expect("buffer"),
+    );
+    match kernel.time(gpu, &input, &output, 3) {
+        Ok(times) => assert_eq!(times.len(), 3),
+        Err(error) => assert!(!gpu.has_timestamps(), "{error}"),
+    }
+    assert_eq!(gpu.download(&output).expect("download"), vec![1; 4096]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random pipelines of every transform, non-power-of-two lengths included.
+    #[test]
+    fn random_layouts_pack_and_unpack(seed in any::<u64>(), power_of_two in any::<bool>()) {
+        let Some(gpu) = gpu() else { return Ok(()) };
+        let source = Generator::generate(seed, power_of_two);
+        // A layout without coordinates has nothing to move (and the GPU refuses it).
+        if source.contains("coords [];") {
+            return Ok(());
+        }
+        let (layout, descriptor) = parse(&source);
+        check_pack_unpack(gpu, &layout, &descriptor);
+    }
+}
