@@ -6,6 +6,7 @@
 use super::network::Prepared;
 use super::valid::{self, FrameSpace};
 use super::{Element, Frame, KernelError, Plan, Side};
+use std::ops::Range;
 
 /// One buffer of a copy.
 pub struct Buffer {
@@ -17,6 +18,17 @@ pub struct Buffer {
     /// How far the next tile along each coordinate starts.
     units: Vec<usize>,
     row_major: bool,
+}
+
+/// Full tiles at equal distances along a row, in elements: the `i`-th starts at
+/// `from + i · from_step` in the source and `to + i · to_step` in the destination.
+#[derive(Clone, Copy, Debug)]
+pub struct Tiles {
+    pub from: usize,
+    pub from_step: usize,
+    pub to: usize,
+    pub to_step: usize,
+    pub count: usize,
 }
 
 /// A run of the plan with its offsets in the buffers, relative to the tile's start.
@@ -120,7 +132,7 @@ impl<'p> Grid<'p> {
     }
 
     /// Copies band `band` (the tiles at `band` along the first coordinate) from `src` into
-    /// `dst`, the band's part of the destination.
+    /// `dst`, the band's part of the destination, row of tiles by row of tiles.
     pub fn copy_band<E: Element>(
         &self,
         band: usize,
@@ -128,33 +140,66 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         network: Option<&Prepared>,
     ) {
-        let rank = self.tile.len();
-        let mut place = vec![0; rank];
-        place[0] = band;
-        // The band's tiles in row-major order, their starts advanced step by step.
-        let (mut from, mut to) = (band * self.from.units[0], 0);
-        loop {
-            let full = place.iter().zip(&self.full).all(|(g, full)| g < full);
-            let copied = full && network.is_some_and(|n| n.copy_tile(src, from, dst, to));
-            if !copied {
-                self.copy_runs(&place, full, src, from, dst, to);
-            }
-            let mut axis = rank - 1;
-            loop {
-                if axis == 0 {
-                    return;
-                }
-                place[axis] += 1;
-                from += self.from.units[axis];
-                to += self.to.units[axis];
-                if place[axis] < self.tiles[axis] {
-                    break;
-                }
-                from -= place[axis] * self.from.units[axis];
-                to -= place[axis] * self.to.units[axis];
-                place[axis] = 0;
-                axis -= 1;
-            }
+        let last = self.tile.len() - 1;
+        let shift = band * self.band_len();
+        if last == 0 {
+            // One coordinate: the band is one tile.
+            let from = band * self.from.units[0];
+            self.copy_row(&mut [band], band..band + 1, [from, 0], src, dst, network);
+            return;
+        }
+        for middle in swizzle_core::ir::coordinates(&self.tiles[1..last]) {
+            let mut place: Vec<usize> = [band].into_iter().chain(middle).chain([0]).collect();
+            let start = |buffer: &Buffer| -> usize {
+                place
+                    .iter()
+                    .zip(&buffer.units)
+                    .map(|(g, unit)| g * unit)
+                    .sum()
+            };
+            let starts = [start(&self.from), start(&self.to) - shift];
+            self.copy_row(&mut place, 0..self.tiles[last], starts, src, dst, network);
+        }
+    }
+
+    /// Copies the tiles `row` along the last coordinate at `place` (whose last entry this
+    /// sets), the first starting at `starts` in the source and destination: the full ones
+    /// with the network in one call where it takes them, the others in runs.
+    fn copy_row<E: Element>(
+        &self,
+        place: &mut [usize],
+        row: Range<usize>,
+        [from, to]: [usize; 2],
+        src: &[E],
+        dst: &mut [E],
+        network: Option<&Prepared>,
+    ) {
+        let last = place.len() - 1;
+        let steps = [self.from.units[last], self.to.units[last]];
+        let outer_full = place[..last]
+            .iter()
+            .zip(&self.full)
+            .all(|(g, full)| g < full);
+        let full_end = match outer_full {
+            true => self.full[last].clamp(row.start, row.end),
+            false => row.start,
+        };
+        let tiles = Tiles {
+            from,
+            from_step: steps[0],
+            to,
+            to_step: steps[1],
+            count: full_end - row.start,
+        };
+        let networked = tiles.count > 0 && network.is_some_and(|n| n.copy_row(src, dst, tiles));
+        let first = if networked { full_end } else { row.start };
+        for g in first..row.end {
+            place[last] = g;
+            let (from, to) = (
+                from + (g - row.start) * steps[0],
+                to + (g - row.start) * steps[1],
+            );
+            self.copy_runs(place, g < full_end, src, from, dst, to);
         }
     }
 

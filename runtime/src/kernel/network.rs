@@ -17,7 +17,7 @@ pub struct Control {
     pub blend: [u8; 32],
     /// AVX-512: bit `b` set where the step writes byte `b`.
     pub keep: u64,
-    /// Index into [`Prepared::loads`].
+    /// Byte offset of the source register from the tile's start.
     pub load: usize,
 }
 
@@ -35,8 +35,6 @@ pub struct Prepared {
     pub stream: bool,
     /// AVX2 with 4- or 8-byte elements: one `vpermd` per step.
     pub words: bool,
-    /// Byte offsets of the source registers from the tile's start.
-    pub loads: Vec<usize>,
     /// Byte offsets of the destination registers from the tile's start, with their steps.
     pub stores: Vec<(usize, Range<usize>)>,
     pub steps: Vec<Control>,
@@ -72,7 +70,7 @@ impl Prepared {
                 cross: [0; 32],
                 blend: [0; 32],
                 keep: 0,
-                load: step.load,
+                load: loads[step.load],
             };
             for byte in 0..register {
                 let lane = byte / size;
@@ -114,29 +112,54 @@ impl Prepared {
             words: size >= 4,
             load_end: end(&mut loads.iter().copied()),
             store_end: end(&mut stores.iter().map(|&(offset, _)| offset)),
-            loads,
             stores,
             steps,
         }
     }
 
-    /// Copies the full tile starting at `from` in `src` and `to` in `dst`; `false` (nothing
-    /// copied) when its registers would reach past either buffer.
-    pub fn copy_tile<E: Element>(&self, src: &[E], from: usize, dst: &mut [E], to: usize) -> bool {
+    /// Copies `count` full tiles, the `i`-th starting at `from + i · from_step` in `src` and
+    /// `to + i · to_step` in `dst`; `false` (nothing copied) when a register would reach past
+    /// either buffer.
+    pub fn copy_row<E: Element>(
+        &self,
+        src: &[E],
+        dst: &mut [E],
+        tiles: super::grid::Tiles,
+    ) -> bool {
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
         let size = size_of::<E>();
-        let (from, to) = (from * size, to * size);
-        if from + self.load_end > src.len() || to + self.store_end > dst.len() {
+        // The last tile reaches furthest: offsets grow with the tile.
+        let end = |start: usize, step: usize, reach: usize| {
+            let last = tiles
+                .count
+                .checked_sub(1)?
+                .checked_mul(step)?
+                .checked_add(start)?;
+            last.checked_mul(size)?.checked_add(reach)
+        };
+        let fits = |start, step, reach, len| end(start, step, reach).is_some_and(|e| e <= len);
+        let (src_len, dst_len) = (src.len(), dst.len());
+        if !fits(tiles.from, tiles.from_step, self.load_end, src_len)
+            || !fits(tiles.to, tiles.to_step, self.store_end, dst_len)
+        {
             return false;
         }
         #[cfg(target_arch = "x86_64")]
         {
+            let row = super::x86::Row {
+                from: tiles.from * size,
+                from_step: tiles.from_step * size,
+                to: tiles.to * size,
+                to_step: tiles.to_step * size,
+                count: tiles.count,
+            };
             // SAFETY: `Prepared` exists for a level only when `Level::is_available` said the
-            // CPU runs it (checked in `copy_with`), and every load reads `register` bytes at
-            // `from + loads[i] < from + load_end − register + 1`, every store writes them at
-            // `to + stores[i]`, both checked against the buffers' lengths just above.
-            unsafe { super::x86::copy_tile(self, &src[from..], &mut dst[to..]) };
+            // CPU runs it (checked in `copy_with`). Every load reads `register` bytes at most
+            // `load_end` bytes past its tile's start, every store writes them at most
+            // `store_end` past it, and the tiles' starts grow with `i`: the last tile's
+            // reach, checked against the buffers just above, bounds them all.
+            unsafe { super::x86::copy_row(self, src, dst, row) };
             true
         }
         #[cfg(not(target_arch = "x86_64"))]

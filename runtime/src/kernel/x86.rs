@@ -5,25 +5,37 @@ use super::Level;
 use super::network::{Control, Prepared};
 use std::arch::x86_64::*;
 
-/// Runs `network` on one full tile: `src` and `dst` start at the tile.
+/// Full tiles at equal distances: the `i`-th starts `from + i · from_step` bytes into the
+/// source and `to + i · to_step` into the destination.
+#[derive(Clone, Copy)]
+pub struct Row {
+    pub from: usize,
+    pub from_step: usize,
+    pub to: usize,
+    pub to_step: usize,
+    pub count: usize,
+}
+
+/// Runs `network` on a row of full tiles.
 ///
 /// # Safety
-/// The CPU runs `network.level`, and every load (`loads[i] + register` bytes) lies inside
-/// `src` and every store inside `dst`.
-pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
+/// The CPU runs `network.level`, and for every tile of `row` every load (`step.load +
+/// register` bytes from the tile's start) lies inside `src` and every store inside `dst`.
+pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: Row) {
     let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
-    // Streaming stores need every store aligned to the register: the tile's start, since the
-    // stores' offsets are multiples of the register (`Prepared::stream`).
-    let stream = network.stream && (dst as usize).is_multiple_of(network.register);
+    // Streaming stores need every store aligned to the register: the first tile's start,
+    // since the stores' offsets and the tiles' distances are multiples of the register
+    // (`Prepared::stream`).
+    let stream = network.stream && (dst as usize + row.to).is_multiple_of(network.register);
     // SAFETY: forwarded from the caller.
     unsafe {
         match (network.level, stream) {
-            (Level::Avx512, false) => avx512::<false>(network, src, dst),
-            (Level::Avx512, true) => avx512::<true>(network, src, dst),
-            (Level::Avx2, false) if network.words => avx2::<true, false>(network, src, dst),
-            (Level::Avx2, true) if network.words => avx2::<true, true>(network, src, dst),
-            (Level::Avx2, false) => avx2::<false, false>(network, src, dst),
-            (Level::Avx2, true) => avx2::<false, true>(network, src, dst),
+            (Level::Avx512, false) => avx512::<false>(network, src, dst, row),
+            (Level::Avx512, true) => avx512::<true>(network, src, dst, row),
+            (Level::Avx2, false) if network.words => avx2::<true, false>(network, src, dst, row),
+            (Level::Avx2, true) if network.words => avx2::<true, true>(network, src, dst, row),
+            (Level::Avx2, false) => avx2::<false, false>(network, src, dst, row),
+            (Level::Avx2, true) => avx2::<false, true>(network, src, dst, row),
             (Level::Runs, _) => {}
         }
     }
@@ -31,7 +43,29 @@ pub unsafe fn copy_tile(network: &Prepared, src: &[u8], dst: &mut [u8]) {
 
 /// AVX-512: a masked byte permute (VBMI) per step.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
+unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8, row: Row) {
+    for tile in 0..row.count {
+        // SAFETY: the caller keeps every tile of the row inside the buffers.
+        let (src, dst) = unsafe {
+            (
+                src.add(row.from + tile * row.from_step),
+                dst.add(row.to + tile * row.to_step),
+            )
+        };
+        // SAFETY: forwarded.
+        unsafe { avx512_tile::<STREAM>(network, src, dst) };
+    }
+    if STREAM {
+        // Streaming stores are weakly ordered: make them visible before the row counts as
+        // written.
+        _mm_sfence();
+    }
+}
+
+/// One tile of [`avx512`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn avx512_tile<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm512_setzero_si512();
         for (index, step) in network.steps[steps.clone()].iter().enumerate() {
@@ -39,7 +73,7 @@ unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *m
             // aligned and `control` its first field.
             let (source, control) = unsafe {
                 (
-                    _mm512_loadu_si512(src.add(network.loads[step.load]).cast()),
+                    _mm512_loadu_si512(src.add(step.load).cast()),
                     _mm512_load_si512(step.control.as_ptr().cast()),
                 )
             };
@@ -58,11 +92,6 @@ unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *m
             }
         }
     }
-    if STREAM {
-        // Streaming stores are weakly ordered: make them visible before the tile counts as
-        // written.
-        _mm_sfence();
-    }
 }
 
 /// AVX2: `vpermd` for 4- and 8-byte elements (`WORDS`), otherwise two in-lane byte
@@ -72,12 +101,39 @@ unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
     network: &Prepared,
     src: *const u8,
     dst: *mut u8,
+    row: Row,
+) {
+    for tile in 0..row.count {
+        // SAFETY: the caller keeps every tile of the row inside the buffers.
+        let (src, dst) = unsafe {
+            (
+                src.add(row.from + tile * row.from_step),
+                dst.add(row.to + tile * row.to_step),
+            )
+        };
+        // SAFETY: forwarded.
+        unsafe { avx2_tile::<WORDS, STREAM>(network, src, dst) };
+    }
+    if STREAM {
+        // Streaming stores are weakly ordered: make them visible before the row counts as
+        // written.
+        _mm_sfence();
+    }
+}
+
+/// One tile of [`avx2`].
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_tile<const WORDS: bool, const STREAM: bool>(
+    network: &Prepared,
+    src: *const u8,
+    dst: *mut u8,
 ) {
     for (store, steps) in &network.stores {
         let mut register = _mm256_setzero_si256();
         for (index, step) in network.steps[steps.clone()].iter().enumerate() {
             // SAFETY: the caller keeps every load inside `src`.
-            let source = unsafe { _mm256_loadu_si256(src.add(network.loads[step.load]).cast()) };
+            let source = unsafe { _mm256_loadu_si256(src.add(step.load).cast()) };
             let permuted = permute::<WORDS>(source, step);
             register = match index {
                 // The first step of a store writes all of it; later steps blend in.
@@ -96,11 +152,6 @@ unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
                 false => _mm256_storeu_si256(dst.add(*store).cast(), register),
             }
         }
-    }
-    if STREAM {
-        // Streaming stores are weakly ordered: make them visible before the tile counts as
-        // written.
-        _mm_sfence();
     }
 }
 
