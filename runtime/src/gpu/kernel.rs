@@ -453,6 +453,14 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     /// Workgroups for `threads` one-dimensional threads: a row of at most the device's
     /// limit, as many rows as needed.
     fn grid(&self, threads: u64) -> Result<[u32; 2], GpuError> {
+        // Thread indices are u32 in WGSL.
+        if threads > u64::from(u32::MAX) {
+            return Err(GpuError::TooLarge {
+                what: "threads".to_owned(),
+                value: threads,
+                limit: u64::from(u32::MAX),
+            });
+        }
         let max = u64::from(self.device().limits().max_compute_workgroups_per_dimension);
         let groups = threads.div_ceil(u64::from(GROUP)).max(1);
         let x = groups.min(max);
