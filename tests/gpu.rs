@@ -374,3 +374,18 @@ proptest! {
         check_pack_unpack(gpu, &layout, &descriptor);
     }
 }
+
+#[test]
+fn a_lost_device_is_an_error() {
+    if gpu().is_none() {
+        return;
+    }
+    // A device of its own, destroyed: what a driver reset looks like.
+    let gpu = Gpu::new().expect("a second device");
+    let input = gpu.upload(&[1u32, 2, 3, 4]).expect("upload");
+    let output = gpu.filled(4, 0u32).expect("buffer");
+    let kernel = gpu.plain_copy_kernel(4).expect("kernel");
+    gpu.device().destroy();
+    let result = kernel.run(&gpu, &input, &output);
+    assert!(matches!(result, Err(GpuError::DeviceLost(_))), "{result:?}");
+}

@@ -51,7 +51,11 @@ impl Gpu {
         let lost = Arc::new(Mutex::new(None));
         let sink = Arc::clone(&lost);
         device.set_device_lost_callback(move |reason, message| {
-            *lock(&sink) = Some(format!("{reason:?}: {message}"));
+            let why = match message.is_empty() {
+                true => format!("{reason:?}"),
+                false => format!("{reason:?}: {message}"),
+            };
+            *lock(&sink) = Some(why);
         });
         Ok(Gpu {
             adapter,
