@@ -178,17 +178,17 @@ fn main() -> Result<(), GpuError> {
     }
     let time = |name: &str| {
         rows.iter()
-            .find(|r| r.name.contains(name))
+            .find(|r| r.name == name)
             .map_or(f64::NAN, |r| r.median.as_secs_f64())
     };
-    let xor = time("XorTile");
+    let xor = time("transpose through XorTile");
     println!();
     println!(
         "XOR-swizzled tile transpose: {:.2}× the padded tile's speed, {:.2}× the row-major \
          tile's, {:.2}× the naive transpose's",
-        time("PaddedTile") / xor,
-        time("RowTile") / xor,
-        time("naive") / xor
+        time("transpose through PaddedTile") / xor,
+        time("transpose through RowTile") / xor,
+        time("naive transpose") / xor
     );
     Ok(())
 }

@@ -58,6 +58,21 @@ swizzle::layout! {
         coords [r, x];
     }
 
+    /// Run-time extents: 8×8 Morton tiles, and tiles of padded rows.
+    pub layout DynMorton {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    pub layout DynPadded {
+        memory [ty: dyn, r: 4, c: 4];
+        pad c -> x (1, 1);
+        merge [ty, r] -> y;
+        coords [y, x];
+    }
+
     /// Transpose tiles: the bank-conflicting one, the padded one, the XOR-swizzled one.
     pub layout RowTile {
         memory [y: 32, x: 32];
@@ -94,11 +109,18 @@ fn gpu() -> Option<&'static Gpu> {
 /// Packs a row-major image into `layout` and unpacks it again, on the GPU, and checks both
 /// against `descriptor`'s interpreter.
 fn check_pack_unpack(gpu: &Gpu, layout: &GpuLayout, descriptor: &Descriptor) {
+    check_pack_unpack_with(gpu, layout, |c| descriptor.offset(c).ok());
+}
+
+/// Packs and unpacks as [`check_pack_unpack`] does, against `offset` (`None` for padding).
+fn check_pack_unpack_with(
+    gpu: &Gpu,
+    layout: &GpuLayout,
+    offset: impl Fn(&[usize]) -> Option<usize>,
+) {
     let shape = layout.shape().to_vec();
     let image: Vec<u32> = (1..=layout.size() as u32).collect();
-    let offsets: Vec<Option<usize>> = coordinates(&shape)
-        .map(|c| descriptor.offset(&c).ok())
-        .collect();
+    let offsets: Vec<Option<usize>> = coordinates(&shape).map(|c| offset(&c)).collect();
 
     let pack = match gpu.pack_kernel(layout) {
         Ok(kernel) => kernel,
@@ -174,6 +196,29 @@ fn large_morton_tiles_pack_and_unpack_against_generated_offsets() {
     );
     assert!(layout.is_bijective());
     check_pack_unpack(gpu, &layout, &descriptor);
+}
+
+#[test]
+fn run_time_extents_pack_and_unpack_with_partial_tiles() {
+    let Some(gpu) = gpu() else { return };
+    for (y, x) in [(37, 70), (8, 8), (1, 13)] {
+        let morton = DynMorton::new(y, x).expect("extents");
+        let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[y, x])
+            .expect("tiled layout");
+        assert_eq!(layout.space(), morton.space());
+        check_pack_unpack_with(gpu, &layout, |c| {
+            DynMorton::DESCRIPTOR.offset_in(&[y, x], c).ok()
+        });
+    }
+    let padded = GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]).expect("tiled");
+    check_pack_unpack_with(gpu, &padded, |c| {
+        DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
+    });
+    // The fixed coordinate keeps its tile's length.
+    assert!(matches!(
+        GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 5]),
+        Err(GpuError::Shape { .. })
+    ));
 }
 
 #[test]
@@ -328,4 +373,19 @@ proptest! {
         let (layout, descriptor) = parse(&source);
         check_pack_unpack(gpu, &layout, &descriptor);
     }
+}
+
+#[test]
+fn a_lost_device_is_an_error() {
+    if gpu().is_none() {
+        return;
+    }
+    // A device of its own, destroyed: what a driver reset looks like.
+    let gpu = Gpu::new().expect("a second device");
+    let input = gpu.upload(&[1u32, 2, 3, 4]).expect("upload");
+    let output = gpu.filled(4, 0u32).expect("buffer");
+    let kernel = gpu.plain_copy_kernel(4).expect("kernel");
+    gpu.device().destroy();
+    let result = kernel.run(&gpu, &input, &output);
+    assert!(matches!(result, Err(GpuError::DeviceLost(_))), "{result:?}");
 }

@@ -16,11 +16,11 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// The best adapter on the backends `WGPU_BACKEND` names (default: all built in):
+    /// The best adapter on the backends `WGPU_BACKEND` names (default: Vulkan, Metal, DX12):
     /// a discrete GPU first, then an integrated one, then a virtual one, then a CPU
     /// (software Vulkan such as lavapipe).
     pub fn new() -> Result<Gpu, GpuError> {
-        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
         let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
         descriptor.backends = backends;
         let instance = wgpu::Instance::new(descriptor);
@@ -51,7 +51,11 @@ impl Gpu {
         let lost = Arc::new(Mutex::new(None));
         let sink = Arc::clone(&lost);
         device.set_device_lost_callback(move |reason, message| {
-            *lock(&sink) = Some(format!("{reason:?}: {message}"));
+            let why = match message.is_empty() {
+                true => format!("{reason:?}"),
+                false => format!("{reason:?}: {message}"),
+            };
+            *lock(&sink) = Some(why);
         });
         Ok(Gpu {
             adapter,

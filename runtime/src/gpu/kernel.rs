@@ -158,10 +158,7 @@ impl Gpu {
         distinct(&rows, from)?;
         distinct(&rows, to)?;
         let valid = match from.is_padded() {
-            true => format!(
-                "    if (!{}) {{\n        return 0u;\n    }}\n",
-                from.call("is_valid", "c")
-            ),
+            true => guard(&from.call("is_valid", "c"), "return 0u;"),
             false => String::new(),
         };
         let rank = to.shape().len();
@@ -169,49 +166,9 @@ impl Gpu {
             "fn value_at(c: array<u32, {rank}>) -> u32 {{\n{valid}    return src[{}];\n}}\n",
             from.call("offset", "c")
         );
-        let (body, threads) = if to.is_bijective() {
-            let vector = to.space().is_multiple_of(4);
-            let (element, threads, store) = match vector {
-                true => (
-                    "vec4<u32>",
-                    to.space() / 4,
-                    "    let o = t * 4u;\n    dst[t] = vec4<u32>(gather(o), gather(o + 1u), gather(o + 2u), gather(o + 3u));\n",
-                ),
-                false => ("u32", to.space(), "    dst[t] = gather(t);\n"),
-            };
-            let gather = format!(
-                "fn gather(o: u32) -> u32 {{\n    return value_at({}_coord(o));\n}}\n",
-                to.prefix()
-            );
-            let text = format!(
-                "{}{value_at}\n{gather}\n{}{store}}}\n",
-                bindings(element),
-                entry(threads as u64)
-            );
-            (text, threads)
-        } else {
-            if !to.is_injective() {
-                return Err(to.unsupported(
-                    "distinct coordinates may share an offset (or that could not be proved), \
-                     so writing it would race",
-                ));
-            }
-            let skip = match to.is_padded() {
-                true => format!(
-                    "    if (!{}) {{\n        return;\n    }}\n",
-                    to.call("is_valid", "c")
-                ),
-                false => String::new(),
-            };
-            let size = to.size();
-            let text = format!(
-                "{}{value_at}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
-                bindings("u32"),
-                entry(size as u64),
-                rows.prefix(),
-                to.call("offset", "c")
-            );
-            (text, size)
+        let (body, threads) = match to.is_bijective() {
+            true => gather(to, &value_at),
+            false => scatter(to, &rows, &value_at)?,
         };
         let wgsl = assemble(&[from, to, &rows], &body);
         let groups = self.grid(threads as u64)?;
@@ -373,10 +330,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
         let rows = GpuLayout::row_major(layout.shape())?;
         distinct(&rows, layout)?;
         let skip = match layout.is_padded() {
-            true => format!(
-                "    if (!{}) {{\n        return;\n    }}\n",
-                layout.call("is_valid", "c")
-            ),
+            true => guard(&layout.call("is_valid", "c"), "return;"),
             false => String::new(),
         };
         let rank = layout.shape().len();
@@ -453,6 +407,14 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     /// Workgroups for `threads` one-dimensional threads: a row of at most the device's
     /// limit, as many rows as needed.
     fn grid(&self, threads: u64) -> Result<[u32; 2], GpuError> {
+        // Thread indices are u32 in WGSL.
+        if threads > u64::from(u32::MAX) {
+            return Err(GpuError::TooLarge {
+                what: "threads".to_owned(),
+                value: threads,
+                limit: u64::from(u32::MAX),
+            });
+        }
         let max = u64::from(self.device().limits().max_compute_workgroups_per_dimension);
         let groups = threads.div_ceil(u64::from(GROUP)).max(1);
         let x = groups.min(max);
@@ -476,6 +438,63 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
             limit: 1 << 32,
         })
     }
+}
+
+/// A copy to a bijective layout: its offsets in order, four per thread (one `vec4<u32>`
+/// store) where its space allows, each read through its inverse. The body and its threads.
+fn gather(to: &GpuLayout, value_at: &str) -> (String, usize) {
+    let (element, threads, store) = match to.space().is_multiple_of(4) {
+        true => (
+            "vec4<u32>",
+            to.space() / 4,
+            "    let o = t * 4u;
+    dst[t] = vec4<u32>(gather(o), gather(o + 1u), gather(o + 2u), gather(o + 3u));
+",
+        ),
+        false => ("u32", to.space(), "    dst[t] = gather(t);\n"),
+    };
+    let text = format!(
+        "{}{value_at}
+fn gather(o: u32) -> u32 {{
+    return value_at({}_coord(o));
+}}
+
+{}{store}}}
+",
+        bindings(element),
+        to.prefix(),
+        entry(threads as u64)
+    );
+    (text, threads)
+}
+
+/// A copy to any other injective layout: one thread per coordinate (row-major through
+/// `rows`), skipping its padding. The body and its threads.
+fn scatter(to: &GpuLayout, rows: &GpuLayout, value_at: &str) -> Result<(String, usize), GpuError> {
+    if !to.is_injective() {
+        return Err(to.unsupported(
+            "distinct coordinates may share an offset (or that could not be proved), so \
+             writing it would race",
+        ));
+    }
+    let skip = match to.is_padded() {
+        true => guard(&to.call("is_valid", "c"), "return;"),
+        false => String::new(),
+    };
+    let size = to.size();
+    let text = format!(
+        "{}{value_at}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
+        bindings("u32"),
+        entry(size as u64),
+        rows.prefix(),
+        to.call("offset", "c")
+    );
+    Ok((text, size))
+}
+
+/// `if (!condition) { exit }`, as a statement of a function body.
+fn guard(condition: &str, exit: &str) -> String {
+    format!("    if (!{condition}) {{\n        {exit}\n    }}\n")
 }
 
 /// The input (`src`, read) and output (`dst`, `element`s) bindings.

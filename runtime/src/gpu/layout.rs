@@ -71,8 +71,7 @@ impl GpuLayout {
         };
         if descriptor.is_tiled() {
             return Err(unsupported(
-                "run-time (`dyn`) dims are not supported by the GPU kernels yet; use a \
-                 fixed-size layout of the whole array",
+                "it has run-time (`dyn`) dims: give its extents to `GpuLayout::tiled`",
             ));
         }
         if descriptor.coords.is_empty() {
@@ -88,11 +87,7 @@ impl GpuLayout {
         if !has("offset") {
             return Err(unsupported("its WGSL has no offset function"));
         }
-        let canonical = Canonical::new(descriptor);
-        let injective = matches!(
-            canonical.injectivity(descriptor, DEFAULT_ENUMERATION_LIMIT),
-            Injectivity::Injective
-        );
+        let injective = injective(descriptor);
         Ok(GpuLayout {
             bijective: has("coord"),
             padded: has("is_valid"),
@@ -102,6 +97,109 @@ impl GpuLayout {
             space,
             injective,
             name,
+        })
+    }
+
+    /// A layout with run-time (`dyn`) dims at `extents` (one per coordinate; a coordinate
+    /// without a run-time dim has its tile's length): the tile's functions `text` (its
+    /// `WGSL`), and around them `<prefix>_offset` and `<prefix>_is_valid` over the whole
+    /// array, the tile counts folded in as constants. Partial tiles are padding.
+    pub fn tiled(
+        descriptor: &Descriptor,
+        text: &str,
+        extents: &[usize],
+    ) -> Result<GpuLayout, GpuError> {
+        let name = descriptor.name.to_string();
+        let unsupported = |why: String| GpuError::Unsupported {
+            layout: name.clone(),
+            why,
+        };
+        if !descriptor.is_tiled() {
+            return Err(unsupported(
+                "it has no run-time dims: use `GpuLayout::new` or `GpuLayout::of`".to_owned(),
+            ));
+        }
+        let tile = descriptor.shape();
+        let dynamic: Vec<bool> = (0..tile.len())
+            .map(|j| descriptor.grid.iter().any(|g| g.coord == j))
+            .collect();
+        let fixed = (0..tile.len()).any(|j| !dynamic[j] && extents.get(j) != Some(&tile[j]));
+        if extents.len() != tile.len() || fixed || extents.contains(&0) {
+            return Err(GpuError::Shape {
+                from: extents.to_vec(),
+                to: tile,
+            });
+        }
+        let tile_space = descriptor
+            .space()
+            .ok_or_else(|| unsupported("its tile's space overflows".to_owned()))?;
+        let tiles: Vec<usize> = (0..tile.len())
+            .map(|j| extents[j].div_ceil(tile[j]))
+            .collect();
+        let space = descriptor
+            .grid
+            .iter()
+            .try_fold(tile_space, |acc, g| acc.checked_mul(tiles[g.coord]))
+            .filter(|&space| space as u64 <= 1 << 32)
+            .ok_or_else(|| GpuError::TooLarge {
+                what: format!("the element space of `{name}` at {extents:?}"),
+                value: tiles.iter().product::<usize>() as u64 * tile_space as u64,
+                limit: 1 << 32,
+            })?;
+        let prefix = wgsl::snake_case(&name);
+        let params: Vec<String> = (0..tile.len()).map(|j| format!("c{j}: u32")).collect();
+        let inside: Vec<String> = (0..tile.len())
+            .map(|j| match (dynamic[j], tile[j]) {
+                (false, _) => format!("c{j}"),
+                (true, 1) => "0u".to_owned(),
+                (true, t) => format!("c{j} % {t}u"),
+            })
+            .collect();
+        // Row-major over the grid dims, outermost first, as the Rust `offset` does.
+        let place = descriptor.grid.iter().fold(String::new(), |acc, g| {
+            let j = g.coord;
+            let quotient = match tile[j] {
+                1 => format!("c{j}"),
+                t => format!("c{j} / {t}u"),
+            };
+            match acc.is_empty() {
+                true => quotient,
+                false => format!("({acc}) * {}u + {quotient}", tiles[j]),
+            }
+        });
+        let inside = inside.join(", ");
+        let mut valid: Vec<String> = (0..tile.len())
+            .map(|j| format!("c{j} < {}u", extents[j]))
+            .collect();
+        if text.contains(&format!("fn {prefix}_tile_is_valid(")) {
+            valid.push(format!("{prefix}_tile_is_valid({inside})"));
+        }
+        let params = params.join(", ");
+        let wrapper = format!(
+            "{text}
+// `{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements.
+
+fn {prefix}_offset({params}) -> u32 {{
+    let tile = {place};
+    return tile * {tile_space}u + {prefix}_tile_offset({inside});
+}}
+
+fn {prefix}_is_valid({params}) -> bool {{
+    return {};
+}}
+",
+            valid.join(" && ")
+        );
+        let injective = injective(descriptor);
+        Ok(GpuLayout {
+            name,
+            prefix,
+            wgsl: wrapper,
+            shape: extents.to_vec(),
+            space,
+            bijective: false,
+            padded: true,
+            injective,
         })
     }
 
@@ -164,4 +262,14 @@ impl GpuLayout {
             why: why.into(),
         }
     }
+}
+
+/// Whether distinct valid coordinates provably get distinct offsets (structurally, or by
+/// enumerating a small layout).
+fn injective(descriptor: &Descriptor) -> bool {
+    let canonical = Canonical::new(descriptor);
+    matches!(
+        canonical.injectivity(descriptor, DEFAULT_ENUMERATION_LIMIT),
+        Injectivity::Injective
+    )
 }
