@@ -317,3 +317,48 @@ fn large_arrays_stream_and_run_on_threads() {
         assert_eq!(wrong, None, "first wrong element of unpack at {level:?}");
     }
 }
+
+#[test]
+fn malformed_plans_are_errors() {
+    use swizzle::kernel::{Frame, Plan, Side, copy};
+    let layout = MortonTiles::new(8, 8).expect("fits");
+    let (extents, tiles) = (layout.extents(), layout.tiles());
+    let sides = (
+        Side {
+            extents: &extents,
+            frame: Frame::RowMajor,
+        },
+        Side {
+            extents: &extents,
+            frame: Frame::Tiles {
+                tiles: &tiles,
+                tile_space: MortonTiles::TILE_SPACE,
+            },
+        },
+    );
+    let image = vec![0u32; 64];
+    let attempt = |plan: Plan| copy(&plan, sides.0, sides.1, &image, &mut vec![0; 64]);
+    let mut runs = PackMorton::PLAN.runs.to_vec();
+    runs[3].len = 7; // past the end of its row
+    let plan = Plan {
+        runs: runs.into(),
+        ..PackMorton::PLAN
+    };
+    assert_eq!(
+        attempt(plan).unwrap_err().to_string(),
+        "malformed plan: a run leaves its row or its tile"
+    );
+    let mut networks = PackMorton::PLAN.networks.to_vec();
+    let mut steps = networks[1].steps.to_vec();
+    steps[5].load = 99;
+    networks[1].steps = steps.into();
+    let plan = Plan {
+        networks: networks.into(),
+        ..PackMorton::PLAN
+    };
+    assert_eq!(
+        attempt(plan).unwrap_err().to_string(),
+        "malformed plan: a network names registers or lanes outside its tiles"
+    );
+    assert!(attempt(PackMorton::PLAN).is_ok());
+}

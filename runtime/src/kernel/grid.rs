@@ -283,7 +283,12 @@ impl Buffer {
             space = space.checked_mul(len).ok_or_else(overflow)?;
         }
         let units = match row_major {
-            true => strides.iter().zip(tile).map(|(s, t)| s * t).collect(),
+            true => strides
+                .iter()
+                .zip(tile)
+                .map(|(s, t)| s.checked_mul(*t))
+                .collect::<Option<_>>()
+                .ok_or_else(overflow)?,
             false => strides.clone(),
         };
         Ok(Buffer {
