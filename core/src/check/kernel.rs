@@ -35,8 +35,6 @@ pub struct CheckedKernel<'a> {
     /// The layout written to (`None`: a row-major array).
     pub destination: Option<&'a Checked>,
     pub plan: Plan,
-    /// The walk, as the rustdoc describes it.
-    pub walk: Sfc,
 }
 
 /// Checks one kernel; `layouts` and `traversals` are those of the invocation (`None`: one with
@@ -115,7 +113,6 @@ pub fn check_kernel<'a>(
         source,
         destination,
         plan,
-        walk,
     })
 }
 
