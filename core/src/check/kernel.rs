@@ -2,10 +2,10 @@
 //! when tiled, their tiles and grid), the walk covers one tile, and every run the walk makes
 //! is contiguous on both sides, or the error names the transform that breaks it.
 
-use super::{Checked, CheckedTraversal};
+use super::{Checked, CheckedTraversal, known_names};
 use crate::analysis::runs::culprit;
 use crate::ast::{KernelItem, KernelOption};
-use crate::consts::{Consts, similar};
+use crate::consts::Consts;
 use crate::errors::Errors;
 use crate::ir::Descriptor;
 use crate::kernel::{self, Plan, Storage, TILE_LIMIT};
@@ -118,18 +118,7 @@ pub fn check_kernel<'a>(
 
 /// "unknown layout `X`: …", with the closest known name or the list of them.
 fn unknown<'n>(what: &str, name: &Ident, known: impl Iterator<Item = &'n String>) -> String {
-    let mut known: Vec<&String> = known.collect();
-    known.sort();
-    let name = name.to_string();
-    let hint = match known.iter().find(|k| similar(k, &name)) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None if known.is_empty() => "this invocation declares none".to_owned(),
-        None => {
-            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-            format!("this invocation declares {}", known.join(", "))
-        }
-    };
-    format!("unknown {what} `{name}`: {hint}")
+    format!("unknown {what} `{name}`: {}", known_names(name, known))
 }
 
 /// A copy between layouts needs the same coordinates, the same tile and the same grid.

@@ -2,10 +2,10 @@
 //! is a permutation, vectors no wider than their dims, and, for a traversal over a layout,
 //! vectors that are contiguous in it (each access one run of consecutive offsets).
 
-use super::Checked;
+use super::{Checked, known_names};
 use crate::analysis::runs::culprit;
 use crate::ast::{Expr, SfcArg, SfcArgKind, TraversalItem};
-use crate::consts::{Consts, similar};
+use crate::consts::Consts;
 use crate::errors::Errors;
 use crate::ir::{Descriptor, List, coordinates};
 use crate::sfc::Sfc;
@@ -105,13 +105,7 @@ pub fn check_traversal(
                 }
                 Some(None) => return None,
                 None => {
-                    let mut known: Vec<&String> = layouts.keys().collect();
-                    known.sort();
-                    let hint = match known.iter().find(|k| similar(k, &name.to_string())) {
-                        Some(close) => format!("did you mean `{close}`?"),
-                        None if known.is_empty() => "this invocation declares none".to_owned(),
-                        None => format!("this invocation declares {}", join(&known)),
-                    };
+                    let hint = known_names(name, layouts.keys());
                     errors.error(
                     name,
                     format!("unknown layout `{name}`: `over` walks a layout of this invocation; {hint}"),
@@ -209,14 +203,6 @@ pub fn check_traversal(
         over: over.cloned(),
         dims,
     })
-}
-
-fn join(names: &[&String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Each expression's value (at least `min`), `None` where it has an error.
