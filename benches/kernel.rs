@@ -12,7 +12,7 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 use swizzle::kernel::{Frame, Level, Plan, Side, copy_with};
 
 swizzle::layout! {
@@ -238,11 +238,7 @@ fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
 
 fn main() {
     let started = SystemTime::now();
-    let mut criterion = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20)
-        .configure_from_args();
+    let mut criterion = common::criterion(20);
     let ran = benches(&mut criterion);
     criterion.final_summary();
     if is_benchmark_run() {

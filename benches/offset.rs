@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::marker::PhantomData;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 mod common;
 
@@ -428,11 +428,7 @@ fn summary(since: SystemTime) -> String {
 fn main() {
     // Estimates older than this are not from this run.
     let started = SystemTime::now();
-    let mut criterion = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(30)
-        .configure_from_args();
+    let mut criterion = common::criterion(30);
     benches(&mut criterion);
     criterion.final_summary();
     if is_benchmark_run() {

@@ -1,8 +1,9 @@
-//! What every bench's summary needs: criterion's estimates from this run, read back from
-//! disk, and whether this is a benchmark run at all.
+//! What every bench needs: one criterion setting and, for its summary, criterion's
+//! estimates from this run, read back from disk, and whether this is a benchmark run at all.
 
+use criterion::Criterion;
 use std::path::PathBuf;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 /// Where criterion writes its results: `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
 /// else `target/criterion` (cargo runs benches from the package root, which here is also
@@ -46,4 +47,14 @@ pub fn is_benchmark_run() -> bool {
             .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
     };
     has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
+}
+
+/// Criterion as the benches run it: 1 s of warm-up, 2 s of measurement, `samples` samples,
+/// then the command line's options.
+pub fn criterion(samples: usize) -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(samples)
+        .configure_from_args()
 }
