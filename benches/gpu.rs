@@ -5,7 +5,8 @@
 //! workgroup tiles against each other and the naive transpose.
 //!
 //! Run with `cargo bench --bench gpu`. Every kernel is timed with timestamp queries: the
-//! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after 5 warm-up runs, on a
+//! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
+//! back-to-back runs that bring the GPU out of its idle clocks, on a
 //! `SWIZZLE_BENCH_SIDE`² (default 8192², 256 MiB) image of u32. Each result is checked
 //! against closed forms on the CPU in the same run before it is reported.
 
@@ -64,12 +65,9 @@ fn measure(
     output: &Buffer<u32>,
     runs: usize,
 ) -> Result<Row, GpuError> {
-    kernel.time(gpu, input, output, 5)?;
-    let mut times = kernel.time(gpu, input, output, runs)?;
-    times.sort();
     Ok(Row {
         name: kernel.name().to_owned(),
-        median: times[times.len() / 2],
+        median: kernel.median(gpu, input, output, runs)?,
         bytes: kernel.bytes(),
     })
 }
@@ -92,8 +90,9 @@ fn main() -> Result<(), GpuError> {
     let len = side * side;
     println!("device: {}", gpu.describe());
     println!(
-        "image: {side}×{side} u32 ({} MiB per buffer), median of {runs} runs after 5 warm-ups",
-        (len * 4) >> 20
+        "image: {side}×{side} u32 ({} MiB per buffer), median of {runs} runs after {} ms of warm-up",
+        (len * 4) >> 20,
+        swizzle::gpu::WARM_UP.as_millis()
     );
 
     let image: Vec<u32> = (0..len as u32).collect();

@@ -60,9 +60,7 @@ fn main() -> Result<(), GpuError> {
 
     if gpu.has_timestamps() {
         for (kernel, from, to) in [(&pack, &input, &packed), (&unpack, &packed, &output)] {
-            let mut times = kernel.time(&gpu, from, to, 20)?;
-            times.sort();
-            let median = times[times.len() / 2];
+            let median = kernel.median(&gpu, from, to, 20)?;
             let gbs = kernel.bytes() as f64 / median.as_secs_f64() / 1e9;
             println!(
                 "{:24} {:8.3} ms {gbs:7.1} GB/s",

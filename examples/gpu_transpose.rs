@@ -2,7 +2,7 @@
 //! strided), and through a 32×32 workgroup tile laid out three ways — row-major (column
 //! reads hit one bank 32 times), padded to 33 words a row, and XOR-swizzled (CK's LDS
 //! preshuffle: no conflicts, no padding). Each result is checked against the CPU; times are
-//! GPU timestamps (median of 20 runs).
+//! GPU timestamps (median of 20 runs after `swizzle::gpu::WARM_UP` of warm-up).
 //!
 //! Run: `cargo run --release --example gpu_transpose`
 
@@ -50,9 +50,7 @@ fn main() -> Result<(), GpuError> {
         let correct = gpu.download(&output)? == expected;
         let timing = match gpu.has_timestamps() {
             true => {
-                let mut times = kernel.time(&gpu, &input, &output, 20)?;
-                times.sort();
-                let median = times[times.len() / 2];
+                let median = kernel.median(&gpu, &input, &output, 20)?;
                 let gbs = kernel.bytes() as f64 / median.as_secs_f64() / 1e9;
                 format!("{:8.3} ms {gbs:7.1} GB/s", median.as_secs_f64() * 1e3)
             }

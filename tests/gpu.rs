@@ -355,6 +355,14 @@ fn timing_returns_one_duration_per_run() {
         Ok(times) => assert_eq!(times.len(), 3),
         Err(error) => assert!(!gpu.has_timestamps(), "{error}"),
     }
+    if gpu.has_timestamps() {
+        let median = kernel.median(gpu, &input, &output, 5).expect("median");
+        assert!(median > std::time::Duration::ZERO);
+        assert!(matches!(
+            kernel.median(gpu, &input, &output, 0),
+            Err(GpuError::TooLarge { .. })
+        ));
+    }
     assert_eq!(gpu.download(&output).expect("download"), vec![1; 4096]);
 }
 

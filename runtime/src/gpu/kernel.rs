@@ -3,7 +3,13 @@
 
 use super::shader::{assemble, distinct, validate};
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
+/// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
+/// and needs a few hundred milliseconds of work to return to 1980 MHz, and timed cold, a copy
+/// measures half its bandwidth.
+pub const WARM_UP: Duration = Duration::from_millis(500);
 
 /// Threads per workgroup of the one-dimensional kernels.
 const GROUP: u32 = 256;
@@ -51,7 +57,8 @@ impl Kernel {
         gpu.wait()
     }
 
-    /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries.
+    /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries. A GPU
+    /// that was idle runs at low clocks: see [`Kernel::warm_up`] and [`Kernel::median`].
     pub fn time<T: Word>(
         &self,
         gpu: &Gpu,
@@ -67,6 +74,39 @@ impl Kernel {
             self.groups,
             runs,
         )
+    }
+
+    /// Runs the kernel back to back for at least `duration`, so that the GPU leaves its
+    /// idle clocks before it is timed.
+    pub fn warm_up<T: Word>(
+        &self,
+        gpu: &Gpu,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        duration: Duration,
+    ) -> Result<(), GpuError> {
+        self.check_lengths(input.len(), output.len())?;
+        let start = Instant::now();
+        while start.elapsed() < duration {
+            let bindings = [&input.buffer, &output.buffer];
+            submit(gpu, &self.pipeline, &bindings, self.groups, 8, None)?;
+            gpu.wait()?;
+        }
+        Ok(())
+    }
+
+    /// The median GPU time of `runs` runs (at least one), after [`WARM_UP`] of warm-up.
+    pub fn median<T: Word>(
+        &self,
+        gpu: &Gpu,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        runs: usize,
+    ) -> Result<Duration, GpuError> {
+        self.warm_up(gpu, input, output, WARM_UP)?;
+        let mut times = self.time(gpu, input, output, runs)?;
+        times.sort();
+        Ok(times[times.len() / 2])
     }
 
     /// The kernel's name, for reports.
@@ -157,18 +197,9 @@ impl Gpu {
         let rows = GpuLayout::row_major(to.shape())?;
         distinct(&rows, from)?;
         distinct(&rows, to)?;
-        let valid = match from.is_padded() {
-            true => guard(&from.call("is_valid", "c"), "return 0u;"),
-            false => String::new(),
-        };
-        let rank = to.shape().len();
-        let value_at = format!(
-            "fn value_at(c: array<u32, {rank}>) -> u32 {{\n{valid}    return src[{}];\n}}\n",
-            from.call("offset", "c")
-        );
         let (body, threads) = match to.is_bijective() {
-            true => gather(to, &value_at),
-            false => scatter(to, &rows, &value_at)?,
+            true => gather(from, to),
+            false => scatter(from, to, &rows)?,
         };
         let wgsl = assemble(&[from, to, &rows], &body);
         let groups = self.grid(threads as u64)?;
@@ -219,7 +250,7 @@ impl Gpu {
     dst[x * {height}u + y] = src[t];
 }}
 ",
-            bindings("u32"),
+            bindings("u32", "u32"),
             entry(len as u64)
         );
         let groups = self.grid(len as u64)?;
@@ -298,7 +329,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
     }}
 }}
 ",
-            bindings = bindings("u32"),
+            bindings = bindings("u32", "u32"),
             space = tile.space(),
         );
         let wgsl = assemble(&[tile], &body);
@@ -404,29 +435,10 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         Ok(pipeline)
     }
 
-    /// Workgroups for `threads` one-dimensional threads: a row of at most the device's
-    /// limit, as many rows as needed.
+    /// Workgroups for `threads` one-dimensional threads on this device.
     fn grid(&self, threads: u64) -> Result<[u32; 2], GpuError> {
-        // Thread indices are u32 in WGSL.
-        if threads > u64::from(u32::MAX) {
-            return Err(GpuError::TooLarge {
-                what: "threads".to_owned(),
-                value: threads,
-                limit: u64::from(u32::MAX),
-            });
-        }
-        let max = u64::from(self.device().limits().max_compute_workgroups_per_dimension);
-        let groups = threads.div_ceil(u64::from(GROUP)).max(1);
-        let x = groups.min(max);
-        let y = groups.div_ceil(x);
-        if y > max {
-            return Err(GpuError::TooLarge {
-                what: "workgroups".to_owned(),
-                value: groups,
-                limit: max * max,
-            });
-        }
-        Ok([x as u32, y as u32])
+        let max = self.device().limits().max_compute_workgroups_per_dimension;
+        grid(threads, u64::from(max))
     }
 
     /// Elements of a `height × width` image, which WGSL indexes with `u32`.
@@ -440,29 +452,96 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     }
 }
 
-/// A copy to a bijective layout: its offsets in order, four per thread (one `vec4<u32>`
-/// store) where its space allows, each read through its inverse. The body and its threads.
-fn gather(to: &GpuLayout, value_at: &str) -> (String, usize) {
-    let (element, threads, store) = match to.space().is_multiple_of(4) {
-        true => (
-            "vec4<u32>",
-            to.space() / 4,
-            "    let o = t * 4u;
-    dst[t] = vec4<u32>(gather(o), gather(o + 1u), gather(o + 2u), gather(o + 3u));
-",
-        ),
-        false => ("u32", to.space(), "    dst[t] = gather(t);\n"),
+/// Workgroups for `threads` one-dimensional threads, at most `max` along a dimension: as
+/// few rows as that allows, of equal length, so that fewer than one workgroup per row is
+/// idle (rows of `max` would leave up to a whole row idle: half the grid at `max + 1`).
+fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
+    // Thread indices are u32 in WGSL.
+    if threads > u64::from(u32::MAX) {
+        return Err(GpuError::TooLarge {
+            what: "threads".to_owned(),
+            value: threads,
+            limit: u64::from(u32::MAX),
+        });
+    }
+    let groups = threads.div_ceil(u64::from(GROUP)).max(1);
+    let y = groups.div_ceil(max);
+    if y > max {
+        return Err(GpuError::TooLarge {
+            what: "workgroups".to_owned(),
+            value: groups,
+            limit: max * max,
+        });
+    }
+    let x = groups.div_ceil(y);
+    Ok([x as u32, y as u32])
+}
+
+/// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
+/// as `vec4<u32>`s, so that a kernel can also load four at once), and `value_at(c)`, the
+/// element at coordinate `c`, zero in `from`'s padding.
+fn reads(from: &GpuLayout) -> String {
+    let rank = from.shape().len();
+    let valid = match from.is_padded() {
+        true => guard(&from.call("is_valid", "c"), "return 0u;"),
+        false => String::new(),
     };
-    let text = format!(
-        "{}{value_at}
-fn gather(o: u32) -> u32 {{
-    return value_at({}_coord(o));
+    format!(
+        "fn element(s: u32) -> u32 {{
+    return src[s >> 2u][s & 3u];
 }}
 
-{}{store}}}
+fn value_at(c: array<u32, {rank}>) -> u32 {{
+{valid}    return element({});
+}}
 ",
-        bindings(element),
-        to.prefix(),
+        from.call("offset", "c")
+    )
+}
+
+/// A copy to a bijective layout: its offsets in order, four per thread (one `vec4<u32>`
+/// store) where its space allows, each found through its inverse. Where the four sources
+/// lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted run), they
+/// are one load. The body and its threads.
+fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
+    let coord = format!("{}_coord", to.prefix());
+    let vector = to.space().is_multiple_of(4);
+    let store = match (vector, from.is_padded()) {
+        (false, _) => format!("    dst[t] = value_at({coord}(t));\n"),
+        (true, true) => format!(
+            "    let o = t * 4u;
+    dst[t] = vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), \
+value_at({coord}(o + 2u)), value_at({coord}(o + 3u)));
+"
+        ),
+        (true, false) => "    let o = t * 4u;
+    let s = vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u));
+    let quad = s >> vec4<u32>(2u);
+    if (all(quad == vec4<u32>(quad.x))) {
+        let v = src[quad.x];
+        let lane = s & vec4<u32>(3u);
+        dst[t] = vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]);
+    } else {
+        dst[t] = vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w));
+    }
+"
+        .to_owned(),
+    };
+    let source = match (vector, from.is_padded()) {
+        (true, false) => format!(
+            "\nfn source(o: u32) -> u32 {{\n    let c = {coord}(o);\n    return {};\n}}\n",
+            from.call("offset", "c")
+        ),
+        _ => String::new(),
+    };
+    let (element, threads) = match vector {
+        true => ("vec4<u32>", to.space() / 4),
+        false => ("u32", to.space()),
+    };
+    let text = format!(
+        "{}{}{source}\n{}{store}}}\n",
+        bindings("vec4<u32>", element),
+        reads(from),
         entry(threads as u64)
     );
     (text, threads)
@@ -470,7 +549,11 @@ fn gather(o: u32) -> u32 {{
 
 /// A copy to any other injective layout: one thread per coordinate (row-major through
 /// `rows`), skipping its padding. The body and its threads.
-fn scatter(to: &GpuLayout, rows: &GpuLayout, value_at: &str) -> Result<(String, usize), GpuError> {
+fn scatter(
+    from: &GpuLayout,
+    to: &GpuLayout,
+    rows: &GpuLayout,
+) -> Result<(String, usize), GpuError> {
     if !to.is_injective() {
         return Err(to.unsupported(
             "distinct coordinates may share an offset (or that could not be proved), so \
@@ -483,8 +566,9 @@ fn scatter(to: &GpuLayout, rows: &GpuLayout, value_at: &str) -> Result<(String, 
     };
     let size = to.size();
     let text = format!(
-        "{}{value_at}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
-        bindings("u32"),
+        "{}{}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
+        bindings("vec4<u32>", "u32"),
+        reads(from),
         entry(size as u64),
         rows.prefix(),
         to.call("offset", "c")
@@ -497,11 +581,11 @@ fn guard(condition: &str, exit: &str) -> String {
     format!("    if (!{condition}) {{\n        {exit}\n    }}\n")
 }
 
-/// The input (`src`, read) and output (`dst`, `element`s) bindings.
-fn bindings(element: &str) -> String {
+/// The input (`src`, read as `source`s) and output (`dst`, `destination`s) bindings.
+fn bindings(source: &str, destination: &str) -> String {
     format!(
-        "@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<{element}>;
+        "@group(0) @binding(0) var<storage, read> src: array<{source}>;
+@group(0) @binding(1) var<storage, read_write> dst: array<{destination}>;
 
 "
     )
@@ -615,4 +699,35 @@ fn time(
             Duration::from_nanos(elapsed.round() as u64)
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{GROUP, grid};
+
+    #[test]
+    fn grids_cover_every_thread_with_less_than_a_workgroup_idle_per_row() {
+        let max = 65535;
+        for threads in [
+            1,
+            255,
+            256,
+            257,
+            max * 256,
+            max * 256 + 1,
+            1 << 24,
+            1 << 26,
+            3 << 30,
+        ] {
+            let [x, y] = grid(threads, max).expect("grid");
+            let (x, y) = (u64::from(x), u64::from(y));
+            let groups = threads.div_ceil(u64::from(GROUP));
+            assert!(x <= max && y <= max, "{threads}: {x} × {y}");
+            assert!(x * y >= groups, "{threads}: {x} × {y} < {groups}");
+            assert!(x * y - groups < y, "{threads}: {x} × {y} for {groups}");
+        }
+        assert_eq!(grid(1 << 24, max).ok(), Some([32768, 2]));
+        assert!(grid(u64::from(u32::MAX) + 1, max).is_err());
+        assert!(grid(u64::from(u32::MAX), 4).is_err());
+    }
 }

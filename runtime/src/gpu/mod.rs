@@ -20,6 +20,6 @@ mod shader;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
-pub use kernel::{Kernel, MapKernel};
+pub use kernel::{Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;
