@@ -1,5 +1,6 @@
 //! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
-//! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles against a plain
+//! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
+//! fixed-size layout and as a `dyn` layout at the image's extents) against a plain
 //! WGSL copy of the same bytes (and a CUDA device-to-device copy, when its GB/s is given in
 //! `SWIZZLE_CUDA_COPY_GBS`); transposes through row-major, padded and XOR-swizzled
 //! workgroup tiles against each other and the naive transpose.
@@ -20,6 +21,22 @@ swizzle::layout! {
     pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
     /// CK's XOR preshuffle: column reads hit 32 banks, no padding.
     pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
+
+    /// The two tiled layouts again, with the image's extents given at run time.
+    pub layout DynMortonTiles {
+        memory [ty: dyn, tx: dyn, m: 16];
+        morton m -> [yi: 4, xi: 4];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    pub layout DynXorTiles {
+        memory [ty: dyn, tx: dyn, yi: 32, xi: 32];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
 }
 
 fn env(name: &str, default: usize) -> usize {
@@ -112,13 +129,22 @@ fn main() -> Result<(), GpuError> {
             n = side / if tiles == "MortonTiles" { 4 } else { 32 },
         ))
     };
-    let layouts: [(GpuLayout, Offset); 2] = [
+    let extents = [side, side];
+    let layouts: [(GpuLayout, Offset); 4] = [
         (
             tiled("MortonTiles", "m: 16]; morton m -> [yi: 4, xi: 4]")?,
             morton_offset,
         ),
         (
             tiled("XorTiles", "yi: 32, xi: 32]; xor xi by yi")?,
+            xor_offset,
+        ),
+        (
+            GpuLayout::tiled(&DynMortonTiles::DESCRIPTOR, DynMortonTiles::WGSL, &extents)?,
+            morton_offset,
+        ),
+        (
+            GpuLayout::tiled(&DynXorTiles::DESCRIPTOR, DynXorTiles::WGSL, &extents)?,
             xor_offset,
         ),
     ];

@@ -66,6 +66,13 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
+    pub layout DynXor {
+        memory [ty: dyn, tx: dyn, yi: 8, xi: 8];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
     pub layout DynPadded {
         memory [ty: dyn, r: 4, c: 4];
         pad c -> x (1, 1);
@@ -201,16 +208,27 @@ fn large_morton_tiles_pack_and_unpack_against_generated_offsets() {
 #[test]
 fn run_time_extents_pack_and_unpack_with_partial_tiles() {
     let Some(gpu) = gpu() else { return };
-    for (y, x) in [(37, 70), (8, 8), (1, 13)] {
+    for (y, x) in [(37, 70), (8, 8), (1, 13), (16, 24)] {
+        // Whole tiles of a bijection make a bijection; partial ones have padding.
+        let whole = y % 8 == 0 && x % 8 == 0;
         let morton = DynMorton::new(y, x).expect("extents");
         let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[y, x])
             .expect("tiled layout");
         assert_eq!(layout.space(), morton.space());
+        assert!(layout.has_inverse());
+        assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
         check_pack_unpack_with(gpu, &layout, |c| {
             DynMorton::DESCRIPTOR.offset_in(&[y, x], c).ok()
         });
+        let layout =
+            GpuLayout::tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]).expect("tiled layout");
+        assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
+        check_pack_unpack_with(gpu, &layout, |c| {
+            DynXor::DESCRIPTOR.offset_in(&[y, x], c).ok()
+        });
     }
     let padded = GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]).expect("tiled");
+    assert!(!padded.has_inverse());
     check_pack_unpack_with(gpu, &padded, |c| {
         DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
     });

@@ -181,11 +181,12 @@ impl MapKernel {
 }
 
 impl Gpu {
-    /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A
-    /// bijective `to` is written in order, four offsets per thread, each read through
-    /// `to`'s inverse and `from`'s offset; any other `to` (padded, with unused offsets) is
-    /// written coordinate by coordinate and its other offsets keep their contents.
-    /// Coordinates in `from`'s padding read as zero.
+    /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A `to`
+    /// with an inverse (a bijection, or tiles of a bijection) is written in order, four
+    /// offsets per thread, each read through `to`'s inverse and `from`'s offset; any other
+    /// `to` (padded, with unused offsets) is written coordinate by coordinate. Offsets of
+    /// `to` that hold no element keep their contents; coordinates in `from`'s padding read
+    /// as zero.
     pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
         if from.shape() != to.shape() {
             return Err(GpuError::Shape {
@@ -197,7 +198,7 @@ impl Gpu {
         let rows = GpuLayout::row_major(to.shape())?;
         distinct(&rows, from)?;
         distinct(&rows, to)?;
-        let (body, threads) = match to.is_bijective() {
+        let (body, threads) = match to.has_inverse() {
             true => gather(from, to),
             false => scatter(from, to, &rows)?,
         };
@@ -499,52 +500,93 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
     )
 }
 
-/// A copy to a bijective layout: its offsets in order, four per thread (one `vec4<u32>`
-/// store) where its space allows, each found through its inverse. Where the four sources
-/// lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted run), they
-/// are one load. The body and its threads.
+/// A copy to a layout with an inverse: its offsets in order, four per thread (one
+/// `vec4<u32>` store) where its space allows, each found through the inverse. Where the four
+/// sources lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted
+/// run), they are one load. Offsets of `to` that hold no element (in partial tiles) keep
+/// their contents. The body and its threads.
 fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
     let coord = format!("{}_coord", to.prefix());
+    let mut helpers = reads(from);
+    if to.is_padded() {
+        helpers.push_str(&format!(
+            "\n/// Whether offset `o` holds an element.\nfn holds(o: u32) -> bool {{\n    let c = {coord}(o);\n    return {};\n}}\n",
+            to.call("is_valid", "c")
+        ));
+    }
     let vector = to.space().is_multiple_of(4);
-    let store = match (vector, from.is_padded()) {
-        (false, _) => format!("    dst[t] = value_at({coord}(t));\n"),
+    let store = match (vector, to.is_padded()) {
+        (false, padded) => {
+            let skip = match padded {
+                true => guard("holds(t)", "return;"),
+                false => String::new(),
+            };
+            format!("{skip}    dst[t] = value_at({coord}(t));\n")
+        }
+        (true, false) => "    dst[t] = quad(t * 4u);\n".to_owned(),
         (true, true) => format!(
             "    let o = t * 4u;
-    dst[t] = vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), \
-value_at({coord}(o + 2u)), value_at({coord}(o + 3u)));
+    let held = vec4<bool>(holds(o), holds(o + 1u), holds(o + 2u), holds(o + 3u));
+    if (all(held)) {{
+        dst[t] = quad(o);
+        return;
+    }}
+    for (var i = 0u; i < 4u; i++) {{
+        if (held[i]) {{
+            dst[t][i] = value_at({coord}(o + i));
+        }}
+    }}
 "
         ),
-        (true, false) => "    let o = t * 4u;
-    let s = vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u));
-    let quad = s >> vec4<u32>(2u);
-    if (all(quad == vec4<u32>(quad.x))) {
-        let v = src[quad.x];
-        let lane = s & vec4<u32>(3u);
-        dst[t] = vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]);
-    } else {
-        dst[t] = vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w));
+    };
+    if vector {
+        helpers.push_str(&quad(from, &coord));
     }
-"
-        .to_owned(),
-    };
-    let source = match (vector, from.is_padded()) {
-        (true, false) => format!(
-            "\nfn source(o: u32) -> u32 {{\n    let c = {coord}(o);\n    return {};\n}}\n",
-            from.call("offset", "c")
-        ),
-        _ => String::new(),
-    };
     let (element, threads) = match vector {
         true => ("vec4<u32>", to.space() / 4),
         false => ("u32", to.space()),
     };
     let text = format!(
-        "{}{}{source}\n{}{store}}}\n",
+        "{}{helpers}\n{}{store}}}\n",
         bindings("vec4<u32>", element),
-        reads(from),
         entry(threads as u64)
     );
     (text, threads)
+}
+
+/// WGSL `quad(o)`: the elements of offsets `o..o + 4` of the output, found through its
+/// inverse `coord`: one `vec4` load where an unpadded `from` keeps the four in one aligned
+/// `vec4`, else four.
+fn quad(from: &GpuLayout, coord: &str) -> String {
+    if from.is_padded() {
+        return format!(
+            "
+fn quad(o: u32) -> vec4<u32> {{
+    return vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), value_at({coord}(o + 2u)), value_at({coord}(o + 3u)));
+}}
+"
+        );
+    }
+    format!(
+        "
+fn source(o: u32) -> u32 {{
+    let c = {coord}(o);
+    return {};
+}}
+
+fn quad(o: u32) -> vec4<u32> {{
+    let s = vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u));
+    let aligned = s >> vec4<u32>(2u);
+    if (all(aligned == vec4<u32>(aligned.x))) {{
+        let v = src[aligned.x];
+        let lane = s & vec4<u32>(3u);
+        return vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]);
+    }}
+    return vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w));
+}}
+",
+        from.call("offset", "c")
+    )
 }
 
 /// A copy to any other injective layout: one thread per coordinate (row-major through

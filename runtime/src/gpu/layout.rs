@@ -15,7 +15,7 @@ pub struct GpuLayout {
     wgsl: String,
     shape: Vec<usize>,
     space: usize,
-    bijective: bool,
+    inverse: bool,
     padded: bool,
     injective: bool,
 }
@@ -89,7 +89,7 @@ impl GpuLayout {
         }
         let injective = injective(descriptor);
         Ok(GpuLayout {
-            bijective: has("coord"),
+            inverse: has("coord"),
             padded: has("is_valid"),
             prefix,
             wgsl: text.to_owned(),
@@ -102,8 +102,10 @@ impl GpuLayout {
 
     /// A layout with run-time (`dyn`) dims at `extents` (one per coordinate; a coordinate
     /// without a run-time dim has its tile's length): the tile's functions `text` (its
-    /// `WGSL`), and around them `<prefix>_offset` and `<prefix>_is_valid` over the whole
-    /// array, the tile counts folded in as constants. Partial tiles are padding.
+    /// `WGSL`), and around them, over the whole array, the tile counts folded in as
+    /// constants: `<prefix>_offset`; `<prefix>_coord` when the tile is a bijection; and
+    /// `<prefix>_is_valid` when a tile is partial (the cells outside the extents are padding)
+    /// or the tile is padded.
     pub fn tiled(
         descriptor: &Descriptor,
         text: &str,
@@ -147,49 +149,29 @@ impl GpuLayout {
                 limit: 1 << 32,
             })?;
         let prefix = wgsl::snake_case(&name);
-        let params: Vec<String> = (0..tile.len()).map(|j| format!("c{j}: u32")).collect();
-        let inside: Vec<String> = (0..tile.len())
-            .map(|j| match (dynamic[j], tile[j]) {
-                (false, _) => format!("c{j}"),
-                (true, 1) => "0u".to_owned(),
-                (true, t) => format!("c{j} % {t}u"),
-            })
-            .collect();
-        // Row-major over the grid dims, outermost first, as the Rust `offset` does.
-        let place = descriptor.grid.iter().fold(String::new(), |acc, g| {
-            let j = g.coord;
-            let quotient = match tile[j] {
-                1 => format!("c{j}"),
-                t => format!("c{j} / {t}u"),
-            };
-            match acc.is_empty() {
-                true => quotient,
-                false => format!("({acc}) * {}u + {quotient}", tiles[j]),
-            }
-        });
-        let inside = inside.join(", ");
-        let mut valid: Vec<String> = (0..tile.len())
-            .map(|j| format!("c{j} < {}u", extents[j]))
-            .collect();
-        if text.contains(&format!("fn {prefix}_tile_is_valid(")) {
-            valid.push(format!("{prefix}_tile_is_valid({inside})"));
-        }
-        let params = params.join(", ");
-        let wrapper = format!(
+        let has = |function: &str| text.contains(&format!("fn {prefix}_tile_{function}("));
+        let grid = Grid {
+            prefix: &prefix,
+            tile: &tile,
+            tiles: &tiles,
+            dynamic: &dynamic,
+            descriptor,
+        };
+        let mut wrapper = format!(
             "{text}
 // `{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements.
-
-fn {prefix}_offset({params}) -> u32 {{
-    let tile = {place};
-    return tile * {tile_space}u + {prefix}_tile_offset({inside});
-}}
-
-fn {prefix}_is_valid({params}) -> bool {{
-    return {};
-}}
-",
-            valid.join(" && ")
+{}",
+            grid.offset(tile_space)
         );
+        let partial = (0..tile.len()).any(|j| !extents[j].is_multiple_of(tile[j]));
+        let padded = partial || has("is_valid");
+        if padded {
+            wrapper.push_str(&grid.is_valid(extents, has("is_valid")));
+        }
+        let inverse = has("coord");
+        if inverse {
+            wrapper.push_str(&grid.coord(tile_space));
+        }
         let injective = injective(descriptor);
         Ok(GpuLayout {
             name,
@@ -197,8 +179,8 @@ fn {prefix}_is_valid({params}) -> bool {{
             wgsl: wrapper,
             shape: extents.to_vec(),
             space,
-            bijective: false,
-            padded: true,
+            inverse,
+            padded,
             injective,
         })
     }
@@ -233,9 +215,17 @@ fn {prefix}_is_valid({params}) -> bool {{
         self.space
     }
 
-    /// Whether it has `<prefix>_coord`, the inverse.
+    /// Whether every offset holds exactly one coordinate's element (it has `<prefix>_coord`
+    /// and no padding).
     pub fn is_bijective(&self) -> bool {
-        self.bijective
+        self.inverse && !self.padded
+    }
+
+    /// Whether it has `<prefix>_coord`, the coordinate at every offset: the inverse of a
+    /// bijection, or of tiles of a bijection, where the coordinates of partial tiles' cells
+    /// lie outside the extents (`<prefix>_is_valid` says which).
+    pub fn has_inverse(&self) -> bool {
+        self.inverse
     }
 
     /// Whether it has `<prefix>_is_valid` (padding).
@@ -261,6 +251,117 @@ fn {prefix}_is_valid({params}) -> bool {{
             layout: self.name.clone(),
             why: why.into(),
         }
+    }
+}
+
+/// The grid of a tiled layout at given extents, which its whole-array WGSL functions walk.
+struct Grid<'a> {
+    prefix: &'a str,
+    tile: &'a [usize],
+    tiles: &'a [usize],
+    /// Whether each coordinate has a run-time dim.
+    dynamic: &'a [bool],
+    descriptor: &'a Descriptor,
+}
+
+impl Grid<'_> {
+    fn params(&self) -> String {
+        let params: Vec<String> = (0..self.tile.len()).map(|j| format!("c{j}: u32")).collect();
+        params.join(", ")
+    }
+
+    /// The coordinates within the tile, as arguments of the tile's functions.
+    fn inside(&self) -> String {
+        let inside: Vec<String> = (0..self.tile.len())
+            .map(|j| match (self.dynamic[j], self.tile[j]) {
+                (false, _) => format!("c{j}"),
+                (true, 1) => "0u".to_owned(),
+                (true, t) => format!("c{j} % {t}u"),
+            })
+            .collect();
+        inside.join(", ")
+    }
+
+    fn offset(&self, tile_space: usize) -> String {
+        // Row-major over the grid dims, outermost first, as the Rust `offset` does.
+        let place = self.descriptor.grid.iter().fold(String::new(), |acc, g| {
+            let j = g.coord;
+            let quotient = match self.tile[j] {
+                1 => format!("c{j}"),
+                t => format!("c{j} / {t}u"),
+            };
+            match acc.is_empty() {
+                true => quotient,
+                false => format!("({acc}) * {}u + {quotient}", self.tiles[j]),
+            }
+        });
+        format!(
+            "
+fn {p}_offset({}) -> u32 {{
+    let tile = {place};
+    return tile * {tile_space}u + {p}_tile_offset({});
+}}
+",
+            self.params(),
+            self.inside(),
+            p = self.prefix
+        )
+    }
+
+    fn is_valid(&self, extents: &[usize], tile_is_valid: bool) -> String {
+        let mut valid: Vec<String> = (0..self.tile.len())
+            .map(|j| format!("c{j} < {}u", extents[j]))
+            .collect();
+        if tile_is_valid {
+            valid.push(format!("{}_tile_is_valid({})", self.prefix, self.inside()));
+        }
+        format!(
+            "
+fn {}_is_valid({}) -> bool {{
+    return {};
+}}
+",
+            self.prefix,
+            self.params(),
+            valid.join(" && ")
+        )
+    }
+
+    /// The inverse: the tile's place in the grid (innermost grid dim last) and the
+    /// coordinate within it.
+    fn coord(&self, tile_space: usize) -> String {
+        let rank = self.tile.len();
+        let mut lines = format!(
+            "    let inside = {}_tile_coord(offset % {tile_space}u);\n    var tile = offset / {tile_space}u;\n",
+            self.prefix
+        );
+        let mut coords: Vec<String> = (0..rank).map(|j| format!("inside[{j}]")).collect();
+        for (k, g) in self.descriptor.grid.iter().enumerate().rev() {
+            let j = g.coord;
+            let place = match k {
+                0 => "tile".to_owned(),
+                _ => {
+                    lines.push_str(&format!(
+                        "    let g{j} = tile % {n}u;\n    tile = tile / {n}u;\n",
+                        n = self.tiles[j]
+                    ));
+                    format!("g{j}")
+                }
+            };
+            coords[j] = match self.tile[j] {
+                1 => place,
+                t => format!("{place} * {t}u + inside[{j}]"),
+            };
+        }
+        format!(
+            "
+fn {p}_coord(offset: u32) -> array<u32, {rank}> {{
+{lines}    return array<u32, {rank}>({});
+}}
+",
+            coords.join(", "),
+            p = self.prefix
+        )
     }
 }
 

@@ -5,9 +5,10 @@
 //! user's WGSL — and runs them with wgpu on whatever adapter the machine has (a discrete GPU
 //! first, then an integrated one, then a software Vulkan such as lavapipe).
 //!
-//! Every kernel writes its output in order (four elements per thread, as one `vec4<u32>`,
-//! where the output length allows) and reads its input through the layout's functions, so
-//! writes are always coalesced. Elements are 32-bit ([`Word`]): kernels move bits.
+//! Copies into a layout with an inverse write their output in order (four elements per
+//! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and
+//! find each input element through the layouts' functions, loading four at once where they
+//! share an aligned `vec4`. Elements are 32-bit ([`Word`]): kernels move bits.
 //! Everything that can go wrong is a [`GpuError`], never a panic.
 
 mod buffer;
