@@ -1,6 +1,7 @@
 //! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
-//! fixed-size layout and as a `dyn` layout at the image's extents) against a plain
+//! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
+//! 64-bit elements) against a plain
 //! WGSL copy of the same bytes (and a CUDA device-to-device copy, when its GB/s is given in
 //! `SWIZZLE_CUDA_COPY_GBS`); transposes through row-major, padded and XOR-swizzled
 //! workgroup tiles against each other and the naive transpose.
@@ -12,7 +13,7 @@
 //! against closed forms on the CPU in the same run before it is reported.
 
 use std::time::Duration;
-use swizzle::gpu::{Buffer, Gpu, GpuError, GpuLayout, Kernel};
+use swizzle::gpu::{Buffer, Gpu, GpuError, GpuLayout, Kernel, Word};
 
 swizzle::layout! {
     /// The transpose tile with 32-way bank conflicts on its column reads.
@@ -75,11 +76,11 @@ impl Row {
     }
 }
 
-fn measure(
+fn measure<T: Word>(
     gpu: &Gpu,
     kernel: &Kernel,
-    input: &Buffer<u32>,
-    output: &Buffer<u32>,
+    input: &Buffer<T>,
+    output: &Buffer<T>,
     runs: usize,
 ) -> Result<Row, GpuError> {
     Ok(Row {
@@ -163,6 +164,31 @@ fn main() -> Result<(), GpuError> {
         check(unpack.name(), gpu.download(&output)? == image);
         rows.push(measure(&gpu, &unpack, &packed, &output, runs)?);
     }
+
+    // The tiled layouts again with 64-bit elements: twice the bytes, each element two words.
+    let wide: Vec<u64> = image
+        .iter()
+        .map(|&i| u64::from(i) << 32 | u64::from(!i))
+        .collect();
+    let wide_input = gpu.upload(&wide)?;
+    let wide_output = gpu.filled(len, 0u64)?;
+    for (layout, offset) in &layouts[2..] {
+        let layout = layout.with_element::<u64>()?;
+        let pack = gpu.pack_kernel(&layout)?;
+        let packed = gpu.filled(len, 0u64)?;
+        pack.run(&gpu, &wide_input, &packed)?;
+        let data = gpu.download(&packed)?;
+        let ok =
+            (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == wide[y * side + x]));
+        check(pack.name(), ok);
+        rows.push(measure(&gpu, &pack, &wide_input, &packed, runs)?);
+
+        let unpack = gpu.unpack_kernel(&layout)?;
+        unpack.run(&gpu, &packed, &wide_output)?;
+        check(unpack.name(), gpu.download(&wide_output)? == wide);
+        rows.push(measure(&gpu, &unpack, &packed, &wide_output, runs)?);
+    }
+    drop((wide_input, wide_output));
 
     let mut transposes = vec![gpu.naive_transpose_kernel(side, side)?];
     for tile in [

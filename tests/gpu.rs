@@ -11,7 +11,7 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{Gpu, GpuError, GpuLayout};
+use swizzle::gpu::{Gpu, GpuError, GpuLayout, Word};
 use swizzle::ir::{Descriptor, coordinates};
 
 /// What no kernel writes.
@@ -125,20 +125,55 @@ fn check_pack_unpack_with(
     layout: &GpuLayout,
     offset: impl Fn(&[usize]) -> Option<usize>,
 ) {
+    check_elements::<u32>(gpu, layout, offset);
+}
+
+/// An element type the tests fill buffers with: distinct values in every word, and a poison.
+trait Element: Word + PartialEq + std::fmt::Debug {
+    const POISON: Self;
+    const ZERO: Self;
+    fn nth(i: usize) -> Self;
+}
+
+impl Element for u32 {
+    const POISON: u32 = POISON;
+    const ZERO: u32 = 0;
+    fn nth(i: usize) -> u32 {
+        i as u32 + 1
+    }
+}
+
+impl Element for u64 {
+    const POISON: u64 = u64::from_le_bytes([0xEF, 0xBE, 0xAD, 0xDE, 0xFE, 0xCA, 0xAD, 0xDE]);
+    const ZERO: u64 = 0;
+    /// The low word and the high word differ, so swapped or repeated words show.
+    fn nth(i: usize) -> u64 {
+        (i as u64 + 1) | (0xA000_0000 + i as u64) << 32
+    }
+}
+
+/// Packs a row-major image of `T` into `layout` (for elements of `T`) and unpacks it again,
+/// on the GPU, against `offset`; the pack's unwritten offsets must keep their poison.
+fn check_elements<T: Element>(
+    gpu: &Gpu,
+    layout: &GpuLayout,
+    offset: impl Fn(&[usize]) -> Option<usize>,
+) {
+    let layout = layout.with_element::<T>().expect("element layout");
     let shape = layout.shape().to_vec();
-    let image: Vec<u32> = (1..=layout.size() as u32).collect();
+    let image: Vec<T> = (0..layout.size()).map(T::nth).collect();
     let offsets: Vec<Option<usize>> = coordinates(&shape).map(|c| offset(&c)).collect();
 
-    let pack = match gpu.pack_kernel(layout) {
+    let pack = match gpu.pack_kernel(&layout) {
         Ok(kernel) => kernel,
         Err(GpuError::Unsupported { .. }) if !layout.is_injective() => return,
         Err(error) => panic!("{error}"),
     };
     let input = gpu.upload(&image).expect("upload");
-    let packed = gpu.filled(layout.space(), POISON).expect("buffer");
+    let packed = gpu.filled(layout.space(), T::POISON).expect("buffer");
     pack.run(gpu, &input, &packed).expect("pack");
     let packed = gpu.download(&packed).expect("download");
-    let mut expected = vec![POISON; layout.space()];
+    let mut expected = vec![T::POISON; layout.space()];
     for (i, offset) in offsets.iter().enumerate() {
         if let Some(offset) = offset {
             expected[*offset] = image[i];
@@ -152,14 +187,14 @@ fn check_pack_unpack_with(
         pack.wgsl()
     );
 
-    let unpack = gpu.unpack_kernel(layout).expect("unpack kernel");
-    let stored: Vec<u32> = (0..layout.space() as u32).map(|o| o + 100).collect();
+    let unpack = gpu.unpack_kernel(&layout).expect("unpack kernel");
+    let stored: Vec<T> = (0..layout.space()).map(|o| T::nth(o + 100)).collect();
     let input = gpu.upload(&stored).expect("upload");
-    let image_out = gpu.filled(layout.size(), POISON).expect("buffer");
+    let image_out = gpu.filled(layout.size(), T::POISON).expect("buffer");
     unpack.run(gpu, &input, &image_out).expect("unpack");
-    let expected: Vec<u32> = offsets
+    let expected: Vec<T> = offsets
         .iter()
-        .map(|offset| offset.map_or(0, |o| stored[o]))
+        .map(|offset| offset.map_or(T::ZERO, |o| stored[o]))
         .collect();
     let image_out = gpu.download(&image_out).expect("download");
     assert_eq!(
@@ -237,6 +272,39 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
         GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 5]),
         Err(GpuError::Shape { .. })
     ));
+}
+
+#[test]
+fn sixty_four_bit_elements_pack_and_unpack() {
+    let Some(gpu) = gpu() else { return };
+    let check_type = |layout: GpuLayout, descriptor: &Descriptor| {
+        check_elements::<u64>(gpu, &layout, |c| descriptor.offset(c).ok());
+    };
+    check_type(
+        GpuLayout::of::<MortonTexture, 2>().expect("WGSL"),
+        &MortonTexture::DESCRIPTOR,
+    );
+    check_type(GpuLayout::of::<LdsA, 2>().expect("WGSL"), &LdsA::DESCRIPTOR);
+    check_type(
+        GpuLayout::of::<Padded, 2>().expect("WGSL"),
+        &Padded::DESCRIPTOR,
+    );
+    for (y, x) in [(37, 70), (16, 24)] {
+        let layout = GpuLayout::tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]).expect("tiled");
+        check_elements::<u64>(gpu, &layout, |c| {
+            DynXor::DESCRIPTOR.offset_in(&[y, x], c).ok()
+        });
+    }
+    let layout = GpuLayout::of::<Cute, 2>().expect("WGSL");
+    let wide = layout.with_element::<f64>().expect("64-bit layout");
+    assert_eq!(
+        (wide.shape(), wide.space(), wide.words()),
+        (layout.shape(), layout.space(), 2)
+    );
+    assert!(
+        wide.wgsl()
+            .contains("fn cute_w2_coord(offset: u32) -> array<u32, 3>")
+    );
 }
 
 #[test]
@@ -359,6 +427,43 @@ fn bad_input_is_a_typed_error() {
         gpu.transpose_kernel(64, 64, &not_square),
         Err(GpuError::Unsupported { .. })
     ));
+
+    // Elements of the wrong width: a kernel moves the width its layouts were built for.
+    let wide = layout.with_element::<u64>().expect("64-bit layout");
+    let wide_pack = gpu.pack_kernel(&wide).expect("kernel");
+    let element = Err(GpuError::Element {
+        expected: 64,
+        actual: 32,
+    });
+    assert_eq!(wide_pack.run(gpu, &right, &right), element);
+    let words = gpu.filled(64, 0u64).expect("buffer");
+    assert_eq!(
+        pack.run(gpu, &words, &words),
+        Err(GpuError::Element {
+            expected: 32,
+            actual: 64
+        })
+    );
+    assert_eq!(gpu.copy_kernel(&layout, &wide).map(drop), element);
+    assert!(matches!(
+        wide.with_element::<u64>(),
+        Err(GpuError::Unsupported { .. })
+    ));
+    let tile = GpuLayout::of::<XorTile, 2>().expect("WGSL");
+    let wide_tile = tile.with_element::<f64>().expect("64-bit tile");
+    assert!(matches!(
+        gpu.transpose_kernel(64, 64, &wide_tile),
+        Err(GpuError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        gpu.map_kernel(&wide, "    return value;"),
+        Err(GpuError::Unsupported { .. })
+    ));
+    let map = gpu.map_kernel(&layout, "    return value;").expect("map");
+    assert!(matches!(
+        map.run(gpu, &words),
+        Err(GpuError::Element { .. })
+    ));
 }
 
 #[test]
@@ -397,7 +502,10 @@ proptest! {
             return Ok(());
         }
         let (layout, descriptor) = parse(&source);
-        check_pack_unpack(gpu, &layout, &descriptor);
+        match seed % 2 {
+            0 => check_pack_unpack(gpu, &layout, &descriptor),
+            _ => check_elements::<u64>(gpu, &layout, |c| descriptor.offset(c).ok()),
+        }
     }
 }
 

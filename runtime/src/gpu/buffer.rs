@@ -1,22 +1,31 @@
-//! Typed GPU buffers: a slice of 32-bit words in device memory, uploaded and read back with
-//! bytemuck (no unsafe code here).
+//! Typed GPU buffers: a slice of 32- or 64-bit elements in device memory, uploaded and read
+//! back with bytemuck (no unsafe code here).
 
 use super::{Gpu, GpuError};
 use std::marker::PhantomData;
 use wgpu::util::DeviceExt;
 
-/// An element the kernels can move: 32 bits, any bit pattern valid. Kernels see `u32`.
-pub trait Word: bytemuck::Pod + sealed::Sealed {}
+/// An element the kernels can move: 32 or 64 bits, any bit pattern valid. Kernels see one
+/// or two `u32` words (little-endian: the low word first).
+pub trait Word: bytemuck::Pod + sealed::Sealed {
+    /// 32-bit words per element.
+    const WORDS: usize;
+}
 
-impl Word for u32 {}
-impl Word for i32 {}
-impl Word for f32 {}
+macro_rules! words {
+    ($words:literal: $($t:ty),*) => {$(
+        impl Word for $t {
+            const WORDS: usize = $words;
+        }
+        impl sealed::Sealed for $t {}
+    )*};
+}
+
+words!(1: u32, i32, f32);
+words!(2: u64, i64, f64);
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for u32 {}
-    impl Sealed for i32 {}
-    impl Sealed for f32 {}
 }
 
 /// `len` elements of `T` in device memory, usable as a kernel's input or output.
@@ -39,18 +48,18 @@ impl<T: Word> Buffer<T> {
     }
 }
 
-/// Bytes a buffer of `len` words occupies: whole `vec4<u32>`s, at least one, so that every
-/// buffer binds as an array of either.
-fn padded_bytes(len: usize) -> u64 {
-    (len.max(1).div_ceil(4) * 16) as u64
+/// Bytes a buffer of `len` elements of `T` occupies: whole `vec4<u32>`s, at least one, so
+/// that every buffer binds as an array of `u32` or of `vec4<u32>`.
+fn padded_bytes<T: Word>(len: usize) -> u64 {
+    ((len * T::WORDS).max(1).div_ceil(4) * 16) as u64
 }
 
 impl Gpu {
     /// A buffer holding a copy of `data`.
     pub fn upload<T: Word>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
-        self.check_buffer_size(data.len())?;
+        self.check_buffer_size::<T>(data.len())?;
         let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
-        bytes.resize(padded_bytes(data.len()) as usize, 0);
+        bytes.resize(padded_bytes::<T>(data.len()) as usize, 0);
         let buffer = self
             .device()
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -68,10 +77,10 @@ impl Gpu {
 
     /// A buffer of `len` copies of `value` (a poison value lets tests see unwritten slots).
     pub fn filled<T: Word>(&self, len: usize, value: T) -> Result<Buffer<T>, GpuError> {
-        self.check_buffer_size(len)?;
+        self.check_buffer_size::<T>(len)?;
         let buffer = self.device().create_buffer(&wgpu::BufferDescriptor {
             label: Some("swizzle data"),
-            size: padded_bytes(len),
+            size: padded_bytes::<T>(len),
             usage: usage(),
             mapped_at_creation: false,
         });
@@ -81,8 +90,11 @@ impl Gpu {
             let chunk: Vec<T> = vec![value; len.clamp(1, 1 << 20)];
             for start in (0..len).step_by(chunk.len()) {
                 let part = &chunk[..chunk.len().min(len - start)];
-                self.queue()
-                    .write_buffer(&buffer, (start * 4) as u64, bytemuck::cast_slice(part));
+                self.queue().write_buffer(
+                    &buffer,
+                    (start * size_of::<T>()) as u64,
+                    bytemuck::cast_slice(part),
+                );
             }
         }
         self.check()?;
@@ -95,7 +107,7 @@ impl Gpu {
 
     /// The contents of `buffer`, read back.
     pub fn download<T: Word>(&self, buffer: &Buffer<T>) -> Result<Vec<T>, GpuError> {
-        let bytes = (buffer.len * 4) as u64;
+        let bytes = (buffer.len * size_of::<T>()) as u64;
         if bytes == 0 {
             return Ok(Vec::new());
         }
@@ -111,19 +123,25 @@ impl Gpu {
         encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, bytes);
         self.queue().submit([encoder.finish()]);
         let words = self.read(&staging)?;
-        Ok(bytemuck::cast_slice(&words).to_vec())
+        // Copied byte for byte: words are only 4-aligned, a `u64` needs 8.
+        let mut data = vec![T::zeroed(); buffer.len];
+        bytemuck::cast_slice_mut::<T, u8>(&mut data).copy_from_slice(bytemuck::cast_slice(&words));
+        Ok(data)
     }
 
-    /// Fails unless a buffer of `len` words fits this device.
-    fn check_buffer_size(&self, len: usize) -> Result<(), GpuError> {
+    /// Fails unless a buffer of `len` elements of `T` fits this device.
+    fn check_buffer_size<T: Word>(&self, len: usize) -> Result<(), GpuError> {
         let limits = self.device().limits();
         let limit = limits
             .max_buffer_size
             .min(limits.max_storage_buffer_binding_size);
-        let bytes = padded_bytes(len);
+        let bytes = padded_bytes::<T>(len);
         if bytes > limit {
             return Err(GpuError::TooLarge {
-                what: format!("a buffer of {len} words, in bytes"),
+                what: format!(
+                    "a buffer of {len} elements of {} bytes, in bytes",
+                    size_of::<T>()
+                ),
                 value: bytes,
                 limit,
             });

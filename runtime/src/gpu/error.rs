@@ -22,6 +22,8 @@ pub enum GpuError {
         value: u64,
         limit: u64,
     },
+    /// Elements of one width given where a kernel or copy needs another, in bits.
+    Element { expected: usize, actual: usize },
     /// Two layouts (or a layout and an image) of different shapes.
     Shape { from: Vec<usize>, to: Vec<usize> },
     /// A layout that no GPU kernel here can use, and why.
@@ -56,6 +58,11 @@ impl fmt::Display for GpuError {
             Self::TooLarge { what, value, limit } => {
                 write!(f, "{what} is {value}, over this device's limit of {limit}")
             }
+            Self::Element { expected, actual } => write!(
+                f,
+                "{actual}-bit elements where {expected}-bit ones are needed: build the kernel \
+                 from layouts `with_element` of the buffers' type"
+            ),
             Self::Shape { from, to } => write!(
                 f,
                 "shapes differ: {from:?} against {to:?}; both sides need the same shape"

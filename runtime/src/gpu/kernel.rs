@@ -41,6 +41,8 @@ pub struct Kernel {
     groups: [u32; 2],
     input: usize,
     output: usize,
+    /// 32-bit words per element.
+    words: usize,
 }
 
 impl Kernel {
@@ -51,7 +53,7 @@ impl Kernel {
         input: &Buffer<T>,
         output: &Buffer<T>,
     ) -> Result<(), GpuError> {
-        self.check_lengths(input.len(), output.len())?;
+        self.check_lengths::<T>(input.len(), output.len())?;
         let bindings = [&input.buffer, &output.buffer];
         submit(gpu, &self.pipeline, &bindings, self.groups, 1, None)?;
         gpu.wait()
@@ -66,7 +68,7 @@ impl Kernel {
         output: &Buffer<T>,
         runs: usize,
     ) -> Result<Vec<Duration>, GpuError> {
-        self.check_lengths(input.len(), output.len())?;
+        self.check_lengths::<T>(input.len(), output.len())?;
         time(
             gpu,
             &self.pipeline,
@@ -85,7 +87,7 @@ impl Kernel {
         output: &Buffer<T>,
         duration: Duration,
     ) -> Result<(), GpuError> {
-        self.check_lengths(input.len(), output.len())?;
+        self.check_lengths::<T>(input.len(), output.len())?;
         let start = Instant::now();
         while start.elapsed() < duration {
             let bindings = [&input.buffer, &output.buffer];
@@ -121,7 +123,7 @@ impl Kernel {
 
     /// Bytes one run reads and writes (each element once): what bandwidth is measured on.
     pub fn bytes(&self) -> u64 {
-        ((self.input + self.output) * 4) as u64
+        ((self.input + self.output) * 4 * self.words) as u64
     }
 
     /// Elements the input and the output buffer must hold.
@@ -133,7 +135,8 @@ impl Kernel {
         Kernel { name, ..self }
     }
 
-    fn check_lengths(&self, input: usize, output: usize) -> Result<(), GpuError> {
+    fn check_lengths<T: Word>(&self, input: usize, output: usize) -> Result<(), GpuError> {
+        check_element::<T>(self.words)?;
         for (buffer, expected, actual) in [
             ("input", self.input, input),
             ("output", self.output, output),
@@ -163,6 +166,7 @@ pub struct MapKernel {
 impl MapKernel {
     /// Applies the body to `data` in place, and waits for it.
     pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
+        check_element::<T>(1)?;
         if data.len() != self.len {
             return Err(GpuError::Length {
                 buffer: "data",
@@ -188,6 +192,12 @@ impl Gpu {
     /// `to` that hold no element keep their contents; coordinates in `from`'s padding read
     /// as zero.
     pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
+        if from.words() != to.words() {
+            return Err(GpuError::Element {
+                expected: 32 * to.words(),
+                actual: 32 * from.words(),
+            });
+        }
         if from.shape() != to.shape() {
             return Err(GpuError::Shape {
                 from: from.shape().to_vec(),
@@ -195,7 +205,7 @@ impl Gpu {
             });
         }
         distinct(from, to)?;
-        let rows = GpuLayout::row_major(to.shape())?;
+        let rows = GpuLayout::row_major(to.shape())?.widened(to.words())?;
         distinct(&rows, from)?;
         distinct(&rows, to)?;
         let (body, threads) = match to.has_inverse() {
@@ -205,18 +215,24 @@ impl Gpu {
         let wgsl = assemble(&[from, to, &rows], &body);
         let groups = self.grid(threads as u64)?;
         let name = format!("copy {} -> {}", from.name(), to.name());
-        self.kernel(name, wgsl, groups, from.space(), to.space())
+        let kernel = self.kernel(name, wgsl, groups, from.space(), to.space())?;
+        Ok(Kernel {
+            words: to.words(),
+            ..kernel
+        })
     }
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let kernel = self.copy_kernel(&GpuLayout::row_major(layout.shape())?, layout)?;
+        let rows = GpuLayout::row_major(layout.shape())?.widened(layout.words())?;
+        let kernel = self.copy_kernel(&rows, layout)?;
         Ok(kernel.named(format!("pack {}", layout.name())))
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let kernel = self.copy_kernel(layout, &GpuLayout::row_major(layout.shape())?)?;
+        let rows = GpuLayout::row_major(layout.shape())?.widened(layout.words())?;
+        let kernel = self.copy_kernel(layout, &rows)?;
         Ok(kernel.named(format!("unpack {}", layout.name())))
     }
 
@@ -269,6 +285,12 @@ impl Gpu {
         tile: &GpuLayout,
     ) -> Result<Kernel, GpuError> {
         let len = self.image_len(height, width)?;
+        if tile.words() != 1 {
+            return Err(tile.unsupported(
+                "a transpose tile holds 32-bit words in workgroup memory: give the one-word \
+                 layout",
+            ));
+        }
         let side = match tile.shape() {
             [a, b] if a == b => *a,
             shape => {
@@ -353,6 +375,9 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
     /// layout's functions are in scope (`<prefix>_offset`, …); `bitcast<f32>(value)` reads
     /// a float. A body that does not validate is an error quoting its line.
     pub fn map_kernel(&self, layout: &GpuLayout, body: &str) -> Result<MapKernel, GpuError> {
+        if layout.words() != 1 {
+            return Err(layout.unsupported("a map body sees 32-bit elements only"));
+        }
         if !layout.is_injective() {
             return Err(layout.unsupported(
                 "distinct coordinates may share an offset (or that could not be proved), so \
@@ -410,6 +435,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
             groups,
             input,
             output,
+            words: 1,
         })
     }
 
@@ -478,11 +504,22 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
     Ok([x as u32, y as u32])
 }
 
+/// Fails unless `T` has `words` 32-bit words: the width a kernel was built for.
+fn check_element<T: Word>(words: usize) -> Result<(), GpuError> {
+    match T::WORDS == words {
+        true => Ok(()),
+        false => Err(GpuError::Element {
+            expected: 32 * words,
+            actual: 32 * T::WORDS,
+        }),
+    }
+}
+
 /// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
 /// as `vec4<u32>`s, so that a kernel can also load four at once), and `value_at(c)`, the
 /// element at coordinate `c`, zero in `from`'s padding.
 fn reads(from: &GpuLayout) -> String {
-    let rank = from.shape().len();
+    let rank = from.word_shape().len();
     let valid = match from.is_padded() {
         true => guard(&from.call("is_valid", "c"), "return 0u;"),
         false => String::new(),
@@ -514,7 +551,7 @@ fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
             to.call("is_valid", "c")
         ));
     }
-    let vector = to.space().is_multiple_of(4);
+    let vector = to.word_space().is_multiple_of(4);
     let store = match (vector, to.is_padded()) {
         (false, padded) => {
             let skip = match padded {
@@ -543,8 +580,8 @@ fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
         helpers.push_str(&quad(from, &coord));
     }
     let (element, threads) = match vector {
-        true => ("vec4<u32>", to.space() / 4),
-        false => ("u32", to.space()),
+        true => ("vec4<u32>", to.word_space() / 4),
+        false => ("u32", to.word_space()),
     };
     let text = format!(
         "{}{helpers}\n{}{store}}}\n",
@@ -606,7 +643,7 @@ fn scatter(
         true => guard(&to.call("is_valid", "c"), "return;"),
         false => String::new(),
     };
-    let size = to.size();
+    let size = to.word_size();
     let text = format!(
         "{}{}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
         bindings("vec4<u32>", "u32"),

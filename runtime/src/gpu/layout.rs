@@ -1,7 +1,7 @@
 //! A layout as the GPU kernels see it: its WGSL functions, shape and element space, from a
 //! `layout!` type, from layout text, or row-major of any extents.
 
-use super::GpuError;
+use super::{GpuError, Word};
 use crate::Layout;
 use swizzle_core::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, Injectivity};
 use swizzle_core::ir::Descriptor;
@@ -15,6 +15,9 @@ pub struct GpuLayout {
     wgsl: String,
     shape: Vec<usize>,
     space: usize,
+    /// 32-bit words per element: 2 for 64-bit elements, whose words are a last coordinate
+    /// of `shape` (and count in `space`), so that kernels move words.
+    words: usize,
     inverse: bool,
     padded: bool,
     injective: bool,
@@ -89,6 +92,7 @@ impl GpuLayout {
         }
         let injective = injective(descriptor);
         Ok(GpuLayout {
+            words: 1,
             inverse: has("coord"),
             padded: has("is_valid"),
             prefix,
@@ -179,6 +183,7 @@ impl GpuLayout {
             wgsl: wrapper,
             shape: extents.to_vec(),
             space,
+            words: 1,
             inverse,
             padded,
             injective,
@@ -202,16 +207,110 @@ impl GpuLayout {
 
     /// Coordinate lengths.
     pub fn shape(&self) -> &[usize] {
-        &self.shape
+        &self.shape[..self.shape.len() - usize::from(self.words > 1)]
     }
 
     /// Number of coordinates.
     pub fn size(&self) -> usize {
-        self.shape.iter().product()
+        self.word_size() / self.words
     }
 
     /// Number of elements a buffer in this layout holds.
     pub fn space(&self) -> usize {
+        self.space / self.words
+    }
+
+    /// 32-bit words per element: 1, or 2 after [`GpuLayout::with_element`] of a 64-bit type.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// The same layout for elements of `T`: a 64-bit element is two words, the low one
+    /// first, at offsets `2 · offset` and `2 · offset + 1` of a buffer of 32-bit words, so the
+    /// WGSL functions take the word as a last coordinate (`<prefix>_w2_offset(…, word)`).
+    pub fn with_element<T: Word>(&self) -> Result<GpuLayout, GpuError> {
+        self.widened(T::WORDS)
+    }
+
+    /// The layout of `words`-word elements of this one-word layout.
+    pub(crate) fn widened(&self, words: usize) -> Result<GpuLayout, GpuError> {
+        if words == 1 {
+            return Ok(self.clone());
+        }
+        if self.words != 1 {
+            return Err(self.unsupported(format!(
+                "its elements are already {} words wide",
+                self.words
+            )));
+        }
+        let space = self
+            .space
+            .checked_mul(words)
+            .filter(|&space| space as u64 <= 1 << 32)
+            .ok_or_else(|| GpuError::TooLarge {
+                what: format!("the space of `{}` in 32-bit words", self.name),
+                value: self.space as u64 * words as u64,
+                limit: 1 << 32,
+            })?;
+        let prefix = format!("{}_w{words}", self.prefix);
+        let rank = self.shape.len();
+        let coords: Vec<String> = (0..rank).map(|j| format!("c{j}")).collect();
+        let params: Vec<String> = coords.iter().map(|c| format!("{c}: u32")).collect();
+        let (params, coords) = (params.join(", "), coords.join(", "));
+        let inner = &self.prefix;
+        let mut wgsl = format!(
+            "{}
+// `{}` with elements of {words} words, the low word first.
+
+fn {prefix}_offset({params}, word: u32) -> u32 {{
+    return {inner}_offset({coords}) * {words}u + word;
+}}
+",
+            self.wgsl, self.name
+        );
+        if self.padded {
+            wgsl.push_str(&format!(
+                "\nfn {prefix}_is_valid({params}, word: u32) -> bool {{\n    return {inner}_is_valid({coords});\n}}\n"
+            ));
+        }
+        if self.inverse {
+            let parts: Vec<String> = (0..rank).map(|j| format!("c[{j}]")).collect();
+            wgsl.push_str(&format!(
+                "
+fn {prefix}_coord(offset: u32) -> array<u32, {}> {{
+    let c = {inner}_coord(offset / {words}u);
+    return array<u32, {0}>({}, offset % {words}u);
+}}
+",
+                rank + 1,
+                parts.join(", ")
+            ));
+        }
+        let mut shape = self.shape.clone();
+        shape.push(words);
+        Ok(GpuLayout {
+            name: format!("{} of {}-bit elements", self.name, 32 * words),
+            prefix,
+            wgsl,
+            shape,
+            space,
+            words,
+            ..self.clone()
+        })
+    }
+
+    /// Coordinate lengths as kernels see them: with the word of an element last.
+    pub(crate) fn word_shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Number of words of all coordinates.
+    pub(crate) fn word_size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Number of words a buffer in this layout holds.
+    pub(crate) fn word_space(&self) -> usize {
         self.space
     }
 

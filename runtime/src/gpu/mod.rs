@@ -8,7 +8,8 @@
 //! Copies into a layout with an inverse write their output in order (four elements per
 //! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and
 //! find each input element through the layouts' functions, loading four at once where they
-//! share an aligned `vec4`. Elements are 32-bit ([`Word`]): kernels move bits.
+//! share an aligned `vec4`. Elements are 32- or 64-bit ([`Word`]): kernels move words, and
+//! [`GpuLayout::with_element`] gives a layout of two-word elements.
 //! Everything that can go wrong is a [`GpuError`], never a panic.
 
 mod buffer;
