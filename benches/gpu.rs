@@ -1,7 +1,7 @@
 //! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
-//! 64-bit elements) against a plain
+//! 64-, 16- and 8-bit elements) against a plain
 //! WGSL copy of the same bytes (and a CUDA device-to-device copy, when its GB/s is given in
 //! `SWIZZLE_CUDA_COPY_GBS`); transposes through row-major, padded and XOR-swizzled
 //! workgroup tiles against each other and the naive transpose.
@@ -90,6 +90,37 @@ fn measure<T: Word>(
     })
 }
 
+/// Packs `image` (a `side`² row-major image) into each layout, for elements of `T`, and
+/// unpacks it again, each checked against the layout's closed form, then measured.
+fn pack_and_unpack<T: Word + PartialEq>(
+    gpu: &Gpu,
+    layouts: &[(GpuLayout, Offset)],
+    image: &[T],
+    side: usize,
+    runs: usize,
+    rows: &mut Vec<Row>,
+) -> Result<(), GpuError> {
+    let input = gpu.upload(image)?;
+    let output = gpu.filled(image.len(), T::zeroed())?;
+    for (layout, offset) in layouts {
+        let layout = layout.with_element::<T>()?;
+        let pack = gpu.pack_kernel(&layout)?;
+        let packed = gpu.filled(layout.space(), T::zeroed())?;
+        pack.run(gpu, &input, &packed)?;
+        let data = gpu.download(&packed)?;
+        let ok =
+            (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
+        check(pack.name(), ok);
+        rows.push(measure(gpu, &pack, &input, &packed, runs)?);
+
+        let unpack = gpu.unpack_kernel(&layout)?;
+        unpack.run(gpu, &packed, &output)?;
+        check(unpack.name(), gpu.download(&output)? == image);
+        rows.push(measure(gpu, &unpack, &packed, &output, runs)?);
+    }
+    Ok(())
+}
+
 fn check(what: &str, ok: bool) {
     assert!(ok, "{what}: the GPU result differs from the CPU's");
     eprintln!("checked: {what}");
@@ -149,46 +180,18 @@ fn main() -> Result<(), GpuError> {
             xor_offset,
         ),
     ];
-    for (layout, offset) in &layouts {
-        let pack = gpu.pack_kernel(layout)?;
-        let packed = gpu.filled(len, 0u32)?;
-        pack.run(&gpu, &input, &packed)?;
-        let data = gpu.download(&packed)?;
-        let ok =
-            (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
-        check(pack.name(), ok);
-        rows.push(measure(&gpu, &pack, &input, &packed, runs)?);
-
-        let unpack = gpu.unpack_kernel(layout)?;
-        unpack.run(&gpu, &packed, &output)?;
-        check(unpack.name(), gpu.download(&output)? == image);
-        rows.push(measure(&gpu, &unpack, &packed, &output, runs)?);
-    }
-
-    // The tiled layouts again with 64-bit elements: twice the bytes, each element two words.
+    pack_and_unpack(&gpu, &layouts, &image, side, runs, &mut rows)?;
+    // The `dyn` layouts with elements of the other widths (64 bits: 512 MiB per buffer).
     let wide: Vec<u64> = image
         .iter()
         .map(|&i| u64::from(i) << 32 | u64::from(!i))
         .collect();
-    let wide_input = gpu.upload(&wide)?;
-    let wide_output = gpu.filled(len, 0u64)?;
-    for (layout, offset) in &layouts[2..] {
-        let layout = layout.with_element::<u64>()?;
-        let pack = gpu.pack_kernel(&layout)?;
-        let packed = gpu.filled(len, 0u64)?;
-        pack.run(&gpu, &wide_input, &packed)?;
-        let data = gpu.download(&packed)?;
-        let ok =
-            (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == wide[y * side + x]));
-        check(pack.name(), ok);
-        rows.push(measure(&gpu, &pack, &wide_input, &packed, runs)?);
-
-        let unpack = gpu.unpack_kernel(&layout)?;
-        unpack.run(&gpu, &packed, &wide_output)?;
-        check(unpack.name(), gpu.download(&wide_output)? == wide);
-        rows.push(measure(&gpu, &unpack, &packed, &wide_output, runs)?);
-    }
-    drop((wide_input, wide_output));
+    pack_and_unpack(&gpu, &layouts[2..], &wide, side, runs, &mut rows)?;
+    drop(wide);
+    let half: Vec<u16> = image.iter().map(|&i| i as u16 ^ (i >> 16) as u16).collect();
+    pack_and_unpack(&gpu, &layouts[2..], &half, side, runs, &mut rows)?;
+    let bytes: Vec<u8> = image.iter().map(|&i| (i ^ i >> 13) as u8).collect();
+    pack_and_unpack(&gpu, &layouts[2..], &bytes, side, runs, &mut rows)?;
 
     let mut transposes = vec![gpu.naive_transpose_kernel(side, side)?];
     for tile in [

@@ -51,6 +51,12 @@ swizzle::layout! {
         inverse;
     }
 
+    /// An odd row-major image, 3 × 7.
+    pub layout Odd {
+        memory [r: 3, c: 7];
+        coords [r, c];
+    }
+
     /// A padded row, non-power-of-two.
     pub layout Padded {
         memory [r: 3, c: 10];
@@ -140,6 +146,22 @@ impl Element for u32 {
     const ZERO: u32 = 0;
     fn nth(i: usize) -> u32 {
         i as u32 + 1
+    }
+}
+
+impl Element for u8 {
+    const POISON: u8 = 0xA5;
+    const ZERO: u8 = 0;
+    fn nth(i: usize) -> u8 {
+        (i % 251) as u8 + 1
+    }
+}
+
+impl Element for u16 {
+    const POISON: u16 = 0xBEEF;
+    const ZERO: u16 = 0;
+    fn nth(i: usize) -> u16 {
+        (i % 65521) as u16 + 1
     }
 }
 
@@ -274,11 +296,11 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
     ));
 }
 
-#[test]
-fn sixty_four_bit_elements_pack_and_unpack() {
-    let Some(gpu) = gpu() else { return };
+/// Every element width through layouts with and without an inverse, padded or not, and
+/// `dyn` layouts at whole and partial extents.
+fn check_element_width<T: Element>(gpu: &Gpu) {
     let check_type = |layout: GpuLayout, descriptor: &Descriptor| {
-        check_elements::<u64>(gpu, &layout, |c| descriptor.offset(c).ok());
+        check_elements::<T>(gpu, &layout, |c| descriptor.offset(c).ok());
     };
     check_type(
         GpuLayout::of::<MortonTexture, 2>().expect("WGSL"),
@@ -289,21 +311,40 @@ fn sixty_four_bit_elements_pack_and_unpack() {
         GpuLayout::of::<Padded, 2>().expect("WGSL"),
         &Padded::DESCRIPTOR,
     );
-    for (y, x) in [(37, 70), (16, 24)] {
+    for (y, x) in [(37, 70), (16, 24), (3, 5)] {
         let layout = GpuLayout::tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]).expect("tiled");
-        check_elements::<u64>(gpu, &layout, |c| {
+        check_elements::<T>(gpu, &layout, |c| {
             DynXor::DESCRIPTOR.offset_in(&[y, x], c).ok()
         });
     }
+    let padded = GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]).expect("tiled");
+    check_elements::<T>(gpu, &padded, |c| {
+        DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
+    });
+    // A row-major image whose length is not a multiple of the elements in a word.
+    check_type(GpuLayout::of::<Odd, 2>().expect("WGSL"), &Odd::DESCRIPTOR);
+}
+
+#[test]
+fn elements_of_every_width_pack_and_unpack() {
+    let Some(gpu) = gpu() else { return };
+    check_element_width::<u8>(gpu);
+    check_element_width::<u16>(gpu);
+    check_element_width::<u64>(gpu);
     let layout = GpuLayout::of::<Cute, 2>().expect("WGSL");
     let wide = layout.with_element::<f64>().expect("64-bit layout");
     assert_eq!(
-        (wide.shape(), wide.space(), wide.words()),
-        (layout.shape(), layout.space(), 2)
+        (wide.shape(), wide.space(), wide.element_bits()),
+        (layout.shape(), layout.space(), 64)
     );
     assert!(
         wide.wgsl()
             .contains("fn cute_w2_coord(offset: u32) -> array<u32, 3>")
+    );
+    let narrow = layout.with_element::<i8>().expect("8-bit layout");
+    assert_eq!(
+        (narrow.shape(), narrow.space(), narrow.element_bits()),
+        (layout.shape(), layout.space(), 8)
     );
 }
 
@@ -446,9 +487,17 @@ fn bad_input_is_a_typed_error() {
     );
     assert_eq!(gpu.copy_kernel(&layout, &wide).map(drop), element);
     assert!(matches!(
-        wide.with_element::<u64>(),
+        wide.with_element::<u16>(),
         Err(GpuError::Unsupported { .. })
     ));
+    let bytes = gpu.filled(64, 0u8).expect("buffer");
+    assert_eq!(
+        pack.run(gpu, &bytes, &bytes),
+        Err(GpuError::Element {
+            expected: 32,
+            actual: 8
+        })
+    );
     let tile = GpuLayout::of::<XorTile, 2>().expect("WGSL");
     let wide_tile = tile.with_element::<f64>().expect("64-bit tile");
     assert!(matches!(
@@ -502,9 +551,12 @@ proptest! {
             return Ok(());
         }
         let (layout, descriptor) = parse(&source);
-        match seed % 2 {
-            0 => check_pack_unpack(gpu, &layout, &descriptor),
-            _ => check_elements::<u64>(gpu, &layout, |c| descriptor.offset(c).ok()),
+        let offset = |c: &[usize]| descriptor.offset(c).ok();
+        match seed % 4 {
+            0 => check_elements::<u32>(gpu, &layout, offset),
+            1 => check_elements::<u64>(gpu, &layout, offset),
+            2 => check_elements::<u16>(gpu, &layout, offset),
+            _ => check_elements::<u8>(gpu, &layout, offset),
         }
     }
 }

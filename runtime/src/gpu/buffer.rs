@@ -1,28 +1,31 @@
-//! Typed GPU buffers: a slice of 32- or 64-bit elements in device memory, uploaded and read
-//! back with bytemuck (no unsafe code here).
+//! Typed GPU buffers: a slice of 8-, 16-, 32- or 64-bit elements in device memory, uploaded
+//! and read back with bytemuck (no unsafe code here).
 
 use super::{Gpu, GpuError};
 use std::marker::PhantomData;
 use wgpu::util::DeviceExt;
 
-/// An element the kernels can move: 32 or 64 bits, any bit pattern valid. Kernels see one
-/// or two `u32` words (little-endian: the low word first).
+/// An element the kernels can move: 8, 16, 32 or 64 bits, any bit pattern valid. Kernels
+/// see `u32` words: a 64-bit element is two (the low word first), and narrower ones are
+/// packed into words (the first element in the low bits), as the bytes lie in memory.
 pub trait Word: bytemuck::Pod + sealed::Sealed {
-    /// 32-bit words per element.
-    const WORDS: usize;
+    /// Bits per element.
+    const BITS: usize;
 }
 
 macro_rules! words {
-    ($words:literal: $($t:ty),*) => {$(
+    ($bits:literal: $($t:ty),*) => {$(
         impl Word for $t {
-            const WORDS: usize = $words;
+            const BITS: usize = $bits;
         }
         impl sealed::Sealed for $t {}
     )*};
 }
 
-words!(1: u32, i32, f32);
-words!(2: u64, i64, f64);
+words!(8: u8, i8);
+words!(16: u16, i16);
+words!(32: u32, i32, f32);
+words!(64: u64, i64, f64);
 
 mod sealed {
     pub trait Sealed {}
@@ -51,7 +54,7 @@ impl<T: Word> Buffer<T> {
 /// Bytes a buffer of `len` elements of `T` occupies: whole `vec4<u32>`s, at least one, so
 /// that every buffer binds as an array of `u32` or of `vec4<u32>`.
 fn padded_bytes<T: Word>(len: usize) -> u64 {
-    ((len * T::WORDS).max(1).div_ceil(4) * 16) as u64
+    ((len * size_of::<T>()).max(1).div_ceil(16) * 16) as u64
 }
 
 impl Gpu {
@@ -90,11 +93,11 @@ impl Gpu {
             let chunk: Vec<T> = vec![value; len.clamp(1, 1 << 20)];
             for start in (0..len).step_by(chunk.len()) {
                 let part = &chunk[..chunk.len().min(len - start)];
-                self.queue().write_buffer(
-                    &buffer,
-                    (start * size_of::<T>()) as u64,
-                    bytemuck::cast_slice(part),
-                );
+                // Writes are whole words: the last may run into the buffer's padding.
+                let mut bytes = bytemuck::cast_slice::<T, u8>(part).to_vec();
+                bytes.resize(bytes.len().next_multiple_of(4), 0);
+                self.queue()
+                    .write_buffer(&buffer, (start * size_of::<T>()) as u64, &bytes);
             }
         }
         self.check()?;
@@ -107,25 +110,28 @@ impl Gpu {
 
     /// The contents of `buffer`, read back.
     pub fn download<T: Word>(&self, buffer: &Buffer<T>) -> Result<Vec<T>, GpuError> {
-        let bytes = (buffer.len * size_of::<T>()) as u64;
+        let bytes = buffer.len * size_of::<T>();
         if bytes == 0 {
             return Ok(Vec::new());
         }
+        // Copies are whole words: the last may take some of the buffer's padding.
+        let copied = bytes.next_multiple_of(4) as u64;
         let staging = self.device().create_buffer(&wgpu::BufferDescriptor {
             label: Some("swizzle readback"),
-            size: bytes,
+            size: copied,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let mut encoder = self
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, bytes);
+        encoder.copy_buffer_to_buffer(&buffer.buffer, 0, &staging, 0, copied);
         self.queue().submit([encoder.finish()]);
         let words = self.read(&staging)?;
         // Copied byte for byte: words are only 4-aligned, a `u64` needs 8.
         let mut data = vec![T::zeroed(); buffer.len];
-        bytemuck::cast_slice_mut::<T, u8>(&mut data).copy_from_slice(bytemuck::cast_slice(&words));
+        bytemuck::cast_slice_mut::<T, u8>(&mut data)
+            .copy_from_slice(&bytemuck::cast_slice::<u32, u8>(&words)[..bytes]);
         Ok(data)
     }
 

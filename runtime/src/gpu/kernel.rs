@@ -1,6 +1,7 @@
 //! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
+use super::narrow;
 use super::shader::{assemble, distinct, validate};
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
 use std::time::{Duration, Instant};
@@ -16,7 +17,7 @@ const GROUP: u32 = 256;
 
 /// The entry point of a one-dimensional kernel, up to its thread index `t`, which it
 /// returns for at or past `threads` (the grid is two-dimensional past 65535 workgroups).
-fn entry(threads: u64) -> String {
+pub(super) fn entry(threads: u64) -> String {
     format!(
         "@compute @workgroup_size({GROUP})
 fn main(
@@ -41,8 +42,8 @@ pub struct Kernel {
     groups: [u32; 2],
     input: usize,
     output: usize,
-    /// 32-bit words per element.
-    words: usize,
+    /// Bits per element.
+    bits: usize,
 }
 
 impl Kernel {
@@ -123,7 +124,7 @@ impl Kernel {
 
     /// Bytes one run reads and writes (each element once): what bandwidth is measured on.
     pub fn bytes(&self) -> u64 {
-        ((self.input + self.output) * 4 * self.words) as u64
+        ((self.input + self.output) * self.bits / 8) as u64
     }
 
     /// Elements the input and the output buffer must hold.
@@ -136,7 +137,7 @@ impl Kernel {
     }
 
     fn check_lengths<T: Word>(&self, input: usize, output: usize) -> Result<(), GpuError> {
-        check_element::<T>(self.words)?;
+        check_element::<T>(self.bits)?;
         for (buffer, expected, actual) in [
             ("input", self.input, input),
             ("output", self.output, output),
@@ -166,7 +167,7 @@ pub struct MapKernel {
 impl MapKernel {
     /// Applies the body to `data` in place, and waits for it.
     pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
-        check_element::<T>(1)?;
+        check_element::<T>(32)?;
         if data.len() != self.len {
             return Err(GpuError::Length {
                 buffer: "data",
@@ -192,10 +193,10 @@ impl Gpu {
     /// `to` that hold no element keep their contents; coordinates in `from`'s padding read
     /// as zero.
     pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
-        if from.words() != to.words() {
+        if from.element_bits() != to.element_bits() {
             return Err(GpuError::Element {
-                expected: 32 * to.words(),
-                actual: 32 * from.words(),
+                expected: to.element_bits(),
+                actual: from.element_bits(),
             });
         }
         if from.shape() != to.shape() {
@@ -205,33 +206,41 @@ impl Gpu {
             });
         }
         distinct(from, to)?;
-        let rows = GpuLayout::row_major(to.shape())?.widened(to.words())?;
+        let rows = GpuLayout::row_major(to.shape())?.for_bits(to.element_bits())?;
         distinct(&rows, from)?;
         distinct(&rows, to)?;
-        let (body, threads) = match to.has_inverse() {
-            true => gather(from, to),
-            false => scatter(from, to, &rows)?,
+        if !to.has_inverse() && !to.is_injective() {
+            return Err(to.unsupported(
+                "distinct coordinates may share an offset (or that could not be proved), so \
+                 writing it would race",
+            ));
+        }
+        let (body, threads) = match (to.element_bits() < 32, to.has_inverse()) {
+            (false, true) => gather(from, to),
+            (false, false) => scatter(from, to, &rows),
+            (true, true) => narrow::gather(from, to),
+            (true, false) => narrow::scatter(from, to, &rows),
         };
         let wgsl = assemble(&[from, to, &rows], &body);
         let groups = self.grid(threads as u64)?;
         let name = format!("copy {} -> {}", from.name(), to.name());
         let kernel = self.kernel(name, wgsl, groups, from.space(), to.space())?;
         Ok(Kernel {
-            words: to.words(),
+            bits: to.element_bits(),
             ..kernel
         })
     }
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let rows = GpuLayout::row_major(layout.shape())?.widened(layout.words())?;
+        let rows = GpuLayout::row_major(layout.shape())?.for_bits(layout.element_bits())?;
         let kernel = self.copy_kernel(&rows, layout)?;
         Ok(kernel.named(format!("pack {}", layout.name())))
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let rows = GpuLayout::row_major(layout.shape())?.widened(layout.words())?;
+        let rows = GpuLayout::row_major(layout.shape())?.for_bits(layout.element_bits())?;
         let kernel = self.copy_kernel(layout, &rows)?;
         Ok(kernel.named(format!("unpack {}", layout.name())))
     }
@@ -285,7 +294,7 @@ impl Gpu {
         tile: &GpuLayout,
     ) -> Result<Kernel, GpuError> {
         let len = self.image_len(height, width)?;
-        if tile.words() != 1 {
+        if tile.element_bits() != 32 {
             return Err(tile.unsupported(
                 "a transpose tile holds 32-bit words in workgroup memory: give the one-word \
                  layout",
@@ -375,7 +384,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
     /// layout's functions are in scope (`<prefix>_offset`, …); `bitcast<f32>(value)` reads
     /// a float. A body that does not validate is an error quoting its line.
     pub fn map_kernel(&self, layout: &GpuLayout, body: &str) -> Result<MapKernel, GpuError> {
-        if layout.words() != 1 {
+        if layout.element_bits() != 32 {
             return Err(layout.unsupported("a map body sees 32-bit elements only"));
         }
         if !layout.is_injective() {
@@ -435,7 +444,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
             groups,
             input,
             output,
-            words: 1,
+            bits: 32,
         })
     }
 
@@ -504,13 +513,13 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
     Ok([x as u32, y as u32])
 }
 
-/// Fails unless `T` has `words` 32-bit words: the width a kernel was built for.
-fn check_element<T: Word>(words: usize) -> Result<(), GpuError> {
-    match T::WORDS == words {
+/// Fails unless `T` has `bits` bits: the width a kernel was built for.
+fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
+    match T::BITS == bits {
         true => Ok(()),
         false => Err(GpuError::Element {
-            expected: 32 * words,
-            actual: 32 * T::WORDS,
+            expected: bits,
+            actual: T::BITS,
         }),
     }
 }
@@ -628,17 +637,7 @@ fn quad(o: u32) -> vec4<u32> {{
 
 /// A copy to any other injective layout: one thread per coordinate (row-major through
 /// `rows`), skipping its padding. The body and its threads.
-fn scatter(
-    from: &GpuLayout,
-    to: &GpuLayout,
-    rows: &GpuLayout,
-) -> Result<(String, usize), GpuError> {
-    if !to.is_injective() {
-        return Err(to.unsupported(
-            "distinct coordinates may share an offset (or that could not be proved), so \
-             writing it would race",
-        ));
-    }
+fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (String, usize) {
     let skip = match to.is_padded() {
         true => guard(&to.call("is_valid", "c"), "return;"),
         false => String::new(),
@@ -652,11 +651,11 @@ fn scatter(
         rows.prefix(),
         to.call("offset", "c")
     );
-    Ok((text, size))
+    (text, size)
 }
 
 /// `if (!condition) { exit }`, as a statement of a function body.
-fn guard(condition: &str, exit: &str) -> String {
+pub(super) fn guard(condition: &str, exit: &str) -> String {
     format!("    if (!{condition}) {{\n        {exit}\n    }}\n")
 }
 

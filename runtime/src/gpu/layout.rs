@@ -15,9 +15,10 @@ pub struct GpuLayout {
     wgsl: String,
     shape: Vec<usize>,
     space: usize,
-    /// 32-bit words per element: 2 for 64-bit elements, whose words are a last coordinate
-    /// of `shape` (and count in `space`), so that kernels move words.
-    words: usize,
+    /// Bits per element. The two words of a 64-bit element are a last coordinate of
+    /// `shape` (and count in `space`), so that kernels move words; 8- and 16-bit elements
+    /// are packed into words by the kernels.
+    bits: usize,
     inverse: bool,
     padded: bool,
     injective: bool,
@@ -92,7 +93,7 @@ impl GpuLayout {
         }
         let injective = injective(descriptor);
         Ok(GpuLayout {
-            words: 1,
+            bits: 32,
             inverse: has("coord"),
             padded: has("is_valid"),
             prefix,
@@ -183,7 +184,7 @@ impl GpuLayout {
             wgsl: wrapper,
             shape: extents.to_vec(),
             space,
-            words: 1,
+            bits: 32,
             inverse,
             padded,
             injective,
@@ -207,42 +208,61 @@ impl GpuLayout {
 
     /// Coordinate lengths.
     pub fn shape(&self) -> &[usize] {
-        &self.shape[..self.shape.len() - usize::from(self.words > 1)]
+        &self.shape[..self.shape.len() - usize::from(self.bits == 64)]
     }
 
     /// Number of coordinates.
     pub fn size(&self) -> usize {
-        self.word_size() / self.words
+        self.word_size() / self.words()
     }
 
     /// Number of elements a buffer in this layout holds.
     pub fn space(&self) -> usize {
-        self.space / self.words
+        self.space / self.words()
     }
 
-    /// 32-bit words per element: 1, or 2 after [`GpuLayout::with_element`] of a 64-bit type.
-    pub fn words(&self) -> usize {
-        self.words
+    /// Bits per element: 32, or what [`GpuLayout::with_element`] set.
+    pub fn element_bits(&self) -> usize {
+        self.bits
     }
 
-    /// The same layout for elements of `T`: a 64-bit element is two words, the low one
-    /// first, at offsets `2 · offset` and `2 · offset + 1` of a buffer of 32-bit words, so the
-    /// WGSL functions take the word as a last coordinate (`<prefix>_w2_offset(…, word)`).
+    /// The same layout for elements of `T`, whose kernels take `Buffer<T>`s. A 64-bit
+    /// element is two words, the low one first, at offsets `2 · offset` and `2 · offset + 1`
+    /// of a buffer of 32-bit words, so its WGSL functions take the word as a last coordinate
+    /// (`<prefix>_w2_offset(…, word)`). 8- and 16-bit elements keep the functions; kernels
+    /// pack them into words.
     pub fn with_element<T: Word>(&self) -> Result<GpuLayout, GpuError> {
-        self.widened(T::WORDS)
+        self.for_bits(T::BITS)
+    }
+
+    /// The layout of `bits`-bit elements of this 32-bit layout.
+    pub(crate) fn for_bits(&self, bits: usize) -> Result<GpuLayout, GpuError> {
+        if bits == self.bits {
+            return Ok(self.clone());
+        }
+        if self.bits != 32 {
+            return Err(
+                self.unsupported(format!("its elements are already {} bits wide", self.bits))
+            );
+        }
+        match bits {
+            64 => self.widened(2),
+            _ => Ok(GpuLayout {
+                name: format!("{} of {bits}-bit elements", self.name),
+                bits,
+                ..self.clone()
+            }),
+        }
+    }
+
+    /// 32-bit words per element in the shape kernels see (one for narrow elements, which
+    /// kernels pack).
+    pub(crate) fn words(&self) -> usize {
+        (self.bits / 32).max(1)
     }
 
     /// The layout of `words`-word elements of this one-word layout.
-    pub(crate) fn widened(&self, words: usize) -> Result<GpuLayout, GpuError> {
-        if words == 1 {
-            return Ok(self.clone());
-        }
-        if self.words != 1 {
-            return Err(self.unsupported(format!(
-                "its elements are already {} words wide",
-                self.words
-            )));
-        }
+    fn widened(&self, words: usize) -> Result<GpuLayout, GpuError> {
         let space = self
             .space
             .checked_mul(words)
@@ -294,7 +314,7 @@ fn {prefix}_coord(offset: u32) -> array<u32, {}> {{
             wgsl,
             shape,
             space,
-            words,
+            bits: 32 * words,
             ..self.clone()
         })
     }

@@ -8,8 +8,8 @@
 //! Copies into a layout with an inverse write their output in order (four elements per
 //! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and
 //! find each input element through the layouts' functions, loading four at once where they
-//! share an aligned `vec4`. Elements are 32- or 64-bit ([`Word`]): kernels move words, and
-//! [`GpuLayout::with_element`] gives a layout of two-word elements.
+//! share an aligned `vec4`. Elements are 8, 16, 32 or 64 bits ([`Word`]): kernels move
+//! words, and [`GpuLayout::with_element`] gives the layout of another width.
 //! Everything that can go wrong is a [`GpuError`], never a panic.
 
 mod buffer;
@@ -17,6 +17,7 @@ mod device;
 mod error;
 mod kernel;
 mod layout;
+mod narrow;
 mod shader;
 
 pub use buffer::{Buffer, Word};
