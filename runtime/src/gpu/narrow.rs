@@ -23,6 +23,55 @@ impl Packing {
         }
     }
 
+    /// WGSL `word_at(o)`: the word of the output whose first element is at offset `o`,
+    /// every element of it found through the output's inverse `coord`.
+    fn word_at(&self, from: &GpuLayout, coord: &str) -> String {
+        let Packing { bits, per, mask } = self;
+        let lanes = ["x", "y", "z", "w"];
+        let join = |part: &dyn Fn(usize) -> String| {
+            (0..*per)
+                .map(|i| match i {
+                    0 => part(i),
+                    _ => format!("({} << {}u)", part(i), i * bits),
+                })
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
+        if from.is_padded() {
+            let value = |i: usize| format!("value_at({coord}(o + {i}u))");
+            return format!(
+                "\nfn word_at(o: u32) -> u32 {{\n    return {};\n}}\n",
+                join(&value)
+            );
+        }
+        let sources: Vec<String> = (0..*per).map(|i| format!("source(o + {i}u)")).collect();
+        let from_word = |i: usize| format!("((word >> shift.{}) & {mask:#x}u)", lanes[i]);
+        let element = |i: usize| format!("element(s.{})", lanes[i]);
+        format!(
+            "
+fn source(o: u32) -> u32 {{
+    let c = {coord}(o);
+    return {};
+}}
+
+fn word_at(o: u32) -> u32 {{
+    let s = vec{per}<u32>({});
+    let words = s / vec{per}<u32>({per}u);
+    if (all(words == vec{per}<u32>(words.x))) {{
+        let word = src[words.x];
+        let shift = s % vec{per}<u32>({per}u) * {bits}u;
+        return {};
+    }}
+    return {};
+}}
+",
+            from.call("offset", "c"),
+            sources.join(", "),
+            join(&from_word),
+            join(&element)
+        )
+    }
+
     /// WGSL reading the source: `element(s)`, the element at offset `s` of `src`, and
     /// `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
     fn reads(&self, from: &GpuLayout) -> String {
@@ -46,25 +95,37 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
     }
 }
 
-/// A copy to a layout with an inverse: a thread per word of the output, its elements found
-/// through the inverse. Offsets that hold no element (in partial tiles, or past the end of
-/// the last word) keep their contents. The body and its threads.
+/// A copy to a layout with an inverse: whole words of the output in order, four per thread
+/// (one `vec4<u32>` store) where every word is full, their elements found through the
+/// inverse. Where the elements of a word come from one word of an unpadded `from` (a run, or
+/// a run permuted by an XOR), that word is loaded once. Offsets that hold no element (in
+/// partial tiles, or past the end of the last word) keep their contents. The body and its
+/// threads.
 pub(super) fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
     let packing = Packing::of(to);
     let Packing { bits, per, mask } = packing;
     let coord = format!("{}_coord", to.prefix());
     let space = to.space();
     let mut helpers = packing.reads(from);
-    let partial = to.is_padded() || !space.is_multiple_of(per);
-    let store = match partial {
-        false => format!(
-            "    var word = 0u;
-    for (var i = 0u; i < {per}u; i++) {{
-        word |= value_at({coord}(o + i)) << (i * {bits}u);
-    }}
-"
+    helpers.push_str(&packing.word_at(from, &coord));
+    let words = space.div_ceil(per);
+    let (store, element, threads) = match (to.is_padded(), space % (4 * per)) {
+        (false, 0) => (
+            format!(
+                "    let o = t * {}u;
+    dst[t] = vec4<u32>(word_at(o), word_at(o + {per}u), word_at(o + {}u), word_at(o + {}u));
+",
+                4 * per,
+                2 * per,
+                3 * per
+            ),
+            "vec4<u32>",
+            words / 4,
         ),
-        true => {
+        (false, _) if space.is_multiple_of(per) => {
+            (format!("    dst[t] = word_at(t * {per}u);\n"), "u32", words)
+        }
+        _ => {
             let valid = match to.is_padded() {
                 true => format!(
                     "    let c = {coord}(o);\n    return {};\n",
@@ -82,8 +143,9 @@ fn holds(o: u32) -> bool {{
 {valid}}}
 "
             ));
-            format!(
-                "    var word = 0u;
+            let store = format!(
+                "    let o = t * {per}u;
+    var word = 0u;
     var kept = 0u;
     for (var i = 0u; i < {per}u; i++) {{
         if (holds(o + i)) {{
@@ -95,14 +157,15 @@ fn holds(o: u32) -> bool {{
     if (kept != 0u) {{
         word |= dst[t] & kept;
     }}
+    dst[t] = word;
 "
-            )
+            );
+            (store, "u32", words)
         }
     };
-    let threads = space.div_ceil(per);
     let text = format!(
-        "{}{helpers}\n{}    let o = t * {per}u;\n{store}    dst[t] = word;\n}}\n",
-        bindings("u32"),
+        "{}{helpers}\n{}{store}}}\n",
+        bindings(element),
         entry(threads as u64)
     );
     (text, threads)
