@@ -1,15 +1,15 @@
 //! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
-//! 64-, 16- and 8-bit elements) against a plain
-//! WGSL copy of the same bytes (and a CUDA device-to-device copy, when its GB/s is given in
-//! `SWIZZLE_CUDA_COPY_GBS`); transposes through row-major, padded and XOR-swizzled
-//! workgroup tiles against each other and the naive transpose.
+//! 64-, 16- and 8-bit elements) against a plain WGSL copy of the same bytes (and a CUDA
+//! device-to-device copy, when its GB/s is given in `SWIZZLE_CUDA_COPY_GBS`); transposes
+//! through row-major, padded and XOR-swizzled workgroup tiles against each other and the
+//! naive transpose.
 //!
 //! Run with `cargo bench --bench gpu`. Every kernel is timed with timestamp queries: the
 //! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
-//! back-to-back runs that bring the GPU out of its idle clocks, on a
-//! `SWIZZLE_BENCH_SIDE`² (default 8192², 256 MiB) image of u32. Each result is checked
+//! back-to-back runs that bring the GPU out of its idle clocks, on a `SWIZZLE_BENCH_SIDE`²
+//! image (default 8192²: 256 MiB per buffer of u32, 512 MiB of u64). Each result is checked
 //! against closed forms on the CPU in the same run before it is reported.
 
 use std::time::Duration;

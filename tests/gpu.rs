@@ -51,9 +51,9 @@ swizzle::layout! {
         inverse;
     }
 
-    /// An odd row-major image, 3 × 7.
+    /// A column-major 3 × 15 image: 45 elements, the shape of `Padded`.
     pub layout Odd {
-        memory [r: 3, c: 7];
+        memory [c: 15, r: 3];
         coords [r, c];
     }
 
@@ -75,6 +75,34 @@ swizzle::layout! {
     pub layout DynXor {
         memory [ty: dyn, tx: dyn, yi: 8, xi: 8];
         xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Three coordinates, run-time dims on the first and the last.
+    pub layout Dyn3 {
+        memory [tz: dyn, tx: dyn, zi: 2, c: 3, xi: 4];
+        xor xi by zi;
+        merge [tz, zi] -> z;
+        merge [tx, xi] -> x;
+        coords [z, c, x];
+    }
+    /// Run-time dims in the opposite order to the coordinates.
+    pub layout DynSwap {
+        memory [tx: dyn, ty: dyn, yi: 4, xi: 4];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// A run-time dim that is a coordinate itself: tiles of length 1 along it.
+    pub layout DynRow {
+        memory [n: dyn, m: 6];
+        coords [n, m];
+    }
+    /// 3×3 tiles: 9 elements, never whole words of narrow elements.
+    pub layout Dyn3x3 {
+        memory [ty: dyn, tx: dyn, yi: 3, xi: 3];
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -321,7 +349,7 @@ fn check_element_width<T: Element>(gpu: &Gpu) {
     check_elements::<T>(gpu, &padded, |c| {
         DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
     });
-    // A row-major image whose length is not a multiple of the elements in a word.
+    // An image whose length is not a multiple of the elements in a word.
     check_type(GpuLayout::of::<Odd, 2>().expect("WGSL"), &Odd::DESCRIPTOR);
 }
 
@@ -346,6 +374,89 @@ fn elements_of_every_width_pack_and_unpack() {
         (narrow.shape(), narrow.space(), narrow.element_bits()),
         (layout.shape(), layout.space(), 8)
     );
+}
+
+/// Where a layout puts a coordinate (`None` for padding).
+type Offset<'a> = &'a dyn Fn(&[usize]) -> Option<usize>;
+
+/// Copies `from` into `to` for elements of `T` on the GPU, against both layouts' offsets:
+/// into a poisoned buffer, so that offsets holding no element must keep the poison.
+fn check_copy<T: Element>(
+    gpu: &Gpu,
+    (from, from_offset): (&GpuLayout, Offset),
+    (to, to_offset): (&GpuLayout, Offset),
+) {
+    let from = from.with_element::<T>().expect("element layout");
+    let to = to.with_element::<T>().expect("element layout");
+    let kernel = gpu
+        .copy_kernel(&from, &to)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let data: Vec<T> = (0..from.space()).map(|o| T::nth(o + 7)).collect();
+    let input = gpu.upload(&data).expect("upload");
+    let output = gpu.filled(to.space(), T::POISON).expect("buffer");
+    kernel.run(gpu, &input, &output).expect("copy");
+    let mut expected = vec![T::POISON; to.space()];
+    for c in coordinates(from.shape()) {
+        if let Some(o) = to_offset(&c) {
+            expected[o] = from_offset(&c).map_or(T::ZERO, |s| data[s]);
+        }
+    }
+    let output = gpu.download(&output).expect("download");
+    assert_eq!(output, expected, "{}\n{}", kernel.name(), kernel.wgsl());
+}
+
+/// A `dyn` layout (its descriptor and WGSL) at `extents`, and where it puts a coordinate.
+fn tiled(
+    descriptor: &Descriptor,
+    wgsl: &str,
+    extents: &[usize],
+) -> (GpuLayout, impl Fn(&[usize]) -> Option<usize> + use<>) {
+    let layout = GpuLayout::tiled(descriptor, wgsl, extents).expect("tiled layout");
+    let (descriptor, extents) = (descriptor.clone(), extents.to_vec());
+    (layout, move |c: &[usize]| {
+        descriptor.offset_in(&extents, c).ok()
+    })
+}
+
+/// Packs, unpacks and copies both ways between `a` and `b`, for elements of every width.
+fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)) {
+    fn check<T: Element>(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)) {
+        check_elements::<T>(gpu, a.0, a.1);
+        check_copy::<T>(gpu, a, b);
+        check_copy::<T>(gpu, b, a);
+    }
+    check::<u8>(gpu, a, b);
+    check::<u16>(gpu, a, b);
+    check::<u32>(gpu, a, b);
+    check::<u64>(gpu, a, b);
+}
+
+#[test]
+fn tiled_layouts_of_every_shape_copy_both_ways() {
+    let Some(gpu) = gpu() else { return };
+    for extents in [[5, 3, 7], [4, 3, 8], [1, 3, 1]] {
+        let (layout, offset) = tiled(&Dyn3::DESCRIPTOR, Dyn3::WGSL, &extents);
+        let rows = GpuLayout::row_major(&extents).expect("rows");
+        let row_major = |c: &[usize]| Some((c[0] * 3 + c[1]) * extents[2] + c[2]);
+        check_every_width(gpu, (&layout, &offset), (&rows, &row_major));
+    }
+    for extents in [[5, 7], [8, 12], [1, 1], [3, 2]] {
+        let (swapped, swapped_offset) = tiled(&DynSwap::DESCRIPTOR, DynSwap::WGSL, &extents);
+        let (small, small_offset) = tiled(&Dyn3x3::DESCRIPTOR, Dyn3x3::WGSL, &extents);
+        check_every_width(gpu, (&swapped, &swapped_offset), (&small, &small_offset));
+    }
+    for rows in [5, 1, 7] {
+        let (layout, offset) = tiled(&DynRow::DESCRIPTOR, DynRow::WGSL, &[rows, 6]);
+        let (padded, padded_offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[rows, 6]);
+        check_every_width(gpu, (&layout, &offset), (&padded, &padded_offset));
+    }
+    let (odd, padded) = (
+        GpuLayout::of::<Odd, 2>().expect("WGSL"),
+        GpuLayout::of::<Padded, 2>().expect("WGSL"),
+    );
+    let odd_offset = |c: &[usize]| Odd::DESCRIPTOR.offset(c).ok();
+    let padded_offset = |c: &[usize]| Padded::DESCRIPTOR.offset(c).ok();
+    check_every_width(gpu, (&odd, &odd_offset), (&padded, &padded_offset));
 }
 
 #[test]
@@ -486,9 +597,12 @@ fn bad_input_is_a_typed_error() {
         })
     );
     assert_eq!(gpu.copy_kernel(&layout, &wide).map(drop), element);
+    for narrower in [wide.with_element::<u16>(), wide.with_element::<u32>()] {
+        assert!(matches!(narrower, Err(GpuError::Unsupported { .. })));
+    }
     assert!(matches!(
-        wide.with_element::<u16>(),
-        Err(GpuError::Unsupported { .. })
+        gpu.filled(usize::MAX / 2 + 1, 0u64),
+        Err(GpuError::TooLarge { .. })
     ));
     let bytes = gpu.filled(64, 0u8).expect("buffer");
     assert_eq!(

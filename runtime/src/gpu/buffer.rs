@@ -53,16 +53,18 @@ impl<T: Word> Buffer<T> {
 
 /// Bytes a buffer of `len` elements of `T` occupies: whole `vec4<u32>`s, at least one, so
 /// that every buffer binds as an array of `u32` or of `vec4<u32>`.
-fn padded_bytes<T: Word>(len: usize) -> u64 {
-    ((len * size_of::<T>()).max(1).div_ceil(16) * 16) as u64
+/// `None` where that overflows.
+fn padded_bytes<T: Word>(len: usize) -> Option<u64> {
+    let bytes = len.checked_mul(size_of::<T>())?.max(1);
+    u64::try_from(bytes.div_ceil(16)).ok()?.checked_mul(16)
 }
 
 impl Gpu {
     /// A buffer holding a copy of `data`.
     pub fn upload<T: Word>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
-        self.check_buffer_size::<T>(data.len())?;
+        let size = self.buffer_size::<T>(data.len())?;
         let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
-        bytes.resize(padded_bytes::<T>(data.len()) as usize, 0);
+        bytes.resize(size as usize, 0);
         let buffer = self
             .device()
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -80,10 +82,10 @@ impl Gpu {
 
     /// A buffer of `len` copies of `value` (a poison value lets tests see unwritten slots).
     pub fn filled<T: Word>(&self, len: usize, value: T) -> Result<Buffer<T>, GpuError> {
-        self.check_buffer_size::<T>(len)?;
+        let size = self.buffer_size::<T>(len)?;
         let buffer = self.device().create_buffer(&wgpu::BufferDescriptor {
             label: Some("swizzle data"),
-            size: padded_bytes::<T>(len),
+            size,
             usage: usage(),
             mapped_at_creation: false,
         });
@@ -135,24 +137,24 @@ impl Gpu {
         Ok(data)
     }
 
-    /// Fails unless a buffer of `len` elements of `T` fits this device.
-    fn check_buffer_size<T: Word>(&self, len: usize) -> Result<(), GpuError> {
+    /// The bytes of a buffer of `len` elements of `T`, or an error where it does not fit
+    /// this device.
+    fn buffer_size<T: Word>(&self, len: usize) -> Result<u64, GpuError> {
         let limits = self.device().limits();
         let limit = limits
             .max_buffer_size
             .min(limits.max_storage_buffer_binding_size);
-        let bytes = padded_bytes::<T>(len);
-        if bytes > limit {
-            return Err(GpuError::TooLarge {
+        match padded_bytes::<T>(len) {
+            Some(bytes) if bytes <= limit => Ok(bytes),
+            bytes => Err(GpuError::TooLarge {
                 what: format!(
                     "a buffer of {len} elements of {} bytes, in bytes",
                     size_of::<T>()
                 ),
-                value: bytes,
+                value: bytes.unwrap_or(u64::MAX),
                 limit,
-            });
+            }),
         }
-        Ok(())
     }
 }
 

@@ -60,8 +60,9 @@ impl fmt::Display for GpuError {
             }
             Self::Element { expected, actual } => write!(
                 f,
-                "{actual}-bit elements where {expected}-bit ones are needed: build the kernel \
-                 from layouts `with_element` of the buffers' type"
+                "{actual}-bit elements where {expected}-bit ones are needed: give a kernel \
+                 buffers of its element type, and build it from layouts `with_element` of \
+                 one type"
             ),
             Self::Shape { from, to } => write!(
                 f,

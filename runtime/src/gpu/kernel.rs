@@ -106,6 +106,8 @@ impl Kernel {
         output: &Buffer<T>,
         runs: usize,
     ) -> Result<Duration, GpuError> {
+        // Arguments first: a warm-up before an error would waste half a second.
+        timeable(gpu, runs)?;
         self.warm_up(gpu, input, output, WARM_UP)?;
         let mut times = self.time(gpu, input, output, runs)?;
         times.sort();
@@ -206,7 +208,7 @@ impl Gpu {
             });
         }
         distinct(from, to)?;
-        let rows = GpuLayout::row_major(to.shape())?.for_bits(to.element_bits())?;
+        let rows = to.image()?;
         distinct(&rows, from)?;
         distinct(&rows, to)?;
         if !to.has_inverse() && !to.is_injective() {
@@ -224,24 +226,19 @@ impl Gpu {
         let wgsl = assemble(&[from, to, &rows], &body);
         let groups = self.grid(threads as u64)?;
         let name = format!("copy {} -> {}", from.name(), to.name());
-        let kernel = self.kernel(name, wgsl, groups, from.space(), to.space())?;
-        Ok(Kernel {
-            bits: to.element_bits(),
-            ..kernel
-        })
+        let bits = to.element_bits();
+        self.kernel(name, wgsl, groups, [from.space(), to.space()], bits)
     }
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let rows = GpuLayout::row_major(layout.shape())?.for_bits(layout.element_bits())?;
-        let kernel = self.copy_kernel(&rows, layout)?;
+        let kernel = self.copy_kernel(&layout.image()?, layout)?;
         Ok(kernel.named(format!("pack {}", layout.name())))
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let rows = GpuLayout::row_major(layout.shape())?.for_bits(layout.element_bits())?;
-        let kernel = self.copy_kernel(layout, &rows)?;
+        let kernel = self.copy_kernel(layout, &layout.image()?)?;
         Ok(kernel.named(format!("unpack {}", layout.name())))
     }
 
@@ -263,7 +260,7 @@ impl Gpu {
             entry(threads as u64)
         );
         let groups = self.grid(threads as u64)?;
-        self.kernel("plain copy".to_owned(), body, groups, len, len)
+        self.kernel("plain copy".to_owned(), body, groups, [len, len], 32)
     }
 
     /// Transposes a row-major `height × width` image into a row-major `width × height` one,
@@ -280,7 +277,7 @@ impl Gpu {
             entry(len as u64)
         );
         let groups = self.grid(len as u64)?;
-        self.kernel("naive transpose".to_owned(), body, groups, len, len)
+        self.kernel("naive transpose".to_owned(), body, groups, [len, len], 32)
     }
 
     /// Transposes a row-major `height × width` image into a row-major `width × height` one
@@ -376,7 +373,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
         }
         let groups = groups.map(|g| g as u32);
         let name = format!("transpose through {}", tile.name());
-        self.kernel(name, wgsl, groups, len, len)
+        self.kernel(name, wgsl, groups, [len, len], 32)
     }
 
     /// Applies `body`, the WGSL body of `fn body(value: u32, coord: array<u32, N>, offset:
@@ -428,13 +425,15 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         })
     }
 
+    /// A kernel of `wgsl` over `groups`, with the lengths of its input and output buffers
+    /// in elements of `bits` bits.
     fn kernel(
         &self,
         name: String,
         wgsl: String,
         groups: [u32; 2],
-        input: usize,
-        output: usize,
+        [input, output]: [usize; 2],
+        bits: usize,
     ) -> Result<Kernel, GpuError> {
         let pipeline = self.pipeline(&name, &wgsl)?;
         Ok(Kernel {
@@ -444,7 +443,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
             groups,
             input,
             output,
-            bits: 32,
+            bits,
         })
     }
 
@@ -510,6 +509,14 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
         });
     }
     let x = groups.div_ceil(y);
+    // Thread indices of idle workgroups must not wrap around to real ones.
+    if x * y * u64::from(GROUP) > 1 << 32 {
+        return Err(GpuError::TooLarge {
+            what: "threads, in whole rows of workgroups".to_owned(),
+            value: x * y * u64::from(GROUP),
+            limit: 1 << 32,
+        });
+    }
     Ok([x as u32, y as u32])
 }
 
@@ -717,14 +724,8 @@ fn submit(
     gpu.check()
 }
 
-/// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
-fn time(
-    gpu: &Gpu,
-    pipeline: &wgpu::ComputePipeline,
-    buffers: &[&wgpu::Buffer],
-    groups: [u32; 2],
-    runs: usize,
-) -> Result<Vec<Duration>, GpuError> {
+/// Fails unless `gpu` can time `runs` runs in one call.
+fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
     if !gpu.has_timestamps() {
         return Err(GpuError::NoTimestamps);
     }
@@ -736,6 +737,18 @@ fn time(
             limit: 2048,
         });
     }
+    Ok(())
+}
+
+/// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
+fn time(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    buffers: &[&wgpu::Buffer],
+    groups: [u32; 2],
+    runs: usize,
+) -> Result<Vec<Duration>, GpuError> {
+    timeable(gpu, runs)?;
     let count = 2 * runs as u32;
     let set = gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
         label: Some("swizzle timing"),
@@ -807,5 +820,7 @@ mod tests {
         assert_eq!(grid(1 << 24, max).ok(), Some([32768, 2]));
         assert!(grid(u64::from(u32::MAX) + 1, max).is_err());
         assert!(grid(u64::from(u32::MAX), 4).is_err());
+        // 65281 × 257 workgroups would number threads past 2^32, wrapping onto real ones.
+        assert!(grid(u64::from(u32::MAX), max).is_err());
     }
 }

@@ -4,7 +4,7 @@
 use super::{GpuError, Word};
 use crate::Layout;
 use swizzle_core::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, Injectivity};
-use swizzle_core::ir::Descriptor;
+use swizzle_core::ir::{Descriptor, GridDim};
 use swizzle_core::wgsl;
 
 /// A layout's WGSL and the facts kernels need: which functions exist, shape and space.
@@ -160,7 +160,7 @@ impl GpuLayout {
             tile: &tile,
             tiles: &tiles,
             dynamic: &dynamic,
-            descriptor,
+            grid: &descriptor.grid,
         };
         let mut wrapper = format!(
             "{text}
@@ -226,7 +226,8 @@ impl GpuLayout {
         self.bits
     }
 
-    /// The same layout for elements of `T`, whose kernels take `Buffer<T>`s. A 64-bit
+    /// The same layout for elements of `T` (from a 32-bit layout: a layout of another width
+    /// is `Unsupported`), whose kernels take `Buffer<T>`s. A 64-bit
     /// element is two words, the low one first, at offsets `2 · offset` and `2 · offset + 1`
     /// of a buffer of 32-bit words, so its WGSL functions take the word as a last coordinate
     /// (`<prefix>_w2_offset(…, word)`). 8- and 16-bit elements keep the functions; kernels
@@ -253,6 +254,11 @@ impl GpuLayout {
                 ..self.clone()
             }),
         }
+    }
+
+    /// The dense row-major image of this layout's shape and element width.
+    pub(crate) fn image(&self) -> Result<GpuLayout, GpuError> {
+        GpuLayout::row_major(self.shape())?.for_bits(self.bits)
     }
 
     /// 32-bit words per element in the shape kernels see (one for narrow elements, which
@@ -380,7 +386,8 @@ struct Grid<'a> {
     tiles: &'a [usize],
     /// Whether each coordinate has a run-time dim.
     dynamic: &'a [bool],
-    descriptor: &'a Descriptor,
+    /// The run-time dims, outermost first.
+    grid: &'a [GridDim],
 }
 
 impl Grid<'_> {
@@ -403,7 +410,7 @@ impl Grid<'_> {
 
     fn offset(&self, tile_space: usize) -> String {
         // Row-major over the grid dims, outermost first, as the Rust `offset` does.
-        let place = self.descriptor.grid.iter().fold(String::new(), |acc, g| {
+        let place = self.grid.iter().fold(String::new(), |acc, g| {
             let j = g.coord;
             let quotient = match self.tile[j] {
                 1 => format!("c{j}"),
@@ -450,12 +457,17 @@ fn {}_is_valid({}) -> bool {{
     /// coordinate within it.
     fn coord(&self, tile_space: usize) -> String {
         let rank = self.tile.len();
+        // `tile` shrinks as inner grid dims are peeled off it, where there are any.
+        let binding = match self.grid.len() {
+            1 => "let",
+            _ => "var",
+        };
         let mut lines = format!(
-            "    let inside = {}_tile_coord(offset % {tile_space}u);\n    var tile = offset / {tile_space}u;\n",
+            "    let inside = {}_tile_coord(offset % {tile_space}u);\n    {binding} tile = offset / {tile_space}u;\n",
             self.prefix
         );
         let mut coords: Vec<String> = (0..rank).map(|j| format!("inside[{j}]")).collect();
-        for (k, g) in self.descriptor.grid.iter().enumerate().rev() {
+        for (k, g) in self.grid.iter().enumerate().rev() {
             let j = g.coord;
             let place = match k {
                 0 => "tile".to_owned(),
