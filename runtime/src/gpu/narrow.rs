@@ -24,7 +24,8 @@ impl Packing {
     }
 
     /// WGSL `word_at(o)`: the word of the output whose first element is at offset `o`,
-    /// every element of it found through the output's inverse `coord`.
+    /// every element of it found through the output's inverse `coord`; one `vec4` load
+    /// where an unpadded `from` keeps them all in one aligned `vec4` (16 bytes).
     fn word_at(&self, from: &GpuLayout, coord: &str) -> String {
         let Packing { bits, per, mask } = self;
         let lanes = ["x", "y", "z", "w"];
@@ -45,7 +46,7 @@ impl Packing {
             );
         }
         let sources: Vec<String> = (0..*per).map(|i| format!("source(o + {i}u)")).collect();
-        let from_word = |i: usize| format!("((word >> shift.{}) & {mask:#x}u)", lanes[i]);
+        let from_quad = |i: usize| format!("((v[word.{0}] >> shift.{0}) & {mask:#x}u)", lanes[i]);
         let element = |i: usize| format!("element(s.{})", lanes[i]);
         format!(
             "
@@ -56,9 +57,10 @@ fn source(o: u32) -> u32 {{
 
 fn word_at(o: u32) -> u32 {{
     let s = vec{per}<u32>({});
-    let words = s / vec{per}<u32>({per}u);
-    if (all(words == vec{per}<u32>(words.x))) {{
-        let word = src[words.x];
+    let quads = s / vec{per}<u32>({quad}u);
+    if (all(quads == vec{per}<u32>(quads.x))) {{
+        let v = src[quads.x];
+        let word = s / vec{per}<u32>({per}u) % vec{per}<u32>(4u);
         let shift = s % vec{per}<u32>({per}u) * {bits}u;
         return {};
     }}
@@ -67,12 +69,14 @@ fn word_at(o: u32) -> u32 {{
 ",
             from.call("offset", "c"),
             sources.join(", "),
-            join(&from_word),
-            join(&element)
+            join(&from_quad),
+            join(&element),
+            quad = 4 * per
         )
     }
 
-    /// WGSL reading the source: `element(s)`, the element at offset `s` of `src`, and
+    /// WGSL reading the source: `element(s)`, the element at offset `s` of `src` (bound as
+    /// `vec4<u32>`s, so that a kernel can also load 16 bytes at once), and
     /// `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
     fn reads(&self, from: &GpuLayout) -> String {
         let Packing { bits, per, mask } = self;
@@ -83,13 +87,14 @@ fn word_at(o: u32) -> u32 {{
         };
         format!(
             "fn element(s: u32) -> u32 {{
-    return (src[s / {per}u] >> (s % {per}u * {bits}u)) & {mask:#x}u;
+    return (src[s / {}u][s / {per}u % 4u] >> (s % {per}u * {bits}u)) & {mask:#x}u;
 }}
 
 fn value_at(c: array<u32, {rank}>) -> u32 {{
 {valid}    return element({});
 }}
 ",
+            4 * per,
             from.call("offset", "c")
         )
     }
@@ -97,8 +102,8 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
 
 /// A copy to a layout with an inverse: whole words of the output in order, four per thread
 /// (one `vec4<u32>` store) where every word is full, their elements found through the
-/// inverse. Where the elements of a word come from one word of an unpadded `from` (a run, or
-/// a run permuted by an XOR), that word is loaded once. Offsets that hold no element (in
+/// inverse. Where the elements of a word come from one aligned `vec4` of an unpadded `from`
+/// (a run, a run permuted by an XOR, a 2×2 Morton block of bytes), it is loaded once. Offsets that hold no element (in
 /// partial tiles, or past the end of the last word) keep their contents. The body and its
 /// threads.
 pub(super) fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
@@ -199,10 +204,10 @@ pub(super) fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (St
     (text, size)
 }
 
-/// The input (`src`, words) and output (`dst`, `destination`s) bindings.
+/// The input (`src`, `vec4<u32>`s) and output (`dst`, `destination`s) bindings.
 fn bindings(destination: &str) -> String {
     format!(
-        "@group(0) @binding(0) var<storage, read> src: array<u32>;
+        "@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read_write> dst: array<{destination}>;
 
 "
