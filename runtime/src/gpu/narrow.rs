@@ -24,8 +24,9 @@ impl Packing {
     }
 
     /// WGSL `word_at(o)`: the word of the output whose first element is at offset `o`,
-    /// every element of it found through the output's inverse `coord`; one `vec4` load
-    /// where an unpadded `from` keeps them all in one aligned `vec4` (16 bytes).
+    /// every element of it found through the output's inverse `coord`: one load where an
+    /// unpadded `from` keeps them all in one word, else one `vec4` load where it keeps them
+    /// in one aligned `vec4` (a 2×2 Morton block of bytes), else one load each.
     fn word_at(&self, from: &GpuLayout, coord: &str) -> String {
         let Packing { bits, per, mask } = self;
         let lanes = ["x", "y", "z", "w"];
@@ -46,7 +47,8 @@ impl Packing {
             );
         }
         let sources: Vec<String> = (0..*per).map(|i| format!("source(o + {i}u)")).collect();
-        let from_quad = |i: usize| format!("((v[word.{0}] >> shift.{0}) & {mask:#x}u)", lanes[i]);
+        let from_word = |i: usize| format!("((word >> shift.{}) & {mask:#x}u)", lanes[i]);
+        let from_quad = |i: usize| format!("((v[lane.{0}] >> shift.{0}) & {mask:#x}u)", lanes[i]);
         let element = |i: usize| format!("element(s.{})", lanes[i]);
         format!(
             "
@@ -57,11 +59,15 @@ fn source(o: u32) -> u32 {{
 
 fn word_at(o: u32) -> u32 {{
     let s = vec{per}<u32>({});
-    let quads = s / vec{per}<u32>({quad}u);
-    if (all(quads == vec{per}<u32>(quads.x))) {{
-        let v = src[quads.x];
-        let word = s / vec{per}<u32>({per}u) % vec{per}<u32>(4u);
-        let shift = s % vec{per}<u32>({per}u) * {bits}u;
+    let words = s / vec{per}<u32>({per}u);
+    let shift = s % vec{per}<u32>({per}u) * {bits}u;
+    if (all(words == vec{per}<u32>(words.x))) {{
+        let word = src[words.x / 4u][words.x % 4u];
+        return {};
+    }}
+    if (all(words / 4u == vec{per}<u32>(words.x / 4u))) {{
+        let v = src[words.x / 4u];
+        let lane = words % vec{per}<u32>(4u);
         return {};
     }}
     return {};
@@ -69,9 +75,9 @@ fn word_at(o: u32) -> u32 {{
 ",
             from.call("offset", "c"),
             sources.join(", "),
+            join(&from_word),
             join(&from_quad),
             join(&element),
-            quad = 4 * per
         )
     }
 
@@ -102,8 +108,8 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
 
 /// A copy to a layout with an inverse: whole words of the output in order, four per thread
 /// (one `vec4<u32>` store) where every word is full, their elements found through the
-/// inverse. Where the elements of a word come from one aligned `vec4` of an unpadded `from`
-/// (a run, a run permuted by an XOR, a 2×2 Morton block of bytes), it is loaded once. Offsets that hold no element (in
+/// inverse. Where the elements of a word come from one word (a run, or a run permuted by an
+/// XOR) or one aligned `vec4` of an unpadded `from`, that is loaded once. Offsets that hold no element (in
 /// partial tiles, or past the end of the last word) keep their contents. The body and its
 /// threads.
 pub(super) fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
