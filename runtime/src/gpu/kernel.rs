@@ -532,9 +532,9 @@ fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
 }
 
 /// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
-/// as `vec4<u32>`s, so that a kernel can also load four at once), and `value_at(c)`, the
-/// element at coordinate `c`, zero in `from`'s padding.
-fn reads(from: &GpuLayout) -> String {
+/// as `vec4<u32>`s, so that a kernel can also load four words at once), which returns
+/// `element`, and `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
+pub(super) fn reads(from: &GpuLayout, element: &str) -> String {
     let rank = from.word_shape().len();
     let valid = match from.is_padded() {
         true => guard(&from.call("is_valid", "c"), "return 0u;"),
@@ -542,7 +542,7 @@ fn reads(from: &GpuLayout) -> String {
     };
     format!(
         "fn element(s: u32) -> u32 {{
-    return src[s >> 2u][s & 3u];
+    return {element};
 }}
 
 fn value_at(c: array<u32, {rank}>) -> u32 {{
@@ -553,6 +553,9 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
     )
 }
 
+/// `element(s)` of 32-bit elements: one word.
+const WORD: &str = "src[s >> 2u][s & 3u]";
+
 /// A copy to a layout with an inverse: its offsets in order, four per thread (one
 /// `vec4<u32>` store) where its space allows, each found through the inverse. Where the four
 /// sources lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted
@@ -560,7 +563,7 @@ fn value_at(c: array<u32, {rank}>) -> u32 {{
 /// their contents. The body and its threads.
 fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
     let coord = format!("{}_coord", to.prefix());
-    let mut helpers = reads(from);
+    let mut helpers = reads(from, WORD);
     if to.is_padded() {
         helpers.push_str(&format!(
             "\n/// Whether offset `o` holds an element.\nfn holds(o: u32) -> bool {{\n    let c = {coord}(o);\n    return {};\n}}\n",
@@ -653,7 +656,7 @@ fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (String, usize
     let text = format!(
         "{}{}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
         bindings("vec4<u32>", "u32"),
-        reads(from),
+        reads(from, WORD),
         entry(size as u64),
         rows.prefix(),
         to.call("offset", "c")

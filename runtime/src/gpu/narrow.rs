@@ -4,7 +4,7 @@
 //! other threads.
 
 use super::GpuLayout;
-use super::kernel::{entry, guard};
+use super::kernel::{entry, guard, reads};
 
 /// How elements of `bits` bits lie in a word: `per` of them, the first in the low bits.
 struct Packing {
@@ -81,28 +81,14 @@ fn word_at(o: u32) -> u32 {{
         )
     }
 
-    /// WGSL reading the source: `element(s)`, the element at offset `s` of `src` (bound as
-    /// `vec4<u32>`s, so that a kernel can also load 16 bytes at once), and
-    /// `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
+    /// WGSL reading the source (see [`reads`]): an element is some bits of a word.
     fn reads(&self, from: &GpuLayout) -> String {
         let Packing { bits, per, mask } = self;
-        let rank = from.shape().len();
-        let valid = match from.is_padded() {
-            true => guard(&from.call("is_valid", "c"), "return 0u;"),
-            false => String::new(),
-        };
-        format!(
-            "fn element(s: u32) -> u32 {{
-    return (src[s / {}u][s / {per}u % 4u] >> (s % {per}u * {bits}u)) & {mask:#x}u;
-}}
-
-fn value_at(c: array<u32, {rank}>) -> u32 {{
-{valid}    return element({});
-}}
-",
-            4 * per,
-            from.call("offset", "c")
-        )
+        let element = format!(
+            "(src[s / {}u][s / {per}u % 4u] >> (s % {per}u * {bits}u)) & {mask:#x}u",
+            4 * per
+        );
+        reads(from, &element)
     }
 }
 
