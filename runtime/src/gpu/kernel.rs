@@ -670,7 +670,7 @@ pub(super) fn guard(condition: &str, exit: &str) -> String {
 }
 
 /// The input (`src`, read as `source`s) and output (`dst`, `destination`s) bindings.
-fn bindings(source: &str, destination: &str) -> String {
+pub(super) fn bindings(source: &str, destination: &str) -> String {
     format!(
         "@group(0) @binding(0) var<storage, read> src: array<{source}>;
 @group(0) @binding(1) var<storage, read_write> dst: array<{destination}>;

@@ -4,7 +4,7 @@
 //! other threads.
 
 use super::GpuLayout;
-use super::kernel::{entry, guard, reads};
+use super::kernel::{bindings, entry, guard, reads};
 
 /// How elements of `bits` bits lie in a word: `per` of them, the first in the low bits.
 struct Packing {
@@ -94,10 +94,8 @@ fn word_at(o: u32) -> u32 {{
 
 /// A copy to a layout with an inverse: whole words of the output in order, four per thread
 /// (one `vec4<u32>` store) where every word is full, their elements found through the
-/// inverse. Where the elements of a word come from one word (a run, or a run permuted by an
-/// XOR) or one aligned `vec4` of an unpadded `from`, that is loaded once. Offsets that hold no element (in
-/// partial tiles, or past the end of the last word) keep their contents. The body and its
-/// threads.
+/// inverse ([`Packing::word_at`]). Offsets that hold no element (in partial tiles, or past
+/// the end of the last word) keep their contents. The body and its threads.
 pub(super) fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
     let packing = Packing::of(to);
     let Packing { bits, per, mask } = packing;
@@ -162,7 +160,7 @@ fn holds(o: u32) -> bool {{
     };
     let text = format!(
         "{}{helpers}\n{}{store}}}\n",
-        bindings(element),
+        bindings("vec4<u32>", element),
         entry(threads as u64)
     );
     (text, threads)
@@ -187,21 +185,11 @@ pub(super) fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (St
     atomicOr(&dst[o / {per}u], value_at(c) << shift);
 }}
 ",
-        bindings("atomic<u32>"),
+        bindings("vec4<u32>", "atomic<u32>"),
         packing.reads(from),
         entry(size as u64),
         rows.prefix(),
         to.call("offset", "c")
     );
     (text, size)
-}
-
-/// The input (`src`, `vec4<u32>`s) and output (`dst`, `destination`s) bindings.
-fn bindings(destination: &str) -> String {
-    format!(
-        "@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
-@group(0) @binding(1) var<storage, read_write> dst: array<{destination}>;
-
-"
-    )
 }
