@@ -565,10 +565,7 @@ fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
     let coord = format!("{}_coord", to.prefix());
     let mut helpers = reads(from, WORD);
     if to.is_padded() {
-        helpers.push_str(&format!(
-            "\n/// Whether offset `o` holds an element.\nfn holds(o: u32) -> bool {{\n    let c = {coord}(o);\n    return {};\n}}\n",
-            to.call("is_valid", "c")
-        ));
+        helpers.push_str(&holds(to, &coord, None));
     }
     let vector = to.word_space().is_multiple_of(4);
     let store = match (vector, to.is_padded()) {
@@ -624,12 +621,7 @@ fn quad(o: u32) -> vec4<u32> {{
         );
     }
     format!(
-        "
-fn source(o: u32) -> u32 {{
-    let c = {coord}(o);
-    return {};
-}}
-
+        "{}
 fn quad(o: u32) -> vec4<u32> {{
     let s = vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u));
     let aligned = s >> vec4<u32>(2u);
@@ -641,7 +633,40 @@ fn quad(o: u32) -> vec4<u32> {{
     return vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w));
 }}
 ",
+        source(from, coord)
+    )
+}
+
+/// WGSL `source(o)`: the offset in `from` of the coordinate at offset `o` of the output,
+/// found through the output's inverse `coord`.
+pub(super) fn source(from: &GpuLayout, coord: &str) -> String {
+    format!(
+        "
+fn source(o: u32) -> u32 {{
+    let c = {coord}(o);
+    return {};
+}}
+",
         from.call("offset", "c")
+    )
+}
+
+/// WGSL `holds(o)`: whether offset `o` of `to` holds an element, its coordinate found
+/// through the inverse `coord`: below `space` where given, and valid where `to` is padded.
+pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> String {
+    let bound = match space {
+        Some(space) => guard(&format!("(o < {space}u)"), "return false;"),
+        None => String::new(),
+    };
+    let valid = match to.is_padded() {
+        true => format!(
+            "    let c = {coord}(o);\n    return {};\n",
+            to.call("is_valid", "c")
+        ),
+        false => "    return true;\n".to_owned(),
+    };
+    format!(
+        "\n/// Whether offset `o` holds an element.\nfn holds(o: u32) -> bool {{\n{bound}{valid}}}\n"
     )
 }
 

@@ -246,14 +246,17 @@ impl GpuLayout {
                 self.unsupported(format!("its elements are already {} bits wide", self.bits))
             );
         }
-        match bits {
-            64 => self.widened(2),
-            _ => Ok(GpuLayout {
-                name: format!("{} of {bits}-bit elements", self.name),
+        let layout = match bits {
+            64 => self.widened(2)?,
+            _ => GpuLayout {
                 bits,
                 ..self.clone()
-            }),
-        }
+            },
+        };
+        Ok(GpuLayout {
+            name: format!("{} of {bits}-bit elements", self.name),
+            ..layout
+        })
     }
 
     /// The dense row-major image of this layout's shape and element width.
@@ -281,8 +284,7 @@ impl GpuLayout {
         let prefix = format!("{}_w{words}", self.prefix);
         let rank = self.shape.len();
         let coords: Vec<String> = (0..rank).map(|j| format!("c{j}")).collect();
-        let params: Vec<String> = coords.iter().map(|c| format!("{c}: u32")).collect();
-        let (params, coords) = (params.join(", "), coords.join(", "));
+        let (params, coords) = (params(rank), coords.join(", "));
         let inner = &self.prefix;
         let mut wgsl = format!(
             "{}
@@ -315,7 +317,6 @@ fn {prefix}_coord(offset: u32) -> array<u32, {}> {{
         let mut shape = self.shape.clone();
         shape.push(words);
         Ok(GpuLayout {
-            name: format!("{} of {}-bit elements", self.name, 32 * words),
             prefix,
             wgsl,
             shape,
@@ -392,8 +393,7 @@ struct Grid<'a> {
 
 impl Grid<'_> {
     fn params(&self) -> String {
-        let params: Vec<String> = (0..self.tile.len()).map(|j| format!("c{j}: u32")).collect();
-        params.join(", ")
+        params(self.tile.len())
     }
 
     /// The coordinates within the tile, as arguments of the tile's functions.
@@ -494,6 +494,12 @@ fn {p}_coord(offset: u32) -> array<u32, {rank}> {{
             p = self.prefix
         )
     }
+}
+
+/// The parameters of a whole-array WGSL function of `rank` coordinates: `c0: u32, …`.
+fn params(rank: usize) -> String {
+    let params: Vec<String> = (0..rank).map(|j| format!("c{j}: u32")).collect();
+    params.join(", ")
 }
 
 /// Whether distinct valid coordinates provably get distinct offsets (structurally, or by

@@ -4,7 +4,7 @@
 //! other threads.
 
 use super::GpuLayout;
-use super::kernel::{bindings, entry, guard, reads};
+use super::kernel::{bindings, entry, guard, holds, reads, source};
 
 /// How elements of `bits` bits lie in a word: `per` of them, the first in the low bits.
 struct Packing {
@@ -51,12 +51,7 @@ impl Packing {
         let from_quad = |i: usize| format!("((v[lane.{0}] >> shift.{0}) & {mask:#x}u)", lanes[i]);
         let element = |i: usize| format!("element(s.{})", lanes[i]);
         format!(
-            "
-fn source(o: u32) -> u32 {{
-    let c = {coord}(o);
-    return {};
-}}
-
+            "{}
 fn word_at(o: u32) -> u32 {{
     let s = vec{per}<u32>({});
     let words = s / vec{per}<u32>({per}u);
@@ -73,7 +68,7 @@ fn word_at(o: u32) -> u32 {{
     return {};
 }}
 ",
-            from.call("offset", "c"),
+            source(from, coord),
             sources.join(", "),
             join(&from_word),
             join(&from_quad),
@@ -121,23 +116,7 @@ pub(super) fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
             (format!("    dst[t] = word_at(t * {per}u);\n"), "u32", words)
         }
         _ => {
-            let valid = match to.is_padded() {
-                true => format!(
-                    "    let c = {coord}(o);\n    return {};\n",
-                    to.call("is_valid", "c")
-                ),
-                false => "    return true;\n".to_owned(),
-            };
-            helpers.push_str(&format!(
-                "
-/// Whether offset `o` holds an element.
-fn holds(o: u32) -> bool {{
-    if (o >= {space}u) {{
-        return false;
-    }}
-{valid}}}
-"
-            ));
+            helpers.push_str(&holds(to, &coord, Some(space)));
             let store = format!(
                 "    let o = t * {per}u;
     var word = 0u;
