@@ -150,16 +150,7 @@ fn gpu() -> Option<&'static Gpu> {
 /// Packs a row-major image into `layout` and unpacks it again, on the GPU, and checks both
 /// against `descriptor`'s interpreter.
 fn check_pack_unpack(gpu: &Gpu, layout: &GpuLayout, descriptor: &Descriptor) {
-    check_pack_unpack_with(gpu, layout, |c| descriptor.offset(c).ok());
-}
-
-/// Packs and unpacks as [`check_pack_unpack`] does, against `offset` (`None` for padding).
-fn check_pack_unpack_with(
-    gpu: &Gpu,
-    layout: &GpuLayout,
-    offset: impl Fn(&[usize]) -> Option<usize>,
-) {
-    check_elements::<u32>(gpu, layout, offset);
+    check_elements::<u32>(gpu, layout, |c| descriptor.offset(c).ok());
 }
 
 /// An element type the tests fill buffers with: distinct values in every word, and a poison.
@@ -297,26 +288,18 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
         // Whole tiles of a bijection make a bijection; partial ones have padding.
         let whole = y % 8 == 0 && x % 8 == 0;
         let morton = DynMorton::new(y, x).expect("extents");
-        let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[y, x])
-            .expect("tiled layout");
+        let (layout, offset) = tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[y, x]);
         assert_eq!(layout.space(), morton.space());
         assert!(layout.has_inverse());
         assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
-        check_pack_unpack_with(gpu, &layout, |c| {
-            DynMorton::DESCRIPTOR.offset_in(&[y, x], c).ok()
-        });
-        let layout =
-            GpuLayout::tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]).expect("tiled layout");
+        check_elements::<u32>(gpu, &layout, offset);
+        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]);
         assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
-        check_pack_unpack_with(gpu, &layout, |c| {
-            DynXor::DESCRIPTOR.offset_in(&[y, x], c).ok()
-        });
+        check_elements::<u32>(gpu, &layout, offset);
     }
-    let padded = GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]).expect("tiled");
+    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]);
     assert!(!padded.has_inverse());
-    check_pack_unpack_with(gpu, &padded, |c| {
-        DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
-    });
+    check_elements::<u32>(gpu, &padded, offset);
     // The fixed coordinate keeps its tile's length.
     assert!(matches!(
         GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 5]),
@@ -340,15 +323,11 @@ fn check_element_width<T: Element>(gpu: &Gpu) {
         &Padded::DESCRIPTOR,
     );
     for (y, x) in [(37, 70), (16, 24), (3, 5)] {
-        let layout = GpuLayout::tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]).expect("tiled");
-        check_elements::<T>(gpu, &layout, |c| {
-            DynXor::DESCRIPTOR.offset_in(&[y, x], c).ok()
-        });
+        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]);
+        check_elements::<T>(gpu, &layout, offset);
     }
-    let padded = GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]).expect("tiled");
-    check_elements::<T>(gpu, &padded, |c| {
-        DynPadded::DESCRIPTOR.offset_in(&[9, 6], c).ok()
-    });
+    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]);
+    check_elements::<T>(gpu, &padded, offset);
     // An image whose length is not a multiple of the elements in a word.
     check_type(GpuLayout::of::<Odd, 2>().expect("WGSL"), &Odd::DESCRIPTOR);
 }
