@@ -89,9 +89,9 @@ impl Kernel {
         duration: Duration,
     ) -> Result<(), GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
+        let bindings = [&input.buffer, &output.buffer];
         let start = Instant::now();
         while start.elapsed() < duration {
-            let bindings = [&input.buffer, &output.buffer];
             submit(gpu, &self.pipeline, &bindings, self.groups, 8, None)?;
             gpu.wait()?;
         }
