@@ -128,7 +128,8 @@ pub(crate) fn functions(
     Ok(out)
 }
 
-/// `MortonTexture` → `morton_texture`: the prefix of a layout's WGSL functions.
+/// `MortonTexture` → `morton_texture`: the prefix of a layout's WGSL functions (`__X` →
+/// `v__x`, since WGSL reserves names that start with `__`).
 pub fn snake_case(name: &str) -> String {
     let name = name.strip_prefix("r#").unwrap_or(name);
     let mut out = String::with_capacity(name.len() + 4);
@@ -148,7 +149,16 @@ pub fn snake_case(name: &str) -> String {
             out.push(c);
         }
     }
-    out
+    unreserved_prefix(&out)
+}
+
+/// `name`, prefixed with `v` if WGSL reserves it for its own start: WGSL rejects `_` and
+/// every identifier that begins with `__`, which Rust allows.
+fn unreserved_prefix(name: &str) -> String {
+    match name == "_" || name.starts_with("__") {
+        true => format!("v{name}"),
+        false => name.to_owned(),
+    }
 }
 
 fn fits(what: &str, value: u128) -> Result<(), String> {
@@ -285,11 +295,12 @@ impl Names {
     }
 
     fn add(&mut self, name: &str) {
-        let mut candidate = name.strip_prefix("r#").unwrap_or(name).to_owned();
-        while RESERVED.contains(&candidate.as_str())
-            || candidate.starts_with("__")
-            || self.used.contains(&candidate)
-        {
+        let bare = name.strip_prefix("r#").unwrap_or(name);
+        // Appending `_` cannot fix a name that starts with `__` (the loop below would never
+        // end), so such names are prefixed first; after that, appending only ever resolves
+        // clashes and keywords, which are finitely many.
+        let mut candidate = unreserved_prefix(bare);
+        while RESERVED.contains(&candidate.as_str()) || self.used.contains(&candidate) {
             candidate.push('_');
         }
         self.used.insert(candidate.clone());

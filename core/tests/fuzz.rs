@@ -27,6 +27,8 @@ const WORDS: &[&str] = &[
     "by",
     "strides",
     "a",
+    "__a",
+    "_b",
     "b",
     "x",
     "y",

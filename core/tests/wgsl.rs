@@ -6,6 +6,7 @@ mod common;
 use common::generator::Generator;
 use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;
+use std::time::Duration;
 
 /// The WGSL of the single layout in `source`.
 fn wgsl(source: &str) -> Result<String, String> {
@@ -107,6 +108,26 @@ fn names_wgsl_reserves_are_renamed() {
         text.contains("fn reserved_offset(u32_: u32, fn_: u32) -> u32"),
         "{text}"
     );
+}
+
+/// Rust allows names that start with `__`; WGSL reserves them. Renaming them once hung the
+/// macro (appending `_` to `__a` never yields a valid name), so each case runs under a deadline.
+#[test]
+fn names_with_leading_underscores_are_renamed_without_hanging() {
+    let source = "layout __Under { memory [__a: 4, ___b: 2, _c: 2]; merge [__a, ___b] -> __; \
+                  unmerge __ -> [v__a: 2, __d: 4]; coords [v__a, __d, _c]; inverse; }";
+    let text = common::within(Duration::from_secs(10), source, || wgsl(source)).expect("fits u32");
+    let module = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(function_names(&module).contains(&"v__under_offset".to_owned()));
+    // Three parameters, none of them reserved: `__a`'s new name must not take the user's
+    // `v__a`, which naga would reject as a duplicate.
+    assert!(text.contains("fn v__under_offset(v__a"), "{text}");
+    // The macro's whole expansion, which includes this WGSL, ends too.
+    let expansion = common::within(Duration::from_secs(10), source, || {
+        let tokens: proc_macro2::TokenStream = source.parse().expect("tokens");
+        swizzle_core::expand(tokens).to_string()
+    });
+    assert!(!expansion.contains("compile_error"), "{expansion}");
 }
 
 #[test]

@@ -38,3 +38,20 @@ pub fn layout(source: &str) -> Descriptor {
     assert_eq!(checked.len(), 1, "expected one layout in {source}");
     checked.remove(0).descriptor
 }
+
+/// Runs `work` on a thread of its own and returns its result, failing the test if it takes
+/// longer than `limit`: a hang becomes a failure that names `what`, not a run that never ends.
+pub fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // The receiver is gone only if the deadline passed, which already fails the test.
+        let _ = sender.send(work());
+    });
+    receiver
+        .recv_timeout(limit)
+        .unwrap_or_else(|error| panic!("{what}: no result within {limit:?} ({error})"))
+}
