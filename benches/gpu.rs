@@ -155,11 +155,13 @@ fn main() -> Result<(), GpuError> {
     rows.push(measure(&gpu, &copy, &input, &output, runs)?);
 
     let tiled = |tiles: &str, inside: &str| {
-        GpuLayout::parse(&format!(
+        let text = format!(
             "layout {tiles} {{ memory [ty: {n}, tx: {n}, {inside}; \
              merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }}",
             n = side / if tiles == "MortonTiles" { 4 } else { 32 },
-        ))
+        );
+        let checked = swizzle_syntax::layouts(&text).expect("the bench's layouts check");
+        GpuLayout::from_descriptor(&checked[0].descriptor)
     };
     let extents = [side, side];
     let layouts: [(GpuLayout, Offset); 4] = [

@@ -4,7 +4,7 @@
 //! elements show. Runs on any Vulkan adapter (lavapipe in CI). Without one the tests skip
 //! with a message, unless `SWIZZLE_REQUIRE_GPU=1` (set by .ci/run), where they fail.
 
-#[path = "../core/tests/common/generator.rs"]
+#[path = "../syntax/tests/common/generator.rs"]
 mod generator;
 
 use generator::Generator;
@@ -249,9 +249,10 @@ fn check_elements<T: Element>(
 
 /// A layout given as text, for the GPU and for the interpreter.
 fn parse(text: &str) -> (GpuLayout, Descriptor) {
-    let checked = swizzle_core::layouts(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let layout = GpuLayout::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    (layout, checked[0].descriptor.clone())
+    let checked = swizzle_syntax::layouts(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let descriptor = checked[0].descriptor.clone();
+    let layout = GpuLayout::from_descriptor(&descriptor).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (layout, descriptor)
 }
 
 fn check_type<L: Layout<2>>(gpu: &Gpu) {
@@ -547,8 +548,11 @@ fn bad_input_is_a_typed_error() {
         panic!("an unknown identifier must not validate");
     };
     assert!(report.contains("return value + nope;"), "{report}");
-    let tiled =
-        GpuLayout::parse("layout T { memory [ty: dyn, m: 16]; merge [ty, m] -> y; coords [y]; }");
+    let tiled = swizzle_syntax::layouts(
+        "layout T { memory [ty: dyn, m: 16]; merge [ty, m] -> y; coords [y]; }",
+    )
+    .expect("checks");
+    let tiled = GpuLayout::from_descriptor(&tiled[0].descriptor);
     assert!(
         matches!(tiled, Err(GpuError::Unsupported { .. })),
         "{tiled:?}"

@@ -14,6 +14,15 @@ pub const REQUESTED_ENUMERATION_LIMIT: usize = 1 << 22;
 /// … and for one that does not (its inverse is emitted only if this proves it cheaply).
 pub const DEFAULT_ENUMERATION_LIMIT: usize = 1 << 16;
 
+/// The enumeration limit for a layout that asks for its inverse (`inverse;`) or not: the one
+/// place that choice is made, for the Rust and the WGSL code alike.
+pub fn enumeration_limit(inverse_requested: bool) -> usize {
+    match inverse_requested {
+        true => REQUESTED_ENUMERATION_LIMIT,
+        false => DEFAULT_ENUMERATION_LIMIT,
+    }
+}
+
 pub struct Canonical {
     /// The offset, over the coordinates (variable `i` is `coords[i]`).
     pub offset: Sym,

@@ -2,8 +2,6 @@
 //! tree that both canonical forms (affine and F2) lower into, with one printer per target.
 //! Shared subexpressions are bound to named locals so that the expansion reads well.
 
-use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{ToTokens, quote};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,16 +32,22 @@ impl Op {
         matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor)
     }
 
-    /// Operators of one class share a precedence level in Rust.
-    fn class(self) -> u8 {
+    /// Binding power, as in Rust (and WGSL, for the operators both have): higher binds
+    /// tighter. Every parser and printer of expressions reads it from here.
+    pub fn precedence(self) -> u8 {
         match self {
-            Op::Mul | Op::Div | Op::Rem => 0,
-            Op::Add | Op::Sub => 1,
-            Op::Shl | Op::Shr => 2,
+            Op::Mul | Op::Div | Op::Rem => 6,
+            Op::Add | Op::Sub => 5,
+            Op::Shl | Op::Shr => 4,
             Op::And => 3,
-            Op::Xor => 4,
-            Op::Or => 5,
+            Op::Xor => 2,
+            Op::Or => 1,
         }
+    }
+
+    /// Operators of one class share a precedence level; class 0 binds tightest.
+    fn class(self) -> u8 {
+        6 - self.precedence()
     }
 }
 
@@ -149,7 +153,7 @@ impl Code {
     /// Whether `child`, as an operand of `parent`, needs parentheses: operators of different
     /// classes are always parenthesised except products inside sums, so that no reader needs
     /// Rust's precedence table.
-    pub(crate) fn needs_parens(parent: Op, child: &Code, right: bool) -> bool {
+    pub fn needs_parens(parent: Op, child: &Code, right: bool) -> bool {
         let Code::Bin(op, ..) = child else {
             return false;
         };
@@ -211,7 +215,7 @@ impl Block {
 
 /// An unused local name after `base`, in lower case: a local named after an upper-case dim
 /// (`K0`) would be read as a pattern on any constant of that name in the user's module.
-pub(crate) fn fresh(base: &str, used: &mut HashSet<String>) -> String {
+pub fn fresh(base: &str, used: &mut HashSet<String>) -> String {
     let lower = base.to_lowercase();
     let snake = lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && lower.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
@@ -234,66 +238,20 @@ pub(crate) fn fresh(base: &str, used: &mut HashSet<String>) -> String {
     name
 }
 
-impl ToTokens for Code {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        match self {
-            Code::Var(name) => ident(name).to_tokens(tokens),
-            Code::Lit(value) => Literal::u128_unsuffixed(*value).to_tokens(tokens),
-            Code::Mask(mask) => mask_literal(*mask).to_tokens(tokens),
-            Code::Bin(op, lhs, rhs) => {
-                let operand = |code: &Code, right: bool| {
-                    if Code::needs_parens(*op, code, right) {
-                        quote!((#code))
-                    } else {
-                        quote!(#code)
-                    }
-                };
-                let (lhs, rhs) = (operand(lhs, false), operand(rhs, true));
-                let op = match op {
-                    Op::Add => quote!(+),
-                    Op::Sub => quote!(-),
-                    Op::Mul => quote!(*),
-                    Op::Div => quote!(/),
-                    Op::Rem => quote!(%),
-                    Op::Shl => quote!(<<),
-                    Op::Shr => quote!(>>),
-                    Op::And => quote!(&),
-                    Op::Or => quote!(|),
-                    Op::Xor => quote!(^),
-                };
-                tokens.extend(quote!(#lhs #op #rhs));
-            }
-        }
-    }
-}
-
 /// Whether a lower-cased dim name became a keyword (`Type` → `type`), which no local may be.
 fn is_keyword(name: &str) -> bool {
-    syn::parse_str::<syn::Ident>(name).is_err()
+    RUST_KEYWORDS.contains(&name)
 }
 
-/// The identifier `name`, raw (`r#type`) where the user wrote it raw.
-pub fn ident(name: &str) -> Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(name, Span::call_site()),
-    }
-}
-
-/// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 8 bits,
-/// hex beyond.
-pub(crate) fn mask_literal(mask: u128) -> Literal {
-    let bits = 128 - mask.leading_zeros();
-    let text = if mask <= 255 && (mask + 1).is_power_of_two() {
-        mask.to_string()
-    } else if bits <= 8 {
-        format!("0b{mask:b}")
-    } else {
-        format!("0x{mask:x}")
-    };
-    text.parse()
-        .unwrap_or_else(|_| Literal::u128_unsuffixed(mask))
-}
+/// Rust's strict and reserved keywords (2024 edition), which no identifier may be without
+/// `r#`.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "_",
+];
 
 impl Code {
     /// The value of the code where every variable is bound in `env`, as 64-bit `usize`

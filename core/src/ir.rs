@@ -176,6 +176,33 @@ impl Memory {
 }
 
 impl Descriptor {
+    /// The dense row-major array of `extents` (last fastest), with coordinates `i0, i1, …`:
+    /// what `layout Name { memory [i0: E0, i1: E1, …]; coords [i0, i1, …]; }` checks to.
+    /// `None` when its element space overflows `usize`.
+    pub fn row_major(name: &str, extents: &[usize]) -> Option<Descriptor> {
+        let strides = row_major_strides(extents)?;
+        let dims: Vec<Dim> = extents
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| Dim {
+                name: Cow::Owned(format!("i{i}")),
+                len,
+            })
+            .collect();
+        let descriptor = Descriptor {
+            name: Cow::Owned(name.to_owned()),
+            dims: Cow::Owned(dims),
+            memory: Memory {
+                dims: (0..extents.len()).collect(),
+                strides: Cow::Owned(strides),
+            },
+            stages: Cow::Borrowed(&[]),
+            coords: (0..extents.len()).collect(),
+            grid: Cow::Borrowed(&[]),
+        };
+        descriptor.space().map(|_| descriptor)
+    }
+
     /// Lengths of the coordinates, in `coords` order.
     pub fn shape(&self) -> Vec<usize> {
         self.coords.iter().map(|&c| self.dims[c].len).collect()

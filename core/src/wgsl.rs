@@ -9,27 +9,27 @@
 //! when it is padded. A layout with run-time (`dyn`) outer dims gets the functions of one
 //! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
 
-use crate::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, REQUESTED_ENUMERATION_LIMIT};
-use crate::check::Checked;
+use crate::canon::{Canonical, enumeration_limit};
 use crate::code::{Block, Code, Op};
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-/// The WGSL of a checked layout named `name` (its Rust type name), as the macro emits it.
-pub fn layout(name: &str, checked: &Checked) -> Result<String, String> {
-    let descriptor = &checked.descriptor;
+/// The WGSL of the layout `descriptor` named `name` (its Rust type name), as the macro emits
+/// it; `inverse_requested` when the layout says `inverse;` (its inverse is then searched
+/// harder, as for the Rust code).
+pub fn layout(
+    name: &str,
+    descriptor: &Descriptor,
+    inverse_requested: bool,
+) -> Result<String, String> {
     let canonical = Canonical::new(descriptor);
-    let limit = match checked.inverse {
-        Some(_) => REQUESTED_ENUMERATION_LIMIT,
-        None => DEFAULT_ENUMERATION_LIMIT,
-    };
-    let inverse = canonical.inverse_block(descriptor, limit);
+    let inverse = canonical.inverse_block(descriptor, enumeration_limit(inverse_requested));
     functions(name, descriptor, &canonical, inverse.as_ref())
 }
 
 /// The WGSL functions of a layout from its canonical form and inverse.
-pub(crate) fn functions(
+pub fn functions(
     name: &str,
     descriptor: &Descriptor,
     canonical: &Canonical,

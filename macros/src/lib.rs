@@ -3,5 +3,5 @@
 /// Declares memory layouts as pipelines of coordinate transforms; see the `swizzle` crate.
 #[proc_macro]
 pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    swizzle_core::expand(input.into()).into()
+    swizzle_syntax::expand(input.into()).into()
 }

@@ -80,7 +80,7 @@ fn layout_text(
 }
 
 fn descriptor(text: &str) -> Descriptor {
-    let mut layouts = swizzle_core::layouts(text).expect("generated layouts are valid");
+    let mut layouts = swizzle_syntax::layouts(text).expect("generated layouts are valid");
     layouts.remove(0).descriptor
 }
 

@@ -2,7 +2,7 @@
 //! reads or writes `vector` consecutive elements along one coordinate, starting at a
 //! coordinate given by integer expressions of its lane id (`m = lane % 16, k = lane / 16 * 8`).
 
-use crate::ast::BinOpKind;
+use crate::code::Op;
 use crate::ir::Descriptor;
 use std::fmt;
 use std::ops;
@@ -13,7 +13,7 @@ pub enum LaneExpr {
     Lane,
     Lit(i128),
     Neg(Box<LaneExpr>),
-    Binary(BinOpKind, Box<LaneExpr>, Box<LaneExpr>),
+    Binary(Op, Box<LaneExpr>, Box<LaneExpr>),
 }
 
 impl LaneExpr {
@@ -32,16 +32,16 @@ impl LaneExpr {
                 let (a, b) = (lhs.eval(lane)?, rhs.eval(lane)?);
                 let shift = || u32::try_from(b).ok().filter(|&s| s < 127);
                 match op {
-                    BinOpKind::Add => a.checked_add(b)?,
-                    BinOpKind::Sub => a.checked_sub(b)?,
-                    BinOpKind::Mul => a.checked_mul(b)?,
-                    BinOpKind::Div => a.checked_div(b)?,
-                    BinOpKind::Rem => a.checked_rem(b)?,
-                    BinOpKind::Shl => a.checked_shl(shift()?)?,
-                    BinOpKind::Shr => a.checked_shr(shift()?)?,
-                    BinOpKind::BitAnd => a & b,
-                    BinOpKind::BitXor => a ^ b,
-                    BinOpKind::BitOr => a | b,
+                    Op::Add => a.checked_add(b)?,
+                    Op::Sub => a.checked_sub(b)?,
+                    Op::Mul => a.checked_mul(b)?,
+                    Op::Div => a.checked_div(b)?,
+                    Op::Rem => a.checked_rem(b)?,
+                    Op::Shl => a.checked_shl(shift()?)?,
+                    Op::Shr => a.checked_shr(shift()?)?,
+                    Op::And => a & b,
+                    Op::Xor => a ^ b,
+                    Op::Or => a | b,
                 }
             }
         })
@@ -55,7 +55,7 @@ macro_rules! lane_expr_ops {
         impl ops::$trait for LaneExpr {
             type Output = LaneExpr;
             fn $method(self, rhs: LaneExpr) -> LaneExpr {
-                LaneExpr::Binary(BinOpKind::$kind, Box::new(self), Box::new(rhs))
+                LaneExpr::Binary(Op::$kind, Box::new(self), Box::new(rhs))
             }
         }
         impl ops::$trait<i128> for LaneExpr {
@@ -69,7 +69,7 @@ macro_rules! lane_expr_ops {
 
 lane_expr_ops!(
     Add add Add, Sub sub Sub, Mul mul Mul, Div div Div, Rem rem Rem, Shl shl Shl, Shr shr Shr,
-    BitAnd bitand BitAnd, BitXor bitxor BitXor, BitOr bitor BitOr
+    BitAnd bitand And, BitXor bitxor Xor, BitOr bitor Or
 );
 
 impl ops::Neg for LaneExpr {

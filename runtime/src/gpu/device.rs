@@ -16,21 +16,19 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// The best adapter on the backends `WGPU_BACKEND` names (default: Vulkan, Metal, DX12):
-    /// a discrete GPU first, then an integrated one, then a virtual one, then a CPU
-    /// (software Vulkan such as lavapipe).
+    /// The best adapter on the backends `WGPU_BACKEND` names (default: Vulkan, Metal and
+    /// DX12, then GL on machines that have none of those): a discrete GPU first, then an
+    /// integrated one, then a virtual one, then a CPU (software Vulkan such as lavapipe).
     pub fn new() -> Result<Gpu, GpuError> {
-        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
-        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
-        descriptor.backends = backends;
-        let instance = wgpu::Instance::new(descriptor);
-        let adapters = pollster::block_on(instance.enumerate_adapters(backends));
-        let adapter = adapters
-            .into_iter()
-            .min_by_key(|adapter| rank(adapter.get_info().device_type))
-            .ok_or_else(|| GpuError::NoAdapter {
-                backends: format!("{backends:?}"),
-            })?;
+        let adapter = match wgpu::Backends::from_env() {
+            Some(backends) => best_adapter(backends),
+            // GL only where nothing better exists: its Linux drivers are the least robust.
+            None => best_adapter(wgpu::Backends::PRIMARY)
+                .or_else(|_| best_adapter(wgpu::Backends::GL))
+                .map_err(|_| GpuError::NoAdapter {
+                    backends: format!("{:?}", wgpu::Backends::PRIMARY | wgpu::Backends::GL),
+                }),
+        }?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let required_features = match timestamps {
             true => wgpu::Features::TIMESTAMP_QUERY,
@@ -134,6 +132,20 @@ impl Gpu {
         staging.unmap();
         Ok(words)
     }
+}
+
+/// The best adapter on `backends`, by [`rank`].
+fn best_adapter(backends: wgpu::Backends) -> Result<wgpu::Adapter, GpuError> {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = backends;
+    let instance = wgpu::Instance::new(descriptor);
+    let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+    adapters
+        .into_iter()
+        .min_by_key(|adapter| rank(adapter.get_info().device_type))
+        .ok_or_else(|| GpuError::NoAdapter {
+            backends: format!("{backends:?}"),
+        })
 }
 
 /// Preference among adapter kinds: lower is better.

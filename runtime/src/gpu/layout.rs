@@ -1,5 +1,5 @@
 //! A layout as the GPU kernels see it: its WGSL functions, shape and element space, from a
-//! `layout!` type, from layout text, or row-major of any extents.
+//! `layout!` type, from any descriptor, or row-major of any extents.
 
 use super::{GpuError, Word};
 use crate::Layout;
@@ -30,40 +30,26 @@ impl GpuLayout {
         GpuLayout::new(&L::DESCRIPTOR, L::WGSL)
     }
 
-    /// The first layout in `text`, written in the `layout!` language (what the CLI reads).
-    pub fn parse(text: &str) -> Result<GpuLayout, GpuError> {
-        let unsupported = |why: String| GpuError::Unsupported {
-            layout: "<text>".to_owned(),
-            why,
-        };
-        let checked = swizzle_core::layouts(text).map_err(|e| unsupported(e.to_string()))?;
-        let checked = checked
-            .into_iter()
-            .next()
-            .ok_or_else(|| unsupported("the text holds no layout".to_owned()))?;
-        let name = checked.descriptor.name.to_string();
-        let text = wgsl::layout(&name, &checked).map_err(|why| GpuError::Unsupported {
-            layout: name.clone(),
-            why,
-        })?;
-        GpuLayout::new(&checked.descriptor, &text)
+    /// The layout `descriptor`, from any source (a `layout!` type's `DESCRIPTOR`, the
+    /// command line's parser, or built at run time): its WGSL is printed here, with the
+    /// inverse searched as hard as for a layout that says `inverse;`.
+    pub fn from_descriptor(descriptor: &Descriptor) -> Result<GpuLayout, GpuError> {
+        let name = descriptor.name.to_string();
+        let text = wgsl::layout(&name, descriptor, true)
+            .map_err(|why| GpuError::Unsupported { layout: name, why })?;
+        GpuLayout::new(descriptor, &text)
     }
 
     /// A dense row-major array of `extents` (last fastest): the plain image.
     pub fn row_major(extents: &[usize]) -> Result<GpuLayout, GpuError> {
-        let dims: Vec<String> = extents
-            .iter()
-            .enumerate()
-            .map(|(i, e)| format!("i{i}: {e}"))
-            .collect();
-        let coords: Vec<String> = (0..extents.len()).map(|i| format!("i{i}")).collect();
         let name: Vec<String> = extents.iter().map(usize::to_string).collect();
-        GpuLayout::parse(&format!(
-            "layout RowMajor{} {{ memory [{}]; coords [{}]; }}",
-            name.join("x"),
-            dims.join(", "),
-            coords.join(", ")
-        ))
+        let name = format!("RowMajor{}", name.join("x"));
+        let descriptor =
+            Descriptor::row_major(&name, extents).ok_or_else(|| GpuError::Unsupported {
+                layout: name,
+                why: "its element space overflows `usize`".to_owned(),
+            })?;
+        GpuLayout::from_descriptor(&descriptor)
     }
 
     /// The layout of `descriptor` with its WGSL `text` (as `swizzle_core::wgsl` prints it).

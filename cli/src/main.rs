@@ -1,0 +1,250 @@
+//! `swizzle`: pictures and analyses of layouts written as text, read with the same parser as
+//! the `layout!` macro, so that the command line and the compiler always agree.
+//!
+//! Exit codes: 0 on success, 1 when the input is wrong (a file that does not read or parse,
+//! an unknown layout or traversal, an access or traversal that does not fit the layout), 2
+//! when the command line is.
+
+mod args;
+mod diagnostics;
+mod report;
+mod spec;
+
+use args::{AccessArg, Command, HELP, PathArg, USAGE, UsageError};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use swizzle_core::analysis::{Access, Banks};
+use swizzle_core::picture::{self, PictureError};
+use swizzle_syntax::check::Checked;
+use swizzle_syntax::{NamedTraversal, Source};
+
+/// Why a command failed.
+enum Failure {
+    /// The command line is wrong: exit 2 with the usage.
+    Usage(String),
+    /// The input is wrong: exit 1 with the message.
+    Input(String),
+    /// The file does not parse or check: exit 1 with the rendered diagnostics.
+    Parse(String),
+}
+
+impl From<UsageError> for Failure {
+    fn from(UsageError(message): UsageError) -> Self {
+        Failure::Usage(message)
+    }
+}
+
+fn main() -> ExitCode {
+    let result = args::parse(std::env::args_os().skip(1))
+        .map_err(Failure::from)
+        .and_then(run);
+    let (stdout, stderr, code) = match result {
+        Ok(output) => (output, String::new(), 0),
+        Err(Failure::Usage(message)) => (String::new(), format!("error: {message}\n{USAGE}\n"), 2),
+        Err(Failure::Input(message)) => (String::new(), format!("error: {message}\n"), 1),
+        Err(Failure::Parse(diagnostics)) => (String::new(), diagnostics, 1),
+    };
+    // A closed pipe (`swizzle show big.layout | head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(stdout.as_bytes());
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
+    ExitCode::from(code)
+}
+
+/// Runs a command; its output for standard output.
+fn run(command: Command) -> Result<String, Failure> {
+    match command {
+        Command::Help => Ok(format!("{USAGE}\n\n{HELP}")),
+        Command::Show {
+            file,
+            layout,
+            banks,
+            element_bytes,
+        } => {
+            let layouts = load(&file)?.layouts;
+            let chosen: Vec<&Checked> = match layout {
+                Some(name) => vec![find(&layouts, &name, &file)?],
+                None => layouts.iter().collect(),
+            };
+            let shown: Vec<String> = chosen
+                .iter()
+                .map(|checked| report::show(&checked.descriptor, banks, element_bytes))
+                .collect();
+            Ok(shown.join("\n"))
+        }
+        Command::Analyze {
+            file,
+            layout,
+            access,
+            banks,
+            line_bytes,
+        } => {
+            let source = load(&file)?;
+            let checked = select(&source.layouts, layout.as_deref(), &file)?;
+            let (access, declared) = resolve(access, &source, &file)?;
+            let banks = banks.or(declared).unwrap_or_default();
+            report::analyze(&checked.descriptor, &access, banks, line_bytes).map_err(Failure::Input)
+        }
+        Command::Svg {
+            file,
+            layout,
+            coloring,
+            path,
+            output,
+        } => {
+            let source = load(&file)?;
+            let (path, traversal) = match path {
+                None => (None, None),
+                Some(PathArg::Memory) => (Some(picture::Path::MemoryOrder), None),
+                Some(PathArg::Traversal(name)) => {
+                    let traversal = traversal(&source, &name, &file)?;
+                    let sfc = traversal.checked.sfc.clone();
+                    (Some(picture::Path::Traversal(sfc)), Some(traversal))
+                }
+            };
+            // A traversal over a layout is drawn over that layout unless told otherwise.
+            let walked = traversal.and_then(|t| t.checked.over.as_ref().map(|o| o.to_string()));
+            let layout = layout.or(walked);
+            let checked = select(&source.layouts, layout.as_deref(), &file)?;
+            let coloring = coloring.resolve(|access| resolve(access, &source, &file))?;
+            let descriptor = &checked.descriptor;
+            let svg = match &path {
+                Some(path) => picture::svg_with_path(descriptor, &coloring, path),
+                None => picture::svg(descriptor, &coloring),
+            }
+            .map_err(|error| match (traversal, &error) {
+                (Some(traversal), PictureError::TraversalShape { .. }) => Failure::Input(format!(
+                    "cannot draw traversal `{}` over layout `{}`: {error}",
+                    traversal.name, descriptor.name
+                )),
+                _ => Failure::Input(error.to_string()),
+            })?;
+            match output.filter(|path| path != Path::new("-")) {
+                None => Ok(svg),
+                Some(path) => {
+                    std::fs::write(&path, svg).map_err(|e| {
+                        Failure::Input(format!("cannot write {}: {e}", path.display()))
+                    })?;
+                    Ok(format!("wrote {}\n", path.display()))
+                }
+            }
+        }
+    }
+}
+
+/// Reads and checks the layouts of `file`; a file that does not parse or check fails with
+/// every error, located.
+fn load(file: &Path) -> Result<Source, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let source = swizzle_syntax::source(&text)
+        .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
+    if source.layouts.is_empty() {
+        return Err(Failure::Input(format!(
+            "{} holds no layout",
+            file.display()
+        )));
+    }
+    Ok(source)
+}
+
+/// The access `--access` means, and the banks a named one declares.
+fn resolve(
+    access: AccessArg,
+    source: &Source,
+    file: &Path,
+) -> Result<(Access, Option<Banks>), Failure> {
+    let name = match access {
+        AccessArg::Spec(access) => return Ok((access, None)),
+        AccessArg::Named(name) => name,
+    };
+    let found = source
+        .accesses
+        .iter()
+        .find(|checked| checked.access.name == name);
+    let found = found.ok_or_else(|| {
+        let held: Vec<&str> = source
+            .accesses
+            .iter()
+            .map(|a| a.access.name.as_str())
+            .collect();
+        Failure::Input(format!(
+            "{} holds no access `{name}`; its accesses: {}",
+            file.display(),
+            listing(&held)
+        ))
+    })?;
+    let (count, width_bytes) = found.banks;
+    Ok((found.access.clone(), Some(Banks { count, width_bytes })))
+}
+
+/// The traversal item named `name`.
+fn traversal<'a>(
+    source: &'a Source,
+    name: &str,
+    file: &Path,
+) -> Result<&'a NamedTraversal, Failure> {
+    source
+        .traversals
+        .iter()
+        .find(|traversal| traversal.name == name)
+        .ok_or_else(|| {
+            let held: Vec<&str> = source.traversals.iter().map(|t| t.name.as_str()).collect();
+            Failure::Input(format!(
+                "{} holds no traversal `{name}`; its traversals: {}",
+                file.display(),
+                listing(&held)
+            ))
+        })
+}
+
+/// `A, B`, or `none`.
+fn listing(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The layout named `name`, or the only one when no name is given.
+fn select<'a>(
+    layouts: &'a [Checked],
+    name: Option<&str>,
+    file: &Path,
+) -> Result<&'a Checked, Failure> {
+    match (name, layouts) {
+        (Some(name), _) => find(layouts, name, file),
+        (None, [only]) => Ok(only),
+        (None, _) => Err(Failure::Usage(format!(
+            "{} holds several layouts ({}): choose one with --layout NAME",
+            file.display(),
+            names(layouts)
+        ))),
+    }
+}
+
+fn find<'a>(layouts: &'a [Checked], name: &str, file: &Path) -> Result<&'a Checked, Failure> {
+    layouts
+        .iter()
+        .find(|checked| checked.descriptor.name == name)
+        .ok_or_else(|| {
+            Failure::Input(format!(
+                "{} holds no layout `{name}`; it holds {}",
+                file.display(),
+                names(layouts)
+            ))
+        })
+}
+
+/// `A, B and C`.
+fn names(layouts: &[Checked]) -> String {
+    let names: Vec<String> = layouts
+        .iter()
+        .map(|checked| format!("`{}`", checked.descriptor.name))
+        .collect();
+    match names.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+        _ => names.concat(),
+    }
+}

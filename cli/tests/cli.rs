@@ -1,0 +1,584 @@
+//! The `swizzle` command line, run as a user runs it: exit codes and messages for good and
+//! malformed files, unknown layouts and bad flags; and the SVG it writes, rendered with
+//! `resvg` and checked pixel by pixel.
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use swizzle_core::picture::{Cells, Geometry};
+
+const MORTON: &str = "\
+/// Seed 000's 4×4 Morton tile.
+layout Morton4 {
+    memory [n: 16];
+    morton n -> [y: 4, x: 4];
+    coords [y, x];
+}
+";
+
+const LDS: &str = "\
+/// ck_tile's universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
+layout LdsA {
+    const M = 128; const K = 32; const KPACK = 8;
+    const L = 2; const K0 = K / KPACK;
+    memory [k0l: K0 * L, mr: M / L, k1: KPACK] strides [KPACK, K * L, 1];
+    xor k0l by mr;
+    unmerge k0l -> [l: L, k0: K0];
+    merge [mr, l] -> m;
+    merge [k0, k1] -> k;
+    coords [m, k];
+}
+
+/// The same tile, row-major.
+layout RowMajorA {
+    memory [m: 128, k: 32];
+    coords [m, k];
+}
+";
+
+/// The read of seed 003: 16 rows of two 8-half vectors.
+const LDS_READ: &str = "lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8";
+
+/// Writes `text` to a file of the test's own in the target's scratch directory.
+fn file(name: &str, text: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).expect("the scratch directory is writable");
+    path
+}
+
+fn swizzle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swizzle"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8")
+}
+
+/// Runs `swizzle`, expecting exit code `code`; its standard output and error.
+fn run(args: &[&str], code: i32) -> (String, String) {
+    let output = swizzle(args);
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(code), "{args:?}\n{out}\n{err}");
+    (out, err)
+}
+
+#[test]
+fn show_prints_facts_and_the_grid() {
+    let path = file("show_morton.layout", MORTON);
+    let (out, err) = run(&["show", path.to_str().unwrap()], 0);
+    assert_eq!(err, "");
+    assert_eq!(
+        out,
+        "\
+Morton4
+  coordinates    y × x = 4 × 4
+  size           16
+  element space  16
+  bijective      yes, onto 0..16
+  vector width   2 along x
+offsets (rows y, columns x):
+ 0  1  4  5
+ 2  3  6  7
+ 8  9 12 13
+10 11 14 15
+"
+    );
+}
+
+#[test]
+fn show_banks_of_one_layout() {
+    let path = file("show_banks.layout", LDS);
+    let path = path.to_str().unwrap();
+    let (out, _) = run(
+        &[
+            "show",
+            path,
+            "--layout",
+            "LdsA",
+            "--banks",
+            "--element-bytes",
+            "2",
+        ],
+        0,
+    );
+    assert!(out.starts_with("LdsA\n"), "{out}");
+    assert!(!out.contains("RowMajorA"));
+    assert!(out.contains("banks (32 × 4 B, 2-byte elements; rows m, columns k):\n"));
+    assert!(
+        out.contains("\n 4  4  5  5  6  6  7  7  0  0  1  1"),
+        "{out}"
+    );
+    let (out, _) = run(&["show", path, "--layout=RowMajorA", "--banks=16x4"], 0);
+    assert!(out.contains("\n 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15  0  1"));
+}
+
+#[test]
+fn show_says_why_a_grid_is_not_drawn() {
+    let path = file(
+        "show_huge.layout",
+        "layout Huge { memory [y: 4096, x: 4096]; coords [y, x]; }",
+    );
+    let (out, _) = run(&["show", path.to_str().unwrap()], 0);
+    assert!(out.contains("  size           16777216\n"), "{out}");
+    assert!(out.ends_with(
+        "offsets (rows y, columns x):\n  not drawn: the layout's shape [4096, 4096] has more than \
+         4194304 coordinates, too many to draw\n"
+    ));
+}
+
+#[test]
+fn show_without_a_name_shows_every_layout() {
+    let path = file("show_all.layout", LDS);
+    let (out, _) = run(&["show", path.to_str().unwrap()], 0);
+    assert!(out.starts_with("LdsA\n"));
+    assert!(out.contains("\nRowMajorA\n"));
+    assert!(out.contains("  vector width   8 along k\n"));
+    assert!(out.contains("  vector width   32 along k\n"));
+}
+
+#[test]
+fn analyze_reports_conflicts_transactions_and_locality() {
+    let path = file("analyze.layout", LDS);
+    let path = path.to_str().unwrap();
+    let args = |layout| ["analyze", path, "--layout", layout, "--access", LDS_READ];
+    let (out, _) = run(&args("LdsA"), 0);
+    assert!(out.contains("bank conflicts (32 banks × 4 B, 4 phases of 8 lanes):\n  conflict-free"));
+    assert!(out.contains("32-byte sectors (per warp)      512 B            16        512 B"));
+    assert!(out.contains("  cache lines  64\n"));
+    let (out, _) = run(&args("RowMajorA"), 0);
+    assert!(
+        out.contains(
+            "  4-way: in phase 0 (lanes 0..8), bank 0 serves 4 distinct words:
+    lane 0  (m=0, k=0) → 0
+    lane 2  (m=2, k=0) → 64
+    lane 4  (m=4, k=0) → 128
+    lane 6  (m=6, k=0) → 192
+"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn malformed_files_are_located() {
+    let path = file(
+        "malformed.layout",
+        "layout Broken {\n    memory [n: 16];\n    morton n -> [y: 4, x: 3];\n    coords [y, x];\n}\n",
+    );
+    let (out, err) = run(&["show", path.to_str().unwrap()], 1);
+    assert_eq!(out, "");
+    let location = format!(" --> {}:3:27\n", path.display());
+    assert!(
+        err.starts_with("error: every dim of `morton` must have a power-of-two length"),
+        "{err}"
+    );
+    assert!(err.contains(&location), "{err}");
+    assert!(err.contains("3 |     morton n -> [y: 4, x: 3];\n  |                           ^\n"));
+
+    let path = file("unlexable.layout", "layout L {\n    memory [n: 4] \"\n}\n");
+    let (_, err) = run(&["show", path.to_str().unwrap()], 1);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&format!("{}:2:", path.display())), "{err}");
+}
+
+#[test]
+fn unknown_layouts_and_unfit_accesses_fail_with_one() {
+    let path = file("unknown.layout", LDS);
+    let path = path.to_str().unwrap();
+    let (_, err) = run(&["show", path, "--layout", "Nope"], 1);
+    assert_eq!(
+        err,
+        format!("error: {path} holds no layout `Nope`; it holds `LdsA` and `RowMajorA`\n")
+    );
+    let (_, err) = run(
+        &[
+            "analyze",
+            path,
+            "--layout",
+            "LdsA",
+            "--access",
+            "m=lane*8 k=0",
+        ],
+        1,
+    );
+    assert_eq!(
+        err,
+        "error: lane 16 touches [128, 0], outside the layout or in its padding\n"
+    );
+    let (_, err) = run(&["show", "/nonexistent/file.layout"], 1);
+    assert!(err.starts_with("error: cannot read /nonexistent/file.layout: "));
+}
+
+#[test]
+fn usage_errors_exit_with_two() {
+    let path = file("usage.layout", LDS);
+    let path = path.to_str().unwrap();
+    for (args, message) in [
+        (vec![], "no command given"),
+        (vec!["draw", path], "unknown command `draw`"),
+        (vec!["show"], "no FILE given"),
+        (
+            vec!["show", path, "--frobnicate"],
+            "unknown option `--frobnicate`",
+        ),
+        (vec!["show", path, "--layout"], "--layout needs a value"),
+        (vec!["show", path, path], "one FILE expected"),
+        (
+            vec!["show", path, "--element-bytes", "0"],
+            "--element-bytes takes a positive integer, not `0`",
+        ),
+        (
+            vec!["analyze", path, "--layout", "LdsA"],
+            "`analyze` needs --access SPEC",
+        ),
+        (
+            vec![
+                "analyze",
+                path,
+                "--layout",
+                "LdsA",
+                "--access",
+                "lanes=1000000 m=0 k=0",
+            ],
+            "--access: expected an integer from 1 to 4096 for `lanes` at column 7",
+        ),
+        (
+            vec!["analyze", path, "--layout", "LdsA", "--access", "m=lane%"],
+            "--access: expected an integer, `lane` or `(` at the end",
+        ),
+        (
+            vec![
+                "analyze", path, "--layout", "LdsA", "--access", "m=0", "--banks", "32",
+            ],
+            "expected banks as COUNTxWIDTH_BYTES (e.g. 32x4), found `32`",
+        ),
+        (
+            vec!["analyze", path, "--access", "m=0 k=0"],
+            "holds several layouts (`LdsA` and `RowMajorA`): choose one with --layout NAME",
+        ),
+        (
+            vec!["svg", path, "--layout", "LdsA", "--color", "lane"],
+            "--color lane needs --access SPEC",
+        ),
+        (
+            vec!["svg", path, "--layout", "LdsA", "--color", "red"],
+            "--color takes `bank` or `lane`, not `red`",
+        ),
+    ] {
+        let (out, err) = run(&args, 2);
+        assert_eq!(out, "");
+        assert!(
+            err.starts_with("error: ") && err.contains(message),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("\nusage: swizzle show FILE"), "{err}");
+    }
+}
+
+#[test]
+fn help_succeeds() {
+    let (out, _) = run(&["--help"], 0);
+    assert!(out.starts_with("usage: swizzle show FILE"));
+    assert!(out.contains("An access SPEC lists settings"));
+    let (out, _) = run(&["svg", "-h"], 0);
+    assert!(out.starts_with("usage:"));
+}
+
+/// Writes the SVG of `layout` in `source` through the command line and renders it.
+fn rendered(name: &str, source: &str, layout: &str, options: &[&str]) -> (Pixmap, Geometry) {
+    let path = file(&format!("{name}.layout"), source);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.svg"));
+    let mut args = vec!["svg", path.to_str().unwrap(), "--layout", layout];
+    args.extend(options);
+    args.extend(["-o", out.to_str().unwrap()]);
+    let (said, _) = run(&args, 0);
+    assert_eq!(said, format!("wrote {}\n", out.display()));
+    let svg = std::fs::read_to_string(&out).expect("the SVG is written");
+    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+        .expect("the SVG parses");
+    let size = tree.size().to_int_size();
+    let mut pixmap = Pixmap::new(size.width(), size.height()).expect("a non-empty picture");
+    resvg::render(&tree, Transform::default(), &mut pixmap.as_mut());
+    let descriptor = swizzle_syntax::layouts(source)
+        .unwrap()
+        .into_iter()
+        .find(|checked| checked.descriptor.name == layout)
+        .unwrap()
+        .descriptor;
+    (pixmap, Geometry::new(&Cells::new(&descriptor).unwrap()))
+}
+
+/// The colour inside cell (row, column) of the first plane, near its top-left corner (away
+/// from the number in its centre).
+fn colour(pixmap: &Pixmap, geometry: &Geometry, row: usize, column: usize) -> (u8, u8, u8) {
+    let (x, y) = geometry.origin(0, row, column);
+    let pixel = pixmap
+        .pixel(x + 2, y + 2)
+        .expect("the cell is inside the picture");
+    assert_eq!(pixel.alpha(), 255);
+    (pixel.red(), pixel.green(), pixel.blue())
+}
+
+fn is_grey((r, g, b): (u8, u8, u8)) -> bool {
+    r == g && g == b
+}
+
+#[test]
+fn svg_colours_cells_by_bank() {
+    // Offset 40·y + x, bank (offset % 32) for 4-byte elements.
+    let rows = "layout Rows { memory [y: 2, x: 40]; coords [y, x]; }";
+    let (pixmap, geometry) = rendered("banks", rows, "Rows", &[]);
+    let cell = |y: usize, x: usize| colour(&pixmap, &geometry, y, x);
+    assert!(!is_grey(cell(0, 0)));
+    assert_ne!(cell(0, 0), cell(0, 1));
+    assert_eq!(cell(0, 0), cell(0, 32));
+    assert_eq!(cell(1, 0), cell(0, 8));
+    assert_ne!(cell(1, 0), cell(0, 0));
+}
+
+#[test]
+fn svg_greys_padding() {
+    let padded = "layout Padded { memory [l: 10]; pad l -> u (2, 3); coords [u]; }";
+    let (pixmap, geometry) = rendered("padding", padded, "Padded", &[]);
+    let cell = |x: usize| colour(&pixmap, &geometry, 0, x);
+    assert!(is_grey(cell(0)) && is_grey(cell(1)) && is_grey(cell(14)));
+    assert!(!is_grey(cell(2)) && !is_grey(cell(11)));
+    assert_eq!(cell(0), cell(12));
+}
+
+#[test]
+fn svg_colours_cells_by_lane() {
+    let (pixmap, geometry) = rendered(
+        "lanes",
+        MORTON,
+        "Morton4",
+        &["--access", "lanes=4 y=lane x=lane/2*2 vector=2"],
+    );
+    let cell = |y: usize, x: usize| colour(&pixmap, &geometry, y, x);
+    // Lane 0 reads (0, 0..2), lane 1 (1, 0..2), lane 2 (2, 2..4), lane 3 (3, 2..4).
+    assert_eq!(cell(0, 0), cell(0, 1));
+    assert_ne!(cell(0, 0), cell(1, 0));
+    assert!(!is_grey(cell(3, 3)));
+    let untouched = cell(0, 2);
+    assert!(is_grey(untouched));
+    assert_eq!(untouched, cell(3, 0));
+    // Untouched cells are lighter than padding.
+    let (padding, padding_geometry) = rendered(
+        "lanes_padding",
+        "layout P { memory [l: 2]; pad l -> u (1, 0); coords [u]; }",
+        "P",
+        &[],
+    );
+    assert!(colour(&padding, &padding_geometry, 0, 0).0 < untouched.0);
+}
+
+#[test]
+fn svg_of_a_128_by_128_tile_renders() {
+    let big = "layout Big { memory [m: 16384]; morton m -> [y: 128, x: 128]; coords [y, x]; }";
+    let (pixmap, geometry) = rendered("big", big, "Big", &[]);
+    assert!(pixmap.width() < 1200 && pixmap.height() < 1300);
+    let cell = |y: usize, x: usize| colour(&pixmap, &geometry, y, x);
+    // Morton offsets: (0, 0) → 0 and (127, 127) → 16383 are both bank 0 and 31 apart.
+    assert_ne!(cell(0, 0), cell(127, 127));
+    assert_eq!(cell(0, 0), cell(4, 0)); // offset 32
+}
+
+#[test]
+fn svg_draws_the_memory_order_as_arrows() {
+    let source = "layout Morton4 { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }";
+    // Memory runs (0,0) → (0,1) first: a horizontal arrow through the right part of cell
+    // (0,0), whose centre holds the number 0 and whose left part stays the bank colour.
+    let probe = |pixmap: &Pixmap, geometry: &Geometry| {
+        let (x, y) = geometry.centre(0, 0, 0);
+        let pixel = pixmap
+            .pixel((x + f64::from(geometry.cell) * 0.4) as u32, y as u32)
+            .unwrap();
+        (pixel.red(), pixel.green(), pixel.blue())
+    };
+    let (plain, geometry) = rendered("morton_plain", source, "Morton4", &[]);
+    let (walked, _) = rendered("morton_walk", source, "Morton4", &["--path", "memory"]);
+    let fill = colour(&plain, &geometry, 0, 0);
+    assert_eq!(
+        probe(&plain, &geometry),
+        fill,
+        "without a path the cell is its bank colour"
+    );
+    let (r, g, b) = probe(&walked, &geometry);
+    assert!(
+        u32::from(r) + u32::from(g) + u32::from(b) < 200,
+        "the arrow is dark: {:?}",
+        (r, g, b)
+    );
+    // From (0,1) memory goes down-left to (1,0): nothing is drawn between (0,1) and (0,2).
+    let (x, y) = geometry.centre(0, 0, 1);
+    let gap = walked
+        .pixel((x + f64::from(geometry.cell) * 0.4) as u32, y as u32)
+        .unwrap();
+    assert_eq!(
+        (gap.red(), gap.green(), gap.blue()),
+        colour(&walked, &geometry, 0, 1)
+    );
+    let walk = file("walk.layout", source);
+    let (_, said) = run(&["svg", walk.to_str().unwrap(), "--path", "zig-zag"], 2);
+    assert!(
+        said.contains("--path takes `memory` or the NAME of a traversal, not `zig-zag`"),
+        "{said}"
+    );
+}
+
+/// Two layouts and seed 001's snake over the 4×8 one, four scalars an access.
+const SNAKE: &str = "
+layout Tile { memory [y: 4, x: 8]; coords [y, x]; }
+layout Morton4 { memory [n: 16]; morton n -> [y: 4, x: 4]; coords [y, x]; }
+traversal Snake = sfc(over Tile, vector [1, 4]);
+traversal Flat = sfc(lengths [32], vector [4]);
+";
+
+/// The colour of one pixel.
+fn rgb(pixmap: &Pixmap, (x, y): (f64, f64)) -> (u8, u8, u8) {
+    let pixel = pixmap
+        .pixel(x as u32, y as u32)
+        .expect("inside the picture");
+    (pixel.red(), pixel.green(), pixel.blue())
+}
+
+fn is_dark((r, g, b): (u8, u8, u8)) -> bool {
+    r.max(g).max(b) < 100
+}
+
+#[test]
+fn svg_draws_a_traversal_as_framed_accesses_joined_by_arrows() {
+    let (plain, geometry) = rendered("snake_plain", SNAKE, "Tile", &[]);
+    let (walked, _) = rendered("snake_walk", SNAKE, "Tile", &["--path", "Snake"]);
+    let cell = f64::from(geometry.cell);
+    let corner = |row, column| {
+        let (x, y) = geometry.origin(0, row, column);
+        (f64::from(x), f64::from(y))
+    };
+    let both = |point| (rgb(&plain, point), rgb(&walked, point));
+    // The frame of access 0, cells (0, 0..4): a dark left edge on cell (0, 0) …
+    let (x, y) = corner(0, 0);
+    let (fill, framed) = both((x + 1.0, y + cell * 0.3));
+    assert!(!is_dark(fill) && is_dark(framed), "{fill:?} {framed:?}");
+    // … but none inside the access, on the left edge of cell (0, 2).
+    let (x, y) = corner(0, 2);
+    let (fill, inside) = both((x + 1.0, y + cell * 0.3));
+    assert_eq!(fill, inside);
+    // Access 0 → access 1: an arrow along row 0 through cell (0, 3), between the centres of
+    // the two blocks of four cells.
+    let (x, y) = corner(0, 3);
+    let (fill, arrow) = both((x + cell * 0.2, y + cell / 2.0));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+    // The snake turns down from access 1 (0, 4..8) to access 2 (1, 4..8): a vertical arrow
+    // down the middle of the right half, through the top of cell (1, 6).
+    let (x, y) = corner(1, 6);
+    let (fill, arrow) = both((x, y + cell * 0.2));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+    // The path reaches row 1 only on the right: nothing runs down the middle of the left
+    // half from row 0, while from row 1 to row 2 (access 3 → access 4) an arrow does.
+    let (x, y) = corner(1, 2);
+    let (fill, none) = both((x, y + cell * 0.2));
+    assert_eq!(fill, none);
+    let (x, y) = corner(2, 2);
+    let (fill, arrow) = both((x, y + cell * 0.2));
+    assert!(!is_dark(fill) && is_dark(arrow), "{fill:?} {arrow:?}");
+}
+
+#[test]
+fn a_traversal_over_a_layout_is_drawn_over_it() {
+    let path = file("snake.layout", SNAKE);
+    let path = path.to_str().unwrap();
+    // The file holds two layouts; the traversal's `over` chooses.
+    let (svg, _) = run(&["svg", path, "--path", "Snake"], 0);
+    assert!(svg.contains("Tile — y × x = 4 × 8"), "{svg}");
+    assert_eq!(svg.matches("<line ").count(), 7);
+    // A traversal of lengths only needs --layout, and a layout of its lengths.
+    let (_, said) = run(&["svg", path, "--path", "Flat"], 2);
+    assert!(said.contains("choose one with --layout NAME"), "{said}");
+    let (_, said) = run(&["svg", path, "--path", "Flat", "--layout", "Tile"], 1);
+    assert_eq!(
+        said,
+        "error: cannot draw traversal `Flat` over layout `Tile`: the traversal walks lengths \
+         [32], but the layout's shape is [4, 8]: draw it over a layout of its lengths\n"
+    );
+    let (_, said) = run(&["svg", path, "--path", "Snake", "--layout", "Morton4"], 1);
+    assert!(
+        said.contains("walks lengths [4, 8], but the layout's shape is [4, 4]"),
+        "{said}"
+    );
+    let (_, said) = run(&["svg", path, "--path", "Spiral"], 1);
+    assert_eq!(
+        said,
+        format!("error: {path} holds no traversal `Spiral`; its traversals: Snake, Flat\n")
+    );
+}
+
+#[test]
+fn faulty_traversals_in_the_file_are_located() {
+    let path = file(
+        "faulty_traversal.layout",
+        "layout Tile { memory [y: 4, x: 8]; coords [y, x]; }\n\
+         traversal Wide = sfc(over Tile, vector [1, 16]);\n",
+    );
+    let (out, err) = run(&["svg", path.to_str().unwrap(), "--path", "Wide"], 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: vector 16 along `x` is wider than its length 8"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{}:2:", path.display())), "{err}");
+}
+
+#[test]
+fn faulty_kernels_in_the_file_are_located() {
+    let path = file(
+        "faulty_kernel.layout",
+        "layout Tile { memory [m: 64]; morton m -> [y: 8, x: 8]; coords [y, x]; }\n\
+         kernel Pack = pack(Tile, vector 4);\n",
+    );
+    let (out, err) = run(&["show", path.to_str().unwrap()], 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: runs of 4 elements along `x` are not contiguous in `Tile`"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{}:2:", path.display())), "{err}");
+}
+
+#[test]
+fn accesses_declared_in_the_file_are_used_by_name() {
+    let source = "
+        /// 8 lanes read column 0 of 8×32 words: every row starts in bank 0.
+        access Column { lanes 8; bytes 4; banks (32, 4); y = lane; x = 0; }
+        layout Tile { memory [y: 8, x: 32]; coords [y, x]; }
+    ";
+    let path = file("named_access.layout", source);
+    let path = path.to_str().unwrap();
+    let (named, _) = run(&["analyze", path, "--access", "Column"], 0);
+    assert!(named.contains("8-way"), "{named}");
+    let (_, said) = run(&["analyze", path, "--access", "Row"], 1);
+    assert!(
+        said.contains("holds no access `Row`; its accesses: Column"),
+        "{said}"
+    );
+    // The same access written inline gives the same bank-conflict report.
+    let (inline, _) = run(
+        &["analyze", path, "--access", "lanes=8 bytes=4 y=lane x=0"],
+        0,
+    );
+    let conflicts = |report: &str| {
+        let section = report
+            .lines()
+            .skip_while(|line| !line.starts_with("bank conflicts"));
+        section.take(3).collect::<Vec<_>>().join("\n")
+    };
+    assert!(!conflicts(&named).is_empty());
+    assert_eq!(conflicts(&inline), conflicts(&named));
+}

@@ -1,0 +1,160 @@
+//! `assert` statements, verified at expansion time on the final layout (after `auto` has
+//! chosen its swizzle). A failed assertion is a compile error on the statement that names
+//! the evidence: the colliding coordinates, lanes, offsets and banks.
+
+use crate::check::{CheckedAccess, Claim, Claimed};
+use crate::errors::Errors;
+use std::collections::HashMap;
+use swizzle_core::analysis::ENUMERATION_LIMIT;
+use swizzle_core::analysis::Touch;
+use swizzle_core::analysis::banks::{Banks, bank_conflicts};
+use swizzle_core::analysis::contiguity::vector_width;
+use swizzle_core::analysis::transactions::{Coalescing, transactions};
+use swizzle_core::canon::{Canonical, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::ir::Descriptor;
+use syn::Ident;
+
+/// Checks every claim of a layout; failures go to `errors`.
+pub fn verify(
+    descriptor: &Descriptor,
+    canonical: &Canonical,
+    claims: &[Claim],
+    accesses: &HashMap<String, CheckedAccess>,
+    errors: &mut Errors,
+) {
+    for claim in claims {
+        let failure = match &claim.assertion {
+            Claimed::Bijective => canonical
+                .bijectivity(descriptor, REQUESTED_ENUMERATION_LIMIT)
+                .err()
+                .map(|why| {
+                    format!("`assert bijective` fails: {why}: make every transform one-to-one")
+                }),
+            Claimed::MaxConflict { max, access } => {
+                let Some(checked) = lookup(access, accesses, errors) else {
+                    continue;
+                };
+                let (count, width_bytes) = checked.banks;
+                match bank_conflicts(descriptor, &checked.access, Banks { count, width_bytes }) {
+                    Err(error) => Some(format!("`{access}` does not fit this layout: {error}")),
+                    Ok(report) if report.degree <= *max => None,
+                    Ok(report) => {
+                        let evidence = report.worst.map_or_else(String::new, |worst| {
+                            let lanes = list(
+                                &worst
+                                    .touches
+                                    .iter()
+                                    .map(|t| t.lane.to_string())
+                                    .collect::<Vec<_>>(),
+                            );
+                            let touches: Vec<String> = worst
+                                .touches
+                                .iter()
+                                .map(|t| show_touch(descriptor, t))
+                                .collect();
+                            format!(
+                                ": lanes {lanes} all hit bank {} in phase {}: {}",
+                                worst.bank,
+                                worst.phase,
+                                touches.join(", ")
+                            )
+                        });
+                        Some(format!(
+                            "`{access}` has {}-way bank conflicts, more than the {max} asserted{evidence}; \
+                             swizzle the colliding bits apart (`swizzle i -> s (auto for {access})` finds one) \
+                             or pad the rows",
+                            report.degree
+                        ))
+                    }
+                }
+            }
+            // `vector_width` walks at most `ENUMERATION_LIMIT` coordinates: beyond that its
+            // answer is partial and cannot prove the claim.
+            Claimed::Vector { .. }
+                if descriptor
+                    .size()
+                    .is_none_or(|size| size > ENUMERATION_LIMIT) =>
+            {
+                Some(format!(
+                    "`assert vector` cannot be checked: this layout has more than {ENUMERATION_LIMIT} coordinates"
+                ))
+            }
+            Claimed::Vector { min } => {
+                let width = vector_width(descriptor);
+                (width < *min).then(|| {
+                    format!(
+                        "only {width} consecutive elements of the last coordinate are contiguous in \
+                         memory, fewer than the {min} asserted: keep the last coordinate's low bits \
+                         innermost (no swizzle or interleave below bit {})",
+                        min.trailing_zeros()
+                    )
+                })
+            }
+            Claimed::Transactions { max, access, model } => {
+                let Some(checked) = lookup(access, accesses, errors) else {
+                    continue;
+                };
+                let Some(model) = coalescing(model.as_ref(), errors) else {
+                    continue;
+                };
+                match transactions(descriptor, &checked.access, model) {
+                    Err(error) => Some(format!("`{access}` does not fit this layout: {error}")),
+                    Ok(t) if t.transactions <= *max => None,
+                    Ok(t) => Some(format!(
+                        "`{access}` takes {} memory transactions under {model:?} ({} bytes moved for {} \
+                         requested), more than the {max} asserted: make neighbouring lanes touch \
+                         neighbouring offsets",
+                        t.transactions, t.transferred_bytes, t.requested_bytes
+                    )),
+                }
+            }
+        };
+        if let Some(failure) = failure {
+            errors.error(&claim.tokens, failure);
+        }
+    }
+}
+
+fn lookup<'a>(
+    access: &Ident,
+    accesses: &'a HashMap<String, CheckedAccess>,
+    errors: &mut Errors,
+) -> Option<&'a CheckedAccess> {
+    let found = accesses.get(&access.to_string());
+    if found.is_none() {
+        errors.error(access, format!("unknown access `{access}`: declare it in this invocation with `access {access} {{ ... }}`"));
+    }
+    found
+}
+
+/// The coalescing model named in `transactions(.., model)`; current GPUs by default.
+fn coalescing(model: Option<&Ident>, errors: &mut Errors) -> Option<Coalescing> {
+    let Some(model) = model else {
+        return Some(Coalescing::Sectors32);
+    };
+    match model.to_string().as_str() {
+        "cc11" => Some(Coalescing::Cc11),
+        "cc13" => Some(Coalescing::Cc13),
+        "sectors32" => Some(Coalescing::Sectors32),
+        other => {
+            errors.error(
+                model,
+                format!("unknown coalescing model `{other}`: use `cc11`, `cc13` or `sectors32`"),
+            );
+            None
+        }
+    }
+}
+
+fn show_touch(descriptor: &Descriptor, touch: &Touch) -> String {
+    format!("{} → {}", descriptor.describe(&touch.coord), touch.offset)
+}
+
+/// `0, 8 and 16`.
+fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}

@@ -1,0 +1,289 @@
+//! The syntax tree of a `layout!` invocation, as written: every node keeps its tokens so
+//! that errors can point at exactly the faulty transform, dim or length.
+
+use proc_macro2::TokenStream;
+use swizzle_core::code::Op;
+use syn::{Attribute, Ident, LitInt, Visibility};
+
+/// Everything inside one `layout! { ... }`.
+pub struct Invocation {
+    pub items: Vec<Item>,
+}
+
+/// A top-level item: a layout, an access pattern that layouts assert things about, a
+/// traversal, or a copy kernel between layouts.
+pub enum Item {
+    Layout(LayoutItem),
+    Access(AccessItem),
+    Traversal(TraversalItem),
+    Kernel(KernelItem),
+}
+
+/// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (DESIGN.md §2.4).
+pub struct TraversalItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// The `sfc` keyword, for errors about the whole curve.
+    pub keyword: Ident,
+    pub args: Vec<SfcArg>,
+}
+
+/// One argument of `sfc(...)`, with the word that introduced it.
+pub struct SfcArg {
+    pub keyword: Ident,
+    pub kind: SfcArgKind,
+}
+
+pub enum SfcArgKind {
+    /// `lengths [exprs]`: the tensor's lengths.
+    Lengths(Vec<Expr>),
+    /// `over Layout`: the lengths are the coordinates of a layout of this invocation.
+    Over(Ident),
+    /// `order [dims]`: dim indices (or coordinate names of the layout walked), outermost first.
+    Order(Vec<Expr>),
+    /// `vector [exprs]`: scalars per access along each dim.
+    Vector(Vec<Expr>),
+    /// `snake`, `snake = true` or `snake = false`.
+    Snake(Option<syn::LitBool>),
+}
+
+/// `/// docs  pub kernel Name = pack(Layout, options);`: a copy between two layouts over the
+/// same coordinates, unrolled over one tile and looped over the grid of tiles at run time.
+pub struct KernelItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// `pack`, `unpack` or `copy`.
+    pub keyword: Ident,
+    /// The layout read from; `None` for `pack`, which reads a row-major array.
+    pub source: Option<Ident>,
+    /// The layout written to; `None` for `unpack`, which writes a row-major array.
+    pub destination: Option<Ident>,
+    pub options: Vec<KernelOption>,
+}
+
+pub enum KernelOption {
+    /// `walk Traversal`: the order and vector of the accesses inside a tile.
+    Walk { keyword: Ident, traversal: Ident },
+    /// `vector n`: the elements each access moves, along the coordinate of the runs.
+    Vector { keyword: Ident, len: Expr },
+}
+
+/// `/// docs  pub access Name { statements }`: what the lanes of a warp touch at once.
+pub struct AccessItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub body: Vec<AccessStmt>,
+}
+
+/// One `;`-terminated statement of an access body, with its source tokens.
+pub struct AccessStmt {
+    pub kind: AccessStmtKind,
+    pub tokens: TokenStream,
+}
+
+pub enum AccessStmtKind {
+    /// `const NAME = expr;`
+    Const { name: Ident, value: Expr },
+    /// `lanes 32;`
+    Lanes(Expr),
+    /// `bytes 2;`: bytes per element.
+    Bytes(Expr),
+    /// `vector 8 (along k)?;`
+    Vector { len: Expr, along: Option<Ident> },
+    /// `banks (32, 4);`: bank count and width in bytes.
+    Banks { count: Expr, width: Expr },
+    /// `coordinate = expression of lane;`
+    Coord { name: Ident, value: Expr },
+}
+
+/// What `assert` claims about a layout (checked at expansion time).
+pub enum Assertion {
+    /// `assert bijective;`
+    Bijective,
+    /// `assert conflict_free(for A);` (`max: None`) or `assert max_conflict(n, for A);`
+    MaxConflict { max: Option<Expr>, access: Ident },
+    /// `assert vector(n);`: at least `n` elements contiguous along the last coordinate.
+    Vector { min: Expr },
+    /// `assert transactions(<= n, for A (, model)?);`
+    Transactions {
+        max: Expr,
+        access: Ident,
+        model: Option<Ident>,
+    },
+}
+
+/// `/// docs  pub layout Name { statements }`.
+pub struct LayoutItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub body: Vec<Stmt>,
+}
+
+/// One `;`-terminated statement of a layout body, with its source tokens.
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub tokens: TokenStream,
+}
+
+pub enum StmtKind {
+    /// `const NAME = expr;`
+    Const { name: Ident, value: Expr },
+    /// `memory [dims] (strides [exprs])?;`
+    Memory {
+        dims: Vec<DimDecl>,
+        strides: Option<Vec<Expr>>,
+    },
+    /// A transform stage; `keyword` is the word that introduced it.
+    Transform {
+        keyword: Ident,
+        transform: Transform,
+    },
+    /// `coords [names];`
+    Coords { names: Vec<Ident> },
+    /// `inverse;`: the layout must be a bijection and gets `coord(offset)`.
+    Inverse { keyword: Ident },
+    /// `assert ...;`
+    Assert {
+        keyword: Ident,
+        assertion: Assertion,
+    },
+}
+
+/// `name: length`, a dim introduced by a statement.
+pub struct DimDecl {
+    pub name: Ident,
+    pub len: Length,
+}
+
+/// The length of a declared dim.
+pub enum Length {
+    /// A constant expression.
+    Fixed(Expr),
+    /// `dyn`: known only at run time (outer memory dims that count tiles).
+    Dyn(syn::Token![dyn]),
+}
+
+pub enum Transform {
+    Unmerge {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+    },
+    Merge {
+        lower: Vec<Ident>,
+        upper: Ident,
+    },
+    Xor {
+        target: Ident,
+        key: Ident,
+    },
+    Morton {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+    },
+    Embed {
+        lower: Ident,
+        upper: Vec<DimDecl>,
+        strides: Vec<Expr>,
+    },
+    Pad {
+        lower: Ident,
+        upper: Ident,
+        left: Expr,
+        right: Expr,
+    },
+    Slice {
+        lower: Ident,
+        upper: Ident,
+        begin: Expr,
+        end: Expr,
+    },
+    Offset {
+        lower: Ident,
+        upper: Ident,
+        by: Expr,
+    },
+    Freeze {
+        lower: Ident,
+        value: Expr,
+    },
+    Replicate {
+        upper: Vec<DimDecl>,
+    },
+    /// `swizzle l -> u (auto for A, B)`: the macro picks `(B, M, S)` for the accesses.
+    SwizzleAuto {
+        lower: Ident,
+        upper: Ident,
+        accesses: Vec<Ident>,
+    },
+    Swizzle {
+        lower: Ident,
+        upper: Ident,
+        bits: Expr,
+        base: Expr,
+        shift: Expr,
+    },
+}
+
+/// An integer constant expression over literals and named constants.
+pub enum Expr {
+    Lit(LitInt),
+    Const(Ident),
+    Neg {
+        minus: syn::Token![-],
+        operand: Box<Expr>,
+    },
+    Binary {
+        lhs: Box<Expr>,
+        op: BinOp,
+        rhs: Box<Expr>,
+    },
+    Paren {
+        paren: syn::token::Paren,
+        inner: Box<Expr>,
+    },
+}
+
+/// A binary operator of a constant expression, with its tokens for error spans.
+pub struct BinOp {
+    pub kind: Op,
+    pub tokens: TokenStream,
+}
+
+impl quote::ToTokens for Expr {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Self::Lit(lit) => lit.to_tokens(tokens),
+            Self::Const(name) => name.to_tokens(tokens),
+            Self::Neg { minus, operand } => {
+                minus.to_tokens(tokens);
+                operand.to_tokens(tokens);
+            }
+            Self::Binary { lhs, op, rhs } => {
+                lhs.to_tokens(tokens);
+                tokens.extend(op.tokens.clone());
+                rhs.to_tokens(tokens);
+            }
+            Self::Paren { paren, inner } => paren.surround(tokens, |t| inner.to_tokens(t)),
+        }
+    }
+}
+
+impl quote::ToTokens for DimDecl {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.name.to_tokens(tokens);
+        self.len.to_tokens(tokens);
+    }
+}
+
+impl quote::ToTokens for Length {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Self::Fixed(expr) => expr.to_tokens(tokens),
+            Self::Dyn(token) => token.to_tokens(tokens),
+        }
+    }
+}

@@ -1,0 +1,1091 @@
+//! AST → checked IR. Every rule of DESIGN.md §2.2 is checked here, each violation becomes a
+//! `syn::Error` on the faulty token, and checking goes on after an error so that one
+//! invocation reports all of them.
+//!
+//! Errors must not cascade: a dim whose length could not be computed is *poisoned* (no rule
+//! that needs its length is checked), names from statements that did not parse are never
+//! reported as unknown, and "never used" is not reported once a lookup failed (the unknown
+//! name was most likely meant to be one of the unused dims).
+
+mod access;
+mod kernel;
+mod traversal;
+
+pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
+pub use kernel::{CheckedKernel, Direction, check_kernel};
+pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
+
+use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
+use crate::consts::{Consts, Eval, show_unsigned as show, similar};
+use crate::errors::Errors;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
+use syn::Ident;
+
+/// What an error about an unknown `name` adds: the closest of the `known` names, or all of
+/// them.
+fn known_names<'n>(name: &Ident, known: impl Iterator<Item = &'n String>) -> String {
+    let mut known: Vec<&String> = known.collect();
+    known.sort();
+    let name = name.to_string();
+    match known.iter().find(|k| similar(k, &name)) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None if known.is_empty() => "this invocation declares none".to_owned(),
+        None => {
+            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("this invocation declares {}", known.join(", "))
+        }
+    }
+}
+
+/// A layout that passed every check.
+pub struct Checked {
+    pub descriptor: Descriptor,
+    /// The user's spelling of each coordinate, for parameter names and spans.
+    pub coords: Vec<Ident>,
+    /// The `inverse` keyword, when the user asked for `coord(offset)`.
+    pub inverse: Option<Ident>,
+    /// The `assert`s, to verify once the layout's code and analyses exist.
+    pub claims: Vec<Claim>,
+    /// The `swizzle ... (auto for ...)` whose parameters the macro is to choose.
+    pub auto: Option<AutoSwizzle>,
+}
+
+/// One `assert` statement, its constants evaluated.
+pub struct Claim {
+    /// The whole statement, for the span of a failed assertion.
+    pub tokens: TokenStream,
+    pub assertion: Claimed,
+}
+
+pub enum Claimed {
+    Bijective,
+    MaxConflict {
+        max: usize,
+        access: Ident,
+    },
+    Vector {
+        min: usize,
+    },
+    Transactions {
+        max: usize,
+        access: Ident,
+        model: Option<Ident>,
+    },
+}
+
+/// A `swizzle l -> u (auto for A, ...)`: stage `stage` of the descriptor holds an identity
+/// swizzle until the search replaces it.
+pub struct AutoSwizzle {
+    pub stage: usize,
+    pub accesses: Vec<Ident>,
+    pub tokens: TokenStream,
+}
+
+/// Checks one layout. Returns `None` (with the reasons in `errors`) if anything is wrong.
+pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
+    let before = errors.len();
+    let unparsed = errors.unparsed_names(&item.name);
+    let mut checker = Checker {
+        errors,
+        consts: Consts::new(unparsed.clone()),
+        scope: Scope::default(),
+        unparsed,
+        lookup_failed: false,
+    };
+    let mut memory = None;
+    let mut stages = Vec::new();
+    let mut coords: Option<(&Vec<Ident>, TokenStream)> = None;
+    let mut inverse = None;
+    let mut claims = Vec::new();
+    let mut auto: Option<AutoSwizzle> = None;
+    for stmt in &item.body {
+        // The statement's first token (its keyword), for errors about the whole statement.
+        let head: TokenStream = stmt.tokens.clone().into_iter().take(1).collect();
+        match &stmt.kind {
+            StmtKind::Const { name, value } => checker.constant(name, value),
+            StmtKind::Memory { dims, strides } => {
+                if memory.is_some() {
+                    checker.errors.error(
+                        &head,
+                        "a layout has exactly one `memory` statement: remove this one, or \
+                         describe the memory with a single `memory [...]`",
+                    );
+                } else {
+                    memory = Some(checker.memory(&head, dims, strides.as_deref()));
+                }
+            }
+            StmtKind::Transform { keyword, transform } => {
+                if memory.is_none() {
+                    if !checker.unparsed.contains("memory") {
+                        checker.errors.error(
+                            keyword,
+                            "transforms build on the memory: start the layout with \
+                             `memory [...];` before this transform",
+                        );
+                    }
+                    return None;
+                }
+                if let Some(stage) = checker.transform(keyword, transform) {
+                    if let ast::Transform::SwizzleAuto { accesses, .. } = transform {
+                        if auto.is_some() {
+                            let message = "one `swizzle (auto ...)` per layout: give this one explicit (B, M, S)";
+                            checker.errors.error(&stmt.tokens, message);
+                        }
+                        let tokens = stmt.tokens.clone();
+                        auto = Some(AutoSwizzle {
+                            stage: stages.len(),
+                            accesses: accesses.clone(),
+                            tokens,
+                        });
+                    }
+                    stages.push(stage);
+                }
+            }
+            StmtKind::Coords { names } => {
+                if coords.is_some() {
+                    checker.errors.error(
+                        &head,
+                        "a layout has exactly one `coords` statement: remove this one",
+                    );
+                    // Dims listed only here would be reported as never used.
+                    checker.lookup_failed = true;
+                } else {
+                    coords = Some((names, head));
+                }
+            }
+            StmtKind::Inverse { keyword } => inverse = Some(keyword.clone()),
+            StmtKind::Assert { assertion, .. } => {
+                if let Some(assertion) = checker.claim(assertion) {
+                    claims.push(Claim {
+                        tokens: stmt.tokens.clone(),
+                        assertion,
+                    });
+                }
+            }
+        }
+    }
+    let Some(memory) = memory else {
+        if !checker.unparsed.contains("memory") {
+            checker.errors.error(
+                &item.name,
+                "this layout has no `memory [...]` statement: start it with the memory it \
+                 indexes, e.g. `memory [n: 64];`",
+            );
+        }
+        return None;
+    };
+    let Some((names, head)) = coords else {
+        if !checker.unparsed.contains("coords") {
+            let live = checker.scope.live_names().join(", ");
+            checker.errors.error(
+                &item.name,
+                format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
+            );
+        }
+        return None;
+    };
+    let coords = checker.coords(names);
+    let Checker { scope, errors, .. } = checker;
+    let grid = grid(&scope, &memory, &coords);
+    let descriptor = Descriptor {
+        name: Cow::Owned(item.name.to_string()),
+        dims: Cow::Owned(scope.dims),
+        memory,
+        stages: Cow::Owned(stages),
+        coords: Cow::Owned(coords),
+        grid: Cow::Owned(grid),
+    };
+    if errors.len() == before && descriptor.size().is_none() {
+        let shape = descriptor.shape();
+        let size = shape
+            .iter()
+            .try_fold(1u128, |acc, &len| acc.checked_mul(len as u128))
+            .map_or("more than 2^128".to_owned(), show);
+        let lens: Vec<String> = shape.iter().map(|&l| show(l as u128)).collect();
+        errors.error(
+            or(quote!(#(#names)*), &head),
+            format!(
+                "this layout has {size} coordinates ({}), more than `usize::MAX`: \
+                 use smaller lengths",
+                lens.join(" × ")
+            ),
+        );
+    }
+    (errors.len() == before && !errors.has_unparsed(&item.name)).then(|| Checked {
+        descriptor,
+        coords: names.clone(),
+        inverse,
+        claims,
+        auto,
+    })
+}
+
+/// The run-time memory dims and the coordinate each one scales, found by following the
+/// `merge`s that took it as their slowest digit (the checker allows no other use).
+fn grid(scope: &Scope, memory: &Memory, coords: &[DimId]) -> Vec<GridDim> {
+    memory
+        .dims
+        .iter()
+        .filter(|&&dim| scope.dynamic[dim])
+        .filter_map(|&dim| {
+            let mut reached = dim;
+            while let Some(next) = scope.merged_into[reached] {
+                reached = next;
+            }
+            let coord = coords.iter().position(|&c| c == reached)?;
+            Some(GridDim { dim, coord })
+        })
+        .collect()
+}
+
+/// `tokens`, or `fallback` when `tokens` is empty (an empty list has no span of its own).
+fn or(tokens: TokenStream, fallback: &TokenStream) -> TokenStream {
+    if tokens.is_empty() {
+        fallback.clone()
+    } else {
+        tokens
+    }
+}
+
+/// The dims declared so far and which of them are still free to be consumed.
+#[derive(Default)]
+struct Scope {
+    dims: Vec<Dim>,
+    /// Where each dim was declared.
+    declared: Vec<Ident>,
+    /// The keyword of the statement that declared each dim.
+    declared_by: Vec<String>,
+    /// Whether each dim's length is unknown because of an error already reported.
+    poisoned: Vec<bool>,
+    /// The keyword of the transform that consumed each dim, if any.
+    consumed: Vec<Option<String>>,
+    /// Whether each dim's length is known only at run time (`dyn`, or merged from one).
+    dynamic: Vec<bool>,
+    /// The dim that a `merge` made of each run-time dim, to find the coordinate it feeds.
+    merged_into: Vec<Option<DimId>>,
+    /// The newest dim of each name.
+    names: HashMap<String, DimId>,
+}
+
+impl Scope {
+    fn live(&self) -> impl Iterator<Item = DimId> + '_ {
+        (0..self.dims.len()).filter(|&d| self.consumed[d].is_none())
+    }
+
+    fn live_names(&self) -> Vec<String> {
+        self.live().map(|d| self.dims[d].name.to_string()).collect()
+    }
+}
+
+struct Checker<'a> {
+    errors: &'a mut Errors,
+    consts: Consts,
+    scope: Scope,
+    /// Identifiers of this layout's statements that did not parse.
+    unparsed: HashSet<String>,
+    /// Whether a dim lookup failed (or a second `coords` was ignored): the name was
+    /// probably meant to be some other dim, so "never used" errors would only be echoes.
+    lookup_failed: bool,
+}
+
+impl Checker<'_> {
+    /// Records the error of an evaluation, unless it was already reported.
+    fn report<T>(&mut self, result: Eval<T>) -> Option<T> {
+        self.errors.report(result)
+    }
+
+    fn constant(&mut self, name: &Ident, value: &Expr) {
+        let value = self.consts.eval(value);
+        let value = self.report(value);
+        if !self.consts.declare(name, value) {
+            self.errors.error(
+                name,
+                format!("constant `{name}` is already declared: give this one another name"),
+            );
+        }
+    }
+
+    /// An `assert` with its numbers evaluated.
+    fn claim(&mut self, assertion: &Assertion) -> Option<Claimed> {
+        Some(match assertion {
+            Assertion::Bijective => Claimed::Bijective,
+            Assertion::MaxConflict { max, access } => {
+                let max = match max {
+                    Some(max) => self.value(max, "the conflict degree", 1)?,
+                    None => 1,
+                };
+                Claimed::MaxConflict {
+                    max,
+                    access: access.clone(),
+                }
+            }
+            Assertion::Vector { min } => Claimed::Vector {
+                min: self.value(min, "the vector width", 1)?,
+            },
+            Assertion::Transactions { max, access, model } => Claimed::Transactions {
+                max: self.value(max, "the transaction count", 0)?,
+                access: access.clone(),
+                model: model.clone(),
+            },
+        })
+    }
+
+    fn value(&mut self, expr: &Expr, what: &str, min: usize) -> Option<usize> {
+        let value = self.consts.eval_usize(expr, what, min);
+        self.report(value)
+    }
+
+    /// Declares a dim introduced by the statement `by`. `None` lengths (errors already
+    /// reported) poison the dim, so that rules that need its length are skipped.
+    fn declare(&mut self, name: &Ident, len: Option<usize>, by: &Ident) -> DimId {
+        let key = name.to_string();
+        if let Some(&old) = self.scope.names.get(&key)
+            && self.scope.consumed[old].is_none()
+        {
+            self.errors.error(
+                name,
+                format!(
+                    "dim `{name}` is already live (declared by `{}`) and not yet consumed: \
+                     give this dim another name",
+                    self.scope.declared_by[old]
+                ),
+            );
+            // The older dim is shadowed: it is unreachable now, but not "never used".
+            self.scope.consumed[old] = Some("a redeclaration".to_owned());
+        }
+        let id = self.scope.dims.len();
+        self.scope.dims.push(Dim {
+            name: Cow::Owned(key.clone()),
+            len: len.unwrap_or(1),
+        });
+        self.scope.declared.push(name.clone());
+        self.scope.declared_by.push(by.to_string());
+        self.scope.poisoned.push(len.is_none());
+        self.scope.consumed.push(None);
+        self.scope.dynamic.push(false);
+        self.scope.merged_into.push(None);
+        self.scope.names.insert(key, id);
+        id
+    }
+
+    /// Declares `[name: len, ...]`; returns the ids and each length (`None` if it failed).
+    /// Run-time (`dyn`) lengths are errors here: only `memory` declares those.
+    fn declare_all(&mut self, decls: &[DimDecl], by: &Ident) -> (Vec<DimId>, Vec<Option<usize>>) {
+        let lens: Vec<Option<usize>> = decls
+            .iter()
+            .map(|d| match &d.len {
+                Length::Fixed(len) => self.value(len, "a length", 1),
+                Length::Dyn(token) => {
+                    self.errors.error(
+                        token,
+                        format!(
+                            "only the outermost dims of `memory` can have a run-time length: \
+                             give `{}` a constant length",
+                            d.name
+                        ),
+                    );
+                    None
+                }
+            })
+            .collect();
+        let ids = decls
+            .iter()
+            .zip(&lens)
+            .map(|(d, &len)| self.declare(&d.name, len, by))
+            .collect();
+        (ids, lens)
+    }
+
+    /// Errors if a transform's list of dims is empty.
+    fn nonempty<T>(&mut self, list: &[T], keyword: &Ident) -> Option<()> {
+        if list.is_empty() {
+            self.errors.error(
+                keyword,
+                format!("`{keyword}` needs at least one dim in its list"),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    /// Looks up a live dim by name, without consuming it. A run-time (`dyn`) dim is an error
+    /// unless `allow_dynamic`: only `coords` and the first dim of a `merge` may take one.
+    fn find(&mut self, name: &Ident, allow_dynamic: bool) -> Option<DimId> {
+        let key = name.to_string();
+        let live = self.scope.live_names();
+        let listed = if live.is_empty() {
+            "no dim is live here".to_owned()
+        } else {
+            format!("the live dims are: {}", live.join(", "))
+        };
+        match self.scope.names.get(&key) {
+            None => {
+                self.lookup_failed = true;
+                if !self.unparsed.contains(&key) {
+                    let hint = live
+                        .iter()
+                        .find(|l| similar(l, &key))
+                        .map_or(String::new(), |l| format!(" (did you mean `{l}`?)"));
+                    self.errors
+                        .error(name, format!("unknown dim `{name}`{hint}; {listed}"));
+                }
+                None
+            }
+            Some(&id) => match &self.scope.consumed[id] {
+                Some(by) => {
+                    self.lookup_failed = true;
+                    let message = format!(
+                        "dim `{name}` was already consumed by `{by}`, and each dim feeds \
+                         exactly one transform; {listed}"
+                    );
+                    self.errors.error(name, message);
+                    None
+                }
+                None if self.scope.dynamic[id] && !allow_dynamic => {
+                    // Left live for a correct use further on, and not reported as unused.
+                    self.lookup_failed = true;
+                    self.errors.error(
+                        name,
+                        format!(
+                            "dim `{name}` has a run-time length (`dyn`): it can only be listed \
+                             in `coords` or merged as the first (slowest) dim of a `merge`"
+                        ),
+                    );
+                    None
+                }
+                None => Some(id),
+            },
+        }
+    }
+
+    /// Consumes a live dim of constant length as the lower input of the transform `by`.
+    fn consume(&mut self, name: &Ident, by: &Ident) -> Option<DimId> {
+        self.consume_as(name, by, false)
+    }
+
+    fn consume_as(&mut self, name: &Ident, by: &Ident, allow_dynamic: bool) -> Option<DimId> {
+        let id = self.find(name, allow_dynamic)?;
+        self.scope.consumed[id] = Some(by.to_string());
+        Some(id)
+    }
+
+    /// The length of a dim, `None` if it is poisoned.
+    fn len(&self, id: DimId) -> Option<usize> {
+        (!self.scope.poisoned[id]).then_some(self.scope.dims[id].len)
+    }
+
+    fn name(&self, id: DimId) -> &str {
+        &self.scope.dims[id].name
+    }
+
+    fn memory(
+        &mut self,
+        head: &TokenStream,
+        decls: &[DimDecl],
+        strides: Option<&[Expr]>,
+    ) -> Memory {
+        let keyword = Ident::new("memory", proc_macro2::Span::call_site());
+        if decls.is_empty() {
+            self.errors.error(
+                head,
+                "`memory` needs at least one dim, e.g. `memory [n: 64];`",
+            );
+        }
+        let (dims, lens) = self.memory_dims(decls, strides, &keyword);
+        let lens: Option<Vec<usize>> = lens.into_iter().collect();
+        // The strides, the element space (`Some(None)`: past 2^128) and the tokens that an
+        // overflowing element space is blamed on.
+        let (strides, space, blame) = match strides {
+            Some(strides) if strides.len() != dims.len() => {
+                self.errors.error(
+                    or(quote!(#(#strides)*), head),
+                    format!(
+                        "{} strides given for {} memory dims: give one stride per dim",
+                        strides.len(),
+                        dims.len()
+                    ),
+                );
+                (None, None, TokenStream::new())
+            }
+            Some(strides) => {
+                let values: Vec<Option<usize>> = strides
+                    .iter()
+                    .map(|s| self.value(s, "a stride", 0))
+                    .collect();
+                let values: Option<Vec<usize>> = values.into_iter().collect();
+                let space = match (&values, &lens) {
+                    (Some(values), Some(lens)) => Some(element_space(lens, values)),
+                    _ => None,
+                };
+                (values, space, quote!(#(#decls)* #(#strides)*))
+            }
+            // Row-major: the space is the product of the lengths, and the strides (suffix
+            // products) overflow only when that product does.
+            None => match &lens {
+                Some(lens) => {
+                    let space = lens
+                        .iter()
+                        .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+                    (
+                        row_major_strides(lens),
+                        Some(space),
+                        or(quote!(#(#decls)*), head),
+                    )
+                }
+                None => (None, None, TokenStream::new()),
+            },
+        };
+        let mut strides = strides;
+        if let Some(space) = space
+            && space.is_none_or(|s| s > usize::MAX as u128)
+        {
+            let space = space.map_or("more than 2^128".to_owned(), show);
+            self.errors.error(
+                blame,
+                format!(
+                    "this memory spans {space} elements, more than `usize::MAX` ({}), so \
+                     offsets would overflow: use smaller lengths or strides",
+                    usize::MAX
+                ),
+            );
+            strides = None;
+            // Every length built on this memory would overflow too: say it once.
+            for &dim in &dims {
+                self.scope.poisoned[dim] = true;
+            }
+        }
+        Memory {
+            strides: Cow::Owned(strides.unwrap_or_else(|| vec![0; dims.len()])),
+            dims: Cow::Owned(dims),
+        }
+    }
+
+    /// Declares the memory dims. Run-time (`dyn`) dims must be the outermost ones of a packed
+    /// memory: each counts tiles of everything inside it, so in the layout's IR (one tile)
+    /// they have length 1.
+    fn memory_dims(
+        &mut self,
+        decls: &[DimDecl],
+        strides: Option<&[Expr]>,
+        keyword: &Ident,
+    ) -> (Vec<DimId>, Vec<Option<usize>>) {
+        let leading = decls
+            .iter()
+            .take_while(|d| matches!(d.len, Length::Dyn(_)))
+            .count();
+        if let (true, Some(strides)) = (leading > 0, strides) {
+            self.errors.error(
+                quote!(#(#strides)*),
+                "a memory with run-time (`dyn`) dims is packed row-major, tile after tile: \
+                 remove `strides`",
+            );
+        }
+        let mut dims = Vec::with_capacity(decls.len());
+        let mut lens = Vec::with_capacity(decls.len());
+        for (i, decl) in decls.iter().enumerate() {
+            let len = match &decl.len {
+                Length::Fixed(len) => self.value(len, "a length", 1),
+                Length::Dyn(_) if i < leading => Some(1),
+                Length::Dyn(token) => {
+                    let outer: Vec<String> =
+                        decls[..i].iter().map(|d| d.name.to_string()).collect();
+                    self.errors.error(
+                        token,
+                        format!(
+                            "run-time (`dyn`) dims must be the outermost memory dims, before \
+                             every constant one: move `{}` before `{}`",
+                            decl.name,
+                            outer.join("`, `")
+                        ),
+                    );
+                    None
+                }
+            };
+            let id = self.declare(&decl.name, len, keyword);
+            self.scope.dynamic[id] = i < leading;
+            dims.push(id);
+            lens.push(len);
+        }
+        (dims, lens)
+    }
+
+    fn transform(&mut self, keyword: &Ident, transform: &ast::Transform) -> Option<Transform> {
+        use ast::Transform as T;
+        Some(match transform {
+            T::Unmerge { lower, upper } => {
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                self.expect_product(&lens, lower, upper, keyword)?;
+                Transform::Unmerge {
+                    lower,
+                    upper: Cow::Owned(upper_ids),
+                }
+            }
+            T::Merge { lower, upper } => {
+                let ids: Vec<Option<DimId>> = lower
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| self.consume_as(l, keyword, i == 0))
+                    .collect();
+                if lower.is_empty() {
+                    self.nonempty(lower, keyword);
+                }
+                let ids: Option<Vec<DimId>> = ids.into_iter().collect();
+                let lens: Option<Vec<usize>> = ids
+                    .as_ref()
+                    .and_then(|ids| ids.iter().map(|&d| self.len(d)).collect());
+                let len = lens.and_then(|lens| {
+                    let product = lens
+                        .iter()
+                        .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+                    match product {
+                        Some(p) if p <= usize::MAX as u128 => Some(p as usize),
+                        _ => {
+                            let product = product.map_or("more than 2^128".into(), show);
+                            self.errors.error(
+                                quote!(#(#lower)*),
+                                format!(
+                                    "the merged length {product} overflows `usize`: \
+                                     merge fewer or shorter dims"
+                                ),
+                            );
+                            None
+                        }
+                    }
+                });
+                let upper = self.declare(upper, len, keyword);
+                // A run-time slowest digit makes the merged dim run-time: it counts tiles of
+                // the other digits.
+                if let Some(&first) = ids.as_ref().and_then(|ids| ids.first())
+                    && self.scope.dynamic[first]
+                {
+                    self.scope.dynamic[upper] = true;
+                    self.scope.merged_into[first] = Some(upper);
+                }
+                Transform::Merge {
+                    lower: Cow::Owned(ids?),
+                    upper,
+                }
+            }
+            T::Xor { target, key } => {
+                if target == key {
+                    self.errors.error(
+                        key,
+                        format!(
+                            "`xor` needs a key other than its target: `{key}` cannot key \
+                             itself; use another live dim as the key"
+                        ),
+                    );
+                }
+                let key_id = if target == key {
+                    None
+                } else {
+                    self.find(key, false)
+                };
+                let lower = self.consume(target, keyword);
+                let len = lower.and_then(|l| self.len(l));
+                let upper = self.declare(target, len, keyword);
+                let (lower, key) = (lower?, key_id?);
+                self.expect_power_of_two(target, len?, "the target of `xor`")?;
+                Transform::Xor { lower, upper, key }
+            }
+            T::Morton { lower, upper } => {
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
+                let mut ok = true;
+                for (decl, len) in upper.iter().zip(&lens) {
+                    if let Some(len) = *len {
+                        ok &= self
+                            .expect_power_of_two(&decl.len, len, "every dim of `morton`")
+                            .is_some();
+                    }
+                }
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                self.expect_product(&lens, lower, upper, keyword)?;
+                ok.then_some(Transform::Morton {
+                    lower,
+                    upper: Cow::Owned(upper_ids),
+                })?
+            }
+            T::Embed {
+                lower,
+                upper,
+                strides,
+            } => {
+                let lower = self.consume(lower, keyword);
+                self.nonempty(upper, keyword)?;
+                let (upper_ids, lens) = self.declare_all(upper, keyword);
+                if strides.len() != upper.len() {
+                    let message = format!(
+                        "`embed` has {} strides for {} dims: give one stride per dim",
+                        strides.len(),
+                        upper.len()
+                    );
+                    self.errors.error(
+                        or(quote!(#(#strides)*), &keyword.to_token_stream()),
+                        message,
+                    );
+                    return None;
+                }
+                let stride_values: Vec<Option<usize>> = strides
+                    .iter()
+                    .map(|s| self.value(s, "a stride", 0))
+                    .collect();
+                let stride_values: Vec<usize> = stride_values.into_iter().collect::<Option<_>>()?;
+                let lower = lower?;
+                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
+                let len = self.len(lower)?;
+                let space = element_space(&lens, &stride_values);
+                if space.is_none_or(|s| s > len as u128) {
+                    let terms: Vec<String> = lens
+                        .iter()
+                        .zip(&stride_values)
+                        .map(|(&l, &s)| format!("{}·{}", show(l as u128 - 1), show(s as u128)))
+                        .collect();
+                    let space = space.map_or("more than 2^128".into(), show);
+                    let message = format!(
+                        "`embed` addresses {space} elements (1 + {}) but `{}` has length {len}: \
+                         shrink the lengths or strides so that 1 + Σ (length − 1)·stride ≤ {len}",
+                        terms.join(" + "),
+                        self.name(lower),
+                    );
+                    self.errors.error(quote!(#(#upper)* #(#strides)*), message);
+                    return None;
+                }
+                Transform::Embed {
+                    lower,
+                    upper: Cow::Owned(upper_ids),
+                    strides: Cow::Owned(stride_values),
+                }
+            }
+            T::Pad {
+                lower,
+                upper,
+                left,
+                right,
+            } => {
+                let lower_id = self.consume(lower, keyword);
+                let (left_value, right_value) = (
+                    self.value(left, "a padding", 0),
+                    self.value(right, "a padding", 0),
+                );
+                let len = match (lower_id.and_then(|l| self.len(l)), left_value, right_value) {
+                    (Some(len), Some(l), Some(r)) => {
+                        let padded = len.checked_add(l).and_then(|v| v.checked_add(r));
+                        if padded.is_none() {
+                            self.errors.error(
+                                quote!(#left #right),
+                                format!(
+                                    "padding `{lower}` (length {len}) by {l} and {r} overflows \
+                                     `usize`: use smaller paddings"
+                                ),
+                            );
+                        }
+                        padded
+                    }
+                    _ => None,
+                };
+                let upper = self.declare(upper, len, keyword);
+                len?;
+                Transform::Pad {
+                    lower: lower_id?,
+                    upper,
+                    left: left_value?,
+                    right: right_value?,
+                }
+            }
+            T::Slice {
+                lower,
+                upper,
+                begin,
+                end,
+            } => {
+                let lower_id = self.consume(lower, keyword);
+                let (begin_value, end_value) = (
+                    self.value(begin, "a slice bound", 0),
+                    self.value(end, "a slice bound", 0),
+                );
+                let len = match (lower_id.and_then(|l| self.len(l)), begin_value, end_value) {
+                    (Some(len), Some(b), Some(e)) => {
+                        let problem = if e > len {
+                            Some(format!(
+                                "runs past the end of `{lower}` (length {len}): the end must be \
+                                 at most {len}"
+                            ))
+                        } else if b >= e {
+                            Some("is empty: the beginning must be less than the end".to_owned())
+                        } else {
+                            None
+                        };
+                        if let Some(problem) = &problem {
+                            self.errors
+                                .error(quote!(#begin #end), format!("slice {b}..{e} {problem}"));
+                        }
+                        problem.is_none().then(|| e - b)
+                    }
+                    _ => None,
+                };
+                let upper = self.declare(upper, len, keyword);
+                len?;
+                Transform::Slice {
+                    lower: lower_id?,
+                    upper,
+                    begin: begin_value?,
+                }
+            }
+            T::Offset { lower, upper, by } => {
+                let lower_id = self.consume(lower, keyword);
+                let by_value = self.value(by, "an offset", 0);
+                let len = match (lower_id.and_then(|l| self.len(l)), by_value) {
+                    (Some(len), Some(k)) if k < len => Some(len - k),
+                    (Some(len), Some(k)) => {
+                        let message = format!(
+                            "offset +{k} leaves nothing of `{lower}` (length {len}): the offset \
+                             must be less than {len}"
+                        );
+                        self.errors.error(by, message);
+                        None
+                    }
+                    _ => None,
+                };
+                let upper = self.declare(upper, len, keyword);
+                len?;
+                Transform::Offset {
+                    lower: lower_id?,
+                    upper,
+                    by: by_value?,
+                }
+            }
+            T::Freeze { lower, value } => {
+                let lower_id = self.consume(lower, keyword);
+                let frozen = self.value(value, "a frozen index", 0)?;
+                let lower = lower_id?;
+                let len = self.len(lower)?;
+                if frozen >= len {
+                    let message = format!(
+                        "index {frozen} is out of bounds for `{}` (length {len}): freeze it at \
+                         an index in 0..{len}",
+                        self.name(lower),
+                    );
+                    self.errors.error(value, message);
+                    return None;
+                }
+                Transform::Freeze {
+                    lower,
+                    value: frozen,
+                }
+            }
+            T::Replicate { upper } => {
+                self.nonempty(upper, keyword)?;
+                let (upper, lens) = self.declare_all(upper, keyword);
+                lens.into_iter().collect::<Option<Vec<_>>>()?;
+                Transform::Replicate {
+                    upper: Cow::Owned(upper),
+                }
+            }
+            T::SwizzleAuto {
+                lower: lower_name,
+                upper,
+                ..
+            } => {
+                let lower_id = self.consume(lower_name, keyword);
+                let len = lower_id.and_then(|l| self.len(l));
+                let upper = self.declare(upper, len, keyword);
+                let (lower, len) = (lower_id?, len?);
+                self.expect_power_of_two(lower_name, len, "the dim of `swizzle`")?;
+                // The identity, until `auto` searches the parameters.
+                Transform::Swizzle {
+                    lower,
+                    upper,
+                    bits: 0,
+                    base: 0,
+                    shift: 0,
+                }
+            }
+            T::Swizzle {
+                lower: lower_name,
+                upper,
+                bits,
+                base,
+                shift,
+            } => {
+                let lower_id = self.consume(lower_name, keyword);
+                let len = lower_id.and_then(|l| self.len(l));
+                let upper = self.declare(upper, len, keyword);
+                let b = self.value(bits, "the swizzle's B", 0);
+                let m = self.value(base, "the swizzle's M", 0);
+                let s = self.consts.eval(shift);
+                let (b, m, s) = (b?, m?, self.report(s)?);
+                let (b, m, abs_s) = (b as u128, m as u128, s.unsigned_abs());
+                let mut ok = true;
+                if abs_s < b {
+                    let message = format!(
+                        "swizzle needs |S| ≥ B so that the bits it reads and the bits it \
+                         writes do not overlap, found |{s}| < {b}: use S ≥ {b} or S ≤ -{b}"
+                    );
+                    self.errors.error(shift, message);
+                    ok = false;
+                }
+                let lower = lower_id?;
+                let len = len?;
+                ok &= self
+                    .expect_power_of_two(lower_name, len, "the dim of `swizzle`")
+                    .is_some();
+                if !ok {
+                    return None;
+                }
+                // The bits the swizzle writes (its target, `write..write + B`) must lie in the
+                // dim, or offsets would leave it. The bits it reads may lie above the dim's
+                // bits (they are then always 0, as in CuTe), but every bit it touches must
+                // be a bit of `usize`.
+                let width = u128::from(len.trailing_zeros());
+                let write = if s >= 0 { m } else { m.saturating_add(abs_s) };
+                let written_top = write.saturating_add(b);
+                let top = m.saturating_add(b).saturating_add(abs_s);
+                let message = if b > 0 && written_top > width {
+                    let written = match b {
+                        1 => format!("bit {write}"),
+                        _ => format!("bits {write}..={}", written_top - 1),
+                    };
+                    let (dim, bits_of) = (
+                        self.name(lower),
+                        match width {
+                            0 => "no bits".to_owned(),
+                            1 => "only bit 0".to_owned(),
+                            w => format!("only bits 0..={}", w - 1),
+                        },
+                    );
+                    let (lower_what, rule) = if s >= 0 {
+                        ("M or B", "M + B")
+                    } else {
+                        ("M, B or |S|", "M + B + |S|")
+                    };
+                    Some(format!(
+                        "swizzle ({b}, {m}, {s}) writes {written}, but `{dim}` (length {len}) \
+                         has {bits_of}: lower {lower_what} so that {rule} ≤ {width} (it is \
+                         {written_top})"
+                    ))
+                } else if top > 63 {
+                    Some(format!(
+                        "swizzle ({b}, {m}, {s}) reaches past bit 63 of `usize`: use \
+                         M + B + |S| ≤ 63 (it is {top})"
+                    ))
+                } else {
+                    None
+                };
+                if let Some(message) = message {
+                    self.errors.error(quote!(#bits #base #shift), message);
+                    return None;
+                }
+                // `top ≤ 63` bounds every part, so these conversions cannot fail.
+                Transform::Swizzle {
+                    lower,
+                    upper,
+                    bits: u32::try_from(b).ok()?,
+                    base: u32::try_from(m).ok()?,
+                    shift: i32::try_from(s).ok()?,
+                }
+            }
+        })
+    }
+
+    fn expect_power_of_two(&mut self, at: impl ToTokens, len: usize, what: &str) -> Option<()> {
+        if len.is_power_of_two() {
+            return Some(());
+        }
+        let below = 1usize << len.ilog2();
+        let suggestion = match len.checked_next_power_of_two() {
+            Some(above) => format!("try {below} or {above}"),
+            None => format!("try {below}"),
+        };
+        self.errors.error(
+            at,
+            format!("{what} must have a power-of-two length, found {len} ({suggestion})"),
+        );
+        None
+    }
+
+    /// Checks that the lengths of `decls` multiply to the length of `lower`.
+    fn expect_product(
+        &mut self,
+        lens: &[usize],
+        lower: DimId,
+        decls: &[DimDecl],
+        keyword: &Ident,
+    ) -> Option<()> {
+        let expected = self.len(lower)?;
+        let product = lens
+            .iter()
+            .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
+        if product == Some(expected as u128) {
+            return Some(());
+        }
+        let name = self.name(lower);
+        let product = product.map_or("more than 2^128".into(), show);
+        let message = if let [len] = lens {
+            format!("`{keyword}` length {len} must equal {expected}, the length of `{name}`")
+        } else {
+            let lens: Vec<String> = lens.iter().map(|&l| show(l as u128)).collect();
+            format!(
+                "`{keyword}` lengths {} = {product} must multiply to {expected}, the length \
+                 of `{name}`: change them so that their product is {expected}",
+                lens.join(" × ")
+            )
+        };
+        self.errors.error(quote!(#(#decls)*), message);
+        None
+    }
+
+    /// Resolves `coords [...]`: every live dim exactly once.
+    fn coords(&mut self, names: &[Ident]) -> Vec<DimId> {
+        let mut ids = Vec::new();
+        for name in names {
+            if let Some(id) = self.find(name, true) {
+                if ids.contains(&id) {
+                    self.errors.error(
+                        name,
+                        format!("dim `{name}` is listed twice in `coords`: remove one"),
+                    );
+                }
+                ids.push(id);
+            }
+        }
+        if self.lookup_failed {
+            return ids;
+        }
+        let unused: Vec<DimId> = self.scope.live().filter(|d| !ids.contains(d)).collect();
+        for dim in unused {
+            let name = &self.scope.declared[dim];
+            if self.unparsed.contains(&name.to_string()) {
+                continue;
+            }
+            let message = format!(
+                "dim `{name}` is never used: consume it in a transform or list it in `coords`"
+            );
+            self.errors.error(name, message);
+        }
+        ids
+    }
+}
+
+/// `1 + Σ (len_i − 1)·stride_i`, exactly (`None` past 2^128).
+fn element_space(lens: &[usize], strides: &[usize]) -> Option<u128> {
+    lens.iter()
+        .zip(strides)
+        .try_fold(1u128, |acc, (&len, &stride)| {
+            acc.checked_add(
+                (len as u128)
+                    .saturating_sub(1)
+                    .checked_mul(stride as u128)?,
+            )
+        })
+}

@@ -1,0 +1,271 @@
+//! `kernel` items → a unit type holding the copy's [`Plan`] as const data, and a `run`
+//! function that hands it, the buffers and the layouts' extents to the runtime.
+
+use super::lit;
+use crate::ast::{Item, KernelItem, Length, StmtKind};
+use crate::check::{Checked, CheckedKernel, Direction};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use swizzle_core::kernel::{Network, Plan, Run, Step};
+
+pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
+    let KernelItem {
+        attrs, vis, name, ..
+    } = item;
+    let plan = plan_tokens(&kernel.plan);
+    let vector = lit(kernel.plan.vector);
+    let doc = doc(kernel);
+    let run = run_fn(kernel);
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #(#[doc = #doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        impl #name {
+            /// Elements each run moves: the longest run contiguous on both sides.
+            pub const VECTOR: usize = #vector;
+            /// The copy of one tile, planned at expansion time.
+            pub const PLAN: ::swizzle::kernel::Plan = #plan;
+
+            #run
+        }
+    }
+}
+
+/// The rustdoc lines: what is copied, in which runs, with which networks.
+fn doc(kernel: &CheckedKernel) -> Vec<String> {
+    let name = |layout: Option<&Checked>| match layout {
+        Some(layout) => format!("[`{}`]", layout.descriptor.name),
+        None => "a row-major array".to_owned(),
+    };
+    let plan = &kernel.plan;
+    let tile: Vec<String> = plan.tile.iter().map(usize::to_string).collect();
+    let mut lines = vec![format!(
+        " Copies {} into {}, one {} tile at a time, in {} runs of up to {} elements per tile.",
+        name(kernel.source),
+        name(kernel.destination),
+        tile.join(" × "),
+        plan.runs.len(),
+        plan.vector,
+    )];
+    let networks: Vec<String> = plan
+        .networks
+        .iter()
+        .map(|network| {
+            format!(
+                "{} lanes ({} permutes for {} stores)",
+                network.lanes,
+                network.steps.len(),
+                network.stores.len()
+            )
+        })
+        .collect();
+    lines.push(String::new());
+    lines.push(match networks.is_empty() {
+        true => " No permute network fits: full tiles are copied in runs too.".to_owned(),
+        false => format!(
+            " Full tiles use a permute-and-blend network where the CPU has registers of {}.",
+            networks.join(", ")
+        ),
+    });
+    lines
+}
+
+/// `run`: the buffers, and the layout values of tiled layouts, in; the runtime's copy out.
+fn run_fn(kernel: &CheckedKernel) -> TokenStream {
+    let tiled = kernel.layout.descriptor.is_tiled();
+    // Each side's frame, and the extents, from the layout values (tiled) or the constants.
+    let frame = |layout: Option<&Checked>, value: TokenStream| match layout {
+        None => quote!(::swizzle::kernel::Frame::RowMajor),
+        Some(layout) => {
+            let name = type_name(layout);
+            let tiles = match tiled {
+                true => quote!(&#value.tiles()),
+                false => {
+                    let rank = lit(layout.coords.len());
+                    quote!(&[1; #rank])
+                }
+            };
+            let space = match tiled {
+                true => quote!(#name::TILE_SPACE),
+                false => quote!(#name::SPACE),
+            };
+            quote!(::swizzle::kernel::Frame::Tiles { tiles: #tiles, tile_space: #space })
+        }
+    };
+    let extents = |layout: &Checked, value: &TokenStream| match tiled {
+        true => quote!(&::swizzle::Indexing::extents(#value)),
+        false => {
+            let name = type_name(layout);
+            quote!(&#name::SHAPE)
+        }
+    };
+    let (from, to) = (quote!(from), quote!(to));
+    let layout = kernel.layout;
+    let (params, from_side, to_side) = match kernel.direction {
+        Direction::Pack => {
+            let value = quote!(layout);
+            let extents = extents(layout, &value);
+            let to_frame = frame(Some(layout), value);
+            (
+                layout_param(tiled, &quote!(layout), layout),
+                quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor }),
+                quote!(::swizzle::kernel::Side { extents: #extents, frame: #to_frame }),
+            )
+        }
+        Direction::Unpack => {
+            let value = quote!(layout);
+            let extents = extents(layout, &value);
+            let from_frame = frame(Some(layout), value);
+            (
+                layout_param(tiled, &quote!(layout), layout),
+                quote!(::swizzle::kernel::Side { extents: #extents, frame: #from_frame }),
+                quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor }),
+            )
+        }
+        Direction::Copy => {
+            let (source, destination) = (kernel.source.unwrap_or(layout), layout);
+            let (from_extents, to_extents) = (extents(source, &from), extents(destination, &to));
+            let (from_frame, to_frame) = (
+                frame(Some(source), from.clone()),
+                frame(Some(destination), to.clone()),
+            );
+            let mut params = layout_param(tiled, &from, source);
+            params.extend(layout_param(tiled, &to, destination));
+            (
+                params,
+                quote!(::swizzle::kernel::Side { extents: #from_extents, frame: #from_frame }),
+                quote!(::swizzle::kernel::Side { extents: #to_extents, frame: #to_frame }),
+            )
+        }
+    };
+    let doc = match kernel.direction {
+        Direction::Pack => {
+            " Copies `src`, row-major over the layout's extents, into `dst`, stored in the layout."
+        }
+        Direction::Unpack => {
+            " Copies `src`, stored in the layout, into `dst`, row-major over the layout's extents."
+        }
+        Direction::Copy => {
+            " Copies `src`, stored in the first layout, into `dst`, stored in the second."
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        /// Elements of `dst` that hold no coordinate (padding, parts of edge tiles outside
+        /// the extents) are left as they were; wrong buffer lengths are an error.
+        pub fn run<E: ::swizzle::kernel::Element>(
+            #params
+            src: &[E],
+            dst: &mut [E],
+        ) -> Result<(), ::swizzle::kernel::KernelError> {
+            ::swizzle::kernel::copy(&Self::PLAN, #from_side, #to_side, src, dst)
+        }
+    }
+}
+
+/// `name: &Layout,` for a tiled layout, whose value holds the extents; nothing otherwise.
+fn layout_param(tiled: bool, name: &TokenStream, layout: &Checked) -> TokenStream {
+    let ty = type_name(layout);
+    match tiled {
+        true => quote!(#name: &#ty,),
+        false => TokenStream::new(),
+    }
+}
+
+fn type_name(layout: &Checked) -> Ident {
+    super::rust::ident(&layout.descriptor.name)
+}
+
+/// The plan as a const expression.
+fn plan_tokens(plan: &Plan) -> TokenStream {
+    let numbers = |values: &[usize]| {
+        let values = values.iter().map(|&v| lit(v));
+        quote!(list(&[#(#values),*]))
+    };
+    let tile = numbers(&plan.tile);
+    let vector = lit(plan.vector);
+    let runs = plan.runs.iter().map(|&Run { at, from, to, len }| {
+        let (at, from, to, len) = (lit(at), lit(from), lit(to), lit(len));
+        quote!(Run { at: #at, from: #from, to: #to, len: #len })
+    });
+    // Steps own lists, so each network's steps must be a const item to live for 'static.
+    let (step_items, networks): (Vec<TokenStream>, Vec<TokenStream>) = plan
+        .networks
+        .iter()
+        .map(|network| {
+            let Network {
+                lanes,
+                loads,
+                stores,
+                steps,
+            } = network;
+            let item = quote::format_ident!("STEPS_{}", lanes);
+            let steps = steps.iter().map(step_tokens);
+            let (lanes, loads, stores) = (lit(*lanes), numbers(loads), numbers(stores));
+            (
+                quote!(const #item: &[Step] = &[#(#steps),*];),
+                quote!(Network { lanes: #lanes, loads: #loads, stores: #stores, steps: list(#item) }),
+            )
+        })
+        .unzip();
+    quote! {{
+        use ::swizzle::ir::list;
+        use ::swizzle::kernel::*;
+        #(#step_items)*
+        const NETWORKS: &[Network] = &[#(#networks),*];
+        Plan {
+            tile: #tile,
+            vector: #vector,
+            runs: list(&[#(#runs),*]),
+            networks: list(NETWORKS),
+        }
+    }}
+}
+
+fn step_tokens(step: &Step) -> TokenStream {
+    let Step {
+        store,
+        load,
+        mask,
+        lanes,
+    } = step;
+    let (store, load) = (lit(*store), lit(*load));
+    let mask = super::rust::mask_literal(u128::from(*mask));
+    let lanes = lanes.iter().map(|&lane| lit(usize::from(lane)));
+    quote!(Step { store: #store, load: #load, mask: #mask, lanes: list(&[#(#lanes),*]) })
+}
+
+/// Stands in for a kernel with errors: `run` with the arity it would have (known from the
+/// layout's `memory` statement), accepting anything, so that uses raise no further errors.
+pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
+    let KernelItem {
+        attrs, vis, name, ..
+    } = item;
+    let named = item.destination.as_ref().or(item.source.as_ref());
+    let tiled = items.iter().any(|other| match other {
+        Item::Layout(layout) if Some(&layout.name) == named => layout.body.iter().any(|stmt| {
+            matches!(&stmt.kind, StmtKind::Memory { dims, .. } if dims.iter().any(|d| matches!(d.len, Length::Dyn(_))))
+        }),
+        _ => false,
+    });
+    let layouts = match (tiled, &item.source, &item.destination) {
+        (false, _, _) => 0,
+        (true, Some(_), Some(_)) => 2,
+        (true, _, _) => 1,
+    };
+    let params = (0..layouts + 2usize).map(|i| quote::format_ident!("T{}", i));
+    let types = params.clone();
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+        impl #name {
+            pub const VECTOR: usize = 0;
+            pub fn run<#(#params),*>(#(_: #types),*) -> Result<(), ::swizzle::kernel::KernelError> {
+                unreachable!()
+            }
+        }
+    }
+}

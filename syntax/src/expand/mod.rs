@@ -1,0 +1,480 @@
+//! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
+
+mod access;
+mod descriptor;
+mod kernel;
+pub mod rust;
+mod tiled;
+mod traversal;
+
+pub use access::{access, access_stub};
+pub use kernel::{stub as kernel_stub, tokens as kernel};
+pub use traversal::{stub as traversal_stub, tokens as traversal};
+
+use crate::assertions;
+use crate::ast::{LayoutItem, Length, StmtKind};
+use crate::auto::Choice;
+use crate::check::{Checked, CheckedAccess};
+use crate::errors::Errors;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use rust::{Rust, ident};
+use std::collections::HashMap;
+use swizzle_core::canon::{Canonical, enumeration_limit};
+use swizzle_core::code::{Block, Code};
+use swizzle_core::table;
+use swizzle_core::wgsl;
+
+/// Everything the expansion of one layout needs, computed once.
+pub struct Expansion<'a> {
+    item: &'a LayoutItem,
+    checked: &'a Checked,
+    canonical: Canonical,
+    inverse: Option<Block>,
+    auto: Option<Choice>,
+}
+
+impl<'a> Expansion<'a> {
+    /// Builds the canonical form and the inverse, and verifies the layout's assertions; an
+    /// `inverse;` request on a layout that is not a bijection is an error naming two
+    /// colliding coordinates.
+    pub fn new(
+        item: &'a LayoutItem,
+        checked: &'a Checked,
+        auto: Option<Choice>,
+        accesses: &HashMap<String, CheckedAccess>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
+        let descriptor = &checked.descriptor;
+        let canonical = Canonical::new(descriptor);
+        let before = errors.len();
+        assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
+        let limit = enumeration_limit(checked.inverse.is_some());
+        let inverse = canonical.inverse_block(descriptor, limit);
+        if let (Some(keyword), None) = (&checked.inverse, &inverse) {
+            let why = canonical
+                .bijectivity(descriptor, limit)
+                .err()
+                .unwrap_or_default();
+            let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
+            errors.error(
+                keyword,
+                format!("`inverse` needs a bijection, but {why}: {fix}"),
+            );
+        }
+        (errors.len() == before).then_some(Expansion {
+            item,
+            checked,
+            canonical,
+            inverse,
+            auto,
+        })
+    }
+
+    pub fn to_tokens(&self) -> TokenStream {
+        if self.checked.descriptor.is_tiled() {
+            tiled::tokens(self)
+        } else {
+            self.fixed_tokens()
+        }
+    }
+
+    /// A fixed-size layout: a zero-sized type with const shape, size and space.
+    fn fixed_tokens(&self) -> TokenStream {
+        let descriptor = &self.checked.descriptor;
+        let LayoutItem {
+            attrs, vis, name, ..
+        } = self.item;
+        let rank = Literal::usize_unsuffixed(descriptor.coords.len());
+        let coords = &self.checked.coords;
+        let shape = descriptor
+            .shape()
+            .into_iter()
+            .map(Literal::usize_unsuffixed);
+        let size = Literal::usize_unsuffixed(descriptor.size().unwrap_or(0));
+        let space = Literal::usize_unsuffixed(descriptor.space().unwrap_or(0));
+        let docs = self.docs();
+        let ir = descriptor::tokens(descriptor);
+        let offset = self.offset_fn(Prefix::Layout);
+        let is_valid = self.is_valid_fn(Prefix::Layout);
+        let coord = self.coord_fn(Prefix::Layout);
+        let wgsl = self.wgsl_const();
+        // A non-generic trait constant is evaluated even when unused: a layout without WGSL
+        // keeps the trait's default, which fails only where it is used.
+        let trait_wgsl = self.wgsl().is_ok().then(|| {
+            quote!(
+                const WGSL: &'static str = Self::WGSL;
+            )
+        });
+        let indexing_is_valid = match is_valid {
+            Some(_) => quote!(Self::is_valid(#(#coords),*)),
+            // A layout without coordinates has one valid coordinate, the empty one.
+            None if coords.is_empty() => quote!(true),
+            None => {
+                let shape = descriptor.shape().into_iter().map(lit);
+                quote!(#(#coords < #shape)&&*)
+            }
+        };
+        let trait_is_valid = is_valid.as_ref().map(|_| {
+            quote! {
+                fn is_valid(coord: [usize; #rank]) -> bool {
+                    let [#(#coords),*] = coord;
+                    Self::is_valid(#(#coords),*)
+                }
+            }
+        });
+        let bijective = coord.as_ref().map(|_| {
+            quote! {
+                impl ::swizzle::Bijective<#rank> for #name {
+                    fn coord(offset: usize) -> [usize; #rank] {
+                        Self::coord(offset)
+                    }
+                }
+            }
+        });
+        quote! {
+            #(#attrs)*
+            #docs
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            #vis struct #name;
+
+            impl #name {
+                /// Coordinate lengths, in `coords` order.
+                pub const SHAPE: [usize; #rank] = [#(#shape),*];
+                /// Number of coordinates.
+                pub const SIZE: usize = #size;
+                /// Number of elements the offsets index into.
+                pub const SPACE: usize = #space;
+                /// The checked transform pipeline, for analysis and pictures at run time.
+                pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+                #wgsl
+                #offset
+                #is_valid
+                #coord
+            }
+
+            impl ::swizzle::Layout<#rank> for #name {
+                const SHAPE: [usize; #rank] = Self::SHAPE;
+                const SIZE: usize = Self::SIZE;
+                const SPACE: usize = Self::SPACE;
+                const DESCRIPTOR: ::swizzle::ir::Descriptor = Self::DESCRIPTOR;
+                #trait_wgsl
+                fn offset(coord: [usize; #rank]) -> usize {
+                    let [#(#coords),*] = coord;
+                    Self::offset(#(#coords),*)
+                }
+                #trait_is_valid
+            }
+
+            #bijective
+
+            impl ::swizzle::Indexing<#rank> for #name {
+                fn extents(&self) -> [usize; #rank] {
+                    Self::SHAPE
+                }
+                fn space(&self) -> usize {
+                    Self::SPACE
+                }
+                fn offset_of(&self, coord: [usize; #rank]) -> usize {
+                    let [#(#coords),*] = coord;
+                    Self::offset(#(#coords),*)
+                }
+                fn is_valid_at(&self, coord: [usize; #rank]) -> bool {
+                    let [#(#coords),*] = coord;
+                    #indexing_is_valid
+                }
+            }
+        }
+    }
+
+    /// The offset table and the `swizzle (auto)` choice, as rustdoc.
+    fn docs(&self) -> TokenStream {
+        let table = table::markdown(&self.checked.descriptor).map(|table| {
+            let lines = table.lines().map(|line| format!(" {line}"));
+            quote!(#[doc = ""] #(#[doc = #lines])*)
+        });
+        let auto = self.auto.as_ref().map(|choice| {
+            let line = auto_doc(choice);
+            quote!(#[doc = ""] #[doc = #line])
+        });
+        quote!(#table #auto)
+    }
+
+    /// The layout's functions in WGSL, or why they cannot exist (values beyond `u32`).
+    fn wgsl(&self) -> Result<String, String> {
+        let name = self.item.name.to_string();
+        let descriptor = &self.checked.descriptor;
+        wgsl::functions(&name, descriptor, &self.canonical, self.inverse.as_ref())
+    }
+
+    /// `WGSL`, or where it cannot exist a constant whose use is a compile error saying why,
+    /// so that the Rust code stays usable.
+    fn wgsl_const(&self) -> TokenStream {
+        let name = self.item.name.to_string();
+        let descriptor = &self.checked.descriptor;
+        let doc = match descriptor.is_tiled() {
+            true => " WGSL functions of one tile (`…_tile_offset`, …): add `tile · TILE_SPACE`.",
+            false => " WGSL functions `…_offset`, and `…_coord` and `…_is_valid` where they exist.",
+        };
+        match self.wgsl() {
+            Ok(text) => quote! {
+                #[doc = #doc]
+                pub const WGSL: &'static str = #text;
+            },
+            Err(why) => {
+                let message = format!("layout `{name}` has no WGSL: {why}");
+                quote! {
+                    /// No WGSL: using this constant is a compile error that says why.
+                    pub const WGSL: &'static str = panic!(#message);
+                }
+            }
+        }
+    }
+
+    fn offset_fn(&self, prefix: Prefix) -> TokenStream {
+        let coords = &self.checked.coords;
+        let block = self.canonical.offset_block();
+        let locals = locals(&block);
+        let result = block.results.iter().map(Rust);
+        let bounds = coords
+            .iter()
+            .zip(self.checked.descriptor.shape())
+            .map(|(c, len)| {
+                let len = Literal::usize_unsuffixed(len);
+                quote!(#c < #len)
+            });
+        let bounds: Vec<TokenStream> = bounds.collect();
+        let check = if self.canonical.valid.is_empty() {
+            // A layout without coordinates (everything frozen) has nothing to check.
+            (!bounds.is_empty())
+                .then(|| quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");))
+        } else {
+            let is_valid = prefix.ident("is_valid");
+            Some(
+                quote!(debug_assert!(Self::#is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
+            )
+        };
+        let (name, doc) = (
+            prefix.ident("offset"),
+            prefix.doc(
+                "The memory offset of a coordinate: straight-line integer code.",
+                "The offset of a coordinate inside its tile: straight-line integer code.",
+            ),
+        );
+        quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            pub const fn #name(#(#coords: usize),*) -> usize {
+                #check
+                #(#locals)*
+                #(#result)*
+            }
+        }
+    }
+
+    fn is_valid_fn(&self, prefix: Prefix) -> Option<TokenStream> {
+        if self.canonical.valid.is_empty() {
+            return None;
+        }
+        let coords = &self.checked.coords;
+        let valid = self.canonical.valid_code();
+        // A coordinate's own padding bound `x < hi` makes its shape bound redundant.
+        let bounds = coords
+            .iter()
+            .zip(self.checked.descriptor.shape())
+            .filter_map(|(c, len)| {
+                let bounded = valid
+                    .iter()
+                    .any(|(code, _, hi)| *code == Code::var(&c.to_string()) && hi.is_some());
+                let len = Literal::usize_unsuffixed(len);
+                (!bounded).then(|| quote!(#c < #len))
+            });
+        let padding = valid.iter().flat_map(|(code, lo, hi)| {
+            let code = Rust(code);
+            let lo = lo.map(|lo| {
+                let lo = Literal::i128_unsuffixed(lo);
+                quote!(#code >= #lo)
+            });
+            let hi = hi.map(|hi| {
+                let hi = Literal::i128_unsuffixed(hi);
+                quote!(#code < #hi)
+            });
+            lo.into_iter().chain(hi)
+        });
+        let conditions: Vec<TokenStream> = bounds.chain(padding).collect();
+        let conditions = if conditions.is_empty() {
+            quote!(true)
+        } else {
+            quote!(#(#conditions)&&*)
+        };
+        let (name, doc) = (
+            prefix.ident("is_valid"),
+            prefix.doc(
+                "Whether a coordinate is inside the shape and outside every padding.",
+                "Whether a coordinate of one tile is outside every padding.",
+            ),
+        );
+        Some(quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            pub const fn #name(#(#coords: usize),*) -> bool {
+                #conditions
+            }
+        })
+    }
+
+    fn coord_fn(&self, prefix: Prefix) -> Option<TokenStream> {
+        let block = self.inverse.as_ref()?;
+        let coords = &self.checked.coords;
+        let locals = locals(block);
+        let results: Vec<Rust> = block.results.iter().map(Rust).collect();
+        let space = Literal::usize_unsuffixed(self.checked.descriptor.space().unwrap_or(0));
+        let rank = Literal::usize_unsuffixed(coords.len());
+        // Named coordinates read best, unless one is called `offset` and would shadow the
+        // parameter before the others are computed.
+        let value = if coords.iter().any(|c| c == "offset") {
+            quote!([#(#results),*])
+        } else {
+            quote!(#(let #coords = #results;)* [#(#coords),*])
+        };
+        let (name, doc) = (
+            prefix.ident("coord"),
+            prefix.doc(
+                "The coordinate stored at `offset`: the inverse of [`Self::offset`].",
+                "The coordinate stored at `offset` of one tile: the inverse of [`Self::tile_offset`].",
+            ),
+        );
+        Some(quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            pub const fn #name(offset: usize) -> [usize; #rank] {
+                debug_assert!(offset < #space, "offset out of range");
+                #(#locals)*
+                #value
+            }
+        })
+    }
+}
+
+/// Whose functions the canonical form is printed as: the layout's own, or (for a layout with
+/// run-time dims) its tile's, which the layout's methods wrap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    Layout,
+    Tile,
+}
+
+impl Prefix {
+    fn ident(self, name: &str) -> proc_macro2::Ident {
+        let name = match self {
+            Prefix::Layout => name.to_owned(),
+            Prefix::Tile => format!("tile_{name}"),
+        };
+        proc_macro2::Ident::new(&name, proc_macro2::Span::call_site())
+    }
+
+    /// The rustdoc line of a function, of the layout or of one tile.
+    fn doc(self, layout: &str, tile: &str) -> String {
+        match self {
+            Prefix::Layout => format!(" {layout}"),
+            Prefix::Tile => format!(" {tile}"),
+        }
+    }
+}
+
+fn locals(block: &Block) -> Vec<TokenStream> {
+    block
+        .locals
+        .iter()
+        .map(|(name, code)| {
+            let (name, code) = (ident(name), Rust(code));
+            quote!(let #name = #code;)
+        })
+        .collect()
+}
+
+/// The rustdoc line that tells what `swizzle (auto ...)` chose.
+fn auto_doc(choice: &Choice) -> String {
+    let Choice {
+        bits,
+        base,
+        shift,
+        degrees,
+        vector,
+        candidates,
+    } = choice;
+    let degrees: Vec<String> = degrees
+        .iter()
+        .map(|(access, degree)| format!("`{access}` {degree}-way"))
+        .collect();
+    format!(
+        " `swizzle (auto)` chose `({bits}, {base}, {shift})`, CuTe `Swizzle<{bits}, {base}, {shift}>`, \
+         out of {candidates} candidates: bank conflicts {}; {vector} elements contiguous.",
+        degrees.join(", ")
+    )
+}
+
+/// Items that stand in for a layout with errors, so that uses of it raise no further errors.
+pub fn stub(item: &LayoutItem) -> TokenStream {
+    let LayoutItem {
+        attrs,
+        vis,
+        name,
+        body,
+    } = item;
+    let coords = body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::Coords { names } => Some(names.len()),
+        _ => None,
+    });
+    let asked = |wanted: fn(&StmtKind) -> bool| body.iter().any(|stmt| wanted(&stmt.kind));
+    let inverse = asked(|kind| matches!(kind, StmtKind::Inverse { .. }));
+    // Each run-time memory dim becomes one run-time coordinate, an extent `new` takes.
+    let dynamic = body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::Memory { dims, .. } => {
+            let dynamic = dims.iter().filter(|d| matches!(d.len, Length::Dyn(_)));
+            Some(dynamic.count()).filter(|&n| n > 0)
+        }
+        _ => None,
+    });
+    if let (Some(rank), Some(dynamic)) = (coords, dynamic) {
+        return tiled::stub(item, rank, dynamic, inverse);
+    }
+    // Everything a layout of this rank can offer, so that no use of it raises a second
+    // error; parameters are `_`, whatever the (maybe duplicated) coordinate names.
+    let items = coords.map(|rank| {
+        let params = (0..rank).map(|_| quote!(_: usize));
+        let params_again = params.clone();
+        let rank = lit(rank);
+        let coord = inverse.then(|| {
+            quote! {
+                pub const fn coord(_: usize) -> [usize; #rank] {
+                    unreachable!()
+                }
+            }
+        });
+        quote! {
+            impl #name {
+                pub const SHAPE: [usize; #rank] = [0; #rank];
+                pub const SIZE: usize = 0;
+                pub const SPACE: usize = 0;
+                pub const WGSL: &'static str = "";
+                pub const fn offset(#(#params),*) -> usize {
+                    unreachable!()
+                }
+                pub const fn is_valid(#(#params_again),*) -> bool {
+                    unreachable!()
+                }
+                #coord
+            }
+        }
+    });
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+        #items
+    }
+}
+
+pub(crate) fn lit(value: usize) -> Literal {
+    Literal::usize_unsuffixed(value)
+}

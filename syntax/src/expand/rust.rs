@@ -1,0 +1,71 @@
+//! The Rust printer of straight-line [`Code`]: tokens for `quote!`, identifiers raw where the
+//! user wrote them raw, masks whose bits read.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
+use swizzle_core::code::{Code, Op};
+
+/// [`Code`] as Rust tokens: `quote!(#{Rust(&code)})`.
+pub struct Rust<'a>(pub &'a Code);
+
+impl ToTokens for Rust<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self.0 {
+            Code::Var(name) => ident(name).to_tokens(tokens),
+            Code::Lit(value) => Literal::u128_unsuffixed(*value).to_tokens(tokens),
+            Code::Mask(mask) => mask_literal(*mask).to_tokens(tokens),
+            Code::Bin(op, lhs, rhs) => {
+                let operand = |code: &Code, right: bool| {
+                    let code = Rust(code);
+                    if Code::needs_parens(*op, code.0, right) {
+                        quote!((#code))
+                    } else {
+                        quote!(#code)
+                    }
+                };
+                let (lhs, rhs) = (operand(lhs, false), operand(rhs, true));
+                let op = match op {
+                    Op::Add => quote!(+),
+                    Op::Sub => quote!(-),
+                    Op::Mul => quote!(*),
+                    Op::Div => quote!(/),
+                    Op::Rem => quote!(%),
+                    Op::Shl => quote!(<<),
+                    Op::Shr => quote!(>>),
+                    Op::And => quote!(&),
+                    Op::Or => quote!(|),
+                    Op::Xor => quote!(^),
+                };
+                tokens.extend(quote!(#lhs #op #rhs));
+            }
+        }
+    }
+}
+
+/// The identifier `name`, raw (`r#type`) where the user wrote it raw.
+pub fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+/// Low masks (`2^k − 1`) read best in decimal up to 255; other masks in binary up to 8 bits,
+/// hex beyond.
+pub fn mask_literal(mask: u128) -> Literal {
+    let bits = 128 - mask.leading_zeros();
+    let text = if mask <= 255 && (mask + 1).is_power_of_two() {
+        mask.to_string()
+    } else if bits <= 8 {
+        format!("0b{mask:b}")
+    } else {
+        format!("0x{mask:x}")
+    };
+    text.parse()
+        .unwrap_or_else(|_| Literal::u128_unsuffixed(mask))
+}
+
+/// The tokens of `code`, for binding before a `quote!`.
+pub fn rust(code: &Code) -> TokenStream {
+    Rust(code).into_token_stream()
+}

@@ -1,0 +1,345 @@
+//! Layouts with run-time (`dyn`) outer dims: a value type that holds the extents. The offset
+//! is the tile's straight-line code plus the tile's place in the row-major grid of tiles, so
+//! the tile stays compile-time while the grid is sized at run time.
+
+use super::rust::rust;
+use super::{Expansion, Prefix, lit};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use swizzle_core::code::Code;
+use swizzle_core::ir::Descriptor;
+
+pub fn tokens(expansion: &Expansion) -> TokenStream {
+    let descriptor = &expansion.checked.descriptor;
+    let coords = &expansion.checked.coords;
+    let super::LayoutItem {
+        attrs, vis, name, ..
+    } = expansion.item;
+    let rank = lit(coords.len());
+    let tile = descriptor.shape();
+    let tile_space = descriptor.space().unwrap_or(0);
+    let dynamic = dynamic_coords(descriptor);
+    let docs = expansion.docs();
+    let grid_doc = grid_doc(descriptor, &tile);
+    let ir = super::descriptor::tokens(descriptor);
+    let tile_offset = expansion.offset_fn(Prefix::Tile);
+    let tile_is_valid = expansion.is_valid_fn(Prefix::Tile);
+    let tile_coord = expansion.coord_fn(Prefix::Tile);
+    let wgsl = expansion.wgsl_const();
+
+    // The parts of each coordinate: which tile (along it) and where inside the tile.
+    let var = |j: usize| Code::var(&coords[j].to_string());
+    let quotient = |j: usize| var(j).quotient(tile[j] as u128);
+    let remainder = |j: usize| {
+        if dynamic[j] {
+            var(j).remainder(tile[j] as u128)
+        } else {
+            var(j)
+        }
+    };
+    let inside: Vec<TokenStream> = (0..coords.len()).map(|j| rust(&remainder(j))).collect();
+    // Row-major over the grid dims, outermost first: `((g0 · n1 + g1) · n2 + g2) …`; a sum
+    // is parenthesised before it is scaled again.
+    let mut tile_index: Option<(TokenStream, bool)> = None;
+    for g in descriptor.grid.iter() {
+        let part = match quotient(g.coord) {
+            code @ Code::Bin(..) => {
+                let code = rust(&code);
+                quote!((#code))
+            }
+            code => rust(&code),
+        };
+        let axis = lit(g.coord);
+        tile_index = Some(match tile_index {
+            None => (part, false),
+            Some((outer, true)) => (quote!((#outer) * self.tiles[#axis] + #part), true),
+            Some((outer, false)) => (quote!(#outer * self.tiles[#axis] + #part), true),
+        });
+    }
+    let tile_index = tile_index.map(|(tokens, _)| tokens);
+    let (space_lit, tile_lits) = (lit(tile_space), tile.iter().map(|&t| lit(t)));
+    let tiles: Vec<TokenStream> = (0..coords.len())
+        .map(|j| {
+            let (c, t) = (&coords[j], lit(tile[j]));
+            if dynamic[j] {
+                quote!(#c.div_ceil(#t))
+            } else {
+                quote!(1)
+            }
+        })
+        .collect();
+    let extents: Vec<TokenStream> = (0..coords.len())
+        .map(|j| {
+            let (c, t) = (&coords[j], lit(tile[j]));
+            if dynamic[j] { quote!(#c) } else { quote!(#t) }
+        })
+        .collect();
+    let params: Vec<&Ident> = (0..coords.len())
+        .filter(|&j| dynamic[j])
+        .map(|j| &coords[j])
+        .collect();
+    let new_doc = format!(
+        " The layout of a tensor of these extents: {}. Fails when its element space would \
+         overflow `usize`.",
+        new_doc(descriptor, coords, &tile)
+    );
+    let axes = (0..coords.len()).map(lit);
+    let in_extents = quote!(#(#coords < self.extents[#axes])&&*);
+    let is_valid = match tile_is_valid {
+        Some(_) => quote!(#in_extents && Self::tile_is_valid(#(#inside),*)),
+        None => in_extents,
+    };
+    let name_text = name.to_string();
+    let coord = tile_coord
+        .as_ref()
+        .map(|_| coord_fn(descriptor, coords, &tile, tile_space));
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #grid_doc]
+        #docs
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #vis struct #name {
+            extents: [usize; #rank],
+            tiles: [usize; #rank],
+            space: usize,
+        }
+
+        impl #name {
+            /// Lengths of one tile, in `coords` order (1 for a coordinate that only counts
+            /// tiles).
+            pub const TILE: [usize; #rank] = [#(#tile_lits),*];
+            /// Elements of one tile: the tile at place `t` of the row-major grid starts at
+            /// `t · TILE_SPACE`.
+            pub const TILE_SPACE: usize = #space_lit;
+            /// The checked transform pipeline of one tile, for analysis and pictures at run
+            /// time.
+            pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+            #wgsl
+
+            #[doc = #new_doc]
+            pub fn new(#(#params: usize),*) -> Result<Self, ::swizzle::ExtentError> {
+                let extents = [#(#extents),*];
+                let tiles = [#(#tiles),*];
+                match ::swizzle::tiled::space(&tiles, Self::TILE_SPACE) {
+                    Some(space) => Ok(Self { extents, tiles, space }),
+                    None => Err(::swizzle::ExtentError::new(#name_text, &extents)),
+                }
+            }
+
+            /// The extent of each coordinate.
+            pub const fn extents(&self) -> [usize; #rank] {
+                self.extents
+            }
+
+            /// The number of tiles along each coordinate.
+            pub const fn tiles(&self) -> [usize; #rank] {
+                self.tiles
+            }
+
+            /// Number of elements the offsets index into: every tile, whole.
+            pub const fn space(&self) -> usize {
+                self.space
+            }
+
+            #tile_offset
+            #tile_is_valid
+            #tile_coord
+
+            /// The memory offset of a coordinate: its tile's place in the grid, then the
+            /// tile's straight-line code.
+            #[inline(always)]
+            pub const fn offset(&self, #(#coords: usize),*) -> usize {
+                debug_assert!(self.is_valid(#(#coords),*), "coordinate out of bounds or in the padding");
+                let tile = #tile_index;
+                tile * #space_lit + Self::tile_offset(#(#inside),*)
+            }
+
+            /// Whether a coordinate is inside the extents and outside every padding.
+            #[inline(always)]
+            pub const fn is_valid(&self, #(#coords: usize),*) -> bool {
+                #is_valid
+            }
+
+            #coord
+        }
+
+        impl ::swizzle::Indexing<#rank> for #name {
+            fn extents(&self) -> [usize; #rank] {
+                self.extents
+            }
+            fn space(&self) -> usize {
+                self.space
+            }
+            fn offset_of(&self, coord: [usize; #rank]) -> usize {
+                let [#(#coords),*] = coord;
+                self.offset(#(#coords),*)
+            }
+            fn is_valid_at(&self, coord: [usize; #rank]) -> bool {
+                let [#(#coords),*] = coord;
+                self.is_valid(#(#coords),*)
+            }
+        }
+    }
+}
+
+/// Whether each coordinate (in `coords` order) is scaled by a run-time dim.
+fn dynamic_coords(descriptor: &Descriptor) -> Vec<bool> {
+    (0..descriptor.coords.len())
+        .map(|j| descriptor.grid.iter().any(|g| g.coord == j))
+        .collect()
+}
+
+/// The rustdoc line that says how tiles are laid out.
+fn grid_doc(descriptor: &Descriptor, tile: &[usize]) -> String {
+    let shape: Vec<String> = tile.iter().map(usize::to_string).collect();
+    let grid: Vec<&str> = descriptor
+        .grid
+        .iter()
+        .map(|g| descriptor.dims[g.dim].name.as_ref())
+        .collect();
+    format!(
+        " Tiles of {} elements ({}), stored one after the other in row-major order over \
+         the run-time dims `{}`.",
+        descriptor.space().unwrap_or(0),
+        shape.join(" × "),
+        grid.join("`, `")
+    )
+}
+
+/// `ceil(y / 8) × ceil(x / 8) tiles`, for `new`'s rustdoc.
+fn new_doc(descriptor: &Descriptor, coords: &[Ident], tile: &[usize]) -> String {
+    let parts: Vec<String> = descriptor
+        .grid
+        .iter()
+        .map(|g| match tile[g.coord] {
+            1 => format!("`{}`", coords[g.coord]),
+            t => format!("ceil(`{}` / {t})", coords[g.coord]),
+        })
+        .collect();
+    format!("{} tiles", parts.join(" × "))
+}
+
+/// The inverse: the tile's inverse on the offset inside the tile, and the tile's place in the
+/// grid (division by the run-time tile counts).
+fn coord_fn(
+    descriptor: &Descriptor,
+    coords: &[Ident],
+    tile: &[usize],
+    tile_space: usize,
+) -> TokenStream {
+    let rank = lit(coords.len());
+    let offset = Code::var("offset");
+    let inside = rust(&offset.clone().remainder(tile_space as u128));
+    let which = rust(&offset.quotient(tile_space as u128));
+    // Grid places, innermost grid dim first: remainders by the tile counts, then the rest.
+    let names: Vec<Ident> = descriptor
+        .grid
+        .iter()
+        .enumerate()
+        .map(|(i, g)| grid_local(&descriptor.dims[g.dim].name, i))
+        .collect();
+    let places = descriptor.grid.iter().enumerate().rev().map(|(i, g)| {
+        let name = &names[i];
+        let axis = lit(g.coord);
+        if i == 0 {
+            quote!(let #name = tile;)
+        } else {
+            quote!(let #name = tile % self.tiles[#axis]; let tile = tile / self.tiles[#axis];)
+        }
+    });
+    let results = (0..coords.len()).map(|j| {
+        let axis = lit(j);
+        match descriptor.grid.iter().position(|g| g.coord == j) {
+            Some(i) => {
+                let (name, t) = (&names[i], lit(tile[j]));
+                if tile[j] == 1 {
+                    quote!(#name)
+                } else {
+                    quote!(#name * #t + within[#axis])
+                }
+            }
+            None => quote!(within[#axis]),
+        }
+    });
+    quote! {
+        /// The coordinate stored at `offset`: the inverse of [`Self::offset`] (offsets of the
+        /// partial tiles' cells outside the extents give coordinates outside them).
+        #[inline(always)]
+        pub const fn coord(&self, offset: usize) -> [usize; #rank] {
+            debug_assert!(offset < self.space, "offset out of range");
+            let within = Self::tile_coord(#inside);
+            let tile = #which;
+            #(#places)*
+            [#(#results),*]
+        }
+    }
+}
+
+/// A local for the place of a grid dim: its name where that reads as a local and clashes with
+/// none of the function's own, else `g0`, `g1`, ….
+fn grid_local(name: &str, index: usize) -> Ident {
+    let snake = name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name.starts_with(|c: char| c.is_ascii_lowercase());
+    let reserved = ["tile", "within", "offset", "self"];
+    if snake && !reserved.contains(&name) && syn::parse_str::<Ident>(name).is_ok() {
+        Ident::new(name, Span::call_site())
+    } else {
+        format_ident!("g{index}")
+    }
+}
+
+/// Stands in for a tiled layout with errors: its whole API, so that uses raise no further
+/// errors; `new` takes one extent per run-time memory dim.
+pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool) -> TokenStream {
+    let super::LayoutItem {
+        attrs, vis, name, ..
+    } = item;
+    let extents = (0..dynamic).map(|_| quote!(_: usize));
+    let params: Vec<TokenStream> = (0..rank).map(|_| quote!(_: usize)).collect();
+    let rank = lit(rank);
+    let coord = inverse.then(|| {
+        quote! {
+            pub const fn tile_coord(_: usize) -> [usize; #rank] {
+                unreachable!()
+            }
+            pub const fn coord(&self, _: usize) -> [usize; #rank] {
+                unreachable!()
+            }
+        }
+    });
+    quote! {
+        #(#attrs)*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #vis struct #name;
+        impl #name {
+            pub const TILE: [usize; #rank] = [0; #rank];
+            pub const TILE_SPACE: usize = 0;
+            pub const WGSL: &'static str = "";
+            pub fn new(#(#extents),*) -> Result<Self, ::swizzle::ExtentError> {
+                unreachable!()
+            }
+            pub const fn extents(&self) -> [usize; #rank] {
+                unreachable!()
+            }
+            pub const fn tiles(&self) -> [usize; #rank] {
+                unreachable!()
+            }
+            pub const fn space(&self) -> usize {
+                unreachable!()
+            }
+            pub const fn tile_offset(#(#params),*) -> usize {
+                unreachable!()
+            }
+            pub const fn offset(&self, #(#params),*) -> usize {
+                unreachable!()
+            }
+            pub const fn is_valid(&self, #(#params),*) -> bool {
+                unreachable!()
+            }
+            #coord
+        }
+    }
+}

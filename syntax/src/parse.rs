@@ -1,0 +1,838 @@
+//! Tokens → [`ast`](crate::ast). Each statement of a layout body is parsed on its own (split
+//! at its `;`), so that one malformed statement does not hide the errors of the others.
+
+use crate::ast::*;
+use crate::errors::Errors;
+use proc_macro2::{TokenStream, TokenTree};
+use swizzle_core::code::Op;
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Ident, Token, Visibility, bracketed, parenthesized};
+
+mod kw {
+    syn::custom_keyword!(layout);
+    syn::custom_keyword!(access);
+    syn::custom_keyword!(traversal);
+    syn::custom_keyword!(kernel);
+    syn::custom_keyword!(along);
+    syn::custom_keyword!(auto);
+    syn::custom_keyword!(by);
+    syn::custom_keyword!(strides);
+}
+
+/// The statement keywords, for "expected one of" messages.
+const STATEMENTS: &str = "`const`, `memory`, `unmerge`, `merge`, `xor`, `morton`, `embed`, \
+    `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords`, `inverse` or `assert`";
+
+/// The words that start a statement, to recover from a missing `;` and suggest spellings.
+const KEYWORDS: [&str; 16] = [
+    "assert",
+    "const",
+    "memory",
+    "unmerge",
+    "merge",
+    "xor",
+    "morton",
+    "embed",
+    "pad",
+    "slice",
+    "offset",
+    "freeze",
+    "replicate",
+    "swizzle",
+    "coords",
+    "inverse",
+];
+
+/// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
+/// parsed are returned so that later stages can still check (and stub) them.
+pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation {
+    let mut items = Vec::new();
+    let parser = |input: ParseStream| {
+        while !input.is_empty() {
+            items.push(parse_item(input, errors)?);
+        }
+        Ok(())
+    };
+    if let Err(error) = parser.parse2(tokens) {
+        errors.push(error);
+    }
+    Invocation { items }
+}
+
+fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let vis: Visibility = input.parse()?;
+    if input.peek(kw::traversal) {
+        input.parse::<kw::traversal>()?;
+        return parse_traversal(attrs, vis, input, errors).map(Item::Traversal);
+    }
+    if input.peek(kw::kernel) {
+        input.parse::<kw::kernel>()?;
+        return parse_kernel(attrs, vis, input).map(Item::Kernel);
+    }
+    let is_access = input.peek(kw::access);
+    if is_access {
+        input.parse::<kw::access>()?;
+    } else if input.peek(kw::layout) {
+        input.parse::<kw::layout>()?;
+    } else {
+        return Err(input.error(
+            "expected `layout Name { ... }`, `access Name { ... }`, \
+             `traversal Name = sfc(...);` or `kernel Name = pack(...);`",
+        ));
+    }
+    let name: Ident = input.parse()?;
+    let content;
+    syn::braced!(content in input);
+    let tokens: TokenStream = content.parse()?;
+    if is_access {
+        let body = parse_access_body(tokens, errors);
+        return Ok(Item::Access(AccessItem {
+            attrs,
+            vis,
+            name,
+            body,
+        }));
+    }
+    let mut body = Vec::new();
+    for statement in split_statements(tokens, errors) {
+        let mut pending = Some(statement);
+        while let Some(tokens) = pending.take() {
+            match parse_stmt.parse2(tokens.clone()) {
+                Ok((kind, None)) => body.push(Stmt { kind, tokens }),
+                // A missing `;`: keep the statement and go on with the next one.
+                Ok((kind, Some((error, rest)))) => {
+                    errors.push(error);
+                    let all = tokens.clone().into_iter().count();
+                    let used = all - rest.clone().into_iter().count();
+                    let tokens = tokens.into_iter().take(used).collect();
+                    body.push(Stmt { kind, tokens });
+                    pending = Some(rest);
+                }
+                Err(error) => {
+                    errors.push(error);
+                    errors.unparsed(&name, &tokens);
+                }
+            }
+        }
+    }
+    Ok(Item::Layout(LayoutItem {
+        attrs,
+        vis,
+        name,
+        body,
+    }))
+}
+
+/// `= sfc(arguments);` after `traversal Name`. Each argument is parsed on its own, so that one
+/// malformed argument does not hide the errors of the others; the item is kept (marked
+/// incomplete) so that its uses raise no further errors.
+fn parse_traversal(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+    errors: &mut Errors,
+) -> syn::Result<TraversalItem> {
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let keyword: Ident = input.parse()?;
+    if keyword != "sfc" {
+        return Err(syn::Error::new(
+            keyword.span(),
+            format!(
+                "unknown traversal `{keyword}`: write `sfc(lengths [..], order [..], vector [..], snake)`"
+            ),
+        ));
+    }
+    let content;
+    parenthesized!(content in input);
+    let arguments =
+        Punctuated::<TokenStream, Token![,]>::parse_terminated_with(&content, |input| {
+            input.step(|cursor| {
+                let mut tokens = TokenStream::new();
+                let mut rest = *cursor;
+                while let Some((token, next)) = rest.token_tree() {
+                    if matches!(&token, TokenTree::Punct(p) if p.as_char() == ',') {
+                        break;
+                    }
+                    tokens.extend([token]);
+                    rest = next;
+                }
+                Ok((tokens, rest))
+            })
+        })?;
+    let mut args = Vec::new();
+    for tokens in arguments {
+        match parse_sfc_arg.parse2(tokens.clone()) {
+            Ok(arg) => args.push(arg),
+            Err(error) => {
+                errors.push(error);
+                errors.unparsed(&name, &tokens);
+            }
+        }
+    }
+    input.parse::<Token![;]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `;` after the traversal: `traversal Name = sfc(...);`",
+        )
+    })?;
+    Ok(TraversalItem {
+        attrs,
+        vis,
+        name,
+        keyword,
+        args,
+    })
+}
+
+/// One argument of `sfc(...)`.
+fn parse_sfc_arg(input: ParseStream) -> syn::Result<SfcArg> {
+    const FORMS: &str = "`lengths [..]`, `over Layout`, `order [..]`, `vector [..]`, `snake` or \
+        `snake = false`";
+    let keyword: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    let kind = match keyword.to_string().as_str() {
+        "lengths" => SfcArgKind::Lengths(parse_exprs(input)?),
+        "over" => SfcArgKind::Over(input.parse()?),
+        "order" => SfcArgKind::Order(parse_exprs(input)?),
+        "vector" => SfcArgKind::Vector(parse_exprs(input)?),
+        "snake" if input.is_empty() => SfcArgKind::Snake(None),
+        "snake" => {
+            input.parse::<Token![=]>()?;
+            SfcArgKind::Snake(Some(input.parse()?))
+        }
+        other => {
+            return Err(syn::Error::new(
+                keyword.span(),
+                format!("unknown `sfc` argument `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    expect_end(input)?;
+    Ok(SfcArg { keyword, kind })
+}
+
+/// `= pack(Layout, options);`, `= unpack(Layout, options);` or `= copy(A -> B, options);` after
+/// `kernel Name`.
+fn parse_kernel(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+) -> syn::Result<KernelItem> {
+    const FORMS: &str = "`pack(Layout)`, `unpack(Layout)` or `copy(From -> To)`";
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let keyword: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    let content;
+    parenthesized!(content in input);
+    let (source, destination) = match keyword.to_string().as_str() {
+        "pack" => (None, Some(content.parse()?)),
+        "unpack" => (Some(content.parse()?), None),
+        "copy" => {
+            let source = content.parse()?;
+            content.parse::<Token![->]>()?;
+            (Some(source), Some(content.parse()?))
+        }
+        other => {
+            return Err(syn::Error::new(
+                keyword.span(),
+                format!("unknown kernel `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    let mut options = Vec::new();
+    while content.peek(Token![,]) {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let option: Ident = content.parse()?;
+        options.push(match option.to_string().as_str() {
+            "walk" => KernelOption::Walk {
+                keyword: option,
+                traversal: content.parse()?,
+            },
+            "vector" => KernelOption::Vector {
+                keyword: option,
+                len: parse_expr(&content)?,
+            },
+            other => {
+                return Err(syn::Error::new(
+                    option.span(),
+                    format!(
+                        "unknown kernel option `{other}`: expected `walk Traversal` or `vector n`"
+                    ),
+                ));
+            }
+        });
+    }
+    expect_end(&content)?;
+    input.parse::<Token![;]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `;` after the kernel: `kernel Name = pack(Layout);`",
+        )
+    })?;
+    Ok(KernelItem {
+        attrs,
+        vis,
+        name,
+        keyword,
+        source,
+        destination,
+        options,
+    })
+}
+
+/// The statements of an access body, each parsed on its own.
+fn parse_access_body(tokens: TokenStream, errors: &mut Errors) -> Vec<AccessStmt> {
+    split_statements(tokens, errors)
+        .into_iter()
+        .filter_map(|tokens| match parse_access_stmt.parse2(tokens.clone()) {
+            Ok(kind) => Some(AccessStmt { kind, tokens }),
+            Err(error) => {
+                errors.push(error);
+                None
+            }
+        })
+        .collect()
+}
+
+/// `lanes n;`, `bytes n;`, `vector n (along c)?;`, `banks (count, width);`,
+/// `const NAME = expr;` or `coordinate = expr;` (an expression of `lane`).
+fn parse_access_stmt(input: ParseStream) -> syn::Result<AccessStmtKind> {
+    const FORMS: &str = "`lanes n;`, `bytes n;`, `vector n;`, `vector n along c;`, \
+        `banks (count, width);`, `const NAME = expr;` or `coordinate = expression of lane;`";
+    let kind = if input.peek(Token![const]) {
+        input.parse::<Token![const]>()?;
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        AccessStmtKind::Const {
+            name,
+            value: parse_expr(input)?,
+        }
+    } else {
+        let word: Ident = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+        if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            AccessStmtKind::Coord {
+                name: word,
+                value: parse_expr(input)?,
+            }
+        } else {
+            match word.to_string().as_str() {
+                "lanes" => AccessStmtKind::Lanes(parse_expr(input)?),
+                "bytes" => AccessStmtKind::Bytes(parse_expr(input)?),
+                "vector" => {
+                    let len = parse_expr(input)?;
+                    let along = if input.peek(kw::along) {
+                        input.parse::<kw::along>()?;
+                        Some(input.parse()?)
+                    } else {
+                        None
+                    };
+                    AccessStmtKind::Vector { len, along }
+                }
+                "banks" => {
+                    let content;
+                    parenthesized!(content in input);
+                    let count = parse_expr(&content)?;
+                    content.parse::<Token![,]>()?;
+                    let width = parse_expr(&content)?;
+                    expect_end(&content)?;
+                    AccessStmtKind::Banks { count, width }
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        word.span(),
+                        format!("unknown access statement `{other}`: expected {FORMS}"),
+                    ));
+                }
+            }
+        }
+    };
+    if !input.peek(Token![;]) {
+        return Err(input.error("expected `;` at the end of this statement"));
+    }
+    input.parse::<Token![;]>()?;
+    expect_end(input)?;
+    Ok(kind)
+}
+
+/// Splits a body at its top-level `;`s, each statement keeping its `;`. A last statement
+/// without one is reported on its last token (the end of a body has no location of its own)
+/// and gets a `;` there, so that it is still parsed and checked.
+fn split_statements(body: TokenStream, errors: &mut Errors) -> Vec<TokenStream> {
+    let mut statements = Vec::new();
+    let mut current = TokenStream::new();
+    let mut last = None;
+    for token in body {
+        let end = matches!(&token, TokenTree::Punct(p) if p.as_char() == ';');
+        last = Some(token.span());
+        current.extend([token]);
+        if end {
+            statements.push(std::mem::take(&mut current));
+        }
+    }
+    if let (false, Some(span)) = (current.is_empty(), last) {
+        errors.push(syn::Error::new(
+            span,
+            "expected `;` at the end of this statement: add `;`",
+        ));
+        let mut semicolon = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
+        semicolon.set_span(span);
+        current.extend([TokenTree::Punct(semicolon)]);
+        statements.push(current);
+    }
+    statements
+}
+
+/// One statement. When it is followed by the start of another statement instead of its `;`,
+/// returns the error and the tokens of the rest, so that the caller can parse those too.
+#[allow(clippy::type_complexity)]
+fn parse_stmt(input: ParseStream) -> syn::Result<(StmtKind, Option<(syn::Error, TokenStream)>)> {
+    if input.peek(Token![;]) {
+        return Err(input.error("stray `;`: remove it"));
+    }
+    let kind = if input.peek(Token![const]) {
+        input.parse::<Token![const]>()?;
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        StmtKind::Const {
+            name,
+            value: parse_expr(input)?,
+        }
+    } else {
+        let keyword: Ident = input.parse().map_err(|e| {
+            syn::Error::new(e.span(), format!("expected a statement: {STATEMENTS}"))
+        })?;
+        parse_keyword_stmt(keyword, input)?
+    };
+    if input.peek(Token![;]) {
+        input.parse::<Token![;]>()?;
+        return Ok((kind, None));
+    }
+    let next = input
+        .fork()
+        .parse::<Ident>()
+        .ok()
+        .map(|ident| ident.to_string())
+        .or_else(|| input.peek(Token![const]).then(|| "const".to_owned()))
+        .filter(|word| KEYWORDS.contains(&word.as_str()));
+    match next {
+        Some(word) => {
+            let error = input.error(format!(
+                "missing `;` before `{word}`: end the previous statement with `;`"
+            ));
+            Ok((kind, Some((error, input.parse()?))))
+        }
+        None => Err(input.error("expected `;` to end this statement")),
+    }
+}
+
+fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKind> {
+    let transform = match keyword.to_string().as_str() {
+        "memory" => {
+            let dims = parse_decls(input)?;
+            let strides = if input.peek(kw::strides) {
+                input.parse::<kw::strides>()?;
+                Some(parse_exprs(input)?)
+            } else {
+                None
+            };
+            return Ok(StmtKind::Memory { dims, strides });
+        }
+        "coords" => {
+            return Ok(StmtKind::Coords {
+                names: parse_names(input)?,
+            });
+        }
+        "inverse" => return Ok(StmtKind::Inverse { keyword }),
+        "assert" => {
+            let assertion = parse_assertion(input)?;
+            return Ok(StmtKind::Assert { keyword, assertion });
+        }
+        "unmerge" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            Transform::Unmerge {
+                lower,
+                upper: parse_decls(input)?,
+            }
+        }
+        "merge" => {
+            let lower = parse_names(input)?;
+            input.parse::<Token![->]>()?;
+            Transform::Merge {
+                lower,
+                upper: input.parse()?,
+            }
+        }
+        "xor" => {
+            let target = input.parse()?;
+            input.parse::<kw::by>()?;
+            Transform::Xor {
+                target,
+                key: input.parse()?,
+            }
+        }
+        "morton" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            Transform::Morton {
+                lower,
+                upper: parse_decls(input)?,
+            }
+        }
+        "embed" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            let upper = parse_decls(input)?;
+            input.parse::<kw::strides>()?;
+            Transform::Embed {
+                lower,
+                upper,
+                strides: parse_exprs(input)?,
+            }
+        }
+        "pad" => {
+            let (lower, upper, args) = parse_unary_transform(input)?;
+            let [left, right] = exactly(args, "(left, right)", &keyword)?;
+            Transform::Pad {
+                lower,
+                upper,
+                left,
+                right,
+            }
+        }
+        "slice" => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            let begin = parse_expr(&content)?;
+            content.parse::<Token![..]>()?;
+            let end = parse_expr(&content)?;
+            expect_end(&content)?;
+            Transform::Slice {
+                lower,
+                upper,
+                begin,
+                end,
+            }
+        }
+        "offset" => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            content.parse::<Option<Token![+]>>()?;
+            let by = parse_expr(&content)?;
+            expect_end(&content)?;
+            Transform::Offset { lower, upper, by }
+        }
+        "freeze" => {
+            let lower = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Transform::Freeze {
+                lower,
+                value: parse_expr(input)?,
+            }
+        }
+        "replicate" => {
+            input.parse::<Token![->]>()?;
+            Transform::Replicate {
+                upper: parse_decls(input)?,
+            }
+        }
+        "swizzle" if is_auto(input) => {
+            let (lower, upper) = parse_arrow(input)?;
+            let content;
+            parenthesized!(content in input);
+            content.parse::<kw::auto>()?;
+            content.parse::<Token![for]>()?;
+            let accesses = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+            if accesses.is_empty() {
+                return Err(content.error("name the accesses to optimise for: `(auto for ReadA)`"));
+            }
+            Transform::SwizzleAuto {
+                lower,
+                upper,
+                accesses: accesses.into_iter().collect(),
+            }
+        }
+        "swizzle" => {
+            let (lower, upper, args) = parse_unary_transform(input)?;
+            let [bits, base, shift] = exactly(args, "(B, M, S)", &keyword)?;
+            Transform::Swizzle {
+                lower,
+                upper,
+                bits,
+                base,
+                shift,
+            }
+        }
+        other => {
+            let message = match KEYWORDS.iter().find(|k| crate::consts::similar(k, other)) {
+                Some(known) => format!("unknown statement `{other}`: did you mean `{known}`?"),
+                None => format!("unknown statement `{other}`: expected {STATEMENTS}"),
+            };
+            return Err(syn::Error::new(keyword.span(), message));
+        }
+    };
+    Ok(StmtKind::Transform { keyword, transform })
+}
+
+/// Whether a `swizzle` statement reads `swizzle l -> u (auto ...)`.
+fn is_auto(input: ParseStream) -> bool {
+    let fork = input.fork();
+    let auto = || -> syn::Result<bool> {
+        fork.parse::<Ident>()?;
+        fork.parse::<Token![->]>()?;
+        fork.parse::<Ident>()?;
+        let content;
+        parenthesized!(content in fork);
+        Ok(content.peek(kw::auto))
+    };
+    auto().unwrap_or(false)
+}
+
+/// What follows `assert`: `bijective`, `conflict_free(for A)`, `max_conflict(n, for A)`,
+/// `vector(n)` or `transactions(<= n, for A (, model)?)`.
+fn parse_assertion(input: ParseStream) -> syn::Result<Assertion> {
+    const FORMS: &str = "`bijective`, `conflict_free(for A)`, `max_conflict(n, for A)`, `vector(n)` \
+        or `transactions(<= n, for A)`";
+    let kind: Ident = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected {FORMS}")))?;
+    if kind == "bijective" {
+        return Ok(Assertion::Bijective);
+    }
+    let content;
+    let for_access = |content: ParseStream| -> syn::Result<Ident> {
+        content.parse::<Token![for]>()?;
+        content.parse()
+    };
+    let assertion = match kind.to_string().as_str() {
+        "conflict_free" => {
+            parenthesized!(content in input);
+            Assertion::MaxConflict {
+                max: None,
+                access: for_access(&content)?,
+            }
+        }
+        "max_conflict" => {
+            parenthesized!(content in input);
+            let max = parse_expr(&content)?;
+            content.parse::<Token![,]>()?;
+            Assertion::MaxConflict {
+                max: Some(max),
+                access: for_access(&content)?,
+            }
+        }
+        "vector" => {
+            parenthesized!(content in input);
+            Assertion::Vector {
+                min: parse_expr(&content)?,
+            }
+        }
+        "transactions" => {
+            parenthesized!(content in input);
+            content.parse::<Token![<=]>()?;
+            let max = parse_expr(&content)?;
+            content.parse::<Token![,]>()?;
+            let access = for_access(&content)?;
+            let model = if content.peek(Token![,]) {
+                content.parse::<Token![,]>()?;
+                Some(content.parse()?)
+            } else {
+                None
+            };
+            Assertion::Transactions { max, access, model }
+        }
+        other => {
+            return Err(syn::Error::new(
+                kind.span(),
+                format!("unknown assertion `{other}`: expected {FORMS}"),
+            ));
+        }
+    };
+    expect_end(&content)?;
+    Ok(assertion)
+}
+
+/// `lower -> upper`.
+fn parse_arrow(input: ParseStream) -> syn::Result<(Ident, Ident)> {
+    let lower = input.parse()?;
+    input.parse::<Token![->]>()?;
+    Ok((lower, input.parse()?))
+}
+
+/// `lower -> upper (expr, ...)`, with the span of the parentheses.
+fn parse_unary_transform(input: ParseStream) -> syn::Result<(Ident, Ident, Args)> {
+    let (lower, upper) = parse_arrow(input)?;
+    let content;
+    let paren = parenthesized!(content in input);
+    let args = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
+    let args = Args {
+        exprs: args.into_iter().collect(),
+        span: paren.span.join(),
+    };
+    Ok((lower, upper, args))
+}
+
+/// The arguments of a transform and the span of their parentheses.
+struct Args {
+    exprs: Vec<Expr>,
+    span: proc_macro2::Span,
+}
+
+/// Exactly `N` arguments, or an error on the argument list naming the expected form.
+fn exactly<const N: usize>(args: Args, form: &str, keyword: &Ident) -> syn::Result<[Expr; N]> {
+    let found = args.exprs.len();
+    args.exprs.try_into().map_err(|_| {
+        syn::Error::new(
+            args.span,
+            format!("`{keyword}` takes {N} arguments {form}, found {found}: write `{keyword} lower -> upper {form}`"),
+        )
+    })
+}
+
+fn expect_end(input: ParseStream) -> syn::Result<()> {
+    if input.is_empty() {
+        Ok(())
+    } else {
+        Err(input.error("unexpected tokens"))
+    }
+}
+
+/// `[name: len, ...]`.
+fn parse_decls(input: ParseStream) -> syn::Result<Vec<DimDecl>> {
+    let content;
+    bracketed!(content in input);
+    let decls = Punctuated::<DimDecl, Token![,]>::parse_terminated_with(&content, |input| {
+        let name = input.parse()?;
+        input.parse::<Token![:]>()?;
+        let len = if input.peek(Token![dyn]) {
+            Length::Dyn(input.parse()?)
+        } else {
+            Length::Fixed(parse_expr(input)?)
+        };
+        Ok(DimDecl { name, len })
+    })?;
+    Ok(decls.into_iter().collect())
+}
+
+/// `[name, ...]`.
+fn parse_names(input: ParseStream) -> syn::Result<Vec<Ident>> {
+    let content;
+    bracketed!(content in input);
+    let names = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+    Ok(names.into_iter().collect())
+}
+
+/// `[expr, ...]`.
+fn parse_exprs(input: ParseStream) -> syn::Result<Vec<Expr>> {
+    let content;
+    bracketed!(content in input);
+    let exprs = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
+    Ok(exprs.into_iter().collect())
+}
+
+/// A constant expression, by precedence climbing.
+pub fn parse_expr(input: ParseStream) -> syn::Result<Expr> {
+    parse_binary(input, 0)
+}
+
+fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
+    let mut lhs = parse_unary(input)?;
+    while let Some(kind) = peek_op(input) {
+        if kind.precedence() < min_precedence {
+            break;
+        }
+        let tokens = parse_op_tokens(input, kind)?;
+        let rhs = parse_binary(input, kind.precedence() + 1)?;
+        lhs = Expr::Binary {
+            lhs: Box::new(lhs),
+            op: BinOp { kind, tokens },
+            rhs: Box::new(rhs),
+        };
+    }
+    Ok(lhs)
+}
+
+fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
+    if input.peek(Token![-]) {
+        let minus = input.parse()?;
+        return Ok(Expr::Neg {
+            minus,
+            operand: Box::new(parse_unary(input)?),
+        });
+    }
+    if input.peek(syn::token::Paren) {
+        let content;
+        let paren = parenthesized!(content in input);
+        let inner = parse_expr(&content)?;
+        expect_end(&content)?;
+        return Ok(Expr::Paren {
+            paren,
+            inner: Box::new(inner),
+        });
+    }
+    if input.peek(syn::LitInt) {
+        return Ok(Expr::Lit(input.parse()?));
+    }
+    if input.peek(Ident) {
+        return Ok(Expr::Const(input.parse()?));
+    }
+    Err(input.error("expected an integer, a constant name or `(`"))
+}
+
+fn peek_op(input: ParseStream) -> Option<Op> {
+    Some(if input.peek(Token![<<]) {
+        Op::Shl
+    } else if input.peek(Token![>>]) {
+        Op::Shr
+    } else if input.peek(Token![->]) || input.peek(Token![..]) {
+        return None;
+    } else if input.peek(Token![+]) {
+        Op::Add
+    } else if input.peek(Token![-]) {
+        Op::Sub
+    } else if input.peek(Token![*]) {
+        Op::Mul
+    } else if input.peek(Token![/]) {
+        Op::Div
+    } else if input.peek(Token![%]) {
+        Op::Rem
+    } else if input.peek(Token![&]) {
+        Op::And
+    } else if input.peek(Token![^]) {
+        Op::Xor
+    } else if input.peek(Token![|]) {
+        Op::Or
+    } else {
+        return None;
+    })
+}
+
+fn parse_op_tokens(input: ParseStream, kind: Op) -> syn::Result<TokenStream> {
+    use quote::ToTokens;
+    Ok(match kind {
+        Op::Shl => input.parse::<Token![<<]>()?.into_token_stream(),
+        Op::Shr => input.parse::<Token![>>]>()?.into_token_stream(),
+        Op::Add => input.parse::<Token![+]>()?.into_token_stream(),
+        Op::Sub => input.parse::<Token![-]>()?.into_token_stream(),
+        Op::Mul => input.parse::<Token![*]>()?.into_token_stream(),
+        Op::Div => input.parse::<Token![/]>()?.into_token_stream(),
+        Op::Rem => input.parse::<Token![%]>()?.into_token_stream(),
+        Op::And => input.parse::<Token![&]>()?.into_token_stream(),
+        Op::Xor => input.parse::<Token![^]>()?.into_token_stream(),
+        Op::Or => input.parse::<Token![|]>()?.into_token_stream(),
+    })
+}

@@ -1,0 +1,140 @@
+//! Snapshots of the expansion of the seed layouts (DESIGN.md §4), formatted as `cargo expand`
+//! would show them.
+
+mod common;
+use common::{LDS_A, MORTON_TEXTURE};
+
+fn expand(source: &str) -> String {
+    let tokens: proc_macro2::TokenStream = source.parse().expect("valid tokens");
+    let output = swizzle_syntax::expand(tokens);
+    let file = syn::parse2::<syn::File>(output.clone()).unwrap_or_else(|e| panic!("{e}: {output}"));
+    prettyplease::unparse(&file)
+}
+
+#[test]
+fn morton_texture() {
+    insta::assert_snapshot!(expand(MORTON_TEXTURE));
+}
+
+#[test]
+fn lds_xor() {
+    insta::assert_snapshot!(expand(LDS_A));
+}
+
+#[test]
+fn padded_tile() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// A 10-wide row padded to 15 (CK's pad test), stored in a 3-row tile of stride 10.
+        pub(crate) layout Padded {
+            memory [r: 3, c: 10];
+            pad c -> x (2, 3);
+            coords [r, x];
+        }
+        "
+    ));
+}
+
+#[test]
+fn mixed_radix() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// A 5×6 tile stored column-major, then viewed as 30 rows of a flat index.
+        layout Mixed {
+            memory [c: 6, r: 5];
+            merge [r, c] -> i;
+            unmerge i -> [a: 3, b: 10];
+            coords [a, b];
+            inverse;
+        }
+        "
+    ));
+}
+
+#[test]
+fn full_morton_uses_shift_networks() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// A full 256×256 Morton (Z-order) layout.
+        pub layout Morton256 {
+            memory [m: 65536];
+            morton m -> [y: 256, x: 256];
+            coords [y, x];
+        }
+        "
+    ));
+}
+
+#[test]
+fn automatic_swizzle() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// 8 lanes read one row, or one column, of an 8×8 tile of 4-byte words.
+        access Row { lanes 8; bytes 4; y = 5; x = lane; }
+        access Column { lanes 8; bytes 4; y = lane; x = 3; }
+
+        /// The macro picks the swizzle.
+        pub layout Tile {
+            memory [m: 64];
+            swizzle m -> s (auto for Row, Column);
+            unmerge s -> [y: 8, x: 8];
+            coords [y, x];
+            assert conflict_free(for Column);
+        }
+        "
+    ));
+}
+
+#[test]
+fn merged_digits_fold_back() {
+    // `(offset / 35) * 5 + (offset / 7) % 5` is `offset / 7`.
+    insta::assert_snapshot!(expand(
+        r"
+        layout Folded {
+            memory [a: 3, b: 5, c: 7];
+            merge [a, b] -> ab;
+            coords [ab, c];
+            inverse;
+        }
+        "
+    ));
+}
+
+#[test]
+fn tiled_morton() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// An image of any size stored as 8×8 tiles, Morton order inside each tile.
+        pub layout MortonTiles {
+            memory [ty: dyn, tx: dyn, m: 64];
+            morton m -> [yi: 8, xi: 8];
+            merge [ty, yi] -> y;
+            merge [tx, xi] -> x;
+            coords [y, x];
+            inverse;
+        }
+        "
+    ));
+}
+
+#[test]
+fn snake_traversal() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// Seed 001's snake walk of a 4×8 tile with 4-wide vectors along x.
+        pub traversal TileWalk = sfc(lengths [4, 8], order [0, 1], vector [1, 4], snake);
+        "
+    ));
+}
+
+#[test]
+fn pack_kernel() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// 4×4 Morton, seed 000's table.
+        pub layout Morton4 { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }
+        /// Row-major → Morton: runs of 2, and a network for registers of 4 lanes.
+        pub kernel PackMorton4 = pack(Morton4);
+        "
+    ));
+}
