@@ -582,3 +582,85 @@ fn accesses_declared_in_the_file_are_used_by_name() {
     assert!(!conflicts(&named).is_empty());
     assert_eq!(conflicts(&inline), conflicts(&named));
 }
+
+/// The text of `rust` with everything outside the braces of its `layout! { … }` blanked
+/// (newlines kept), so that every token keeps its line and column; `None` without a macro.
+fn macro_body(rust: &str) -> Option<String> {
+    let open = rust.find("layout! {")? + "layout! ".len();
+    let mut depth = 0;
+    let close = rust[open..].char_indices().find_map(|(i, c)| {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(open + i)
+    })?;
+    let blank = |text: &str| -> String {
+        text.chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect()
+    };
+    Some(format!(
+        "{}{}{}",
+        blank(&rust[..=open]),
+        &rust[open + 1..close],
+        blank(&rust[close..])
+    ))
+}
+
+/// The errors a rustc-style report holds: each message with its `line:column`, or `-` for
+/// one without a location. Errors with a code (`error[E0080]`) are rustc's own.
+fn located_errors(report: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = report.lines().collect();
+    let mut errors = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(message) = line.strip_prefix("error: ") else {
+            continue;
+        };
+        if message.starts_with("aborting due to") {
+            continue;
+        }
+        let location = lines
+            .get(i + 1)
+            .and_then(|next| next.trim_start().strip_prefix("--> "))
+            .and_then(|place| {
+                let mut parts = place.rsplitn(3, ':');
+                let column = parts.next()?;
+                let line = parts.next()?;
+                parts.next().map(|_| format!("{line}:{column}"))
+            })
+            .unwrap_or_else(|| "-".to_owned());
+        errors.push((message.to_owned(), location));
+    }
+    errors
+}
+
+/// Every trybuild case of the macro, through the command line: the same errors at the same
+/// places, since both read one driver. A case whose only errors are rustc's (the use of a
+/// constant that does not exist) has nothing to compare.
+#[test]
+fn the_command_line_reports_every_ui_case_as_the_macro_does() {
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/ui");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&cases)
+        .expect("tests/ui exists")
+        .map(|entry| entry.expect("readable").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    names.sort();
+    let mut compared = 0;
+    for case in names {
+        let rust = std::fs::read_to_string(&case).expect("readable");
+        let stderr = std::fs::read_to_string(case.with_extension("stderr")).expect("a .stderr");
+        let expected = located_errors(&stderr);
+        let Some(body) = macro_body(&rust).filter(|_| !expected.is_empty()) else {
+            continue;
+        };
+        let name = case.file_stem().and_then(|s| s.to_str()).expect("a name");
+        let path = file(&format!("ui_{name}.layout"), &body);
+        let (_, err) = run(&["show", path.to_str().unwrap()], 1);
+        assert_eq!(located_errors(&err), expected, "{name}:\n{err}");
+        compared += 1;
+    }
+    assert!(compared >= 60, "only {compared} UI cases compared");
+}

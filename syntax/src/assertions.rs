@@ -19,7 +19,7 @@ pub fn verify(
     descriptor: &Descriptor,
     canonical: &Canonical,
     claims: &[Claim],
-    accesses: &HashMap<String, CheckedAccess>,
+    accesses: &HashMap<String, &CheckedAccess>,
     errors: &mut Errors,
 ) {
     for claim in claims {
@@ -115,12 +115,14 @@ pub fn verify(
     }
 }
 
-fn lookup<'a>(
+/// The access named `access`, or an error that says to declare it (for `assert`s and
+/// `swizzle (auto for ...)` alike).
+pub(crate) fn lookup<'a>(
     access: &Ident,
-    accesses: &'a HashMap<String, CheckedAccess>,
+    accesses: &HashMap<String, &'a CheckedAccess>,
     errors: &mut Errors,
 ) -> Option<&'a CheckedAccess> {
-    let found = accesses.get(&access.to_string());
+    let found = accesses.get(&access.to_string()).copied();
     if found.is_none() {
         errors.error(access, format!("unknown access `{access}`: declare it in this invocation with `access {access} {{ ... }}`"));
     }

@@ -31,19 +31,13 @@ pub struct Choice {
 pub fn resolve(
     descriptor: &mut Descriptor,
     auto: &AutoSwizzle,
-    accesses: &HashMap<String, CheckedAccess>,
+    accesses: &HashMap<String, &CheckedAccess>,
     errors: &mut Errors,
 ) -> Option<Choice> {
     let targets: Vec<&CheckedAccess> = auto
         .accesses
         .iter()
-        .filter_map(|name| {
-            let found = accesses.get(&name.to_string());
-            if found.is_none() {
-                errors.error(name, format!("unknown access `{name}`: declare it in this invocation with `access {name} {{ ... }}`"));
-            }
-            found
-        })
+        .filter_map(|name| crate::assertions::lookup(name, accesses, errors))
         .collect();
     if targets.len() != auto.accesses.len() {
         return None;

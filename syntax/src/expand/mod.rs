@@ -11,64 +11,36 @@ pub use access::{access, access_stub};
 pub use kernel::{stub as kernel_stub, tokens as kernel};
 pub use traversal::{stub as traversal_stub, tokens as traversal};
 
-use crate::assertions;
 use crate::ast::{LayoutItem, Length, StmtKind};
 use crate::auto::Choice;
-use crate::check::{Checked, CheckedAccess};
-use crate::errors::Errors;
+use crate::check::Checked;
+use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use rust::{Rust, ident};
-use std::collections::HashMap;
-use swizzle_core::canon::{Canonical, enumeration_limit};
+use swizzle_core::canon::Canonical;
 use swizzle_core::code::{Block, Code};
 use swizzle_core::table;
 use swizzle_core::wgsl;
 
-/// Everything the expansion of one layout needs, computed once.
+/// One layout's expansion: its item as written, and what the driver verified.
 pub struct Expansion<'a> {
     item: &'a LayoutItem,
     checked: &'a Checked,
-    canonical: Canonical,
-    inverse: Option<Block>,
-    auto: Option<Choice>,
+    canonical: &'a Canonical,
+    inverse: Option<&'a Block>,
+    auto: Option<&'a Choice>,
 }
 
 impl<'a> Expansion<'a> {
-    /// Builds the canonical form and the inverse, and verifies the layout's assertions; an
-    /// `inverse;` request on a layout that is not a bijection is an error naming two
-    /// colliding coordinates.
-    pub fn new(
-        item: &'a LayoutItem,
-        checked: &'a Checked,
-        auto: Option<Choice>,
-        accesses: &HashMap<String, CheckedAccess>,
-        errors: &mut Errors,
-    ) -> Option<Self> {
-        let descriptor = &checked.descriptor;
-        let canonical = Canonical::new(descriptor);
-        let before = errors.len();
-        assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
-        let limit = enumeration_limit(checked.inverse.is_some());
-        let inverse = canonical.inverse_block(descriptor, limit);
-        if let (Some(keyword), None) = (&checked.inverse, &inverse) {
-            let why = canonical
-                .bijectivity(descriptor, limit)
-                .err()
-                .unwrap_or_default();
-            let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
-            errors.error(
-                keyword,
-                format!("`inverse` needs a bijection, but {why}: {fix}"),
-            );
-        }
-        (errors.len() == before).then_some(Expansion {
+    pub fn new(item: &'a LayoutItem, verified: &'a Verified) -> Self {
+        Expansion {
             item,
-            checked,
-            canonical,
-            inverse,
-            auto,
-        })
+            checked: &verified.checked,
+            canonical: &verified.canonical,
+            inverse: verified.inverse.as_ref(),
+            auto: verified.auto.as_ref(),
+        }
     }
 
     pub fn to_tokens(&self) -> TokenStream {
@@ -204,7 +176,7 @@ impl<'a> Expansion<'a> {
     fn wgsl(&self) -> Result<String, String> {
         let name = self.item.name.to_string();
         let descriptor = &self.checked.descriptor;
-        wgsl::functions(&name, descriptor, &self.canonical, self.inverse.as_ref())
+        wgsl::functions(&name, descriptor, self.canonical, self.inverse)
     }
 
     /// `WGSL`, or where it cannot exist a constant whose use is a compile error saying why,

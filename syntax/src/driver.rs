@@ -1,0 +1,161 @@
+//! The one driver: every check of an invocation, in one order, for every consumer. The macro
+//! expands what it reports, and the command line and [`crate::source`] read from it, so that
+//! a layout the macro rejects (`inverse;` on a layout that is not a bijection, a failed
+//! `assert`) is rejected everywhere with the same message.
+
+use crate::assertions;
+use crate::ast::{AccessItem, Invocation, Item, KernelItem, LayoutItem, TraversalItem};
+use crate::auto::{self, Choice};
+use crate::check::{self, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
+use crate::errors::Errors;
+use std::collections::HashMap;
+use swizzle_core::canon::{Canonical, enumeration_limit};
+use swizzle_core::code::Block;
+
+/// A layout that passed every check, its assertions and its `inverse;` request included,
+/// with what its code is printed from.
+pub struct Verified {
+    pub checked: Checked,
+    pub canonical: Canonical,
+    /// `coord(offset)`, when the layout is a bijection (proved within the enumeration limit).
+    pub inverse: Option<Block>,
+    /// What `swizzle (auto ...)` chose, if the layout has one.
+    pub auto: Option<Choice>,
+}
+
+/// Every item of an invocation, checked (`None`: it has errors, already reported), each list
+/// in the order the items were written.
+pub struct Outcome<'i> {
+    pub accesses: Vec<(&'i AccessItem, Option<CheckedAccess>)>,
+    pub layouts: Vec<(&'i LayoutItem, Option<Verified>)>,
+    /// With the traversal's rank where it is known despite errors (for a stub).
+    pub traversals: Vec<(&'i TraversalItem, Option<CheckedTraversal>, Option<usize>)>,
+}
+
+impl Outcome<'_> {
+    /// The layout named `name`, if it passed every check.
+    pub fn layout(&self, name: &str) -> Option<&Verified> {
+        self.layouts
+            .iter()
+            .find(|(item, _)| item.name == name)
+            .and_then(|(_, verified)| verified.as_ref())
+    }
+}
+
+/// Checks `invocation` completely — accesses, layouts (with their auto swizzles, assertions
+/// and inverses), traversals, kernels — with every error in `errors`. Kernels borrow the
+/// layouts they copy, so each is handed to `kernel` as it is checked. Layouts are checked
+/// first, whatever the order of the items: the others name them.
+pub fn check<'i>(
+    invocation: &'i Invocation,
+    errors: &mut Errors,
+    mut kernel: impl FnMut(&KernelItem, Option<&CheckedKernel>),
+) -> Outcome<'i> {
+    let items = &invocation.items;
+    let accesses: Vec<(&AccessItem, Option<CheckedAccess>)> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Access(access) => Some((access, check::check_access(access, errors))),
+            _ => None,
+        })
+        .collect();
+    let by_name: HashMap<String, &CheckedAccess> = accesses
+        .iter()
+        .filter_map(|(item, checked)| Some((item.name.to_string(), checked.as_ref()?)))
+        .collect();
+    let mut checked = Vec::new();
+    for item in items {
+        let Item::Layout(layout) = item else { continue };
+        let mut layout_checked = check::check(layout, errors);
+        let auto = layout_checked
+            .as_mut()
+            .and_then(|checked| resolve_auto(checked, &by_name, errors));
+        checked.push((layout, layout_checked, auto));
+    }
+    let layouts: Vec<(&LayoutItem, Option<Verified>)> = checked
+        .into_iter()
+        .map(|(layout, checked, auto)| {
+            let verified = checked.and_then(|checked| verify(checked, auto, &by_name, errors));
+            (layout, verified)
+        })
+        .collect();
+    let usable: HashMap<String, Option<&Checked>> = layouts
+        .iter()
+        .map(|(item, verified)| (item.name.to_string(), verified.as_ref().map(|v| &v.checked)))
+        .collect();
+    let traversals: Vec<(&TraversalItem, Option<CheckedTraversal>, Option<usize>)> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Traversal(traversal) => Some(traversal),
+            _ => None,
+        })
+        .map(|traversal| {
+            let checked = check::check_traversal(traversal, &usable, errors);
+            (
+                traversal,
+                checked,
+                check::traversal_rank(traversal, &usable),
+            )
+        })
+        .collect();
+    let walks = traversals
+        .iter()
+        .map(|(item, checked, _)| (item.name.to_string(), checked.as_ref()))
+        .collect();
+    for item in items {
+        let Item::Kernel(item) = item else { continue };
+        kernel(
+            item,
+            check::check_kernel(item, &usable, &walks, errors).as_ref(),
+        );
+    }
+    Outcome {
+        accesses,
+        layouts,
+        traversals,
+    }
+}
+
+/// Chooses the parameters of a layout's `swizzle (auto ...)`, if it has one.
+fn resolve_auto(
+    checked: &mut Checked,
+    accesses: &HashMap<String, &CheckedAccess>,
+    errors: &mut Errors,
+) -> Option<Choice> {
+    let request = checked.auto.as_ref()?;
+    auto::resolve(&mut checked.descriptor, request, accesses, errors)
+}
+
+/// Builds the canonical form and the inverse, and verifies the layout's assertions; an
+/// `inverse;` request on a layout that is not a bijection is an error naming two colliding
+/// coordinates.
+fn verify(
+    checked: Checked,
+    auto: Option<Choice>,
+    accesses: &HashMap<String, &CheckedAccess>,
+    errors: &mut Errors,
+) -> Option<Verified> {
+    let descriptor = &checked.descriptor;
+    let canonical = Canonical::new(descriptor);
+    let before = errors.len();
+    assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
+    let limit = enumeration_limit(checked.inverse.is_some());
+    let inverse = canonical.inverse_block(descriptor, limit);
+    if let (Some(keyword), None) = (&checked.inverse, &inverse) {
+        let why = canonical
+            .bijectivity(descriptor, limit)
+            .err()
+            .unwrap_or_default();
+        let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
+        errors.error(
+            keyword,
+            format!("`inverse` needs a bijection, but {why}: {fix}"),
+        );
+    }
+    (errors.len() == before).then_some(Verified {
+        checked,
+        canonical,
+        inverse,
+        auto,
+    })
+}
