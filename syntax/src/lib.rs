@@ -25,13 +25,15 @@ use proc_macro2::TokenStream;
 pub fn expand(input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(input, &mut errors);
-    let mut output = TokenStream::new();
+    // Kernels come last in the expansion, as they do in `cargo expand`'s reading order.
+    let mut kernels = TokenStream::new();
     let outcome = driver::check(&invocation, &mut errors, |item, checked| {
-        output.extend(match checked {
+        kernels.extend(match checked {
             Some(checked) => expand::kernel(item, checked),
             None => expand::kernel_stub(item, &invocation.items),
         });
     });
+    let mut output = TokenStream::new();
     for (item, checked) in &outcome.accesses {
         output.extend(match checked {
             Some(checked) => expand::access(item, checked),
@@ -57,6 +59,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
             None => expand::traversal_stub(item, *rank),
         });
     }
+    output.extend(kernels);
     output.extend(errors.into_compile_errors());
     output
 }
