@@ -1,8 +1,10 @@
 //! The WGSL of layouts: naga 30 accepts it for every seed and random layout, it computes
-//! what the interpreter computes (a small WGSL evaluator over naga's IR would be a second
-//! reference; instead the GPU tests run it), and it reads well (snapshot).
+//! what the interpreter computes (evaluated on the CPU over naga's IR, with WGSL's own
+//! arithmetic), and it reads well (snapshot).
 
 mod common;
+#[path = "common/wgsl_eval.rs"]
+mod wgsl_eval;
 use common::generator::Generator;
 use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;
@@ -158,5 +160,91 @@ proptest! {
         let source = Generator::generate(seed, power_of_two);
         let text = wgsl(&source).map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
         validate(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{source}\n{text}")))?;
+    }
+}
+
+/// Runs the WGSL functions of the layout in `source` on `coords` (all of them up to 4096,
+/// else an even sample) and compares them with the reference interpreter: `_offset` on every
+/// valid coordinate, `_is_valid` on every coordinate, `_coord` as the inverse.
+fn evaluate_against_the_interpreter(source: &str) -> Result<usize, String> {
+    let checked = swizzle_syntax::layouts(source).map_err(|e| e.to_string())?;
+    let descriptor = &checked[0].descriptor;
+    let text = wgsl(source)?;
+    let module = validate(&text)?;
+    let names = function_names(&module);
+    let prefix = match descriptor.is_tiled() {
+        true => format!("{}_tile", swizzle_core::wgsl::snake_case(&descriptor.name)),
+        false => swizzle_core::wgsl::snake_case(&descriptor.name),
+    };
+    let function = |suffix: &str| {
+        let name = format!("{prefix}_{suffix}");
+        names.contains(&name).then_some(name)
+    };
+    let offset = function("offset").ok_or("no offset function")?;
+    let (is_valid, coord) = (function("is_valid"), function("coord"));
+    let shape = descriptor.shape();
+    let size = descriptor.size().ok_or("size overflows")?;
+    let step = size.div_ceil(4096).max(1);
+    let mut checked_coords = 0;
+    for (index, c) in swizzle_core::ir::coordinates(&shape).enumerate() {
+        if index % step != 0 {
+            continue;
+        }
+        let args: Vec<u32> = c.iter().map(|&v| v as u32).collect();
+        let valid = descriptor.is_valid(&c);
+        if let Some(is_valid) = &is_valid {
+            let wgsl_valid = wgsl_eval::call(&module, is_valid, &args)?.bool()?;
+            if wgsl_valid != valid {
+                return Err(format!(
+                    "{is_valid}{c:?} = {wgsl_valid}, the interpreter says {valid}\n{text}"
+                ));
+            }
+        }
+        if !valid {
+            continue;
+        }
+        let expected = descriptor.offset(&c).map_err(|e| e.to_string())?;
+        let actual = wgsl_eval::call(&module, &offset, &args)?.u32()?;
+        if actual as usize != expected {
+            return Err(format!(
+                "{offset}{c:?} = {actual}, the interpreter says {expected}\n{text}"
+            ));
+        }
+        if let Some(coord) = &coord {
+            let back = wgsl_eval::call(&module, coord, &[actual])?.array()?;
+            if back != args {
+                return Err(format!("{coord}({actual}) = {back:?}, not {c:?}\n{text}"));
+            }
+        }
+        checked_coords += 1;
+    }
+    Ok(checked_coords)
+}
+
+#[test]
+fn seed_layouts_evaluate_as_the_interpreter_does() {
+    for source in [MORTON_TEXTURE, LDS_A, PADDED, CUTE, MIXED] {
+        let checked =
+            evaluate_against_the_interpreter(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+        assert!(checked > 0, "{source}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The WGSL of random pipelines of every transform, evaluated with WGSL's semantics.
+    #[test]
+    fn random_layouts_evaluate_as_the_interpreter_does(seed in any::<u64>(), power_of_two in any::<bool>()) {
+        let source = Generator::generate(seed, power_of_two);
+        match wgsl(&source) {
+            // Layouts past u32 have no WGSL (tested above); nothing to evaluate.
+            Err(why) if why.contains("32-bit") => {}
+            Err(why) => return Err(TestCaseError::fail(format!("{why}\n{source}"))),
+            Ok(_) => {
+                evaluate_against_the_interpreter(&source)
+                    .map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
+            }
+        }
     }
 }
