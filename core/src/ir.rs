@@ -287,12 +287,14 @@ pub fn morton_bits(widths: &[u32]) -> Vec<Vec<u32>> {
     positions
 }
 
-/// A borrowed list, for const data emitted by the macro.
+/// A borrowed list, for const data emitted by the macro (not part of the API).
+#[doc(hidden)]
 pub const fn list<T: Clone>(items: &'static [T]) -> List<T> {
     Cow::Borrowed(items)
 }
 
-/// A borrowed name, for const data emitted by the macro.
+/// A borrowed name, for const data emitted by the macro (not part of the API).
+#[doc(hidden)]
 pub const fn text(name: &'static str) -> Cow<'static, str> {
     Cow::Borrowed(name)
 }

@@ -31,6 +31,7 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     });
     // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
     quote! {{
+        use ::swizzle::__private::{list, text};
         use ::swizzle::ir::*;
         const DIMS: &[Dim] = &[#(#dims),*];
         const STAGES: &[Transform] = &[#(#stages),*];

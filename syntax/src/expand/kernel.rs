@@ -212,7 +212,7 @@ fn plan_tokens(plan: &Plan) -> TokenStream {
         })
         .unzip();
     quote! {{
-        use ::swizzle::ir::list;
+        use ::swizzle::__private::list;
         use ::swizzle::kernel::*;
         #(#step_items)*
         const NETWORKS: &[Network] = &[#(#networks),*];

@@ -121,7 +121,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             pub fn new(#(#params: usize),*) -> Result<Self, ::swizzle::ExtentError> {
                 let extents = [#(#extents),*];
                 let tiles = [#(#tiles),*];
-                match ::swizzle::tiled::space(&tiles, Self::TILE_SPACE) {
+                match ::swizzle::__private::grid_space(&tiles, Self::TILE_SPACE) {
                     Some(space) => Ok(Self { extents, tiles, space }),
                     None => Err(::swizzle::ExtentError::new(#name_text, &extents)),
                 }

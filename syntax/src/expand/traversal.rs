@@ -45,7 +45,7 @@ pub fn tokens(
     let (locals, from, to) = (&names.dims, &names.from, &names.to);
     let (rank_lit, count_lit) = (lit(rank), lit(count));
     let sfc_value = quote! {{
-        use ::swizzle::ir::list;
+        use ::swizzle::__private::list;
         ::swizzle::sfc::Sfc {
             lengths: list(&#lengths),
             order: list(&#order),
