@@ -4,7 +4,8 @@ use std::fmt::Write;
 use swizzle_core::analysis::{
     Access, Banks, Coalescing, Touch, bank_conflicts, locality, transactions, vector_width,
 };
-use swizzle_core::canon::{Canonical, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::budget;
+use swizzle_core::canon::Canonical;
 use swizzle_core::ir::Descriptor;
 use swizzle_core::picture;
 
@@ -175,7 +176,7 @@ pub fn analyze(
 /// Whether distinct coordinates get distinct offsets and cover the element space.
 fn bijectivity(descriptor: &Descriptor) -> String {
     let canonical = Canonical::new(descriptor);
-    match canonical.bijectivity(descriptor, REQUESTED_ENUMERATION_LIMIT) {
+    match canonical.bijectivity(descriptor, budget::REQUESTED_ENUMERATION) {
         Ok(()) => format!("yes, onto 0..{}", descriptor.space().unwrap_or(0)),
         Err(why) => format!("no: {why}"),
     }

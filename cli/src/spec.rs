@@ -5,17 +5,14 @@
 //! An access is a list of `name = value` settings, separated by spaces, commas or
 //! semicolons; spaces inside expressions are allowed (`m = lane % 16`), because a setting
 //! ends where its expression cannot go on. `lanes`, `bytes` and `vector` take integers
-//! (default 32, 4 and 1, at most [`MAX_SETTING`]), `along` a coordinate name (default: the
+//! (default 32, 4 and 1, at most [`ACCESS_SETTING`]), `along` a coordinate name (default: the
 //! last coordinate), and every other name is a coordinate of the layout, given as an
 //! integer expression of `lane` with Rust's operators and precedence.
 
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::analysis::{Access, LaneExpr};
+use swizzle_core::budget::ACCESS_SETTING;
 use swizzle_core::code::Op;
-
-/// The largest lane count, element size and vector length an access may set: far beyond any
-/// warp, wave or vector, yet small enough that every element of the access fits in memory.
-pub const MAX_SETTING: usize = 4096;
 
 /// Parses an access pattern; the error says what is wrong and at which column.
 pub fn access(spec: &str) -> Result<Access, String> {
@@ -180,15 +177,15 @@ impl Parser<'_> {
         }
     }
 
-    /// An integer setting in `1..=MAX_SETTING`.
+    /// An integer setting in `1..=ACCESS_SETTING`.
     fn count(&mut self, setting: &str) -> Result<usize, String> {
         match self.peek() {
-            Some(&Token::Int(value)) if (1..=MAX_SETTING as i128).contains(&value) => {
+            Some(&Token::Int(value)) if (1..=ACCESS_SETTING as i128).contains(&value) => {
                 self.at += 1;
                 Ok(value as usize)
             }
             _ => Err(self.error(&format!(
-                "an integer from 1 to {MAX_SETTING} for `{setting}`"
+                "an integer from 1 to {ACCESS_SETTING} for `{setting}`"
             ))),
         }
     }

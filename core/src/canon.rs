@@ -2,24 +2,19 @@
 //! the coordinates, the F2 bit-matrix when the whole map is F2-affine, the validity
 //! conditions of its padding, and the inverse when it is a bijection.
 
+use crate::budget;
 use crate::code::{Block, Code, Op};
 use crate::f2::{F2Map, Inputs};
 use crate::ir::{Descriptor, DimId, Transform, coordinates, morton_bits};
 use crate::sym::{Sym, Vars};
 use std::collections::HashMap;
 
-/// How many coordinates the injectivity check enumerates, when no structural argument
-/// applies, for a layout that asks for `inverse;` …
-pub const REQUESTED_ENUMERATION_LIMIT: usize = 1 << 22;
-/// … and for one that does not (its inverse is emitted only if this proves it cheaply).
-pub const DEFAULT_ENUMERATION_LIMIT: usize = 1 << 16;
-
 /// The enumeration limit for a layout that asks for its inverse (`inverse;`) or not: the one
 /// place that choice is made, for the Rust and the WGSL code alike.
 pub fn enumeration_limit(inverse_requested: bool) -> usize {
     match inverse_requested {
-        true => REQUESTED_ENUMERATION_LIMIT,
-        false => DEFAULT_ENUMERATION_LIMIT,
+        true => budget::REQUESTED_ENUMERATION,
+        false => budget::DEFAULT_ENUMERATION,
     }
 }
 

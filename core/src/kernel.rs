@@ -23,9 +23,6 @@ use std::collections::BTreeMap;
 /// registers of 1-, 2-, 4- and 8-byte elements.
 pub const REGISTER_LANES: [usize; 5] = [4, 8, 16, 32, 64];
 
-/// Tiles with more elements than this are not planned: a kernel's tile is unrolled data.
-pub const TILE_LIMIT: usize = 1 << 16;
-
 /// One side of a copy.
 #[derive(Clone, Copy, Debug)]
 pub enum Storage<'a> {

@@ -7,6 +7,7 @@
 //! syn) builds the IR, and the runtime reads it, without either pulling the other in.
 
 pub mod analysis;
+pub mod budget;
 pub mod canon;
 pub mod code;
 pub mod f2;

@@ -2,15 +2,14 @@
 //! chosen its swizzle). A failed assertion is a compile error on the statement that names
 //! the evidence: the colliding coordinates, lanes, offsets and banks.
 
-use crate::check::{CheckedAccess, Claim, Claimed};
+use crate::check::{Accesses, CheckedAccess, Claim, Claimed};
 use crate::errors::Errors;
-use std::collections::HashMap;
-use swizzle_core::analysis::ENUMERATION_LIMIT;
 use swizzle_core::analysis::Touch;
 use swizzle_core::analysis::banks::{Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
 use swizzle_core::analysis::transactions::{Coalescing, transactions};
-use swizzle_core::canon::{Canonical, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::budget::{self, ANALYSIS_COORDINATES, EVIDENCE};
+use swizzle_core::canon::Canonical;
 use swizzle_core::ir::Descriptor;
 use syn::Ident;
 
@@ -19,13 +18,13 @@ pub fn verify(
     descriptor: &Descriptor,
     canonical: &Canonical,
     claims: &[Claim],
-    accesses: &HashMap<String, &CheckedAccess>,
+    accesses: &Accesses,
     errors: &mut Errors,
 ) {
     for claim in claims {
         let failure = match &claim.assertion {
             Claimed::Bijective => canonical
-                .bijectivity(descriptor, REQUESTED_ENUMERATION_LIMIT)
+                .bijectivity(descriptor, budget::REQUESTED_ENUMERATION)
                 .err()
                 .map(|why| {
                     format!("`assert bijective` fails: {why}: make every transform one-to-one")
@@ -40,20 +39,20 @@ pub fn verify(
                     Ok(report) if report.degree <= *max => None,
                     Ok(report) => {
                         let evidence = report.worst.map_or_else(String::new, |worst| {
-                            let lanes = list(
-                                &worst
-                                    .touches
-                                    .iter()
-                                    .map(|t| t.lane.to_string())
-                                    .collect::<Vec<_>>(),
-                            );
-                            let touches: Vec<String> = worst
-                                .touches
-                                .iter()
-                                .map(|t| show_touch(descriptor, t))
-                                .collect();
+                            // The first `EVIDENCE` touches are named; the rest counted.
+                            let shown = &worst.touches[..worst.touches.len().min(EVIDENCE)];
+                            let more = worst.touches.len() - shown.len();
+                            let mut lanes: Vec<String> =
+                                shown.iter().map(|t| t.lane.to_string()).collect();
+                            let mut touches: Vec<String> =
+                                shown.iter().map(|t| show_touch(descriptor, t)).collect();
+                            if more > 0 {
+                                lanes.push(format!("{more} more"));
+                                touches.push(format!("… ({more} more)"));
+                            }
                             format!(
-                                ": lanes {lanes} all hit bank {} in phase {}: {}",
+                                ": lanes {} all hit bank {} in phase {}: {}",
+                                list(&lanes),
                                 worst.bank,
                                 worst.phase,
                                 touches.join(", ")
@@ -68,15 +67,15 @@ pub fn verify(
                     }
                 }
             }
-            // `vector_width` walks at most `ENUMERATION_LIMIT` coordinates: beyond that its
+            // `vector_width` walks at most `ANALYSIS_COORDINATES` coordinates: beyond that its
             // answer is partial and cannot prove the claim.
             Claimed::Vector { .. }
                 if descriptor
                     .size()
-                    .is_none_or(|size| size > ENUMERATION_LIMIT) =>
+                    .is_none_or(|size| size > ANALYSIS_COORDINATES) =>
             {
                 Some(format!(
-                    "`assert vector` cannot be checked: this layout has more than {ENUMERATION_LIMIT} coordinates"
+                    "`assert vector` cannot be checked: this layout has more than {ANALYSIS_COORDINATES} coordinates, the budget of the contiguity analysis"
                 ))
             }
             Claimed::Vector { min } => {
@@ -116,17 +115,20 @@ pub fn verify(
 }
 
 /// The access named `access`, or an error that says to declare it (for `assert`s and
-/// `swizzle (auto for ...)` alike).
+/// `swizzle (auto for ...)` alike); silently `None` for an access whose errors are already
+/// reported.
 pub(crate) fn lookup<'a>(
     access: &Ident,
-    accesses: &HashMap<String, &'a CheckedAccess>,
+    accesses: &Accesses<'a>,
     errors: &mut Errors,
 ) -> Option<&'a CheckedAccess> {
-    let found = accesses.get(&access.to_string()).copied();
-    if found.is_none() {
-        errors.error(access, format!("unknown access `{access}`: declare it in this invocation with `access {access} {{ ... }}`"));
+    match accesses.get(&access.to_string()) {
+        Some(checked) => *checked,
+        None => {
+            errors.error(access, format!("unknown access `{access}`: declare it in this invocation with `access {access} {{ ... }}`"));
+            None
+        }
     }
-    found
 }
 
 /// The coalescing model named in `transactions(.., model)`; current GPUs by default.

@@ -4,15 +4,12 @@
 //! contiguous vector, then the fewest bits moved. Triton's linear-layout swizzle synthesis
 //! picks from the same family (XOR of row bits into column bits, vector-aligned).
 
-use crate::check::{AutoSwizzle, CheckedAccess};
+use crate::check::{Accesses, AutoSwizzle, CheckedAccess};
 use crate::errors::Errors;
-use std::collections::HashMap;
 use swizzle_core::analysis::banks::{Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
+use swizzle_core::budget::AUTO_TIE_BREAK;
 use swizzle_core::ir::{Descriptor, Transform};
-
-/// Layouts up to this many coordinates break ties by vector width.
-const TIE_BREAK_LIMIT: usize = 1 << 16;
 
 /// The parameters `auto` chose, and why.
 #[derive(Clone)]
@@ -31,7 +28,7 @@ pub struct Choice {
 pub fn resolve(
     descriptor: &mut Descriptor,
     auto: &AutoSwizzle,
-    accesses: &HashMap<String, &CheckedAccess>,
+    accesses: &Accesses,
     errors: &mut Errors,
 ) -> Option<Choice> {
     let targets: Vec<&CheckedAccess> = auto
@@ -72,9 +69,7 @@ pub fn resolve(
     let best_degree = scored.iter().map(|s| s.0).min()?;
     // The vector-width tie-break walks the whole layout once per tied candidate: only where
     // that stays cheap at expansion time; beyond, the simplest candidate wins.
-    let small = descriptor
-        .size()
-        .is_some_and(|size| size <= TIE_BREAK_LIMIT);
+    let small = descriptor.size().is_some_and(|size| size <= AUTO_TIE_BREAK);
     let width = |candidate| vector_width(&with_swizzle(descriptor, auto.stage, candidate));
     let (found, (bits, base, shift), degrees) = scored
         .into_iter()

@@ -6,7 +6,7 @@
 use crate::assertions;
 use crate::ast::{AccessItem, Invocation, Item, KernelItem, LayoutItem, TraversalItem};
 use crate::auto::{self, Choice};
-use crate::check::{self, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
+use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
 use crate::errors::Errors;
 use std::collections::HashMap;
 use swizzle_core::canon::{Canonical, enumeration_limit};
@@ -59,9 +59,9 @@ pub fn check<'i>(
             _ => None,
         })
         .collect();
-    let by_name: HashMap<String, &CheckedAccess> = accesses
+    let by_name: Accesses = accesses
         .iter()
-        .filter_map(|(item, checked)| Some((item.name.to_string(), checked.as_ref()?)))
+        .map(|(item, checked)| (item.name.to_string(), checked.as_ref()))
         .collect();
     let mut checked = Vec::new();
     for item in items {
@@ -117,11 +117,7 @@ pub fn check<'i>(
 }
 
 /// Chooses the parameters of a layout's `swizzle (auto ...)`, if it has one.
-fn resolve_auto(
-    checked: &mut Checked,
-    accesses: &HashMap<String, &CheckedAccess>,
-    errors: &mut Errors,
-) -> Option<Choice> {
+fn resolve_auto(checked: &mut Checked, accesses: &Accesses, errors: &mut Errors) -> Option<Choice> {
     let request = checked.auto.as_ref()?;
     auto::resolve(&mut checked.descriptor, request, accesses, errors)
 }
@@ -132,7 +128,7 @@ fn resolve_auto(
 fn verify(
     checked: Checked,
     auto: Option<Choice>,
-    accesses: &HashMap<String, &CheckedAccess>,
+    accesses: &Accesses,
     errors: &mut Errors,
 ) -> Option<Verified> {
     let descriptor = &checked.descriptor;

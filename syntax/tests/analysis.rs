@@ -4,6 +4,7 @@ mod common;
 
 use common::{LDS_A, MORTON_TEXTURE, layout};
 use std::collections::BTreeMap;
+use std::time::Duration;
 use swizzle_core::analysis::{
     Access, AccessError, BankConflict, Banks, Coalescing, LaneExpr, Locality, Touch, Transactions,
     bank_conflicts, bank_of, locality, transactions, vector_width,
@@ -521,4 +522,53 @@ fn vector_widths() {
         width("layout P { memory [y: 4, p: 8]; pad p -> x (0, 0); coords [y, x]; }"),
         8
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Budgets: no access or layout makes an analysis run away
+// ---------------------------------------------------------------------------------------
+
+/// An access built at run time past the budgets is an error, at once: before the budgets a
+/// 1 GiB element took minutes and gigabytes.
+#[test]
+fn accesses_past_the_budgets_are_refused() {
+    let tile = layout("layout T { memory [m: 64, k: 64]; coords [m, k]; }");
+    let huge_elements = Access::new("Huge", 32, 1 << 30)
+        .coord("m", lane())
+        .coord("k", 0);
+    let error = common::within(Duration::from_secs(10), "1 GiB elements", move || {
+        bank_conflicts(&tile, &huge_elements, Banks::default())
+    });
+    assert!(
+        matches!(
+            error,
+            Err(AccessError::OverBudget {
+                what: "bank words",
+                ..
+            })
+        ),
+        "{error:?}"
+    );
+    let tile = layout("layout T { memory [m: 64, k: 64]; coords [m, k]; }");
+    let many_lanes = Access::new("Wide", 1 << 20, 4)
+        .coord("m", lane() % 64)
+        .coord("k", 0);
+    assert!(matches!(
+        many_lanes.touches(&tile),
+        Err(AccessError::OverBudget {
+            what: "elements",
+            ..
+        })
+    ));
+}
+
+/// A row longer than the analysis budget is evaluated up to the budget, and the width it
+/// claims still divides the row: 10^8 = 2^8 · 5^8.
+#[test]
+fn vector_width_of_a_row_past_the_budget() {
+    let wide = layout("layout W { memory [a: 1, b: 100000000]; coords [a, b]; }");
+    let width = common::within(Duration::from_secs(20), "a row of 10^8", move || {
+        vector_width(&wide)
+    });
+    assert_eq!(width, 256);
 }

@@ -6,7 +6,8 @@ mod common;
 use common::layout;
 use proptest::prelude::*;
 use swizzle_core::analysis::{Access, LaneExpr, bank_conflicts};
-use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::budget::REQUESTED_ENUMERATION;
+use swizzle_core::canon::{Canonical, Injectivity};
 use swizzle_core::ir::Descriptor;
 
 /// A read by `lanes` lanes: lane i reads row `row`, column `column` (expressions of `lane`).
@@ -118,7 +119,7 @@ proptest! {
             rows * columns
         ));
         let canonical = Canonical::new(&chosen);
-        prop_assert_eq!(canonical.injectivity(&chosen, REQUESTED_ENUMERATION_LIMIT), Injectivity::Injective);
+        prop_assert_eq!(canonical.injectivity(&chosen, REQUESTED_ENUMERATION), Injectivity::Injective);
         prop_assert_eq!(chosen.size(), chosen.space());
 
         let access = read.access("A");

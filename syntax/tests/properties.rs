@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use swizzle_core::CoordError;
 use swizzle_core::analysis::runs::culprit;
-use swizzle_core::canon::{Canonical, Injectivity, REQUESTED_ENUMERATION_LIMIT};
+use swizzle_core::budget::REQUESTED_ENUMERATION;
+use swizzle_core::canon::{Canonical, Injectivity};
 use swizzle_core::code::Block;
 use swizzle_core::ir::{Descriptor, Transform, coordinates};
 
@@ -147,7 +148,7 @@ fn check(source: &str) {
             collision.get_or_insert((first, coord));
         }
     }
-    match canonical.injectivity(&descriptor, REQUESTED_ENUMERATION_LIMIT) {
+    match canonical.injectivity(&descriptor, REQUESTED_ENUMERATION) {
         Injectivity::Injective => assert_eq!(collision, None, "claimed injective:\n{source}"),
         Injectivity::Collides(c) => {
             assert_ne!(c.a, c.b);
@@ -167,7 +168,7 @@ fn check(source: &str) {
     let bijective = collision.is_none()
         && canonical.valid.is_empty()
         && descriptor.size() == descriptor.space();
-    match canonical.inverse_block(&descriptor, REQUESTED_ENUMERATION_LIMIT) {
+    match canonical.inverse_block(&descriptor, REQUESTED_ENUMERATION) {
         Some(inverse) => {
             assert!(bijective, "inverse of a non-bijection:\n{source}");
             let printed = Printed::new(&inverse);
@@ -362,7 +363,7 @@ fn wide_mortons_use_shift_networks() {
         .collect();
     assert!(locals.contains(&"x_spread_1".to_owned()), "{locals:?}");
     let inverse = canonical
-        .inverse_block(&descriptor, REQUESTED_ENUMERATION_LIMIT)
+        .inverse_block(&descriptor, REQUESTED_ENUMERATION)
         .expect("a bijection");
     let locals: Vec<String> = inverse.locals.into_iter().map(|(name, _)| name).collect();
     assert!(locals.contains(&"y_bits_1".to_owned()), "{locals:?}");

@@ -121,6 +121,12 @@ pub enum AccessError {
     Eval { lane: usize, coord: String },
     /// A lane touches a coordinate outside the layout or in its padding.
     Outside { lane: usize, coord: Vec<usize> },
+    /// The access is larger than an analysis may walk: `count` of `what`, past the budget.
+    OverBudget {
+        what: &'static str,
+        count: u128,
+        budget: usize,
+    },
 }
 
 impl fmt::Display for AccessError {
@@ -137,6 +143,15 @@ impl fmt::Display for AccessError {
                     "lane {lane} touches {coord:?}, outside the layout or in its padding"
                 )
             }
+            Self::OverBudget {
+                what,
+                count,
+                budget,
+            } => write!(
+                f,
+                "it touches {count} {what}, more than the analyses' budget of {budget}: \
+                 give it fewer lanes, a shorter vector or smaller elements"
+            ),
         }
     }
 }
@@ -171,8 +186,17 @@ impl Access {
         self
     }
 
-    /// Every element every lane touches, lane by lane, each lane's vector in order.
+    /// Every element every lane touches, lane by lane, each lane's vector in order; at most
+    /// [`ACCESS_ELEMENTS`](crate::budget::ACCESS_ELEMENTS) of them.
     pub fn touches(&self, layout: &Descriptor) -> Result<Vec<Touch>, AccessError> {
+        let elements = self.lanes as u128 * self.vector as u128;
+        if elements > crate::budget::ACCESS_ELEMENTS as u128 {
+            return Err(AccessError::OverBudget {
+                what: "elements",
+                count: elements,
+                budget: crate::budget::ACCESS_ELEMENTS,
+            });
+        }
         let names: Vec<&str> = layout
             .coords
             .iter()

@@ -21,6 +21,7 @@
 //! analysers of the CK Tile seeds (000, 003).
 
 use super::access::{Access, AccessError, Touch};
+use crate::budget::ACCESS_BANK_WORDS;
 use crate::ir::Descriptor;
 use std::collections::{BTreeMap, HashSet};
 
@@ -114,6 +115,20 @@ pub fn bank_conflicts(
     banks: Banks,
 ) -> Result<BankReport, AccessError> {
     let touches = access.touches(layout)?;
+    let words: u128 = touches
+        .iter()
+        .map(|touch| {
+            let words = banks.words(touch.offset, access.element_bytes);
+            words.end() - words.start() + 1
+        })
+        .sum();
+    if words > ACCESS_BANK_WORDS as u128 {
+        return Err(AccessError::OverBudget {
+            what: "bank words",
+            count: words,
+            budget: ACCESS_BANK_WORDS,
+        });
+    }
     let per_phase = lanes_per_phase(access, banks);
     let phases = access.lanes.div_ceil(per_phase);
     // (phase, bank) → the distinct words requested, each with its first touch.

@@ -1,12 +1,17 @@
 //! Contiguity: how many elements along the last coordinate a single vector load (or store)
 //! can move, i.e. the widest aligned run that is contiguous and in order in memory.
 
-use super::{ENUMERATION_LIMIT, coordinates};
+use super::coordinates;
+use crate::budget::ANALYSIS_COORDINATES;
 use crate::ir::Descriptor;
 
 /// The largest power of two `v ≤ len(last coordinate)` such that, for every valid
 /// coordinate `c` with `last(c) % v == 0`, the `v` elements `c + i·e_last` (`i < v`) are
 /// valid and lie at `offset(c) + i`; 1 if there is none (or the layout has no coordinates).
+///
+/// At most [`ANALYSIS_COORDINATES`] coordinates are evaluated: the first rows, and of a row
+/// longer than that its first elements, whose runs then end where the evaluation stops (so
+/// a width that does not divide the row is never claimed for it).
 pub fn vector_width(layout: &Descriptor) -> usize {
     let shape = layout.shape();
     let Some((&len, outer)) = shape.split_last() else {
@@ -15,10 +20,16 @@ pub fn vector_width(layout: &Descriptor) -> usize {
     if len == 0 {
         return 1;
     }
-    let mut width = 1 << len.ilog2();
-    let rows = (ENUMERATION_LIMIT / len).max(1);
+    // A run cannot pass the row's end, so an aligned width must divide the row; past the
+    // budget, the row's tail is not evaluated and this bound stands in for it.
+    let evaluated = len.min(ANALYSIS_COORDINATES);
+    let mut width = match evaluated < len {
+        true => (1 << evaluated.ilog2()).min(1 << len.trailing_zeros()),
+        false => 1 << len.ilog2(),
+    };
+    let rows = (ANALYSIS_COORDINATES / evaluated).max(1);
     for prefix in coordinates(outer).take(rows) {
-        let runs = runs(layout, &prefix, len);
+        let runs = runs(layout, &prefix, evaluated);
         while width > 1
             && runs
                 .iter()

@@ -16,13 +16,8 @@ pub use contiguity::vector_width;
 pub use locality::{Locality, locality};
 pub use transactions::{Coalescing, Transactions, transactions};
 
-/// The most coordinates an analysis that walks a whole layout enumerates (about 4 million),
-/// so that no layout, however large its lengths, makes an analysis run away; larger layouts
-/// are analysed on their first `ENUMERATION_LIMIT` coordinates in row-major order.
-pub const ENUMERATION_LIMIT: usize = 1 << 22;
-
 /// The coordinates of `shape` in row-major order (last fastest), at most
-/// [`ENUMERATION_LIMIT`] of them.
+/// [`ANALYSIS_COORDINATES`](crate::budget::ANALYSIS_COORDINATES) of them.
 fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
-    crate::ir::coordinates(shape).take(ENUMERATION_LIMIT)
+    crate::ir::coordinates(shape).take(crate::budget::ANALYSIS_COORDINATES)
 }

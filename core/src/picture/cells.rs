@@ -2,19 +2,16 @@
 //! every picture draws.
 
 use crate::analysis::AccessError;
+use crate::budget::PICTURE_CELLS;
 use crate::interp::CoordError;
 use crate::ir::Descriptor;
 use crate::sfc::Sfc;
 use std::fmt;
 
-/// Most cells a picture holds (a 2048 × 2048 tile): a larger picture is unreadable, and
-/// computing it could exhaust memory.
-pub const MAX_CELLS: usize = 1 << 22;
-
 /// Why a layout cannot be drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PictureError {
-    /// The layout has more than [`MAX_CELLS`] coordinates.
+    /// The layout has more than [`PICTURE_CELLS`] coordinates.
     TooLarge { shape: Vec<usize> },
     /// The interpreter failed on a coordinate inside the shape: the descriptor is malformed.
     Offset(CoordError),
@@ -36,7 +33,7 @@ impl fmt::Display for PictureError {
         match self {
             Self::TooLarge { shape } => write!(
                 f,
-                "the layout's shape {shape:?} has more than {MAX_CELLS} coordinates, too many to draw"
+                "the layout's shape {shape:?} has more than {PICTURE_CELLS} coordinates, too many to draw"
             ),
             Self::Offset(error) => error.fmt(f),
             Self::Access(error) => error.fmt(f),
@@ -75,7 +72,7 @@ impl Cells {
         let shape = descriptor.shape();
         let size = descriptor
             .size()
-            .filter(|&size| size <= MAX_CELLS)
+            .filter(|&size| size <= PICTURE_CELLS)
             .ok_or_else(|| PictureError::TooLarge {
                 shape: shape.clone(),
             })?;

@@ -14,7 +14,7 @@ mod palette;
 mod path;
 mod svg;
 
-pub use cells::{Cells, MAX_CELLS, PictureError};
+pub use cells::{Cells, PictureError};
 pub use geometry::Geometry;
 pub use grid::{bank_map, grid};
 pub use path::{Path, Stop};

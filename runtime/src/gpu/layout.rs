@@ -3,7 +3,8 @@
 
 use super::{GpuError, Word};
 use crate::Layout;
-use swizzle_core::canon::{Canonical, DEFAULT_ENUMERATION_LIMIT, Injectivity};
+use swizzle_core::budget;
+use swizzle_core::canon::{Canonical, Injectivity};
 use swizzle_core::ir::{Descriptor, GridDim};
 use swizzle_core::wgsl;
 
@@ -493,7 +494,7 @@ fn params(rank: usize) -> String {
 fn injective(descriptor: &Descriptor) -> bool {
     let canonical = Canonical::new(descriptor);
     matches!(
-        canonical.injectivity(descriptor, DEFAULT_ENUMERATION_LIMIT),
+        canonical.injectivity(descriptor, budget::DEFAULT_ENUMERATION),
         Injectivity::Injective
     )
 }

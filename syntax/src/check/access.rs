@@ -5,8 +5,9 @@
 use crate::ast::{AccessItem, AccessStmtKind, Expr};
 use crate::consts::Consts;
 use crate::errors::Errors;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use swizzle_core::analysis::{Access, LaneExpr};
+use swizzle_core::budget::ACCESS_SETTING;
 use syn::Ident;
 
 /// Bank configuration when an access does not declare one: 32 banks of 4 bytes.
@@ -19,6 +20,9 @@ pub struct CheckedAccess {
     pub banks: (usize, usize),
 }
 
+/// The accesses of an invocation by name (`None`: one with errors, already reported).
+pub type Accesses<'a> = HashMap<String, Option<&'a CheckedAccess>>;
+
 /// Checks one access item; `None` (with the reasons in `errors`) if anything is wrong.
 pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAccess> {
     let before = errors.len();
@@ -26,8 +30,20 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
     let (mut lanes, mut bytes, mut vector, mut along, mut banks) =
         (None, None, 1, None, DEFAULT_BANKS);
     let mut coords: Vec<(String, LaneExpr)> = Vec::new();
+    // Every setting is capped, so that no access makes an analysis run away.
     let value = |consts: &Consts, expr: &Expr, what: &str, errors: &mut Errors| {
-        errors.report(consts.eval_usize(expr, what, 1))
+        let value = errors.report(consts.eval_usize(expr, what, 1))?;
+        if value > ACCESS_SETTING {
+            errors.error(
+                expr,
+                format!(
+                    "{what} {value} is more than {ACCESS_SETTING}, the most an access may set \
+                     (no warp, wave or vector instruction moves that much): use a smaller value"
+                ),
+            );
+            return None;
+        }
+        Some(value)
     };
     for stmt in &item.body {
         match &stmt.kind {
@@ -40,8 +56,13 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
                     );
                 }
             }
-            AccessStmtKind::Lanes(expr) => lanes = value(&consts, expr, "the lane count", errors),
-            AccessStmtKind::Bytes(expr) => bytes = value(&consts, expr, "the element size", errors),
+            // `Some(None)`: given, with its error already reported.
+            AccessStmtKind::Lanes(expr) => {
+                lanes = Some(value(&consts, expr, "the lane count", errors));
+            }
+            AccessStmtKind::Bytes(expr) => {
+                bytes = Some(value(&consts, expr, "the element size", errors));
+            }
             AccessStmtKind::Vector { len, along: name } => {
                 vector = value(&consts, len, "the vector width", errors).unwrap_or(1);
                 along = name.as_ref().map(Ident::to_string);
@@ -68,7 +89,7 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
     }
     const LANES: usize = 1024;
     match lanes {
-        Some(n) if n > LANES => errors.error(
+        Some(Some(n)) if n > LANES => errors.error(
             &item.name,
             format!("{n} lanes is more than {LANES}: a warp has 32, a wave 64"),
         ),
@@ -93,8 +114,8 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
     (errors.len() == before).then(|| CheckedAccess {
         access: Access {
             name: item.name.to_string(),
-            lanes: lanes.unwrap_or(0),
-            element_bytes: bytes.unwrap_or(0),
+            lanes: lanes.flatten().unwrap_or(0),
+            element_bytes: bytes.flatten().unwrap_or(0),
             vector,
             along,
             coords,

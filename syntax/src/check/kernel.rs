@@ -9,8 +9,9 @@ use crate::errors::Errors;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use swizzle_core::analysis::runs::culprit;
+use swizzle_core::budget::KERNEL_TILE;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::kernel::{self, Plan, Storage, TILE_LIMIT};
+use swizzle_core::kernel::{self, Plan, Storage};
 use swizzle_core::sfc::Sfc;
 use syn::Ident;
 
@@ -79,14 +80,14 @@ pub fn check_kernel<'a>(
         return None;
     }
     match layout.descriptor.size() {
-        Some(size) if size <= TILE_LIMIT => {}
+        Some(size) if size <= KERNEL_TILE => {}
         size => {
             let size = size.map_or("more than `usize::MAX`".to_owned(), |s| s.to_string());
             errors.error(
                 &item.keyword,
                 format!(
                     "a kernel copies one tile at a time, and a tile of `{name}` has {size} \
-                     elements, more than {TILE_LIMIT}: give the layout run-time outer dims \
+                     elements, more than {KERNEL_TILE}: give the layout run-time outer dims \
                      (`memory [ty: dyn, …]`)"
                 ),
             );

@@ -11,7 +11,7 @@ mod access;
 mod kernel;
 mod traversal;
 
-pub use access::{CheckedAccess, DEFAULT_BANKS, check_access};
+pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
 pub use kernel::{CheckedKernel, Direction, check_kernel};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 

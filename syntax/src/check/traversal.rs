@@ -10,13 +10,10 @@ use quote::quote;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use swizzle_core::analysis::runs::culprit;
+use swizzle_core::budget::TRAVERSAL_CONTIGUITY;
 use swizzle_core::ir::{Descriptor, List, coordinates};
 use swizzle_core::sfc::Sfc;
 use syn::Ident;
-
-/// How many coordinates the contiguity check of a traversal's vector evaluates; larger
-/// layouts are judged by the structural walk alone.
-const CONTIGUITY_LIMIT: usize = 1 << 22;
 
 /// A checked traversal.
 pub struct CheckedTraversal {
@@ -297,7 +294,7 @@ fn contiguous(
     let block: Vec<(usize, usize)> = sfc.vector.iter().copied().enumerate().collect();
     let blamed = culprit(layout, &block);
     let size = layout.size().unwrap_or(usize::MAX);
-    let broken = if size <= CONTIGUITY_LIMIT {
+    let broken = if size <= TRAVERSAL_CONTIGUITY {
         first_broken_access(layout, sfc)
     } else {
         // Too large to evaluate: the walk's verdict stands, with no access to show.

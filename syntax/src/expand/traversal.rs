@@ -9,12 +9,10 @@ use crate::check::{Checked, CheckedTraversal};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::HashSet;
+use swizzle_core::budget::TRAVERSAL_UNROLL;
 use swizzle_core::code::{self, Code};
 use swizzle_core::sfc::Sfc;
 
-/// Traversals of at most this many accesses get an `INDICES` table and an unrolled
-/// `for_each`; longer ones compute each access in a loop.
-pub const UNROLL_LIMIT: usize = 1024;
 /// The rustdoc lists the accesses of traversals up to this long.
 const DOC_LIMIT: usize = 64;
 
@@ -53,7 +51,7 @@ pub fn tokens(
             snake: #snake,
         }
     }};
-    let indices = (count <= UNROLL_LIMIT).then(|| {
+    let indices = (count <= TRAVERSAL_UNROLL).then(|| {
         let rows = sfc.indices().map(|index| arrays(&index));
         quote! {
             /// Where each access starts, in visiting order.
@@ -333,7 +331,7 @@ fn for_each(sfc: &Sfc, home: &Home, count: usize) -> TokenStream {
         let values = values.iter().map(|&v| Literal::usize_unsuffixed(v));
         quote!([#(#values),*])
     };
-    let body = if count <= UNROLL_LIMIT {
+    let body = if count <= TRAVERSAL_UNROLL {
         let visits = (0..count).map(|i| {
             let (index, extent) = (sfc.index(i), sfc.extent(i));
             let offset = lit(home.offset(&index));

@@ -1,0 +1,59 @@
+//! Work budgets: the most work any enumeration or analysis may do for one input, so that no
+//! input — however large its lengths — makes the macro, the runtime or the command line run
+//! for long or take much memory. Every budget lives here, with what it bounds and what
+//! happens past it:
+//!
+//! - an enumeration that *proves* something (injectivity, a vector width, a contiguous
+//!   traversal) gives up past its budget and says "could not be proved", or an assertion
+//!   that needs the proof fails with an error naming the budget;
+//! - an analysis that *reports* (bank conflicts, transactions, pictures) refuses an input
+//!   past its budget with an error naming the budget and what to change;
+//! - a generator of code (unrolled traversals, kernel plans) switches to a loop or refuses.
+//!
+//! Structural proofs (the affine and F2 canonical forms) cost nothing per coordinate and are
+//! always tried first; the budgets bound only the fallbacks.
+
+/// Coordinates enumerated to prove that a layout which asks for `inverse;` (or asserts
+/// `bijective`) is a bijection, when no structural argument applies (about 4 million).
+pub const REQUESTED_ENUMERATION: usize = 1 << 22;
+
+/// Coordinates enumerated to find the inverse of a layout that does not ask for one: its
+/// `coord` is emitted only when this proves it cheaply.
+pub const DEFAULT_ENUMERATION: usize = 1 << 16;
+
+/// Coordinates an analysis that walks a whole layout (vector width, locality) visits; larger
+/// layouts are analysed on their first coordinates in row-major order.
+pub const ANALYSIS_COORDINATES: usize = 1 << 22;
+
+/// Elements one access touches in all (lanes × vector): far more than any warp, wave or
+/// vector instruction moves.
+pub const ACCESS_ELEMENTS: usize = 1 << 16;
+
+/// Shared-memory bank words the elements of one access span in all (an element wider than
+/// a bank word spans several).
+pub const ACCESS_BANK_WORDS: usize = 1 << 20;
+
+/// The lanes, bytes and vector length an access may set (`access` items and the command
+/// line's `--access`).
+pub const ACCESS_SETTING: usize = 4096;
+
+/// Lanes named as evidence in a failed assertion; the rest are counted.
+pub const EVIDENCE: usize = 16;
+
+/// Cells a picture draws (a 2048 × 2048 tile).
+pub const PICTURE_CELLS: usize = 1 << 22;
+
+/// Elements of one tile a copy kernel is planned for.
+pub const KERNEL_TILE: usize = 1 << 16;
+
+/// Accesses a traversal unrolls into an `INDICES` table and a straight-line `for_each`;
+/// longer traversals compute each access in a loop.
+pub const TRAVERSAL_UNROLL: usize = 1024;
+
+/// Coordinates the contiguity check of a traversal's vector evaluates; larger layouts are
+/// judged by the structural walk alone.
+pub const TRAVERSAL_CONTIGUITY: usize = 1 << 22;
+
+/// Coordinates of a layout for which `swizzle (auto ...)` breaks ties between equally
+/// conflict-free swizzles by vector width.
+pub const AUTO_TIE_BREAK: usize = 1 << 16;
