@@ -1,4 +1,4 @@
-//! GPU bandwidth of swizzle's kernels (DESIGN.md §6), each against its anchor in the same
+//! GPU bandwidth of swizzle's kernels (BENCHMARKS.md), each against its anchor in the same
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
 //! 64-, 16- and 8-bit elements) against a plain WGSL copy of the same bytes (and a CUDA

@@ -1,4 +1,4 @@
-//! Throughput of the copy kernels (DESIGN.md §6): packing a row-major image into tiled
+//! Throughput of the copy kernels (BENCHMARKS.md): packing a row-major image into tiled
 //! layouts and back, against `memcpy` of the same bytes (single-threaded `copy_from_slice`
 //! and the same split across threads with rayon), all in one run.
 //!

@@ -1,4 +1,4 @@
-//! Throughput of `offset` functions (DESIGN.md §6): the code `layout!` generates, side by
+//! Throughput of `offset` functions (BENCHMARKS.md): the code `layout!` generates, side by
 //! side in one run with hand-written bit twiddling, BMI2 `pdep`, the `zorder` crate and the
 //! reference interpreter (a run-time descriptor, what CK does with dynamic lengths).
 //!
@@ -24,7 +24,7 @@ swizzle::layout! {
     pub layout Morton16 { memory [m: 256]; morton m -> [y: 16, x: 16]; coords [y, x]; }
     /// 256×256 Morton tile.
     pub layout Morton256 { memory [m: 65536]; morton m -> [y: 256, x: 256]; coords [y, x]; }
-    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (DESIGN §2.5).
+    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (docs/semantics.md §5).
     pub layout LdsA {
         const KPACK = 8; const L = 2; const K0 = 4;
         memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
@@ -73,7 +73,7 @@ const fn morton256_hand_written(y: usize, x: usize) -> usize {
     spread8(x) | spread8(y) << 1
 }
 
-/// Hand-written closed form of [`LdsA`] (DESIGN §2.5) with M=128, K=32, KPack=8, L=2, K0=4:
+/// Hand-written closed form of [`LdsA`] (docs/semantics.md §5) with M=128, K=32, KPack=8, L=2, K0=4:
 /// `(m/L)·K·L + (((m%L)·K0 + k/KPack) ^ ((m/L) % (K0·L)))·KPack + k%KPack`.
 /// The three terms occupy disjoint bits, so they are or-ed together.
 #[inline(always)]

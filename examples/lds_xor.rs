@@ -1,6 +1,6 @@
 //! Seed 003 ("LDS Index Swapping"): ck_tile's universal-GEMM A tile in LDS, fp16, M=128,
 //! K=32, KPack=8, with the K0·L dim XOR-preshuffled by the M/L dim. Prints the offsets of
-//! DESIGN.md §2.5 and the 32-bank map of the first 16 rows.
+//! docs/semantics.md §5 and the 32-bank map of the first 16 rows.
 //!
 //! Run: `cargo run --release --example lds_xor`
 
@@ -56,7 +56,7 @@ fn distinct_groups(offset: impl Fn(usize, usize) -> usize, v: usize) -> usize {
 }
 
 fn main() {
-    println!("LdsA offsets (DESIGN.md §2.5):");
+    println!("LdsA offsets (docs/semantics.md §5):");
     for (m, k) in [(0, 0), (1, 0), (2, 0), (3, 5), (64, 9), (127, 31)] {
         println!("  ({m:>3}, {k:>2}) → {:>4}", LdsA::offset(m, k));
     }

@@ -1,5 +1,5 @@
 //! The reference interpreter: evaluates a [`Descriptor`] transform by transform, newest
-//! first, exactly as DESIGN.md §2 defines each lowering. It is deliberately naive (no folding,
+//! first, exactly as docs/semantics.md defines each lowering. It is deliberately naive (no folding,
 //! run-time lengths, checked arithmetic); everything faster is tested against it.
 
 use crate::ir::{Descriptor, DimId, Transform, morton_bits};

@@ -1,5 +1,5 @@
 //! The checked intermediate representation of a layout: named dims, a memory base and the
-//! transforms stacked on it, exactly as DESIGN.md §2 describes them.
+//! transforms stacked on it, exactly as docs/semantics.md describes them.
 //!
 //! Every list is a `Cow<'static, [_]>` so that the macro can embed a layout's IR in the
 //! generated code as `const` data (borrowed) while the checker builds it at expansion time
@@ -40,7 +40,7 @@ pub enum Transform {
         upper: DimId,
         key: DimId,
     },
-    /// `lower` = bit interleave of `upper`, last dim in the lowest bit (DESIGN.md §2.3).
+    /// `lower` = bit interleave of `upper`, last dim in the lowest bit (docs/semantics.md §3).
     Morton { lower: DimId, upper: List<DimId> },
     /// `lower = Σ upper[i] · strides[i]`.
     Embed {
@@ -271,7 +271,7 @@ pub fn row_major_strides(lens: &[usize]) -> Option<Vec<usize>> {
 
 /// Bit positions of a Morton interleave: for each dim (in `upper` order) the offset bit that
 /// each of its bits lands in. Bits are dealt round-robin from bit 0, cycling over the dims
-/// from the last to the first and skipping a dim once its bits are used up (DESIGN.md §2.3).
+/// from the last to the first and skipping a dim once its bits are used up (docs/semantics.md §3).
 pub fn morton_bits(widths: &[u32]) -> Vec<Vec<u32>> {
     let mut positions: Vec<Vec<u32>> = widths.iter().map(|_| Vec::new()).collect();
     let mut next = 0u32;

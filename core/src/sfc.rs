@@ -1,4 +1,4 @@
-//! Space-filling curves: CK Tile's `space_filling_curve`, exactly (DESIGN.md §2.4). A
+//! Space-filling curves: CK Tile's `space_filling_curve`, exactly (docs/semantics.md §4). A
 //! traversal cuts a tensor of `lengths` into accesses of `vector` scalars per dim, visits them
 //! in dim `order` (position 0 is the outermost loop), optionally as a snake, and says where
 //! each access starts. This is the reference the generated `index`, `for_each` and the kernels

@@ -1,5 +1,5 @@
 //! WGSL for a layout: the canonical form that the Rust code is printed from, printed again as
-//! WGSL functions over `u32`. Offsets are `u32` in WGSL (DESIGN.md §2.5), so a layout whose
+//! WGSL functions over `u32`. Offsets are `u32` in WGSL (docs/semantics.md §5), so a layout whose
 //! coordinates, offsets or intermediate values may not fit 32 bits has no WGSL: [`layout`]
 //! says why instead, and the macro turns that into a compile error on use of `WGSL`.
 //!

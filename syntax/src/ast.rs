@@ -19,7 +19,7 @@ pub enum Item {
     Kernel(KernelItem),
 }
 
-/// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (DESIGN.md §2.4).
+/// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (docs/semantics.md §4).
 pub struct TraversalItem {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,

@@ -141,7 +141,7 @@ fn broadcast_is_conflict_free() {
     assert_eq!(degree(&line, &two_words), 2);
 }
 
-/// Seed 003 / DESIGN §2.5: the LdsA tile (fp16, M=128, K=32, KPack=8) read as an MFMA A
+/// Seed 003 / docs/semantics.md §5: the LdsA tile (fp16, M=128, K=32, KPack=8) read as an MFMA A
 /// operand: 64 lanes, lane l reads the 8×fp16 KPack vector at m = l % 32, k = l / 32 · 8.
 /// A 16-byte read per lane means phases of 128 / 16 = 8 lanes: 8 consecutive rows, one k.
 ///

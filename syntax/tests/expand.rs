@@ -1,4 +1,4 @@
-//! Snapshots of the expansion of the seed layouts (DESIGN.md §4), formatted as `cargo expand`
+//! Snapshots of the expansion of the seed layouts, formatted as `cargo expand`
 //! would show them.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The reference interpreter against every fixed point of DESIGN.md §2.3 and §2.5.
+//! The reference interpreter against every fixed point of docs/semantics.md §3 and §5.
 
 mod common;
 use common::{LDS_A, layout};
@@ -138,7 +138,7 @@ fn embed_matches_ck() {
     }
 }
 
-/// DESIGN.md §2.5's closed form of ck_tile's LDS XOR preshuffle.
+/// docs/semantics.md §5's closed form of ck_tile's LDS XOR preshuffle.
 fn lds_closed_form(m: usize, k: usize) -> usize {
     let (l, kk, kpack) = (2, 32, 8);
     let k0 = kk / kpack;

@@ -280,7 +280,7 @@ fn cks_scalar_curve_visits_cks_cells() {
                 .to_owned()
         })
         .collect();
-    // DESIGN.md §2.4, from CK's own test.
+    // docs/semantics.md §4, from CK's own test.
     assert_eq!(
         starts.join(" "),
         "(0,0,0) (0,1,0) (1,0,0) (1,1,0) (2,0,0) (2,1,0) \

@@ -1,4 +1,4 @@
-//! Space-filling curves against CK's own test vectors (DESIGN.md §2.4) and every traversal
+//! Space-filling curves against CK's own test vectors (docs/semantics.md §4) and every traversal
 //! printed in seed 001.
 
 use swizzle_core::ir::list;

@@ -2,7 +2,7 @@
 //! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane,
 //! with a walk (memory order or a traversal's accesses) drawn over it as arrows.
 //!
-//! Every picture is computed by the reference interpreter, so it shows what DESIGN.md §2
+//! Every picture is computed by the reference interpreter, so it shows what docs/semantics.md
 //! says a layout means, whatever the generated code does. Rows are the second-to-last
 //! coordinate and columns the last one; a 1-D layout is a single row and a layout with more
 //! coordinates is drawn as one plane per value of the outer ones.

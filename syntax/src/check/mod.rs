@@ -1,4 +1,4 @@
-//! AST → checked IR. Every rule of DESIGN.md §2.2 is checked here, each violation becomes a
+//! AST → checked IR. Every rule of docs/semantics.md §2 is checked here, each violation becomes a
 //! `syn::Error` on the faulty token, and checking goes on after an error so that one
 //! invocation reports all of them.
 //!

@@ -1,4 +1,4 @@
-//! Checked IR + canonical form → the Rust items of one layout (DESIGN.md §5).
+//! Checked IR + canonical form → the Rust items of one layout.
 
 mod access;
 mod descriptor;
