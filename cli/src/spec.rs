@@ -11,7 +11,7 @@
 
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::analysis::{Access, LaneExpr};
-use swizzle_core::budget::ACCESS_SETTING;
+use swizzle_core::budget::{ACCESS_SETTING, EXPRESSION_NODES};
 use swizzle_core::code::Op;
 
 /// Parses an access pattern; the error says what is wrong and at which column.
@@ -21,6 +21,7 @@ pub fn access(spec: &str) -> Result<Access, String> {
         tokens: &tokens,
         at: 0,
         end: spec.chars().count(),
+        nodes: 0,
     };
     let (mut lanes, mut bytes, mut vector, mut along) = (None, None, None, None);
     let mut coords: Vec<(String, LaneExpr)> = Vec::new();
@@ -133,6 +134,9 @@ struct Parser<'a> {
     at: usize,
     /// Number of characters in the spec, to point past its end.
     end: usize,
+    /// Operators, negations and parentheses of the expression being read, against
+    /// [`EXPRESSION_NODES`] (the parser and everything after it recurse on its depth).
+    nodes: usize,
 }
 
 impl Parser<'_> {
@@ -199,7 +203,21 @@ impl Parser<'_> {
 
     /// An expression of `lane`, by precedence climbing.
     fn expr(&mut self) -> Result<LaneExpr, String> {
+        self.nodes = 0;
         self.binary(0)
+    }
+
+    /// Counts one more node of the expression, failing past the budget.
+    fn count_node(&mut self) -> Result<(), String> {
+        self.nodes += 1;
+        match self.nodes > EXPRESSION_NODES {
+            true => Err(format!(
+                "the expression at column {} has more than {EXPRESSION_NODES} operators and \
+                 parentheses, the most one may have: simplify it",
+                self.column()
+            )),
+            false => Ok(()),
+        }
     }
 
     fn binary(&mut self, min_precedence: u8) -> Result<LaneExpr, String> {
@@ -208,6 +226,7 @@ impl Parser<'_> {
             if op.precedence() < min_precedence {
                 break;
             }
+            self.count_node()?;
             self.at += 1;
             let rhs = self.binary(op.precedence() + 1)?;
             lhs = LaneExpr::Binary(op, Box::new(lhs), Box::new(rhs));
@@ -219,12 +238,14 @@ impl Parser<'_> {
         let column = self.column();
         let expr = match self.peek() {
             Some(Token::Op(Op::Sub)) => {
+                self.count_node()?;
                 self.at += 1;
                 return Ok(LaneExpr::Neg(Box::new(self.unary()?)));
             }
             Some(Token::Open) => {
+                self.count_node()?;
                 self.at += 1;
-                let inner = self.expr()?;
+                let inner = self.binary(0)?;
                 self.expect(Token::Close, "`)`")?;
                 return Ok(inner);
             }

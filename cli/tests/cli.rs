@@ -664,3 +664,101 @@ fn the_command_line_reports_every_ui_case_as_the_macro_does() {
     }
     assert!(compared >= 60, "only {compared} UI cases compared");
 }
+
+/// Hostile files end with a located error, never a crash: before the budgets, a constant of
+/// 20 000 terms or 200 000 nested brackets overflowed the stack (SIGABRT).
+#[test]
+fn huge_and_deep_input_is_a_located_error() {
+    let terms = vec!["1"; 20_000].join(" + ");
+    let cases = [
+        (
+            "terms",
+            format!(
+                "layout L {{\n    const A = {terms};\n    memory [n: 4];\n    coords [n];\n}}\n"
+            ),
+            "error: this constant expression has more than 256 operators and parentheses",
+            ":2:",
+        ),
+        (
+            "parens",
+            format!(
+                "layout L {{\n    const A = {}1{};\n    memory [n: 4];\n    coords [n];\n}}\n",
+                "(".repeat(200_000),
+                ")".repeat(200_000)
+            ),
+            "error: brackets nest deeper than 128 levels here",
+            ":2:",
+        ),
+        (
+            "braces",
+            format!(
+                "layout L {{\n    memory [n: 4];\n    {}{}\n}}\n",
+                "{".repeat(200_000),
+                "}".repeat(200_000)
+            ),
+            "error: brackets nest deeper than 128 levels here",
+            ":3:",
+        ),
+    ];
+    for (name, text, message, line) in cases {
+        let path = file(&format!("hostile_{name}.layout"), &text);
+        let (out, err) = run(&["show", path.to_str().unwrap()], 1);
+        assert_eq!(out, "", "{name}");
+        assert!(err.starts_with(message), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{}{line}", path.display())),
+            "{name}: {err}"
+        );
+    }
+    let deep = format!(
+        "lanes=32 m={}lane{} k=0",
+        "(".repeat(30_000),
+        ")".repeat(30_000)
+    );
+    let path = file(
+        "hostile_access.layout",
+        "layout T { memory [m: 64, k: 64]; coords [m, k]; }",
+    );
+    let (_, err) = run(&["analyze", path.to_str().unwrap(), "--access", &deep], 2);
+    assert!(
+        err.starts_with("error: --access: the expression at column 268 has more than 256"),
+        "{err}"
+    );
+}
+
+/// Lexer errors say what is wrong, at its line and column.
+#[test]
+fn lexer_errors_say_what_is_wrong() {
+    let cases = [
+        (
+            "string",
+            "layout L {\n    memory [n: 4] \"\n}\n",
+            "this string is never closed",
+            ":2:19",
+        ),
+        (
+            "comment",
+            "layout L {\n    memory [n: 4]; /* open\n coords [n]; }\n",
+            "this comment is never closed",
+            ":2:20",
+        ),
+        (
+            "brace",
+            "layout L {\n    memory [n: 4]; }\n coords [n]; }\n",
+            "this closing bracket has no opening one",
+            ":3:14",
+        ),
+    ];
+    for (name, text, message, place) in cases {
+        let path = file(&format!("lex_{name}.layout"), text);
+        let (_, err) = run(&["show", path.to_str().unwrap()], 1);
+        assert!(
+            err.starts_with(&format!("error: {message}")),
+            "{name}: {err}"
+        );
+        assert!(
+            err.contains(&format!("{}{place}\n", path.display())),
+            "{name}: {err}"
+        );
+    }
+}

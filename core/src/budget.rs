@@ -57,3 +57,11 @@ pub const TRAVERSAL_CONTIGUITY: usize = 1 << 22;
 /// Coordinates of a layout for which `swizzle (auto ...)` breaks ties between equally
 /// conflict-free swizzles by vector width.
 pub const AUTO_TIE_BREAK: usize = 1 << 16;
+
+/// Operators, negations and parentheses in one constant expression: everything after the
+/// parser (evaluation, printing, dropping) recurses on an expression's depth.
+pub const EXPRESSION_NODES: usize = 256;
+
+/// How deep brackets, braces and parentheses nest in layout text given to the command line
+/// or `source()`: the lexer and the parser recurse on nested groups.
+pub const NESTING: usize = 128;

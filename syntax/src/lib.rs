@@ -11,6 +11,7 @@ mod consts;
 mod driver;
 mod errors;
 mod expand;
+mod lex;
 mod parse;
 
 pub use errors::Errors;
@@ -86,9 +87,7 @@ pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
 
 /// Parses and checks the items of a text, with the macro's checks and errors.
 pub fn source(text: &str) -> syn::Result<Source> {
-    let tokens: TokenStream = text
-        .parse()
-        .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e))?;
+    let tokens = lex::lex(text)?;
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
     // Kernels are checked for their errors only: the command line draws and analyses

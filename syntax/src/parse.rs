@@ -4,6 +4,7 @@
 use crate::ast::*;
 use crate::errors::Errors;
 use proc_macro2::{TokenStream, TokenTree};
+use swizzle_core::budget::EXPRESSION_NODES;
 use swizzle_core::code::Op;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
@@ -744,19 +745,34 @@ fn parse_exprs(input: ParseStream) -> syn::Result<Vec<Expr>> {
     Ok(exprs.into_iter().collect())
 }
 
-/// A constant expression, by precedence climbing.
+/// A constant expression, by precedence climbing, of at most
+/// [`EXPRESSION_NODES`] operators, negations and parentheses (the checker, the evaluator and
+/// the printer all recurse on its depth).
 pub fn parse_expr(input: ParseStream) -> syn::Result<Expr> {
-    parse_binary(input, 0)
+    parse_binary(input, 0, &mut 0)
 }
 
-fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
-    let mut lhs = parse_unary(input)?;
+/// Counts one more node of the expression being parsed, failing past the budget.
+fn count_node(input: ParseStream, nodes: &mut usize) -> syn::Result<()> {
+    *nodes += 1;
+    if *nodes > EXPRESSION_NODES {
+        return Err(input.error(format!(
+            "this constant expression has more than {EXPRESSION_NODES} operators and \
+             parentheses, the most one may have: split it into named `const`s"
+        )));
+    }
+    Ok(())
+}
+
+fn parse_binary(input: ParseStream, min_precedence: u8, nodes: &mut usize) -> syn::Result<Expr> {
+    let mut lhs = parse_unary(input, nodes)?;
     while let Some(kind) = peek_op(input) {
         if kind.precedence() < min_precedence {
             break;
         }
+        count_node(input, nodes)?;
         let tokens = parse_op_tokens(input, kind)?;
-        let rhs = parse_binary(input, kind.precedence() + 1)?;
+        let rhs = parse_binary(input, kind.precedence() + 1, nodes)?;
         lhs = Expr::Binary {
             lhs: Box::new(lhs),
             op: BinOp { kind, tokens },
@@ -766,18 +782,20 @@ fn parse_binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
     Ok(lhs)
 }
 
-fn parse_unary(input: ParseStream) -> syn::Result<Expr> {
+fn parse_unary(input: ParseStream, nodes: &mut usize) -> syn::Result<Expr> {
     if input.peek(Token![-]) {
+        count_node(input, nodes)?;
         let minus = input.parse()?;
         return Ok(Expr::Neg {
             minus,
-            operand: Box::new(parse_unary(input)?),
+            operand: Box::new(parse_unary(input, nodes)?),
         });
     }
     if input.peek(syn::token::Paren) {
+        count_node(input, nodes)?;
         let content;
         let paren = parenthesized!(content in input);
-        let inner = parse_expr(&content)?;
+        let inner = parse_binary(&content, 0, nodes)?;
         expect_end(&content)?;
         return Ok(Expr::Paren {
             paren,
