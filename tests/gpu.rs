@@ -308,6 +308,25 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
     ));
 }
 
+/// Absurd extents are a typed error, never an overflow: 2^40 × 2^40 once panicked in debug
+/// builds and wrapped in release. Building a layout needs no adapter.
+#[test]
+fn absurd_extents_are_too_large() {
+    let huge = 1usize << 40;
+    let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[huge, huge]);
+    assert!(
+        matches!(
+            layout,
+            Err(GpuError::TooLarge {
+                value: u64::MAX,
+                limit: 0x1_0000_0000,
+                ..
+            })
+        ),
+        "{layout:?}"
+    );
+}
+
 /// Every element width through layouts with and without an inverse, padded or not, and
 /// `dyn` layouts at whole and partial extents.
 fn check_element_width<T: Element>(gpu: &Gpu) {

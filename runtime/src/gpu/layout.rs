@@ -137,7 +137,15 @@ impl GpuLayout {
             .filter(|&space| space as u64 <= 1 << 32)
             .ok_or_else(|| GpuError::TooLarge {
                 what: format!("the element space of `{name}` at {extents:?}"),
-                value: tiles.iter().product::<usize>() as u64 * tile_space as u64,
+                // Saturating: extents of 2^40 × 2^40 have a space past every integer type.
+                value: descriptor
+                    .grid
+                    .iter()
+                    .fold(tile_space as u128, |acc, g| {
+                        acc.saturating_mul(tiles[g.coord] as u128)
+                    })
+                    .try_into()
+                    .unwrap_or(u64::MAX),
                 limit: 1 << 32,
             })?;
         let prefix = wgsl::snake_case(&name);
