@@ -19,6 +19,18 @@ pub enum Item {
     Kernel(KernelItem),
 }
 
+impl Item {
+    /// The item's name: the type it defines.
+    pub fn name(&self) -> &Ident {
+        match self {
+            Item::Layout(item) => &item.name,
+            Item::Access(item) => &item.name,
+            Item::Traversal(item) => &item.name,
+            Item::Kernel(item) => &item.name,
+        }
+    }
+}
+
 /// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (docs/semantics.md §4).
 pub struct TraversalItem {
     pub attrs: Vec<Attribute>,

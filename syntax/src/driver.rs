@@ -8,7 +8,7 @@ use crate::ast::{AccessItem, Invocation, Item, KernelItem, LayoutItem, Traversal
 use crate::auto::{self, Choice};
 use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
 use crate::errors::Errors;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Canonical, enumeration_limit};
 use swizzle_core::code::Block;
 
@@ -51,7 +51,7 @@ pub fn check<'i>(
     errors: &mut Errors,
     mut kernel: impl FnMut(&KernelItem, Option<&CheckedKernel>),
 ) -> Outcome<'i> {
-    let items = &invocation.items;
+    let items = &distinct(&invocation.items, errors);
     let accesses: Vec<(&AccessItem, Option<CheckedAccess>)> = items
         .iter()
         .filter_map(|item| match item {
@@ -64,7 +64,7 @@ pub fn check<'i>(
         .map(|(item, checked)| (item.name.to_string(), checked.as_ref()))
         .collect();
     let mut checked = Vec::new();
-    for item in items {
+    for &item in items {
         let Item::Layout(layout) = item else { continue };
         let mut layout_checked = check::check(layout, errors);
         let auto = layout_checked
@@ -115,6 +115,45 @@ pub fn check<'i>(
         traversals,
     }
 }
+
+/// The items whose names are their own. Every item defines a type of its name, so a second
+/// item of a name, or an item named after a primitive type (which the generated code names),
+/// is an error on its name and is left out of the check and the expansion, instead of
+/// dozens of rustc errors about the clash.
+fn distinct<'i>(items: &'i [Item], errors: &mut Errors) -> Vec<&'i Item> {
+    let mut seen = HashSet::new();
+    items
+        .iter()
+        .filter(|item| {
+            let name = item.name();
+            let text = name.to_string();
+            if PRIMITIVES.contains(&text.as_str()) {
+                errors.error(
+                    name,
+                    format!(
+                        "`{name}` is a primitive type, which the generated code uses: name the \
+                         item otherwise"
+                    ),
+                );
+                return false;
+            }
+            let fresh = seen.insert(text);
+            if !fresh {
+                errors.error(
+                    name,
+                    format!("`{name}` is already defined in this invocation: rename one of them"),
+                );
+            }
+            fresh
+        })
+        .collect()
+}
+
+/// Rust's primitive types: an item of one of these names would shadow it.
+const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+    "i128", "isize", "f16", "f32", "f64", "f128",
+];
 
 /// Chooses the parameters of a layout's `swizzle (auto ...)`, if it has one.
 fn resolve_auto(checked: &mut Checked, accesses: &Accesses, errors: &mut Errors) -> Option<Choice> {

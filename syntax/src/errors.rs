@@ -16,6 +16,8 @@ pub struct Errors {
     list: Vec<syn::Error>,
     /// Layout name → the identifiers of its statements that did not parse.
     unparsed: HashMap<String, HashSet<String>>,
+    /// (layout, keyword) pairs already reported as a name.
+    keywords: HashSet<(String, String)>,
 }
 
 impl Errors {
@@ -47,6 +49,34 @@ impl Errors {
     /// Number of errors recorded so far, to tell whether a step added any.
     pub fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Records why a statement of `layout` did not parse. A keyword where a name belongs
+    /// (`memory [loop: 16]`) is one mistake however often it is written: its first use says
+    /// how to write it (`r#loop`), later uses in the same layout add nothing.
+    pub fn statement(&mut self, layout: &syn::Ident, error: syn::Error) {
+        for error in error {
+            let message = error.to_string();
+            let Some(keyword) = message
+                .strip_prefix("expected identifier, found keyword `")
+                .and_then(|rest| rest.strip_suffix('`'))
+            else {
+                self.list.push(error);
+                continue;
+            };
+            if self
+                .keywords
+                .insert((layout.to_string(), keyword.to_owned()))
+            {
+                self.list.push(syn::Error::new(
+                    error.span(),
+                    format!(
+                        "`{keyword}` is a Rust keyword, which cannot be a name as it is: write \
+                         `r#{keyword}`"
+                    ),
+                ));
+            }
+        }
     }
 
     /// Notes that a statement of `layout` did not parse (its error is already recorded).

@@ -112,7 +112,7 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
                     pending = Some(rest);
                 }
                 Err(error) => {
-                    errors.push(error);
+                    errors.statement(&name, error);
                     errors.unparsed(&name, &tokens);
                 }
             }
