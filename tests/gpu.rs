@@ -308,6 +308,26 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
     ));
 }
 
+/// Padding an injective layout keeps it injective, proved from its structure however large:
+/// at `b: 65536` (past the enumeration budget) the pack kernel once refused this layout.
+#[test]
+fn padded_layouts_past_the_enumeration_budget_are_injective() {
+    for b in [1000, 65536, 1 << 24] {
+        let text =
+            format!("layout P {{ memory [a: 3, b: {b}]; pad b -> x (1, 2); coords [a, x]; }}");
+        let (layout, _) = parse(&text);
+        assert!(layout.is_injective(), "{text}");
+        assert!(layout.is_padded() && !layout.has_inverse(), "{text}");
+    }
+    // A replicated dim is not, and an overlapping embedding is not either.
+    for text in [
+        "layout R { memory [n: 4]; replicate -> [r: 2]; coords [r, n]; }",
+        "layout E { memory [n: 64]; embed n -> [y: 8, x: 8] strides [7, 1]; coords [y, x]; }",
+    ] {
+        assert!(!parse(text).0.is_injective(), "{text}");
+    }
+}
+
 /// Absurd extents are a typed error, never an overflow: 2^40 × 2^40 once panicked in debug
 /// builds and wrapped in release. Building a layout needs no adapter.
 #[test]

@@ -214,23 +214,25 @@ impl Canonical {
     }
 
     /// Decides whether distinct valid coordinates always get distinct offsets, enumerating at
-    /// most `limit` coordinates when no structural argument applies.
+    /// most `limit` coordinates when no structural argument applies. The structural proofs
+    /// hold on every coordinate in range, so on the valid ones of a padded layout too.
     pub fn injectivity(&self, descriptor: &Descriptor, limit: usize) -> Injectivity {
-        if self.valid.is_empty() {
-            if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
-                return match f2.kernel(inputs.total()) {
-                    None => Injectivity::Injective,
-                    Some(witness) => {
-                        let b = unpack_bits(witness, &inputs);
-                        let offset = self.offset.eval(&b) as usize;
-                        let a = vec![0; b.len()];
-                        Injectivity::Collides(Collision { a, b, offset })
-                    }
-                };
+        if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
+            match f2.kernel(inputs.total()) {
+                None => return Injectivity::Injective,
+                // A collision of two coordinates in range; with padding they may be invalid,
+                // so the enumeration below decides.
+                Some(witness) if self.valid.is_empty() => {
+                    let b = unpack_bits(witness, &inputs);
+                    let offset = self.offset.eval(&b) as usize;
+                    let a = vec![0; b.len()];
+                    return Injectivity::Collides(Collision { a, b, offset });
+                }
+                Some(_) => {}
             }
-            if stagewise_bijective(descriptor) {
-                return Injectivity::Injective;
-            }
+        }
+        if stagewise_injective(descriptor) {
+            return Injectivity::Injective;
         }
         self.enumerate(limit)
     }
@@ -404,30 +406,42 @@ fn swizzle(value: Sym, bits: u32, base: u32, shift: i32, vars: Vars) -> Sym {
     value.xor(field.scale(1 << target))
 }
 
-/// Whether every stage (and the memory) is a bijection between its index spaces, which makes
-/// the whole layout a bijection onto `0..space`.
-fn stagewise_bijective(descriptor: &Descriptor) -> bool {
+/// Whether every stage, and the memory, maps distinct upper indices to distinct lower ones:
+/// then so does the whole layout. Bijective stages are (`unmerge`, `merge`, `xor`,
+/// `morton`, CuTe's `swizzle`); `pad`, `slice` and `offset` add a constant; `freeze` fixes a
+/// dim no coordinate reaches; an embedding (or strided memory) is when its strides dominate
+/// (each larger than the span of the smaller ones), as in a padded row pitch. Only
+/// `replicate` of a dim longer than 1 maps several coordinates to one index.
+fn stagewise_injective(descriptor: &Descriptor) -> bool {
     let len = |d: DimId| descriptor.dims[d].len;
     let memory = &descriptor.memory;
-    packed_order(&memory.dims, &memory.strides, &len).is_some()
+    dominating_strides(&memory.dims, &memory.strides, &len)
         && descriptor.stages.iter().all(|stage| match stage {
             Transform::Unmerge { .. } | Transform::Merge { .. } | Transform::Xor { .. } => true,
             Transform::Morton { .. } | Transform::Swizzle { .. } => true,
-            Transform::Embed {
-                lower,
-                upper,
-                strides,
-            } => {
-                packed_order(upper, strides, &len).is_some()
-                    && upper.iter().map(|&d| len(d)).product::<usize>() == len(*lower)
-            }
-            Transform::Pad { left, right, .. } => left + right == 0,
-            Transform::Slice { lower, upper, .. } | Transform::Offset { lower, upper, .. } => {
-                len(*lower) == len(*upper)
-            }
-            Transform::Freeze { lower, .. } => len(*lower) == 1,
+            Transform::Pad { .. } | Transform::Slice { .. } | Transform::Offset { .. } => true,
+            Transform::Freeze { .. } => true,
+            Transform::Embed { upper, strides, .. } => dominating_strides(upper, strides, &len),
             Transform::Replicate { upper } => upper.iter().all(|&d| len(d) == 1),
         })
+}
+
+/// Whether `Σ index_i · stride_i` is injective because, in increasing order of stride, each
+/// stride exceeds the largest value the smaller ones reach together (mixed radix with gaps).
+fn dominating_strides(dims: &[DimId], strides: &[usize], len: &dyn Fn(DimId) -> usize) -> bool {
+    let mut order: Vec<(usize, usize)> = dims
+        .iter()
+        .zip(strides.iter())
+        .map(|(&d, &stride)| (stride, len(d)))
+        .filter(|&(_, len)| len > 1)
+        .collect();
+    order.sort_unstable();
+    let mut reach: u128 = 0;
+    order.into_iter().all(|(stride, len)| {
+        let dominates = stride as u128 > reach;
+        reach += stride as u128 * (len as u128 - 1);
+        dominates
+    })
 }
 
 /// The dims of a strided embedding sorted from slowest to fastest, when the strides are
