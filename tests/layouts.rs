@@ -1,6 +1,7 @@
 //! Layouts compiled by rustc: the generated `offset`, `coord` and `is_valid` against the
 //! reference interpreter on every coordinate, in const context, and through the traits.
 
+use swizzle::ir::coordinates;
 use swizzle::{Bijective, CoordError, Layout};
 
 /// Constants named like dims of `Unusual`: the generated locals must not be read as
@@ -311,5 +312,104 @@ mod batch {
                 }
             })
         );
+    }
+}
+
+swizzle::layout! {
+    /// 24 transforms whose folded form would grow past the symbolic budget: the macro
+    /// lowers them in stages (one named local per large intermediate value).
+    layout StagedRotation {
+        memory [d0: 3, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 3];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 3, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 3, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 3];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 3, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 3, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 3];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 3, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 3, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 3];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 3, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 3, d1: 5, d2: 7];
+        coords [d0, d1, d2];
+        inverse;
+    }
+
+    /// 40 `xor`s: F2-affine, lowered on bit vectors to mask-and-shift code and its inverse.
+    layout XorChain {
+        memory [a: 64, b: 64];
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        xor a by b;
+        xor b by a;
+        coords [a, b];
+        inverse;
+    }
+}
+
+/// Staged and F2-lowered long pipelines compile, and compute what the interpreter computes,
+/// both ways.
+#[test]
+fn long_pipelines_compile_and_agree() {
+    for coord in coordinates(&StagedRotation::SHAPE) {
+        let offset = StagedRotation::DESCRIPTOR
+            .offset(&coord)
+            .expect("in bounds");
+        assert_eq!(StagedRotation::offset(coord[0], coord[1], coord[2]), offset);
+        assert_eq!(StagedRotation::coord(offset).to_vec(), coord);
+    }
+    for coord in coordinates(&XorChain::SHAPE) {
+        let offset = XorChain::DESCRIPTOR.offset(&coord).expect("in bounds");
+        assert_eq!(XorChain::offset(coord[0], coord[1]), offset);
+        assert_eq!(XorChain::coord(offset).to_vec(), coord);
     }
 }

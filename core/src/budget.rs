@@ -65,3 +65,17 @@ pub const EXPRESSION_NODES: usize = 256;
 /// How deep brackets, braces and parentheses nest in layout text given to the command line
 /// or `source()`: the lexer and the parser recurse on nested groups.
 pub const NESTING: usize = 128;
+
+/// Nodes of one symbolic expression while a layout's pipeline is folded into one expression
+/// per coordinate. Past it (chains of transforms that do not simplify, which grow
+/// exponentially) the layout is lowered as an F2 bit matrix when it is one, else in stages:
+/// every intermediate value larger than [`STAGE_NODES`] becomes a named local, so that the
+/// expansion grows linearly with the pipeline.
+pub const SYMBOLIC_NODES: usize = 4096;
+
+/// Nodes an intermediate value of a staged layout may have before it becomes a named local.
+pub const STAGE_NODES: usize = 64;
+
+/// How deep a symbolic expression may nest, folded or staged: every pass over one recurses
+/// on its depth.
+pub const SYMBOLIC_DEPTH: usize = 64;

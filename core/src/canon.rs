@@ -3,11 +3,11 @@
 //! conditions of its padding, and the inverse when it is a bijection.
 
 use crate::budget;
-use crate::code::{Block, Code, Op};
+use crate::code::{self, Block, Code, Op};
 use crate::f2::{F2Map, Inputs};
 use crate::ir::{Descriptor, DimId, Transform, coordinates, morton_bits};
 use crate::sym::{Sym, Vars};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The enumeration limit for a layout that asks for its inverse (`inverse;`) or not: the one
 /// place that choice is made, for the Rust and the WGSL code alike.
@@ -27,8 +27,22 @@ pub struct Canonical {
     pub valid: Vec<(Sym, i128, i128)>,
     /// A dim name for each intermediate expression, to name shared locals after.
     pub names: HashMap<Sym, String>,
+    /// The coordinates' lengths.
     pub lens: Vec<usize>,
     pub coord_names: Vec<String>,
+    /// Intermediate values named as locals, in order, when the pipeline does not fold into
+    /// a small expression (past [`budget::SYMBOLIC_NODES`]): each over the coordinates and
+    /// the locals before it, as variables `lens.len()` onwards.
+    pub locals: Vec<Local>,
+}
+
+/// An intermediate value of a staged layout: the dim it computes and its expression.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub value: Sym,
+    /// The dim's length, which bounds the value on valid coordinates.
+    pub len: usize,
 }
 
 /// Two coordinates with the same offset.
@@ -49,9 +63,61 @@ pub enum Injectivity {
 }
 
 impl Canonical {
+    /// The canonical form of `descriptor`: its pipeline folded into one expression per
+    /// coordinate, or — when that passes [`budget::SYMBOLIC_NODES`] — lowered in stages,
+    /// every intermediate value past [`budget::STAGE_NODES`] a named local, so that no
+    /// pipeline makes the expansion grow faster than its length.
     pub fn new(descriptor: &Descriptor) -> Canonical {
-        let lens = descriptor.shape();
+        let folded = Canonical::fold(descriptor, budget::SYMBOLIC_NODES, true);
+        if folded.locals.is_empty() {
+            return folded;
+        }
+        let f2 = power_of_two_inputs(&folded.lens, &folded.coord_names)
+            .and_then(|inputs| Some((crate::f2_pipeline::lower(descriptor, &inputs)?, inputs)));
+        match f2 {
+            Some((f2, inputs)) => Canonical::from_f2(f2, &inputs, folded.lens),
+            None => Canonical::fold(descriptor, budget::STAGE_NODES, false),
+        }
+    }
+
+    /// The canonical form of an F2-affine layout from its map alone; its symbolic offset is
+    /// the map's, bit by bit.
+    fn from_f2(f2: F2Map, inputs: &Inputs, lens: Vec<usize>) -> Canonical {
         let vars = Vars { lens: &lens };
+        let bit = |input: u32| -> Sym {
+            let (var, bit) = (0..inputs.names.len())
+                .rev()
+                .find(|&var| inputs.start(var) <= input)
+                .map_or((0, 0), |var| (var, input - inputs.start(var)));
+            Sym::Var(var).div(1 << bit, vars).rem(2, vars)
+        };
+        let mut offset = Sym::constant(0);
+        for (position, row) in f2.rows.iter().enumerate() {
+            let mut value = Sym::constant(i128::from(row.constant));
+            for input in (0..inputs.total()).filter(|&i| row.mask >> i & 1 == 1) {
+                value = value.xor(bit(input));
+            }
+            offset = offset.plus(value.scale(1 << position));
+        }
+        Canonical {
+            offset,
+            f2: Some(f2),
+            valid: Vec::new(),
+            names: HashMap::new(),
+            lens,
+            coord_names: inputs.names.clone(),
+            locals: Vec::new(),
+        }
+    }
+
+    /// Runs the stages newest-first on symbolic values; a value of more than `local_past`
+    /// nodes becomes a local (a fresh variable). A `probe` stops at the first local: its
+    /// caller only asks whether the pipeline folds, and the rest would be wasted work.
+    fn fold(descriptor: &Descriptor, local_past: usize, probe: bool) -> Canonical {
+        let lens = descriptor.shape();
+        // The coordinates' lengths, then the locals'.
+        let mut var_lens = lens.clone();
+        let mut locals: Vec<Local> = Vec::new();
         let mut values: Vec<Option<Sym>> = vec![None; descriptor.dims.len()];
         let mut names = HashMap::new();
         for (i, &dim) in descriptor.coords.iter().enumerate() {
@@ -61,6 +127,7 @@ impl Canonical {
         let value =
             |values: &[Option<Sym>], dim: DimId| values[dim].clone().unwrap_or(Sym::constant(0));
         for stage in descriptor.stages.iter().rev() {
+            let vars = Vars { lens: &var_lens };
             let len = |dim: DimId| descriptor.dims[dim].len as i128;
             let computed: Vec<(DimId, Sym)> = match stage {
                 Transform::Unmerge { lower, upper } => {
@@ -130,13 +197,26 @@ impl Canonical {
                     )]
                 }
             };
-            for (dim, sym) in computed {
+            for (dim, mut sym) in computed {
+                let name = descriptor.dims[dim].name.to_string();
                 if !matches!(sym, Sym::Var(_)) && sym.as_constant().is_none() {
-                    names
-                        .entry(sym.clone())
-                        .or_insert_with(|| descriptor.dims[dim].name.to_string());
+                    if !sym.fits(local_past, budget::SYMBOLIC_DEPTH) {
+                        var_lens.push(descriptor.dims[dim].len);
+                        let len = descriptor.dims[dim].len;
+                        locals.push(Local {
+                            name,
+                            value: sym,
+                            len,
+                        });
+                        sym = Sym::Var(var_lens.len() - 1);
+                    } else {
+                        names.entry(sym.clone()).or_insert(name);
+                    }
                 }
                 values[dim] = Some(sym);
+            }
+            if probe && !locals.is_empty() {
+                break;
             }
         }
         let offset = embed(&descriptor.memory.dims, &descriptor.memory.strides, &values);
@@ -145,7 +225,9 @@ impl Canonical {
             .iter()
             .map(|&d| descriptor.dims[d].name.to_string())
             .collect();
+        // An F2 form is over the coordinates alone.
         let f2 = power_of_two_inputs(&lens, &coord_names)
+            .filter(|_| locals.is_empty())
             .and_then(|inputs| F2Map::from_sym(&offset, &inputs));
         Canonical {
             offset,
@@ -154,7 +236,48 @@ impl Canonical {
             names,
             lens,
             coord_names,
+            locals,
         }
+    }
+
+    /// The names of the variables in code: the coordinates', then the locals', each named
+    /// after its dim and made unique (`m`, `m1`, …).
+    fn var_names(&self) -> Vec<String> {
+        let mut used: HashSet<String> = self.coord_names.iter().cloned().collect();
+        let mut names = self.coord_names.clone();
+        for local in &self.locals {
+            names.push(code::fresh(&local.name, &mut used));
+        }
+        names
+    }
+
+    /// The lengths that bound the variables: the coordinates', then the locals'.
+    fn var_lens(&self) -> Vec<usize> {
+        let locals = self.locals.iter().map(|local| local.len);
+        self.lens.iter().copied().chain(locals).collect()
+    }
+
+    /// The values of the variables at `coord`: the coordinates, then each local in order.
+    fn variables(&self, coord: &[usize]) -> Vec<usize> {
+        let mut values = coord.to_vec();
+        for local in &self.locals {
+            // Wrapped like the generated code on a padded coordinate; never read there.
+            values.push(local.value.eval(&values) as usize);
+        }
+        values
+    }
+
+    /// The offset of `coord`, as the canonical form computes it (meaningless where padded).
+    pub fn eval(&self, coord: &[usize]) -> i128 {
+        self.offset.eval(&self.variables(coord))
+    }
+
+    /// Whether `coord` avoids every padding.
+    pub fn is_valid(&self, coord: &[usize]) -> bool {
+        let values = self.variables(coord);
+        self.valid
+            .iter()
+            .all(|(sym, lo, hi)| (*lo..*hi).contains(&sym.eval(&values)))
     }
 
     /// The F2 inputs (coordinates), when every coordinate length is a power of two.
@@ -164,28 +287,59 @@ impl Canonical {
 
     /// The straight-line code of the offset, with names for its intermediate values.
     fn offset_code(&self) -> (Code, HashMap<Code, String>) {
+        let variables = self.var_names();
         let mut names = self
             .names
             .iter()
-            .map(|(sym, name)| (sym_code(sym, &self.coord_names), name.clone()))
+            .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
             .collect();
         let code = match (&self.f2, self.inputs()) {
             (Some(f2), Some(inputs)) => f2.to_code(&inputs, &mut names, None),
-            _ => sym_code(&self.offset, &self.coord_names),
+            _ => sym_code(&self.offset, &variables),
         };
         (code, names)
+    }
+
+    /// The locals of a staged layout as code, in order; `needed` keeps only those the given
+    /// code reads (directly or through another local).
+    fn local_code(&self, needed: &[&Code]) -> Vec<(String, Code)> {
+        let variables = self.var_names();
+        let codes: Vec<(String, Code)> = self
+            .locals
+            .iter()
+            .enumerate()
+            .map(|(i, local)| {
+                let code = sym_code(&local.value, &variables);
+                (variables[self.lens.len() + i].clone(), code)
+            })
+            .collect();
+        let mut live: HashSet<String> = HashSet::new();
+        for code in needed {
+            code.collect_vars(&mut live);
+        }
+        let mut kept = Vec::new();
+        for (name, code) in codes.into_iter().rev() {
+            if live.contains(&name) {
+                code.collect_vars(&mut live);
+                kept.push((name, code));
+            }
+        }
+        kept.reverse();
+        kept
     }
 
     /// The validity conditions as `(expr, lo, hi)` code, dropping bounds the coordinate
     /// range already implies.
     pub fn valid_code(&self) -> Vec<(Code, Option<i128>, Option<i128>)> {
-        let vars = Vars { lens: &self.lens };
+        let lens = self.var_lens();
+        let vars = Vars { lens: &lens };
+        let variables = self.var_names();
         self.valid
             .iter()
             .map(|(sym, lo, hi)| {
                 let (min, max) = sym.range(vars);
                 (
-                    sym_code(sym, &self.coord_names),
+                    sym_code(sym, &variables),
                     (*lo > min).then_some(*lo),
                     (*hi <= max).then_some(*hi),
                 )
@@ -193,10 +347,24 @@ impl Canonical {
             .collect()
     }
 
-    /// The offset function's body, shared subexpressions bound to locals named after dims.
+    /// The locals that [`Canonical::valid_code`] reads, in order (none unless staged).
+    pub fn valid_locals(&self) -> Vec<(String, Code)> {
+        let conditions = self.valid_code();
+        let codes: Vec<&Code> = conditions.iter().map(|(code, ..)| code).collect();
+        self.local_code(&codes)
+    }
+
+    /// The offset function's body, shared subexpressions bound to locals named after dims
+    /// (after the locals of a staged layout).
     pub fn offset_block(&self) -> Block {
         let (code, names) = self.offset_code();
-        Block::share(vec![code], &names, &self.coord_names)
+        if self.locals.is_empty() {
+            return Block::share(vec![code], &names, &self.coord_names);
+        }
+        let staged = self.local_code(&[&code]);
+        let mut block = Block::share(vec![code], &names, &self.var_names());
+        block.locals.splice(0..0, staged);
+        block
     }
 
     /// The inverse's body (one result per coordinate, over the variable `offset`), when the
@@ -274,14 +442,15 @@ impl Canonical {
         // coordinate that reached each one, to name it if another does too.
         let mut seen: HashMap<i128, Vec<usize>> = HashMap::with_capacity(size);
         for coord in coordinates(&self.lens) {
+            let values = self.variables(&coord);
             if self
                 .valid
                 .iter()
-                .any(|(s, lo, hi)| !(*lo..*hi).contains(&s.eval(&coord)))
+                .any(|(s, lo, hi)| !(*lo..*hi).contains(&s.eval(&values)))
             {
                 continue;
             }
-            let offset = self.offset.eval(&coord);
+            let offset = self.offset.eval(&values);
             if let Some(a) = seen.insert(offset, coord.clone()) {
                 let offset = offset as usize;
                 return Injectivity::Collides(Collision {
@@ -489,7 +658,15 @@ fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
     for &dim in descriptor.memory.dims.iter() {
         values[dim].get_or_insert(Sym::constant(0));
     }
+    let too_large = |sym: &Option<Sym>| {
+        sym.as_ref()
+            .is_some_and(|s| !s.fits(budget::SYMBOLIC_NODES, budget::SYMBOLIC_DEPTH))
+    };
     for stage in descriptor.stages.iter() {
+        // An inverse past the budget is not folded: the layout gets none.
+        if stage.lower().iter().any(|&d| too_large(&values[d])) {
+            return None;
+        }
         let get = |values: &[Option<Sym>], d: DimId| values[d].clone();
         match stage {
             Transform::Unmerge { lower, upper } => {
@@ -578,7 +755,7 @@ fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
     let coords = descriptor
         .coords
         .iter()
-        .map(|&d| values[d].clone())
+        .map(|&d| values[d].clone().filter(|_| !too_large(&values[d])))
         .collect::<Option<Vec<_>>>()?;
     Some((coords, names))
 }

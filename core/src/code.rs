@@ -254,6 +254,20 @@ const RUST_KEYWORDS: &[&str] = &[
 ];
 
 impl Code {
+    /// Adds the names of the variables the code reads to `into`.
+    pub fn collect_vars(&self, into: &mut HashSet<String>) {
+        match self {
+            Code::Var(name) => {
+                into.insert(name.clone());
+            }
+            Code::Lit(_) | Code::Mask(_) => {}
+            Code::Bin(_, a, b) => {
+                a.collect_vars(into);
+                b.collect_vars(into);
+            }
+        }
+    }
+
     /// The value of the code where every variable is bound in `env`, as 64-bit `usize`
     /// arithmetic; `None` where the emitted Rust would overflow (a panic in debug builds and
     /// const evaluation), divide by zero or shift too far.

@@ -20,7 +20,7 @@ impl BitForm {
         self.mask == 0 && !self.constant
     }
 
-    fn xor(self, other: BitForm) -> BitForm {
+    pub fn xor(self, other: BitForm) -> BitForm {
         BitForm {
             mask: self.mask ^ other.mask,
             constant: self.constant ^ other.constant,

@@ -11,6 +11,7 @@ pub mod budget;
 pub mod canon;
 pub mod code;
 pub mod f2;
+pub mod f2_pipeline;
 pub mod interp;
 pub mod ir;
 pub mod kernel;

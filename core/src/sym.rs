@@ -213,6 +213,29 @@ impl Sym {
         }
     }
 
+    /// Whether the expression has at most `nodes` nodes and nests at most `depth` deep.
+    /// Counting stops at the limits, so measuring a huge expression costs no more than
+    /// `nodes` steps, and no more than `depth` frames of stack.
+    pub fn fits(&self, nodes: usize, depth: usize) -> bool {
+        let mut budget = nodes;
+        self.spend(&mut budget, depth)
+    }
+
+    /// Takes one unit of `budget` per node, within `depth` levels; `false` once either runs
+    /// out.
+    fn spend(&self, budget: &mut usize, depth: usize) -> bool {
+        let (Some(rest), Some(depth)) = (budget.checked_sub(1), depth.checked_sub(1)) else {
+            return false;
+        };
+        *budget = rest;
+        match self {
+            Sym::Var(_) => true,
+            Sym::Sum { terms, .. } => terms.iter().all(|(term, _)| term.spend(budget, depth)),
+            Sym::Div(x, _) | Sym::Rem(x, _) => x.spend(budget, depth),
+            Sym::Xor(a, b) => a.spend(budget, depth) && b.spend(budget, depth),
+        }
+    }
+
     /// The value at `coord` (one entry per variable).
     pub fn eval(&self, coord: &[usize]) -> i128 {
         match self {

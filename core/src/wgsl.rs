@@ -93,15 +93,20 @@ pub fn functions(
                 conditions.push(format!("{} < {len}", params.get(coord)));
             }
         }
-        for (code, lo, hi) in &valid {
-            bound(code, &maxima)?;
+        // A staged layout computes the values its paddings test first.
+        let tested = Block {
+            locals: canonical.valid_locals(),
+            results: valid.iter().map(|(code, ..)| code.clone()).collect(),
+        };
+        let printed = block(&tested, &params, &maxima)?;
+        for ((code, lo, hi), text) in valid.iter().zip(&printed.results) {
             // A comparison's operand cannot be a bitwise operation without parentheses.
-            let code = match code {
-                Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({})", expr(code, &params)),
-                _ => expr(code, &params),
+            let text = match code {
+                Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({text})"),
+                _ => text.clone(),
             };
-            conditions.extend(lo.map(|lo| format!("{code} >= {lo}")));
-            conditions.extend(hi.map(|hi| format!("{code} < {hi}")));
+            conditions.extend(lo.map(|lo| format!("{text} >= {lo}")));
+            conditions.extend(hi.map(|hi| format!("{text} < {hi}")));
         }
         let conditions = match conditions.is_empty() {
             true => "true".to_owned(),
@@ -109,7 +114,8 @@ pub fn functions(
         };
         let _ = write!(
             out,
-            "\nfn {prefix}_is_valid({signature}) -> bool {{\n    return {conditions};\n}}\n"
+            "\nfn {prefix}_is_valid({signature}) -> bool {{\n{}    return {conditions};\n}}\n",
+            printed.locals
         );
     }
 

@@ -97,10 +97,8 @@ fn scan(text: &str) -> Option<(usize, Problem)> {
                     return Some((i, Problem::TooDeep));
                 }
             }
-            b')' | b']' | b'}' => {
-                if open.pop().is_none() {
-                    return Some((i, Problem::UnopenedBracket));
-                }
+            b')' | b']' | b'}' if open.pop().is_none() => {
+                return Some((i, Problem::UnopenedBracket));
             }
             _ => {}
         }

@@ -286,10 +286,17 @@ impl<'a> Expansion<'a> {
                 "Whether a coordinate of one tile is outside every padding.",
             ),
         );
+        // A staged layout computes the values its paddings test first.
+        let locals = self.canonical.valid_locals();
+        let locals = locals.iter().map(|(name, code)| {
+            let (name, code) = (ident(name), Rust(code));
+            quote!(let #name = #code;)
+        });
         Some(quote! {
             #[doc = #doc]
             #[inline(always)]
             pub const fn #name(#(#coords: usize),*) -> bool {
+                #(#locals)*
                 #conditions
             }
         })

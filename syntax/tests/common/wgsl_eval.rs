@@ -5,6 +5,9 @@
 //! printer that relies on Rust's semantics fails the property tests on every machine, not
 //! only where a GPU runs the shader.
 
+// Each test binary that includes this module uses part of it.
+#![allow(dead_code)]
+
 use naga::{
     BinaryOperator, Block, Expression, Function, Handle, Literal, LocalVariable, Module, Statement,
 };
@@ -123,6 +126,39 @@ impl Frame<'_> {
     }
 
     fn eval(&mut self, handle: Handle<Expression>) -> Result<Value, String> {
+        if let Some(value) = self.values.get(&handle) {
+            return Ok(value.clone());
+        }
+        // Operands come before their uses in naga's arena, so one pass in arena order
+        // evaluates a long chain of `let`s without recursing down it; what reads a local
+        // variable is left to the recursion below, where statements have run.
+        for (earlier, expression) in self.function.expressions.iter() {
+            if earlier.index() >= handle.index() {
+                break;
+            }
+            if !self.values.contains_key(&earlier) && self.ready(expression) {
+                let value = self.eval_one(earlier)?;
+                self.values.insert(earlier, value);
+            }
+        }
+        self.eval_one(handle)
+    }
+
+    /// Whether `expression` is pure and its operands are evaluated.
+    fn ready(&self, expression: &Expression) -> bool {
+        match expression {
+            Expression::Literal(_) | Expression::FunctionArgument(_) => true,
+            Expression::Binary { left, right, .. } => {
+                self.values.contains_key(left) && self.values.contains_key(right)
+            }
+            Expression::Compose { components, .. } => {
+                components.iter().all(|c| self.values.contains_key(c))
+            }
+            _ => false,
+        }
+    }
+
+    fn eval_one(&mut self, handle: Handle<Expression>) -> Result<Value, String> {
         if let Some(value) = self.values.get(&handle) {
             return Ok(value.clone());
         }

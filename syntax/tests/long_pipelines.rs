@@ -1,0 +1,165 @@
+//! Pipelines of up to 256 transforms expand in time linear in their length (issue "Never
+//! hang"): chains that do not fold into a small expression — alternating `xor`s, `merge` and
+//! `unmerge` over mixed radices — are lowered in stages, one named local per large
+//! intermediate value. Each case runs under a deadline, and its Rust and WGSL code are
+//! checked against the reference interpreter on every coordinate.
+
+mod common;
+#[path = "common/wgsl_eval.rs"]
+mod wgsl_eval;
+
+use std::time::Duration;
+use swizzle_core::canon::Canonical;
+use swizzle_core::ir::{Descriptor, coordinates};
+
+/// `xor a by b; xor b by a; …` over 64×64: F2-linear, but its symbolic form doubles.
+fn xor_chain(transforms: usize) -> String {
+    let body: Vec<&str> = (0..transforms)
+        .map(|i| match i % 2 {
+            0 => "xor a by b;",
+            _ => "xor b by a;",
+        })
+        .collect();
+    format!(
+        "layout XorChain {{ memory [a: 64, b: 64]; {} coords [a, b]; }}",
+        body.join(" ")
+    )
+}
+
+/// `merge` then `unmerge` into the lengths rotated by one, over and over: mixed-radix digits
+/// of digits that never simplify. `pad` (when given) pads the first dim near memory, so
+/// that validity depends on the whole chain.
+fn rotation_chain(lens: &[usize], transforms: usize, pad: bool) -> String {
+    let names: Vec<String> = (0..lens.len()).map(|i| format!("d{i}")).collect();
+    let decls = |lens: &[usize]| -> String {
+        let pairs: Vec<String> = names
+            .iter()
+            .zip(lens)
+            .map(|(n, l)| format!("{n}: {l}"))
+            .collect();
+        pairs.join(", ")
+    };
+    let mut current = lens.to_vec();
+    let mut statements = Vec::new();
+    if pad {
+        statements.push("pad d0 -> d0 (1, 1);".to_owned());
+        current[0] += 2;
+    }
+    for _ in 0..transforms / 2 {
+        statements.push(format!("merge [{}] -> m;", names.join(", ")));
+        current.rotate_left(1);
+        statements.push(format!("unmerge m -> [{}];", decls(&current)));
+    }
+    format!(
+        "layout Rotation {{ memory [{}]; {} coords [{}]; }}",
+        decls(lens),
+        statements.join(" "),
+        names.join(", ")
+    )
+}
+
+/// Expands `source` under a deadline and checks every form of it against the interpreter;
+/// the length of the expansion.
+fn check(source: String) -> usize {
+    let text = source.clone();
+    let expansion = common::within(Duration::from_secs(120), &source, move || {
+        let tokens: proc_macro2::TokenStream = text.parse().expect("tokens");
+        swizzle_syntax::expand(tokens).to_string()
+    });
+    assert!(!expansion.contains("compile_error"), "{expansion}");
+    let descriptor = common::layout(&source);
+    let canonical = Canonical::new(&descriptor);
+    agrees(&descriptor, &canonical, &source);
+    expansion.len()
+}
+
+/// The offset code, validity and WGSL of `canonical` equal the interpreter everywhere.
+fn agrees(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
+    let block = canonical.offset_block();
+    let names = &canonical.coord_names;
+    let wgsl = swizzle_core::wgsl::layout("Chain", descriptor, false).expect("fits u32");
+    let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+    let padded = !canonical.valid.is_empty();
+    for coord in coordinates(&descriptor.shape()) {
+        let valid = descriptor.is_valid(&coord);
+        assert_eq!(canonical.is_valid(&coord), valid, "{coord:?}\n{source}");
+        let args: Vec<u32> = coord.iter().map(|&c| c as u32).collect();
+        if padded {
+            let wgsl_valid = wgsl_eval::call(&module, "chain_is_valid", &args)
+                .and_then(|v| v.bool())
+                .unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+            assert_eq!(wgsl_valid, valid, "{coord:?}\n{wgsl}");
+        }
+        if !valid {
+            continue;
+        }
+        let expected = descriptor.offset(&coord).expect("valid") as u64;
+        let env = names
+            .iter()
+            .cloned()
+            .zip(coord.iter().map(|&c| c as u64))
+            .collect();
+        assert_eq!(
+            block.eval(&env),
+            Some(vec![expected]),
+            "{coord:?}\n{source}"
+        );
+        let wgsl_offset = wgsl_eval::call(&module, "chain_offset", &args)
+            .and_then(|v| v.u32())
+            .unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+        assert_eq!(u64::from(wgsl_offset), expected, "{coord:?}\n{wgsl}");
+    }
+}
+
+#[test]
+fn xor_chains_expand_linearly() {
+    for transforms in [28, 64, 256] {
+        let source = xor_chain(transforms);
+        let size = check(source.clone());
+        assert!(
+            size < 1000 * transforms,
+            "{transforms} transforms: {size} bytes"
+        );
+        // F2 through and through: its mask-and-shift code and its inverse.
+        let descriptor = common::layout(&source);
+        let canonical = Canonical::new(&descriptor);
+        assert!(canonical.f2.is_some() && canonical.locals.is_empty());
+        let inverse = canonical
+            .inverse_block(&descriptor, swizzle_core::budget::REQUESTED_ENUMERATION)
+            .expect("a bijection");
+        for coord in coordinates(&descriptor.shape()) {
+            let offset = descriptor.offset(&coord).expect("in bounds") as u64;
+            let env = [("offset".to_owned(), offset)].into_iter().collect();
+            let back: Vec<u64> = coord.iter().map(|&c| c as u64).collect();
+            assert_eq!(inverse.eval(&env), Some(back), "{transforms}: {coord:?}");
+        }
+    }
+}
+
+#[test]
+fn mixed_radix_chains_expand_linearly() {
+    for lens in [&[3, 5, 7][..], &[60, 70]] {
+        for transforms in [20, 100, 256] {
+            let size = check(rotation_chain(lens, transforms, false));
+            assert!(
+                size < 1000 * transforms,
+                "{lens:?} × {transforms}: {size} bytes"
+            );
+        }
+    }
+}
+
+/// The paddings of a staged layout test values computed through the whole chain: the
+/// generated `is_valid` computes the locals they need first.
+#[test]
+fn padded_chains_test_their_locals() {
+    let source = rotation_chain(&[3, 5, 7], 64, true);
+    let descriptor = common::layout(&source);
+    let canonical = Canonical::new(&descriptor);
+    assert!(!canonical.locals.is_empty(), "the chain is staged");
+    assert!(
+        !canonical.valid_locals().is_empty(),
+        "its padding reads a local"
+    );
+    check(source);
+}
