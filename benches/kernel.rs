@@ -74,8 +74,8 @@ macro_rules! tiled {
             tiles: layout.tiles(),
             tile_space: $layout::TILE_SPACE,
             space: layout.space(),
-            pack: $pack::PLAN,
-            unpack: $unpack::PLAN,
+            pack: $pack::plan().clone(),
+            unpack: $unpack::plan().clone(),
             descriptor: $layout::DESCRIPTOR,
         }
     }};

@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{side}×{side} f32 image: every element checked against `offset`.");
     println!(
         "Copies run at {:?} (Morton pack: vector {}).\n",
-        Level::detect::<f32>(&PackMorton::PLAN),
+        Level::detect::<f32>(PackMorton::plan()),
         PackMorton::VECTOR
     );
 

@@ -133,8 +133,8 @@ fn morton_tiles<T: Poison>() {
         round_trip::<T, _>(
             &layout,
             &MortonTiles::DESCRIPTOR,
-            |level, src, dst| copy_with(level, &PackMorton::PLAN, row_major, tiled, src, dst),
-            |level, src, dst| copy_with(level, &UnpackMorton::PLAN, tiled, row_major, src, dst),
+            |level, src, dst| copy_with(level, PackMorton::plan(), row_major, tiled, src, dst),
+            |level, src, dst| copy_with(level, UnpackMorton::plan(), tiled, row_major, src, dst),
         );
         // The generated `run` is `copy` at the detected level.
         let image: Vec<T> = (0..y * x).map(T::from_index).collect();
@@ -160,24 +160,28 @@ fn morton_tiles_every_element_size() {
 fn networks_exist_where_registers_fit() {
     // 8×8 tiles: rows of 8 fill a 32-byte register of 4-byte elements, so AVX2 has a network;
     // 64-byte registers would need rows of 16.
-    let lanes: Vec<usize> = PackMorton::PLAN.networks.iter().map(|n| n.lanes).collect();
+    let lanes: Vec<usize> = PackMorton::plan()
+        .networks
+        .iter()
+        .map(|n| n.lanes)
+        .collect();
     assert_eq!(lanes, [4, 8]);
     assert_eq!(PackMorton::VECTOR, 2);
     assert_eq!(
         Level::Avx2
-            .network::<u32>(&PackMorton::PLAN)
+            .network::<u32>(PackMorton::plan())
             .map(|n| n.lanes),
         Some(8)
     );
     assert_eq!(
         Level::Avx2
-            .network::<u64>(&PackMorton::PLAN)
+            .network::<u64>(PackMorton::plan())
             .map(|n| n.lanes),
         Some(4)
     );
-    assert!(Level::Avx512.network::<u32>(&PackMorton::PLAN).is_none());
+    assert!(Level::Avx512.network::<u32>(PackMorton::plan()).is_none());
     // A Morton register of 8 is a 2×4 block: two rows, so two permutes per store.
-    let network = &PackMorton::PLAN.networks[1];
+    let network = &PackMorton::plan().networks[1];
     assert_eq!((network.stores.len(), network.steps.len()), (8, 16));
 }
 
@@ -300,8 +304,15 @@ fn large_arrays_stream_and_run_on_threads() {
             },
         };
         let mut packed = vec![u32::MAX; layout.space()];
-        swizzle::kernel::copy_with(level, &PackXor::PLAN, row_major, tiled, &image, &mut packed)
-            .expect("fits");
+        swizzle::kernel::copy_with(
+            level,
+            PackXor::plan(),
+            row_major,
+            tiled,
+            &image,
+            &mut packed,
+        )
+        .expect("fits");
         for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
             assert_eq!(
                 packed[layout.offset(coord[0], coord[1])],
@@ -310,7 +321,7 @@ fn large_arrays_stream_and_run_on_threads() {
             );
         }
         let mut back = vec![u32::MAX; image.len()];
-        let unpack = UnpackXor::PLAN;
+        let unpack = UnpackXor::plan().clone();
         swizzle::kernel::copy_with(level, &unpack, tiled, row_major, &packed, &mut back)
             .expect("fits");
         let wrong = back.iter().zip(&image).position(|(b, i)| b != i);
@@ -338,27 +349,27 @@ fn malformed_plans_are_errors() {
     );
     let image = vec![0u32; 64];
     let attempt = |plan: Plan| copy(&plan, sides.0, sides.1, &image, &mut vec![0; 64]);
-    let mut runs = PackMorton::PLAN.runs.to_vec();
+    let mut runs = PackMorton::plan().runs.to_vec();
     runs[3].len = 7; // past the end of its row
     let plan = Plan {
         runs: runs.into(),
-        ..PackMorton::PLAN
+        ..PackMorton::plan().clone()
     };
     assert_eq!(
         attempt(plan).unwrap_err().to_string(),
         "malformed plan: a run leaves its row or its tile"
     );
-    let mut networks = PackMorton::PLAN.networks.to_vec();
+    let mut networks = PackMorton::plan().networks.to_vec();
     let mut steps = networks[1].steps.to_vec();
     steps[5].load = 99;
     networks[1].steps = steps.into();
     let plan = Plan {
         networks: networks.into(),
-        ..PackMorton::PLAN
+        ..PackMorton::plan().clone()
     };
     assert_eq!(
         attempt(plan).unwrap_err().to_string(),
         "malformed plan: a network names registers or lanes outside its tiles"
     );
-    assert!(attempt(PackMorton::PLAN).is_ok());
+    assert!(attempt(PackMorton::plan().clone()).is_ok());
 }

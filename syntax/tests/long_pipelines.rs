@@ -4,59 +4,16 @@
 //! intermediate value. Each case runs under a deadline, and its Rust and WGSL code are
 //! checked against the reference interpreter on every coordinate.
 
+#[path = "common/chains.rs"]
+mod chains;
 mod common;
 #[path = "common/wgsl_eval.rs"]
 mod wgsl_eval;
 
+use chains::{rotation_chain, xor_chain};
 use std::time::Duration;
 use swizzle_core::canon::Canonical;
 use swizzle_core::ir::{Descriptor, coordinates};
-
-/// `xor a by b; xor b by a; …` over 64×64: F2-linear, but its symbolic form doubles.
-fn xor_chain(transforms: usize) -> String {
-    let body: Vec<&str> = (0..transforms)
-        .map(|i| match i % 2 {
-            0 => "xor a by b;",
-            _ => "xor b by a;",
-        })
-        .collect();
-    format!(
-        "layout XorChain {{ memory [a: 64, b: 64]; {} coords [a, b]; }}",
-        body.join(" ")
-    )
-}
-
-/// `merge` then `unmerge` into the lengths rotated by one, over and over: mixed-radix digits
-/// of digits that never simplify. `pad` (when given) pads the first dim near memory, so
-/// that validity depends on the whole chain.
-fn rotation_chain(lens: &[usize], transforms: usize, pad: bool) -> String {
-    let names: Vec<String> = (0..lens.len()).map(|i| format!("d{i}")).collect();
-    let decls = |lens: &[usize]| -> String {
-        let pairs: Vec<String> = names
-            .iter()
-            .zip(lens)
-            .map(|(n, l)| format!("{n}: {l}"))
-            .collect();
-        pairs.join(", ")
-    };
-    let mut current = lens.to_vec();
-    let mut statements = Vec::new();
-    if pad {
-        statements.push("pad d0 -> d0 (1, 1);".to_owned());
-        current[0] += 2;
-    }
-    for _ in 0..transforms / 2 {
-        statements.push(format!("merge [{}] -> m;", names.join(", ")));
-        current.rotate_left(1);
-        statements.push(format!("unmerge m -> [{}];", decls(&current)));
-    }
-    format!(
-        "layout Rotation {{ memory [{}]; {} coords [{}]; }}",
-        decls(lens),
-        statements.join(" "),
-        names.join(", ")
-    )
-}
 
 /// Expands `source` under a deadline and checks every form of it against the interpreter;
 /// the length of the expansion.
@@ -162,4 +119,20 @@ fn padded_chains_test_their_locals() {
         "its padding reads a local"
     );
     check(source);
+}
+
+/// The largest tile a kernel may copy expands to a few lines: the plan is computed at first
+/// use, not embedded (a 256×256 pack and unpack once expanded to 27.5 MB of tokens).
+#[test]
+fn kernels_of_the_largest_tiles_expand_to_little() {
+    let source = "
+        layout Big { memory [m: 65536]; morton m -> [y: 256, x: 256]; coords [y, x]; inverse; }
+        kernel PackBig = pack(Big);
+        kernel UnpackBig = unpack(Big);";
+    let expansion = common::within(Duration::from_secs(120), source, move || {
+        let tokens: proc_macro2::TokenStream = source.parse().expect("tokens");
+        swizzle_syntax::expand(tokens).to_string()
+    });
+    assert!(!expansion.contains("compile_error"), "{expansion}");
+    assert!(expansion.len() < 40_000, "{} bytes", expansion.len());
 }

@@ -35,6 +35,10 @@ pub struct CheckedKernel<'a> {
     pub source: Option<&'a Checked>,
     /// The layout written to (`None`: a row-major array).
     pub destination: Option<&'a Checked>,
+    /// The order in which a tile's elements are visited.
+    pub walk: Sfc,
+    /// The copy of one tile, planned here to check it and to document it; the runtime plans
+    /// it again at first use, so that the expansion does not grow with the tile.
     pub plan: Plan,
 }
 
@@ -113,6 +117,7 @@ pub fn check_kernel<'a>(
         layout,
         source,
         destination,
+        walk,
         plan,
     })
 }

@@ -1,18 +1,19 @@
-//! `kernel` items → a unit type holding the copy's [`Plan`] as const data, and a `run`
-//! function that hands it, the buffers and the layouts' extents to the runtime.
+//! `kernel` items → a unit type whose `plan()` plans the copy of one tile at first use (from
+//! the layouts' descriptors and the walk, a few lines of const data however large the
+//! tile), and a `run` function that hands it, the buffers and the layouts' extents to the
+//! runtime.
 
 use super::lit;
 use crate::ast::{Item, KernelItem, Length, StmtKind};
 use crate::check::{Checked, CheckedKernel, Direction};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-use swizzle_core::kernel::{Network, Plan, Run, Step};
 
 pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let KernelItem {
         attrs, vis, name, ..
     } = item;
-    let plan = plan_tokens(&kernel.plan);
+    let plan = plan_fn(kernel);
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
     let run = run_fn(kernel);
@@ -26,8 +27,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
         impl #name {
             /// Elements each run moves: the longest run contiguous on both sides.
             pub const VECTOR: usize = #vector;
-            /// The copy of one tile, planned at expansion time.
-            pub const PLAN: ::swizzle::kernel::Plan = #plan;
+            #plan
 
             #run
         }
@@ -161,7 +161,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             src: &[E],
             dst: &mut [E],
         ) -> Result<(), ::swizzle::kernel::KernelError> {
-            ::swizzle::kernel::copy(&Self::PLAN, #from_side, #to_side, src, dst)
+            ::swizzle::kernel::copy(Self::plan(), #from_side, #to_side, src, dst)
         }
     }
 }
@@ -179,63 +179,51 @@ fn type_name(layout: &Checked) -> Ident {
     super::rust::ident(&layout.descriptor.name)
 }
 
-/// The plan as a const expression.
-fn plan_tokens(plan: &Plan) -> TokenStream {
+/// `plan()`: the plan of one tile, computed once at first use from the two sides and the
+/// walk, exactly as the macro planned it to check the kernel.
+fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
+    let storage = |side: Option<&Checked>| match side {
+        Some(layout) => {
+            let name = type_name(layout);
+            quote!(Storage::Layout(&#name::DESCRIPTOR))
+        }
+        None => quote!(Storage::RowMajor),
+    };
+    let (from, to) = match kernel.direction {
+        Direction::Pack => (storage(None), storage(Some(kernel.layout))),
+        Direction::Unpack => (storage(Some(kernel.layout)), storage(None)),
+        Direction::Copy => (storage(kernel.source), storage(kernel.destination)),
+    };
     let numbers = |values: &[usize]| {
         let values = values.iter().map(|&v| lit(v));
         quote!(list(&[#(#values),*]))
     };
-    let tile = numbers(&plan.tile);
-    let vector = lit(plan.vector);
-    let runs = plan.runs.iter().map(|&Run { at, from, to, len }| {
-        let (at, from, to, len) = (lit(at), lit(from), lit(to), lit(len));
-        quote!(Run { at: #at, from: #from, to: #to, len: #len })
-    });
-    // Steps own lists, so each network's steps must be a const item to live for 'static.
-    let (step_items, networks): (Vec<TokenStream>, Vec<TokenStream>) = plan
-        .networks
-        .iter()
-        .map(|network| {
-            let Network {
-                lanes,
-                loads,
-                stores,
-                steps,
-            } = network;
-            let item = quote::format_ident!("STEPS_{}", lanes);
-            let steps = steps.iter().map(step_tokens);
-            let (lanes, loads, stores) = (lit(*lanes), numbers(loads), numbers(stores));
-            (
-                quote!(const #item: &[Step] = &[#(#steps),*];),
-                quote!(Network { lanes: #lanes, loads: #loads, stores: #stores, steps: list(#item) }),
-            )
-        })
-        .unzip();
-    quote! {{
-        use ::swizzle::__private::list;
-        use ::swizzle::kernel::*;
-        #(#step_items)*
-        const NETWORKS: &[Network] = &[#(#networks),*];
-        Plan {
-            tile: #tile,
-            vector: #vector,
-            runs: list(&[#(#runs),*]),
-            networks: list(NETWORKS),
+    let walk = &kernel.walk;
+    let (lengths, order, vector, snake) = (
+        numbers(&walk.lengths),
+        numbers(&walk.order),
+        numbers(&walk.vector),
+        walk.snake,
+    );
+    quote! {
+        /// The copy of one tile: its runs, and its permute networks for full tiles. Planned
+        /// once, at first use, from the layouts and the walk (the macro planned it too, to
+        /// check the kernel), so that the expansion stays small however large the tile.
+        pub fn plan() -> &'static ::swizzle::kernel::Plan {
+            use ::swizzle::__private::{Storage, list, plan};
+            static PLAN: ::std::sync::OnceLock<::swizzle::kernel::Plan> =
+                ::std::sync::OnceLock::new();
+            PLAN.get_or_init(|| {
+                let walk = ::swizzle::sfc::Sfc {
+                    lengths: #lengths,
+                    order: #order,
+                    vector: #vector,
+                    snake: #snake,
+                };
+                plan(#from, #to, &walk.lengths, &walk)
+            })
         }
-    }}
-}
-
-fn step_tokens(step: &Step) -> TokenStream {
-    let Step {
-        store,
-        load,
-        mask,
-        lanes,
-    } = step;
-    let (store, load) = (lit(*store), lit(*load));
-    let mask = super::rust::mask_literal(u128::from(*mask));
-    let lanes = lanes.iter().map(|&lane| lit(usize::from(lane)));
-    quote!(Step { store: #store, load: #load, mask: #mask, lanes: list(&[#(#lanes),*]) })
+    }
 }
 
 /// Stands in for a kernel with errors: `run` with the arity it would have (known from the

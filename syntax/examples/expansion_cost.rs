@@ -1,0 +1,33 @@
+//! Expands one pipeline of `N` transforms (default 256) of the kind given — `xor`, `pow2` or
+//! `mixed` chains, as in `benches/expansion.rs` — once, and prints the time and the size of
+//! the expansion. Run it under `/usr/bin/time -v` for the peak memory, and in the dev profile
+//! for what an unoptimized proc-macro build pays:
+//! `cargo run -p swizzle-syntax --example expansion_cost -- mixed 256`.
+
+#[path = "../tests/common/chains.rs"]
+mod chains;
+
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let kind = args.next().unwrap_or_else(|| "mixed".to_owned());
+    let transforms: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(256);
+    let text = match kind.as_str() {
+        "xor" => chains::xor_chain(transforms),
+        "pow2" => chains::rotation_chain(&[4, 8, 16], transforms, false),
+        "mixed" => chains::rotation_chain(&[3, 5, 7], transforms, false),
+        other => {
+            eprintln!("unknown kind `{other}`: xor, pow2 or mixed");
+            std::process::exit(2);
+        }
+    };
+    let start = Instant::now();
+    let tokens: proc_macro2::TokenStream = text.parse().expect("layout text lexes");
+    let expansion = swizzle_syntax::expand(tokens).to_string();
+    println!(
+        "{kind} × {transforms}: {:.1} ms, {} bytes of tokens",
+        start.elapsed().as_secs_f64() * 1e3,
+        expansion.len()
+    );
+}
