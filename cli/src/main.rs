@@ -135,8 +135,23 @@ fn run(command: Command) -> Result<String, Failure> {
 /// Reads and checks the layouts of `file`; a file that does not parse or check fails with
 /// every error, located.
 fn load(file: &Path) -> Result<Source, Failure> {
-    let text = std::fs::read_to_string(file)
+    let bytes = std::fs::read(file)
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", file.display())))?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        // Where the text stops being UTF-8, as a line and a column of the valid part.
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        let valid = std::str::from_utf8(valid).unwrap_or_default();
+        let line = valid.matches('\n').count() + 1;
+        let column = valid
+            .rsplit('\n')
+            .next()
+            .map_or(0, |last| last.chars().count())
+            + 1;
+        Failure::Parse(format!(
+            "error: this byte is not UTF-8 text: layout files are UTF-8\n --> {}:{line}:{column}\n",
+            file.display()
+        ))
+    })?;
     let source = swizzle_syntax::source(&text)
         .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
     if source.layouts.is_empty() {

@@ -762,3 +762,71 @@ fn lexer_errors_say_what_is_wrong() {
         );
     }
 }
+
+/// Random bytes, and valid files with random bytes flipped, never crash the command line:
+/// each run ends within its deadline, with output (exit 0) or located errors (exit 1).
+#[test]
+fn random_files_end_with_output_or_located_errors() {
+    use std::time::{Duration, Instant};
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let valid = LDS.as_bytes();
+    for case in 0..120 {
+        let bytes: Vec<u8> = match case % 3 {
+            0 => (0..next() % 400).map(|_| next() as u8).collect(),
+            // Printable soup of the language's characters.
+            1 => {
+                let alphabet = b"layoutmemorycoordsxorbypad[]{}();:,->0123456789 \n/*\"'#rdyn";
+                (0..next() % 400)
+                    .map(|_| alphabet[next() as usize % alphabet.len()])
+                    .collect()
+            }
+            _ => {
+                let mut bytes = valid.to_vec();
+                for _ in 0..1 + next() % 8 {
+                    let at = next() as usize % bytes.len();
+                    bytes[at] = next() as u8;
+                }
+                bytes
+            }
+        };
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("random_{case}.layout"));
+        std::fs::write(&path, &bytes).expect("writable");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_swizzle"))
+            .args(["show", path.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waitable") {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("case {case} ran past 30 s: {}", path.display());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut err)
+            .expect("UTF-8 errors");
+        match status.code() {
+            Some(0) => {}
+            Some(1) => {
+                assert!(err.starts_with("error: "), "case {case}: {err}");
+                assert!(err.contains(" --> "), "case {case}: {err}");
+            }
+            other => panic!(
+                "case {case} ({}) ended with {other:?}: {err}",
+                path.display()
+            ),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! A standing suite of hostile inputs (issue "Never hang, never blow up"): generated names,
+//! huge and tiny lengths, deep and long pipelines, huge accesses, deep constant
+//! expressions. Each goes through the macro's expansion and through `source()` (the command
+//! line's entry) on a thread of its own under a deadline, and must come back with items or
+//! with errors that point into the input — never a hang, a panic or an unlocated error.
+
+mod common;
+
+use std::time::Duration;
+
+/// Generous for an unoptimized build on a loaded 2-core machine; the inputs take
+/// milliseconds when nothing is wrong.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Runs `text` through the expansion and through `source()`; panics (failing the test,
+/// naming the input) on a hang, a panic, or an error with no location.
+fn survives(text: String) {
+    let name = text.chars().take(120).collect::<String>();
+    let input = text.clone();
+    let expansion = common::within(DEADLINE, &name, move || {
+        let tokens: proc_macro2::TokenStream = match input.parse() {
+            Ok(tokens) => tokens,
+            // Text that rustc would not lex never reaches the macro.
+            Err(_) => return String::new(),
+        };
+        swizzle_syntax::expand(tokens).to_string()
+    });
+    // Whatever it says, the expansion is a list of items rustc can read.
+    if !expansion.is_empty() {
+        syn::parse_file(&expansion).unwrap_or_else(|e| panic!("{name}: unparsable: {e}"));
+    }
+    let errors = common::within(DEADLINE, &name, move || {
+        match swizzle_syntax::source(&text) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors
+                .into_iter()
+                .map(|e| (e.to_string(), e.span().byte_range()))
+                .collect(),
+        }
+    });
+    for (message, range) in errors {
+        assert!(!message.is_empty(), "{name}: an empty message");
+        assert!(range != (0..0), "{name}: `{message}` has no location");
+    }
+}
+
+/// Names Rust or WGSL reserve, or that are odd: leading underscores, keywords of both
+/// languages, raw identifiers, non-ASCII letters, very long names.
+#[test]
+fn generated_names() {
+    let long = "n".repeat(5000);
+    let names = [
+        "_",
+        "__",
+        "___x",
+        "__proto__",
+        "r#loop",
+        "r#type",
+        "loop",
+        "fn",
+        "let",
+        "var",
+        "array",
+        "u32",
+        "usize",
+        "bool",
+        "f32",
+        "select",
+        "override",
+        "workgroup",
+        "Self",
+        "self",
+        "crate",
+        "δ",
+        "ñandú",
+        "変数",
+        "x\u{301}",
+        &long,
+    ];
+    for name in names {
+        survives(format!(
+            "layout L {{ memory [{name}: 8]; coords [{name}]; }}"
+        ));
+        survives(format!("layout {name} {{ memory [n: 8]; coords [n]; }}"));
+        survives(format!(
+            "layout L {{ memory [n: 16]; unmerge n -> [{name}: 4, b: 4]; coords [b, {name}]; inverse; }}"
+        ));
+    }
+}
+
+/// Lengths of 0, 1, powers of two up to 2^63 and past `usize`, on every transform.
+#[test]
+fn huge_and_tiny_lengths() {
+    let lengths = [
+        "0",
+        "1",
+        "2",
+        "4294967296",
+        "4294967297",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "340282366920938463463374607431768211456",
+    ];
+    for len in lengths {
+        for body in [
+            format!("memory [n: {len}]; coords [n];"),
+            format!("memory [a: {len}, b: {len}]; coords [a, b]; inverse;"),
+            format!("memory [n: {len}]; morton n -> [y: {len}, x: 1]; coords [y, x];"),
+            format!("memory [n: {len}]; unmerge n -> [y: {len}, x: 1]; coords [y, x];"),
+            format!("memory [a: 4, b: {len}]; pad b -> x (1, 2); coords [a, x];"),
+            format!(
+                "memory [n: {len}]; embed n -> [y: 3, x: 3] strides [{len}, 1]; coords [y, x];"
+            ),
+            format!("memory [n: {len}]; swizzle n -> s (3, 3, 3); coords [s]; inverse;"),
+            format!("memory [ty: dyn, m: {len}]; merge [ty, m] -> y; coords [y];"),
+        ] {
+            survives(format!("layout L {{ {body} }}"));
+        }
+    }
+}
+
+/// Long pipelines of every transform, and deep nesting of constants.
+#[test]
+fn long_and_deep_pipelines() {
+    let xors = "xor a by b; xor b by a; ".repeat(150);
+    survives(format!(
+        "layout L {{ memory [a: 64, b: 64]; {xors} coords [a, b]; inverse; }}"
+    ));
+    let merges = "merge [a, b] -> m; unmerge m -> [a: 70, b: 60]; merge [a, b] -> m; unmerge m -> [a: 60, b: 70]; ".repeat(40);
+    survives(format!(
+        "layout L {{ memory [a: 60, b: 70]; {merges} coords [a, b]; inverse; }}"
+    ));
+    let swizzles = "swizzle n -> n (3, 0, 3); ".repeat(300);
+    survives(format!(
+        "layout L {{ memory [n: 64]; {swizzles} coords [n]; inverse; }}"
+    ));
+    let pads = "pad n -> n (1, 1); ".repeat(300);
+    survives(format!("layout L {{ memory [n: 4]; {pads} coords [n]; }}"));
+    let consts: String = (1..200)
+        .map(|i| format!("const C{i} = C{} * 2 + 1; ", i - 1))
+        .collect();
+    survives(format!(
+        "layout L {{ const C0 = 1; {consts} memory [n: C199]; coords [n]; }}"
+    ));
+    let sum = vec!["1"; 5000].join(" + ");
+    survives(format!(
+        "layout L {{ const A = {sum}; memory [n: 4]; coords [n]; }}"
+    ));
+    let nested = format!("{}1{}", "(".repeat(120), ")".repeat(120));
+    survives(format!(
+        "layout L {{ const A = {nested}; memory [n: 4]; coords [n]; }}"
+    ));
+    let negated = "-".repeat(3000);
+    survives(format!(
+        "layout L {{ const A = {negated}1; memory [n: 4]; coords [n]; }}"
+    ));
+}
+
+/// Accesses past every budget, and assertions about them.
+#[test]
+fn huge_accesses() {
+    for (lanes, bytes, vector) in [
+        ("1 << 30", "4", "1"),
+        ("32", "1 << 40", "1"),
+        ("32", "4", "1 << 30"),
+        ("4096", "4096", "4096"),
+        ("0", "0", "0"),
+    ] {
+        survives(format!(
+            "access A {{ lanes {lanes}; bytes {bytes}; vector {vector} along x; y = lane; x = 0; }}
+             layout L {{ memory [y: 64, x: 64]; coords [y, x]; assert conflict_free(for A);
+                         assert transactions(<= 1, for A); }}"
+        ));
+    }
+    survives(
+        "access A { lanes 64; bytes 4; y = lane * 1000000007 % 64; x = lane << 40; }
+         layout L { memory [y: 64, x: 64]; coords [y, x]; swizzle x -> s (auto for A); }"
+            .to_owned(),
+    );
+}
+
+/// Many items in one invocation, of every kind, with names that clash.
+#[test]
+fn many_items() {
+    let layouts: String = (0..300)
+        .map(|i| {
+            format!("layout L{i} {{ memory [n: 64]; morton n -> [y: 8, x: 8]; coords [y, x]; }} ")
+        })
+        .collect();
+    let kernels: String = (0..40)
+        .map(|i| format!("kernel K{i} = pack(L{i}); kernel U{i} = unpack(L{i}); "))
+        .collect();
+    survives(format!(
+        "{layouts} {kernels} layout L0 {{ memory [n: 4]; coords [n]; }}"
+    ));
+}
