@@ -402,7 +402,63 @@ impl Canonical {
         if stagewise_injective(descriptor) {
             return Injectivity::Injective;
         }
+        if let Some(collision) = self.affine_collision() {
+            return Injectivity::Collides(collision);
+        }
         self.enumerate(limit)
+    }
+
+    /// Two coordinates an affine offset `Σ c_i · x_i + k` sends to one offset, found from its
+    /// coefficients alone: a coordinate it ignores, or a coefficient that is a small multiple
+    /// of another (`c_j = m · c_i` with `m < len(x_i)`: one step of `x_j` equals `m` steps
+    /// of `x_i`, as in an `embed` whose rows overlap). `None` proves nothing.
+    fn affine_collision(&self) -> Option<Collision> {
+        if !self.valid.is_empty() || !self.locals.is_empty() {
+            return None;
+        }
+        let mut coefficients = vec![0i128; self.lens.len()];
+        match &self.offset {
+            Sym::Var(i) => *coefficients.get_mut(*i)? = 1,
+            Sym::Sum { terms, .. } => {
+                for (term, c) in terms {
+                    let Sym::Var(i) = term else { return None };
+                    *coefficients.get_mut(*i)? = *c;
+                }
+            }
+            _ => return None,
+        }
+        let unit = |var: usize, value: usize| {
+            let mut coord = vec![0; self.lens.len()];
+            coord[var] = value;
+            coord
+        };
+        let collision = |a: Vec<usize>, b: Vec<usize>| {
+            let offset = self.eval(&a);
+            (offset == self.eval(&b)).then(|| Collision {
+                a,
+                b,
+                offset: offset as usize,
+            })
+        };
+        for (i, &c_i) in coefficients.iter().enumerate() {
+            if self.lens[i] < 2 {
+                continue;
+            }
+            if c_i == 0 {
+                return collision(unit(i, 0), unit(i, 1));
+            }
+            for (j, &c_j) in coefficients.iter().enumerate() {
+                let multiple = (c_j % c_i == 0).then(|| c_j / c_i);
+                if j != i
+                    && self.lens[j] > 1
+                    && multiple.is_some_and(|m| m > 0 && m < self.lens[i] as i128)
+                {
+                    let m = multiple? as usize;
+                    return collision(unit(i, m), unit(j, 1));
+                }
+            }
+        }
+        None
     }
 
     /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding

@@ -195,3 +195,21 @@ fn many_items() {
         "{layouts} {kernels} layout L0 {{ memory [n: 4]; coords [n]; }}"
     ));
 }
+
+/// An overlapping `embed` of 2047×2047 is not a bijection; the collision comes from its
+/// coefficients, not from enumerating 4 million coordinates (7 s in an unoptimized macro).
+#[test]
+fn overlapping_embeds_collide_without_enumeration() {
+    let source = "layout E { memory [n: 4188163]; embed n -> [y: 2047, x: 2047] strides [2046, 1]; \
+                  coords [y, x]; assert bijective; }";
+    let message = common::within(DEADLINE, source, move || {
+        swizzle_syntax::source(source).err().map(|e| e.to_string())
+    });
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            "`assert bijective` fails: coordinates (y=0, x=2046) and (y=1, x=0) both map to \
+             offset 2046: make every transform one-to-one"
+        )
+    );
+}
