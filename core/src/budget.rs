@@ -58,6 +58,11 @@ pub const TRAVERSAL_CONTIGUITY: usize = 1 << 22;
 /// conflict-free swizzles by vector width.
 pub const AUTO_TIE_BREAK: usize = 1 << 16;
 
+/// Element evaluations `swizzle (auto ...)` may spend: candidate swizzles × the elements of
+/// the accesses each is scored on (a 64 × 64 tile and a warp of 8-wide vectors take about
+/// 80 000).
+pub const AUTO_WORK: usize = 1 << 20;
+
 /// Operators, negations and parentheses in one constant expression: everything after the
 /// parser (evaluation, printing, dropping) recurses on an expression's depth.
 pub const EXPRESSION_NODES: usize = 256;

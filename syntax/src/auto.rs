@@ -8,7 +8,7 @@ use crate::check::{Accesses, AutoSwizzle, CheckedAccess};
 use crate::errors::Errors;
 use swizzle_core::analysis::banks::{Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
-use swizzle_core::budget::AUTO_TIE_BREAK;
+use swizzle_core::budget::{AUTO_TIE_BREAK, AUTO_WORK};
 use swizzle_core::ir::{Descriptor, Transform};
 
 /// The parameters `auto` chose, and why.
@@ -44,6 +44,25 @@ pub fn resolve(
     };
     let width = descriptor.dims.get(*lower)?.len.trailing_zeros();
     let candidates = candidates(width);
+    // Every candidate is scored on every element of every access: bounded, so that a long
+    // dim and a wide access cannot make the expansion run for minutes.
+    let elements: u128 = targets
+        .iter()
+        .map(|t| t.access.lanes as u128 * t.access.vector as u128)
+        .sum();
+    let work = candidates.len() as u128 * elements;
+    if work > AUTO_WORK as u128 {
+        errors.error(
+            &auto.tokens,
+            format!(
+                "`auto` would score {} swizzles of this {width}-bit dim on {elements} elements \
+                 each, {work} evaluations, more than its budget of {AUTO_WORK}: give the \
+                 swizzle's parameters, swizzle a shorter dim, or give the accesses fewer lanes",
+                candidates.len()
+            ),
+        );
+        return None;
+    }
     // (degree, candidate) for every candidate, or the first access error.
     let mut scored = Vec::with_capacity(candidates.len());
     for &candidate in &candidates {
