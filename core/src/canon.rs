@@ -434,7 +434,7 @@ impl Canonical {
         };
         let collision = |a: Vec<usize>, b: Vec<usize>| {
             let offset = self.eval(&a);
-            (offset == self.eval(&b)).then(|| Collision {
+            (offset == self.eval(&b)).then_some(Collision {
                 a,
                 b,
                 offset: offset as usize,
