@@ -174,11 +174,11 @@ fn main() -> Result<(), GpuError> {
             xor_offset,
         ),
         (
-            GpuLayout::tiled(&DynMortonTiles::DESCRIPTOR, DynMortonTiles::WGSL, &extents)?,
+            GpuLayout::tiled(&DynMortonTiles::DESCRIPTOR, &extents)?,
             morton_offset,
         ),
         (
-            GpuLayout::tiled(&DynXorTiles::DESCRIPTOR, DynXorTiles::WGSL, &extents)?,
+            GpuLayout::tiled(&DynXorTiles::DESCRIPTOR, &extents)?,
             xor_offset,
         ),
     ];

@@ -289,21 +289,21 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
         // Whole tiles of a bijection make a bijection; partial ones have padding.
         let whole = y % 8 == 0 && x % 8 == 0;
         let morton = DynMorton::new(y, x).expect("extents");
-        let (layout, offset) = tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[y, x]);
+        let (layout, offset) = tiled(&DynMorton::DESCRIPTOR, &[y, x]);
         assert_eq!(layout.space(), morton.space());
         assert!(layout.has_inverse());
         assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
         check_elements::<u32>(gpu, &layout, offset);
-        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]);
+        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, &[y, x]);
         assert_eq!(layout.is_bijective(), whole, "{y} × {x}");
         check_elements::<u32>(gpu, &layout, offset);
     }
-    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]);
+    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, &[9, 6]);
     assert!(!padded.has_inverse());
     check_elements::<u32>(gpu, &padded, offset);
     // The fixed coordinate keeps its tile's length.
     assert!(matches!(
-        GpuLayout::tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 5]),
+        GpuLayout::tiled(&DynPadded::DESCRIPTOR, &[9, 5]),
         Err(GpuError::Shape { .. })
     ));
 }
@@ -333,7 +333,7 @@ fn padded_layouts_past_the_enumeration_budget_are_injective() {
 #[test]
 fn absurd_extents_are_too_large() {
     let huge = 1usize << 40;
-    let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, DynMorton::WGSL, &[huge, huge]);
+    let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, &[huge, huge]);
     assert!(
         matches!(
             layout,
@@ -363,10 +363,10 @@ fn check_element_width<T: Element>(gpu: &Gpu) {
         &Padded::DESCRIPTOR,
     );
     for (y, x) in [(37, 70), (16, 24), (3, 5)] {
-        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, DynXor::WGSL, &[y, x]);
+        let (layout, offset) = tiled(&DynXor::DESCRIPTOR, &[y, x]);
         check_elements::<T>(gpu, &layout, offset);
     }
-    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[9, 6]);
+    let (padded, offset) = tiled(&DynPadded::DESCRIPTOR, &[9, 6]);
     check_elements::<T>(gpu, &padded, offset);
     // An image whose length is not a multiple of the elements in a word.
     check_type(GpuLayout::of::<Odd, 2>().expect("WGSL"), &Odd::DESCRIPTOR);
@@ -424,13 +424,12 @@ fn check_copy<T: Element>(
     assert_eq!(output, expected, "{}\n{}", kernel.name(), kernel.wgsl());
 }
 
-/// A `dyn` layout (its descriptor and WGSL) at `extents`, and where it puts a coordinate.
+/// A `dyn` layout (its descriptor) at `extents`, and where it puts a coordinate.
 fn tiled(
     descriptor: &Descriptor,
-    wgsl: &str,
     extents: &[usize],
 ) -> (GpuLayout, impl Fn(&[usize]) -> Option<usize> + use<>) {
-    let layout = GpuLayout::tiled(descriptor, wgsl, extents).expect("tiled layout");
+    let layout = GpuLayout::tiled(descriptor, extents).expect("tiled layout");
     let (descriptor, extents) = (descriptor.clone(), extents.to_vec());
     (layout, move |c: &[usize]| {
         descriptor.offset_in(&extents, c).ok()
@@ -454,19 +453,19 @@ fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)
 fn tiled_layouts_of_every_shape_copy_both_ways() {
     let Some(gpu) = gpu() else { return };
     for extents in [[5, 3, 7], [4, 3, 8], [1, 3, 1]] {
-        let (layout, offset) = tiled(&Dyn3::DESCRIPTOR, Dyn3::WGSL, &extents);
+        let (layout, offset) = tiled(&Dyn3::DESCRIPTOR, &extents);
         let rows = GpuLayout::row_major(&extents).expect("rows");
         let row_major = |c: &[usize]| Some((c[0] * 3 + c[1]) * extents[2] + c[2]);
         check_every_width(gpu, (&layout, &offset), (&rows, &row_major));
     }
     for extents in [[5, 7], [8, 12], [1, 1], [3, 2]] {
-        let (swapped, swapped_offset) = tiled(&DynSwap::DESCRIPTOR, DynSwap::WGSL, &extents);
-        let (small, small_offset) = tiled(&Dyn3x3::DESCRIPTOR, Dyn3x3::WGSL, &extents);
+        let (swapped, swapped_offset) = tiled(&DynSwap::DESCRIPTOR, &extents);
+        let (small, small_offset) = tiled(&Dyn3x3::DESCRIPTOR, &extents);
         check_every_width(gpu, (&swapped, &swapped_offset), (&small, &small_offset));
     }
     for rows in [5, 1, 7] {
-        let (layout, offset) = tiled(&DynRow::DESCRIPTOR, DynRow::WGSL, &[rows, 6]);
-        let (padded, padded_offset) = tiled(&DynPadded::DESCRIPTOR, DynPadded::WGSL, &[rows, 6]);
+        let (layout, offset) = tiled(&DynRow::DESCRIPTOR, &[rows, 6]);
+        let (padded, padded_offset) = tiled(&DynPadded::DESCRIPTOR, &[rows, 6]);
         check_every_width(gpu, (&layout, &offset), (&padded, &padded_offset));
     }
     let (odd, padded) = (

@@ -15,6 +15,19 @@ use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
+/// A layout's WGSL functions, and which of them exist: what kernels assemble their modules
+/// from, so that none has to search the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Functions {
+    pub text: String,
+    /// The functions' common prefix: `<prefix>_offset`, ….
+    pub prefix: String,
+    /// Whether `<prefix>_coord` exists: the layout is a bijection onto its element space.
+    pub coord: bool,
+    /// Whether `<prefix>_is_valid` exists: the layout is padded.
+    pub is_valid: bool,
+}
+
 /// The WGSL of the layout `descriptor` named `name` (its Rust type name), as the macro emits
 /// it; `inverse_requested` when the layout says `inverse;` (its inverse is then searched
 /// harder, as for the Rust code).
@@ -22,7 +35,7 @@ pub fn layout(
     name: &str,
     descriptor: &Descriptor,
     inverse_requested: bool,
-) -> Result<String, String> {
+) -> Result<Functions, String> {
     let canonical = Canonical::new(descriptor);
     let inverse = canonical.inverse_block(descriptor, enumeration_limit(inverse_requested));
     functions(name, descriptor, &canonical, inverse.as_ref())
@@ -34,7 +47,7 @@ pub fn functions(
     descriptor: &Descriptor,
     canonical: &Canonical,
     inverse: Option<&Block>,
-) -> Result<String, String> {
+) -> Result<Functions, String> {
     let prefix = match descriptor.is_tiled() {
         true => format!("{}_tile", snake_case(name)),
         false => snake_case(name),
@@ -119,7 +132,8 @@ pub fn functions(
         );
     }
 
-    if let Some(inverse) = inverse.filter(|_| !coords.is_empty()) {
+    let inverse = inverse.filter(|_| !coords.is_empty());
+    if let Some(inverse) = inverse {
         let names = Names::new(&["offset".to_owned()]);
         let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
         let body = block(inverse, &names, &maxima)?;
@@ -131,7 +145,12 @@ pub fn functions(
             body.results.join(", ")
         );
     }
-    Ok(out)
+    Ok(Functions {
+        text: out,
+        prefix,
+        coord: inverse.is_some(),
+        is_valid: !canonical.valid.is_empty(),
+    })
 }
 
 /// `MortonTexture` → `morton_texture`: the prefix of a layout's WGSL functions (`__X` →

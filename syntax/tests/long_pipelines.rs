@@ -34,7 +34,9 @@ fn check(source: String) -> usize {
 fn agrees(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
     let block = canonical.offset_block();
     let names = &canonical.coord_names;
-    let wgsl = swizzle_core::wgsl::layout("Chain", descriptor, false).expect("fits u32");
+    let wgsl = swizzle_core::wgsl::layout("Chain", descriptor, false)
+        .expect("fits u32")
+        .text;
     let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
     let padded = !canonical.valid.is_empty();
     for coord in coordinates(&descriptor.shape()) {

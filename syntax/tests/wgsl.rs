@@ -16,6 +16,7 @@ fn wgsl(source: &str) -> Result<String, String> {
     let [checked] = <[_; 1]>::try_from(checked).unwrap_or_else(|_| panic!("one layout"));
     let name = checked.descriptor.name.to_string();
     swizzle_core::wgsl::layout(&name, &checked.descriptor, checked.inverse.is_some())
+        .map(|functions| functions.text)
 }
 
 /// Parses and validates `text` as a WGSL module, with naga's report on failure.

@@ -26,35 +26,16 @@ pub struct GpuLayout {
 }
 
 impl GpuLayout {
-    /// The layout of a `layout!` type.
+    /// The layout of a `layout!` type (a fixed-size one: see [`GpuLayout::tiled`]).
     pub fn of<L: Layout<N>, const N: usize>() -> Result<GpuLayout, GpuError> {
-        GpuLayout::new(&L::DESCRIPTOR, L::WGSL)
+        GpuLayout::from_descriptor(&L::DESCRIPTOR)
     }
 
-    /// The layout `descriptor`, from any source (a `layout!` type's `DESCRIPTOR`, the
-    /// command line's parser, or built at run time): its WGSL is printed here, with the
-    /// inverse searched as hard as for a layout that says `inverse;`.
+    /// The fixed-size layout `descriptor`, from any source (a `layout!` type's
+    /// `DESCRIPTOR`, the command line's parser, or built at run time). Its WGSL functions are
+    /// printed here, from the same canonical form as the macro's, with the inverse searched
+    /// as hard as for a layout that says `inverse;`; the printer says which functions exist.
     pub fn from_descriptor(descriptor: &Descriptor) -> Result<GpuLayout, GpuError> {
-        let name = descriptor.name.to_string();
-        let text = wgsl::layout(&name, descriptor, true)
-            .map_err(|why| GpuError::Unsupported { layout: name, why })?;
-        GpuLayout::new(descriptor, &text)
-    }
-
-    /// A dense row-major array of `extents` (last fastest): the plain image.
-    pub fn row_major(extents: &[usize]) -> Result<GpuLayout, GpuError> {
-        let name: Vec<String> = extents.iter().map(usize::to_string).collect();
-        let name = format!("RowMajor{}", name.join("x"));
-        let descriptor =
-            Descriptor::row_major(&name, extents).ok_or_else(|| GpuError::Unsupported {
-                layout: name,
-                why: "its element space overflows `usize`".to_owned(),
-            })?;
-        GpuLayout::from_descriptor(&descriptor)
-    }
-
-    /// The layout of `descriptor` with its WGSL `text` (as `swizzle_core::wgsl` prints it).
-    pub fn new(descriptor: &Descriptor, text: &str) -> Result<GpuLayout, GpuError> {
         let name = descriptor.name.to_string();
         let unsupported = |why: &str| GpuError::Unsupported {
             layout: name.clone(),
@@ -73,36 +54,39 @@ impl GpuLayout {
         let space = descriptor
             .space()
             .ok_or_else(|| unsupported("its element space overflows"))?;
-        let prefix = wgsl::snake_case(&name);
-        let has = |function: &str| text.contains(&format!("fn {prefix}_{function}("));
-        if !has("offset") {
-            return Err(unsupported("its WGSL has no offset function"));
-        }
-        let injective = injective(descriptor);
+        let functions = functions(descriptor)?;
         Ok(GpuLayout {
             bits: 32,
-            inverse: has("coord"),
-            padded: has("is_valid"),
-            prefix,
-            wgsl: text.to_owned(),
+            inverse: functions.coord,
+            padded: functions.is_valid,
+            prefix: functions.prefix,
+            wgsl: functions.text,
             shape: descriptor.shape(),
             space,
-            injective,
+            injective: injective(descriptor),
             name,
         })
     }
 
-    /// A layout with run-time (`dyn`) dims at `extents` (one per coordinate; a coordinate
-    /// without a run-time dim has its tile's length): the tile's functions `text` (its
-    /// `WGSL`), and around them, over the whole array, the tile counts folded in as
-    /// constants: `<prefix>_offset`; `<prefix>_coord` when the tile is a bijection; and
-    /// `<prefix>_is_valid` when a tile is partial (the cells outside the extents are padding)
-    /// or the tile is padded.
-    pub fn tiled(
-        descriptor: &Descriptor,
-        text: &str,
-        extents: &[usize],
-    ) -> Result<GpuLayout, GpuError> {
+    /// A dense row-major array of `extents` (last fastest): the plain image.
+    pub fn row_major(extents: &[usize]) -> Result<GpuLayout, GpuError> {
+        let name: Vec<String> = extents.iter().map(usize::to_string).collect();
+        let name = format!("RowMajor{}", name.join("x"));
+        let descriptor =
+            Descriptor::row_major(&name, extents).ok_or_else(|| GpuError::Unsupported {
+                layout: name,
+                why: "its element space overflows `usize`".to_owned(),
+            })?;
+        GpuLayout::from_descriptor(&descriptor)
+    }
+
+    /// A layout with run-time (`dyn`) dims (its `DESCRIPTOR`, which describes one tile) at
+    /// `extents` (one per coordinate; a coordinate without a run-time dim has its tile's
+    /// length): the tile's functions, and around them, over the whole array, the tile counts
+    /// folded in as constants: `<prefix>_offset`; `<prefix>_coord` when the tile is a
+    /// bijection; and `<prefix>_is_valid` when a tile is partial (the cells outside the
+    /// extents are padding) or the tile is padded.
+    pub fn tiled(descriptor: &Descriptor, extents: &[usize]) -> Result<GpuLayout, GpuError> {
         let name = descriptor.name.to_string();
         let unsupported = |why: String| GpuError::Unsupported {
             layout: name.clone(),
@@ -110,7 +94,8 @@ impl GpuLayout {
         };
         if !descriptor.is_tiled() {
             return Err(unsupported(
-                "it has no run-time dims: use `GpuLayout::new` or `GpuLayout::of`".to_owned(),
+                "it has no run-time dims: use `GpuLayout::of` or `GpuLayout::from_descriptor`"
+                    .to_owned(),
             ));
         }
         let tile = descriptor.shape();
@@ -149,7 +134,7 @@ impl GpuLayout {
                 limit: 1 << 32,
             })?;
         let prefix = wgsl::snake_case(&name);
-        let has = |function: &str| text.contains(&format!("fn {prefix}_tile_{function}("));
+        let tile_functions = functions(descriptor)?;
         let grid = Grid {
             prefix: &prefix,
             tile: &tile,
@@ -158,17 +143,18 @@ impl GpuLayout {
             grid: &descriptor.grid,
         };
         let mut wrapper = format!(
-            "{text}
+            "{}
 // `{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements.
 {}",
+            tile_functions.text,
             grid.offset(tile_space)
         );
         let partial = (0..tile.len()).any(|j| !extents[j].is_multiple_of(tile[j]));
-        let padded = partial || has("is_valid");
+        let padded = partial || tile_functions.is_valid;
         if padded {
-            wrapper.push_str(&grid.is_valid(extents, has("is_valid")));
+            wrapper.push_str(&grid.is_valid(extents, tile_functions.is_valid));
         }
-        let inverse = has("coord");
+        let inverse = tile_functions.coord;
         if inverse {
             wrapper.push_str(&grid.coord(tile_space));
         }
@@ -495,6 +481,13 @@ fn {p}_coord(offset: u32) -> array<u32, {rank}> {{
 fn params(rank: usize) -> String {
     let params: Vec<String> = (0..rank).map(|j| format!("c{j}: u32")).collect();
     params.join(", ")
+}
+
+/// The WGSL functions of `descriptor` (of one tile, for a tiled layout), as the macro prints
+/// them for a layout that says `inverse;`.
+fn functions(descriptor: &Descriptor) -> Result<wgsl::Functions, GpuError> {
+    let name = descriptor.name.to_string();
+    wgsl::layout(&name, descriptor, true).map_err(|why| GpuError::Unsupported { layout: name, why })
 }
 
 /// Whether distinct valid coordinates provably get distinct offsets (structurally, or by

@@ -177,6 +177,7 @@ impl<'a> Expansion<'a> {
         let name = self.item.name.to_string();
         let descriptor = &self.checked.descriptor;
         wgsl::functions(&name, descriptor, self.canonical, self.inverse)
+            .map(|functions| functions.text)
     }
 
     /// `WGSL`, or where it cannot exist a constant whose use is a compile error saying why,
