@@ -4,6 +4,7 @@
 
 use crate::budget;
 use crate::code::{self, Block, Code, Op};
+use crate::cute::CuteSwizzle;
 use crate::f2::{F2Map, Inputs};
 use crate::ir::{Descriptor, DimId, Transform, coordinates, morton_bits};
 use crate::sym::{Sym, Vars};
@@ -625,10 +626,12 @@ fn embed(dims: &[DimId], strides: &[usize], values: &[Option<Sym>]) -> Sym {
 
 /// CuTe's `Swizzle<bits, base, shift>` of `value`.
 fn swizzle(value: Sym, bits: u32, base: u32, shift: i32, vars: Vars) -> Sym {
-    let source = base + shift.max(0).unsigned_abs();
-    let field = value.clone().div(1 << source, vars).rem(1 << bits, vars);
-    let target = i64::from(source) - i64::from(shift);
-    value.xor(field.scale(1 << target))
+    let swizzle = CuteSwizzle { bits, base, shift };
+    let field = value
+        .clone()
+        .div(1 << swizzle.source(), vars)
+        .rem(1 << bits, vars);
+    value.xor(field.scale(1 << swizzle.target()))
 }
 
 /// Whether every stage, and the memory, maps distinct upper indices to distinct lower ones:

@@ -9,6 +9,7 @@
 //! `embed` or strided memory whose strides place each dim's bits apart. Anything else
 //! (padding, offsets, a carry) is `None`, and the symbolic form decides.
 
+use crate::cute::CuteSwizzle;
 use crate::f2::{BitForm, F2Map, Inputs};
 use crate::ir::{Descriptor, DimId, Transform, morton_bits};
 
@@ -82,9 +83,12 @@ pub fn lower(descriptor: &Descriptor, inputs: &Inputs) -> Option<F2Map> {
                 base,
                 shift,
             } => {
-                // Bits `source..source + count` XOR into bits `source − shift…`.
-                let source = base + shift.max(&0).unsigned_abs();
-                let target = i64::from(source) - i64::from(*shift);
+                let swizzle = CuteSwizzle {
+                    bits: *count,
+                    base: *base,
+                    shift: *shift,
+                };
+                let (source, target) = (swizzle.source(), swizzle.target());
                 let input = value(&values, *upper)?;
                 let mut bits = input.clone();
                 for j in 0..*count as usize {

@@ -2,6 +2,7 @@
 //! first, exactly as docs/semantics.md defines each lowering. It is deliberately naive (no folding,
 //! run-time lengths, checked arithmetic); everything faster is tested against it.
 
+use crate::cute::CuteSwizzle;
 use crate::ir::{Descriptor, DimId, Transform, morton_bits};
 use std::fmt;
 
@@ -253,21 +254,13 @@ impl Descriptor {
                 base,
                 shift,
             } => {
-                let index = read(values, *upper)?;
-                let source = base + shift.max(&0).unsigned_abs();
-                let mask = 1usize
-                    .checked_shl(*bits)
-                    .map(|b| b - 1)
-                    .and_then(|m| m.checked_shl(source))
-                    .ok_or(OVERFLOW)?;
-                let moved = if *shift >= 0 {
-                    (index & mask) >> shift.unsigned_abs()
-                } else {
-                    (index & mask)
-                        .checked_shl(shift.unsigned_abs())
-                        .ok_or(OVERFLOW)?
+                let swizzle = CuteSwizzle {
+                    bits: *bits,
+                    base: *base,
+                    shift: *shift,
                 };
-                write(values, *lower, index ^ moved)?;
+                let value = swizzle.apply(read(values, *upper)?).ok_or(OVERFLOW)?;
+                write(values, *lower, value)?;
             }
         }
         Ok(padding)

@@ -7,6 +7,7 @@
 //! every valid coordinate; a culprit may be a false alarm for pipelines that break a run and
 //! rebuild it later (a `merge` undone by an `unmerge`), which callers confirm by evaluation.
 
+use crate::cute::CuteSwizzle;
 use crate::ir::{Descriptor, DimId, Transform, morton_bits};
 
 /// Where a run stops being contiguous.
@@ -136,8 +137,12 @@ fn lower(layout: &Descriptor, stage: &Transform, parts: &mut Vec<Part>) -> bool 
             };
             // The bits that vary inside an aligned power-of-two run are its low ones; the
             // swizzle must neither read nor write any of them.
-            let source = base + shift.max(&0).unsigned_abs();
-            let target = i64::from(source) - i64::from(*shift);
+            let swizzle = CuteSwizzle {
+                bits: *bits,
+                base: *base,
+                shift: *shift,
+            };
+            let (source, target) = (swizzle.source(), swizzle.target());
             let varying = part.len.trailing_zeros();
             let untouched = *bits == 0
                 || (part.len.is_power_of_two()
