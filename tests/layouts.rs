@@ -413,3 +413,189 @@ fn long_pipelines_compile_and_agree() {
         assert_eq!(XorChain::coord(offset).to_vec(), coord);
     }
 }
+
+swizzle::layout! {
+    /// A staged chain whose padding lies near memory: `is_valid` computes the locals its
+    /// padding reads, on every coordinate, padded or not.
+    layout StagedPadded {
+        memory [d0: 3, d1: 5, d2: 7];
+        pad d0 -> d0 (1, 1);
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        coords [d0, d1, d2];
+    }
+}
+
+/// A staged layout's `is_valid` answers on every coordinate (never overflowing on padded
+/// ones), and its `offset` equals the interpreter's on the valid ones.
+#[test]
+fn staged_padded_layouts_answer_everywhere() {
+    for coord in coordinates(&StagedPadded::SHAPE) {
+        let valid = StagedPadded::DESCRIPTOR.is_valid(&coord);
+        assert_eq!(
+            StagedPadded::is_valid(coord[0], coord[1], coord[2]),
+            valid,
+            "{coord:?}"
+        );
+        if valid {
+            let offset = StagedPadded::DESCRIPTOR.offset(&coord).expect("valid");
+            assert_eq!(StagedPadded::offset(coord[0], coord[1], coord[2]), offset);
+        }
+    }
+}
+
+swizzle::layout! {
+    /// Two paddings, one in the middle of a staged chain: the locals that the outer
+    /// padding reads subtract the inner one's left padding.
+    layout StagedTwicePadded {
+        memory [d0: 3, d1: 5, d2: 7];
+        pad d0 -> d0 (1, 1);
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 5, d2: 5];
+        pad d1 -> d1 (2, 1);
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 8, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 8];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 8, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 8, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 8];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 8, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 8, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 8];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 8, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 8, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 8];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 8, d2: 5];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 8, d1: 5, d2: 7];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 5, d1: 7, d2: 8];
+        merge [d0, d1, d2] -> m;
+        unmerge m -> [d0: 7, d1: 8, d2: 5];
+        coords [d0, d1, d2];
+    }
+}
+
+#[test]
+fn staged_twice_padded_layouts_answer_everywhere() {
+    for coord in coordinates(&StagedTwicePadded::SHAPE) {
+        let valid = StagedTwicePadded::DESCRIPTOR.is_valid(&coord);
+        assert_eq!(
+            StagedTwicePadded::is_valid(coord[0], coord[1], coord[2]),
+            valid,
+            "{coord:?}"
+        );
+        if valid {
+            let offset = StagedTwicePadded::DESCRIPTOR.offset(&coord).expect("valid");
+            assert_eq!(
+                StagedTwicePadded::offset(coord[0], coord[1], coord[2]),
+                offset
+            );
+        }
+    }
+}

@@ -37,6 +37,16 @@ pub struct Canonical {
     pub locals: Vec<Local>,
 }
 
+/// One validity test, `lo ≤ code < hi` (either bound may be implied), after the locals it
+/// needs.
+#[derive(Clone, Debug)]
+pub struct ValidStep {
+    pub locals: Vec<(String, Code)>,
+    pub code: Code,
+    pub lo: Option<i128>,
+    pub hi: Option<i128>,
+}
+
 /// An intermediate value of a staged layout: the dim it computes and its expression.
 #[derive(Clone, Debug)]
 pub struct Local {
@@ -348,11 +358,28 @@ impl Canonical {
             .collect()
     }
 
-    /// The locals that [`Canonical::valid_code`] reads, in order (none unless staged).
-    pub fn valid_locals(&self) -> Vec<(String, Code)> {
-        let conditions = self.valid_code();
-        let codes: Vec<&Code> = conditions.iter().map(|(code, ..)| code).collect();
-        self.local_code(&codes)
+    /// The validity tests of [`Canonical::valid_code`] in the order a coordinate meets them,
+    /// each with the locals of a staged layout that it reads and no earlier test did (none
+    /// unless staged). A local may subtract a padding that only the earlier tests rule out,
+    /// so a printer computes it after them.
+    pub fn valid_steps(&self) -> Vec<ValidStep> {
+        let mut emitted: HashSet<String> = HashSet::new();
+        self.valid_code()
+            .into_iter()
+            .map(|(code, lo, hi)| {
+                let locals: Vec<(String, Code)> = self
+                    .local_code(&[&code])
+                    .into_iter()
+                    .filter(|(name, _)| emitted.insert(name.clone()))
+                    .collect();
+                ValidStep {
+                    locals,
+                    code,
+                    lo,
+                    hi,
+                }
+            })
+            .collect()
     }
 
     /// The offset function's body, shared subexpressions bound to locals named after dims

@@ -96,39 +96,80 @@ pub fn functions(
     );
 
     if !canonical.valid.is_empty() {
-        let mut conditions = Vec::new();
-        let valid = canonical.valid_code();
+        let steps = canonical.valid_steps();
+        let mut bounds = Vec::new();
         for (coord, &len) in coords.iter().zip(shape) {
-            let bounded = valid
+            let bounded = steps
                 .iter()
-                .any(|(code, _, hi)| *code == Code::var(coord) && hi.is_some());
+                .any(|step| step.code == Code::var(coord) && step.hi.is_some());
             if !bounded {
-                conditions.push(format!("{} < {len}", params.get(coord)));
+                bounds.push(format!("{} < {len}", params.get(coord)));
             }
         }
-        // A staged layout computes the values its paddings test first.
+        // All the locals of a staged layout, then every test, printed (and bounded) as one
+        // block; each step's locals are its share of the lines.
         let tested = Block {
-            locals: canonical.valid_locals(),
-            results: valid.iter().map(|(code, ..)| code.clone()).collect(),
+            locals: steps.iter().flat_map(|step| step.locals.clone()).collect(),
+            results: steps.iter().map(|step| step.code.clone()).collect(),
         };
         let printed = block(&tested, &params, &maxima)?;
-        for ((code, lo, hi), text) in valid.iter().zip(&printed.results) {
+        let mut local_lines = printed.locals.lines();
+        let mut tests: Vec<(String, Vec<String>)> = Vec::new();
+        for (step, text) in steps.iter().zip(&printed.results) {
+            let locals: String = local_lines
+                .by_ref()
+                .take(step.locals.len())
+                .map(|line| format!("{line}\n"))
+                .collect();
             // A comparison's operand cannot be a bitwise operation without parentheses.
-            let text = match code {
+            let text = match step.code {
                 Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({text})"),
                 _ => text.clone(),
             };
-            conditions.extend(lo.map(|lo| format!("{text} >= {lo}")));
-            conditions.extend(hi.map(|hi| format!("{text} < {hi}")));
+            let mut conditions: Vec<String> = step
+                .lo
+                .map(|lo| format!("{text} >= {lo}"))
+                .into_iter()
+                .collect();
+            conditions.extend(step.hi.map(|hi| format!("{text} < {hi}")));
+            tests.push((locals, conditions));
         }
-        let conditions = match conditions.is_empty() {
-            true => "true".to_owned(),
-            false => conditions.join(" && "),
+        let body = if steps.iter().all(|step| step.locals.is_empty()) {
+            let conditions: Vec<String> = bounds
+                .into_iter()
+                .chain(tests.into_iter().flat_map(|(_, conditions)| conditions))
+                .collect();
+            match conditions.is_empty() {
+                true => "    return true;\n".to_owned(),
+                false => format!("    return {};\n", conditions.join(" && ")),
+            }
+        } else {
+            // A staged layout tests in order and computes each local after the tests before
+            // it: a local may subtract a padding that only they rule out.
+            let mut body = String::new();
+            if !bounds.is_empty() {
+                let _ = writeln!(
+                    body,
+                    "    if (!({})) {{ return false; }}",
+                    bounds.join(" && ")
+                );
+            }
+            for (locals, conditions) in tests {
+                body.push_str(&locals);
+                if !conditions.is_empty() {
+                    let _ = writeln!(
+                        body,
+                        "    if (!({})) {{ return false; }}",
+                        conditions.join(" && ")
+                    );
+                }
+            }
+            body.push_str("    return true;\n");
+            body
         };
         let _ = write!(
             out,
-            "\nfn {prefix}_is_valid({signature}) -> bool {{\n{}    return {conditions};\n}}\n",
-            printed.locals
+            "\nfn {prefix}_is_valid({signature}) -> bool {{\n{body}}}\n"
         );
     }
 

@@ -18,7 +18,7 @@ use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use rust::{Rust, ident};
-use swizzle_core::canon::Canonical;
+use swizzle_core::canon::{Canonical, ValidStep};
 use swizzle_core::code::{Block, Code};
 use swizzle_core::table;
 use swizzle_core::wgsl;
@@ -250,35 +250,59 @@ impl<'a> Expansion<'a> {
             return None;
         }
         let coords = &self.checked.coords;
-        let valid = self.canonical.valid_code();
+        let steps = self.canonical.valid_steps();
         // A coordinate's own padding bound `x < hi` makes its shape bound redundant.
-        let bounds = coords
+        let bounds: Vec<TokenStream> = coords
             .iter()
             .zip(self.checked.descriptor.shape())
             .filter_map(|(c, len)| {
-                let bounded = valid
+                let bounded = steps
                     .iter()
-                    .any(|(code, _, hi)| *code == Code::var(&c.to_string()) && hi.is_some());
+                    .any(|step| step.code == Code::var(&c.to_string()) && step.hi.is_some());
                 let len = Literal::usize_unsuffixed(len);
                 (!bounded).then(|| quote!(#c < #len))
-            });
-        let padding = valid.iter().flat_map(|(code, lo, hi)| {
-            let code = Rust(code);
-            let lo = lo.map(|lo| {
+            })
+            .collect();
+        let tests = |step: &ValidStep| -> Vec<TokenStream> {
+            let code = Rust(&step.code);
+            let lo = step.lo.map(|lo| {
                 let lo = Literal::i128_unsuffixed(lo);
                 quote!(#code >= #lo)
             });
-            let hi = hi.map(|hi| {
+            let hi = step.hi.map(|hi| {
                 let hi = Literal::i128_unsuffixed(hi);
                 quote!(#code < #hi)
             });
-            lo.into_iter().chain(hi)
-        });
-        let conditions: Vec<TokenStream> = bounds.chain(padding).collect();
-        let conditions = if conditions.is_empty() {
-            quote!(true)
+            lo.into_iter().chain(hi).collect()
+        };
+        let body = if steps.iter().all(|step| step.locals.is_empty()) {
+            let conditions: Vec<TokenStream> = bounds
+                .into_iter()
+                .chain(steps.iter().flat_map(tests))
+                .collect();
+            match conditions.is_empty() {
+                true => quote!(true),
+                false => quote!(#(#conditions)&&*),
+            }
         } else {
-            quote!(#(#conditions)&&*)
+            // A staged layout tests in order and computes each local after the tests before
+            // it: a local may subtract a padding that only they rule out.
+            let mut body = match bounds.is_empty() {
+                true => TokenStream::new(),
+                false => quote!(if !(#(#bounds)&&*) { return false; }),
+            };
+            for step in &steps {
+                for (name, code) in &step.locals {
+                    let (name, code) = (ident(name), Rust(code));
+                    body.extend(quote!(let #name = #code;));
+                }
+                let tests = tests(step);
+                if !tests.is_empty() {
+                    body.extend(quote!(if !(#(#tests)&&*) { return false; }));
+                }
+            }
+            body.extend(quote!(true));
+            body
         };
         let (name, doc) = (
             prefix.ident("is_valid"),
@@ -287,18 +311,11 @@ impl<'a> Expansion<'a> {
                 "Whether a coordinate of one tile is outside every padding.",
             ),
         );
-        // A staged layout computes the values its paddings test first.
-        let locals = self.canonical.valid_locals();
-        let locals = locals.iter().map(|(name, code)| {
-            let (name, code) = (ident(name), Rust(code));
-            quote!(let #name = #code;)
-        });
         Some(quote! {
             #[doc = #doc]
             #[inline(always)]
             pub const fn #name(#(#coords: usize),*) -> bool {
-                #(#locals)*
-                #conditions
+                #body
             }
         })
     }

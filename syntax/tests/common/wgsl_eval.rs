@@ -1,6 +1,7 @@
 //! A small evaluator of WGSL on the CPU, over naga's IR: the integer subset that the layout
-//! printer emits (`u32` arithmetic, comparisons, `&&`/`||` — which naga lowers to an `if`
-//! over a local variable —, `array` results, `let` and `return`). It follows WGSL's rules, not Rust's — `u32` arithmetic wraps, shifts take
+//! printer emits (`u32` arithmetic, comparisons, `!`, `&&`/`||` — which naga lowers to an
+//! `if` over a local variable —, `if` with an early `return`, `array` results, `let` and
+//! `return`). It follows WGSL's rules, not Rust's — `u32` arithmetic wraps, shifts take
 //! their amount modulo 32, division and remainder by zero give `e1` and `0` — so that a
 //! printer that relies on Rust's semantics fails the property tests on every machine, not
 //! only where a GPU runs the shader.
@@ -10,6 +11,7 @@
 
 use naga::{
     BinaryOperator, Block, Expression, Function, Handle, Literal, LocalVariable, Module, Statement,
+    UnaryOperator,
 };
 use std::collections::HashMap;
 
@@ -154,6 +156,7 @@ impl Frame<'_> {
             Expression::Compose { components, .. } => {
                 components.iter().all(|c| self.values.contains_key(c))
             }
+            Expression::Unary { expr, .. } => self.values.contains_key(expr),
             _ => false,
         }
     }
@@ -180,6 +183,10 @@ impl Frame<'_> {
                     },
                 };
             }
+            Expression::Unary {
+                op: UnaryOperator::LogicalNot,
+                expr,
+            } => Value::Bool(!self.eval(*expr)?.bool()?),
             Expression::Compose { components, .. } => Value::Array(
                 components
                     .iter()
