@@ -194,32 +194,17 @@ fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
         Direction::Unpack => (storage(Some(kernel.layout)), storage(None)),
         Direction::Copy => (storage(kernel.source), storage(kernel.destination)),
     };
-    let numbers = |values: &[usize]| {
-        let values = values.iter().map(|&v| lit(v));
-        quote!(list(&[#(#values),*]))
-    };
-    let walk = &kernel.walk;
-    let (lengths, order, vector, snake) = (
-        numbers(&walk.lengths),
-        numbers(&walk.order),
-        numbers(&walk.vector),
-        walk.snake,
-    );
+    let walk = super::traversal::sfc_value(&kernel.walk);
     quote! {
         /// The copy of one tile: its runs, and its permute networks for full tiles. Planned
         /// once, at first use, from the layouts and the walk (the macro planned it too, to
         /// check the kernel), so that the expansion stays small however large the tile.
         pub fn plan() -> &'static ::swizzle::kernel::Plan {
-            use ::swizzle::__private::{Storage, list, plan};
+            use ::swizzle::__private::{Storage, plan};
             static PLAN: ::std::sync::OnceLock<::swizzle::kernel::Plan> =
                 ::std::sync::OnceLock::new();
             PLAN.get_or_init(|| {
-                let walk = ::swizzle::sfc::Sfc {
-                    lengths: #lengths,
-                    order: #order,
-                    vector: #vector,
-                    snake: #snake,
-                };
+                let walk = #walk;
                 plan(#from, #to, &walk.lengths, &walk)
             })
         }

@@ -42,15 +42,7 @@ pub fn tokens(
     let names = Names::new(&traversal.dims);
     let (locals, from, to) = (&names.dims, &names.from, &names.to);
     let (rank_lit, count_lit) = (lit(rank), lit(count));
-    let sfc_value = quote! {{
-        use ::swizzle::__private::list;
-        ::swizzle::sfc::Sfc {
-            lengths: list(&#lengths),
-            order: list(&#order),
-            vector: list(&#vector),
-            snake: #snake,
-        }
-    }};
+    let sfc_value = sfc_value(sfc);
     let indices = (count <= TRAVERSAL_UNROLL).then(|| {
         let rows = sfc.indices().map(|index| arrays(&index));
         quote! {
@@ -120,6 +112,30 @@ pub fn tokens(
             }
         }
     }
+}
+
+/// `sfc` as a const expression of type `::swizzle::sfc::Sfc`: a traversal's `SFC`, a
+/// kernel's walk.
+pub fn sfc_value(sfc: &Sfc) -> TokenStream {
+    let arrays = |values: &[usize]| {
+        let values = values.iter().map(|&v| lit(v));
+        quote!([#(#values),*])
+    };
+    let (lengths, order, vector, snake) = (
+        arrays(&sfc.lengths),
+        arrays(&sfc.order),
+        arrays(&sfc.vector),
+        sfc.snake,
+    );
+    quote! {{
+        use ::swizzle::__private::list;
+        ::swizzle::sfc::Sfc {
+            lengths: list(&#lengths),
+            order: list(&#order),
+            vector: list(&#vector),
+            snake: #snake,
+        }
+    }}
 }
 
 /// What a visit's offset is measured in: the walked layout, or row-major over the lengths.
