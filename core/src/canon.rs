@@ -96,10 +96,7 @@ impl Canonical {
     fn from_f2(f2: F2Map, inputs: &Inputs, lens: Vec<usize>) -> Canonical {
         let vars = Vars { lens: &lens };
         let bit = |input: u32| -> Sym {
-            let (var, bit) = (0..inputs.names.len())
-                .rev()
-                .find(|&var| inputs.start(var) <= input)
-                .map_or((0, 0), |var| (var, input - inputs.start(var)));
+            let (var, bit) = inputs.locate(input).unwrap_or((0, 0));
             Sym::Var(var).div(1 << bit, vars).rem(2, vars)
         };
         let mut offset = Sym::constant(0);

@@ -45,7 +45,7 @@ impl Inputs {
     }
 
     /// The variable and local bit of global input bit `bit`.
-    fn locate(&self, bit: u32) -> Option<(usize, u32)> {
+    pub fn locate(&self, bit: u32) -> Option<(usize, u32)> {
         let mut start = 0;
         for (var, &width) in self.widths.iter().enumerate() {
             if bit < start + width {
