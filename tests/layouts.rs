@@ -490,20 +490,22 @@ swizzle::layout! {
 
 /// A staged layout's `is_valid` answers on every coordinate (never overflowing on padded
 /// ones), and its `offset` equals the interpreter's on the valid ones.
-#[test]
-fn staged_padded_layouts_answer_everywhere() {
-    for coord in coordinates(&StagedPadded::SHAPE) {
-        let valid = StagedPadded::DESCRIPTOR.is_valid(&coord);
-        assert_eq!(
-            StagedPadded::is_valid(coord[0], coord[1], coord[2]),
-            valid,
-            "{coord:?}"
-        );
+fn answers_everywhere<L: Layout<3>>() {
+    for coord in coordinates(&L::SHAPE) {
+        let valid = L::DESCRIPTOR.is_valid(&coord);
+        let coord: [usize; 3] = coord.try_into().expect("three coordinates");
+        assert_eq!(<L as Layout<3>>::is_valid(coord), valid, "{coord:?}");
         if valid {
-            let offset = StagedPadded::DESCRIPTOR.offset(&coord).expect("valid");
-            assert_eq!(StagedPadded::offset(coord[0], coord[1], coord[2]), offset);
+            let offset = L::DESCRIPTOR.offset(&coord).expect("valid");
+            assert_eq!(<L as Layout<3>>::offset(coord), offset, "{coord:?}");
         }
     }
+}
+
+#[test]
+fn staged_padded_layouts_answer_everywhere() {
+    answers_everywhere::<StagedPadded>();
+    answers_everywhere::<StagedTwicePadded>();
 }
 
 swizzle::layout! {
@@ -578,24 +580,5 @@ swizzle::layout! {
         merge [d0, d1, d2] -> m;
         unmerge m -> [d0: 7, d1: 8, d2: 5];
         coords [d0, d1, d2];
-    }
-}
-
-#[test]
-fn staged_twice_padded_layouts_answer_everywhere() {
-    for coord in coordinates(&StagedTwicePadded::SHAPE) {
-        let valid = StagedTwicePadded::DESCRIPTOR.is_valid(&coord);
-        assert_eq!(
-            StagedTwicePadded::is_valid(coord[0], coord[1], coord[2]),
-            valid,
-            "{coord:?}"
-        );
-        if valid {
-            let offset = StagedTwicePadded::DESCRIPTOR.offset(&coord).expect("valid");
-            assert_eq!(
-                StagedTwicePadded::offset(coord[0], coord[1], coord[2]),
-                offset
-            );
-        }
     }
 }
