@@ -4,10 +4,11 @@
 
 use crate::budget;
 use crate::code::{self, Block, Code, Op};
-use crate::cute::CuteSwizzle;
 use crate::f2::{F2Map, Inputs};
-use crate::ir::{Descriptor, DimId, Transform, coordinates, morton_bits};
+use crate::ir::{Descriptor, coordinates};
 use crate::sym::{Sym, Vars};
+use crate::transform::embed::{dominating_strides, unstride};
+use crate::transform::{Domain, Lowering};
 use std::collections::{HashMap, HashSet};
 
 /// The enumeration limit for a layout that asks for its inverse (`inverse;`) or not: the one
@@ -123,111 +124,49 @@ impl Canonical {
     /// caller only asks whether the pipeline folds, and the rest would be wasted work.
     fn fold(descriptor: &Descriptor, local_past: usize, probe: bool) -> Canonical {
         let lens = descriptor.shape();
-        // The coordinates' lengths, then the locals'.
-        let mut var_lens = lens.clone();
         let mut locals: Vec<Local> = Vec::new();
-        let mut values: Vec<Option<Sym>> = vec![None; descriptor.dims.len()];
         let mut names = HashMap::new();
+        // The variables' lengths grow with the locals: the coordinates', then the locals'.
+        let symbolic = Symbolic {
+            lens: lens.clone(),
+            valid: Vec::new(),
+        };
+        let mut on = Lowering::new(symbolic, &descriptor.dims);
         for (i, &dim) in descriptor.coords.iter().enumerate() {
-            values[dim] = Some(Sym::Var(i));
+            on.values[dim] = Some(Sym::Var(i));
         }
-        let mut valid = Vec::new();
-        let value =
-            |values: &[Option<Sym>], dim: DimId| values[dim].clone().unwrap_or(Sym::constant(0));
         for stage in descriptor.stages.iter().rev() {
-            let vars = Vars { lens: &var_lens };
-            let len = |dim: DimId| descriptor.dims[dim].len as i128;
-            let computed: Vec<(DimId, Sym)> = match stage {
-                Transform::Unmerge { lower, upper } => {
-                    vec![(*lower, row_major(upper, &values, &len))]
-                }
-                Transform::Merge { lower, upper } => {
-                    digits(value(&values, *upper), lower, &len, vars)
-                }
-                Transform::Xor { lower, upper, key } => {
-                    let key = value(&values, *key).rem(len(*upper), vars);
-                    vec![(*lower, value(&values, *upper).xor(key))]
-                }
-                Transform::Morton { lower, upper } => {
-                    let widths: Vec<u32> = upper
-                        .iter()
-                        .map(|&d| descriptor.dims[d].len.trailing_zeros())
-                        .collect();
-                    let mut sum = Sym::constant(0);
-                    for (&dim, positions) in upper.iter().zip(morton_bits(&widths)) {
-                        for (bit, position) in positions.into_iter().enumerate() {
-                            let digit = value(&values, dim).div(1 << bit, vars).rem(2, vars);
-                            sum = sum.plus(digit.scale(1 << position));
-                        }
-                    }
-                    vec![(*lower, sum)]
-                }
-                Transform::Embed {
-                    lower,
-                    upper,
-                    strides,
-                } => {
-                    vec![(*lower, embed(upper, strides, &values))]
-                }
-                Transform::Pad {
-                    lower,
-                    upper,
-                    left,
-                    right,
-                } => {
-                    let index = value(&values, *upper);
-                    let (lo, hi) = (*left as i128, len(*upper) - *right as i128);
-                    if lo > 0 || hi < len(*upper) {
-                        valid.push((index.clone(), lo, hi));
-                    }
-                    vec![(*lower, index.offset(-lo))]
-                }
-                Transform::Slice {
-                    lower,
-                    upper,
-                    begin: by,
-                }
-                | Transform::Offset { lower, upper, by } => {
-                    vec![(*lower, value(&values, *upper).offset(*by as i128))]
-                }
-                Transform::Freeze { lower, value } => vec![(*lower, Sym::constant(*value as i128))],
-                Transform::Replicate { .. } => Vec::new(),
-                Transform::Swizzle {
-                    lower,
-                    upper,
-                    bits,
-                    base,
-                    shift,
-                } => {
-                    vec![(
-                        *lower,
-                        swizzle(value(&values, *upper), *bits, *base, *shift, vars),
-                    )]
-                }
-            };
-            for (dim, mut sym) in computed {
+            // Checked descriptors never fail; a stage that did would leave its dims at 0.
+            let _ = stage.apply(&mut on);
+            for dim in stage.lower() {
+                let Some(mut sym) = on.values[dim].take() else {
+                    continue;
+                };
                 let name = descriptor.dims[dim].name.to_string();
                 if !matches!(sym, Sym::Var(_)) && sym.as_constant().is_none() {
                     if !sym.fits(local_past, budget::SYMBOLIC_DEPTH) {
-                        var_lens.push(descriptor.dims[dim].len);
                         let len = descriptor.dims[dim].len;
+                        on.domain.lens.push(len);
                         locals.push(Local {
                             name,
                             value: sym,
                             len,
                         });
-                        sym = Sym::Var(var_lens.len() - 1);
+                        sym = Sym::Var(on.domain.lens.len() - 1);
                     } else {
                         names.entry(sym.clone()).or_insert(name);
                     }
                 }
-                values[dim] = Some(sym);
+                on.values[dim] = Some(sym);
             }
             if probe && !locals.is_empty() {
                 break;
             }
         }
-        let offset = embed(&descriptor.memory.dims, &descriptor.memory.strides, &values);
+        let offset = on
+            .offset(&descriptor.memory)
+            .unwrap_or_else(|_| Sym::constant(0));
+        let valid = on.domain.valid;
         let coord_names: Vec<String> = descriptor
             .coords
             .iter()
@@ -601,63 +540,6 @@ fn unpack_bits(bits: u128, inputs: &Inputs) -> Vec<usize> {
         .collect()
 }
 
-/// `row-major(dims)` of symbolic values.
-fn row_major(dims: &[DimId], values: &[Option<Sym>], len: &dyn Fn(DimId) -> i128) -> Sym {
-    dims.iter().fold(Sym::constant(0), |acc, &d| {
-        acc.scale(len(d))
-            .plus(values[d].clone().unwrap_or(Sym::constant(0)))
-    })
-}
-
-/// The row-major digits of `value` over `dims`.
-fn digits(
-    value: Sym,
-    dims: &[DimId],
-    len: &dyn Fn(DimId) -> i128,
-    vars: Vars,
-) -> Vec<(DimId, Sym)> {
-    let mut stride = 1i128;
-    let mut out = Vec::with_capacity(dims.len());
-    for (i, &dim) in dims.iter().enumerate().rev() {
-        let quotient = value.clone().div(stride, vars);
-        // The leading digit takes no remainder, as in CK's `merge_v3_division_mod`: on a
-        // valid coordinate the value is below the product of the lengths.
-        out.push((
-            dim,
-            if i == 0 {
-                quotient
-            } else {
-                quotient.rem(len(dim), vars)
-            },
-        ));
-        stride = stride.saturating_mul(len(dim));
-    }
-    out
-}
-
-fn embed(dims: &[DimId], strides: &[usize], values: &[Option<Sym>]) -> Sym {
-    dims.iter()
-        .zip(strides)
-        .fold(Sym::constant(0), |acc, (&d, &stride)| {
-            acc.plus(
-                values[d]
-                    .clone()
-                    .unwrap_or(Sym::constant(0))
-                    .scale(stride as i128),
-            )
-        })
-}
-
-/// CuTe's `Swizzle<bits, base, shift>` of `value`.
-fn swizzle(value: Sym, bits: u32, base: u32, shift: i32, vars: Vars) -> Sym {
-    let swizzle = CuteSwizzle { bits, base, shift };
-    let field = value
-        .clone()
-        .div(1 << swizzle.source(), vars)
-        .rem(1 << bits, vars);
-    value.xor(field.scale(1 << swizzle.target()))
-}
-
 /// Whether every stage, and the memory, maps distinct upper indices to distinct lower ones:
 /// then so does the whole layout. Bijective stages are (`unmerge`, `merge`, `xor`,
 /// `morton`, CuTe's `swizzle`); `pad`, `slice` and `offset` add a constant; `freeze` fixes a
@@ -665,167 +547,37 @@ fn swizzle(value: Sym, bits: u32, base: u32, shift: i32, vars: Vars) -> Sym {
 /// (each larger than the span of the smaller ones), as in a padded row pitch. Only
 /// `replicate` of a dim longer than 1 maps several coordinates to one index.
 fn stagewise_injective(descriptor: &Descriptor) -> bool {
-    let len = |d: DimId| descriptor.dims[d].len;
     let memory = &descriptor.memory;
-    dominating_strides(&memory.dims, &memory.strides, &len)
-        && descriptor.stages.iter().all(|stage| match stage {
-            Transform::Unmerge { .. } | Transform::Merge { .. } | Transform::Xor { .. } => true,
-            Transform::Morton { .. } | Transform::Swizzle { .. } => true,
-            Transform::Pad { .. } | Transform::Slice { .. } | Transform::Offset { .. } => true,
-            Transform::Freeze { .. } => true,
-            Transform::Embed { upper, strides, .. } => dominating_strides(upper, strides, &len),
-            Transform::Replicate { upper } => upper.iter().all(|&d| len(d) == 1),
-        })
-}
-
-/// Whether `Σ index_i · stride_i` is injective because, in increasing order of stride, each
-/// stride exceeds the largest value the smaller ones reach together (mixed radix with gaps).
-fn dominating_strides(dims: &[DimId], strides: &[usize], len: &dyn Fn(DimId) -> usize) -> bool {
-    let mut order: Vec<(usize, usize)> = dims
-        .iter()
-        .zip(strides.iter())
-        .map(|(&d, &stride)| (stride, len(d)))
-        .filter(|&(_, len)| len > 1)
-        .collect();
-    order.sort_unstable();
-    let mut reach: u128 = 0;
-    order.into_iter().all(|(stride, len)| {
-        let dominates = stride as u128 > reach;
-        reach += stride as u128 * (len as u128 - 1);
-        dominates
-    })
-}
-
-/// The dims of a strided embedding sorted from slowest to fastest, when the strides are
-/// exactly the packed strides of some order of the dims (so the embedding is a bijection).
-fn packed_order(
-    dims: &[DimId],
-    strides: &[usize],
-    len: &dyn Fn(DimId) -> usize,
-) -> Option<Vec<(DimId, usize)>> {
-    let mut order: Vec<(DimId, usize)> = dims
-        .iter()
-        .copied()
-        .zip(strides.iter().copied())
-        .filter(|&(d, _)| len(d) > 1)
-        .collect();
-    order.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
-    let mut expected = 1usize;
-    for &(dim, stride) in order.iter().rev() {
-        if stride != expected {
-            return None;
-        }
-        expected = expected.checked_mul(len(dim))?;
-    }
-    Some(order)
+    dominating_strides(&memory.dims, &memory.strides, &descriptor.dims)
+        && descriptor
+            .stages
+            .iter()
+            .all(|stage| stage.injective(&descriptor.dims))
 }
 
 /// The inverse by running every stage upwards (memory first), for bijective layouts that are
 /// not F2-affine. Each coordinate comes out as an expression of the variable 0, the offset;
 /// intermediate expressions are named after the dim they compute.
 fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
-    let space = descriptor.space()?;
-    let lens = [space];
-    let vars = Vars { lens: &lens };
-    let dim_len = |d: DimId| descriptor.dims[d].len;
-    let len = |d: DimId| descriptor.dims[d].len as i128;
-    let mut values: Vec<Option<Sym>> = vec![None; descriptor.dims.len()];
-    let offset = Sym::Var(0);
-    for (dim, stride) in packed_order(
-        &descriptor.memory.dims,
-        &descriptor.memory.strides,
-        &dim_len,
-    )? {
-        values[dim] = Some(offset.clone().div(stride as i128, vars).rem(len(dim), vars));
-    }
-    for &dim in descriptor.memory.dims.iter() {
-        values[dim].get_or_insert(Sym::constant(0));
-    }
+    let symbolic = Symbolic {
+        lens: vec![descriptor.space()?],
+        valid: Vec::new(),
+    };
+    let mut on = Lowering::new(symbolic, &descriptor.dims);
+    let memory = &descriptor.memory;
+    unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides).ok()?;
     let too_large = |sym: &Option<Sym>| {
         sym.as_ref()
             .is_some_and(|s| !s.fits(budget::SYMBOLIC_NODES, budget::SYMBOLIC_DEPTH))
     };
     for stage in descriptor.stages.iter() {
         // An inverse past the budget is not folded: the layout gets none.
-        if stage.lower().iter().any(|&d| too_large(&values[d])) {
+        if stage.lower().iter().any(|&d| too_large(&on.values[d])) {
             return None;
         }
-        let get = |values: &[Option<Sym>], d: DimId| values[d].clone();
-        match stage {
-            Transform::Unmerge { lower, upper } => {
-                for (dim, sym) in digits(get(&values, *lower)?, upper, &len, vars) {
-                    values[dim] = Some(sym);
-                }
-            }
-            Transform::Merge { lower, upper } => {
-                values[*upper] = Some(row_major(lower, &values, &len))
-            }
-            Transform::Xor { lower, upper, key } => {
-                let key = get(&values, *key)?.rem(len(*upper), vars);
-                values[*upper] = Some(get(&values, *lower)?.xor(key));
-            }
-            Transform::Morton { lower, upper } => {
-                let widths: Vec<u32> = upper.iter().map(|&d| dim_len(d).trailing_zeros()).collect();
-                let m = get(&values, *lower)?;
-                for (&dim, positions) in upper.iter().zip(morton_bits(&widths)) {
-                    let value = positions.into_iter().enumerate().fold(
-                        Sym::constant(0),
-                        |acc, (bit, position)| {
-                            acc.plus(
-                                m.clone()
-                                    .div(1 << position, vars)
-                                    .rem(2, vars)
-                                    .scale(1 << bit),
-                            )
-                        },
-                    );
-                    values[dim] = Some(value);
-                }
-            }
-            Transform::Embed {
-                lower,
-                upper,
-                strides,
-            } => {
-                let l = get(&values, *lower)?;
-                for (dim, stride) in packed_order(upper, strides, &dim_len)? {
-                    values[dim] = Some(l.clone().div(stride as i128, vars).rem(len(dim), vars));
-                }
-                // Dims of length one are not in the packed order: they are always 0.
-                for &dim in upper.iter() {
-                    values[dim].get_or_insert(Sym::constant(0));
-                }
-            }
-            Transform::Pad {
-                lower, upper, left, ..
-            } => values[*upper] = Some(get(&values, *lower)?.offset(*left as i128)),
-            Transform::Slice {
-                lower,
-                upper,
-                begin: by,
-            }
-            | Transform::Offset { lower, upper, by } => {
-                values[*upper] = Some(get(&values, *lower)?.offset(-(*by as i128)));
-            }
-            Transform::Freeze { .. } => {}
-            // A broadcast dim of length one is 0; a longer one has no value memory decides.
-            Transform::Replicate { upper } => {
-                for &dim in upper.iter() {
-                    (dim_len(dim) == 1).then_some(())?;
-                    values[dim] = Some(Sym::constant(0));
-                }
-            }
-            Transform::Swizzle {
-                lower,
-                upper,
-                bits,
-                base,
-                shift,
-            } => {
-                values[*upper] = Some(swizzle(get(&values, *lower)?, *bits, *base, *shift, vars));
-            }
-        }
+        stage.raise(&mut on).ok()?;
     }
+    let values = on.values;
     let mut names = HashMap::new();
     for (dim, value) in descriptor.dims.iter().zip(&values) {
         if let Some(sym) = value
@@ -893,5 +645,66 @@ pub fn sym_code(sym: &Sym, names: &[String]) -> Code {
             }
         }
         Sym::Xor(a, b) => Code::bin(Op::Xor, sym_code(a, names), sym_code(b, names)),
+    }
+}
+
+/// Symbolic values over the variables (the coordinates, then the locals of a staged
+/// layout), simplified with the variables' ranges as they are built.
+struct Symbolic {
+    /// The variables' lengths.
+    lens: Vec<usize>,
+    /// `lo ≤ expr < hi` for each padding a coordinate must avoid.
+    valid: Vec<(Sym, i128, i128)>,
+}
+
+impl Symbolic {
+    fn vars(&self) -> Vars<'_> {
+        Vars { lens: &self.lens }
+    }
+}
+
+impl Domain for Symbolic {
+    type Value = Sym;
+    type Error = &'static str;
+
+    fn fail(&self, why: &'static str) -> &'static str {
+        why
+    }
+
+    fn missing(&self) -> Result<Sym, &'static str> {
+        Ok(Sym::constant(0))
+    }
+
+    fn constant(&self, value: usize) -> Result<Sym, &'static str> {
+        Ok(Sym::constant(value as i128))
+    }
+
+    fn add(&self, a: Sym, b: Sym) -> Result<Sym, &'static str> {
+        Ok(a.plus(b))
+    }
+
+    fn sub(&self, a: Sym, b: Sym) -> Result<Sym, &'static str> {
+        Ok(a.plus(b.scale(-1)))
+    }
+
+    fn scale(&self, a: Sym, by: usize) -> Result<Sym, &'static str> {
+        Ok(a.scale(by as i128))
+    }
+
+    fn div(&self, a: Sym, by: usize) -> Result<Sym, &'static str> {
+        Ok(a.div(by as i128, self.vars()))
+    }
+
+    fn rem(&self, a: Sym, by: usize) -> Result<Sym, &'static str> {
+        Ok(a.rem(by as i128, self.vars()))
+    }
+
+    fn xor(&self, a: Sym, b: Sym) -> Result<Sym, &'static str> {
+        Ok(a.xor(b))
+    }
+
+    fn guard(&mut self, value: &Sym, lo: usize, hi: usize, _: usize) -> Result<(), &'static str> {
+        self.valid.push((value.clone(), lo as i128, hi as i128));
+        Ok(())
     }
 }

@@ -2,8 +2,8 @@
 //! first, exactly as docs/semantics.md defines each lowering. It is deliberately naive (no folding,
 //! run-time lengths, checked arithmetic); everything faster is tested against it.
 
-use crate::cute::CuteSwizzle;
-use crate::ir::{Descriptor, DimId, Transform, morton_bits};
+use crate::ir::{Descriptor, Dim, DimId};
+use crate::transform::{Domain, Lowering};
 use std::fmt;
 
 /// Why a coordinate could not be evaluated.
@@ -117,31 +117,30 @@ impl Descriptor {
                 found: coord.len(),
             });
         }
-        let mut values: Vec<Option<usize>> = vec![None; self.dims.len()];
+        let checked = Checked {
+            dims: &self.dims,
+            padding: None,
+        };
+        let mut on = Lowering::new(checked, &self.dims);
         for (&dim, &value) in self.coords.iter().zip(coord) {
-            let len = self.dim(dim)?.len;
+            let len = self
+                .dims
+                .get(dim)
+                .ok_or(CoordError::Malformed("dim id out of range"))?
+                .len;
             if value >= len {
                 let dim = self.dims[dim].name.to_string();
                 return Err(CoordError::OutOfBounds { dim, value, len });
             }
-            values[dim] = Some(value);
+            on.set(dim, value)?;
         }
-        let mut invalid = None;
-        let lowered = self.stages.iter().rev().try_for_each(|stage| {
-            if let Some(padding) = self.lower_stage(stage, &mut values)? {
-                invalid.get_or_insert(padding);
-            }
-            Ok(())
-        });
-        let offset = lowered.and_then(|()| {
-            let mut offset = 0usize;
-            for (&dim, &stride) in self.memory.dims.iter().zip(self.memory.strides.iter()) {
-                let term = read(&values, dim)?.checked_mul(stride).ok_or(OVERFLOW)?;
-                offset = offset.checked_add(term).ok_or(OVERFLOW)?;
-            }
-            Ok(offset)
-        });
-        match (offset, invalid) {
+        let lowered = self
+            .stages
+            .iter()
+            .rev()
+            .try_for_each(|stage| stage.apply(&mut on));
+        let offset = lowered.and_then(|()| on.offset(&self.memory));
+        match (offset, on.domain.padding) {
             (Ok(offset), invalid) => Ok((offset, invalid)),
             // A padded index wraps below zero, which later arithmetic may overflow: the
             // padding is the answer, not the overflow.
@@ -149,138 +148,63 @@ impl Descriptor {
             (Err(error), None) => Err(error),
         }
     }
-
-    fn dim(&self, dim: DimId) -> Result<&crate::ir::Dim, CoordError> {
-        self.dims
-            .get(dim)
-            .ok_or(CoordError::Malformed("dim id out of range"))
-    }
-
-    fn len(&self, dim: DimId) -> Result<usize, CoordError> {
-        Ok(self.dim(dim)?.len)
-    }
-
-    /// Computes one stage's lower dims from its upper dims. Returns the padding error when
-    /// the upper index lies in a `pad`'s padding (evaluation goes on with a wrapped value).
-    fn lower_stage(
-        &self,
-        stage: &Transform,
-        values: &mut [Option<usize>],
-    ) -> Result<Option<CoordError>, CoordError> {
-        let mut padding = None;
-        match stage {
-            Transform::Unmerge { lower, upper } => {
-                let mut value = 0usize;
-                for &dim in upper.iter() {
-                    value = value
-                        .checked_mul(self.len(dim)?)
-                        .and_then(|v| v.checked_add(read(values, dim).ok()?))
-                        .ok_or(OVERFLOW)?;
-                }
-                write(values, *lower, value)?;
-            }
-            Transform::Merge { lower, upper } => {
-                let mut rest = read(values, *upper)?;
-                for &dim in lower.iter().rev() {
-                    let len = self.len(dim)?;
-                    write(values, dim, rest % len)?;
-                    rest /= len;
-                }
-            }
-            Transform::Xor { lower, upper, key } => {
-                let len = self.len(*upper)?;
-                write(
-                    values,
-                    *lower,
-                    read(values, *upper)? ^ (read(values, *key)? % len),
-                )?;
-            }
-            Transform::Morton { lower, upper } => {
-                let widths = upper
-                    .iter()
-                    .map(|&dim| Ok(self.len(dim)?.trailing_zeros()))
-                    .collect::<Result<Vec<_>, CoordError>>()?;
-                let mut value = 0usize;
-                for (&dim, positions) in upper.iter().zip(morton_bits(&widths)) {
-                    let index = read(values, dim)?;
-                    for (bit, position) in positions.into_iter().enumerate() {
-                        let set = (index >> bit) & 1;
-                        value |= set.checked_shl(position).ok_or(OVERFLOW)?;
-                    }
-                }
-                write(values, *lower, value)?;
-            }
-            Transform::Embed {
-                lower,
-                upper,
-                strides,
-            } => {
-                let mut value = 0usize;
-                for (&dim, &stride) in upper.iter().zip(strides.iter()) {
-                    let term = read(values, dim)?.checked_mul(stride).ok_or(OVERFLOW)?;
-                    value = value.checked_add(term).ok_or(OVERFLOW)?;
-                }
-                write(values, *lower, value)?;
-            }
-            Transform::Pad {
-                lower,
-                upper,
-                left,
-                right,
-            } => {
-                let index = read(values, *upper)?;
-                let len = self.len(*upper)?;
-                if index < *left || index >= len.saturating_sub(*right) {
-                    let dim = self.dims[*upper].name.to_string();
-                    padding = Some(CoordError::Padding { dim, value: index });
-                }
-                write(values, *lower, index.wrapping_sub(*left))?;
-            }
-            Transform::Slice {
-                lower,
-                upper,
-                begin: by,
-            }
-            | Transform::Offset { lower, upper, by } => {
-                let value = read(values, *upper)?.checked_add(*by).ok_or(OVERFLOW)?;
-                write(values, *lower, value)?;
-            }
-            Transform::Freeze { lower, value } => write(values, *lower, *value)?,
-            Transform::Replicate { .. } => {}
-            Transform::Swizzle {
-                lower,
-                upper,
-                bits,
-                base,
-                shift,
-            } => {
-                let swizzle = CuteSwizzle {
-                    bits: *bits,
-                    base: *base,
-                    shift: *shift,
-                };
-                let value = swizzle.apply(read(values, *upper)?).ok_or(OVERFLOW)?;
-                write(values, *lower, value)?;
-            }
-        }
-        Ok(padding)
-    }
 }
 
-fn read(values: &[Option<usize>], dim: DimId) -> Result<usize, CoordError> {
-    values
-        .get(dim)
-        .copied()
-        .flatten()
-        .ok_or(CoordError::Malformed(
+/// Checked integers: every operation fails on overflow instead of wrapping, except the
+/// subtraction of a padding, which wraps where the coordinate lies in the padding.
+struct Checked<'a> {
+    dims: &'a [Dim],
+    /// The first padding the coordinate fell into.
+    padding: Option<CoordError>,
+}
+
+impl Domain for Checked<'_> {
+    type Value = usize;
+    type Error = CoordError;
+
+    fn fail(&self, why: &'static str) -> CoordError {
+        CoordError::Malformed(why)
+    }
+
+    fn missing(&self) -> Result<usize, CoordError> {
+        Err(CoordError::Malformed(
             "a dim is read before any transform computes it",
         ))
-}
+    }
 
-fn write(values: &mut [Option<usize>], dim: DimId, value: usize) -> Result<(), CoordError> {
-    let slot = values
-        .get_mut(dim)
-        .ok_or(CoordError::Malformed("dim id out of range"))?;
-    *slot = Some(value);
-    Ok(())
+    fn constant(&self, value: usize) -> Result<usize, CoordError> {
+        Ok(value)
+    }
+
+    fn add(&self, a: usize, b: usize) -> Result<usize, CoordError> {
+        a.checked_add(b).ok_or(OVERFLOW)
+    }
+
+    fn sub(&self, a: usize, b: usize) -> Result<usize, CoordError> {
+        Ok(a.wrapping_sub(b))
+    }
+
+    fn scale(&self, a: usize, by: usize) -> Result<usize, CoordError> {
+        a.checked_mul(by).ok_or(OVERFLOW)
+    }
+
+    fn div(&self, a: usize, by: usize) -> Result<usize, CoordError> {
+        a.checked_div(by).ok_or(OVERFLOW)
+    }
+
+    fn rem(&self, a: usize, by: usize) -> Result<usize, CoordError> {
+        a.checked_rem(by).ok_or(OVERFLOW)
+    }
+
+    fn xor(&self, a: usize, b: usize) -> Result<usize, CoordError> {
+        Ok(a ^ b)
+    }
+
+    fn guard(&mut self, value: &usize, lo: usize, hi: usize, dim: DimId) -> Result<(), CoordError> {
+        if !(lo..hi).contains(value) && self.padding.is_none() {
+            let dim = self.dims[dim].name.to_string();
+            self.padding = Some(CoordError::Padding { dim, value: *value });
+        }
+        Ok(())
+    }
 }

@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+pub use crate::transform::Transform;
+
 /// A list that is borrowed when embedded as const data and owned when built by the checker.
 pub type List<T> = Cow<'static, [T]>;
 
@@ -25,60 +27,6 @@ pub struct Dim {
 pub struct Memory {
     pub dims: List<DimId>,
     pub strides: List<usize>,
-}
-
-/// One transform, named after CK's: it computes its lower dims from its upper dims.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Transform {
-    /// `lower = row-major(upper)`.
-    Unmerge { lower: DimId, upper: List<DimId> },
-    /// `lower[i]` = the i-th row-major digit of `upper`.
-    Merge { lower: List<DimId>, upper: DimId },
-    /// `lower = upper ^ (key % len(upper))`; the key passes through.
-    Xor {
-        lower: DimId,
-        upper: DimId,
-        key: DimId,
-    },
-    /// `lower` = bit interleave of `upper`, last dim in the lowest bit (docs/semantics.md §3).
-    Morton { lower: DimId, upper: List<DimId> },
-    /// `lower = Σ upper[i] · strides[i]`.
-    Embed {
-        lower: DimId,
-        upper: List<DimId>,
-        strides: List<usize>,
-    },
-    /// `lower = upper − left`; valid iff `left ≤ upper < len(upper) − right`.
-    Pad {
-        lower: DimId,
-        upper: DimId,
-        left: usize,
-        right: usize,
-    },
-    /// `lower = upper + begin`.
-    Slice {
-        lower: DimId,
-        upper: DimId,
-        begin: usize,
-    },
-    /// `lower = upper + by`.
-    Offset {
-        lower: DimId,
-        upper: DimId,
-        by: usize,
-    },
-    /// `lower = value`: a constant.
-    Freeze { lower: DimId, value: usize },
-    /// Broadcast dims: no lower index at all.
-    Replicate { upper: List<DimId> },
-    /// CuTe `Swizzle<bits, base, shift>`.
-    Swizzle {
-        lower: DimId,
-        upper: DimId,
-        bits: u32,
-        base: u32,
-        shift: i32,
-    },
 }
 
 /// A whole checked layout: the IR that the generated code embeds as `const` data.
@@ -107,59 +55,6 @@ pub struct GridDim {
     pub dim: DimId,
     /// The index, in `coords` order, of the coordinate it scales.
     pub coord: usize,
-}
-
-impl Transform {
-    /// The dims this transform computes (closer to memory).
-    pub fn lower(&self) -> Vec<DimId> {
-        match self {
-            Self::Unmerge { lower, .. }
-            | Self::Morton { lower, .. }
-            | Self::Embed { lower, .. }
-            | Self::Xor { lower, .. }
-            | Self::Pad { lower, .. }
-            | Self::Slice { lower, .. }
-            | Self::Offset { lower, .. }
-            | Self::Freeze { lower, .. }
-            | Self::Swizzle { lower, .. } => vec![*lower],
-            Self::Merge { lower, .. } => lower.to_vec(),
-            Self::Replicate { .. } => Vec::new(),
-        }
-    }
-
-    /// The dims this transform reads (closer to the user).
-    pub fn upper(&self) -> Vec<DimId> {
-        match self {
-            Self::Unmerge { upper, .. }
-            | Self::Morton { upper, .. }
-            | Self::Embed { upper, .. }
-            | Self::Replicate { upper } => upper.to_vec(),
-            Self::Xor { upper, key, .. } => vec![*upper, *key],
-            Self::Merge { upper, .. }
-            | Self::Pad { upper, .. }
-            | Self::Slice { upper, .. }
-            | Self::Offset { upper, .. }
-            | Self::Swizzle { upper, .. } => vec![*upper],
-            Self::Freeze { .. } => Vec::new(),
-        }
-    }
-
-    /// The keyword that introduces this transform in the language.
-    pub fn keyword(&self) -> &'static str {
-        match self {
-            Self::Unmerge { .. } => "unmerge",
-            Self::Merge { .. } => "merge",
-            Self::Xor { .. } => "xor",
-            Self::Morton { .. } => "morton",
-            Self::Embed { .. } => "embed",
-            Self::Pad { .. } => "pad",
-            Self::Slice { .. } => "slice",
-            Self::Offset { .. } => "offset",
-            Self::Freeze { .. } => "freeze",
-            Self::Replicate { .. } => "replicate",
-            Self::Swizzle { .. } => "swizzle",
-        }
-    }
 }
 
 impl Memory {
@@ -238,9 +133,7 @@ impl Descriptor {
 
     /// Whether any transform can make a coordinate invalid (padding).
     pub fn is_padded(&self) -> bool {
-        self.stages
-            .iter()
-            .any(|stage| matches!(stage, Transform::Pad { left, right, .. } if left + right > 0))
+        self.stages.iter().any(Transform::pads)
     }
 }
 
@@ -267,24 +160,6 @@ pub fn row_major_strides(lens: &[usize]) -> Option<Vec<usize>> {
         strides[i] = strides[i + 1].checked_mul(lens[i + 1])?;
     }
     Some(strides)
-}
-
-/// Bit positions of a Morton interleave: for each dim (in `upper` order) the offset bit that
-/// each of its bits lands in. Bits are dealt round-robin from bit 0, cycling over the dims
-/// from the last to the first and skipping a dim once its bits are used up (docs/semantics.md §3).
-pub fn morton_bits(widths: &[u32]) -> Vec<Vec<u32>> {
-    let mut positions: Vec<Vec<u32>> = widths.iter().map(|_| Vec::new()).collect();
-    let mut next = 0u32;
-    let rounds = widths.iter().copied().max().unwrap_or(0);
-    for round in 0..rounds {
-        for (dim, &width) in widths.iter().enumerate().rev() {
-            if round < width {
-                positions[dim].push(next);
-                next += 1;
-            }
-        }
-    }
-    positions
 }
 
 /// A borrowed list, for const data emitted by the macro (not part of the API).

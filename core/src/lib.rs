@@ -10,7 +10,6 @@ pub mod analysis;
 pub mod budget;
 pub mod canon;
 pub mod code;
-pub mod cute;
 pub mod f2;
 pub mod f2_pipeline;
 pub mod interp;
@@ -21,6 +20,7 @@ pub mod picture;
 pub mod sfc;
 pub mod sym;
 pub mod table;
+pub mod transform;
 pub mod wgsl;
 
 pub use interp::CoordError;

@@ -150,10 +150,7 @@ pub enum StmtKind {
         strides: Option<Vec<Expr>>,
     },
     /// A transform stage; `keyword` is the word that introduced it.
-    Transform {
-        keyword: Ident,
-        transform: Transform,
-    },
+    Transform { keyword: Ident, stage: Stage },
     /// `coords [names];`
     Coords { names: Vec<Ident> },
     /// `inverse;`: the layout must be a bijection and gets `coord(offset)`.
@@ -179,65 +176,44 @@ pub enum Length {
     Dyn(syn::Token![dyn]),
 }
 
-pub enum Transform {
-    Unmerge {
-        lower: Ident,
-        upper: Vec<DimDecl>,
-    },
-    Merge {
-        lower: Vec<Ident>,
-        upper: Ident,
-    },
-    Xor {
-        target: Ident,
-        key: Ident,
-    },
-    Morton {
-        lower: Ident,
-        upper: Vec<DimDecl>,
-    },
-    Embed {
-        lower: Ident,
-        upper: Vec<DimDecl>,
-        strides: Vec<Expr>,
-    },
-    Pad {
-        lower: Ident,
-        upper: Ident,
-        left: Expr,
-        right: Expr,
-    },
-    Slice {
-        lower: Ident,
-        upper: Ident,
-        begin: Expr,
-        end: Expr,
-    },
-    Offset {
-        lower: Ident,
-        upper: Ident,
-        by: Expr,
-    },
-    Freeze {
-        lower: Ident,
-        value: Expr,
-    },
-    Replicate {
-        upper: Vec<DimDecl>,
-    },
-    /// `swizzle l -> u (auto for A, B)`: the macro picks `(B, M, S)` for the accesses.
-    SwizzleAuto {
-        lower: Ident,
-        upper: Ident,
-        accesses: Vec<Ident>,
-    },
-    Swizzle {
-        lower: Ident,
-        upper: Ident,
-        bits: Expr,
-        base: Expr,
-        shift: Expr,
-    },
+/// A transform statement, in the positions its module's check reads
+/// (`swizzle_core::transform::Context`): every transform's statement is one of these, and
+/// what each position means is the transform's business.
+#[derive(Default)]
+pub struct Stage {
+    /// The dims it consumes (closer to memory).
+    pub lower: Vec<Ident>,
+    /// The dims it declares, closer to the user.
+    pub upper: Vec<Upper>,
+    /// Live dims it reads without consuming them (`xor`'s key).
+    pub keys: Vec<Ident>,
+    /// Its constant arguments, in the order its check reads them.
+    pub args: Vec<Expr>,
+    /// `(auto for A, …)`: the accesses whose parameters the macro is to choose.
+    pub auto: Option<Vec<Ident>>,
+}
+
+/// A dim a transform declares, with its length where the statement writes one (otherwise
+/// the transform computes it).
+pub struct Upper {
+    pub name: Ident,
+    pub len: Option<Length>,
+}
+
+impl Upper {
+    /// A dim whose length the transform computes.
+    pub fn inferred(name: Ident) -> Upper {
+        Upper { name, len: None }
+    }
+}
+
+impl From<DimDecl> for Upper {
+    fn from(decl: DimDecl) -> Upper {
+        Upper {
+            name: decl.name,
+            len: Some(decl.len),
+        }
+    }
 }
 
 /// An integer constant expression over literals and named constants.
@@ -256,6 +232,12 @@ pub enum Expr {
     Paren {
         paren: syn::token::Paren,
         inner: Box<Expr>,
+    },
+    /// `x[3]`: bit 3 of the dim `x`, in the rows of `bits`.
+    Bit {
+        dim: Ident,
+        bracket: syn::token::Bracket,
+        index: Box<Expr>,
     },
 }
 
@@ -280,11 +262,26 @@ impl quote::ToTokens for Expr {
                 rhs.to_tokens(tokens);
             }
             Self::Paren { paren, inner } => paren.surround(tokens, |t| inner.to_tokens(t)),
+            Self::Bit {
+                dim,
+                bracket,
+                index,
+            } => {
+                dim.to_tokens(tokens);
+                bracket.surround(tokens, |t| index.to_tokens(t));
+            }
         }
     }
 }
 
 impl quote::ToTokens for DimDecl {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.name.to_tokens(tokens);
+        self.len.to_tokens(tokens);
+    }
+}
+
+impl quote::ToTokens for Upper {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         self.name.to_tokens(tokens);
         self.len.to_tokens(tokens);

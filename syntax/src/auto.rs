@@ -39,10 +39,10 @@ pub fn resolve(
     if targets.len() != auto.accesses.len() {
         return None;
     }
-    let Transform::Swizzle { lower, .. } = descriptor.stages.get(auto.stage)? else {
+    let Transform::Swizzle(swizzle) = descriptor.stages.get(auto.stage)? else {
         return None;
     };
-    let width = descriptor.dims.get(*lower)?.len.trailing_zeros();
+    let width = descriptor.dims.get(swizzle.lower)?.len.trailing_zeros();
     let candidates = candidates(width);
     // Every candidate is scored on every element of every access: bounded, so that a long
     // dim and a wide access cannot make the expansion run for minutes.
@@ -133,14 +133,8 @@ fn with_swizzle(
     (bits, base, shift): (u32, u32, i32),
 ) -> Descriptor {
     let mut trial = descriptor.clone();
-    if let Some(Transform::Swizzle {
-        bits: b,
-        base: m,
-        shift: s,
-        ..
-    }) = trial.stages.to_mut().get_mut(stage)
-    {
-        (*b, *m, *s) = (bits, base, shift);
+    if let Some(Transform::Swizzle(swizzle)) = trial.stages.to_mut().get_mut(stage) {
+        (swizzle.bits, swizzle.base, swizzle.shift) = (bits, base, shift);
     }
     trial
 }

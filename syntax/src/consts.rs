@@ -70,6 +70,14 @@ impl Consts {
                 })
             }
             Expr::Paren { inner, .. } => self.eval(inner),
+            Expr::Bit { dim, .. } => Err(Some(syn::Error::new_spanned(
+                expr,
+                format!(
+                    "`{}` is a bit of the dim `{dim}`, not a constant: only the rows of `bits` \
+                     name bits of dims",
+                    expr.to_token_stream()
+                ),
+            ))),
             Expr::Binary { lhs, op, rhs } => {
                 let (a, b) = (self.eval(lhs)?, self.eval(rhs)?);
                 let symbol = op.tokens.to_string();

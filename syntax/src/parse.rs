@@ -6,6 +6,7 @@ use crate::errors::Errors;
 use proc_macro2::{TokenStream, TokenTree};
 use swizzle_core::budget::EXPRESSION_NODES;
 use swizzle_core::code::Op;
+use swizzle_core::transform::KEYWORDS as TRANSFORMS;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, Token, Visibility, bracketed, parenthesized};
@@ -21,29 +22,25 @@ mod kw {
     syn::custom_keyword!(strides);
 }
 
-/// The statement keywords, for "expected one of" messages.
-const STATEMENTS: &str = "`const`, `memory`, `unmerge`, `merge`, `xor`, `morton`, `embed`, \
-    `pad`, `slice`, `offset`, `freeze`, `replicate`, `swizzle`, `coords`, `inverse` or `assert`";
+/// The words that start a statement, to recover from a missing `;` and suggest spellings:
+/// the transforms' keywords between the layout's own statements.
+fn keywords() -> impl Iterator<Item = &'static str> {
+    let head = ["assert", "const", "memory"];
+    head.into_iter()
+        .chain(TRANSFORMS.iter().copied())
+        .chain(["coords", "inverse"])
+}
 
-/// The words that start a statement, to recover from a missing `;` and suggest spellings.
-const KEYWORDS: [&str; 16] = [
-    "assert",
-    "const",
-    "memory",
-    "unmerge",
-    "merge",
-    "xor",
-    "morton",
-    "embed",
-    "pad",
-    "slice",
-    "offset",
-    "freeze",
-    "replicate",
-    "swizzle",
-    "coords",
-    "inverse",
-];
+/// The statement keywords, for "expected one of" messages.
+fn statements() -> String {
+    let words: Vec<String> = ["const", "memory"]
+        .into_iter()
+        .chain(TRANSFORMS.iter().copied())
+        .chain(["coords", "inverse"])
+        .map(|word| format!("`{word}`"))
+        .collect();
+    format!("{} or `assert`", words.join(", "))
+}
 
 /// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
 /// parsed are returned so that later stages can still check (and stub) them.
@@ -412,7 +409,7 @@ fn parse_stmt(input: ParseStream) -> syn::Result<(StmtKind, Option<(syn::Error, 
         }
     } else {
         let keyword: Ident = input.parse().map_err(|e| {
-            syn::Error::new(e.span(), format!("expected a statement: {STATEMENTS}"))
+            syn::Error::new(e.span(), format!("expected a statement: {}", statements()))
         })?;
         parse_keyword_stmt(keyword, input)?
     };
@@ -426,7 +423,7 @@ fn parse_stmt(input: ParseStream) -> syn::Result<(StmtKind, Option<(syn::Error, 
         .ok()
         .map(|ident| ident.to_string())
         .or_else(|| input.peek(Token![const]).then(|| "const".to_owned()))
-        .filter(|word| KEYWORDS.contains(&word.as_str()));
+        .filter(|word| keywords().any(|k| k == word));
     match next {
         Some(word) => {
             let error = input.error(format!(
@@ -439,7 +436,7 @@ fn parse_stmt(input: ParseStream) -> syn::Result<(StmtKind, Option<(syn::Error, 
 }
 
 fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKind> {
-    let transform = match keyword.to_string().as_str() {
+    let stage = match keyword.to_string().as_str() {
         "memory" => {
             let dims = parse_decls(input)?;
             let strides = if input.peek(kw::strides) {
@@ -460,58 +457,50 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             let assertion = parse_assertion(input)?;
             return Ok(StmtKind::Assert { keyword, assertion });
         }
-        "unmerge" => {
+        "unmerge" | "morton" => {
             let lower = input.parse()?;
             input.parse::<Token![->]>()?;
-            Transform::Unmerge {
-                lower,
-                upper: parse_decls(input)?,
+            Stage {
+                lower: vec![lower],
+                upper: written(parse_decls(input)?),
+                ..Stage::default()
             }
         }
         "merge" => {
             let lower = parse_names(input)?;
             input.parse::<Token![->]>()?;
-            Transform::Merge {
+            Stage {
                 lower,
-                upper: input.parse()?,
+                upper: vec![Upper::inferred(input.parse()?)],
+                ..Stage::default()
             }
         }
         "xor" => {
-            let target = input.parse()?;
+            let target: Ident = input.parse()?;
             input.parse::<kw::by>()?;
-            Transform::Xor {
-                target,
-                key: input.parse()?,
-            }
-        }
-        "morton" => {
-            let lower = input.parse()?;
-            input.parse::<Token![->]>()?;
-            Transform::Morton {
-                lower,
-                upper: parse_decls(input)?,
+            Stage {
+                lower: vec![target.clone()],
+                upper: vec![Upper::inferred(target)],
+                keys: vec![input.parse()?],
+                ..Stage::default()
             }
         }
         "embed" => {
             let lower = input.parse()?;
             input.parse::<Token![->]>()?;
-            let upper = parse_decls(input)?;
+            let upper = written(parse_decls(input)?);
             input.parse::<kw::strides>()?;
-            Transform::Embed {
-                lower,
+            Stage {
+                lower: vec![lower],
                 upper,
-                strides: parse_exprs(input)?,
+                args: parse_exprs(input)?,
+                ..Stage::default()
             }
         }
         "pad" => {
             let (lower, upper, args) = parse_unary_transform(input)?;
-            let [left, right] = exactly(args, "(left, right)", &keyword)?;
-            Transform::Pad {
-                lower,
-                upper,
-                left,
-                right,
-            }
+            let args = exactly::<2>(args, "(left, right)", &keyword)?;
+            unary(lower, upper, args.into())
         }
         "slice" => {
             let (lower, upper) = parse_arrow(input)?;
@@ -521,12 +510,7 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             content.parse::<Token![..]>()?;
             let end = parse_expr(&content)?;
             expect_end(&content)?;
-            Transform::Slice {
-                lower,
-                upper,
-                begin,
-                end,
-            }
+            unary(lower, upper, vec![begin, end])
         }
         "offset" => {
             let (lower, upper) = parse_arrow(input)?;
@@ -535,20 +519,22 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             content.parse::<Option<Token![+]>>()?;
             let by = parse_expr(&content)?;
             expect_end(&content)?;
-            Transform::Offset { lower, upper, by }
+            unary(lower, upper, vec![by])
         }
         "freeze" => {
             let lower = input.parse()?;
             input.parse::<Token![=]>()?;
-            Transform::Freeze {
-                lower,
-                value: parse_expr(input)?,
+            Stage {
+                lower: vec![lower],
+                args: vec![parse_expr(input)?],
+                ..Stage::default()
             }
         }
         "replicate" => {
             input.parse::<Token![->]>()?;
-            Transform::Replicate {
-                upper: parse_decls(input)?,
+            Stage {
+                upper: written(parse_decls(input)?),
+                ..Stage::default()
             }
         }
         "swizzle" if is_auto(input) => {
@@ -561,32 +547,40 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             if accesses.is_empty() {
                 return Err(content.error("name the accesses to optimise for: `(auto for ReadA)`"));
             }
-            Transform::SwizzleAuto {
-                lower,
-                upper,
-                accesses: accesses.into_iter().collect(),
+            Stage {
+                auto: Some(accesses.into_iter().collect()),
+                ..unary(lower, upper, Vec::new())
             }
         }
         "swizzle" => {
             let (lower, upper, args) = parse_unary_transform(input)?;
-            let [bits, base, shift] = exactly(args, "(B, M, S)", &keyword)?;
-            Transform::Swizzle {
-                lower,
-                upper,
-                bits,
-                base,
-                shift,
-            }
+            let args = exactly::<3>(args, "(B, M, S)", &keyword)?;
+            unary(lower, upper, args.into())
         }
         other => {
-            let message = match KEYWORDS.iter().find(|k| crate::consts::similar(k, other)) {
+            let message = match keywords().find(|k| crate::consts::similar(k, other)) {
                 Some(known) => format!("unknown statement `{other}`: did you mean `{known}`?"),
-                None => format!("unknown statement `{other}`: expected {STATEMENTS}"),
+                None => format!("unknown statement `{other}`: expected {}", statements()),
             };
             return Err(syn::Error::new(keyword.span(), message));
         }
     };
-    Ok(StmtKind::Transform { keyword, transform })
+    Ok(StmtKind::Transform { keyword, stage })
+}
+
+/// `lower -> upper (args)`: one dim onto one, the upper's length computed.
+fn unary(lower: Ident, upper: Ident, args: Vec<Expr>) -> Stage {
+    Stage {
+        lower: vec![lower],
+        upper: vec![Upper::inferred(upper)],
+        args,
+        ..Stage::default()
+    }
+}
+
+/// Declared dims with their written lengths.
+fn written(decls: Vec<DimDecl>) -> Vec<Upper> {
+    decls.into_iter().map(Upper::from).collect()
 }
 
 /// Whether a `swizzle` statement reads `swizzle l -> u (auto ...)`.
@@ -804,6 +798,19 @@ fn parse_unary(input: ParseStream, nodes: &mut usize) -> syn::Result<Expr> {
     }
     if input.peek(syn::LitInt) {
         return Ok(Expr::Lit(input.parse()?));
+    }
+    if input.peek(Ident) && input.peek2(syn::token::Bracket) {
+        count_node(input, nodes)?;
+        let dim = input.parse()?;
+        let content;
+        let bracket = bracketed!(content in input);
+        let index = parse_binary(&content, 0, nodes)?;
+        expect_end(&content)?;
+        return Ok(Expr::Bit {
+            dim,
+            bracket,
+            index: Box::new(index),
+        });
     }
     if input.peek(Ident) {
         return Ok(Expr::Const(input.parse()?));

@@ -12,7 +12,7 @@ use swizzle_core::analysis::runs::culprit;
 use swizzle_core::budget::REQUESTED_ENUMERATION;
 use swizzle_core::canon::{Canonical, Injectivity};
 use swizzle_core::code::Block;
-use swizzle_core::ir::{Descriptor, Transform, coordinates};
+use swizzle_core::ir::{Descriptor, coordinates};
 
 fn env(names: &[String], coord: &[usize]) -> HashMap<String, u64> {
     names
@@ -195,9 +195,10 @@ fn check(source: &str) {
         // transform-by-transform inverse recovers their value.
         None => {
             let broadcast = descriptor.memory.strides.contains(&0)
-                || descriptor.stages.iter().any(|stage| {
-                    matches!(stage, Transform::Replicate { upper } if upper.iter().any(|&d| descriptor.dims[d].len > 1))
-                });
+                || descriptor
+                    .stages
+                    .iter()
+                    .any(|stage| !stage.injective(&descriptor.dims));
             assert!(
                 !bijective || broadcast,
                 "bijection without inverse:\n{source}"

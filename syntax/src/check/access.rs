@@ -128,7 +128,9 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
 fn lane_expr(expr: &Expr, consts: &Consts, errors: &mut Errors) -> Option<LaneExpr> {
     Some(match expr {
         Expr::Const(name) if name == "lane" => LaneExpr::Lane,
-        Expr::Const(_) | Expr::Lit(_) => LaneExpr::Lit(errors.report(consts.eval(expr))?),
+        Expr::Const(_) | Expr::Lit(_) | Expr::Bit { .. } => {
+            LaneExpr::Lit(errors.report(consts.eval(expr))?)
+        }
         Expr::Neg { operand, .. } => LaneExpr::Neg(Box::new(lane_expr(operand, consts, errors)?)),
         Expr::Paren { inner, .. } => lane_expr(inner, consts, errors)?,
         Expr::Binary { lhs, op, rhs } => {

@@ -9,20 +9,22 @@
 
 mod access;
 mod kernel;
+mod stage;
 mod traversal;
 
 pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
 pub use kernel::{CheckedKernel, Direction, check_kernel};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
-use crate::ast::{self, Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
+use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
 use crate::consts::{Consts, Eval, show_unsigned as show, similar};
 use crate::errors::Errors;
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use quote::quote;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
+use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, row_major_strides};
+use swizzle_core::transform::embed::element_space;
 use syn::Ident;
 
 /// What an error about an unknown `name` adds: the closest of the `known` names, or all of
@@ -118,7 +120,7 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
                     memory = Some(checker.memory(&head, dims, strides.as_deref()));
                 }
             }
-            StmtKind::Transform { keyword, transform } => {
+            StmtKind::Transform { keyword, stage } => {
                 if memory.is_none() {
                     if !checker.unparsed.contains("memory") {
                         checker.errors.error(
@@ -129,8 +131,8 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
                     }
                     return None;
                 }
-                if let Some(stage) = checker.transform(keyword, transform) {
-                    if let ast::Transform::SwizzleAuto { accesses, .. } = transform {
+                if let Some(checked) = checker.transform(keyword, stage) {
+                    if let Some(accesses) = &stage.auto {
                         if auto.is_some() {
                             let message = "one `swizzle (auto ...)` per layout: give this one explicit (B, M, S)";
                             checker.errors.error(&stmt.tokens, message);
@@ -142,7 +144,7 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
                             tokens,
                         });
                     }
-                    stages.push(stage);
+                    stages.push(checked);
                 }
             }
             StmtKind::Coords { names } => {
@@ -372,46 +374,6 @@ impl Checker<'_> {
         id
     }
 
-    /// Declares `[name: len, ...]`; returns the ids and each length (`None` if it failed).
-    /// Run-time (`dyn`) lengths are errors here: only `memory` declares those.
-    fn declare_all(&mut self, decls: &[DimDecl], by: &Ident) -> (Vec<DimId>, Vec<Option<usize>>) {
-        let lens: Vec<Option<usize>> = decls
-            .iter()
-            .map(|d| match &d.len {
-                Length::Fixed(len) => self.value(len, "a length", 1),
-                Length::Dyn(token) => {
-                    self.errors.error(
-                        token,
-                        format!(
-                            "only the outermost dims of `memory` can have a run-time length: \
-                             give `{}` a constant length",
-                            d.name
-                        ),
-                    );
-                    None
-                }
-            })
-            .collect();
-        let ids = decls
-            .iter()
-            .zip(&lens)
-            .map(|(d, &len)| self.declare(&d.name, len, by))
-            .collect();
-        (ids, lens)
-    }
-
-    /// Errors if a transform's list of dims is empty.
-    fn nonempty<T>(&mut self, list: &[T], keyword: &Ident) -> Option<()> {
-        if list.is_empty() {
-            self.errors.error(
-                keyword,
-                format!("`{keyword}` needs at least one dim in its list"),
-            );
-            return None;
-        }
-        Some(())
-    }
-
     /// Looks up a live dim by name, without consuming it. A run-time (`dyn`) dim is an error
     /// unless `allow_dynamic`: only `coords` and the first dim of a `merge` may take one.
     fn find(&mut self, name: &Ident, allow_dynamic: bool) -> Option<DimId> {
@@ -462,11 +424,8 @@ impl Checker<'_> {
         }
     }
 
-    /// Consumes a live dim of constant length as the lower input of the transform `by`.
-    fn consume(&mut self, name: &Ident, by: &Ident) -> Option<DimId> {
-        self.consume_as(name, by, false)
-    }
-
+    /// Consumes a live dim as the lower input of the transform `by`. A run-time (`dyn`) dim
+    /// is an error unless `allow_dynamic`.
     fn consume_as(&mut self, name: &Ident, by: &Ident, allow_dynamic: bool) -> Option<DimId> {
         let id = self.find(name, allow_dynamic)?;
         self.scope.consumed[id] = Some(by.to_string());
@@ -613,438 +572,6 @@ impl Checker<'_> {
         (dims, lens)
     }
 
-    fn transform(&mut self, keyword: &Ident, transform: &ast::Transform) -> Option<Transform> {
-        use ast::Transform as T;
-        Some(match transform {
-            T::Unmerge { lower, upper } => {
-                let lower = self.consume(lower, keyword);
-                self.nonempty(upper, keyword)?;
-                let (upper_ids, lens) = self.declare_all(upper, keyword);
-                let lower = lower?;
-                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
-                self.expect_product(&lens, lower, upper, keyword)?;
-                Transform::Unmerge {
-                    lower,
-                    upper: Cow::Owned(upper_ids),
-                }
-            }
-            T::Merge { lower, upper } => {
-                let ids: Vec<Option<DimId>> = lower
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| self.consume_as(l, keyword, i == 0))
-                    .collect();
-                if lower.is_empty() {
-                    self.nonempty(lower, keyword);
-                }
-                let ids: Option<Vec<DimId>> = ids.into_iter().collect();
-                let lens: Option<Vec<usize>> = ids
-                    .as_ref()
-                    .and_then(|ids| ids.iter().map(|&d| self.len(d)).collect());
-                let len = lens.and_then(|lens| {
-                    let product = lens
-                        .iter()
-                        .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
-                    match product {
-                        Some(p) if p <= usize::MAX as u128 => Some(p as usize),
-                        _ => {
-                            let product = product.map_or("more than 2^128".into(), show);
-                            self.errors.error(
-                                quote!(#(#lower)*),
-                                format!(
-                                    "the merged length {product} overflows `usize`: \
-                                     merge fewer or shorter dims"
-                                ),
-                            );
-                            None
-                        }
-                    }
-                });
-                let upper = self.declare(upper, len, keyword);
-                // A run-time slowest digit makes the merged dim run-time: it counts tiles of
-                // the other digits.
-                if let Some(&first) = ids.as_ref().and_then(|ids| ids.first())
-                    && self.scope.dynamic[first]
-                {
-                    self.scope.dynamic[upper] = true;
-                    self.scope.merged_into[first] = Some(upper);
-                }
-                Transform::Merge {
-                    lower: Cow::Owned(ids?),
-                    upper,
-                }
-            }
-            T::Xor { target, key } => {
-                if target == key {
-                    self.errors.error(
-                        key,
-                        format!(
-                            "`xor` needs a key other than its target: `{key}` cannot key \
-                             itself; use another live dim as the key"
-                        ),
-                    );
-                }
-                let key_id = if target == key {
-                    None
-                } else {
-                    self.find(key, false)
-                };
-                let lower = self.consume(target, keyword);
-                let len = lower.and_then(|l| self.len(l));
-                let upper = self.declare(target, len, keyword);
-                let (lower, key) = (lower?, key_id?);
-                self.expect_power_of_two(target, len?, "the target of `xor`")?;
-                Transform::Xor { lower, upper, key }
-            }
-            T::Morton { lower, upper } => {
-                let lower = self.consume(lower, keyword);
-                self.nonempty(upper, keyword)?;
-                let (upper_ids, lens) = self.declare_all(upper, keyword);
-                let mut ok = true;
-                for (decl, len) in upper.iter().zip(&lens) {
-                    if let Some(len) = *len {
-                        ok &= self
-                            .expect_power_of_two(&decl.len, len, "every dim of `morton`")
-                            .is_some();
-                    }
-                }
-                let lower = lower?;
-                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
-                self.expect_product(&lens, lower, upper, keyword)?;
-                ok.then_some(Transform::Morton {
-                    lower,
-                    upper: Cow::Owned(upper_ids),
-                })?
-            }
-            T::Embed {
-                lower,
-                upper,
-                strides,
-            } => {
-                let lower = self.consume(lower, keyword);
-                self.nonempty(upper, keyword)?;
-                let (upper_ids, lens) = self.declare_all(upper, keyword);
-                if strides.len() != upper.len() {
-                    let message = format!(
-                        "`embed` has {} strides for {} dims: give one stride per dim",
-                        strides.len(),
-                        upper.len()
-                    );
-                    self.errors.error(
-                        or(quote!(#(#strides)*), &keyword.to_token_stream()),
-                        message,
-                    );
-                    return None;
-                }
-                let stride_values: Vec<Option<usize>> = strides
-                    .iter()
-                    .map(|s| self.value(s, "a stride", 0))
-                    .collect();
-                let stride_values: Vec<usize> = stride_values.into_iter().collect::<Option<_>>()?;
-                let lower = lower?;
-                let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
-                let len = self.len(lower)?;
-                let space = element_space(&lens, &stride_values);
-                if space.is_none_or(|s| s > len as u128) {
-                    let terms: Vec<String> = lens
-                        .iter()
-                        .zip(&stride_values)
-                        .map(|(&l, &s)| format!("{}·{}", show(l as u128 - 1), show(s as u128)))
-                        .collect();
-                    let space = space.map_or("more than 2^128".into(), show);
-                    let message = format!(
-                        "`embed` addresses {space} elements (1 + {}) but `{}` has length {len}: \
-                         shrink the lengths or strides so that 1 + Σ (length − 1)·stride ≤ {len}",
-                        terms.join(" + "),
-                        self.name(lower),
-                    );
-                    self.errors.error(quote!(#(#upper)* #(#strides)*), message);
-                    return None;
-                }
-                Transform::Embed {
-                    lower,
-                    upper: Cow::Owned(upper_ids),
-                    strides: Cow::Owned(stride_values),
-                }
-            }
-            T::Pad {
-                lower,
-                upper,
-                left,
-                right,
-            } => {
-                let lower_id = self.consume(lower, keyword);
-                let (left_value, right_value) = (
-                    self.value(left, "a padding", 0),
-                    self.value(right, "a padding", 0),
-                );
-                let len = match (lower_id.and_then(|l| self.len(l)), left_value, right_value) {
-                    (Some(len), Some(l), Some(r)) => {
-                        let padded = len.checked_add(l).and_then(|v| v.checked_add(r));
-                        if padded.is_none() {
-                            self.errors.error(
-                                quote!(#left #right),
-                                format!(
-                                    "padding `{lower}` (length {len}) by {l} and {r} overflows \
-                                     `usize`: use smaller paddings"
-                                ),
-                            );
-                        }
-                        padded
-                    }
-                    _ => None,
-                };
-                let upper = self.declare(upper, len, keyword);
-                len?;
-                Transform::Pad {
-                    lower: lower_id?,
-                    upper,
-                    left: left_value?,
-                    right: right_value?,
-                }
-            }
-            T::Slice {
-                lower,
-                upper,
-                begin,
-                end,
-            } => {
-                let lower_id = self.consume(lower, keyword);
-                let (begin_value, end_value) = (
-                    self.value(begin, "a slice bound", 0),
-                    self.value(end, "a slice bound", 0),
-                );
-                let len = match (lower_id.and_then(|l| self.len(l)), begin_value, end_value) {
-                    (Some(len), Some(b), Some(e)) => {
-                        let problem = if e > len {
-                            Some(format!(
-                                "runs past the end of `{lower}` (length {len}): the end must be \
-                                 at most {len}"
-                            ))
-                        } else if b >= e {
-                            Some("is empty: the beginning must be less than the end".to_owned())
-                        } else {
-                            None
-                        };
-                        if let Some(problem) = &problem {
-                            self.errors
-                                .error(quote!(#begin #end), format!("slice {b}..{e} {problem}"));
-                        }
-                        problem.is_none().then(|| e - b)
-                    }
-                    _ => None,
-                };
-                let upper = self.declare(upper, len, keyword);
-                len?;
-                Transform::Slice {
-                    lower: lower_id?,
-                    upper,
-                    begin: begin_value?,
-                }
-            }
-            T::Offset { lower, upper, by } => {
-                let lower_id = self.consume(lower, keyword);
-                let by_value = self.value(by, "an offset", 0);
-                let len = match (lower_id.and_then(|l| self.len(l)), by_value) {
-                    (Some(len), Some(k)) if k < len => Some(len - k),
-                    (Some(len), Some(k)) => {
-                        let message = format!(
-                            "offset +{k} leaves nothing of `{lower}` (length {len}): the offset \
-                             must be less than {len}"
-                        );
-                        self.errors.error(by, message);
-                        None
-                    }
-                    _ => None,
-                };
-                let upper = self.declare(upper, len, keyword);
-                len?;
-                Transform::Offset {
-                    lower: lower_id?,
-                    upper,
-                    by: by_value?,
-                }
-            }
-            T::Freeze { lower, value } => {
-                let lower_id = self.consume(lower, keyword);
-                let frozen = self.value(value, "a frozen index", 0)?;
-                let lower = lower_id?;
-                let len = self.len(lower)?;
-                if frozen >= len {
-                    let message = format!(
-                        "index {frozen} is out of bounds for `{}` (length {len}): freeze it at \
-                         an index in 0..{len}",
-                        self.name(lower),
-                    );
-                    self.errors.error(value, message);
-                    return None;
-                }
-                Transform::Freeze {
-                    lower,
-                    value: frozen,
-                }
-            }
-            T::Replicate { upper } => {
-                self.nonempty(upper, keyword)?;
-                let (upper, lens) = self.declare_all(upper, keyword);
-                lens.into_iter().collect::<Option<Vec<_>>>()?;
-                Transform::Replicate {
-                    upper: Cow::Owned(upper),
-                }
-            }
-            T::SwizzleAuto {
-                lower: lower_name,
-                upper,
-                ..
-            } => {
-                let lower_id = self.consume(lower_name, keyword);
-                let len = lower_id.and_then(|l| self.len(l));
-                let upper = self.declare(upper, len, keyword);
-                let (lower, len) = (lower_id?, len?);
-                self.expect_power_of_two(lower_name, len, "the dim of `swizzle`")?;
-                // The identity, until `auto` searches the parameters.
-                Transform::Swizzle {
-                    lower,
-                    upper,
-                    bits: 0,
-                    base: 0,
-                    shift: 0,
-                }
-            }
-            T::Swizzle {
-                lower: lower_name,
-                upper,
-                bits,
-                base,
-                shift,
-            } => {
-                let lower_id = self.consume(lower_name, keyword);
-                let len = lower_id.and_then(|l| self.len(l));
-                let upper = self.declare(upper, len, keyword);
-                let b = self.value(bits, "the swizzle's B", 0);
-                let m = self.value(base, "the swizzle's M", 0);
-                let s = self.consts.eval(shift);
-                let (b, m, s) = (b?, m?, self.report(s)?);
-                let (b, m, abs_s) = (b as u128, m as u128, s.unsigned_abs());
-                let mut ok = true;
-                if abs_s < b {
-                    let message = format!(
-                        "swizzle needs |S| ≥ B so that the bits it reads and the bits it \
-                         writes do not overlap, found |{s}| < {b}: use S ≥ {b} or S ≤ -{b}"
-                    );
-                    self.errors.error(shift, message);
-                    ok = false;
-                }
-                let lower = lower_id?;
-                let len = len?;
-                ok &= self
-                    .expect_power_of_two(lower_name, len, "the dim of `swizzle`")
-                    .is_some();
-                if !ok {
-                    return None;
-                }
-                // The bits the swizzle writes (its target, `write..write + B`) must lie in the
-                // dim, or offsets would leave it. The bits it reads may lie above the dim's
-                // bits (they are then always 0, as in CuTe), but every bit it touches must
-                // be a bit of `usize`.
-                let width = u128::from(len.trailing_zeros());
-                let write = if s >= 0 { m } else { m.saturating_add(abs_s) };
-                let written_top = write.saturating_add(b);
-                let top = m.saturating_add(b).saturating_add(abs_s);
-                let message = if b > 0 && written_top > width {
-                    let written = match b {
-                        1 => format!("bit {write}"),
-                        _ => format!("bits {write}..={}", written_top - 1),
-                    };
-                    let (dim, bits_of) = (
-                        self.name(lower),
-                        match width {
-                            0 => "no bits".to_owned(),
-                            1 => "only bit 0".to_owned(),
-                            w => format!("only bits 0..={}", w - 1),
-                        },
-                    );
-                    let (lower_what, rule) = if s >= 0 {
-                        ("M or B", "M + B")
-                    } else {
-                        ("M, B or |S|", "M + B + |S|")
-                    };
-                    Some(format!(
-                        "swizzle ({b}, {m}, {s}) writes {written}, but `{dim}` (length {len}) \
-                         has {bits_of}: lower {lower_what} so that {rule} ≤ {width} (it is \
-                         {written_top})"
-                    ))
-                } else if top > 63 {
-                    Some(format!(
-                        "swizzle ({b}, {m}, {s}) reaches past bit 63 of `usize`: use \
-                         M + B + |S| ≤ 63 (it is {top})"
-                    ))
-                } else {
-                    None
-                };
-                if let Some(message) = message {
-                    self.errors.error(quote!(#bits #base #shift), message);
-                    return None;
-                }
-                // `top ≤ 63` bounds every part, so these conversions cannot fail.
-                Transform::Swizzle {
-                    lower,
-                    upper,
-                    bits: u32::try_from(b).ok()?,
-                    base: u32::try_from(m).ok()?,
-                    shift: i32::try_from(s).ok()?,
-                }
-            }
-        })
-    }
-
-    fn expect_power_of_two(&mut self, at: impl ToTokens, len: usize, what: &str) -> Option<()> {
-        if len.is_power_of_two() {
-            return Some(());
-        }
-        let below = 1usize << len.ilog2();
-        let suggestion = match len.checked_next_power_of_two() {
-            Some(above) => format!("try {below} or {above}"),
-            None => format!("try {below}"),
-        };
-        self.errors.error(
-            at,
-            format!("{what} must have a power-of-two length, found {len} ({suggestion})"),
-        );
-        None
-    }
-
-    /// Checks that the lengths of `decls` multiply to the length of `lower`.
-    fn expect_product(
-        &mut self,
-        lens: &[usize],
-        lower: DimId,
-        decls: &[DimDecl],
-        keyword: &Ident,
-    ) -> Option<()> {
-        let expected = self.len(lower)?;
-        let product = lens
-            .iter()
-            .try_fold(1u128, |acc, &l| acc.checked_mul(l as u128));
-        if product == Some(expected as u128) {
-            return Some(());
-        }
-        let name = self.name(lower);
-        let product = product.map_or("more than 2^128".into(), show);
-        let message = if let [len] = lens {
-            format!("`{keyword}` length {len} must equal {expected}, the length of `{name}`")
-        } else {
-            let lens: Vec<String> = lens.iter().map(|&l| show(l as u128)).collect();
-            format!(
-                "`{keyword}` lengths {} = {product} must multiply to {expected}, the length \
-                 of `{name}`: change them so that their product is {expected}",
-                lens.join(" × ")
-            )
-        };
-        self.errors.error(quote!(#(#decls)*), message);
-        None
-    }
-
     /// Resolves `coords [...]`: every live dim exactly once.
     fn coords(&mut self, names: &[Ident]) -> Vec<DimId> {
         let mut ids = Vec::new();
@@ -1075,17 +602,4 @@ impl Checker<'_> {
         }
         ids
     }
-}
-
-/// `1 + Σ (len_i − 1)·stride_i`, exactly (`None` past 2^128).
-fn element_space(lens: &[usize], strides: &[usize]) -> Option<u128> {
-    lens.iter()
-        .zip(strides)
-        .try_fold(1u128, |acc, (&len, &stride)| {
-            acc.checked_add(
-                (len as u128)
-                    .saturating_sub(1)
-                    .checked_mul(stride as u128)?,
-            )
-        })
 }

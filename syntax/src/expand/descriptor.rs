@@ -2,9 +2,11 @@
 //! and draw the generated type.
 
 use super::lit;
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{ToTokens, quote};
 use swizzle_core::ir::{Descriptor, GridDim, Memory, Transform};
+use swizzle_core::transform::Field;
+use syn::Ident;
 
 /// The descriptor as a const expression.
 pub fn tokens(descriptor: &Descriptor) -> TokenStream {
@@ -33,6 +35,7 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     quote! {{
         use ::swizzle::__private::{list, text};
         use ::swizzle::ir::*;
+        use ::swizzle::transform::*;
         const DIMS: &[Dim] = &[#(#dims),*];
         const STAGES: &[Transform] = &[#(#stages),*];
         Descriptor {
@@ -46,79 +49,26 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     }}
 }
 
+/// `Transform::Xor(Xor { lower: 3, upper: 4, key: 1 })`: the variant with its fields.
 fn transform_tokens(transform: &Transform) -> TokenStream {
-    let list = |ids: &[usize]| {
-        let ids = ids.iter().map(|&id| lit(id));
-        quote!(list(&[#(#ids),*]))
-    };
-    match transform {
-        Transform::Unmerge { lower, upper } => {
-            let (lower, upper) = (lit(*lower), list(upper));
-            quote!(Transform::Unmerge { lower: #lower, upper: #upper })
-        }
-        Transform::Merge { lower, upper } => {
-            let (lower, upper) = (list(lower), lit(*upper));
-            quote!(Transform::Merge { lower: #lower, upper: #upper })
-        }
-        Transform::Xor { lower, upper, key } => {
-            let (lower, upper, key) = (lit(*lower), lit(*upper), lit(*key));
-            quote!(Transform::Xor { lower: #lower, upper: #upper, key: #key })
-        }
-        Transform::Morton { lower, upper } => {
-            let (lower, upper) = (lit(*lower), list(upper));
-            quote!(Transform::Morton { lower: #lower, upper: #upper })
-        }
-        Transform::Embed {
-            lower,
-            upper,
-            strides,
-        } => {
-            let (lower, upper, strides) = (lit(*lower), list(upper), list(strides));
-            quote!(Transform::Embed { lower: #lower, upper: #upper, strides: #strides })
-        }
-        Transform::Pad {
-            lower,
-            upper,
-            left,
-            right,
-        } => {
-            let (lower, upper, left, right) = (lit(*lower), lit(*upper), lit(*left), lit(*right));
-            quote!(Transform::Pad { lower: #lower, upper: #upper, left: #left, right: #right })
-        }
-        Transform::Slice {
-            lower,
-            upper,
-            begin,
-        } => {
-            let (lower, upper, begin) = (lit(*lower), lit(*upper), lit(*begin));
-            quote!(Transform::Slice { lower: #lower, upper: #upper, begin: #begin })
-        }
-        Transform::Offset { lower, upper, by } => {
-            let (lower, upper, by) = (lit(*lower), lit(*upper), lit(*by));
-            quote!(Transform::Offset { lower: #lower, upper: #upper, by: #by })
-        }
-        Transform::Freeze { lower, value } => {
-            let (lower, value) = (lit(*lower), lit(*value));
-            quote!(Transform::Freeze { lower: #lower, value: #value })
-        }
-        Transform::Replicate { upper } => {
-            let upper = list(upper);
-            quote!(Transform::Replicate { upper: #upper })
-        }
-        Transform::Swizzle {
-            lower,
-            upper,
-            bits,
-            base,
-            shift,
-        } => {
-            let (lower, upper) = (lit(*lower), lit(*upper));
-            let (bits, base, shift) = (
-                Literal::u32_unsuffixed(*bits),
-                Literal::u32_unsuffixed(*base),
-                Literal::i32_unsuffixed(*shift),
-            );
-            quote!(Transform::Swizzle { lower: #lower, upper: #upper, bits: #bits, base: #base, shift: #shift })
-        }
-    }
+    let (variant, fields) = transform.fields();
+    let variant = Ident::new(variant, Span::call_site());
+    let fields = fields.into_iter().map(|(name, field)| {
+        let name = Ident::new(name, Span::call_site());
+        let value = match field {
+            Field::Dim(value) | Field::Count(value) => lit(value).into_token_stream(),
+            Field::Unsigned(value) => Literal::u32_unsuffixed(value).into_token_stream(),
+            Field::Signed(value) => Literal::i32_unsuffixed(value).into_token_stream(),
+            Field::Dims(values) | Field::Counts(values) => {
+                let values = values.iter().map(|&v| lit(v));
+                quote!(list(&[#(#values),*]))
+            }
+            Field::Bits(values) => {
+                let values = values.iter().map(|&v| Literal::u128_unsuffixed(v));
+                quote!(list(&[#(#values),*]))
+            }
+        };
+        quote!(#name: #value)
+    });
+    quote!(Transform::#variant(#variant { #(#fields),* }))
 }

@@ -1,0 +1,91 @@
+//! `xor x by k`: `x ^= k mod len(x)`. The key passes through; `len(x)` is a power of two, so
+//! the result stays in `x`, and applying it twice gives `x` back (seed 003's LDS XOR).
+
+use super::check::{self, Blame, Context};
+use super::{Domain, Field, Lowering, Stage};
+use crate::analysis::runs::Walk;
+use crate::ir::{Dim, DimId};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Xor {
+    pub lower: DimId,
+    pub upper: DimId,
+    pub key: DimId,
+}
+
+impl Xor {
+    /// `value ^ (key mod len(upper))`, its own inverse.
+    fn flip<D: Domain>(&self, on: &Lowering<'_, D>, value: D::Value) -> Result<D::Value, D::Error> {
+        let key = on.domain.rem(on.get(self.key)?, on.len(self.upper))?;
+        on.domain.xor(value, key)
+    }
+}
+
+impl Stage for Xor {
+    const KEYWORD: &'static str = "xor";
+
+    fn lower(&self) -> Vec<DimId> {
+        vec![self.lower]
+    }
+
+    fn upper(&self) -> Vec<DimId> {
+        vec![self.upper, self.key]
+    }
+
+    fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+        let value = self.flip(on, on.get(self.upper)?)?;
+        on.set(self.lower, value)
+    }
+
+    fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+        let value = self.flip(on, on.get(self.lower)?)?;
+        on.set(self.upper, value)
+    }
+
+    fn injective(&self, _: &[Dim]) -> bool {
+        true
+    }
+
+    fn runs(&self, walk: &mut Walk<'_>) -> bool {
+        // A key that varies inside the block scrambles the target; a target run survives
+        // only a key that is always 0 modulo its length.
+        let scrambled = walk.len(self.key) > 1 && walk.len(self.upper) > 1;
+        if walk.varies(self.key) || (walk.varies(self.upper) && scrambled) {
+            return false;
+        }
+        walk.rename(self.upper, self.lower);
+        true
+    }
+
+    fn describe(&self, dims: &[Dim]) -> String {
+        format!("xor {} by {}", dims[self.upper].name, dims[self.key].name)
+    }
+
+    fn fields(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![
+            ("lower", Field::Dim(self.lower)),
+            ("upper", Field::Dim(self.upper)),
+            ("key", Field::Dim(self.key)),
+        ]
+    }
+
+    fn check(cx: &mut dyn Context) -> Option<Self> {
+        let (target, key) = (cx.lower_name(0), cx.key_name(0));
+        let key = if target == key {
+            cx.error(
+                Blame::Key(0),
+                format!(
+                    "`xor` needs a key other than its target: `{key}` cannot key itself; use \
+                     another live dim as the key"
+                ),
+            );
+            None
+        } else {
+            cx.key(0)
+        };
+        let (lower, upper, len) = check::same_length(cx);
+        let (lower, key) = (lower?, key?);
+        check::power_of_two(cx, Blame::Lower(0), len?, "the target of `xor`")?;
+        Some(Xor { lower, upper, key })
+    }
+}
