@@ -6,21 +6,11 @@ mod common;
 use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;
 
-const WORDS: &[&str] = &[
+/// The words of the language besides the transforms' keywords, which [`vocabulary`] adds.
+const OTHER_WORDS: &[&str] = &[
     "layout",
     "pub",
     "memory",
-    "unmerge",
-    "merge",
-    "xor",
-    "morton",
-    "embed",
-    "pad",
-    "slice",
-    "offset",
-    "freeze",
-    "replicate",
-    "swizzle",
     "coords",
     "inverse",
     "const",
@@ -103,6 +93,12 @@ const WORDS: &[&str] = &[
     "walk",
 ];
 
+/// Every word of the language: each transform's keyword, and the rest.
+fn vocabulary() -> Vec<&'static str> {
+    let transforms = swizzle_core::transform::KEYWORDS.iter();
+    transforms.chain(OTHER_WORDS).copied().collect()
+}
+
 const SEEDS: &[&str] = &[
     MORTON_TEXTURE,
     LDS_A,
@@ -149,7 +145,7 @@ fn expand_never_panics(source: &str) {
 }
 
 fn words(max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(WORDS), 0..max).prop_map(|words| words.join(" "))
+    prop::collection::vec(prop::sample::select(vocabulary()), 0..max).prop_map(|words| words.join(" "))
 }
 
 proptest! {
@@ -166,7 +162,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_seeds(seed in 0..SEEDS.len(), at in any::<prop::sample::Index>(), word in prop::sample::select(WORDS)) {
+    fn mutated_seeds(seed in 0..SEEDS.len(), at in any::<prop::sample::Index>(), word in prop::sample::select(vocabulary())) {
         let source = SEEDS[seed];
         let tokens: Vec<&str> = source.split_whitespace().collect();
         let at = at.index(tokens.len());
