@@ -105,6 +105,18 @@ swizzle::layout! {
         embed o -> [e: 3] strides [1];
         coords [e, s, r];
     }
+
+    /// A GF(2) map: AMD-style texture tiling of a 32×64 surface, pipe bit 1 = y[4] ^ x[5] ^
+    /// x[4]. Its matrix is invertible, so it has `coord`.
+    layout TextureTiled {
+        memory [a: 2048];
+        bits a -> [y: 32, x: 64] (
+            x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3],
+            x[4], y[4] ^ x[5] ^ x[4], x[5]
+        );
+        coords [y, x];
+        inverse;
+    }
 }
 
 /// Generated code == interpreter, on every coordinate, through the `Layout` trait.
@@ -155,6 +167,7 @@ fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<Point, 0>();
     assert_matches_interpreter::<Named, 2>();
     assert_matches_interpreter::<Unusual, 2>();
+    assert_matches_interpreter::<TextureTiled, 2>();
 }
 
 #[test]
@@ -166,6 +179,7 @@ fn bijections_invert() {
     assert_inverts::<Morton256, 2>();
     assert_inverts::<Named, 2>();
     assert_inverts::<Unusual, 2>();
+    assert_inverts::<TextureTiled, 2>();
 }
 
 #[test]

@@ -537,6 +537,20 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
                 ..Stage::default()
             }
         }
+        "bits" => {
+            let lower = input.parse()?;
+            input.parse::<Token![->]>()?;
+            let upper = written(parse_decls(input)?);
+            let content;
+            parenthesized!(content in input);
+            let rows = Punctuated::<Expr, Token![,]>::parse_terminated_with(&content, parse_expr)?;
+            Stage {
+                lower: vec![lower],
+                upper,
+                args: rows.into_iter().collect(),
+                ..Stage::default()
+            }
+        }
         "swizzle" if is_auto(input) => {
             let (lower, upper) = parse_arrow(input)?;
             let content;

@@ -181,6 +181,84 @@ fn cute_swizzle_matches_its_formula() {
 }
 
 #[test]
+fn bits_rows_worked_by_hand() {
+    // Bit 0 = x ^ y, bit 1 = y: (0,0) → 0, (0,1) → 1, (1,0) → 0b11, (1,1) → 0b10.
+    let gray = layout(
+        "layout G { memory [n: 4]; bits n -> [y: 2, x: 2] (x[0] ^ y[0], y[0]); coords [y, x]; }",
+    );
+    let offsets: Vec<_> = coordinates(&[2, 2]).map(|c| gray.offset(&c)).collect();
+    assert_eq!(offsets, [Ok(0), Ok(1), Ok(3), Ok(2)]);
+    // A row may be 0, and a bit named twice cancels.
+    let sparse = layout(
+        "layout S { memory [n: 8]; bits n -> [x: 4] (x[1], 0, x[0] ^ x[1] ^ x[1]); replicate -> [r: 1]; coords [r, x]; }",
+    );
+    let offsets: Vec<_> = (0..4).map(|x| sparse.offset(&[0, x])).collect();
+    assert_eq!(offsets, [Ok(0), Ok(4), Ok(1), Ok(5)]);
+}
+
+#[test]
+fn bits_with_one_bit_per_row_is_the_seed_morton_table() {
+    assert_morton_4x4(
+        "layout M { memory [m: 16]; bits m -> [y: 4, x: 4] (x[0], y[0], x[1], y[1]); coords [y, x]; }",
+    );
+}
+
+#[test]
+fn bits_reproduces_the_lds_xor_closed_form() {
+    // Seed 003's `xor k0l by mr` as rows over (k0l, the low bits of mr): the 6-bit
+    // index `z` holding mr's low bits below k0l's.
+    let source = "layout LdsBits {
+        memory [x: 8, mrh: 8, y: 8, k1: 8] strides [8, 512, 64, 1];
+        merge [x, y] -> z;
+        bits z -> [k0l: 8, mrl: 8] (
+            mrl[0], mrl[1], mrl[2], k0l[0] ^ mrl[0], k0l[1] ^ mrl[1], k0l[2] ^ mrl[2]
+        );
+        unmerge k0l -> [l: 2, k0: 4];
+        merge [mrh, mrl] -> mr;
+        merge [mr, l] -> m;
+        merge [k0, k1] -> k;
+        coords [m, k];
+    }";
+    let descriptor = layout(source);
+    for coord in coordinates(&[128, 32]) {
+        assert_eq!(
+            descriptor.offset(&coord),
+            Ok(lds_closed_form(coord[0], coord[1])),
+            "{coord:?}"
+        );
+    }
+}
+
+/// AMD-style texture tiling on a 32×64 surface: pipe bit 1 = y[4] ^ x[5] ^ x[4] (the
+/// issue's example), the other bits interleaved, checked against the same formula written
+/// with shifts and masks.
+#[test]
+fn bits_matches_a_texture_tiling_formula() {
+    let descriptor = layout(
+        "layout Tiled {
+            memory [a: 2048];
+            bits a -> [y: 32, x: 64] (
+                x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3],
+                x[4], y[4] ^ x[5] ^ x[4], x[5]
+            );
+            coords [y, x];
+        }",
+    );
+    let bit = |v: usize, b: usize| (v >> b) & 1;
+    for coord in coordinates(&[32, 64]) {
+        let (y, x) = (coord[0], coord[1]);
+        let mut expected = 0;
+        for b in 0..4 {
+            expected |= bit(x, b) << (2 * b) | bit(y, b) << (2 * b + 1);
+        }
+        expected |= bit(x, 4) << 8;
+        expected |= (bit(y, 4) ^ bit(x, 5) ^ bit(x, 4)) << 9;
+        expected |= bit(x, 5) << 10;
+        assert_eq!(descriptor.offset(&coord), Ok(expected), "{coord:?}");
+    }
+}
+
+#[test]
 fn slice_offset_freeze_and_replicate() {
     let descriptor = layout(
         "layout T {

@@ -222,9 +222,20 @@ fn evaluate_against_the_interpreter(source: &str) -> Result<usize, String> {
     Ok(checked_coords)
 }
 
+/// A GF(2) texture tiling (`bits`), whose inverse comes from its matrix.
+const TEXTURE_TILED: &str = "
+layout TextureTiled {
+    memory [a: 2048];
+    bits a -> [y: 32, x: 64] (
+        x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4], y[4] ^ x[5] ^ x[4], x[5]
+    );
+    coords [y, x];
+    inverse;
+}";
+
 #[test]
 fn seed_layouts_evaluate_as_the_interpreter_does() {
-    for source in [MORTON_TEXTURE, LDS_A, PADDED, CUTE, MIXED] {
+    for source in [MORTON_TEXTURE, LDS_A, PADDED, CUTE, MIXED, TEXTURE_TILED] {
         let checked =
             evaluate_against_the_interpreter(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
         assert!(checked > 0, "{source}");

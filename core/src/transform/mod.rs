@@ -157,6 +157,7 @@ transforms! {
     freeze::Freeze,
     replicate::Replicate,
     swizzle::Swizzle,
+    bits::Bits,
 }
 
 /// `dims` written as the language lists them: `y, x`.

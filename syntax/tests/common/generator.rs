@@ -116,22 +116,30 @@ impl Generator {
     }
 
     fn transform(&mut self) {
-        let choice = self.below(if self.power_of_two { 6 } else { 12 });
-        let statement = match choice {
-            0 => self.unmerge(),
-            1 => self.merge(),
-            2 => self.xor(),
-            3 => self.morton(),
-            4 => self.swizzle(),
-            5 => self.replicate(),
-            6 => self.pad(),
-            7 => self.slice(),
-            8 => self.offset(),
-            9 => self.freeze(),
-            10 => self.embed(),
-            _ => self.unmerge(),
+        type Make = fn(&mut Generator) -> Option<String>;
+        // Bit-preserving transforms first: the power-of-two layouts draw only from these.
+        const BIT_PRESERVING: usize = 7;
+        const TRANSFORMS: &[Make] = &[
+            Generator::unmerge,
+            Generator::merge,
+            Generator::xor,
+            Generator::morton,
+            Generator::swizzle,
+            Generator::replicate,
+            Generator::bits,
+            Generator::pad,
+            Generator::slice,
+            Generator::offset,
+            Generator::freeze,
+            Generator::embed,
+            Generator::unmerge,
+        ];
+        let count = match self.power_of_two {
+            true => BIT_PRESERVING,
+            false => TRANSFORMS.len(),
         };
-        if let Some(statement) = statement {
+        let make = TRANSFORMS[self.below(count)];
+        if let Some(statement) = make(self) {
             self.statements.push(statement);
         }
     }
@@ -194,6 +202,50 @@ impl Generator {
                 "swizzle {lower} -> {upper} ({bits}, {base}, -{shift});"
             ))
         }
+    }
+
+    /// A GF(2) map of a power-of-two dim onto two: a random invertible matrix (a permutation
+    /// of the input bits with other bits XORed in) or, one time in four, random rows.
+    fn bits(&mut self) -> Option<String> {
+        let (lower, len) = self.take(|l| l.is_power_of_two() && l >= 2)?;
+        let width = len.trailing_zeros() as usize;
+        let split = self.below(width + 1);
+        let (la, lb) = (1usize << split, 1usize << (width - split));
+        let (a, b) = (self.fresh(la), self.fresh(lb));
+        // Input bit k is b[k] below a's bits.
+        let name = |k: usize| match k < width - split {
+            true => format!("{b}[{k}]"),
+            false => format!("{a}[{}]", k - (width - split)),
+        };
+        let mut rows: Vec<u64> = (0..width).map(|k| 1 << k).collect();
+        for i in (1..width).rev() {
+            let j = self.below(i + 1);
+            rows.swap(i, j);
+        }
+        for _ in 0..width {
+            let (i, j) = (self.below(width), self.below(width));
+            if i != j {
+                rows[i] ^= rows[j];
+            }
+        }
+        if self.below(4) == 0 {
+            rows = (0..width).map(|_| self.below(1 << width) as u64).collect();
+        }
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|&row| {
+                let terms: Vec<String> =
+                    (0..width).filter(|k| row >> k & 1 == 1).map(name).collect();
+                match terms.is_empty() {
+                    true => "0".to_owned(),
+                    false => terms.join(" ^ "),
+                }
+            })
+            .collect();
+        Some(format!(
+            "bits {lower} -> [{a}: {la}, {b}: {lb}] ({});",
+            rows.join(", ")
+        ))
     }
 
     fn replicate(&mut self) -> Option<String> {
