@@ -601,32 +601,39 @@ pub fn sym_code(sym: &Sym, names: &[String]) -> Code {
     match sym {
         Sym::Var(i) => Code::var(names.get(*i).map_or("_", String::as_str)),
         Sym::Sum { terms, constant } => {
-            let mut terms: Vec<&(Sym, i128)> = terms.iter().collect();
-            terms.sort_by_key(|(_, c)| std::cmp::Reverse(*c));
+            // Every addition before every subtraction: a sum that is never negative then
+            // never passes through a negative value, which unsigned code cannot hold.
+            let mut terms: Vec<(Code, i128)> = terms
+                .iter()
+                .map(|(term, coefficient)| {
+                    let term = sym_code(term, names);
+                    let scaled = match coefficient.unsigned_abs() {
+                        1 => term,
+                        m if m.is_power_of_two() => {
+                            Code::bin(Op::Shl, term, Code::Lit(u128::from(m.trailing_zeros())))
+                        }
+                        m => Code::bin(Op::Mul, term, Code::Lit(m)),
+                    };
+                    (scaled, *coefficient)
+                })
+                .collect();
+            terms.sort_by_key(|&(_, c)| std::cmp::Reverse(c));
+            let split = terms.partition_point(|&(_, c)| c > 0);
+            if *constant != 0 {
+                terms.insert(split, (Code::Lit(constant.unsigned_abs()), *constant));
+            }
             let mut code: Option<Code> = None;
-            for (term, coefficient) in terms {
-                let magnitude = coefficient.unsigned_abs();
-                let term = sym_code(term, names);
-                let scaled = match magnitude {
-                    1 => term,
-                    m if m.is_power_of_two() => {
-                        Code::bin(Op::Shl, term, Code::Lit(u128::from(m.trailing_zeros())))
-                    }
-                    m => Code::bin(Op::Mul, term, Code::Lit(m)),
-                };
-                code = Some(match (code, *coefficient < 0) {
-                    (None, _) => scaled,
+            for (scaled, coefficient) in terms {
+                code = Some(match (code, coefficient < 0) {
+                    (None, false) => scaled,
+                    // A sum that starts negative (never one that is an index) subtracts
+                    // from zero.
+                    (None, true) => Code::bin(Op::Sub, Code::Lit(0), scaled),
                     (Some(acc), false) => Code::bin(Op::Add, acc, scaled),
                     (Some(acc), true) => Code::bin(Op::Sub, acc, scaled),
                 });
             }
-            let magnitude = Code::Lit(constant.unsigned_abs());
-            match (code, *constant) {
-                (None, _) => magnitude,
-                (Some(code), 0) => code,
-                (Some(code), c) if c > 0 => Code::bin(Op::Add, code, magnitude),
-                (Some(code), _) => Code::bin(Op::Sub, code, magnitude),
-            }
+            code.unwrap_or(Code::Lit(0))
         }
         Sym::Div(x, m) => {
             let x = sym_code(x, names);

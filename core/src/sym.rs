@@ -139,12 +139,16 @@ impl Sym {
             return (**inner).clone().rem(m, vars);
         }
         if let Sym::Sum { .. } = self {
-            let (_, rest) = self.split_multiples(m);
+            let (_, rest) = self.clone().split_multiples(m);
             let (lo, hi) = rest.range(vars);
             if lo >= 0 && hi < m {
                 return rest;
             }
-            return Sym::Rem(Box::new(rest), m);
+            // Dropping multiples of `m` must not make the operand negative: the code
+            // printed from it computes in unsigned integers.
+            if lo >= 0 {
+                return Sym::Rem(Box::new(rest), m);
+            }
         }
         Sym::Rem(Box::new(self), m)
     }

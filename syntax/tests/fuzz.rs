@@ -145,7 +145,8 @@ fn expand_never_panics(source: &str) {
 }
 
 fn words(max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(vocabulary()), 0..max).prop_map(|words| words.join(" "))
+    prop::collection::vec(prop::sample::select(vocabulary()), 0..max)
+        .prop_map(|words| words.join(" "))
 }
 
 proptest! {
