@@ -117,6 +117,22 @@ swizzle::layout! {
         coords [y, x];
         inverse;
     }
+
+    /// CK's cyclic shift: each row of a 6×5 tile rotated by its row index, and a column
+    /// index that wraps (`modulo`) onto a row of 5.
+    layout Rotated {
+        memory [r: 6, c: 5];
+        cyclic_shift c by r;
+        coords [r, c];
+        inverse;
+    }
+
+    /// A periodic boundary: 12 columns wrap onto a row of 5.
+    layout Periodic {
+        memory [r: 6, c: 5];
+        modulo c -> w (12);
+        coords [r, w];
+    }
 }
 
 /// Generated code == interpreter, on every coordinate, through the `Layout` trait.
@@ -168,6 +184,8 @@ fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<Named, 2>();
     assert_matches_interpreter::<Unusual, 2>();
     assert_matches_interpreter::<TextureTiled, 2>();
+    assert_matches_interpreter::<Rotated, 2>();
+    assert_matches_interpreter::<Periodic, 2>();
 }
 
 #[test]
@@ -180,6 +198,7 @@ fn bijections_invert() {
     assert_inverts::<Named, 2>();
     assert_inverts::<Unusual, 2>();
     assert_inverts::<TextureTiled, 2>();
+    assert_inverts::<Rotated, 2>();
 }
 
 #[test]

@@ -475,7 +475,7 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
                 ..Stage::default()
             }
         }
-        "xor" => {
+        "xor" | "cyclic_shift" => {
             let target: Ident = input.parse()?;
             input.parse::<kw::by>()?;
             Stage {
@@ -520,6 +520,11 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
             let by = parse_expr(&content)?;
             expect_end(&content)?;
             unary(lower, upper, vec![by])
+        }
+        "modulo" => {
+            let (lower, upper, args) = parse_unary_transform(input)?;
+            let args = exactly::<1>(args, "(N)", &keyword)?;
+            unary(lower, upper, args.into())
         }
         "freeze" => {
             let lower = input.parse()?;

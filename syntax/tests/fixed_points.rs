@@ -259,6 +259,36 @@ fn bits_matches_a_texture_tiling_formula() {
 }
 
 #[test]
+fn cyclic_shift_rotates_by_the_key() {
+    // CK's cyclic shift, l1 = (u1 + u0) mod L1, worked by hand for L1 = 5.
+    let shifted =
+        layout("layout R { memory [u0: 8, l1: 5]; cyclic_shift l1 by u0; coords [u0, l1]; }");
+    for (u0, u1, l1) in [
+        (0, 0, 0),
+        (1, 4, 0),
+        (3, 4, 2),
+        (7, 2, 4),
+        (5, 0, 0),
+        (6, 3, 4),
+    ] {
+        assert_eq!(shifted.offset(&[u0, u1]), Ok(u0 * 5 + l1), "({u0}, {u1})");
+    }
+    for coord in coordinates(&[8, 5]) {
+        let (u0, u1) = (coord[0], coord[1]);
+        assert_eq!(shifted.offset(&coord), Ok(u0 * 5 + (u1 + u0) % 5));
+    }
+}
+
+#[test]
+fn modulo_wraps_onto_its_dim() {
+    // CK's modulo: l = u mod len(l); 10 indices onto 4.
+    let wrapped = layout("layout W { memory [l: 4]; modulo l -> u (10); coords [u]; }");
+    let offsets: Vec<_> = (0..10).map(|u| wrapped.offset(&[u])).collect();
+    let expected: Vec<_> = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1].into_iter().map(Ok).collect();
+    assert_eq!(offsets, expected);
+}
+
+#[test]
 fn slice_offset_freeze_and_replicate() {
     let descriptor = layout(
         "layout T {

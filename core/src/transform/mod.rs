@@ -158,6 +158,8 @@ transforms! {
     replicate::Replicate,
     swizzle::Swizzle,
     bits::Bits,
+    cyclic_shift::CyclicShift,
+    modulo::Modulo,
 }
 
 /// `dims` written as the language lists them: `y, x`.

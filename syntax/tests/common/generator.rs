@@ -132,6 +132,8 @@ impl Generator {
             Generator::offset,
             Generator::freeze,
             Generator::embed,
+            Generator::cyclic_shift,
+            Generator::modulo,
             Generator::unmerge,
         ];
         let count = match self.power_of_two {
@@ -246,6 +248,30 @@ impl Generator {
             "bits {lower} -> [{a}: {la}, {b}: {lb}] ({});",
             rows.join(", ")
         ))
+    }
+
+    fn cyclic_shift(&mut self) -> Option<String> {
+        if self.live.len() < 2 {
+            return None;
+        }
+        let target = self.take(|l| l >= 2)?;
+        let pick = self.below(self.live.len());
+        let key = self.live[pick].0.clone();
+        self.live.push(target.clone());
+        Some(format!("cyclic_shift {} by {key};", target.0))
+    }
+
+    /// A wrap onto the dim (longer than it, within the size budget) or, one time in three,
+    /// a prefix of it.
+    fn modulo(&mut self) -> Option<String> {
+        let (lower, len) = self.take(|l| l >= 2)?;
+        let longest = (MAX_SIZE / self.size().max(1) / len).clamp(1, 3) * len;
+        let upper_len = match self.below(3) {
+            0 => 1 + self.below(len),
+            _ => len + self.below(longest - len + 1),
+        };
+        let upper = self.fresh(upper_len);
+        Some(format!("modulo {lower} -> {upper} ({upper_len});"))
     }
 
     fn replicate(&mut self) -> Option<String> {

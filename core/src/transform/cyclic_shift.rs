@@ -1,0 +1,103 @@
+//! `cyclic_shift x by k`: `x = (x + k) mod len(x)`, a rotation of `x` by the key, which
+//! passes through (CK's cyclic shift, `l1 = (u1 + u0) % L1`). Unlike `xor`, any length
+//! works; its inverse shifts back by `len(x) − k mod len(x)`.
+
+use super::check::{self, Blame, Context};
+use super::{Domain, Field, Lowering, Stage};
+use crate::analysis::runs::Walk;
+use crate::ir::{Dim, DimId};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CyclicShift {
+    pub lower: DimId,
+    pub upper: DimId,
+    pub key: DimId,
+}
+
+impl CyclicShift {
+    /// `(value + by) mod len(upper)`, for `value < len(upper)` and any `by`.
+    fn rotate<D: Domain>(
+        &self,
+        on: &Lowering<'_, D>,
+        value: D::Value,
+        by: D::Value,
+    ) -> Result<D::Value, D::Error> {
+        let len = on.len(self.upper);
+        let sum = on.domain.add(value, on.domain.rem(by, len)?)?;
+        on.domain.rem(sum, len)
+    }
+}
+
+impl Stage for CyclicShift {
+    const KEYWORD: &'static str = "cyclic_shift";
+
+    fn lower(&self) -> Vec<DimId> {
+        vec![self.lower]
+    }
+
+    fn upper(&self) -> Vec<DimId> {
+        vec![self.upper, self.key]
+    }
+
+    fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+        let value = self.rotate(on, on.get(self.upper)?, on.get(self.key)?)?;
+        on.set(self.lower, value)
+    }
+
+    fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+        let len = on.len(self.upper);
+        let key = on.domain.rem(on.get(self.key)?, len)?;
+        let back = on.domain.sub(on.domain.constant(len)?, key)?;
+        let value = self.rotate(on, on.get(self.lower)?, back)?;
+        on.set(self.upper, value)
+    }
+
+    fn injective(&self, _: &[Dim]) -> bool {
+        true
+    }
+
+    /// A rotation keeps a run only where it cannot wrap: when the key is always 0.
+    fn runs(&self, walk: &mut Walk<'_>) -> bool {
+        let rotates = walk.len(self.key) > 1 && walk.len(self.upper) > 1;
+        if walk.varies(self.key) || (walk.varies(self.upper) && rotates) {
+            return false;
+        }
+        walk.rename(self.upper, self.lower);
+        true
+    }
+
+    fn describe(&self, dims: &[Dim]) -> String {
+        let (upper, key) = (&dims[self.upper].name, &dims[self.key].name);
+        format!("cyclic_shift {upper} by {key}")
+    }
+
+    fn fields(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![
+            ("lower", Field::Dim(self.lower)),
+            ("upper", Field::Dim(self.upper)),
+            ("key", Field::Dim(self.key)),
+        ]
+    }
+
+    fn check(cx: &mut dyn Context) -> Option<Self> {
+        let (target, key) = (cx.lower_name(0), cx.key_name(0));
+        let key = if target == key {
+            cx.error(
+                Blame::Key(0),
+                format!(
+                    "`cyclic_shift` needs a key other than its target: `{key}` cannot shift \
+                     itself; use another live dim as the key"
+                ),
+            );
+            None
+        } else {
+            cx.key(0)
+        };
+        let (lower, upper, _) = check::same_length(cx);
+        Some(CyclicShift {
+            lower: lower?,
+            upper,
+            key: key?,
+        })
+    }
+}
