@@ -12,6 +12,8 @@ pub mod canon;
 pub mod code;
 pub mod f2;
 pub mod f2_pipeline;
+pub mod function;
+pub mod grid;
 pub mod interp;
 pub mod ir;
 pub mod kernel;

@@ -11,6 +11,7 @@
 
 use crate::canon::{Canonical, enumeration_limit};
 use crate::code::{Block, Code, Op};
+use crate::function::{Condition, Function, Stmt, Value};
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -81,110 +82,19 @@ pub fn functions(
         described.join(", ")
     );
 
-    let params = Names::new(coords);
-    let signature: Vec<String> = coords
-        .iter()
-        .map(|c| format!("{}: u32", params.get(c)))
-        .collect();
-    let signature = signature.join(", ");
-    let offset = canonical.offset_block();
-    let body = block(&offset, &params, &maxima)?;
-    let _ = write!(
-        out,
-        "\nfn {prefix}_offset({signature}) -> u32 {{\n{}    return {};\n}}\n",
-        body.locals, body.results[0]
-    );
-
-    if !canonical.valid.is_empty() {
-        let steps = canonical.valid_steps();
-        let mut bounds = Vec::new();
-        for (coord, &len) in coords.iter().zip(shape) {
-            let bounded = steps
-                .iter()
-                .any(|step| step.code == Code::var(coord) && step.hi.is_some());
-            if !bounded {
-                bounds.push(format!("{} < {len}", params.get(coord)));
-            }
-        }
-        // All the locals of a staged layout, then every test, printed (and bounded) as one
-        // block; each step's locals are its share of the lines.
-        let tested = Block {
-            locals: steps.iter().flat_map(|step| step.locals.clone()).collect(),
-            results: steps.iter().map(|step| step.code.clone()).collect(),
-        };
-        let printed = block(&tested, &params, &maxima)?;
-        let mut local_lines = printed.locals.lines();
-        let mut tests: Vec<(String, Vec<String>)> = Vec::new();
-        for (step, text) in steps.iter().zip(&printed.results) {
-            let locals: String = local_lines
-                .by_ref()
-                .take(step.locals.len())
-                .map(|line| format!("{line}\n"))
-                .collect();
-            // A comparison's operand cannot be a bitwise operation without parentheses.
-            let text = match step.code {
-                Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({text})"),
-                _ => text.clone(),
-            };
-            let mut conditions: Vec<String> = step
-                .lo
-                .map(|lo| format!("{text} >= {lo}"))
-                .into_iter()
-                .collect();
-            conditions.extend(step.hi.map(|hi| format!("{text} < {hi}")));
-            tests.push((locals, conditions));
-        }
-        let body = if steps.iter().all(|step| step.locals.is_empty()) {
-            let conditions: Vec<String> = bounds
-                .into_iter()
-                .chain(tests.into_iter().flat_map(|(_, conditions)| conditions))
-                .collect();
-            match conditions.is_empty() {
-                true => "    return true;\n".to_owned(),
-                false => format!("    return {};\n", conditions.join(" && ")),
-            }
-        } else {
-            // A staged layout tests in order and computes each local after the tests before
-            // it: a local may subtract a padding that only they rule out.
-            let mut body = String::new();
-            if !bounds.is_empty() {
-                let _ = writeln!(
-                    body,
-                    "    if (!({})) {{ return false; }}",
-                    bounds.join(" && ")
-                );
-            }
-            for (locals, conditions) in tests {
-                body.push_str(&locals);
-                if !conditions.is_empty() {
-                    let _ = writeln!(
-                        body,
-                        "    if (!({})) {{ return false; }}",
-                        conditions.join(" && ")
-                    );
-                }
-            }
-            body.push_str("    return true;\n");
-            body
-        };
-        let _ = write!(
-            out,
-            "\nfn {prefix}_is_valid({signature}) -> bool {{\n{body}}}\n"
-        );
+    let offset = Function::offset(canonical);
+    out.push('\n');
+    out.push_str(&print(&prefix, &offset, &prefix, Some(&maxima))?);
+    if let Some(is_valid) = Function::is_valid(canonical) {
+        out.push('\n');
+        out.push_str(&print(&prefix, &is_valid, &prefix, Some(&maxima))?);
     }
-
     let inverse = inverse.filter(|_| !coords.is_empty());
     if let Some(inverse) = inverse {
-        let names = Names::new(&["offset".to_owned()]);
         let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
-        let body = block(inverse, &names, &maxima)?;
-        let rank = coords.len();
-        let _ = write!(
-            out,
-            "\nfn {prefix}_coord(offset: u32) -> array<u32, {rank}> {{\n{}    return array<u32, {rank}>({});\n}}\n",
-            body.locals,
-            body.results.join(", ")
-        );
+        let coord = Function::coord(inverse, coords);
+        out.push('\n');
+        out.push_str(&print(&prefix, &coord, &prefix, Some(&maxima))?);
     }
     Ok(Functions {
         text: out,
@@ -192,6 +102,131 @@ pub fn functions(
         coord: inverse.is_some(),
         is_valid: !canonical.valid.is_empty(),
     })
+}
+
+/// `function` as WGSL, named `<prefix>_<kind>`; the tile functions it calls are
+/// `<callee>_<kind>`. With `maxima` (the largest value of each parameter), every value it
+/// computes is checked to fit `u32`, where WGSL would wrap: an error says which does not.
+pub fn print(
+    prefix: &str,
+    function: &Function,
+    callee: &str,
+    maxima: Option<&HashMap<String, u128>>,
+) -> Result<String, String> {
+    let mut names = Names::new(&function.params);
+    let mut maxima = maxima.cloned();
+    let checked = |code: &Code, maxima: &Option<HashMap<String, u128>>| match maxima {
+        Some(maxima) => bound(code, maxima),
+        None => Ok(0),
+    };
+    let params: Vec<String> = function
+        .params
+        .iter()
+        .map(|p| format!("{}: u32", names.get(p)))
+        .collect();
+    let returns = match &function.result {
+        Value::Index(_) => "u32".to_owned(),
+        Value::Holds(_) => "bool".to_owned(),
+        Value::Coordinate(codes) => format!("array<u32, {}>", codes.len()),
+    };
+    let mut body = String::new();
+    for stmt in &function.body {
+        match stmt {
+            Stmt::Let(name, code) => {
+                let largest = checked(code, &maxima)?;
+                let value = expr(code, &names);
+                names.add(name);
+                if let Some(maxima) = &mut maxima {
+                    maxima.insert(name.clone(), largest);
+                }
+                // A constant alone would be an abstract integer, which WGSL makes `i32`.
+                let mut read = HashSet::new();
+                code.collect_vars(&mut read);
+                let typed = if read.is_empty() { ": u32" } else { "" };
+                let _ = writeln!(body, "    let {}{typed} = {value};", names.get(name));
+            }
+            Stmt::Tile {
+                names: bound,
+                kind,
+                args,
+            } => {
+                let args: Vec<String> = args.iter().map(|a| expr(a, &names)).collect();
+                let call = format!("{callee}_{}({})", kind.name(), args.join(", "));
+                if let [single] = bound.as_slice() {
+                    names.add(single);
+                    let _ = writeln!(body, "    let {} = {call};", names.get(single));
+                } else {
+                    // WGSL has no destructuring: the array, then its elements.
+                    let all = format!("{}_all", bound.first().map_or("tile", String::as_str));
+                    names.add(&all);
+                    let all = names.get(&all).to_owned();
+                    let _ = writeln!(body, "    let {all} = {call};");
+                    for (i, name) in bound.iter().enumerate() {
+                        names.add(name);
+                        let _ = writeln!(body, "    let {} = {all}[{i}];", names.get(name));
+                    }
+                }
+                // A tile function's results are below its own bounds, which its printing
+                // checked; the wrappers that call them are not bounded here.
+                maxima = None;
+            }
+            Stmt::Require(conditions) => {
+                let tested = conjunction(conditions, &names, &maxima)?;
+                let _ = writeln!(body, "    if (!({tested})) {{ return false; }}");
+            }
+        }
+    }
+    let result = match &function.result {
+        Value::Index(code) => {
+            checked(code, &maxima)?;
+            expr(code, &names)
+        }
+        Value::Holds(conditions) if conditions.is_empty() => "true".to_owned(),
+        Value::Holds(conditions) => conjunction(conditions, &names, &maxima)?,
+        Value::Coordinate(codes) => {
+            let mut parts = Vec::with_capacity(codes.len());
+            for code in codes {
+                checked(code, &maxima)?;
+                parts.push(expr(code, &names));
+            }
+            format!("{returns}({})", parts.join(", "))
+        }
+    };
+    let name = format!("{prefix}_{}", function.kind.name());
+    Ok(format!(
+        "fn {name}({}) -> {returns} {{\n{body}    return {result};\n}}\n",
+        params.join(", ")
+    ))
+}
+
+/// `a && b && …`, each comparison's bitwise operand parenthesised (WGSL does not order a
+/// comparison against a bitwise operator).
+fn conjunction(
+    conditions: &[Condition],
+    names: &Names,
+    maxima: &Option<HashMap<String, u128>>,
+) -> Result<String, String> {
+    let operand = |code: &Code| -> Result<String, String> {
+        if let Some(maxima) = maxima {
+            bound(code, maxima)?;
+        }
+        let text = expr(code, names);
+        Ok(match code {
+            Code::Bin(Op::And | Op::Or | Op::Xor, ..) => format!("({text})"),
+            _ => text,
+        })
+    };
+    let tests = conditions
+        .iter()
+        .map(|condition| {
+            Ok(match condition {
+                Condition::AtLeast(code, lo) => format!("{} >= {}", operand(code)?, operand(lo)?),
+                Condition::Below(code, hi) => format!("{} < {}", operand(code)?, operand(hi)?),
+                Condition::True(name) => names.get(name).to_owned(),
+            })
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    Ok(tests.join(" && "))
 }
 
 /// `MortonTexture` → `morton_texture`: the prefix of a layout's WGSL functions (`__X` →
@@ -234,35 +269,6 @@ fn fits(what: &str, value: u128) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// A block printed as WGSL: `let` lines and result expressions.
-struct Printed {
-    locals: String,
-    results: Vec<String>,
-}
-
-/// Prints `block`, checking that every value it computes stays within `u32` for inputs up
-/// to `maxima`.
-fn block(block: &Block, params: &Names, maxima: &HashMap<String, u128>) -> Result<Printed, String> {
-    let mut names = params.clone();
-    let mut maxima = maxima.clone();
-    let mut locals = String::new();
-    for (name, code) in &block.locals {
-        maxima.insert(name.clone(), bound(code, &maxima)?);
-        let value = expr(code, &names);
-        names.add(name);
-        let _ = writeln!(locals, "    let {} = {value};", names.get(name));
-    }
-    let results = block
-        .results
-        .iter()
-        .map(|code| {
-            bound(code, &maxima)?;
-            Ok(expr(code, &names))
-        })
-        .collect::<Result<_, String>>()?;
-    Ok(Printed { locals, results })
 }
 
 /// The largest value `code` takes, and every subexpression of it, when its variables are at

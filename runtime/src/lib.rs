@@ -7,7 +7,6 @@ pub mod batch;
 pub mod gpu;
 mod indexing;
 pub mod kernel;
-mod tiled;
 mod traversal;
 
 pub use batch::offsets;
@@ -24,7 +23,7 @@ pub use traversal::Traversal;
 /// change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::tiled::space as grid_space;
+    pub use swizzle_core::grid::space as grid_space;
     pub use swizzle_core::ir::{list, text};
     pub use swizzle_core::kernel::{Storage, plan};
 }

@@ -5,7 +5,10 @@ use super::{GpuError, Word};
 use crate::Layout;
 use swizzle_core::budget;
 use swizzle_core::canon::{Canonical, Injectivity};
-use swizzle_core::ir::{Descriptor, GridDim};
+use swizzle_core::code::{Code, Op};
+use swizzle_core::function::{Condition, Function, Kind, Stmt, Value};
+use swizzle_core::grid::{self, Grid};
+use swizzle_core::ir::Descriptor;
 use swizzle_core::wgsl;
 
 /// A layout's WGSL and the facts kernels need: which functions exist, shape and space.
@@ -99,64 +102,55 @@ impl GpuLayout {
             ));
         }
         let tile = descriptor.shape();
-        let dynamic: Vec<bool> = (0..tile.len())
-            .map(|j| descriptor.grid.iter().any(|g| g.coord == j))
-            .collect();
-        let fixed = (0..tile.len()).any(|j| !dynamic[j] && extents.get(j) != Some(&tile[j]));
-        if extents.len() != tile.len() || fixed || extents.contains(&0) {
-            return Err(GpuError::Shape {
+        let tiles = grid::tile_counts(descriptor, extents)
+            .filter(|_| !extents.contains(&0))
+            .ok_or_else(|| GpuError::Shape {
                 from: extents.to_vec(),
-                to: tile,
-            });
-        }
+                to: tile.clone(),
+            })?;
         let tile_space = descriptor
             .space()
             .ok_or_else(|| unsupported("its tile's space overflows".to_owned()))?;
-        let tiles: Vec<usize> = (0..tile.len())
-            .map(|j| extents[j].div_ceil(tile[j]))
-            .collect();
-        let space = descriptor
-            .grid
-            .iter()
-            .try_fold(tile_space, |acc, g| acc.checked_mul(tiles[g.coord]))
+        let space = grid::space(&tiles, tile_space)
             .filter(|&space| space as u64 <= 1 << 32)
             .ok_or_else(|| GpuError::TooLarge {
                 what: format!("the element space of `{name}` at {extents:?}"),
                 // Saturating: extents of 2^40 × 2^40 have a space past every integer type.
-                value: descriptor
-                    .grid
+                value: tiles
                     .iter()
-                    .fold(tile_space as u128, |acc, g| {
-                        acc.saturating_mul(tiles[g.coord] as u128)
-                    })
+                    .fold(tile_space as u128, |acc, &t| acc.saturating_mul(t as u128))
                     .try_into()
                     .unwrap_or(u64::MAX),
                 limit: 1 << 32,
             })?;
         let prefix = wgsl::snake_case(&name);
         let tile_functions = functions(descriptor)?;
-        let grid = Grid {
-            prefix: &prefix,
-            tile: &tile,
-            tiles: &tiles,
-            dynamic: &dynamic,
-            grid: &descriptor.grid,
+        // The grid's functions with the tile counts and extents as constants.
+        let coords: Vec<String> = (0..tile.len()).map(|j| format!("c{j}")).collect();
+        let constants = |values: &[usize]| values.iter().map(|&v| Code::Lit(v as u128)).collect();
+        let grid = Grid::new(descriptor, &coords, constants(&tiles), constants(extents));
+        let callee = &tile_functions.prefix;
+        let print = |function: &Function| {
+            wgsl::print(&prefix, function, callee, None).map_err(&unsupported)
         };
         let mut wrapper = format!(
             "{}
 // `{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements.
+
 {}",
             tile_functions.text,
-            grid.offset(tile_space)
+            print(&grid.offset())?
         );
         let partial = (0..tile.len()).any(|j| !extents[j].is_multiple_of(tile[j]));
         let padded = partial || tile_functions.is_valid;
         if padded {
-            wrapper.push_str(&grid.is_valid(extents, tile_functions.is_valid));
+            wrapper.push('\n');
+            wrapper.push_str(&print(&grid.is_valid(tile_functions.is_valid))?);
         }
         let inverse = tile_functions.coord;
         if inverse {
-            wrapper.push_str(&grid.coord(tile_space));
+            wrapper.push('\n');
+            wrapper.push_str(&print(&grid.coord())?);
         }
         let injective = injective(descriptor);
         Ok(GpuLayout {
@@ -265,35 +259,61 @@ impl GpuLayout {
         let prefix = format!("{}_w{words}", self.prefix);
         let rank = self.shape.len();
         let coords: Vec<String> = (0..rank).map(|j| format!("c{j}")).collect();
-        let (params, coords) = (params(rank), coords.join(", "));
-        let inner = &self.prefix;
-        let mut wgsl = format!(
-            "{}
-// `{}` with elements of {words} words, the low word first.
-
-fn {prefix}_offset({params}, word: u32) -> u32 {{
-    return {inner}_offset({coords}) * {words}u + word;
-}}
-",
-            self.wgsl, self.name
-        );
+        let element: Vec<Code> = coords.iter().map(|c| Code::var(c)).collect();
+        let mut params = coords.clone();
+        params.push("word".to_owned());
+        let (count, word) = (Code::Lit(words as u128), Code::var("word"));
+        let offset = Function {
+            kind: Kind::Offset,
+            params: params.clone(),
+            body: vec![Stmt::Tile {
+                names: vec!["element".to_owned()],
+                kind: Kind::Offset,
+                args: element.clone(),
+            }],
+            result: Value::Index(Code::bin(
+                Op::Add,
+                Code::bin(Op::Mul, Code::var("element"), count.clone()),
+                word,
+            )),
+        };
+        let mut functions = vec![offset];
         if self.padded {
-            wgsl.push_str(&format!(
-                "\nfn {prefix}_is_valid({params}, word: u32) -> bool {{\n    return {inner}_is_valid({coords});\n}}\n"
-            ));
+            functions.push(Function {
+                kind: Kind::IsValid,
+                params,
+                body: vec![Stmt::Tile {
+                    names: vec!["valid".to_owned()],
+                    kind: Kind::IsValid,
+                    args: element.clone(),
+                }],
+                result: Value::Holds(vec![Condition::True("valid".to_owned())]),
+            });
         }
         if self.inverse {
-            let parts: Vec<String> = (0..rank).map(|j| format!("c[{j}]")).collect();
-            wgsl.push_str(&format!(
-                "
-fn {prefix}_coord(offset: u32) -> array<u32, {}> {{
-    let c = {inner}_coord(offset / {words}u);
-    return array<u32, {0}>({}, offset % {words}u);
-}}
-",
-                rank + 1,
-                parts.join(", ")
-            ));
+            let offset = Code::var("offset");
+            let mut coordinate = element;
+            coordinate.push(Code::bin(Op::Rem, offset.clone(), count.clone()));
+            functions.push(Function {
+                kind: Kind::Coord,
+                params: vec!["offset".to_owned()],
+                body: vec![Stmt::Tile {
+                    names: coords,
+                    kind: Kind::Coord,
+                    args: vec![Code::bin(Op::Div, offset, count)],
+                }],
+                result: Value::Coordinate(coordinate),
+            });
+        }
+        let mut wgsl = format!(
+            "{}\n// `{}` with elements of {words} words, the low word first.\n",
+            self.wgsl, self.name
+        );
+        for function in &functions {
+            let printed = wgsl::print(&prefix, function, &self.prefix, None)
+                .map_err(|why| self.unsupported(why))?;
+            wgsl.push('\n');
+            wgsl.push_str(&printed);
         }
         let mut shape = self.shape.clone();
         shape.push(words);
@@ -359,128 +379,6 @@ fn {prefix}_coord(offset: u32) -> array<u32, {}> {{
             why: why.into(),
         }
     }
-}
-
-/// The grid of a tiled layout at given extents, which its whole-array WGSL functions walk.
-struct Grid<'a> {
-    prefix: &'a str,
-    tile: &'a [usize],
-    tiles: &'a [usize],
-    /// Whether each coordinate has a run-time dim.
-    dynamic: &'a [bool],
-    /// The run-time dims, outermost first.
-    grid: &'a [GridDim],
-}
-
-impl Grid<'_> {
-    fn params(&self) -> String {
-        params(self.tile.len())
-    }
-
-    /// The coordinates within the tile, as arguments of the tile's functions.
-    fn inside(&self) -> String {
-        let inside: Vec<String> = (0..self.tile.len())
-            .map(|j| match (self.dynamic[j], self.tile[j]) {
-                (false, _) => format!("c{j}"),
-                (true, 1) => "0u".to_owned(),
-                (true, t) => format!("c{j} % {t}u"),
-            })
-            .collect();
-        inside.join(", ")
-    }
-
-    fn offset(&self, tile_space: usize) -> String {
-        // Row-major over the grid dims, outermost first, as the Rust `offset` does.
-        let place = self.grid.iter().fold(String::new(), |acc, g| {
-            let j = g.coord;
-            let quotient = match self.tile[j] {
-                1 => format!("c{j}"),
-                t => format!("c{j} / {t}u"),
-            };
-            match acc.is_empty() {
-                true => quotient,
-                false => format!("({acc}) * {}u + {quotient}", self.tiles[j]),
-            }
-        });
-        format!(
-            "
-fn {p}_offset({}) -> u32 {{
-    let tile = {place};
-    return tile * {tile_space}u + {p}_tile_offset({});
-}}
-",
-            self.params(),
-            self.inside(),
-            p = self.prefix
-        )
-    }
-
-    fn is_valid(&self, extents: &[usize], tile_is_valid: bool) -> String {
-        let mut valid: Vec<String> = (0..self.tile.len())
-            .map(|j| format!("c{j} < {}u", extents[j]))
-            .collect();
-        if tile_is_valid {
-            valid.push(format!("{}_tile_is_valid({})", self.prefix, self.inside()));
-        }
-        format!(
-            "
-fn {}_is_valid({}) -> bool {{
-    return {};
-}}
-",
-            self.prefix,
-            self.params(),
-            valid.join(" && ")
-        )
-    }
-
-    /// The inverse: the tile's place in the grid (innermost grid dim last) and the
-    /// coordinate within it.
-    fn coord(&self, tile_space: usize) -> String {
-        let rank = self.tile.len();
-        // `tile` shrinks as inner grid dims are peeled off it, where there are any.
-        let binding = match self.grid.len() {
-            1 => "let",
-            _ => "var",
-        };
-        let mut lines = format!(
-            "    let inside = {}_tile_coord(offset % {tile_space}u);\n    {binding} tile = offset / {tile_space}u;\n",
-            self.prefix
-        );
-        let mut coords: Vec<String> = (0..rank).map(|j| format!("inside[{j}]")).collect();
-        for (k, g) in self.grid.iter().enumerate().rev() {
-            let j = g.coord;
-            let place = match k {
-                0 => "tile".to_owned(),
-                _ => {
-                    lines.push_str(&format!(
-                        "    let g{j} = tile % {n}u;\n    tile = tile / {n}u;\n",
-                        n = self.tiles[j]
-                    ));
-                    format!("g{j}")
-                }
-            };
-            coords[j] = match self.tile[j] {
-                1 => place,
-                t => format!("{place} * {t}u + inside[{j}]"),
-            };
-        }
-        format!(
-            "
-fn {p}_coord(offset: u32) -> array<u32, {rank}> {{
-{lines}    return array<u32, {rank}>({});
-}}
-",
-            coords.join(", "),
-            p = self.prefix
-        )
-    }
-}
-
-/// The parameters of a whole-array WGSL function of `rank` coordinates: `c0: u32, …`.
-fn params(rank: usize) -> String {
-    let params: Vec<String> = (0..rank).map(|j| format!("c{j}: u32")).collect();
-    params.join(", ")
 }
 
 /// The WGSL functions of `descriptor` (of one tile, for a tiled layout), as the macro prints

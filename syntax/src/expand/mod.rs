@@ -17,9 +17,9 @@ use crate::check::Checked;
 use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use rust::{Rust, ident};
-use swizzle_core::canon::{Canonical, ValidStep};
-use swizzle_core::code::{Block, Code};
+use swizzle_core::canon::Canonical;
+use swizzle_core::code::Block;
+use swizzle_core::function::Function;
 use swizzle_core::table;
 use swizzle_core::wgsl;
 
@@ -204,11 +204,16 @@ impl<'a> Expansion<'a> {
         }
     }
 
+    /// A function of the layout (or of its tile), printed from its target-neutral form.
+    fn print(&self, function: &Function) -> TokenStream {
+        rust::body(function, |kind| {
+            let name = Prefix::Tile.ident(kind.name());
+            quote!(Self::#name)
+        })
+    }
+
     fn offset_fn(&self, prefix: Prefix) -> TokenStream {
         let coords = &self.checked.coords;
-        let block = self.canonical.offset_block();
-        let locals = locals(&block);
-        let result = block.results.iter().map(Rust);
         let bounds = coords
             .iter()
             .zip(self.checked.descriptor.shape())
@@ -227,6 +232,7 @@ impl<'a> Expansion<'a> {
                 quote!(debug_assert!(Self::#is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
             )
         };
+        let body = self.print(&Function::offset(self.canonical));
         let (name, doc) = (
             prefix.ident("offset"),
             prefix.doc(
@@ -239,71 +245,15 @@ impl<'a> Expansion<'a> {
             #[inline(always)]
             pub const fn #name(#(#coords: usize),*) -> usize {
                 #check
-                #(#locals)*
-                #(#result)*
+                #body
             }
         }
     }
 
     fn is_valid_fn(&self, prefix: Prefix) -> Option<TokenStream> {
-        if self.canonical.valid.is_empty() {
-            return None;
-        }
+        let function = Function::is_valid(self.canonical)?;
         let coords = &self.checked.coords;
-        let steps = self.canonical.valid_steps();
-        // A coordinate's own padding bound `x < hi` makes its shape bound redundant.
-        let bounds: Vec<TokenStream> = coords
-            .iter()
-            .zip(self.checked.descriptor.shape())
-            .filter_map(|(c, len)| {
-                let bounded = steps
-                    .iter()
-                    .any(|step| step.code == Code::var(&c.to_string()) && step.hi.is_some());
-                let len = Literal::usize_unsuffixed(len);
-                (!bounded).then(|| quote!(#c < #len))
-            })
-            .collect();
-        let tests = |step: &ValidStep| -> Vec<TokenStream> {
-            let code = Rust(&step.code);
-            let lo = step.lo.map(|lo| {
-                let lo = Literal::i128_unsuffixed(lo);
-                quote!(#code >= #lo)
-            });
-            let hi = step.hi.map(|hi| {
-                let hi = Literal::i128_unsuffixed(hi);
-                quote!(#code < #hi)
-            });
-            lo.into_iter().chain(hi).collect()
-        };
-        let body = if steps.iter().all(|step| step.locals.is_empty()) {
-            let conditions: Vec<TokenStream> = bounds
-                .into_iter()
-                .chain(steps.iter().flat_map(tests))
-                .collect();
-            match conditions.is_empty() {
-                true => quote!(true),
-                false => quote!(#(#conditions)&&*),
-            }
-        } else {
-            // A staged layout tests in order and computes each local after the tests before
-            // it: a local may subtract a padding that only they rule out.
-            let mut body = match bounds.is_empty() {
-                true => TokenStream::new(),
-                false => quote!(if !(#(#bounds)&&*) { return false; }),
-            };
-            for step in &steps {
-                for (name, code) in &step.locals {
-                    let (name, code) = (ident(name), Rust(code));
-                    body.extend(quote!(let #name = #code;));
-                }
-                let tests = tests(step);
-                if !tests.is_empty() {
-                    body.extend(quote!(if !(#(#tests)&&*) { return false; }));
-                }
-            }
-            body.extend(quote!(true));
-            body
-        };
+        let body = self.print(&function);
         let (name, doc) = (
             prefix.ident("is_valid"),
             prefix.doc(
@@ -323,17 +273,9 @@ impl<'a> Expansion<'a> {
     fn coord_fn(&self, prefix: Prefix) -> Option<TokenStream> {
         let block = self.inverse.as_ref()?;
         let coords = &self.checked.coords;
-        let locals = locals(block);
-        let results: Vec<Rust> = block.results.iter().map(Rust).collect();
+        let body = self.print(&Function::coord(block, &self.canonical.coord_names));
         let space = Literal::usize_unsuffixed(self.checked.descriptor.space().unwrap_or(0));
         let rank = Literal::usize_unsuffixed(coords.len());
-        // Named coordinates read best, unless one is called `offset` and would shadow the
-        // parameter before the others are computed.
-        let value = if coords.iter().any(|c| c == "offset") {
-            quote!([#(#results),*])
-        } else {
-            quote!(#(let #coords = #results;)* [#(#coords),*])
-        };
         let (name, doc) = (
             prefix.ident("coord"),
             prefix.doc(
@@ -346,8 +288,7 @@ impl<'a> Expansion<'a> {
             #[inline(always)]
             pub const fn #name(offset: usize) -> [usize; #rank] {
                 debug_assert!(offset < #space, "offset out of range");
-                #(#locals)*
-                #value
+                #body
             }
         })
     }
@@ -377,17 +318,6 @@ impl Prefix {
             Prefix::Tile => format!(" {tile}"),
         }
     }
-}
-
-fn locals(block: &Block) -> Vec<TokenStream> {
-    block
-        .locals
-        .iter()
-        .map(|(name, code)| {
-            let (name, code) = (ident(name), Rust(code));
-            quote!(let #name = #code;)
-        })
-        .collect()
 }
 
 /// The rustdoc line that tells what `swizzle (auto ...)` chose.

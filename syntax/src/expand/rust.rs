@@ -4,6 +4,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
 use swizzle_core::code::{Code, Op};
+use swizzle_core::function::{Condition, Function, Kind, Stmt, Value};
 
 /// [`Code`] as Rust tokens: `quote!(#{Rust(&code)})`.
 pub struct Rust<'a>(pub &'a Code);
@@ -68,4 +69,62 @@ pub fn mask_literal(mask: u128) -> Literal {
 /// The tokens of `code`, for binding before a `quote!`.
 pub fn rust(code: &Code) -> TokenStream {
     Rust(code).into_token_stream()
+}
+
+/// A [`Function`]'s body as Rust: its statements, then its value. The tile functions it
+/// calls are `callee(kind)` (`Self::tile_offset`, …).
+pub fn body(function: &Function, callee: impl Fn(Kind) -> TokenStream) -> TokenStream {
+    let mut tokens = TokenStream::new();
+    for stmt in &function.body {
+        tokens.extend(match stmt {
+            Stmt::Let(name, code) => {
+                let (name, code) = (ident(name), Rust(code));
+                quote!(let #name = #code;)
+            }
+            Stmt::Tile { names, kind, args } => {
+                let (callee, args) = (callee(*kind), args.iter().map(Rust));
+                let call = quote!(#callee(#(#args),*));
+                match names.as_slice() {
+                    [single] => {
+                        let single = ident(single);
+                        quote!(let #single = #call;)
+                    }
+                    names => {
+                        let names = names.iter().map(|n| ident(n));
+                        quote!(let [#(#names),*] = #call;)
+                    }
+                }
+            }
+            Stmt::Require(conditions) => {
+                let tested = conjunction(conditions);
+                quote!(if !(#tested) { return false; })
+            }
+        });
+    }
+    tokens.extend(match &function.result {
+        Value::Index(code) => Rust(code).into_token_stream(),
+        Value::Holds(conditions) if conditions.is_empty() => quote!(true),
+        Value::Holds(conditions) => conjunction(conditions),
+        Value::Coordinate(codes) => {
+            let codes = codes.iter().map(Rust);
+            quote!([#(#codes),*])
+        }
+    });
+    tokens
+}
+
+/// `a && b && …`.
+fn conjunction(conditions: &[Condition]) -> TokenStream {
+    let tests = conditions.iter().map(|condition| match condition {
+        Condition::AtLeast(code, lo) => {
+            let (code, lo) = (Rust(code), Rust(lo));
+            quote!(#code >= #lo)
+        }
+        Condition::Below(code, hi) => {
+            let (code, hi) = (Rust(code), Rust(hi));
+            quote!(#code < #hi)
+        }
+        Condition::True(name) => ident(name).into_token_stream(),
+    });
+    quote!(#(#tests)&&*)
 }

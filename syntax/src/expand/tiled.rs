@@ -2,11 +2,13 @@
 //! is the tile's straight-line code plus the tile's place in the row-major grid of tiles, so
 //! the tile stays compile-time while the grid is sized at run time.
 
-use super::rust::rust;
-use super::{Expansion, Prefix, lit};
-use proc_macro2::{Ident, Span, TokenStream};
+use super::{Expansion, Prefix, lit, rust};
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use swizzle_core::code::Code;
+use std::collections::HashSet;
+use swizzle_core::code::{self, Code};
+use swizzle_core::function::Function;
+use swizzle_core::grid::Grid;
 use swizzle_core::ir::Descriptor;
 
 pub fn tokens(expansion: &Expansion) -> TokenStream {
@@ -27,36 +29,51 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
     let tile_coord = expansion.coord_fn(Prefix::Tile);
     let wgsl = expansion.wgsl_const();
 
-    // The parts of each coordinate: which tile (along it) and where inside the tile.
-    let var = |j: usize| Code::var(&coords[j].to_string());
-    let quotient = |j: usize| var(j).quotient(tile[j] as u128);
-    let remainder = |j: usize| {
-        if dynamic[j] {
-            var(j).remainder(tile[j] as u128)
-        } else {
-            var(j)
-        }
+    // The grid's functions read the run-time tile counts and extents from locals bound
+    // from the value's fields, named after the coordinates.
+    let names: Vec<String> = coords.iter().map(Ident::to_string).collect();
+    let mut used: HashSet<String> = names.iter().cloned().collect();
+    let mut fields: Vec<(String, TokenStream)> = Vec::new();
+    let mut field = |j: usize, what: &str, field: TokenStream| -> Code {
+        let name = code::fresh(&format!("{}_{what}", names[j]), &mut used);
+        fields.push((name.clone(), field));
+        Code::var(&name)
     };
-    let inside: Vec<TokenStream> = (0..coords.len()).map(|j| rust(&remainder(j))).collect();
-    // Row-major over the grid dims, outermost first: `((g0 · n1 + g1) · n2 + g2) …`; a sum
-    // is parenthesised before it is scaled again.
-    let mut tile_index: Option<(TokenStream, bool)> = None;
-    for g in descriptor.grid.iter() {
-        let part = match quotient(g.coord) {
-            code @ Code::Bin(..) => {
-                let code = rust(&code);
-                quote!((#code))
+    let (mut tile_counts, mut extent_codes) = (Vec::new(), Vec::new());
+    for (j, &len) in tile.iter().enumerate() {
+        let axis = lit(j);
+        match dynamic[j] {
+            true => {
+                tile_counts.push(field(j, "tiles", quote!(self.tiles[#axis])));
+                extent_codes.push(field(j, "extent", quote!(self.extents[#axis])));
             }
-            code => rust(&code),
-        };
-        let axis = lit(g.coord);
-        tile_index = Some(match tile_index {
-            None => (part, false),
-            Some((outer, true)) => (quote!((#outer) * self.tiles[#axis] + #part), true),
-            Some((outer, false)) => (quote!(#outer * self.tiles[#axis] + #part), true),
-        });
+            false => {
+                tile_counts.push(Code::Lit(1));
+                extent_codes.push(Code::Lit(len as u128));
+            }
+        }
     }
-    let tile_index = tile_index.map(|(tokens, _)| tokens);
+    let grid = Grid::new(descriptor, &names, tile_counts, extent_codes);
+    let print = |function: &Function| {
+        // Only the fields the function reads, in the order they were named.
+        let mut read = HashSet::new();
+        function.collect_vars(&mut read);
+        let prelude = fields
+            .iter()
+            .filter(|(name, _)| read.contains(name))
+            .map(|(name, value)| {
+                let name = rust::ident(name);
+                quote!(let #name = #value;)
+            });
+        let body = rust::body(function, |kind| {
+            let name = format_ident!("tile_{}", kind.name());
+            quote!(Self::#name)
+        });
+        quote!(#(#prelude)* #body)
+    };
+    let offset_body = print(&grid.offset());
+    let is_valid_body = print(&grid.is_valid(tile_is_valid.is_some()));
+    let coord_body = tile_coord.as_ref().map(|_| print(&grid.coord()));
     let (space_lit, tile_lits) = (lit(tile_space), tile.iter().map(|&t| lit(t)));
     let tiles: Vec<TokenStream> = (0..coords.len())
         .map(|j| {
@@ -83,16 +100,18 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
          overflow `usize`.",
         new_doc(descriptor, coords, &tile)
     );
-    let axes = (0..coords.len()).map(lit);
-    let in_extents = quote!(#(#coords < self.extents[#axes])&&*);
-    let is_valid = match tile_is_valid {
-        Some(_) => quote!(#in_extents && Self::tile_is_valid(#(#inside),*)),
-        None => in_extents,
-    };
     let name_text = name.to_string();
-    let coord = tile_coord
-        .as_ref()
-        .map(|_| coord_fn(descriptor, coords, &tile, tile_space));
+    let coord = coord_body.map(|body| {
+        quote! {
+            /// The coordinate stored at `offset`: the inverse of [`Self::offset`] (offsets of
+            /// the partial tiles' cells outside the extents give coordinates outside them).
+            #[inline(always)]
+            pub const fn coord(&self, offset: usize) -> [usize; #rank] {
+                debug_assert!(offset < self.space, "offset out of range");
+                #body
+            }
+        }
+    });
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -151,14 +170,13 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             #[inline(always)]
             pub const fn offset(&self, #(#coords: usize),*) -> usize {
                 debug_assert!(self.is_valid(#(#coords),*), "coordinate out of bounds or in the padding");
-                let tile = #tile_index;
-                tile * #space_lit + Self::tile_offset(#(#inside),*)
+                #offset_body
             }
 
             /// Whether a coordinate is inside the extents and outside every padding.
             #[inline(always)]
             pub const fn is_valid(&self, #(#coords: usize),*) -> bool {
-                #is_valid
+                #is_valid_body
             }
 
             #coord
@@ -218,77 +236,6 @@ fn new_doc(descriptor: &Descriptor, coords: &[Ident], tile: &[usize]) -> String 
         })
         .collect();
     format!("{} tiles", parts.join(" × "))
-}
-
-/// The inverse: the tile's inverse on the offset inside the tile, and the tile's place in the
-/// grid (division by the run-time tile counts).
-fn coord_fn(
-    descriptor: &Descriptor,
-    coords: &[Ident],
-    tile: &[usize],
-    tile_space: usize,
-) -> TokenStream {
-    let rank = lit(coords.len());
-    let offset = Code::var("offset");
-    let inside = rust(&offset.clone().remainder(tile_space as u128));
-    let which = rust(&offset.quotient(tile_space as u128));
-    // Grid places, innermost grid dim first: remainders by the tile counts, then the rest.
-    let names: Vec<Ident> = descriptor
-        .grid
-        .iter()
-        .enumerate()
-        .map(|(i, g)| grid_local(&descriptor.dims[g.dim].name, i))
-        .collect();
-    let places = descriptor.grid.iter().enumerate().rev().map(|(i, g)| {
-        let name = &names[i];
-        let axis = lit(g.coord);
-        if i == 0 {
-            quote!(let #name = tile;)
-        } else {
-            quote!(let #name = tile % self.tiles[#axis]; let tile = tile / self.tiles[#axis];)
-        }
-    });
-    let results = (0..coords.len()).map(|j| {
-        let axis = lit(j);
-        match descriptor.grid.iter().position(|g| g.coord == j) {
-            Some(i) => {
-                let (name, t) = (&names[i], lit(tile[j]));
-                if tile[j] == 1 {
-                    quote!(#name)
-                } else {
-                    quote!(#name * #t + within[#axis])
-                }
-            }
-            None => quote!(within[#axis]),
-        }
-    });
-    quote! {
-        /// The coordinate stored at `offset`: the inverse of [`Self::offset`] (offsets of the
-        /// partial tiles' cells outside the extents give coordinates outside them).
-        #[inline(always)]
-        pub const fn coord(&self, offset: usize) -> [usize; #rank] {
-            debug_assert!(offset < self.space, "offset out of range");
-            let within = Self::tile_coord(#inside);
-            let tile = #which;
-            #(#places)*
-            [#(#results),*]
-        }
-    }
-}
-
-/// A local for the place of a grid dim: its name where that reads as a local and clashes with
-/// none of the function's own, else `g0`, `g1`, ….
-fn grid_local(name: &str, index: usize) -> Ident {
-    let snake = name
-        .chars()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && name.starts_with(|c: char| c.is_ascii_lowercase());
-    let reserved = ["tile", "within", "offset", "self"];
-    if snake && !reserved.contains(&name) && syn::parse_str::<Ident>(name).is_ok() {
-        Ident::new(name, Span::call_site())
-    } else {
-        format_ident!("g{index}")
-    }
 }
 
 /// Stands in for a tiled layout with errors: its whole API, so that uses raise no further
