@@ -3,7 +3,7 @@
 //! the evidence: the colliding coordinates, lanes, offsets and banks.
 
 use crate::check::{Accesses, CheckedAccess, Claim, Claimed};
-use crate::errors::Errors;
+use crate::errors::{Errors, Reported};
 use swizzle_core::analysis::Touch;
 use swizzle_core::analysis::banks::{Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
@@ -30,7 +30,7 @@ pub fn verify(
                     format!("`assert bijective` fails: {why}: make every transform one-to-one")
                 }),
             Claimed::MaxConflict { max, access } => {
-                let Some(checked) = lookup(access, accesses, errors) else {
+                let Ok(checked) = lookup(access, accesses, errors) else {
                     continue;
                 };
                 let (count, width_bytes) = checked.banks;
@@ -90,7 +90,7 @@ pub fn verify(
                 })
             }
             Claimed::Transactions { max, access, model } => {
-                let Some(checked) = lookup(access, accesses, errors) else {
+                let Ok(checked) = lookup(access, accesses, errors) else {
                     continue;
                 };
                 let Some(model) = coalescing(model.as_ref(), errors) else {
@@ -115,19 +115,22 @@ pub fn verify(
 }
 
 /// The access named `access`, or an error that says to declare it (for `assert`s and
-/// `swizzle (auto for ...)` alike); silently `None` for an access whose errors are already
-/// reported.
+/// `swizzle (auto for ...)` alike); the proof of its errors for an access that did not
+/// check.
 pub(crate) fn lookup<'a>(
     access: &Ident,
     accesses: &Accesses<'a>,
     errors: &mut Errors,
-) -> Option<&'a CheckedAccess> {
+) -> Result<&'a CheckedAccess, Reported> {
     match accesses.get(&access.to_string()) {
         Some(checked) => *checked,
-        None => {
-            errors.error(access, format!("unknown access `{access}`: declare it in this invocation with `access {access} {{ ... }}`"));
-            None
-        }
+        None => Err(errors.error(
+            access,
+            format!(
+                "unknown access `{access}`: declare it in this invocation with `access \
+                 {access} {{ ... }}`"
+            ),
+        )),
     }
 }
 

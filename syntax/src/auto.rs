@@ -34,7 +34,7 @@ pub fn resolve(
     let targets: Vec<&CheckedAccess> = auto
         .accesses
         .iter()
-        .filter_map(|name| crate::assertions::lookup(name, accesses, errors))
+        .filter_map(|name| crate::assertions::lookup(name, accesses, errors).ok())
         .collect();
     if targets.len() != auto.accesses.len() {
         return None;

@@ -2,37 +2,38 @@
 //! checked arithmetic: overflow and division by zero are errors on the faulty expression.
 
 use crate::ast::Expr;
+use crate::errors::{Failure, Reported, Unparsed};
 use quote::ToTokens;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use swizzle_core::code::Op;
 
-/// The result of an evaluation. `Err(None)` means that the expression depends on something
-/// whose error was already reported (a constant whose own definition failed, or a name from
-/// a statement that did not parse): the caller must fail silently, without a second error.
-pub type Eval<T> = Result<T, Option<syn::Error>>;
+/// The result of an evaluation. `Failure::Reported` means that the expression depends on
+/// something whose error is already recorded (a constant whose own definition failed, or a
+/// name from a statement that did not parse): the caller fails without a second error.
+pub type Eval<T> = Result<T, Failure>;
 
 /// The constants declared so far in a layout.
 #[derive(Default)]
 pub struct Consts {
-    /// `None`: the constant's definition had an error, already reported.
-    values: HashMap<String, Option<i128>>,
+    /// `Err`: the constant's definition had an error, already recorded.
+    values: HashMap<String, Result<i128, Reported>>,
     /// Names that a statement that did not parse may have declared.
-    maybe_declared: HashSet<String>,
+    maybe_declared: Unparsed,
 }
 
 impl Consts {
     /// Constants of a layout in which the statements that did not parse mention
     /// `maybe_declared`; unknown constants among those are not reported again.
-    pub fn new(maybe_declared: HashSet<String>) -> Self {
+    pub fn new(maybe_declared: Unparsed) -> Self {
         Consts {
             values: HashMap::new(),
             maybe_declared,
         }
     }
 
-    /// Declares a constant (`None` when its value had an error); returns `false` if the name
+    /// Declares a constant (`Err` when its value had an error); returns `false` if the name
     /// is taken.
-    pub fn declare(&mut self, name: &syn::Ident, value: Option<i128>) -> bool {
+    pub fn declare(&mut self, name: &syn::Ident, value: Result<i128, Reported>) -> bool {
         let taken = self.values.contains_key(&name.to_string());
         if !taken {
             self.values.insert(name.to_string(), value);
@@ -43,7 +44,7 @@ impl Consts {
     pub fn eval(&self, expr: &Expr) -> Eval<i128> {
         match expr {
             Expr::Lit(lit) => lit.base10_parse::<i128>().map_err(|_| {
-                Some(syn::Error::new(
+                Failure::New(syn::Error::new(
                     lit.span(),
                     format!(
                         "the integer `{lit}` does not fit in a constant: constant expressions are \
@@ -53,12 +54,14 @@ impl Consts {
                 ))
             }),
             Expr::Const(name) => match self.values.get(&name.to_string()) {
-                Some(&value) => value.ok_or(None),
-                None if self.maybe_declared.contains(&name.to_string()) => Err(None),
-                None => Err(Some(syn::Error::new(
-                    name.span(),
-                    self.unknown_message(name),
-                ))),
+                Some(&value) => Ok(value?),
+                None => match self.maybe_declared.mentions(&name.to_string()) {
+                    Some(reported) => Err(reported.into()),
+                    None => Err(Failure::New(syn::Error::new(
+                        name.span(),
+                        self.unknown_message(name),
+                    ))),
+                },
             },
             Expr::Neg { operand, .. } => {
                 let value = self.eval(operand)?;
@@ -70,7 +73,7 @@ impl Consts {
                 })
             }
             Expr::Paren { inner, .. } => self.eval(inner),
-            Expr::Bit { dim, .. } => Err(Some(syn::Error::new_spanned(
+            Expr::Bit { dim, .. } => Err(Failure::New(syn::Error::new_spanned(
                 expr,
                 format!(
                     "`{}` is a bit of the dim `{dim}`, not a constant: only the rows of `bits` \
@@ -87,7 +90,7 @@ impl Consts {
                     Op::Mul => a.checked_mul(b),
                     Op::Div | Op::Rem if b == 0 => {
                         let rhs = rhs.to_token_stream();
-                        return Err(Some(syn::Error::new_spanned(
+                        return Err(Failure::New(syn::Error::new_spanned(
                             expr,
                             format!(
                                 "division by zero: the divisor `{rhs}` is 0; \
@@ -99,7 +102,7 @@ impl Consts {
                     Op::Rem => a.checked_rem(b),
                     Op::Shl | Op::Shr => {
                         let Some(shift) = u32::try_from(b).ok().filter(|&s| s < 128) else {
-                            return Err(Some(syn::Error::new_spanned(
+                            return Err(Failure::New(syn::Error::new_spanned(
                                 expr,
                                 format!(
                                     "shift amount {b} is out of range: `{symbol}` shifts by \
@@ -155,11 +158,11 @@ impl Consts {
                 show(value),
                 usize::MAX
             );
-            return Err(Some(syn::Error::new_spanned(expr, message)));
+            return Err(Failure::New(syn::Error::new_spanned(expr, message)));
         }
         match usize::try_from(value) {
             Ok(v) if v >= min => Ok(v),
-            _ => Err(Some(syn::Error::new_spanned(
+            _ => Err(Failure::New(syn::Error::new_spanned(
                 expr,
                 format!("{what} must be at least {min}, found {value}"),
             ))),
@@ -167,8 +170,8 @@ impl Consts {
     }
 }
 
-fn overflow(expr: &Expr, detail: String) -> Option<syn::Error> {
-    Some(syn::Error::new_spanned(
+fn overflow(expr: &Expr, detail: String) -> Failure {
+    Failure::New(syn::Error::new_spanned(
         expr,
         format!("constant overflow: {detail}; use smaller values"),
     ))

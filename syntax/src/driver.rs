@@ -7,7 +7,7 @@ use crate::assertions;
 use crate::ast::{AccessItem, Invocation, Item, KernelItem, LayoutItem, TraversalItem};
 use crate::auto::{self, Choice};
 use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
-use crate::errors::Errors;
+use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Canonical, enumeration_limit};
 use swizzle_core::code::Block;
@@ -23,13 +23,17 @@ pub struct Verified {
     pub auto: Option<Choice>,
 }
 
-/// Every item of an invocation, checked (`None`: it has errors, already reported), each list
+/// Every item of an invocation, checked (`Err`: it has errors, already reported), each list
 /// in the order the items were written.
 pub struct Outcome<'i> {
-    pub accesses: Vec<(&'i AccessItem, Option<CheckedAccess>)>,
-    pub layouts: Vec<(&'i LayoutItem, Option<Verified>)>,
+    pub accesses: Vec<(&'i AccessItem, Result<CheckedAccess, Reported>)>,
+    pub layouts: Vec<(&'i LayoutItem, Result<Verified, Reported>)>,
     /// With the traversal's rank where it is known despite errors (for a stub).
-    pub traversals: Vec<(&'i TraversalItem, Option<CheckedTraversal>, Option<usize>)>,
+    pub traversals: Vec<(
+        &'i TraversalItem,
+        Result<CheckedTraversal, Reported>,
+        Option<usize>,
+    )>,
 }
 
 impl Outcome<'_> {
@@ -38,7 +42,7 @@ impl Outcome<'_> {
         self.layouts
             .iter()
             .find(|(item, _)| item.name == name)
-            .and_then(|(_, verified)| verified.as_ref())
+            .and_then(|(_, verified)| verified.as_ref().ok())
     }
 }
 
@@ -49,10 +53,10 @@ impl Outcome<'_> {
 pub fn check<'i>(
     invocation: &'i Invocation,
     errors: &mut Errors,
-    mut kernel: impl FnMut(&KernelItem, Option<&CheckedKernel>),
+    mut kernel: impl FnMut(&KernelItem, Result<&CheckedKernel, Reported>),
 ) -> Outcome<'i> {
     let items = &distinct(&invocation.items, errors);
-    let accesses: Vec<(&AccessItem, Option<CheckedAccess>)> = items
+    let accesses: Vec<(&AccessItem, Result<CheckedAccess, Reported>)> = items
         .iter()
         .filter_map(|item| match item {
             Item::Access(access) => Some((access, check::check_access(access, errors))),
@@ -61,7 +65,7 @@ pub fn check<'i>(
         .collect();
     let by_name: Accesses = accesses
         .iter()
-        .map(|(item, checked)| (item.name.to_string(), checked.as_ref()))
+        .map(|(item, checked)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
         .collect();
     let mut checked = Vec::new();
     for &item in items {
@@ -69,21 +73,29 @@ pub fn check<'i>(
         let mut layout_checked = check::check(layout, errors);
         let auto = layout_checked
             .as_mut()
+            .ok()
             .and_then(|checked| resolve_auto(checked, &by_name, errors));
         checked.push((layout, layout_checked, auto));
     }
-    let layouts: Vec<(&LayoutItem, Option<Verified>)> = checked
+    let layouts: Vec<(&LayoutItem, Result<Verified, Reported>)> = checked
         .into_iter()
         .map(|(layout, checked, auto)| {
             let verified = checked.and_then(|checked| verify(checked, auto, &by_name, errors));
             (layout, verified)
         })
         .collect();
-    let usable: HashMap<String, Option<&Checked>> = layouts
+    let usable: HashMap<String, Result<&Checked, Reported>> = layouts
         .iter()
-        .map(|(item, verified)| (item.name.to_string(), verified.as_ref().map(|v| &v.checked)))
+        .map(|(item, verified)| {
+            let checked = verified.as_ref().map(|v| &v.checked).map_err(|r| *r);
+            (item.name.to_string(), checked)
+        })
         .collect();
-    let traversals: Vec<(&TraversalItem, Option<CheckedTraversal>, Option<usize>)> = items
+    let traversals: Vec<(
+        &TraversalItem,
+        Result<CheckedTraversal, Reported>,
+        Option<usize>,
+    )> = items
         .iter()
         .filter_map(|item| match item {
             Item::Traversal(traversal) => Some(traversal),
@@ -100,13 +112,15 @@ pub fn check<'i>(
         .collect();
     let walks = traversals
         .iter()
-        .map(|(item, checked, _)| (item.name.to_string(), checked.as_ref()))
+        .map(|(item, checked, _)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
         .collect();
     for item in items {
         let Item::Kernel(item) = item else { continue };
         kernel(
             item,
-            check::check_kernel(item, &usable, &walks, errors).as_ref(),
+            check::check_kernel(item, &usable, &walks, errors)
+                .as_ref()
+                .map_err(|r| *r),
         );
     }
     Outcome {
@@ -169,10 +183,10 @@ fn verify(
     auto: Option<Choice>,
     accesses: &Accesses,
     errors: &mut Errors,
-) -> Option<Verified> {
+) -> Result<Verified, Reported> {
     let descriptor = &checked.descriptor;
     let canonical = Canonical::new(descriptor);
-    let before = errors.len();
+    let mark = errors.mark();
     assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
     let limit = enumeration_limit(checked.inverse.is_some());
     let inverse = canonical.inverse_block(descriptor, limit);
@@ -187,7 +201,7 @@ fn verify(
             format!("`inverse` needs a bijection, but {why}: {fix}"),
         );
     }
-    (errors.len() == before).then_some(Verified {
+    errors.since(mark).map(|()| Verified {
         checked,
         canonical,
         inverse,

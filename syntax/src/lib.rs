@@ -30,26 +30,26 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let mut kernels = TokenStream::new();
     let outcome = driver::check(&invocation, &mut errors, |item, checked| {
         kernels.extend(match checked {
-            Some(checked) => expand::kernel(item, checked),
-            None => expand::kernel_stub(item, &invocation.items),
+            Ok(checked) => expand::kernel(item, checked),
+            Err(_) => expand::kernel_stub(item, &invocation.items),
         });
     });
     let mut output = TokenStream::new();
     for (item, checked) in &outcome.accesses {
         output.extend(match checked {
-            Some(checked) => expand::access(item, checked),
-            None => expand::access_stub(item),
+            Ok(checked) => expand::access(item, checked),
+            Err(_) => expand::access_stub(item),
         });
     }
     for (item, verified) in &outcome.layouts {
         output.extend(match verified {
-            Some(verified) => expand::Expansion::new(item, verified).to_tokens(),
-            None => expand::stub(item),
+            Ok(verified) => expand::Expansion::new(item, verified).to_tokens(),
+            Err(_) => expand::stub(item),
         });
     }
     for (item, checked, rank) in &outcome.traversals {
         output.extend(match checked {
-            Some(checked) => {
+            Ok(checked) => {
                 let walked = checked.over.as_ref().and_then(|name| {
                     outcome
                         .layout(&name.to_string())
@@ -57,7 +57,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 });
                 expand::traversal(item, checked, walked)
             }
-            None => expand::traversal_stub(item, *rank),
+            Err(_) => expand::traversal_stub(item, *rank),
         });
     }
     output.extend(kernels);
@@ -99,7 +99,7 @@ pub fn source(text: &str) -> syn::Result<Source> {
         .filter_map(|(item, checked, _)| {
             Some(NamedTraversal {
                 name: item.name.to_string(),
-                checked: checked?,
+                checked: checked.ok()?,
             })
         })
         .collect();
@@ -107,12 +107,12 @@ pub fn source(text: &str) -> syn::Result<Source> {
         layouts: outcome
             .layouts
             .into_iter()
-            .filter_map(|(_, verified)| Some(verified?.checked))
+            .filter_map(|(_, verified)| Some(verified.ok()?.checked))
             .collect(),
         accesses: outcome
             .accesses
             .into_iter()
-            .filter_map(|(_, checked)| checked)
+            .filter_map(|(_, checked)| checked.ok())
             .collect(),
         traversals,
     };

@@ -109,8 +109,8 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
                     pending = Some(rest);
                 }
                 Err(error) => {
-                    errors.statement(&name, error);
-                    errors.unparsed(&name, &tokens);
+                    let reported = errors.statement(&name, error);
+                    errors.unparsed(&name, &tokens, reported);
                 }
             }
         }
@@ -165,8 +165,8 @@ fn parse_traversal(
         match parse_sfc_arg.parse2(tokens.clone()) {
             Ok(arg) => args.push(arg),
             Err(error) => {
-                errors.push(error);
-                errors.unparsed(&name, &tokens);
+                let reported = errors.push(error);
+                errors.unparsed(&name, &tokens, reported);
             }
         }
     }

@@ -4,8 +4,8 @@
 
 use crate::ast::{AccessItem, AccessStmtKind, Expr};
 use crate::consts::Consts;
-use crate::errors::Errors;
-use std::collections::{HashMap, HashSet};
+use crate::errors::{Errors, Reported, Unparsed};
+use std::collections::HashMap;
 use swizzle_core::analysis::{Access, LaneExpr};
 use swizzle_core::budget::ACCESS_SETTING;
 use syn::Ident;
@@ -20,19 +20,19 @@ pub struct CheckedAccess {
     pub banks: (usize, usize),
 }
 
-/// The accesses of an invocation by name (`None`: one with errors, already reported).
-pub type Accesses<'a> = HashMap<String, Option<&'a CheckedAccess>>;
+/// The accesses of an invocation by name (`Err`: one with errors, already reported).
+pub type Accesses<'a> = HashMap<String, Result<&'a CheckedAccess, Reported>>;
 
-/// Checks one access item; `None` (with the reasons in `errors`) if anything is wrong.
-pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAccess> {
-    let before = errors.len();
-    let mut consts = Consts::new(HashSet::new());
+/// Checks one access item; `Err` (with the reasons in `errors`) if anything is wrong.
+pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Result<CheckedAccess, Reported> {
+    let mark = errors.mark();
+    let mut consts = Consts::new(Unparsed::default());
     let (mut lanes, mut bytes, mut vector, mut along, mut banks) =
         (None, None, 1, None, DEFAULT_BANKS);
     let mut coords: Vec<(String, LaneExpr)> = Vec::new();
     // Every setting is capped, so that no access makes an analysis run away.
     let value = |consts: &Consts, expr: &Expr, what: &str, errors: &mut Errors| {
-        let value = errors.report(consts.eval_usize(expr, what, 1))?;
+        let value = errors.report(consts.eval_usize(expr, what, 1)).ok()?;
         if value > ACCESS_SETTING {
             errors.error(
                 expr,
@@ -89,14 +89,18 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
     }
     const LANES: usize = 1024;
     match lanes {
-        Some(Some(n)) if n > LANES => errors.error(
-            &item.name,
-            format!("{n} lanes is more than {LANES}: a warp has 32, a wave 64"),
-        ),
-        None => errors.error(
-            &item.name,
-            "this access has no lane count: add `lanes 32;` (a warp) or `lanes 64;` (a wave)",
-        ),
+        Some(Some(n)) if n > LANES => {
+            errors.error(
+                &item.name,
+                format!("{n} lanes is more than {LANES}: a warp has 32, a wave 64"),
+            );
+        }
+        None => {
+            errors.error(
+                &item.name,
+                "this access has no lane count: add `lanes 32;` (a warp) or `lanes 64;` (a wave)",
+            );
+        }
         Some(_) => {}
     }
     if bytes.is_none() {
@@ -111,7 +115,7 @@ pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Option<CheckedAcc
             "this access gives no coordinates: add one line per coordinate, e.g. `m = lane % 16;`",
         );
     }
-    (errors.len() == before).then(|| CheckedAccess {
+    errors.since(mark).map(|()| CheckedAccess {
         access: Access {
             name: item.name.to_string(),
             lanes: lanes.flatten().unwrap_or(0),
@@ -129,7 +133,7 @@ fn lane_expr(expr: &Expr, consts: &Consts, errors: &mut Errors) -> Option<LaneEx
     Some(match expr {
         Expr::Const(name) if name == "lane" => LaneExpr::Lane,
         Expr::Const(_) | Expr::Lit(_) | Expr::Bit { .. } => {
-            LaneExpr::Lit(errors.report(consts.eval(expr))?)
+            LaneExpr::Lit(errors.report(consts.eval(expr)).ok()?)
         }
         Expr::Neg { operand, .. } => LaneExpr::Neg(Box::new(lane_expr(operand, consts, errors)?)),
         Expr::Paren { inner, .. } => lane_expr(inner, consts, errors)?,

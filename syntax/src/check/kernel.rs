@@ -5,7 +5,7 @@
 use super::{Checked, CheckedTraversal, known_names};
 use crate::ast::{KernelItem, KernelOption};
 use crate::consts::Consts;
-use crate::errors::Errors;
+use crate::errors::{Errors, Reported};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use swizzle_core::analysis::runs::culprit;
@@ -42,77 +42,71 @@ pub struct CheckedKernel<'a> {
     pub plan: Plan,
 }
 
-/// Checks one kernel; `layouts` and `traversals` are those of the invocation (`None`: one with
+/// Checks one kernel; `layouts` and `traversals` are those of the invocation (`Err`: one with
 /// errors, already reported).
 pub fn check_kernel<'a>(
     item: &KernelItem,
-    layouts: &HashMap<String, Option<&'a Checked>>,
-    traversals: &HashMap<String, Option<&CheckedTraversal>>,
+    layouts: &HashMap<String, Result<&'a Checked, Reported>>,
+    traversals: &HashMap<String, Result<&CheckedTraversal, Reported>>,
     errors: &mut Errors,
-) -> Option<CheckedKernel<'a>> {
-    let before = errors.len();
+) -> Result<CheckedKernel<'a>, Reported> {
+    let mark = errors.mark();
     let direction = match item.keyword.to_string().as_str() {
         "pack" => Direction::Pack,
         "unpack" => Direction::Unpack,
         _ => Direction::Copy,
     };
-    let mut find = |name: &Option<Ident>| -> Option<Option<&'a Checked>> {
+    let mut find = |name: &Option<Ident>| -> Result<Option<&'a Checked>, Reported> {
         let Some(name) = name else {
-            return Some(None);
+            return Ok(None);
         };
         match layouts.get(&name.to_string()) {
             Some(checked) => checked.map(Some),
-            None => {
-                errors.error(name, unknown("layout", name, layouts.keys()));
-                None
-            }
+            None => Err(errors.error(name, unknown("layout", name, layouts.keys()))),
         }
     };
     let (source, destination) = (find(&item.source), find(&item.destination));
     let (source, destination) = (source?, destination?);
-    let layout = destination.or(source)?;
+    // The parser requires a layout on one side at least.
+    let layout = destination.or(source).ok_or_else(|| errors.failure(mark))?;
     let tile = layout.descriptor.shape();
     if let (Some(a), Some(b), Some(name)) = (source, destination, &item.destination) {
         same_coordinates(&a.descriptor, &b.descriptor, name, errors)?;
     }
     let name = &layout.descriptor.name;
     if tile.is_empty() {
-        errors.error(
+        return Err(errors.error(
             &item.keyword,
             format!("`{name}` has no coordinates: a kernel copies a layout with at least one"),
-        );
-        return None;
+        ));
     }
     match layout.descriptor.size() {
         Some(size) if size <= KERNEL_TILE => {}
         size => {
             let size = size.map_or("more than `usize::MAX`".to_owned(), |s| s.to_string());
-            errors.error(
+            return Err(errors.error(
                 &item.keyword,
                 format!(
                     "a kernel copies one tile at a time, and a tile of `{name}` has {size} \
                      elements, more than {KERNEL_TILE}: give the layout run-time outer dims \
                      (`memory [ty: dyn, …]`)"
                 ),
-            );
-            return None;
+            ));
         }
     }
     let sides = [source, destination].map(|side| match side {
         Some(layout) => Storage::Layout(&layout.descriptor),
         None => Storage::RowMajor,
     });
-    let walk = walk(item, &tile, sides, layouts, traversals, errors);
-    let walk = walk.filter(|_| errors.len() == before)?;
+    let walk = walk(item, &tile, sides, layouts, traversals, errors)?;
+    errors.since(mark)?;
     let vector = walk.vector[tile.len() - 1];
     for layout in [source, destination].into_iter().flatten() {
         contiguous(item, &layout.descriptor, &tile, vector, sides, errors);
     }
-    if errors.len() > before {
-        return None;
-    }
+    errors.since(mark)?;
     let plan = kernel::plan(sides[0], sides[1], &tile, &walk);
-    Some(CheckedKernel {
+    Ok(CheckedKernel {
         direction,
         layout,
         source,
@@ -128,7 +122,12 @@ fn unknown<'n>(what: &str, name: &Ident, known: impl Iterator<Item = &'n String>
 }
 
 /// A copy between layouts needs the same coordinates, the same tile and the same grid.
-fn same_coordinates(a: &Descriptor, b: &Descriptor, at: &Ident, errors: &mut Errors) -> Option<()> {
+fn same_coordinates(
+    a: &Descriptor,
+    b: &Descriptor,
+    at: &Ident,
+    errors: &mut Errors,
+) -> Result<(), Reported> {
     let signature = |d: &Descriptor| -> (Vec<String>, Vec<usize>) {
         let names = d.coords.iter().map(|&c| d.dims[c].name.to_string());
         let grid = d.grid.iter().map(|g| g.coord).collect();
@@ -149,9 +148,9 @@ fn same_coordinates(a: &Descriptor, b: &Descriptor, at: &Ident, errors: &mut Err
         format!("[{}]", parts.join(", "))
     };
     if signature(a) == signature(b) && a.shape() == b.shape() {
-        return Some(());
+        return Ok(());
     }
-    errors.error(
+    Err(errors.error(
         at,
         format!(
             "`{}` has coordinates {} but `{}` has {}: a copy needs the same coordinates, \
@@ -161,8 +160,7 @@ fn same_coordinates(a: &Descriptor, b: &Descriptor, at: &Ident, errors: &mut Err
             b.name,
             describe(b)
         ),
-    );
-    None
+    ))
 }
 
 /// The walk over one tile: a named traversal, or the default walk (row-major order, runs of
@@ -171,12 +169,12 @@ fn walk(
     item: &KernelItem,
     tile: &[usize],
     sides: [Storage; 2],
-    layouts: &HashMap<String, Option<&Checked>>,
-    traversals: &HashMap<String, Option<&CheckedTraversal>>,
+    layouts: &HashMap<String, Result<&Checked, Reported>>,
+    traversals: &HashMap<String, Result<&CheckedTraversal, Reported>>,
     errors: &mut Errors,
-) -> Option<Sfc> {
-    let mut walk: Option<Option<&Sfc>> = None;
-    let mut vector: Option<(&Ident, Option<usize>)> = None;
+) -> Result<Sfc, Reported> {
+    let mut walk: Option<Result<&Sfc, Reported>> = None;
+    let mut vector: Option<(&Ident, Result<usize, Reported>)> = None;
     for option in &item.options {
         match option {
             KernelOption::Walk { keyword, .. } if walk.is_some() => {
@@ -197,36 +195,31 @@ fn walk(
             }
         }
     }
-    let last = *tile.last()?;
+    // The caller checked that the tile has coordinates.
+    let last = tile.last().copied().unwrap_or(1);
     match (walk, vector) {
-        (Some(_), Some((keyword, _))) => {
-            errors.error(
-                keyword,
-                "the walk's traversal already gives the vector: drop `vector` or change the \
-                 traversal's",
-            );
-            None
-        }
+        (Some(_), Some((keyword, _))) => Err(errors.error(
+            keyword,
+            "the walk's traversal already gives the vector: drop `vector` or change the \
+             traversal's",
+        )),
         (Some(sfc), None) => sfc.cloned(),
-        (None, Some((_, None))) => None,
-        (None, Some((keyword, Some(v)))) if v > last || last % v != 0 => {
-            errors.error(
-                keyword,
-                format!(
-                    "vector {v} does not divide the tile's last length {last}: use a divisor of \
-                     {last}"
-                ),
-            );
-            None
-        }
+        (None, Some((_, Err(reported)))) => Err(reported),
+        (None, Some((keyword, Ok(v)))) if v > last || last % v != 0 => Err(errors.error(
+            keyword,
+            format!(
+                "vector {v} does not divide the tile's last length {last}: use a divisor of \
+                 {last}"
+            ),
+        )),
         (None, vector) => {
             let vector = match vector {
-                Some((_, Some(v))) => v,
+                Some((_, Ok(v))) => v,
                 _ => kernel::common_vector(sides[0], sides[1], tile),
             };
             let mut vectors = vec![1; tile.len()];
             vectors[tile.len() - 1] = vector;
-            Some(Sfc {
+            Ok(Sfc {
                 lengths: Cow::Owned(tile.to_vec()),
                 order: Cow::Owned((0..tile.len()).collect()),
                 vector: Cow::Owned(vectors),
@@ -236,31 +229,30 @@ fn walk(
     }
 }
 
-/// The curve of `walk Traversal`, which must walk one tile; `None` after an error.
+/// The curve of `walk Traversal`, which must walk one tile.
 fn find_walk<'t>(
     item: &KernelItem,
     traversal: &Ident,
     tile: &[usize],
-    layouts: &HashMap<String, Option<&Checked>>,
-    traversals: &HashMap<String, Option<&'t CheckedTraversal>>,
+    layouts: &HashMap<String, Result<&Checked, Reported>>,
+    traversals: &HashMap<String, Result<&'t CheckedTraversal, Reported>>,
     errors: &mut Errors,
-) -> Option<&'t Sfc> {
+) -> Result<&'t Sfc, Reported> {
     let name = traversal.to_string();
     let Some(found) = traversals.get(&name) else {
         let message = match layouts.contains_key(&name) {
             true => format!("`{traversal}` is a layout: `walk` takes a traversal"),
             false => unknown("traversal", traversal, traversals.keys()),
         };
-        errors.error(traversal, message);
-        return None;
+        return Err(errors.error(traversal, message));
     };
-    let sfc = &found.as_ref()?.sfc;
+    let sfc = &found.as_ref().map_err(|reported| *reported)?.sfc;
     if sfc.lengths[..] == *tile {
-        return Some(sfc);
+        return Ok(sfc);
     }
     let layout = item.destination.as_ref().or(item.source.as_ref());
     let lengths: Vec<String> = tile.iter().map(usize::to_string).collect();
-    errors.error(
+    Err(errors.error(
         traversal,
         format!(
             "`{traversal}` walks {} but a tile is {}: walk the layout (`sfc(over {}, …)`) or \
@@ -270,8 +262,7 @@ fn find_walk<'t>(
             layout.map_or(String::new(), Ident::to_string),
             lengths.join(", ")
         ),
-    );
-    None
+    ))
 }
 
 /// Runs of `vector` elements along the last coordinate must be contiguous in `layout`; the

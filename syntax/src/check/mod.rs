@@ -18,11 +18,11 @@ pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
 use crate::consts::{Consts, Eval, show_unsigned as show, similar};
-use crate::errors::Errors;
+use crate::errors::{Errors, Reported, Unparsed};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, row_major_strides};
 use swizzle_core::transform::embed::element_space;
 use syn::Ident;
@@ -87,9 +87,9 @@ pub struct AutoSwizzle {
     pub tokens: TokenStream,
 }
 
-/// Checks one layout. Returns `None` (with the reasons in `errors`) if anything is wrong.
-pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
-    let before = errors.len();
+/// Checks one layout. Returns `Err` (with the reasons in `errors`) if anything is wrong.
+pub fn check(item: &LayoutItem, errors: &mut Errors) -> Result<Checked, Reported> {
+    let mark = errors.mark();
     let unparsed = errors.unparsed_names(&item.name);
     let mut checker = Checker {
         errors,
@@ -122,14 +122,13 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
             }
             StmtKind::Transform { keyword, stage } => {
                 if memory.is_none() {
-                    if !checker.unparsed.contains("memory") {
+                    return Err(checker.unparsed.mentions("memory").unwrap_or_else(|| {
                         checker.errors.error(
                             keyword,
                             "transforms build on the memory: start the layout with \
                              `memory [...];` before this transform",
-                        );
-                    }
-                    return None;
+                        )
+                    }));
                 }
                 if let Some(checked) = checker.transform(keyword, stage) {
                     if let Some(accesses) = &stage.auto {
@@ -171,24 +170,22 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
         }
     }
     let Some(memory) = memory else {
-        if !checker.unparsed.contains("memory") {
+        return Err(checker.unparsed.mentions("memory").unwrap_or_else(|| {
             checker.errors.error(
                 &item.name,
                 "this layout has no `memory [...]` statement: start it with the memory it \
                  indexes, e.g. `memory [n: 64];`",
-            );
-        }
-        return None;
+            )
+        }));
     };
     let Some((names, head)) = coords else {
-        if !checker.unparsed.contains("coords") {
+        return Err(checker.unparsed.mentions("coords").unwrap_or_else(|| {
             let live = checker.scope.live_names().join(", ");
             checker.errors.error(
                 &item.name,
                 format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
-            );
-        }
-        return None;
+            )
+        }));
     };
     let coords = checker.coords(names);
     let Checker { scope, errors, .. } = checker;
@@ -201,7 +198,7 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
         coords: Cow::Owned(coords),
         grid: Cow::Owned(grid),
     };
-    if errors.len() == before && descriptor.size().is_none() {
+    if errors.since(mark).is_ok() && descriptor.size().is_none() {
         let shape = descriptor.shape();
         let size = shape
             .iter()
@@ -217,7 +214,11 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Option<Checked> {
             ),
         );
     }
-    (errors.len() == before && !errors.has_unparsed(&item.name)).then(|| Checked {
+    errors.since(mark)?;
+    if let Some(reported) = errors.unparsed_in(&item.name) {
+        return Err(reported);
+    }
+    Ok(Checked {
         descriptor,
         coords: names.clone(),
         inverse,
@@ -288,21 +289,23 @@ struct Checker<'a> {
     consts: Consts,
     scope: Scope,
     /// Identifiers of this layout's statements that did not parse.
-    unparsed: HashSet<String>,
+    unparsed: Unparsed,
     /// Whether a dim lookup failed (or a second `coords` was ignored): the name was
     /// probably meant to be some other dim, so "never used" errors would only be echoes.
     lookup_failed: bool,
 }
 
 impl Checker<'_> {
-    /// Records the error of an evaluation, unless it was already reported.
+    /// Records the error of an evaluation, unless it was already reported. Inside the
+    /// checker, `None` always follows a recorded error: the layout's outcome is
+    /// [`Errors::since`] its start.
     fn report<T>(&mut self, result: Eval<T>) -> Option<T> {
-        self.errors.report(result)
+        self.errors.report(result).ok()
     }
 
     fn constant(&mut self, name: &Ident, value: &Expr) {
         let value = self.consts.eval(value);
-        let value = self.report(value);
+        let value = self.errors.report(value);
         if !self.consts.declare(name, value) {
             self.errors.error(
                 name,

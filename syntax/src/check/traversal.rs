@@ -5,7 +5,7 @@
 use super::{Checked, known_names};
 use crate::ast::{Expr, SfcArg, SfcArgKind, TraversalItem};
 use crate::consts::Consts;
-use crate::errors::Errors;
+use crate::errors::{Errors, Reported};
 use quote::quote;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -28,13 +28,17 @@ pub struct CheckedTraversal {
 /// when it has errors.
 pub fn traversal_rank(
     item: &TraversalItem,
-    layouts: &HashMap<String, Option<&Checked>>,
+    layouts: &HashMap<String, Result<&Checked, Reported>>,
 ) -> Option<usize> {
     item.args.iter().find_map(|arg| match &arg.kind {
         SfcArgKind::Lengths(list) | SfcArgKind::Order(list) | SfcArgKind::Vector(list) => {
             Some(list.len())
         }
-        SfcArgKind::Over(layout) => layouts.get(&layout.to_string())?.map(|l| l.coords.len()),
+        SfcArgKind::Over(layout) => layouts
+            .get(&layout.to_string())?
+            .as_ref()
+            .ok()
+            .map(|l| l.coords.len()),
         SfcArgKind::Snake(_) => None,
     })
 }
@@ -47,14 +51,14 @@ fn label(dims: &[String], named: bool, dim: usize) -> String {
     }
 }
 
-/// Checks one traversal; `layouts` are the layouts of the invocation that checked (`None`:
-/// one that did not, whose errors are already reported).
+/// Checks one traversal; `layouts` are the layouts of the invocation (`Err`: one that did
+/// not check, whose errors are already reported).
 pub fn check_traversal(
     item: &TraversalItem,
-    layouts: &HashMap<String, Option<&Checked>>,
+    layouts: &HashMap<String, Result<&Checked, Reported>>,
     errors: &mut Errors,
-) -> Option<CheckedTraversal> {
-    let before = errors.len();
+) -> Result<CheckedTraversal, Reported> {
+    let mark = errors.mark();
     let consts = Consts::new(errors.unparsed_names(&item.name));
     let mut seen: HashMap<String, &Ident> = HashMap::new();
     let (mut lengths, mut over, mut order, mut vector, mut snake) = (None, None, None, None, true);
@@ -83,48 +87,45 @@ pub fn check_traversal(
             SfcArgKind::Snake(value) => snake = value.as_ref().is_none_or(|v| v.value),
         }
     }
-    let incomplete = errors.has_unparsed(&item.name);
+    let incomplete = errors.unparsed_in(&item.name);
     // The lengths and dim names: given, or the walked layout's (one tile of a tiled layout).
-    let (lengths, dims, layout): (Vec<Option<usize>>, Vec<String>, Option<&Checked>) = match (
-        lengths, over,
-    ) {
-        (Some(lengths), _) => {
-            let dims = (0..lengths.len()).map(|d| format!("d{d}")).collect();
-            (lengths, dims, None)
-        }
-        (None, Some(name)) => {
-            match layouts.get(&name.to_string()) {
-                Some(Some(checked)) => {
+    let (lengths, dims, layout): (Vec<Option<usize>>, Vec<String>, Option<&Checked>) =
+        match (lengths, over) {
+            (Some(lengths), _) => {
+                let dims = (0..lengths.len()).map(|d| format!("d{d}")).collect();
+                (lengths, dims, None)
+            }
+            (None, Some(name)) => match layouts.get(&name.to_string()) {
+                Some(Ok(checked)) => {
                     let descriptor = &checked.descriptor;
                     let lengths = descriptor.shape().into_iter().map(Some).collect();
                     let dims = checked.coords.iter().map(Ident::to_string).collect();
                     (lengths, dims, Some(*checked))
                 }
-                Some(None) => return None,
+                Some(Err(reported)) => return Err(*reported),
                 None => {
                     let hint = known_names(name, layouts.keys());
-                    errors.error(
-                    name,
-                    format!("unknown layout `{name}`: `over` walks a layout of this invocation; {hint}"),
-                );
-                    return None;
+                    return Err(errors.error(
+                        name,
+                        format!(
+                            "unknown layout `{name}`: `over` walks a layout of this \
+                             invocation; {hint}"
+                        ),
+                    ));
                 }
+            },
+            (None, None) => {
+                return Err(incomplete.unwrap_or_else(|| {
+                    errors.error(
+                        &item.keyword,
+                        "say what the curve walks: `lengths [..]` or `over Layout`",
+                    )
+                }));
             }
-        }
-        (None, None) => {
-            if !incomplete {
-                errors.error(
-                    &item.keyword,
-                    "say what the curve walks: `lengths [..]` or `over Layout`",
-                );
-            }
-            return None;
-        }
-    };
+        };
     let rank = lengths.len();
     if rank == 0 {
-        errors.error(&item.keyword, "a traversal needs at least one dim");
-        return None;
+        return Err(errors.error(&item.keyword, "a traversal needs at least one dim"));
     }
     let order = match order {
         Some((keyword, exprs)) => {
@@ -146,13 +147,15 @@ pub fn check_traversal(
         Some((_, exprs)) => evaluate(exprs, &consts, "a vector length", 1, errors),
         None => vec![Some(1); rank],
     };
-    if errors.len() > before || incomplete {
-        return None;
+    errors.since(mark)?;
+    if let Some(reported) = incomplete {
+        return Err(reported);
     }
-    let (lengths, vector): (Vec<usize>, Vec<usize>) = (
-        lengths.into_iter().collect::<Option<_>>()?,
-        vector.into_iter().collect::<Option<_>>()?,
-    );
+    let lengths: Option<Vec<usize>> = lengths.into_iter().collect();
+    let vector: Option<Vec<usize>> = vector.into_iter().collect();
+    let (Some(lengths), Some(vector)) = (lengths, vector) else {
+        return Err(errors.failure(mark));
+    };
     let vector_exprs = item.args.iter().find_map(|arg| match &arg.kind {
         SfcArgKind::Vector(exprs) => Some((&arg.keyword, exprs)),
         _ => None,
@@ -177,12 +180,13 @@ pub fn check_traversal(
     if accesses.is_none() {
         errors.error(&item.keyword, "this traversal has more than `usize::MAX` accesses: use shorter lengths or wider vectors");
     }
-    if errors.len() > before {
-        return None;
-    }
+    errors.since(mark)?;
+    let Some(order) = order else {
+        return Err(errors.failure(mark));
+    };
     let sfc = Sfc {
         lengths: Cow::Owned(lengths),
-        order: order?,
+        order,
         vector: Cow::Owned(vector),
         snake,
     };
@@ -193,9 +197,10 @@ pub fn check_traversal(
             &dims,
             quote!(#keyword #(#exprs)*),
             errors,
-        )?;
+        )
+        .ok_or_else(|| errors.failure(mark))?;
     }
-    Some(CheckedTraversal {
+    Ok(CheckedTraversal {
         sfc,
         over: over.cloned(),
         dims,
@@ -212,7 +217,7 @@ fn evaluate(
 ) -> Vec<Option<usize>> {
     exprs
         .iter()
-        .map(|expr| errors.report(consts.eval_usize(expr, what, min)))
+        .map(|expr| errors.report(consts.eval_usize(expr, what, min)).ok())
         .collect()
 }
 
@@ -243,7 +248,9 @@ fn permutation(
                 }
             },
             expr => {
-                let dim = errors.report(consts.eval_usize(expr, "a dim index", 0))?;
+                let dim = errors
+                    .report(consts.eval_usize(expr, "a dim index", 0))
+                    .ok()?;
                 if dim >= rank {
                     errors.error(
                         expr,
