@@ -171,6 +171,43 @@ fn assert_inverts<L: Bijective<N>, const N: usize>() {
     );
 }
 
+/// The facts the macro states as constants, against what evaluation shows: distinct offsets
+/// for distinct valid coordinates, padding, and an inverse exactly when `INVERSE`.
+fn assert_facts<L: Layout<N>, const N: usize>(inverse: bool) {
+    let mut offsets = std::collections::HashSet::new();
+    let mut distinct = true;
+    for coord in coordinates(&L::SHAPE) {
+        let coord: [usize; N] = coord.try_into().expect("rank");
+        if L::is_valid(coord) {
+            distinct &= offsets.insert(L::offset(coord));
+        }
+    }
+    assert_eq!(
+        L::INJECTIVE,
+        distinct,
+        "INJECTIVE of {}",
+        L::DESCRIPTOR.name
+    );
+    assert_eq!(
+        L::PADDED,
+        L::DESCRIPTOR.is_padded(),
+        "PADDED of {}",
+        L::DESCRIPTOR.name
+    );
+    assert_eq!(L::INVERSE, inverse, "INVERSE of {}", L::DESCRIPTOR.name);
+}
+
+#[test]
+fn the_stated_facts_hold() {
+    assert_facts::<MortonTexture, 2>(true);
+    assert_facts::<LdsA, 2>(true);
+    assert_facts::<Padded, 2>(false);
+    assert_facts::<Mixed, 2>(true);
+    assert_facts::<Assorted, 3>(false);
+    assert_facts::<Periodic, 2>(false);
+    assert_facts::<TextureTiled, 2>(true);
+}
+
 #[test]
 fn generated_code_matches_the_interpreter() {
     assert_matches_interpreter::<MortonTexture, 2>();

@@ -38,6 +38,14 @@ pub trait Layout<const N: usize> {
     const SPACE: usize;
     /// The checked transform pipeline, for the reference interpreter and analyses.
     const DESCRIPTOR: ir::Descriptor;
+    /// Whether distinct valid coordinates have distinct offsets, as the macro proved it
+    /// (stage by stage, by the F2 rank or by enumeration); `false` where it could not. The
+    /// defaults of these facts are the cautious answers, for hand-written layouts.
+    const INJECTIVE: bool = false;
+    /// Whether some in-bounds coordinates may lie in padding (the layout has `is_valid`).
+    const PADDED: bool = true;
+    /// Whether the layout is a bijection onto `0..SPACE` with `coord` ([`Bijective`]).
+    const INVERSE: bool = false;
     /// The layout's WGSL functions (`<snake_name>_offset`, and `_coord`, `_is_valid` where
     /// they exist). A layout whose values do not fit `u32` has none: using this constant
     /// is then a compile error (the type's own `WGSL` constant says why).

@@ -31,7 +31,11 @@ pub struct GpuLayout {
 impl GpuLayout {
     /// The layout of a `layout!` type (a fixed-size one: see [`GpuLayout::tiled`]).
     pub fn of<L: Layout<N>, const N: usize>() -> Result<GpuLayout, GpuError> {
-        GpuLayout::from_descriptor(&L::DESCRIPTOR)
+        // What the macro proved needs no second search; a cautious `false` (a hand-written
+        // layout) is searched.
+        GpuLayout::build(&L::DESCRIPTOR, |descriptor| {
+            L::INJECTIVE || injective(descriptor)
+        })
     }
 
     /// The fixed-size layout `descriptor`, from any source (a `layout!` type's
@@ -39,6 +43,14 @@ impl GpuLayout {
     /// printed here, from the same canonical form as the macro's, with the inverse searched
     /// as hard as for a layout that says `inverse;`; the printer says which functions exist.
     pub fn from_descriptor(descriptor: &Descriptor) -> Result<GpuLayout, GpuError> {
+        GpuLayout::build(descriptor, injective)
+    }
+
+    /// The fixed-size layout `descriptor`, whose injectivity `injective` decides.
+    fn build(
+        descriptor: &Descriptor,
+        injective: impl FnOnce(&Descriptor) -> bool,
+    ) -> Result<GpuLayout, GpuError> {
         let name = descriptor.name.to_string();
         let unsupported = |why: &str| GpuError::Unsupported {
             layout: name.clone(),

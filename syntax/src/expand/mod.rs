@@ -17,7 +17,7 @@ use crate::check::Checked;
 use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use swizzle_core::canon::Canonical;
+use swizzle_core::canon::{Canonical, Injectivity, enumeration_limit};
 use swizzle_core::code::Block;
 use swizzle_core::function::Function;
 use swizzle_core::table;
@@ -78,6 +78,14 @@ impl<'a> Expansion<'a> {
                 const WGSL: &'static str = Self::WGSL;
             )
         });
+        let injective = matches!(
+            self.canonical.injectivity(
+                descriptor,
+                enumeration_limit(self.checked.inverse.is_some())
+            ),
+            Injectivity::Injective
+        );
+        let (padded, has_inverse) = (is_valid.is_some(), coord.is_some());
         let indexing_is_valid = match is_valid {
             Some(_) => quote!(Self::is_valid(#(#coords),*)),
             // A layout without coordinates has one valid coordinate, the empty one.
@@ -130,6 +138,9 @@ impl<'a> Expansion<'a> {
                 const SIZE: usize = Self::SIZE;
                 const SPACE: usize = Self::SPACE;
                 const DESCRIPTOR: ::swizzle::ir::Descriptor = Self::DESCRIPTOR;
+                const INJECTIVE: bool = #injective;
+                const PADDED: bool = #padded;
+                const INVERSE: bool = #has_inverse;
                 #trait_wgsl
                 fn offset(coord: [usize; #rank]) -> usize {
                     let [#(#coords),*] = coord;
