@@ -113,6 +113,54 @@ impl Walk<'_> {
         }
     }
 
+    /// `upper` changed by a key (`xor`, `cyclic_shift`): a key that varies inside the block
+    /// scrambles the target, and a target run survives only a key that is always 0.
+    pub fn keyed(&mut self, upper: DimId, key: DimId, lower: DimId) -> bool {
+        let scrambled = self.len(key) > 1 && self.len(upper) > 1;
+        if self.varies(key) || (self.varies(upper) && scrambled) {
+            return false;
+        }
+        self.rename(upper, lower);
+        true
+    }
+
+    /// A transform that places the bits of `upper` in `lower` (`morton`, `bits`): the
+    /// block's bits, the innermost part's low bits first, must land on bits 0, 1, 2, … of
+    /// `lower` in that order. `lands(i, bit, position)` says whether bit `bit` of `upper[i]`
+    /// lands on bit `position` alone.
+    pub fn placed_bits(
+        &mut self,
+        upper: &[DimId],
+        lower: DimId,
+        lands: impl Fn(usize, u32, u32) -> bool,
+    ) -> bool {
+        let Some((first, last)) = self.span(upper) else {
+            return false;
+        };
+        let mut next = 0u32;
+        for part in self.parts[first..=last].iter().rev() {
+            if !part.len.is_power_of_two() || !part.aligned {
+                return false;
+            }
+            let Some(i) = upper.iter().position(|&d| d == part.dim) else {
+                return false;
+            };
+            for bit in 0..part.len.trailing_zeros() {
+                if !lands(i, bit, next) {
+                    return false;
+                }
+                next += 1;
+            }
+        }
+        let run = Part {
+            dim: lower,
+            len: 1 << next,
+            aligned: true,
+        };
+        self.parts.splice(first..=last, [run]);
+        true
+    }
+
     /// The first and last parts among `dims`, when those parts are adjacent.
     pub fn span(&self, dims: &[DimId]) -> Option<(usize, usize)> {
         let touched: Vec<usize> = (0..self.parts.len())

@@ -7,7 +7,7 @@
 
 use super::check::{self, Blame, Context};
 use super::{Domain, Field, Lowering, Stage, names};
-use crate::analysis::runs::{Part, Walk};
+use crate::analysis::runs::Walk;
 use crate::f2::{BitForm, F2Map};
 use crate::ir::{Dim, DimId, List};
 use std::borrow::Cow;
@@ -115,38 +115,14 @@ impl Stage for Bits {
         self.matrix().kernel(total).is_none()
     }
 
-    /// The block's bits (the innermost part's low bits first) must each be a row of its
-    /// own, rows 0, 1, 2, … in that order, and appear in no other row.
+    /// Each of the block's bits must be a row of its own and appear in no other row.
     fn runs(&self, walk: &mut Walk<'_>) -> bool {
         let (starts, _) = self.starts(|d| walk.len(d));
-        let Some((first, last)) = walk.span(&self.upper) else {
-            return false;
-        };
-        let mut next = 0usize;
-        for part in walk.parts[first..=last].iter().rev() {
-            if !part.len.is_power_of_two() || !part.aligned {
-                return false;
-            }
-            let Some(i) = self.upper.iter().position(|&d| d == part.dim) else {
-                return false;
-            };
-            for bit in 0..part.len.trailing_zeros() {
-                let input = 1u128 << (starts[i] + bit);
-                let owner = self.rows.iter().position(|&row| row & input != 0);
-                let alone = self.rows.iter().filter(|&&row| row & input != 0).count() == 1;
-                if owner != Some(next) || self.rows[next] != input || !alone {
-                    return false;
-                }
-                next += 1;
-            }
-        }
-        let run = Part {
-            dim: self.lower,
-            len: 1 << next,
-            aligned: true,
-        };
-        walk.parts.splice(first..=last, [run]);
-        true
+        walk.placed_bits(&self.upper, self.lower, |i, bit, position| {
+            let input = 1u128 << (starts[i] + bit);
+            let readers = self.rows.iter().filter(|row| *row & input != 0).count();
+            self.rows.get(position as usize) == Some(&input) && readers == 1
+        })
     }
 
     fn describe(&self, dims: &[Dim]) -> String {
@@ -180,17 +156,8 @@ impl Stage for Bits {
 
     fn check(cx: &mut dyn Context) -> Option<Self> {
         let lower = cx.consume(0, false);
-        check::nonempty_uppers(cx)?;
-        let (upper, lens) = cx.declare_written();
-        let mut ok = true;
-        for (i, len) in lens.iter().enumerate() {
-            if let Some(len) = *len {
-                let at = Blame::UpperLength(i);
-                ok &= check::power_of_two(cx, at, len, "every dim of `bits`").is_some();
-            }
-        }
+        let (upper, lens, mut ok) = check::written_powers_of_two(cx, "every dim of `bits`")?;
         let lower = lower?;
-        let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
         let len = cx.len(lower)?;
         ok &= check::power_of_two(cx, Blame::Lower(0), len, "the dim of `bits`").is_some();
         if !ok {

@@ -169,6 +169,50 @@ pub(super) fn written(cx: &mut dyn Context) -> Option<(Vec<DimId>, Vec<usize>)> 
     Some((ids, lens.into_iter().collect::<Option<_>>()?))
 }
 
+/// Declares the written upper dims, each of a power-of-two length (`what` names them in
+/// errors): their ids and lengths, and whether every length is a power of two. `None` when a
+/// length is unknown (its error is recorded); every known length is checked either way.
+pub(super) fn written_powers_of_two(
+    cx: &mut dyn Context,
+    what: &str,
+) -> Option<(Vec<DimId>, Vec<usize>, bool)> {
+    nonempty_uppers(cx)?;
+    let (ids, lens) = cx.declare_written();
+    let mut ok = true;
+    for (i, len) in lens.iter().enumerate() {
+        if let Some(len) = *len {
+            ok &= power_of_two(cx, Blame::UpperLength(i), len, what).is_some();
+        }
+    }
+    let lens = lens.into_iter().collect::<Option<_>>()?;
+    Some((ids, lens, ok))
+}
+
+/// `target by key` (`xor`, `cyclic_shift`): consumes the target, declares its new self with
+/// the same length, and looks up the key, which must be another dim (`verb` says what the
+/// transform does with it). Returns the lower and upper target, its length and the key.
+pub(super) fn keyed(
+    cx: &mut dyn Context,
+    verb: &str,
+) -> (Option<DimId>, DimId, Option<usize>, Option<DimId>) {
+    let (target, key) = (cx.lower_name(0), cx.key_name(0));
+    let key = if target == key {
+        let keyword = cx.keyword();
+        cx.error(
+            Blame::Key(0),
+            format!(
+                "`{keyword}` needs a key other than its target: `{key}` cannot {verb} itself; \
+                 use another live dim as the key"
+            ),
+        );
+        None
+    } else {
+        cx.key(0)
+    };
+    let (lower, upper, len) = same_length(cx);
+    (lower, upper, len, key)
+}
+
 /// A number as messages show it: `2^40` for large powers of two.
 pub fn show(value: u128) -> String {
     if value >= 1 << 32 && value.is_power_of_two() {

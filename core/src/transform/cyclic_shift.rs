@@ -2,7 +2,7 @@
 //! passes through (CK's cyclic shift, `l1 = (u1 + u0) % L1`). Unlike `xor`, any length
 //! works; its inverse shifts back by `len(x) − k mod len(x)`.
 
-use super::check::{self, Blame, Context};
+use super::check::{self, Context};
 use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
@@ -58,12 +58,7 @@ impl Stage for CyclicShift {
 
     /// A rotation keeps a run only where it cannot wrap: when the key is always 0.
     fn runs(&self, walk: &mut Walk<'_>) -> bool {
-        let rotates = walk.len(self.key) > 1 && walk.len(self.upper) > 1;
-        if walk.varies(self.key) || (walk.varies(self.upper) && rotates) {
-            return false;
-        }
-        walk.rename(self.upper, self.lower);
-        true
+        walk.keyed(self.upper, self.key, self.lower)
     }
 
     fn describe(&self, dims: &[Dim]) -> String {
@@ -80,20 +75,7 @@ impl Stage for CyclicShift {
     }
 
     fn check(cx: &mut dyn Context) -> Option<Self> {
-        let (target, key) = (cx.lower_name(0), cx.key_name(0));
-        let key = if target == key {
-            cx.error(
-                Blame::Key(0),
-                format!(
-                    "`cyclic_shift` needs a key other than its target: `{key}` cannot shift \
-                     itself; use another live dim as the key"
-                ),
-            );
-            None
-        } else {
-            cx.key(0)
-        };
-        let (lower, upper, _) = check::same_length(cx);
+        let (lower, upper, _, key) = check::keyed(cx, "shift");
         Some(CyclicShift {
             lower: lower?,
             upper,

@@ -3,9 +3,9 @@
 //! the first and skipping a dim once its bits are used up (seed 000's Morton order; every
 //! length a power of two).
 
-use super::check::{self, Blame, Context};
+use super::check::{self, Context};
 use super::{Domain, Field, Lowering, Stage, names};
-use crate::analysis::runs::{Part, Walk};
+use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId, List};
 use std::borrow::Cow;
 
@@ -81,33 +81,12 @@ impl Stage for Morton {
         true
     }
 
-    /// The block's bits (the innermost part's low bits first) must land on the interleaved
-    /// dim's bits 0, 1, 2, … in that order.
+    /// The block's bits must land on the interleaved dim's bits 0, 1, 2, … in order.
     fn runs(&self, walk: &mut Walk<'_>) -> bool {
         let positions = self.positions(|d| walk.len(d));
-        let Some((first, last)) = walk.span(&self.upper) else {
-            return false;
-        };
-        let mut next = 0u32;
-        for part in walk.parts[first..=last].iter().rev() {
-            if !part.len.is_power_of_two() || !part.aligned {
-                return false;
-            }
-            let dim = self.upper.iter().position(|&d| d == part.dim).unwrap_or(0);
-            for bit in 0..part.len.trailing_zeros() {
-                if positions[dim].get(bit as usize) != Some(&next) {
-                    return false;
-                }
-                next += 1;
-            }
-        }
-        let run = Part {
-            dim: self.lower,
-            len: 1 << next,
-            aligned: true,
-        };
-        walk.parts.splice(first..=last, [run]);
-        true
+        walk.placed_bits(&self.upper, self.lower, |i, bit, position| {
+            positions[i].get(bit as usize) == Some(&position)
+        })
     }
 
     fn describe(&self, dims: &[Dim]) -> String {
@@ -124,17 +103,8 @@ impl Stage for Morton {
 
     fn check(cx: &mut dyn Context) -> Option<Self> {
         let lower = cx.consume(0, false);
-        check::nonempty_uppers(cx)?;
-        let (upper, lens) = cx.declare_written();
-        let mut ok = true;
-        for (i, len) in lens.iter().enumerate() {
-            if let Some(len) = *len {
-                let at = Blame::UpperLength(i);
-                ok &= check::power_of_two(cx, at, len, "every dim of `morton`").is_some();
-            }
-        }
+        let (upper, lens, ok) = check::written_powers_of_two(cx, "every dim of `morton`")?;
         let lower = lower?;
-        let lens: Vec<usize> = lens.into_iter().collect::<Option<_>>()?;
         check::product(cx, &lens, lower)?;
         ok.then_some(Morton {
             lower,

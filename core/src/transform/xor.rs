@@ -47,14 +47,7 @@ impl Stage for Xor {
     }
 
     fn runs(&self, walk: &mut Walk<'_>) -> bool {
-        // A key that varies inside the block scrambles the target; a target run survives
-        // only a key that is always 0 modulo its length.
-        let scrambled = walk.len(self.key) > 1 && walk.len(self.upper) > 1;
-        if walk.varies(self.key) || (walk.varies(self.upper) && scrambled) {
-            return false;
-        }
-        walk.rename(self.upper, self.lower);
-        true
+        walk.keyed(self.upper, self.key, self.lower)
     }
 
     fn describe(&self, dims: &[Dim]) -> String {
@@ -70,20 +63,7 @@ impl Stage for Xor {
     }
 
     fn check(cx: &mut dyn Context) -> Option<Self> {
-        let (target, key) = (cx.lower_name(0), cx.key_name(0));
-        let key = if target == key {
-            cx.error(
-                Blame::Key(0),
-                format!(
-                    "`xor` needs a key other than its target: `{key}` cannot key itself; use \
-                     another live dim as the key"
-                ),
-            );
-            None
-        } else {
-            cx.key(0)
-        };
-        let (lower, upper, len) = check::same_length(cx);
+        let (lower, upper, len, key) = check::keyed(cx, "key");
         let (lower, key) = (lower?, key?);
         check::power_of_two(cx, Blame::Lower(0), len?, "the target of `xor`")?;
         Some(Xor { lower, upper, key })
