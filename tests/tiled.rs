@@ -26,6 +26,16 @@ swizzle::layout! {
         inverse;
     }
 
+    /// A one-dimensional strip of 8-element blocks, each stored in reverse bit order
+    /// (`bits`): the tile's inverse returns a coordinate of one index.
+    layout Strip {
+        memory [t: dyn, b: 8];
+        bits b -> [i: 8] (i[2], i[1], i[0]);
+        merge [t, i] -> x;
+        coords [x];
+        inverse;
+    }
+
     /// Tiles whose rows are padded: 4 valid columns of 6.
     layout PaddedTiles {
         memory [ty: dyn, r: 4, c: 4];
@@ -97,6 +107,20 @@ fn batched_non_power_of_two_tiles() {
                 place * 36 + Batched::DESCRIPTOR.offset(&inside).expect("valid"),
                 offset
             );
+        }
+    }
+}
+
+#[test]
+fn a_strip_of_rank_one_inverts() {
+    for len in [1, 8, 21, 64] {
+        let layout = Strip::new(len).expect("fits");
+        check(&layout, &Strip::DESCRIPTOR);
+        for offset in 0..layout.space() {
+            let [x] = layout.coord(offset);
+            if x < len {
+                assert_eq!(layout.offset(x), offset, "{x} in {len}");
+            }
         }
     }
 }

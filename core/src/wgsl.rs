@@ -11,7 +11,7 @@
 
 use crate::canon::{Canonical, enumeration_limit};
 use crate::code::{Block, Code, Op};
-use crate::function::{Condition, Function, Stmt, Value};
+use crate::function::{Condition, Function, Kind, Stmt, Value};
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -152,7 +152,8 @@ pub fn print(
             } => {
                 let args: Vec<String> = args.iter().map(|a| expr(a, &names)).collect();
                 let call = format!("{callee}_{}({})", kind.name(), args.join(", "));
-                if let [single] = bound.as_slice() {
+                // A coordinate is an array, even of one index.
+                if let ([single], false) = (bound.as_slice(), *kind == Kind::Coord) {
                     names.add(single);
                     let _ = writeln!(body, "    let {} = {call};", names.get(single));
                 } else {

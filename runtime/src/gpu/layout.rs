@@ -409,3 +409,22 @@ fn injective(descriptor: &Descriptor) -> bool {
         Injectivity::Injective
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::GpuLayout;
+    use crate::gpu::shader::validate;
+
+    /// Every row-major layout's WGSL validates without a device, with one-word and two-word
+    /// elements of every rank (a wide element's `coord` returns one index more). Tiled
+    /// layouts are validated from `layout!` types in `tests/wgsl.rs`.
+    #[test]
+    fn plain_and_wide_wrappers_validate_without_a_gpu() {
+        for extents in [&[5][..], &[3, 4], &[2, 3, 4]] {
+            let plain = GpuLayout::row_major(extents).expect("row-major");
+            validate(plain.wgsl()).unwrap_or_else(|e| panic!("{e}\n{}", plain.wgsl()));
+            let wide = plain.with_element::<u64>().expect("64-bit elements");
+            validate(wide.wgsl()).unwrap_or_else(|e| panic!("{e}\n{}", wide.wgsl()));
+        }
+    }
+}

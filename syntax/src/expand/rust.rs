@@ -84,8 +84,9 @@ pub fn body(function: &Function, callee: impl Fn(Kind) -> TokenStream) -> TokenS
             Stmt::Tile { names, kind, args } => {
                 let (callee, args) = (callee(*kind), args.iter().map(Rust));
                 let call = quote!(#callee(#(#args),*));
+                // A coordinate is an array, even of one index.
                 match names.as_slice() {
-                    [single] => {
+                    [single] if *kind != Kind::Coord => {
                         let single = ident(single);
                         quote!(let #single = #call;)
                     }
