@@ -19,6 +19,26 @@ pub struct Function {
     pub result: Value,
 }
 
+/// A layout's own functions, built once for every printer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutFunctions {
+    pub offset: Function,
+    /// For a padded layout.
+    pub is_valid: Option<Function>,
+    /// For a bijection, from its inverse block.
+    pub coord: Option<Function>,
+}
+
+impl LayoutFunctions {
+    pub fn new(canonical: &Canonical, inverse: Option<&Block>) -> LayoutFunctions {
+        LayoutFunctions {
+            offset: Function::offset(canonical),
+            is_valid: Function::is_valid(canonical),
+            coord: inverse.map(|inverse| Function::coord(inverse, &canonical.coord_names)),
+        }
+    }
+}
+
 /// The functions a layout has, and the tile functions a layout with run-time dims wraps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {

@@ -10,8 +10,8 @@
 //! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
 
 use crate::canon::{Canonical, enumeration_limit};
-use crate::code::{Block, Code, Op};
-use crate::function::{Condition, Function, Kind, Stmt, Value};
+use crate::code::{Code, Op};
+use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -39,15 +39,16 @@ pub fn layout(
 ) -> Result<Functions, String> {
     let canonical = Canonical::new(descriptor);
     let inverse = canonical.inverse_block(descriptor, enumeration_limit(inverse_requested));
-    functions(name, descriptor, &canonical, inverse.as_ref())
+    let functions = LayoutFunctions::new(&canonical, inverse.as_ref());
+    self::functions(name, descriptor, &canonical, &functions)
 }
 
-/// The WGSL functions of a layout from its canonical form and inverse.
+/// The WGSL functions of a layout from its canonical form and its functions.
 pub fn functions(
     name: &str,
     descriptor: &Descriptor,
     canonical: &Canonical,
-    inverse: Option<&Block>,
+    functions: &LayoutFunctions,
 ) -> Result<Functions, String> {
     let prefix = match descriptor.is_tiled() {
         true => format!("{}_tile", snake_case(name)),
@@ -82,25 +83,23 @@ pub fn functions(
         described.join(", ")
     );
 
-    let offset = Function::offset(canonical);
     out.push('\n');
-    out.push_str(&print(&prefix, &offset, &prefix, Some(&maxima))?);
-    if let Some(is_valid) = Function::is_valid(canonical) {
+    out.push_str(&print(&prefix, &functions.offset, &prefix, Some(&maxima))?);
+    if let Some(is_valid) = &functions.is_valid {
         out.push('\n');
-        out.push_str(&print(&prefix, &is_valid, &prefix, Some(&maxima))?);
+        out.push_str(&print(&prefix, is_valid, &prefix, Some(&maxima))?);
     }
-    let inverse = inverse.filter(|_| !coords.is_empty());
-    if let Some(inverse) = inverse {
+    let coord = functions.coord.as_ref().filter(|_| !coords.is_empty());
+    if let Some(coord) = coord {
         let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
-        let coord = Function::coord(inverse, coords);
         out.push('\n');
-        out.push_str(&print(&prefix, &coord, &prefix, Some(&maxima))?);
+        out.push_str(&print(&prefix, coord, &prefix, Some(&maxima))?);
     }
     Ok(Functions {
         text: out,
         prefix,
-        coord: inverse.is_some(),
-        is_valid: !canonical.valid.is_empty(),
+        coord: coord.is_some(),
+        is_valid: functions.is_valid.is_some(),
     })
 }
 

@@ -2,7 +2,7 @@
 //! and draw the generated type.
 
 use super::lit;
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use swizzle_core::ir::{Descriptor, GridDim, Memory, Transform};
 use swizzle_core::transform::Field;
@@ -49,26 +49,54 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     }}
 }
 
-/// `Transform::Xor(Xor { lower: 3, upper: 4, key: 1 })`: the variant with its fields.
+/// `Transform::Xor(Xor { lower: 3, upper: 4, key: 1 })`: the variant with its fields,
+/// written token by token (a long pipeline has hundreds of them).
 fn transform_tokens(transform: &Transform) -> TokenStream {
     let (variant, fields) = transform.fields();
-    let variant = Ident::new(variant, Span::call_site());
-    let fields = fields.into_iter().map(|(name, field)| {
-        let name = Ident::new(name, Span::call_site());
-        let value = match field {
-            Field::Dim(value) | Field::Count(value) => lit(value).into_token_stream(),
-            Field::Unsigned(value) => Literal::u32_unsuffixed(value).into_token_stream(),
-            Field::Signed(value) => Literal::i32_unsuffixed(value).into_token_stream(),
+    let span = Span::call_site();
+    let punct = |c: char| TokenTree::Punct(Punct::new(c, Spacing::Alone));
+    // `list(&[a, b])`.
+    let list = |values: Vec<Literal>| {
+        let mut items = TokenStream::new();
+        for (i, value) in values.into_iter().enumerate() {
+            if i > 0 {
+                items.extend([punct(',')]);
+            }
+            items.extend([TokenTree::Literal(value)]);
+        }
+        let array = TokenTree::Group(Group::new(Delimiter::Bracket, items));
+        let argument = TokenStream::from_iter([punct('&'), array]);
+        TokenStream::from_iter([
+            TokenTree::Ident(Ident::new("list", span)),
+            TokenTree::Group(Group::new(Delimiter::Parenthesis, argument)),
+        ])
+    };
+    let mut body = TokenStream::new();
+    for (i, (name, field)) in fields.into_iter().enumerate() {
+        if i > 0 {
+            body.extend([punct(',')]);
+        }
+        body.extend([TokenTree::Ident(Ident::new(name, span)), punct(':')]);
+        match field {
+            Field::Dim(value) | Field::Count(value) => {
+                body.extend([TokenTree::Literal(lit(value))])
+            }
+            Field::Unsigned(value) => {
+                body.extend([TokenTree::Literal(Literal::u32_unsuffixed(value))])
+            }
+            Field::Signed(value) => body.extend(Literal::i32_unsuffixed(value).into_token_stream()),
             Field::Dims(values) | Field::Counts(values) => {
-                let values = values.iter().map(|&v| lit(v));
-                quote!(list(&[#(#values),*]))
+                body.extend(list(values.iter().map(|&v| lit(v)).collect()))
             }
-            Field::Bits(values) => {
-                let values = values.iter().map(|&v| Literal::u128_unsuffixed(v));
-                quote!(list(&[#(#values),*]))
-            }
-        };
-        quote!(#name: #value)
-    });
-    quote!(Transform::#variant(#variant { #(#fields),* }))
+            Field::Bits(values) => body.extend(list(
+                values
+                    .iter()
+                    .map(|&v| Literal::u128_unsuffixed(v))
+                    .collect(),
+            )),
+        }
+    }
+    let variant = Ident::new(variant, span);
+    let structure = Group::new(Delimiter::Brace, body);
+    quote!(Transform::#variant(#variant #structure))
 }

@@ -18,8 +18,7 @@ use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use swizzle_core::canon::{Canonical, Injectivity, enumeration_limit};
-use swizzle_core::code::Block;
-use swizzle_core::function::Function;
+use swizzle_core::function::{Function, LayoutFunctions};
 use swizzle_core::table;
 use swizzle_core::wgsl;
 
@@ -28,8 +27,9 @@ pub struct Expansion<'a> {
     item: &'a LayoutItem,
     checked: &'a Checked,
     canonical: &'a Canonical,
-    inverse: Option<&'a Block>,
     auto: Option<&'a Choice>,
+    /// Its functions, once for the Rust and the WGSL printer.
+    functions: LayoutFunctions,
 }
 
 impl<'a> Expansion<'a> {
@@ -38,8 +38,8 @@ impl<'a> Expansion<'a> {
             item,
             checked: &verified.checked,
             canonical: &verified.canonical,
-            inverse: verified.inverse.as_ref(),
             auto: verified.auto.as_ref(),
+            functions: LayoutFunctions::new(&verified.canonical, verified.inverse.as_ref()),
         }
     }
 
@@ -187,7 +187,7 @@ impl<'a> Expansion<'a> {
     fn wgsl(&self) -> Result<String, String> {
         let name = self.item.name.to_string();
         let descriptor = &self.checked.descriptor;
-        wgsl::functions(&name, descriptor, self.canonical, self.inverse)
+        wgsl::functions(&name, descriptor, self.canonical, &self.functions)
             .map(|functions| functions.text)
     }
 
@@ -243,7 +243,7 @@ impl<'a> Expansion<'a> {
                 quote!(debug_assert!(Self::#is_valid(#(#coords),*), "coordinate out of bounds or in the padding");),
             )
         };
-        let body = self.print(&Function::offset(self.canonical));
+        let body = self.print(&self.functions.offset);
         let (name, doc) = (
             prefix.ident("offset"),
             prefix.doc(
@@ -262,9 +262,9 @@ impl<'a> Expansion<'a> {
     }
 
     fn is_valid_fn(&self, prefix: Prefix) -> Option<TokenStream> {
-        let function = Function::is_valid(self.canonical)?;
+        let function = self.functions.is_valid.as_ref()?;
         let coords = &self.checked.coords;
-        let body = self.print(&function);
+        let body = self.print(function);
         let (name, doc) = (
             prefix.ident("is_valid"),
             prefix.doc(
@@ -282,9 +282,9 @@ impl<'a> Expansion<'a> {
     }
 
     fn coord_fn(&self, prefix: Prefix) -> Option<TokenStream> {
-        let block = self.inverse.as_ref()?;
+        let coord = self.functions.coord.as_ref()?;
         let coords = &self.checked.coords;
-        let body = self.print(&Function::coord(block, &self.canonical.coord_names));
+        let body = self.print(coord);
         let space = Literal::usize_unsuffixed(self.checked.descriptor.space().unwrap_or(0));
         let rank = Literal::usize_unsuffixed(coords.len());
         let (name, doc) = (
