@@ -104,20 +104,22 @@ impl Domain for Bits {
         Ok(vector(value as u128))
     }
 
-    /// Bitwise, where no bit is set in both.
+    /// Bitwise, where no bit is set in both; two constants add as numbers.
     fn add(&self, a: Vector, b: Vector) -> Result<Vector, Carries> {
-        if let (Some(x), Some(y)) = (known(&a), known(&b)) {
-            return x.checked_add(y).map(vector).ok_or(Carries);
+        let (mut long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        for (i, bit) in short.iter().enumerate() {
+            if is_zero(bit) {
+                continue;
+            }
+            if !is_zero(&long[i]) {
+                return match (known(&long), known(&short)) {
+                    (Some(x), Some(y)) => x.checked_add(y).map(vector).ok_or(Carries),
+                    _ => Err(Carries),
+                };
+            }
+            long[i] = *bit;
         }
-        let width = a.len().max(b.len());
-        let bit = |v: &Vector, i: usize| v.get(i).copied().unwrap_or_default();
-        (0..width)
-            .map(|i| match (bit(&a, i), bit(&b, i)) {
-                (x, y) if is_zero(&y) => Ok(x),
-                (x, y) if is_zero(&x) => Ok(y),
-                _ => Err(Carries),
-            })
-            .collect()
+        Ok(long)
     }
 
     fn sub(&self, a: Vector, b: Vector) -> Result<Vector, Carries> {
@@ -129,29 +131,34 @@ impl Domain for Bits {
     }
 
     fn scale(&self, a: Vector, by: usize) -> Result<Vector, Carries> {
-        if by == 0 || a.iter().all(is_zero) {
-            return Ok(Vec::new());
-        }
         match exponent(by) {
+            Some(0) => Ok(a),
             Some(shift) if a.len() + shift <= 128 => {
                 let mut shifted = vec![BitForm::default(); shift];
                 shifted.extend(a);
                 Ok(shifted)
             }
+            _ if by == 0 || a.iter().all(is_zero) => Ok(Vec::new()),
             _ => self.known(&a, by as u128, u128::checked_mul),
         }
     }
 
-    fn div(&self, a: Vector, by: usize) -> Result<Vector, Carries> {
+    fn div(&self, mut a: Vector, by: usize) -> Result<Vector, Carries> {
         match exponent(by) {
-            Some(shift) => Ok(a.into_iter().skip(shift).collect()),
+            Some(shift) => {
+                a.drain(..shift.min(a.len()));
+                Ok(a)
+            }
             None => self.known(&a, by as u128, u128::checked_div),
         }
     }
 
-    fn rem(&self, a: Vector, by: usize) -> Result<Vector, Carries> {
+    fn rem(&self, mut a: Vector, by: usize) -> Result<Vector, Carries> {
         match exponent(by) {
-            Some(width) => Ok(a.into_iter().take(width).collect()),
+            Some(width) => {
+                a.truncate(width);
+                Ok(a)
+            }
             None => self.known(&a, by as u128, u128::checked_rem),
         }
     }

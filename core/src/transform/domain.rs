@@ -109,12 +109,15 @@ impl<'a, D: Domain> Lowering<'a, D> {
 
     /// `Σ value(dims[i]) · strides[i]`.
     pub fn strided(&self, dims: &[DimId], strides: &[usize]) -> Result<D::Value, D::Error> {
-        let mut sum = self.domain.constant(0)?;
+        let mut sum: Option<D::Value> = None;
         for (&dim, &stride) in dims.iter().zip(strides) {
             let term = self.domain.scale(self.get(dim)?, stride)?;
-            sum = self.domain.add(sum, term)?;
+            sum = Some(match sum {
+                Some(sum) => self.domain.add(sum, term)?,
+                None => term,
+            });
         }
-        Ok(sum)
+        sum.map_or_else(|| self.domain.constant(0), Ok)
     }
 
     /// Sets `dims` to the row-major digits of `value` (last fastest). The slowest digit
@@ -122,8 +125,15 @@ impl<'a, D: Domain> Lowering<'a, D> {
     /// below the product of the lengths.
     pub fn digits(&mut self, value: D::Value, dims: &[DimId]) -> Result<(), D::Error> {
         let mut stride = 1usize;
+        let mut value = Some(value);
         for (i, &dim) in dims.iter().enumerate().rev() {
-            let quotient = self.domain.div(value.clone(), stride)?;
+            // The slowest digit comes last and takes the value itself.
+            let operand = match i {
+                0 => value.take(),
+                _ => value.clone(),
+            };
+            let operand = operand.ok_or_else(|| self.domain.fail("a digit read twice"))?;
+            let quotient = self.domain.div(operand, stride)?;
             let digit = match i {
                 0 => quotient,
                 _ => self.domain.rem(quotient, self.len(dim))?,
