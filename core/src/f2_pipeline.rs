@@ -4,7 +4,7 @@
 //! symbolic form doubles with every step, are F2-affine and reach their mask-and-shift code
 //! and their inverse this way.
 //!
-//! Each transform's own lowering runs on [`Bits`]: the operations that move bits (a power of
+//! Each transform's own lowering runs on `Bits`: the operations that move bits (a power of
 //! two factor or divisor, a sum of values whose bits do not overlap, XOR) succeed, and
 //! anything that would carry or borrow (padding, a non-power-of-two length, an offset into
 //! bits that are in use) fails, and the symbolic form decides.

@@ -4,7 +4,7 @@
 //! the F2 form), whether it is injective, how it treats a contiguous run, how the language
 //! writes it and its fields as const data. `docs/semantics.md` §2 is the table of them all.
 //!
-//! Adding a transform is one new module, one line in [`transforms!`] below and one arm in
+//! Adding a transform is one new module, one line in `transforms!` below and one arm in
 //! the parser.
 
 mod check;
