@@ -625,10 +625,11 @@ pub fn sym_code(sym: &Sym, names: &[String]) -> Code {
             let mut code: Option<Code> = None;
             for (scaled, coefficient) in terms {
                 code = Some(match (code, coefficient < 0) {
-                    (None, false) => scaled,
-                    // A sum that starts negative (never one that is an index) subtracts
-                    // from zero.
-                    (None, true) => Code::bin(Op::Sub, Code::Lit(0), scaled),
+                    // A sum with no positive part is never positive: it is 0 exactly where
+                    // every term is, or it lies in padding, whose offset is meaningless but
+                    // must compute without overflow. Its magnitude is right wherever it
+                    // matters.
+                    (None, _) => scaled,
                     (Some(acc), false) => Code::bin(Op::Add, acc, scaled),
                     (Some(acc), true) => Code::bin(Op::Sub, acc, scaled),
                 });
