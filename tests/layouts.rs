@@ -127,6 +127,16 @@ swizzle::layout! {
         inverse;
     }
 
+    /// Seed 003's LDS tile as 16×8 tiles and places in them (`over`): the tile's own
+    /// pipeline computes `LdsA`'s coordinates, then `LdsA`'s gives the offset.
+    layout LdsTiles {
+        over LdsA [m, k];
+        unmerge m -> [tm: 8, im: 16];
+        unmerge k -> [tk: 4, ik: 8];
+        coords [tm, tk, im, ik];
+        inverse;
+    }
+
     /// A periodic boundary: 12 columns wrap onto a row of 5.
     layout Periodic {
         memory [r: 6, c: 5];
@@ -206,6 +216,17 @@ fn the_stated_facts_hold() {
     assert_facts::<Assorted, 3>(false);
     assert_facts::<Periodic, 2>(false);
     assert_facts::<TextureTiled, 2>(true);
+}
+
+#[test]
+fn a_composed_layout_is_its_base_at_the_coordinates_it_computes() {
+    assert_matches_interpreter::<LdsTiles, 4>();
+    assert_inverts::<LdsTiles, 4>();
+    for coord in coordinates(&LdsTiles::SHAPE) {
+        let [tm, tk, im, ik] = coord.try_into().expect("rank 4");
+        let base = LdsA::offset(tm * 16 + im, tk * 8 + ik);
+        assert_eq!(LdsTiles::offset(tm, tk, im, ik), base);
+    }
 }
 
 #[test]

@@ -149,6 +149,14 @@ pub enum StmtKind {
         dims: Vec<DimDecl>,
         strides: Option<Vec<Expr>>,
     },
+    /// `over Base (names)?;`: the layout starts from the coordinates of the layout `Base`
+    /// (named `names`, or as `Base` names them) instead of memory; its offset is `Base`'s
+    /// offset of the coordinates its own pipeline computes.
+    Over {
+        keyword: Ident,
+        base: Ident,
+        names: Option<Vec<Ident>>,
+    },
     /// A transform stage; `keyword` is the word that introduced it.
     Transform { keyword: Ident, stage: Stage },
     /// `coords [names];`

@@ -68,13 +68,23 @@ pub fn check<'i>(
         .map(|(item, checked)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
         .collect();
     let mut checked = Vec::new();
+    // Each layout may start from one before it (`over`); those after it are named only.
+    let mut bases: check::Bases = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Layout(layout) => Some((layout.name.to_string(), None)),
+            _ => None,
+        })
+        .collect();
     for &item in items {
         let Item::Layout(layout) = item else { continue };
-        let mut layout_checked = check::check(layout, errors);
+        let mut layout_checked = check::check(layout, &bases, errors);
         let auto = layout_checked
             .as_mut()
             .ok()
             .and_then(|checked| resolve_auto(checked, &by_name, errors));
+        let descriptor = layout_checked.as_ref().map(|c| c.descriptor.clone());
+        bases.insert(layout.name.to_string(), Some(descriptor.map_err(|r| *r)));
         checked.push((layout, layout_checked, auto));
     }
     let layouts: Vec<(&LayoutItem, Result<Verified, Reported>)> = checked

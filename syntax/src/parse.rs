@@ -25,7 +25,7 @@ mod kw {
 /// The words that start a statement, to recover from a missing `;` and suggest spellings:
 /// the transforms' keywords between the layout's own statements.
 fn keywords() -> impl Iterator<Item = &'static str> {
-    let head = ["assert", "const", "memory"];
+    let head = ["assert", "const", "memory", "over"];
     head.into_iter()
         .chain(TRANSFORMS.iter().copied())
         .chain(["coords", "inverse"])
@@ -33,7 +33,7 @@ fn keywords() -> impl Iterator<Item = &'static str> {
 
 /// The statement keywords, for "expected one of" messages.
 fn statements() -> String {
-    let words: Vec<String> = ["const", "memory"]
+    let words: Vec<String> = ["const", "memory", "over"]
         .into_iter()
         .chain(TRANSFORMS.iter().copied())
         .chain(["coords", "inverse"])
@@ -446,6 +446,18 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
                 None
             };
             return Ok(StmtKind::Memory { dims, strides });
+        }
+        "over" => {
+            let base = input.parse()?;
+            let names = match input.peek(syn::token::Bracket) {
+                true => Some(parse_names(input)?),
+                false => None,
+            };
+            return Ok(StmtKind::Over {
+                keyword,
+                base,
+                names,
+            });
         }
         "coords" => {
             return Ok(StmtKind::Coords {

@@ -288,6 +288,47 @@ fn modulo_wraps_onto_its_dim() {
     assert_eq!(offsets, expected);
 }
 
+/// The last of several layouts given together (a composed one names those before it).
+fn last_layout(source: &str) -> swizzle_core::ir::Descriptor {
+    let mut checked = swizzle_syntax::layouts(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+    checked.pop().expect("a layout").descriptor
+}
+
+#[test]
+fn over_composes_as_cute_does() {
+    // CuTe's layout algebra: (6,2):(8,2) ∘ (4,3):(3,1) = ((2,2),3):((24,2),8). `A` takes a
+    // colexicographic index i = a0 + 6·a1 to 8·a0 + 2·a1; `B` sends (b0, b1) to i = 3·b0 + b1.
+    let composed = last_layout(
+        "layout A { memory [n: 43]; embed n -> [a1: 2, a0: 6] strides [2, 8];
+                    merge [a1, a0] -> i; coords [i]; }
+         layout B { over A; unmerge i -> [b0: 4, b1: 3]; coords [b0, b1]; }",
+    );
+    for coord in coordinates(&[4, 3]) {
+        let (b0, b1) = (coord[0], coord[1]);
+        let expected = 24 * (b0 % 2) + 2 * (b0 / 2) + 8 * b1;
+        assert_eq!(composed.offset(&coord), Ok(expected), "{coord:?}");
+    }
+}
+
+#[test]
+fn over_tiles_a_layout_into_tiles_and_places_in_them() {
+    // Seed 003's LDS tile split into 16×8 tiles (CuTe's zipped divide): the offset of
+    // (tile, place) is the base's offset of the coordinate they make.
+    let tiles = last_layout(&format!(
+        "{LDS_A}
+         layout Tiles {{
+             over LdsA [m, k];
+             unmerge m -> [tm: 8, im: 16];
+             unmerge k -> [tk: 4, ik: 8];
+             coords [tm, tk, im, ik];
+         }}"
+    ));
+    for coord in coordinates(&[8, 4, 16, 8]) {
+        let (m, k) = (coord[0] * 16 + coord[2], coord[1] * 8 + coord[3]);
+        assert_eq!(tiles.offset(&coord), Ok(lds_closed_form(m, k)), "{coord:?}");
+    }
+}
+
 #[test]
 fn slice_offset_freeze_and_replicate() {
     let descriptor = layout(

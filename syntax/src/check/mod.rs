@@ -23,7 +23,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, row_major_strides};
+use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
 use swizzle_core::transform::embed::element_space;
 use syn::Ident;
 
@@ -87,8 +87,12 @@ pub struct AutoSwizzle {
     pub tokens: TokenStream,
 }
 
+/// The layouts of an invocation, by name, which a later layout may start from (`over`):
+/// checked (`Err`: with errors, already reported), or `None` for one declared further on.
+pub type Bases = HashMap<String, Option<Result<Descriptor, Reported>>>;
+
 /// Checks one layout. Returns `Err` (with the reasons in `errors`) if anything is wrong.
-pub fn check(item: &LayoutItem, errors: &mut Errors) -> Result<Checked, Reported> {
+pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Checked, Reported> {
     let mark = errors.mark();
     let unparsed = errors.unparsed_names(&item.name);
     let mut checker = Checker {
@@ -99,6 +103,8 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Result<Checked, Reported
         lookup_failed: false,
     };
     let mut memory = None;
+    // Whether the layout starts from another layout's coordinates instead of memory.
+    let mut over = false;
     let mut stages = Vec::new();
     let mut coords: Option<(&Vec<Ident>, TokenStream)> = None;
     let mut inverse = None;
@@ -109,6 +115,13 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Result<Checked, Reported
         let head: TokenStream = stmt.tokens.clone().into_iter().take(1).collect();
         match &stmt.kind {
             StmtKind::Const { name, value } => checker.constant(name, value),
+            StmtKind::Memory { .. } if over => {
+                checker.errors.error(
+                    &head,
+                    "this layout already starts from another layout (`over`): remove this \
+                     `memory`, or the `over`",
+                );
+            }
             StmtKind::Memory { dims, strides } => {
                 if memory.is_some() {
                     checker.errors.error(
@@ -120,13 +133,31 @@ pub fn check(item: &LayoutItem, errors: &mut Errors) -> Result<Checked, Reported
                     memory = Some(checker.memory(&head, dims, strides.as_deref()));
                 }
             }
+            StmtKind::Over {
+                keyword,
+                base,
+                names,
+            } => {
+                if memory.is_some() {
+                    checker.errors.error(
+                        &head,
+                        "a layout starts from one `memory` or one `over`: remove this one",
+                    );
+                } else {
+                    let (start, base_stages) =
+                        checker.over(keyword, base, names.as_deref(), bases)?;
+                    memory = Some(start);
+                    stages.extend(base_stages);
+                    over = true;
+                }
+            }
             StmtKind::Transform { keyword, stage } => {
                 if memory.is_none() {
                     return Err(checker.unparsed.mentions("memory").unwrap_or_else(|| {
                         checker.errors.error(
                             keyword,
                             "transforms build on the memory: start the layout with \
-                             `memory [...];` before this transform",
+                             `memory [...];` (or `over Layout;`) before this transform",
                         )
                     }));
                 }
@@ -281,6 +312,18 @@ impl Scope {
 
     fn live_names(&self) -> Vec<String> {
         self.live().map(|d| self.dims[d].name.to_string()).collect()
+    }
+
+    /// A dim of a base layout (`over`) that its own pipeline consumed: in the descriptor,
+    /// but never visible by name.
+    fn hide(&mut self, dim: Dim, base: &Ident) {
+        self.dims.push(dim);
+        self.declared.push(base.clone());
+        self.declared_by.push(format!("over {base}"));
+        self.poisoned.push(false);
+        self.consumed.push(Some(base.to_string()));
+        self.dynamic.push(false);
+        self.merged_into.push(None);
     }
 }
 
@@ -573,6 +616,87 @@ impl Checker<'_> {
             lens.push(len);
         }
         (dims, lens)
+    }
+
+    /// `over Base [names]`: `Base`'s dims, memory and stages, its coordinates live under
+    /// `names` (or its own names), every other dim of it consumed. The base's dims keep their
+    /// ids, so its stages apply as they are: `over` comes before any dim is declared.
+    fn over(
+        &mut self,
+        keyword: &Ident,
+        base: &Ident,
+        names: Option<&[Ident]>,
+        bases: &Bases,
+    ) -> Result<(Memory, Vec<Transform>), Reported> {
+        let descriptor = match bases.get(&base.to_string()) {
+            Some(Some(Ok(descriptor))) => descriptor,
+            Some(Some(Err(reported))) => return Err(*reported),
+            Some(None) => {
+                return Err(self.errors.error(
+                    base,
+                    format!(
+                        "`{base}` is declared after this layout, and `over` starts from a \
+                         layout declared before it: move `{base}` up"
+                    ),
+                ));
+            }
+            None => {
+                let hint = known_names(base, bases.keys());
+                return Err(self.errors.error(
+                    base,
+                    format!(
+                        "unknown layout `{base}`: `over` starts from a layout declared before \
+                         this one in the invocation; {hint}"
+                    ),
+                ));
+            }
+        };
+        if descriptor.is_tiled() {
+            return Err(self.errors.error(
+                base,
+                format!(
+                    "`{base}` has run-time (`dyn`) dims: `over` starts from a fixed-size layout \
+                     (give the composed layout the run-time dims instead)"
+                ),
+            ));
+        }
+        if let Some(names) = names
+            && names.len() != descriptor.coords.len()
+        {
+            let coords: Vec<&str> = descriptor
+                .coords
+                .iter()
+                .map(|&c| descriptor.dims[c].name.as_ref())
+                .collect();
+            return Err(self.errors.error(
+                quote!(#(#names)*),
+                format!(
+                    "`{base}` has {} [{}] but {} names are given: name each once",
+                    match coords.len() {
+                        1 => "1 coordinate".to_owned(),
+                        n => format!("{n} coordinates"),
+                    },
+                    coords.join(", "),
+                    names.len()
+                ),
+            ));
+        }
+        for (id, dim) in descriptor.dims.iter().enumerate() {
+            match descriptor.coords.iter().position(|&c| c == id) {
+                Some(i) => {
+                    let name = match names {
+                        Some(names) => names[i].clone(),
+                        None => match dim.name.strip_prefix("r#") {
+                            Some(raw) => Ident::new_raw(raw, base.span()),
+                            None => Ident::new(&dim.name, base.span()),
+                        },
+                    };
+                    self.declare(&name, Some(dim.len), keyword);
+                }
+                None => self.scope.hide(dim.clone(), base),
+            }
+        }
+        Ok((descriptor.memory.clone(), descriptor.stages.to_vec()))
     }
 
     /// Resolves `coords [...]`: every live dim exactly once.
