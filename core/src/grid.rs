@@ -1,7 +1,7 @@
 //! The grid of a layout with run-time (`dyn`) outer dims, in one place: how many tiles an
-//! extent takes, how large the grid's element space is, and the functions over the whole
-//! array that wrap the tile's own. The interpreter runs these functions, the macro prints
-//! them as Rust, and the GPU backend prints them as WGSL with the tile counts as constants.
+//! extent takes, how large the grid's element space is, where a coordinate lies, and the
+//! functions over the whole array that wrap the tile's own, which the macro prints as Rust
+//! and the GPU backend as WGSL with the tile counts as constants.
 
 use crate::code::{Code, Op};
 use crate::function::{Condition, Function, Kind, Stmt, Value};
@@ -36,6 +36,31 @@ pub const fn space(tiles: &[usize], tile_space: usize) -> Option<usize> {
         axis += 1;
     }
     Some(space)
+}
+
+/// Where `coord` lies in the grid of `tiles` tile counts: the tile's place, row-major over
+/// the grid dims, and the coordinate inside the tile; `None` on overflow. The interpreter's
+/// arithmetic of what [`Grid::offset`] computes in code (tests hold the two equal).
+pub fn locate(
+    descriptor: &Descriptor,
+    tiles: &[usize],
+    coord: &[usize],
+) -> Option<(usize, Vec<usize>)> {
+    let tile = descriptor.shape();
+    let mut place = 0usize;
+    for g in descriptor.grid.iter() {
+        let along = coord.get(g.coord)? / tile[g.coord];
+        place = place
+            .checked_mul(*tiles.get(g.coord)?)?
+            .checked_add(along)?;
+    }
+    let dynamic = |j: usize| descriptor.grid.iter().any(|g| g.coord == j);
+    let inside = coord
+        .iter()
+        .enumerate()
+        .map(|(j, &c)| if dynamic(j) { c % tile[j] } else { c })
+        .collect();
+    Some((place, inside))
 }
 
 /// The grid of a layout with run-time (`dyn`) outer dims: tiles of the layout's element

@@ -2,12 +2,9 @@
 //! first, exactly as docs/semantics.md defines each lowering. It is deliberately naive (no folding,
 //! run-time lengths, checked arithmetic); everything faster is tested against it.
 
-use crate::code::Code;
-use crate::function::Outcome;
-use crate::grid::{self, Grid};
+use crate::grid;
 use crate::ir::{Descriptor, Dim, DimId};
 use crate::transform::{Domain, Lowering};
-use std::collections::HashMap;
 use std::fmt;
 
 /// Why a coordinate could not be evaluated.
@@ -92,31 +89,14 @@ impl Descriptor {
                 });
             }
         }
-        // The grid's own offset function, with this interpreter as the tile's.
         let tiles = grid::tile_counts(self, extents).ok_or(OVERFLOW)?;
-        let names: Vec<String> = (0..tile.len()).map(|j| format!("c{j}")).collect();
-        let counts = (0..tile.len()).map(|j| Code::var(&format!("tiles{j}")));
-        let env: HashMap<String, u64> = (0..tile.len())
-            .map(|j| (format!("tiles{j}"), tiles[j] as u64))
-            .collect();
-        let grid = Grid::new(self, &names, counts.collect(), Vec::new());
-        let args: Vec<u64> = coord.iter().map(|&c| c as u64).collect();
-        let mut tile_error = None;
-        let outcome = grid.offset().eval(&args, &env, |_, inside| {
-            let inside: Vec<usize> = inside.iter().map(|&c| c as usize).collect();
-            match self.offset(&inside) {
-                Ok(offset) => Some(Outcome::Index(offset as u64)),
-                Err(error) => {
-                    tile_error = Some(error);
-                    None
-                }
-            }
-        });
-        match (outcome, tile_error) {
-            (Some(Outcome::Index(offset)), _) => usize::try_from(offset).map_err(|_| OVERFLOW),
-            (_, Some(error)) => Err(error),
-            _ => Err(OVERFLOW),
-        }
+        let (place, inside) = grid::locate(self, &tiles, coord).ok_or(OVERFLOW)?;
+        let within = self.offset(&inside)?;
+        let space = self.space().ok_or(OVERFLOW)?;
+        place
+            .checked_mul(space)
+            .and_then(|base| base.checked_add(within))
+            .ok_or(OVERFLOW)
     }
 
     /// Runs the stages newest-first. Returns the offset (meaningless where padded) and the
