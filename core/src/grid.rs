@@ -14,9 +14,8 @@ pub fn tile_counts(descriptor: &Descriptor, extents: &[usize]) -> Option<Vec<usi
     if extents.len() != tile.len() {
         return None;
     }
-    let dynamic = |j: usize| descriptor.grid.iter().any(|g| g.coord == j);
     (0..tile.len())
-        .map(|j| match dynamic(j) {
+        .map(|j| match descriptor.is_dynamic(j) {
             true => Some(extents[j].div_ceil(tile[j])),
             false => (extents[j] == tile[j]).then_some(1),
         })
@@ -54,11 +53,16 @@ pub fn locate(
             .checked_mul(*tiles.get(g.coord)?)?
             .checked_add(along)?;
     }
-    let dynamic = |j: usize| descriptor.grid.iter().any(|g| g.coord == j);
     let inside = coord
         .iter()
         .enumerate()
-        .map(|(j, &c)| if dynamic(j) { c % tile[j] } else { c })
+        .map(|(j, &c)| {
+            if descriptor.is_dynamic(j) {
+                c % tile[j]
+            } else {
+                c
+            }
+        })
         .collect();
     Some((place, inside))
 }
@@ -98,11 +102,6 @@ impl<'a> Grid<'a> {
         crate::code::fresh(base, &mut used)
     }
 
-    /// Whether coordinate `j` is scaled by a run-time dim.
-    pub fn is_dynamic(&self, j: usize) -> bool {
-        self.descriptor.grid.iter().any(|g| g.coord == j)
-    }
-
     fn tile(&self) -> Vec<usize> {
         self.descriptor.shape()
     }
@@ -111,7 +110,7 @@ impl<'a> Grid<'a> {
     fn inside(&self) -> Vec<Code> {
         let tile = self.tile();
         (0..self.coords.len())
-            .map(|j| match self.is_dynamic(j) {
+            .map(|j| match self.descriptor.is_dynamic(j) {
                 true => Code::var(&self.coords[j]).remainder(tile[j] as u128),
                 false => Code::var(&self.coords[j]),
             })
@@ -213,7 +212,7 @@ impl<'a> Grid<'a> {
             places[g.coord] = Code::var(&name);
         }
         let results = (0..self.coords.len())
-            .map(|j| match (self.is_dynamic(j), tile[j]) {
+            .map(|j| match (self.descriptor.is_dynamic(j), tile[j]) {
                 (false, _) => Code::var(&within[j]),
                 (true, 1) => places[j].clone(),
                 (true, t) => Code::bin(

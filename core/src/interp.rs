@@ -79,7 +79,7 @@ impl Descriptor {
             });
         }
         for (axis, (&value, &extent)) in coord.iter().zip(extents).enumerate() {
-            let grid = self.grid.iter().any(|g| g.coord == axis);
+            let grid = self.is_dynamic(axis);
             if value >= extent || (!grid && extent != tile[axis]) {
                 let dim = self.dims[self.coords[axis]].name.to_string();
                 return Err(CoordError::OutOfBounds {

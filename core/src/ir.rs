@@ -126,6 +126,12 @@ impl Descriptor {
         format!("({})", parts.join(", "))
     }
 
+    /// Whether coordinate `j` (in `coords` order) is scaled by a run-time dim: its extent
+    /// counts tiles.
+    pub fn is_dynamic(&self, j: usize) -> bool {
+        self.grid.iter().any(|g| g.coord == j)
+    }
+
     /// Whether some outer dims have run-time lengths: the descriptor then describes one tile.
     pub fn is_tiled(&self) -> bool {
         !self.grid.is_empty()

@@ -181,16 +181,10 @@ fn overflow(expr: &Expr, detail: String) -> Failure {
 /// forty digits.
 pub fn show(value: i128) -> String {
     let sign = if value < 0 { "-" } else { "" };
-    format!("{sign}{}", show_unsigned(value.unsigned_abs()))
-}
-
-/// [`show`] for unsigned numbers.
-pub fn show_unsigned(value: u128) -> String {
-    if value >= 1 << 32 && value.is_power_of_two() {
-        format!("2^{}", value.trailing_zeros())
-    } else {
-        value.to_string()
-    }
+    format!(
+        "{sign}{}",
+        swizzle_core::transform::show(value.unsigned_abs())
+    )
 }
 
 /// Whether `known` looks like a misspelling of `name` (for "did you mean" hints).

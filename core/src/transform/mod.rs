@@ -10,7 +10,7 @@
 mod check;
 mod domain;
 
-pub use check::{Blame, Context};
+pub use check::{Blame, Context, show};
 pub use domain::{Domain, Lowering};
 
 use crate::analysis::runs::Walk;

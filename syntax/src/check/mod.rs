@@ -17,7 +17,7 @@ pub use kernel::{CheckedKernel, Direction, check_kernel};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
-use crate::consts::{Consts, Eval, show_unsigned as show, similar};
+use crate::consts::{Consts, Eval, similar};
 use crate::errors::{Errors, Reported, Unparsed};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
 use swizzle_core::transform::embed::element_space;
+use swizzle_core::transform::show;
 use syn::Ident;
 
 /// What an error about an unknown `name` adds: the closest of the `known` names, or all of

@@ -204,7 +204,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
 /// Whether each coordinate (in `coords` order) is scaled by a run-time dim.
 fn dynamic_coords(descriptor: &Descriptor) -> Vec<bool> {
     (0..descriptor.coords.len())
-        .map(|j| descriptor.grid.iter().any(|g| g.coord == j))
+        .map(|j| descriptor.is_dynamic(j))
         .collect()
 }
 
