@@ -716,3 +716,57 @@ impl Domain for Symbolic {
         Ok(())
     }
 }
+
+/// A layout lowered at symbolic coordinates: the value of each memory dim, the offset and
+/// the padding tests, each over the caller's variables.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// One value per memory dim, in memory order.
+    pub memory: Vec<Sym>,
+    pub offset: Sym,
+    /// `lo ≤ expr < hi` for each padding the coordinates must avoid.
+    pub valid: Vec<(Sym, i128, i128)>,
+}
+
+/// `descriptor` lowered at `inputs` (one symbolic value per coordinate), whose variables
+/// range over `0..lens[i]`: what a layout composed over other values computes, folded as one
+/// expression (a thread-value layout at a constant value index, a tile layout at the
+/// coordinates a thread holds). `None` where the rank differs, a stage fails, or a value
+/// passes [`budget::SYMBOLIC_NODES`].
+pub fn lower_at(descriptor: &Descriptor, inputs: &[Sym], lens: &[usize]) -> Option<Lowered> {
+    if inputs.len() != descriptor.coords.len() {
+        return None;
+    }
+    let symbolic = Symbolic {
+        lens: lens.to_vec(),
+        valid: Vec::new(),
+    };
+    let mut on = Lowering::new(symbolic, &descriptor.dims);
+    for (input, &dim) in inputs.iter().zip(descriptor.coords.iter()) {
+        on.values[dim] = Some(input.clone());
+    }
+    for stage in descriptor.stages.iter().rev() {
+        stage.apply(&mut on).ok()?;
+        let lower = stage.lower();
+        let fits = |value: &Option<Sym>| {
+            value
+                .as_ref()
+                .is_none_or(|sym| sym.fits(budget::SYMBOLIC_NODES, budget::SYMBOLIC_DEPTH))
+        };
+        if !lower.iter().all(|&dim| fits(&on.values[dim])) {
+            return None;
+        }
+    }
+    let memory = descriptor
+        .memory
+        .dims
+        .iter()
+        .map(|&dim| on.values[dim].clone())
+        .collect::<Option<Vec<Sym>>>()?;
+    let offset = on.offset(&descriptor.memory).ok()?;
+    Some(Lowered {
+        memory,
+        offset,
+        valid: on.domain.valid,
+    })
+}

@@ -84,6 +84,15 @@ impl Code {
         }
     }
 
+    /// `self * by` for a constant `by`: nothing when 1, 0 when 0.
+    pub fn times(self, by: u128) -> Code {
+        match by {
+            0 => Code::Lit(0),
+            1 => self,
+            by => Code::bin(Op::Mul, self, Code::Lit(by)),
+        }
+    }
+
     /// `self % by` for a constant `by`: a mask when it is a power of two, 0 when 1.
     pub fn remainder(self, by: u128) -> Code {
         match by {

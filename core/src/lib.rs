@@ -22,6 +22,8 @@ pub mod picture;
 pub mod sfc;
 pub mod sym;
 pub mod table;
+pub mod threads;
+pub mod tiled_copy;
 pub mod transform;
 pub mod wgsl;
 

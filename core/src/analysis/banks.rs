@@ -100,14 +100,6 @@ pub fn bank_of(offset: usize, element_bytes: usize, banks: Banks) -> usize {
     banks.bank_of_word(*banks.words(offset, element_bytes).start())
 }
 
-/// Lanes that issue their request in the same phase (see the module docs).
-fn lanes_per_phase(access: &Access, banks: Banks) -> usize {
-    let lane_bytes = access.vector.saturating_mul(access.element_bytes).max(1);
-    (banks.bytes_per_cycle() / lane_bytes)
-        .min(access.lanes)
-        .max(1)
-}
-
 /// The bank conflicts of `access` on `layout` under the model of the module docs.
 pub fn bank_conflicts(
     layout: &Descriptor,
@@ -129,14 +121,34 @@ pub fn bank_conflicts(
             budget: ACCESS_BANK_WORDS,
         });
     }
-    let per_phase = lanes_per_phase(access, banks);
-    let phases = access.lanes.div_ceil(per_phase);
+    Ok(conflicts_of(
+        &touches,
+        access.lanes,
+        access.vector,
+        access.element_bytes,
+        banks,
+    ))
+}
+
+/// The bank conflicts of one instruction whose lanes (`0..lanes`) touch `touches` (each
+/// lane's `vector` elements of `element_bytes` bytes), under the model of the module docs:
+/// for instructions that are not written as an [`Access`] (a tiled copy's).
+pub fn conflicts_of(
+    touches: &[Touch],
+    lanes: usize,
+    vector: usize,
+    element_bytes: usize,
+    banks: Banks,
+) -> BankReport {
+    let lane_bytes = vector.saturating_mul(element_bytes).max(1);
+    let per_phase = (banks.bytes_per_cycle() / lane_bytes).min(lanes).max(1);
+    let phases = lanes.div_ceil(per_phase);
     // (phase, bank) → the distinct words requested, each with its first touch.
     let mut requests: BTreeMap<(usize, usize), Vec<&Touch>> = BTreeMap::new();
     let mut seen: HashSet<(usize, u128)> = HashSet::new();
-    for touch in &touches {
+    for touch in touches {
         let phase = touch.lane / per_phase;
-        for word in banks.words(touch.offset, access.element_bytes) {
+        for word in banks.words(touch.offset, element_bytes) {
             if seen.insert((phase, word)) {
                 let bank = banks.bank_of_word(word);
                 requests.entry((phase, bank)).or_default().push(touch);
@@ -152,9 +164,9 @@ pub fn bank_conflicts(
             bank,
             touches: words.into_iter().cloned().collect(),
         });
-    Ok(BankReport {
+    BankReport {
         degree,
         phases,
         worst,
-    })
+    }
 }

@@ -209,10 +209,27 @@ pub fn transactions(
     model: Coalescing,
 ) -> Result<Transactions, AccessError> {
     let touches = access.touches(layout)?;
-    let element_bytes = access.element_bytes.max(1) as u128;
+    Ok(transactions_of(
+        &touches,
+        access.vector,
+        access.element_bytes,
+        model,
+    ))
+}
+
+/// What serving one instruction whose lanes touch `touches` (each lane's `vector` elements
+/// of `element_bytes` bytes, lane by lane) costs under `model`: for instructions that are
+/// not written as an [`Access`] (a tiled copy's).
+pub fn transactions_of(
+    touches: &[Touch],
+    vector: usize,
+    element_bytes: usize,
+    model: Coalescing,
+) -> Transactions {
+    let element_bytes_wide = element_bytes.max(1) as u128;
     let group = model.group();
     let (mut count, mut bytes) = (0u128, 0u128);
-    for instruction in instructions(&touches, access.vector, element_bytes) {
+    for instruction in instructions(touches, vector, element_bytes_wide) {
         // Words come in lane order, so each group (half-warp or warp) is one run.
         for words in instruction.chunk_by(|a, b| a.slot / group == b.slot / group) {
             let words: Vec<Word> = words
@@ -228,9 +245,9 @@ pub fn transactions(
         }
     }
     let saturate = |v: u128| usize::try_from(v).unwrap_or(usize::MAX);
-    Ok(Transactions {
-        requested_bytes: saturate(touches.len() as u128 * access.element_bytes as u128),
+    Transactions {
+        requested_bytes: saturate(touches.len() as u128 * element_bytes as u128),
         transactions: saturate(count),
         transferred_bytes: saturate(bytes),
-    })
+    }
 }

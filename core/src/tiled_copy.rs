@@ -1,0 +1,694 @@
+//! Tiled copies: a workgroup moves one tile between two sides, each thread the values a
+//! thread-value layout gives it (CuTe's `make_tiled_copy_tv`, CK Tile's distributed
+//! loads and stores).
+//!
+//! A side is either the *image* — a row-major array in global memory whose extents are
+//! known only at run time, cut into tiles of the thread-value layout's tile — or a
+//! fixed-size layout over the tile's coordinates in workgroup memory (row-major, padded,
+//! XOR-swizzled: any layout). What is decided here, once, for the macro, the command line
+//! and the runtime alike:
+//!
+//! - **the vector width**: each thread moves its values in vectors as wide as the thread
+//!   layout and both sides allow ([`TiledCopy::widest`]), and a declared width that does
+//!   not fit is refused with the side and the slot that break it ([`TiledCopy::fits`]);
+//! - **what each instruction costs**: the bank conflicts of each workgroup-memory
+//!   instruction for a subgroup, the global-memory transactions of each image instruction
+//!   ([`TiledCopy::instructions`]), with the lanes as witnesses;
+//! - **the code**: one straight-line [`Program`] per thread — every value's address a
+//!   folded expression of the thread index — with the guards of partial tiles derived from
+//!   the extents: interior tiles run without any, and at the edge only the moves whose
+//!   element can lie outside the image are guarded. The WGSL and Rust printers print it.
+
+use crate::analysis::access::Touch;
+use crate::analysis::banks::{self, BankReport, Banks};
+use crate::analysis::runs::culprit;
+use crate::analysis::transactions::{self, Coalescing, Transactions};
+use crate::canon::sym_code;
+use crate::code::{Code, Op, fresh};
+use crate::function::Condition;
+use crate::ir::Descriptor;
+use crate::sym::{Sym, Vars};
+use crate::threads::{Slot, ThreadValues};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// The widest vector a thread moves: four 32-bit words (`vec4<u32>`, 16 bytes, what one
+/// global or shared-memory instruction moves per thread on current GPUs).
+pub const MAX_VECTOR_BYTES: usize = 16;
+
+/// The image's row pitch, in elements, that the transaction analysis assumes: rows far
+/// apart, each starting on a 128-byte boundary, as in any image wider than the tile.
+const MODEL_PITCH: usize = 1 << 16;
+
+/// One side of a tiled copy.
+#[derive(Clone, Copy, Debug)]
+pub enum Side<'d> {
+    /// A row-major array in global memory, of run-time extents, cut into tiles.
+    Image,
+    /// A fixed-size layout over the tile's coordinates, in workgroup memory.
+    Tile(&'d Descriptor),
+}
+
+/// Which part of a tiled copy something is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Threads,
+    Source,
+    Destination,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Part::Threads => "the thread-value layout",
+            Part::Source => "the source",
+            Part::Destination => "the destination",
+        })
+    }
+}
+
+/// Why vectors of `width` values do not fit: the part that breaks them, a slot that shows
+/// it, and what goes wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VectorBreak {
+    pub part: Part,
+    pub width: usize,
+    pub slot: Slot,
+    pub why: String,
+}
+
+/// A tiled copy: a thread-value layout and the two sides it moves between.
+#[derive(Clone, Copy, Debug)]
+pub struct TiledCopy<'d> {
+    pub threads: ThreadValues<'d>,
+    pub source: Side<'d>,
+    pub destination: Side<'d>,
+    /// Bytes per element.
+    pub element_bytes: usize,
+    /// Lanes per subgroup (warp, wave), which the analyses take as one instruction's lanes.
+    pub subgroup: usize,
+}
+
+/// What one side of one instruction costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cost {
+    /// A workgroup-memory instruction: its bank conflicts (the worst subgroup's).
+    Banks(BankReport),
+    /// A global-memory instruction: its 32-byte sector transactions (the worst subgroup's).
+    Memory(Transactions),
+}
+
+/// One instruction of the copy: the values `first..first + width` of every thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    pub first: usize,
+    pub width: usize,
+    pub source: Cost,
+    pub destination: Cost,
+}
+
+impl<'d> TiledCopy<'d> {
+    /// The side of a part (`None` for the thread layout).
+    fn side(&self, part: Part) -> Option<Side<'d>> {
+        match part {
+            Part::Threads => None,
+            Part::Source => Some(self.source),
+            Part::Destination => Some(self.destination),
+        }
+    }
+
+    /// The shape a side's layout has where the tile's is expected: `None` when every side
+    /// that is a layout has the tile's shape.
+    pub fn mismatch(&self) -> Option<(Part, Vec<usize>)> {
+        let tile = self.threads.tile();
+        [Part::Source, Part::Destination]
+            .into_iter()
+            .find_map(|part| match self.side(part) {
+                Some(Side::Tile(layout)) if layout.shape() != tile => Some((part, layout.shape())),
+                _ => None,
+            })
+    }
+
+    /// The widths worth trying, widest first: powers of two up to [`MAX_VECTOR_BYTES`]
+    /// that divide the values per thread.
+    fn candidate_widths(&self) -> impl Iterator<Item = usize> + '_ {
+        let widest = (MAX_VECTOR_BYTES / self.element_bytes.max(1)).max(1);
+        let values = self.threads.value_count();
+        (0..=widest.trailing_zeros())
+            .rev()
+            .map(|shift| 1usize << shift)
+            .filter(move |width| values % width == 0)
+    }
+
+    /// The widest vector every thread's values fit, on both sides.
+    pub fn widest(&self) -> usize {
+        self.candidate_widths()
+            .find(|&width| self.fits(width).is_ok())
+            .unwrap_or(1)
+    }
+
+    /// Whether every thread can move its values in vectors of `width`: each group of
+    /// `width` values (aligned) is `width` consecutive elements along the tile's last
+    /// coordinate, consecutive and aligned in a workgroup layout, aligned in the image.
+    pub fn fits(&self, width: usize) -> Result<(), VectorBreak> {
+        let values = self.threads.value_count();
+        let tile = self.threads.tile();
+        let last = tile.len().saturating_sub(1);
+        let broken = |part, slot, why: String| {
+            Err(VectorBreak {
+                part,
+                width,
+                slot,
+                why,
+            })
+        };
+        if width <= 1 {
+            return Ok(());
+        }
+        if values % width != 0 {
+            let slot = Slot {
+                thread: 0,
+                value: values - values % width,
+            };
+            return broken(
+                Part::Threads,
+                slot,
+                format!("{values} values per thread do not split into vectors of {width}"),
+            );
+        }
+        for part in [Part::Source, Part::Destination] {
+            if let Some(Side::Image) = self.side(part)
+                && tile.get(last).is_some_and(|len| len % width != 0)
+            {
+                let slot = Slot {
+                    thread: 0,
+                    value: 0,
+                };
+                let why = format!(
+                    "the tile's rows of {} elements do not split into aligned vectors of \
+                     {width} in the image",
+                    tile[last]
+                );
+                return broken(part, slot, why);
+            }
+        }
+        for thread in 0..self.threads.thread_count() {
+            for first in (0..values).step_by(width) {
+                let slot = Slot {
+                    thread,
+                    value: first,
+                };
+                let Some(start) = self.threads.element(slot) else {
+                    continue;
+                };
+                for i in 1..width {
+                    let next = Slot {
+                        thread,
+                        value: first + i,
+                    };
+                    let mut expected = start.clone();
+                    expected[last] += i;
+                    let held = self.threads.element(next);
+                    if held.as_ref() != Some(&expected) {
+                        let why = match held {
+                            Some(held) => format!(
+                                "it holds {} as {next} after {} as {slot}: not the next \
+                                 element along the tile's last coordinate",
+                                show(&held),
+                                show(&start)
+                            ),
+                            None => format!("{next} holds no element"),
+                        };
+                        return broken(Part::Threads, slot, why);
+                    }
+                }
+                for part in [Part::Source, Part::Destination] {
+                    match self.side(part) {
+                        Some(Side::Image) if start[last] % width != 0 => {
+                            let why = format!(
+                                "{slot} starts at {} in the tile, not at a multiple of {width}",
+                                show(&start)
+                            );
+                            return broken(part, slot, why);
+                        }
+                        Some(Side::Tile(layout)) => {
+                            if let Err(why) = contiguous(layout, &start, width) {
+                                return broken(part, slot, why);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The instructions of the copy with vectors of `width` (which must fit), with what
+    /// each side of each costs for the worst subgroup. `None` past the analysis budget.
+    pub fn instructions(&self, width: usize) -> Vec<Instruction> {
+        let values = self.threads.value_count();
+        (0..values)
+            .step_by(width.max(1))
+            .map(|first| Instruction {
+                first,
+                width,
+                source: self.cost(self.source, first, width),
+                destination: self.cost(self.destination, first, width),
+            })
+            .collect()
+    }
+
+    /// What the values `first..first + width` of every thread cost on `side`.
+    fn cost(&self, side: Side<'_>, first: usize, width: usize) -> Cost {
+        let threads = self.threads.thread_count();
+        let subgroup = self.subgroup.clamp(1, threads.max(1));
+        let mut worst: Option<Cost> = None;
+        for start in (0..threads).step_by(subgroup) {
+            let mut touches = Vec::new();
+            for thread in start..(start + subgroup).min(threads) {
+                for value in first..first + width {
+                    let slot = Slot { thread, value };
+                    let Some(element) = self.threads.element(slot) else {
+                        continue;
+                    };
+                    let offset = match side {
+                        Side::Image => Some(image_offset(&element, MODEL_PITCH)),
+                        Side::Tile(layout) => layout.offset(&element).ok(),
+                    };
+                    if let Some(offset) = offset {
+                        touches.push(Touch {
+                            lane: thread - start,
+                            coord: element,
+                            offset,
+                        });
+                    }
+                }
+            }
+            let cost = match side {
+                Side::Image => Cost::Memory(transactions::transactions_of(
+                    &touches,
+                    width,
+                    self.element_bytes,
+                    Coalescing::Sectors32,
+                )),
+                Side::Tile(_) => Cost::Banks(banks::conflicts_of(
+                    &touches,
+                    subgroup,
+                    width,
+                    self.element_bytes,
+                    Banks::default(),
+                )),
+            };
+            worst = Some(match worst {
+                Some(old) if cost_rank(&old) >= cost_rank(&cost) => old,
+                _ => cost,
+            });
+        }
+        worst.unwrap_or(Cost::Memory(Transactions::default()))
+    }
+
+    /// The straight-line code of one thread with vectors of `width` (which must fit):
+    /// `None` where an element's expression passes the symbolic budget.
+    pub fn program(&self, width: usize) -> Option<Program> {
+        let tile = self.threads.tile();
+        let tile_names = self.threads.tile_names();
+        let (thread_names, thread_lens) = self.thread_coordinates();
+        let image = matches!(self.source, Side::Image) || matches!(self.destination, Side::Image);
+        let mut used: HashSet<String> = HashSet::new();
+        let thread = fresh("thread", &mut used);
+        let mut params = vec![thread.clone()];
+        let mut prologue = Vec::new();
+        // The thread coordinates, from the thread's index in the workgroup.
+        let mut names = Vec::new();
+        let mut stride: u128 = thread_lens.iter().map(|&l| l as u128).product();
+        for (name, &len) in thread_names.iter().zip(&thread_lens) {
+            stride /= len.max(1) as u128;
+            if thread_names.len() == 1 {
+                names.push(thread.clone());
+                break;
+            }
+            let local = fresh(name, &mut used);
+            let value = Code::var(&thread).quotient(stride).remainder(len as u128);
+            prologue.push((local.clone(), value));
+            names.push(local);
+        }
+        // The image: the tile's place, the extents and the row strides.
+        let mut image_vars = ImageVars::default();
+        if image {
+            for name in &tile_names {
+                let tile_param = fresh(&format!("tile_{name}"), &mut used);
+                let extent = fresh(&format!("extent_{name}"), &mut used);
+                params.push(tile_param.clone());
+                image_vars.tiles.push(tile_param);
+                image_vars.extents.push(extent);
+            }
+            params.extend(image_vars.extents.iter().cloned());
+            for (i, (name, &len)) in tile_names.iter().zip(&tile).enumerate() {
+                let origin = fresh(&format!("{name}0"), &mut used);
+                let value = Code::var(&image_vars.tiles[i]).times(len as u128);
+                prologue.push((origin.clone(), value));
+                image_vars.origins.push(origin);
+            }
+            image_vars.strides = self.strides(&image_vars.extents, width, &mut used, &mut prologue);
+        }
+        let vars = Vars { lens: &thread_lens };
+        let mut moves = Vec::new();
+        for first in (0..self.threads.value_count()).step_by(width.max(1)) {
+            let lowered = self.threads.element_of_thread(first)?;
+            let element: Vec<Code> = lowered
+                .memory
+                .iter()
+                .map(|sym| sym_code(sym, &names))
+                .collect();
+            let valid = lowered
+                .valid
+                .iter()
+                .filter(|(sym, lo, hi)| {
+                    let (min, max) = sym.range(vars);
+                    min < *lo || max >= *hi
+                })
+                .flat_map(|(sym, lo, hi)| {
+                    let code = sym_code(sym, &names);
+                    [
+                        Condition::AtLeast(code.clone(), Code::Lit(*lo as u128)),
+                        Condition::Below(code, Code::Lit(*hi as u128)),
+                    ]
+                })
+                .collect();
+            let address = |side: Side<'_>| -> Option<Address> {
+                Some(match side {
+                    Side::Image => image_vars.address(&lowered.memory, &names, vars, width),
+                    Side::Tile(layout) => {
+                        let at = crate::canon::lower_at(layout, &lowered.memory, &thread_lens)?;
+                        Address {
+                            index: sym_code(&at.offset, &names),
+                            vector: false,
+                        }
+                    }
+                })
+            };
+            let bounds = match image {
+                true => image_vars.bounds(&element, &lowered.memory, vars),
+                false => Vec::new(),
+            };
+            moves.push(Move {
+                first,
+                element,
+                source: address(self.source)?,
+                destination: address(self.destination)?,
+                valid,
+                bounds,
+            });
+        }
+        let interior = match image {
+            true => image_vars.interior(&tile),
+            false => Vec::new(),
+        };
+        Some(Program {
+            params,
+            thread,
+            tiles: image_vars.tiles,
+            extents: image_vars.extents,
+            width,
+            prologue,
+            interior,
+            moves,
+        })
+    }
+
+    /// The thread coordinates' names and lengths.
+    fn thread_coordinates(&self) -> (Vec<String>, Vec<usize>) {
+        let descriptor = self.threads.descriptor;
+        let coords = &descriptor.coords[..self.threads.thread_coords];
+        let names = coords.iter().map(|&c| descriptor.dims[c].name.to_string());
+        let lens = coords.iter().map(|&c| descriptor.dims[c].len);
+        (names.collect(), lens.collect())
+    }
+
+    /// The image's row strides, in elements or (with vectors) in vectors: the extent of the
+    /// last coordinate, then products outwards, each bound to a local.
+    fn strides(
+        &self,
+        extents: &[String],
+        width: usize,
+        used: &mut HashSet<String>,
+        prologue: &mut Vec<(String, Code)>,
+    ) -> Vec<Code> {
+        let rank = extents.len();
+        let mut strides = vec![Code::Lit(1); rank];
+        let mut below: Option<Code> = None;
+        for i in (0..rank.saturating_sub(1)).rev() {
+            let extent = Code::var(&extents[i + 1]);
+            let value = match below.take() {
+                None if width > 1 => extent.quotient(width as u128),
+                None => extent,
+                Some(below) => Code::bin(Op::Mul, below, extent),
+            };
+            let name = fresh(&format!("stride_{}", i), used);
+            prologue.push((name.clone(), value));
+            strides[i] = Code::var(&name);
+            below = Some(Code::var(&name));
+        }
+        strides
+    }
+}
+
+/// The run-time names a program over the image reads.
+#[derive(Default)]
+struct ImageVars {
+    tiles: Vec<String>,
+    extents: Vec<String>,
+    /// The tile's first element, per coordinate.
+    origins: Vec<String>,
+    /// Row strides in the program's units.
+    strides: Vec<Code>,
+}
+
+impl ImageVars {
+    /// The image address of the element at `element` (over the thread): in vectors when
+    /// `width > 1` (the element is then the first of an aligned vector).
+    fn address(&self, element: &[Sym], names: &[String], vars: Vars<'_>, width: usize) -> Address {
+        let rank = element.len();
+        let mut index: Option<Code> = None;
+        for (i, sym) in element.iter().enumerate() {
+            let within = match (i + 1 == rank, width > 1) {
+                (true, true) => sym.clone().div(width as i128, vars),
+                _ => sym.clone(),
+            };
+            let origin = match (i + 1 == rank, width > 1) {
+                (true, true) => Code::var(&self.origins[i]).quotient(width as u128),
+                _ => Code::var(&self.origins[i]),
+            };
+            let coordinate = plus(origin, sym_code(&within, names));
+            let term = match &self.strides[i] {
+                Code::Lit(1) => coordinate,
+                stride => Code::bin(Op::Mul, coordinate, stride.clone()),
+            };
+            index = Some(match index {
+                None => term,
+                Some(sum) => Code::bin(Op::Add, sum, term),
+            });
+        }
+        Address {
+            index: index.unwrap_or(Code::Lit(0)),
+            vector: width > 1,
+        }
+    }
+
+    /// The tests that keep a move inside the image at a partial tile: one per coordinate
+    /// along which the element can lie past the tile's first element.
+    fn bounds(&self, element: &[Code], syms: &[Sym], vars: Vars<'_>) -> Vec<Condition> {
+        element
+            .iter()
+            .zip(syms)
+            .enumerate()
+            .filter(|(_, (_, sym))| sym.range(vars).1 > 0)
+            .map(|(i, (code, _))| {
+                let at = plus(Code::var(&self.origins[i]), code.clone());
+                Condition::Below(at, Code::var(&self.extents[i]))
+            })
+            .collect()
+    }
+
+    /// The test that the whole tile lies inside the image.
+    fn interior(&self, tile: &[usize]) -> Vec<Condition> {
+        tile.iter()
+            .enumerate()
+            .map(|(i, &len)| {
+                let end = plus(Code::var(&self.origins[i]), Code::Lit(len as u128));
+                Condition::AtLeast(Code::var(&self.extents[i]), end)
+            })
+            .collect()
+    }
+}
+
+/// `a + b`, without adding a zero.
+fn plus(a: Code, b: Code) -> Code {
+    match (&a, &b) {
+        (_, Code::Lit(0)) => a,
+        (Code::Lit(0), _) => b,
+        _ => Code::bin(Op::Add, a, b),
+    }
+}
+
+/// Where one side of a move reads or writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Address {
+    /// The index: of the vector when `vector`, else of the first element.
+    pub index: Code,
+    /// Whether the side is read or written as whole vectors of the program's width (the
+    /// image, declared as an array of vectors); otherwise as that many consecutive
+    /// elements.
+    pub vector: bool,
+}
+
+/// One move of a thread: `width` values from the source to the destination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The first value moved.
+    pub first: usize,
+    /// The tile coordinates of its first element, over the thread coordinates.
+    pub element: Vec<Code>,
+    pub source: Address,
+    pub destination: Address,
+    /// The thread-value layout's padding tests: a slot that holds no element moves nothing.
+    pub valid: Vec<Condition>,
+    /// At a partial tile, the tests that keep the element inside the image.
+    pub bounds: Vec<Condition>,
+}
+
+/// The straight-line code of one thread of a tiled copy, before it is printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// `thread`, then (with an image side) the tile's place and the image's extents.
+    pub params: Vec<String>,
+    /// The thread's index in the workgroup.
+    pub thread: String,
+    pub tiles: Vec<String>,
+    pub extents: Vec<String>,
+    /// Elements per move.
+    pub width: usize,
+    /// Locals every move reads: the thread coordinates, the tile's origin, the strides.
+    pub prologue: Vec<(String, Code)>,
+    /// Whether the tile lies wholly inside the image (empty: no image side), which lets
+    /// every move run unguarded.
+    pub interior: Vec<Condition>,
+    pub moves: Vec<Move>,
+}
+
+/// One element copy as a program performs it: element indices on both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Copied {
+    pub source: u64,
+    pub destination: u64,
+}
+
+impl Program {
+    /// Runs the program for one thread on 64-bit integers as the printed code does: the
+    /// element copies it performs, in order. `None` where a value does not compute.
+    pub fn run(&self, thread: u64, tiles: &[u64], extents: &[u64]) -> Option<Vec<Copied>> {
+        let mut env: HashMap<String, u64> = HashMap::new();
+        env.insert(self.thread.clone(), thread);
+        env.extend(self.tiles.iter().cloned().zip(tiles.iter().copied()));
+        env.extend(self.extents.iter().cloned().zip(extents.iter().copied()));
+        for (name, code) in &self.prologue {
+            let value = code.eval(&env)?;
+            env.insert(name.clone(), value);
+        }
+        let holds = |tests: &[Condition], env: &HashMap<String, u64>| -> Option<bool> {
+            tests.iter().try_fold(true, |all, test| {
+                Some(
+                    all && match test {
+                        Condition::AtLeast(a, b) => a.eval(env)? >= b.eval(env)?,
+                        Condition::Below(a, b) => a.eval(env)? < b.eval(env)?,
+                        Condition::True(name) => *env.get(name)? != 0,
+                    },
+                )
+            })
+        };
+        let interior = holds(&self.interior, &env)?;
+        let width = self.width as u64;
+        let element = |address: &Address, env: &HashMap<String, u64>| -> Option<u64> {
+            let index = address.index.eval(env)?;
+            Some(if address.vector { index * width } else { index })
+        };
+        let mut copied = Vec::new();
+        for step in &self.moves {
+            if !holds(&step.valid, &env)? || (!interior && !holds(&step.bounds, &env)?) {
+                continue;
+            }
+            let (source, destination) =
+                (element(&step.source, &env)?, element(&step.destination, &env)?);
+            copied.extend((0..width).map(|i| Copied {
+                source: source + i,
+                destination: destination + i,
+            }));
+        }
+        Some(copied)
+    }
+}
+
+/// Whether `width` elements from `start` along the last coordinate are consecutive and
+/// aligned in `layout`; otherwise why not, naming the transform that breaks the run.
+fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), String> {
+    let last = start.len().saturating_sub(1);
+    let first = layout.offset(start).map_err(|e| e.to_string())?;
+    let name = &layout.name;
+    let breaker = || {
+        let mut block: Vec<(usize, usize)> = (0..start.len()).map(|c| (c, 1)).collect();
+        if let Some(part) = block.last_mut() {
+            *part = (last, width);
+        }
+        match culprit(layout, &block) {
+            Some(culprit) => format!("`{}` breaks the run", culprit.describe(layout)),
+            None => "its offsets are not consecutive".to_owned(),
+        }
+    };
+    for i in 1..width {
+        let mut next = start.to_vec();
+        next[last] += i;
+        let offset = layout.offset(&next).map_err(|e| e.to_string())?;
+        if offset != first + i {
+            return Err(format!(
+                "in `{name}`, {} → {first} but {} → {offset}, not {}: {}",
+                show(start),
+                show(&next),
+                first + i,
+                breaker()
+            ));
+        }
+    }
+    if first % width != 0 {
+        return Err(format!(
+            "in `{name}`, {} → {first}, which is not a multiple of {width}: the vector is \
+             not aligned",
+            show(start)
+        ));
+    }
+    Ok(())
+}
+
+/// The offset of an element of the image when rows are `pitch` elements apart.
+fn image_offset(element: &[usize], pitch: usize) -> usize {
+    element
+        .iter()
+        .fold(0usize, |acc, &c| acc.saturating_mul(pitch).saturating_add(c))
+}
+
+/// Orders costs: more conflicts or more transactions rank higher.
+fn cost_rank(cost: &Cost) -> (usize, usize) {
+    match cost {
+        Cost::Banks(report) => (report.degree, 0),
+        Cost::Memory(t) => (t.transactions, t.transferred_bytes),
+    }
+}
+
+/// A tile coordinate as messages show it: `(1, 4)`.
+fn show(element: &[usize]) -> String {
+    let parts: Vec<String> = element.iter().map(usize::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests;
