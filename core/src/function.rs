@@ -27,6 +27,9 @@ pub struct LayoutFunctions {
     pub is_valid: Option<Function>,
     /// For a bijection, from its inverse block.
     pub coord: Option<Function>,
+    /// For a thread-value layout: the tile element a slot holds
+    /// ([`ThreadValues::element_function`](crate::threads::ThreadValues::element_function)).
+    pub element: Option<Function>,
 }
 
 impl LayoutFunctions {
@@ -35,6 +38,7 @@ impl LayoutFunctions {
             offset: Function::offset(canonical),
             is_valid: Function::is_valid(canonical),
             coord: inverse.map(|inverse| Function::coord(inverse, &canonical.coord_names)),
+            element: None,
         }
     }
 }
@@ -48,6 +52,8 @@ pub enum Kind {
     IsValid,
     /// The coordinate stored at an offset: one index per coordinate.
     Coord,
+    /// The tile element a thread's value is: one index per tile coordinate.
+    Element,
 }
 
 impl Kind {
@@ -57,6 +63,7 @@ impl Kind {
             Kind::Offset => "offset",
             Kind::IsValid => "is_valid",
             Kind::Coord => "coord",
+            Kind::Element => "element",
         }
     }
 }

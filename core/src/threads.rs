@@ -12,6 +12,7 @@
 
 use crate::budget;
 use crate::canon::{self, Lowered};
+use crate::function::{Function, Kind, Value};
 use crate::ir::{Descriptor, row_major_strides};
 use crate::sym::Sym;
 use std::fmt;
@@ -46,7 +47,11 @@ impl fmt::Display for Slot {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Coverage {
     /// Two slots hold one element (and replication was not declared).
-    Repeated { element: Vec<usize>, a: Slot, b: Slot },
+    Repeated {
+        element: Vec<usize>,
+        a: Slot,
+        b: Slot,
+    },
     /// No slot holds this element.
     Missing { element: Vec<usize> },
     /// The tile or the slots are too many to enumerate (past [`budget::REQUESTED_ENUMERATION`]).
@@ -64,7 +69,12 @@ impl<'d> ThreadValues<'d> {
     /// The tile's lengths: the lengths of the memory dims.
     pub fn tile(&self) -> Vec<usize> {
         let dims = &self.descriptor.dims;
-        self.descriptor.memory.dims.iter().map(|&d| dims[d].len).collect()
+        self.descriptor
+            .memory
+            .dims
+            .iter()
+            .map(|&d| dims[d].len)
+            .collect()
     }
 
     /// The tile's coordinate names.
@@ -167,6 +177,30 @@ impl<'d> ThreadValues<'d> {
         canon::lower_at(self.descriptor, &inputs, &threads)
     }
 
+    /// `element(threads…, values…)`: the tile coordinates a slot holds, folded, for the
+    /// printers. `None` where the expressions pass the symbolic budget.
+    pub fn element_function(&self) -> Option<Function> {
+        let lens = self.descriptor.shape();
+        let inputs: Vec<Sym> = (0..lens.len()).map(Sym::Var).collect();
+        let lowered = canon::lower_at(self.descriptor, &inputs, &lens)?;
+        let descriptor = self.descriptor;
+        let names: Vec<String> = descriptor
+            .coords
+            .iter()
+            .map(|&c| descriptor.dims[c].name.to_string())
+            .collect();
+        let element = lowered
+            .memory
+            .iter()
+            .map(|sym| canon::sym_code(sym, &names));
+        Some(Function {
+            kind: Kind::Element,
+            params: names.clone(),
+            body: Vec::new(),
+            result: Value::Coordinate(element.collect()),
+        })
+    }
+
     /// The row-major strides of the tile, to turn an element into its index.
     pub fn tile_strides(&self) -> Vec<usize> {
         row_major_strides(&self.tile()).unwrap_or_default()
@@ -224,7 +258,6 @@ pub(crate) mod fixtures {
             grid: Cow::Borrowed(&[]),
         }
     }
-
 }
 
 #[cfg(test)]

@@ -137,7 +137,7 @@ impl<'d> TiledCopy<'d> {
         (0..=widest.trailing_zeros())
             .rev()
             .map(|shift| 1usize << shift)
-            .filter(move |width| values % width == 0)
+            .filter(move |&width| values.is_multiple_of(width))
     }
 
     /// The widest vector every thread's values fit, on both sides.
@@ -165,7 +165,7 @@ impl<'d> TiledCopy<'d> {
         if width <= 1 {
             return Ok(());
         }
-        if values % width != 0 {
+        if !values.is_multiple_of(width) {
             let slot = Slot {
                 thread: 0,
                 value: values - values % width,
@@ -178,7 +178,7 @@ impl<'d> TiledCopy<'d> {
         }
         for part in [Part::Source, Part::Destination] {
             if let Some(Side::Image) = self.side(part)
-                && tile.get(last).is_some_and(|len| len % width != 0)
+                && tile.get(last).is_some_and(|len| !len.is_multiple_of(width))
             {
                 let slot = Slot {
                     thread: 0,
@@ -224,7 +224,7 @@ impl<'d> TiledCopy<'d> {
                 }
                 for part in [Part::Source, Part::Destination] {
                     match self.side(part) {
-                        Some(Side::Image) if start[last] % width != 0 => {
+                        Some(Side::Image) if !start[last].is_multiple_of(width) => {
                             let why = format!(
                                 "{slot} starts at {} in the tile, not at a multiple of {width}",
                                 show(&start)
@@ -618,8 +618,10 @@ impl Program {
             if !holds(&step.valid, &env)? || (!interior && !holds(&step.bounds, &env)?) {
                 continue;
             }
-            let (source, destination) =
-                (element(&step.source, &env)?, element(&step.destination, &env)?);
+            let (source, destination) = (
+                element(&step.source, &env)?,
+                element(&step.destination, &env)?,
+            );
             copied.extend((0..width).map(|i| Copied {
                 source: source + i,
                 destination: destination + i,
@@ -659,7 +661,7 @@ fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), 
             ));
         }
     }
-    if first % width != 0 {
+    if !first.is_multiple_of(width) {
         return Err(format!(
             "in `{name}`, {} → {first}, which is not a multiple of {width}: the vector is \
              not aligned",
@@ -671,9 +673,9 @@ fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), 
 
 /// The offset of an element of the image when rows are `pitch` elements apart.
 fn image_offset(element: &[usize], pitch: usize) -> usize {
-    element
-        .iter()
-        .fold(0usize, |acc, &c| acc.saturating_mul(pitch).saturating_add(c))
+    element.iter().fold(0usize, |acc, &c| {
+        acc.saturating_mul(pitch).saturating_add(c)
+    })
 }
 
 /// Orders costs: more conflicts or more transactions rank higher.

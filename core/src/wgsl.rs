@@ -13,6 +13,7 @@ use crate::canon::{Canonical, enumeration_limit};
 use crate::code::{Code, Op};
 use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
+use crate::tiled_copy::{Address, Move, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -94,6 +95,10 @@ pub fn functions(
         let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
         out.push('\n');
         out.push_str(&print(&prefix, coord, &prefix, Some(&maxima))?);
+    }
+    if let Some(element) = &functions.element {
+        out.push('\n');
+        out.push_str(&print(&prefix, element, &prefix, Some(&maxima))?);
     }
     Ok(Functions {
         text: out,
@@ -573,3 +578,142 @@ const RESERVED: &[&str] = &[
     "sampler",
     "select",
 ];
+
+/// A tiled copy's thread program as a WGSL function `<name>(thread, …)` that reads the
+/// module-scope array `source` and writes `destination`, both named by the caller. An image
+/// side moved in vectors is an array of `vec<width>`s; every other side an array of
+/// elements (the function never names the element type, so `u32`, `i32` and `f32` arrays
+/// all work). A tile that lies wholly inside the image runs every move unguarded.
+pub fn tiled_copy(
+    name: &str,
+    comment: &str,
+    program: &Program,
+    source: &str,
+    destination: &str,
+) -> String {
+    let mut names = Names::new(&program.params);
+    let params: Vec<String> = program
+        .params
+        .iter()
+        .map(|p| format!("{}: u32", names.get(p)))
+        .collect();
+    let mut body = String::new();
+    for (local, code) in &program.prologue {
+        let value = expr(code, &names);
+        names.add(local);
+        let _ = writeln!(body, "    let {} = {value};", names.get(local));
+    }
+    let buffers = Names::new(&[source.to_owned(), destination.to_owned()]);
+    let (source, destination) = (buffers.get(source), buffers.get(destination));
+    // The loaded vectors' locals: `v0`, `v4`, … unless a name of the program has that form.
+    let taken = |prefix: &str| {
+        let moves = program.moves.iter();
+        moves
+            .map(|m| format!("{prefix}{}", m.first))
+            .any(|n| names.used.contains(&n))
+    };
+    let vector = ["v", "vector", "loaded"]
+        .into_iter()
+        .find(|prefix| !taken(prefix))
+        .unwrap_or("loaded_");
+    let moves = |indent: &str, guarded: bool| -> String {
+        let mut out = String::new();
+        for step in &program.moves {
+            let mut tests = step.valid.clone();
+            if guarded {
+                tests.extend(step.bounds.iter().cloned());
+            }
+            let statements =
+                copy_statements(step, program.width, (source, destination), vector, &names);
+            if tests.is_empty() {
+                for statement in statements {
+                    let _ = writeln!(out, "{indent}{statement}");
+                }
+            } else {
+                // Bounds are not checked against u32 here: the runtime refuses images
+                // whose indices do not fit.
+                let test = conjunction(&tests, &names, &None).unwrap_or_default();
+                let _ = writeln!(out, "{indent}if ({test}) {{");
+                for statement in statements {
+                    let _ = writeln!(out, "{indent}    {statement}");
+                }
+                let _ = writeln!(out, "{indent}}}");
+            }
+        }
+        out
+    };
+    if program.interior.is_empty() {
+        body.push_str(&moves("    ", false));
+    } else {
+        let interior = conjunction(&program.interior, &names, &None).unwrap_or_default();
+        let _ = writeln!(body, "    if ({interior}) {{");
+        body.push_str(&moves("        ", false));
+        body.push_str("        return;\n    }\n");
+        body.push_str(
+            "    // A partial tile: only the moves that can leave the image are guarded.\n",
+        );
+        body.push_str(&moves("    ", true));
+    }
+    format!(
+        "// {comment}\nfn {}({}) {{\n{body}}}\n",
+        snake_case(name),
+        params.join(", ")
+    )
+}
+
+/// The WGSL statements of one move.
+fn copy_statements(
+    step: &Move,
+    width: usize,
+    (source, destination): (&str, &str),
+    vector: &str,
+    names: &Names,
+) -> Vec<String> {
+    let element = |address: &Address, i: usize| -> String {
+        let index = match i {
+            0 => address.index.clone(),
+            i => Code::bin(Op::Add, address.index.clone(), Code::Lit(i as u128)),
+        };
+        expr(&index, names)
+    };
+    let (from, to) = (&step.source, &step.destination);
+    let lanes = ["x", "y", "z", "w"];
+    match (from.vector, to.vector) {
+        (true, true) => vec![format!(
+            "{destination}[{}] = {source}[{}];",
+            element(to, 0),
+            element(from, 0)
+        )],
+        (true, false) => {
+            let value = format!("{vector}{}", step.first);
+            let mut out = vec![format!("let {value} = {source}[{}];", element(from, 0))];
+            out.extend((0..width).map(|i| {
+                format!(
+                    "{destination}[{}] = {value}.{};",
+                    element(to, i),
+                    lanes[i % 4]
+                )
+            }));
+            out
+        }
+        (false, true) => {
+            let parts: Vec<String> = (0..width)
+                .map(|i| format!("{source}[{}]", element(from, i)))
+                .collect();
+            vec![format!(
+                "{destination}[{}] = vec{width}({});",
+                element(to, 0),
+                parts.join(", ")
+            )]
+        }
+        (false, false) => (0..width)
+            .map(|i| {
+                format!(
+                    "{destination}[{}] = {source}[{}];",
+                    element(to, i),
+                    element(from, i)
+                )
+            })
+            .collect(),
+    }
+}

@@ -13,10 +13,12 @@ pub struct Invocation {
 /// A top-level item: a layout, an access pattern that layouts assert things about, a
 /// traversal, or a copy kernel between layouts.
 pub enum Item {
+    /// A layout, or a thread-value layout (`threads Name { .. }`).
     Layout(LayoutItem),
     Access(AccessItem),
     Traversal(TraversalItem),
     Kernel(KernelItem),
+    TiledCopy(TiledCopyItem),
 }
 
 impl Item {
@@ -27,6 +29,7 @@ impl Item {
             Item::Access(item) => &item.name,
             Item::Traversal(item) => &item.name,
             Item::Kernel(item) => &item.name,
+            Item::TiledCopy(item) => &item.name,
         }
     }
 }
@@ -82,6 +85,54 @@ pub enum KernelOption {
     Vector { keyword: Ident, len: Expr },
 }
 
+/// `/// docs  pub kernel Name = tiled_copy(From -> To, threads T, options);`: a workgroup
+/// copies one tile between the image (`image`, a row-major array of run-time extents in
+/// global memory) and a layout in workgroup memory, or between two layouts, each thread the
+/// values the thread-value layout `T` gives it.
+pub struct TiledCopyItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// `tiled_copy`.
+    pub keyword: Ident,
+    /// A layout, or `image`.
+    pub source: Ident,
+    pub destination: Ident,
+    pub options: Vec<TiledCopyOption>,
+}
+
+pub enum TiledCopyOption {
+    /// `threads T`: the thread-value layout.
+    Threads { keyword: Ident, layout: Ident },
+    /// `vector n`: values per move (otherwise the widest both sides allow).
+    Vector { keyword: Ident, len: Expr },
+    /// `subgroup n`: lanes per subgroup for the analyses (default 32).
+    Subgroup { keyword: Ident, len: Expr },
+    /// `bytes n`: bytes per element (default 4).
+    Bytes { keyword: Ident, len: Expr },
+    /// `buffers(source, destination)`: the WGSL arrays the copy reads and writes.
+    Buffers {
+        keyword: Ident,
+        source: Ident,
+        destination: Ident,
+    },
+    /// `assert conflict_free`, `assert max_conflict(n)`, `assert transactions(<= n)`:
+    /// claims about every instruction, checked at compile time.
+    Assert {
+        keyword: Ident,
+        claim: CopyClaim,
+        tokens: TokenStream,
+    },
+}
+
+/// What a tiled copy asserts about each of its instructions.
+pub enum CopyClaim {
+    /// At most `max`-way bank conflicts (`None`: conflict-free) in workgroup memory.
+    MaxConflict(Option<Expr>),
+    /// At most `max` 32-byte transactions per subgroup in global memory.
+    Transactions(Expr),
+}
+
 /// `/// docs  pub access Name { statements }`: what the lanes of a warp touch at once.
 pub struct AccessItem {
     pub attrs: Vec<Attribute>,
@@ -127,10 +178,13 @@ pub enum Assertion {
     },
 }
 
-/// `/// docs  pub layout Name { statements }`.
+/// `/// docs  pub layout Name { statements }`, or `threads Name { statements }`.
 pub struct LayoutItem {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
+    /// `Some(threads)` for a thread-value layout: it starts from `tile [..]` and ends with
+    /// `threads [..]; values [..];` instead of `memory` and `coords`.
+    pub threads: Option<Ident>,
     pub name: Ident,
     pub body: Vec<Stmt>,
 }
@@ -161,6 +215,12 @@ pub enum StmtKind {
     Transform { keyword: Ident, stage: Stage },
     /// `coords [names];`
     Coords { names: Vec<Ident> },
+    /// `tile [dims];`: a thread-value layout's start, the tile's coordinates (row-major).
+    Tile { dims: Vec<DimDecl> },
+    /// `threads [names];`: a thread-value layout's thread coordinates, outermost first.
+    Threads { names: Vec<Ident> },
+    /// `values [names];`: a thread-value layout's value coordinates, outermost first.
+    Values { names: Vec<Ident> },
     /// `inverse;`: the layout must be a bijection and gets `coord(offset)`.
     Inverse { keyword: Ident },
     /// `assert ...;`

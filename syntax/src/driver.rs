@@ -90,7 +90,10 @@ pub fn check<'i>(
     let layouts: Vec<(&LayoutItem, Result<Verified, Reported>)> = checked
         .into_iter()
         .map(|(layout, checked, auto)| {
-            let verified = checked.and_then(|checked| verify(checked, auto, &by_name, errors));
+            let verified = checked.and_then(|checked| {
+                check::threads::verify(layout, &checked, errors)?;
+                verify(checked, auto, &by_name, errors)
+            });
             (layout, verified)
         })
         .collect();

@@ -18,6 +18,7 @@ mod kw {
     syn::custom_keyword!(kernel);
     syn::custom_keyword!(along);
     syn::custom_keyword!(auto);
+    syn::custom_keyword!(threads);
     syn::custom_keyword!(by);
     syn::custom_keyword!(strides);
 }
@@ -25,10 +26,10 @@ mod kw {
 /// The words that start a statement, to recover from a missing `;` and suggest spellings:
 /// the transforms' keywords between the layout's own statements.
 fn keywords() -> impl Iterator<Item = &'static str> {
-    let head = ["assert", "const", "memory", "over"];
+    let head = ["assert", "const", "memory", "over", "tile"];
     head.into_iter()
         .chain(TRANSFORMS.iter().copied())
-        .chain(["coords", "inverse"])
+        .chain(["coords", "threads", "values", "inverse"])
 }
 
 /// The statement keywords, for "expected one of" messages.
@@ -67,16 +68,22 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
     }
     if input.peek(kw::kernel) {
         input.parse::<kw::kernel>()?;
+        if input.peek2(Token![=]) && is_tiled_copy(input) {
+            return parse_tiled_copy(attrs, vis, input).map(Item::TiledCopy);
+        }
         return parse_kernel(attrs, vis, input).map(Item::Kernel);
     }
     let is_access = input.peek(kw::access);
+    let mut threads = None;
     if is_access {
         input.parse::<kw::access>()?;
     } else if input.peek(kw::layout) {
         input.parse::<kw::layout>()?;
+    } else if input.peek(kw::threads) {
+        threads = Some(input.parse::<Ident>()?);
     } else {
         return Err(input.error(
-            "expected `layout Name { ... }`, `access Name { ... }`, \
+            "expected `layout Name { ... }`, `threads Name { ... }`, `access Name { ... }`, \
              `traversal Name = sfc(...);` or `kernel Name = pack(...);`",
         ));
     }
@@ -118,9 +125,139 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
     Ok(Item::Layout(LayoutItem {
         attrs,
         vis,
+        threads,
         name,
         body,
     }))
+}
+
+/// Whether the kernel after `kernel` is `Name = tiled_copy(..)`.
+fn is_tiled_copy(input: ParseStream) -> bool {
+    let fork = input.fork();
+    fork.parse::<Ident>().is_ok()
+        && fork.parse::<Token![=]>().is_ok()
+        && fork
+            .parse::<Ident>()
+            .is_ok_and(|keyword| keyword == "tiled_copy")
+}
+
+/// `Name = tiled_copy(From -> To, threads T, options);` after `kernel`.
+fn parse_tiled_copy(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+) -> syn::Result<TiledCopyItem> {
+    const OPTIONS: &str = "`threads T`, `vector n`, `subgroup n`, `bytes n`, \
+        `buffers(source, destination)` or `assert ...`";
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let keyword: Ident = input.parse()?;
+    let content;
+    parenthesized!(content in input);
+    let source: Ident = content.parse()?;
+    content.parse::<Token![->]>()?;
+    let destination: Ident = content.parse()?;
+    let mut options = Vec::new();
+    while content.peek(Token![,]) {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let option: Ident = content.parse()?;
+        options.push(match option.to_string().as_str() {
+            "threads" => TiledCopyOption::Threads {
+                keyword: option,
+                layout: content.parse()?,
+            },
+            "vector" => TiledCopyOption::Vector {
+                keyword: option,
+                len: parse_expr(&content)?,
+            },
+            "subgroup" => TiledCopyOption::Subgroup {
+                keyword: option,
+                len: parse_expr(&content)?,
+            },
+            "bytes" => TiledCopyOption::Bytes {
+                keyword: option,
+                len: parse_expr(&content)?,
+            },
+            "buffers" => {
+                let names;
+                parenthesized!(names in content);
+                let source = names.parse()?;
+                names.parse::<Token![,]>()?;
+                let destination = names.parse()?;
+                expect_end(&names)?;
+                TiledCopyOption::Buffers {
+                    keyword: option,
+                    source,
+                    destination,
+                }
+            }
+            "assert" => {
+                let (claim, word) = parse_copy_claim(&content)?;
+                let tokens = quote::quote!(#option #word);
+                TiledCopyOption::Assert {
+                    keyword: option,
+                    claim,
+                    tokens,
+                }
+            }
+            other => {
+                return Err(syn::Error::new(
+                    option.span(),
+                    format!("unknown option `{other}` of a tiled copy: expected {OPTIONS}"),
+                ));
+            }
+        });
+    }
+    expect_end(&content)?;
+    input.parse::<Token![;]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `;` after the kernel: `kernel Name = tiled_copy(image -> Tile, threads T);`",
+        )
+    })?;
+    Ok(TiledCopyItem {
+        attrs,
+        vis,
+        name,
+        keyword,
+        source,
+        destination,
+        options,
+    })
+}
+
+/// `conflict_free`, `max_conflict(n)` or `transactions(<= n)` after `assert` in a tiled copy.
+fn parse_copy_claim(input: ParseStream) -> syn::Result<(CopyClaim, Ident)> {
+    let word: Ident = input.parse()?;
+    let claim = match word.to_string().as_str() {
+        "conflict_free" => Ok(CopyClaim::MaxConflict(None)),
+        "max_conflict" => {
+            let content;
+            parenthesized!(content in input);
+            let max = parse_expr(&content)?;
+            expect_end(&content)?;
+            Ok(CopyClaim::MaxConflict(Some(max)))
+        }
+        "transactions" => {
+            let content;
+            parenthesized!(content in input);
+            content.parse::<Token![<=]>()?;
+            let max = parse_expr(&content)?;
+            expect_end(&content)?;
+            Ok(CopyClaim::Transactions(max))
+        }
+        other => Err(syn::Error::new(
+            word.span(),
+            format!(
+                "unknown assertion `{other}` of a tiled copy: expected `conflict_free`, \
+                 `max_conflict(n)` or `transactions(<= n)`"
+            ),
+        )),
+    }?;
+    Ok((claim, word))
 }
 
 /// `= sfc(arguments);` after `traversal Name`. Each argument is parsed on its own, so that one
@@ -461,6 +598,21 @@ fn parse_keyword_stmt(keyword: Ident, input: ParseStream) -> syn::Result<StmtKin
         }
         "coords" => {
             return Ok(StmtKind::Coords {
+                names: parse_names(input)?,
+            });
+        }
+        "tile" => {
+            return Ok(StmtKind::Tile {
+                dims: parse_decls(input)?,
+            });
+        }
+        "threads" => {
+            return Ok(StmtKind::Threads {
+                names: parse_names(input)?,
+            });
+        }
+        "values" => {
+            return Ok(StmtKind::Values {
                 names: parse_names(input)?,
             });
         }

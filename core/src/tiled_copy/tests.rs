@@ -39,12 +39,7 @@ fn copy<'d>(threads: &'d Descriptor, source: Side<'d>, destination: Side<'d>) ->
 }
 
 /// What a tiled copy of the tile at `tile` means, slot by slot, from the interpreter.
-fn expected(
-    copy: &TiledCopy<'_>,
-    thread: usize,
-    tile: &[usize],
-    extents: &[usize],
-) -> Vec<Copied> {
+fn expected(copy: &TiledCopy<'_>, thread: usize, tile: &[usize], extents: &[usize]) -> Vec<Copied> {
     let shape = copy.threads.tile();
     let offset = |side: Side<'_>, element: &[usize]| -> u64 {
         match side {
@@ -60,9 +55,7 @@ fn expected(
     };
     (0..copy.threads.value_count())
         .filter_map(|value| copy.threads.element(Slot { thread, value }))
-        .filter(|element| {
-            (0..element.len()).all(|i| tile[i] * shape[i] + element[i] < extents[i])
-        })
+        .filter(|element| (0..element.len()).all(|i| tile[i] * shape[i] + element[i] < extents[i]))
         .map(|element| Copied {
             source: offset(copy.source, &element),
             destination: offset(copy.destination, &element),
@@ -78,7 +71,11 @@ fn vectors_are_as_wide_as_both_sides_allow() {
     let load = copy(&threads, Side::Image, Side::Tile(&tile));
     let error = load.fits(4).unwrap_err();
     assert_eq!(error.part, Part::Destination);
-    assert!(error.why.contains("`xor x by y` breaks the run"), "{}", error.why);
+    assert!(
+        error.why.contains("`xor x by y` breaks the run"),
+        "{}",
+        error.why
+    );
     assert_eq!(load.widest(), 1);
     // Image → image: vectors of four.
     let plain = copy(&threads, Side::Image, Side::Image);
@@ -108,7 +105,11 @@ fn programs_copy_what_the_interpreter_says() {
                         &extents.map(|e| e as u64),
                     )
                     .unwrap();
-                assert_eq!(ran, expected(&copy, thread, &tile, &extents), "{tile:?} {thread}");
+                assert_eq!(
+                    ran,
+                    expected(&copy, thread, &tile, &extents),
+                    "{tile:?} {thread}"
+                );
             }
         }
     }

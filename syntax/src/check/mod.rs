@@ -10,6 +10,7 @@
 mod access;
 mod kernel;
 mod stage;
+pub mod threads;
 mod traversal;
 
 pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
@@ -55,6 +56,19 @@ pub struct Checked {
     pub claims: Vec<Claim>,
     /// The `swizzle ... (auto for ...)` whose parameters the macro is to choose.
     pub auto: Option<AutoSwizzle>,
+    /// For a thread-value layout, how many of its coordinates (the first) index threads.
+    pub thread_coords: Option<usize>,
+}
+
+impl Checked {
+    /// The layout as a thread-value layout, if it is one.
+    pub fn thread_values(&self) -> Option<swizzle_core::threads::ThreadValues<'_>> {
+        let thread_coords = self.thread_coords?;
+        Some(swizzle_core::threads::ThreadValues::new(
+            &self.descriptor,
+            thread_coords,
+        ))
+    }
 }
 
 /// One `assert` statement, its constants evaluated.
@@ -111,11 +125,69 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
     let mut inverse = None;
     let mut claims = Vec::new();
     let mut auto: Option<AutoSwizzle> = None;
+    // A thread-value layout's `threads [..]` and `values [..]`.
+    let mut threads: Option<(&Vec<Ident>, TokenStream)> = None;
+    let mut values: Option<(&Vec<Ident>, TokenStream)> = None;
     for stmt in &item.body {
         // The statement's first token (its keyword), for errors about the whole statement.
         let head: TokenStream = stmt.tokens.clone().into_iter().take(1).collect();
         match &stmt.kind {
             StmtKind::Const { name, value } => checker.constant(name, value),
+            StmtKind::Memory { .. } | StmtKind::Over { .. } | StmtKind::Coords { .. }
+                if item.threads.is_some() =>
+            {
+                checker.errors.error(
+                    &head,
+                    "a thread-value layout starts from its tile (`tile [y: 32, x: 32];`) and \
+                     names its coordinates with `threads [...]; values [...];`: replace this \
+                     statement",
+                );
+                checker.lookup_failed = true;
+            }
+            StmtKind::Tile { .. } | StmtKind::Threads { .. } | StmtKind::Values { .. }
+                if item.threads.is_none() =>
+            {
+                checker.errors.error(
+                    &head,
+                    "`tile`, `threads` and `values` belong to thread-value layouts \
+                     (`threads Name { tile [..]; ..; threads [..]; values [..]; }`): a layout \
+                     starts from `memory [...]` and ends with `coords [...]`",
+                );
+                checker.lookup_failed = true;
+            }
+            StmtKind::Tile { dims } => {
+                if memory.is_some() {
+                    checker.errors.error(
+                        &head,
+                        "a thread-value layout has exactly one `tile` statement: remove this one",
+                    );
+                } else if let Some(decl) = dims.iter().find(|d| matches!(d.len, Length::Dyn(_))) {
+                    checker.errors.error(
+                        &decl.len,
+                        "a tile has fixed lengths: the image it is cut from may have run-time \
+                         extents, the tile may not",
+                    );
+                    return Err(checker.errors.failure(mark));
+                } else {
+                    memory = Some(checker.memory(&head, dims, None));
+                }
+            }
+            StmtKind::Threads { names } | StmtKind::Values { names } => {
+                let is_threads = matches!(stmt.kind, StmtKind::Threads { .. });
+                let slot = if is_threads {
+                    &mut threads
+                } else {
+                    &mut values
+                };
+                if slot.is_some() {
+                    checker
+                        .errors
+                        .error(&head, "this statement is repeated: remove one");
+                    checker.lookup_failed = true;
+                } else {
+                    *slot = Some((names, head));
+                }
+            }
             StmtKind::Memory { .. } if over => {
                 checker.errors.error(
                     &head,
@@ -202,24 +274,57 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
         }
     }
     let Some(memory) = memory else {
-        return Err(checker.unparsed.mentions("memory").unwrap_or_else(|| {
+        let (word, example) = match item.threads {
+            Some(_) => (
+                "tile",
+                "the tile it distributes, e.g. `tile [y: 32, x: 32];`",
+            ),
+            None => ("memory", "the memory it indexes, e.g. `memory [n: 64];`"),
+        };
+        return Err(checker.unparsed.mentions(word).unwrap_or_else(|| {
             checker.errors.error(
                 &item.name,
-                "this layout has no `memory [...]` statement: start it with the memory it \
-                 indexes, e.g. `memory [n: 64];`",
+                format!("this layout has no `{word} [...]` statement: start it with {example}"),
             )
         }));
     };
-    let Some((names, head)) = coords else {
-        return Err(checker.unparsed.mentions("coords").unwrap_or_else(|| {
-            let live = checker.scope.live_names().join(", ");
-            checker.errors.error(
-                &item.name,
-                format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
-            )
-        }));
+    let (names, head, thread_coords) = match (&item.threads, coords) {
+        (None, Some((names, head))) => (names.clone(), head, None),
+        (None, None) => {
+            return Err(checker.unparsed.mentions("coords").unwrap_or_else(|| {
+                let live = checker.scope.live_names().join(", ");
+                checker.errors.error(
+                    &item.name,
+                    format!("this layout has no `coords [...]` statement: add `coords [{live}];`"),
+                )
+            }));
+        }
+        (Some(_), _) => match (threads, values) {
+            (Some((threads, head)), Some((values, _))) => {
+                let names = threads.iter().chain(values).cloned().collect();
+                (names, head, Some(threads.len()))
+            }
+            (threads, _) => {
+                let missing = if threads.is_none() {
+                    "threads"
+                } else {
+                    "values"
+                };
+                return Err(checker.unparsed.mentions(missing).unwrap_or_else(|| {
+                    let live = checker.scope.live_names().join(", ");
+                    checker.errors.error(
+                        &item.name,
+                        format!(
+                            "this thread-value layout has no `{missing} [...]` statement: end \
+                             it with `threads [..]; values [..];`, which split its live dims \
+                             [{live}] between the threads and the values each holds"
+                        ),
+                    )
+                }));
+            }
+        },
     };
-    let coords = checker.coords(names);
+    let coords = checker.coords(&names);
     let Checker { scope, errors, .. } = checker;
     let grid = grid(&scope, &memory, &coords);
     let descriptor = Descriptor {
@@ -252,10 +357,11 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
     }
     Ok(Checked {
         descriptor,
-        coords: names.clone(),
+        coords: names,
         inverse,
         claims,
         auto,
+        thread_coords,
     })
 }
 

@@ -34,12 +34,16 @@ pub struct Expansion<'a> {
 
 impl<'a> Expansion<'a> {
     pub fn new(item: &'a LayoutItem, verified: &'a Verified) -> Self {
+        let mut functions = LayoutFunctions::new(&verified.canonical, verified.inverse.as_ref());
+        if let Some(threads) = verified.checked.thread_values() {
+            functions.element = threads.element_function();
+        }
         Expansion {
             item,
             checked: &verified.checked,
             canonical: &verified.canonical,
             auto: verified.auto.as_ref(),
-            functions: LayoutFunctions::new(&verified.canonical, verified.inverse.as_ref()),
+            functions,
         }
     }
 
@@ -70,6 +74,7 @@ impl<'a> Expansion<'a> {
         let offset = self.offset_fn(Prefix::Layout);
         let is_valid = self.is_valid_fn(Prefix::Layout);
         let coord = self.coord_fn(Prefix::Layout);
+        let threads = self.threads_items();
         let wgsl = self.wgsl_const();
         // A non-generic trait constant is evaluated even when unused: a layout without WGSL
         // keeps the trait's default, which fails only where it is used.
@@ -131,6 +136,7 @@ impl<'a> Expansion<'a> {
                 #offset
                 #is_valid
                 #coord
+                #threads
             }
 
             impl ::swizzle::Layout<#rank> for #name {
@@ -305,6 +311,38 @@ impl<'a> Expansion<'a> {
     }
 }
 
+impl Expansion<'_> {
+    /// A thread-value layout's own items: its counts, its tile and `element`.
+    fn threads_items(&self) -> Option<TokenStream> {
+        let threads = self.checked.thread_values()?;
+        let (thread_count, value_count) = (lit(threads.thread_count()), lit(threads.value_count()));
+        let tile = threads.tile();
+        let tile_rank = lit(tile.len());
+        let tile = tile.into_iter().map(lit);
+        let element = self.functions.element.as_ref().map(|element| {
+            let coords = &self.checked.coords;
+            let body = self.print(element);
+            quote! {
+                /// The tile coordinate that the thread at these thread coordinates holds as the
+                /// value at these value coordinates.
+                #[inline(always)]
+                pub const fn element(#(#coords: usize),*) -> [usize; #tile_rank] {
+                    #body
+                }
+            }
+        });
+        Some(quote! {
+            /// Threads in the workgroup: the product of the thread coordinates' lengths.
+            pub const THREADS: usize = #thread_count;
+            /// Values each thread holds: the product of the value coordinates' lengths.
+            pub const VALUES: usize = #value_count;
+            /// The tile's lengths.
+            pub const TILE: [usize; #tile_rank] = [#(#tile),*];
+            #element
+        })
+    }
+}
+
 /// Whose functions the canonical form is printed as: the layout's own, or (for a layout with
 /// run-time dims) its tile's, which the layout's methods wrap.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -359,10 +397,42 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
         vis,
         name,
         body,
+        threads,
     } = item;
-    let coords = body.iter().find_map(|stmt| match &stmt.kind {
-        StmtKind::Coords { names } => Some(names.len()),
+    let counted =
+        |wanted: fn(&StmtKind) -> Option<usize>| body.iter().find_map(|s| wanted(&s.kind));
+    let coords = match threads {
+        None => counted(|kind| match kind {
+            StmtKind::Coords { names } => Some(names.len()),
+            _ => None,
+        }),
+        Some(_) => {
+            let threads = counted(|kind| match kind {
+                StmtKind::Threads { names } => Some(names.len()),
+                _ => None,
+            });
+            let values = counted(|kind| match kind {
+                StmtKind::Values { names } => Some(names.len()),
+                _ => None,
+            });
+            threads.zip(values).map(|(t, v)| t + v)
+        }
+    };
+    let tile_rank = counted(|kind| match kind {
+        StmtKind::Tile { dims } => Some(dims.len()),
         _ => None,
+    });
+    let threads_stub = threads.as_ref().zip(coords).map(|(_, rank)| {
+        let params = (0..rank).map(|_| quote!(_: usize));
+        let tile_rank = lit(tile_rank.unwrap_or(0));
+        quote! {
+            pub const THREADS: usize = 0;
+            pub const VALUES: usize = 0;
+            pub const TILE: [usize; #tile_rank] = [0; #tile_rank];
+            pub const fn element(#(#params),*) -> [usize; #tile_rank] {
+                unreachable!()
+            }
+        }
     });
     let asked = |wanted: fn(&StmtKind) -> bool| body.iter().any(|stmt| wanted(&stmt.kind));
     let inverse = asked(|kind| matches!(kind, StmtKind::Inverse { .. }));
@@ -403,6 +473,7 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
                     unreachable!()
                 }
                 #coord
+                #threads_stub
             }
         }
     });
