@@ -631,6 +631,115 @@ impl Program {
     }
 }
 
+/// Why a tiled copy cannot run on the buffers and extents it was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CopyError {
+    /// A buffer's length is not what its side needs.
+    Length {
+        side: Part,
+        needed: usize,
+        found: usize,
+    },
+    /// The tile lies outside the image.
+    Tile { tile: Vec<usize>, grid: Vec<usize> },
+    /// The thread is not one of the workgroup's.
+    Thread { thread: usize, threads: usize },
+    /// The image's rows do not split into the copy's vectors.
+    Unaligned { extent: usize, width: usize },
+    /// The image's element count overflows `usize`.
+    Overflow,
+}
+
+impl fmt::Display for CopyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CopyError::Length {
+                side,
+                needed,
+                found,
+            } => write!(
+                f,
+                "{side} has {found} elements but needs {needed}: give a buffer of {needed}"
+            ),
+            CopyError::Tile { tile, grid } => write!(
+                f,
+                "tile {tile:?} is outside the image's grid of {grid:?} tiles"
+            ),
+            CopyError::Thread { thread, threads } => write!(
+                f,
+                "thread {thread} is not one of the workgroup's {threads} threads"
+            ),
+            CopyError::Unaligned { extent, width } => write!(
+                f,
+                "the image's rows of {extent} elements do not split into the copy's vectors of \
+                 {width}: pad the rows to a multiple of {width}, or declare the copy with \
+                 `vector 1`"
+            ),
+            CopyError::Overflow => write!(f, "the image has more than `usize::MAX` elements"),
+        }
+    }
+}
+
+impl std::error::Error for CopyError {}
+
+/// Checks what one run of a tiled copy is given: the tile lies in the image, the image's
+/// rows split into the copy's vectors, and each buffer has exactly the image's elements or
+/// at least its layout's space. `spaces` are the layout sides' spaces (`None`: the image).
+pub fn check_run(
+    tile_shape: &[usize],
+    width: usize,
+    spaces: [Option<usize>; 2],
+    tile: &[usize],
+    extents: &[usize],
+    lengths: [usize; 2],
+) -> Result<(), CopyError> {
+    let image = spaces.iter().any(Option::is_none);
+    if image {
+        let grid: Vec<usize> = extents
+            .iter()
+            .zip(tile_shape)
+            .map(|(&extent, &len)| extent.div_ceil(len.max(1)))
+            .collect();
+        if tile.iter().zip(&grid).any(|(t, g)| t >= g) {
+            return Err(CopyError::Tile {
+                tile: tile.to_vec(),
+                grid,
+            });
+        }
+        if let Some(&last) = extents.last()
+            && width > 1
+            && !last.is_multiple_of(width)
+        {
+            return Err(CopyError::Unaligned {
+                extent: last,
+                width,
+            });
+        }
+    }
+    let elements = extents
+        .iter()
+        .try_fold(1usize, |acc, &e| acc.checked_mul(e))
+        .ok_or(CopyError::Overflow)?;
+    for ((space, found), side) in spaces
+        .into_iter()
+        .zip(lengths)
+        .zip([Part::Source, Part::Destination])
+    {
+        let (needed, fits) = match space {
+            None => (elements, found == elements),
+            Some(space) => (space, found >= space),
+        };
+        if !fits {
+            return Err(CopyError::Length {
+                side,
+                needed,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Whether `width` elements from `start` along the last coordinate are consecutive and
 /// aligned in `layout`; otherwise why not, naming the transform that breaks the run.
 fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), String> {

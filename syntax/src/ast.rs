@@ -108,8 +108,6 @@ pub enum TiledCopyOption {
     Vector { keyword: Ident, len: Expr },
     /// `subgroup n`: lanes per subgroup for the analyses (default 32).
     Subgroup { keyword: Ident, len: Expr },
-    /// `bytes n`: bytes per element (default 4).
-    Bytes { keyword: Ident, len: Expr },
     /// `buffers(source, destination)`: the WGSL arrays the copy reads and writes.
     Buffers {
         keyword: Ident,

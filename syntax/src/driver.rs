@@ -4,9 +4,13 @@
 //! `assert`) is rejected everywhere with the same message.
 
 use crate::assertions;
-use crate::ast::{AccessItem, Invocation, Item, KernelItem, LayoutItem, TraversalItem};
+use crate::ast::{
+    AccessItem, Invocation, Item, KernelItem, LayoutItem, TiledCopyItem, TraversalItem,
+};
 use crate::auto::{self, Choice};
-use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTraversal};
+use crate::check::{
+    self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTiledCopy, CheckedTraversal,
+};
 use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Canonical, enumeration_limit};
@@ -54,6 +58,7 @@ pub fn check<'i>(
     invocation: &'i Invocation,
     errors: &mut Errors,
     mut kernel: impl FnMut(&KernelItem, Result<&CheckedKernel, Reported>),
+    mut tiled: impl FnMut(&TiledCopyItem, Result<&CheckedTiledCopy, Reported>),
 ) -> Outcome<'i> {
     let items = &distinct(&invocation.items, errors);
     let accesses: Vec<(&AccessItem, Result<CheckedAccess, Reported>)> = items
@@ -128,13 +133,21 @@ pub fn check<'i>(
         .map(|(item, checked, _)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
         .collect();
     for item in items {
-        let Item::Kernel(item) = item else { continue };
-        kernel(
-            item,
-            check::check_kernel(item, &usable, &walks, errors)
-                .as_ref()
-                .map_err(|r| *r),
-        );
+        match item {
+            Item::Kernel(item) => kernel(
+                item,
+                check::check_kernel(item, &usable, &walks, errors)
+                    .as_ref()
+                    .map_err(|r| *r),
+            ),
+            Item::TiledCopy(item) => tiled(
+                item,
+                check::check_tiled_copy(item, &usable, errors)
+                    .as_ref()
+                    .map_err(|r| *r),
+            ),
+            _ => {}
+        }
     }
     Outcome {
         accesses,

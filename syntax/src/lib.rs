@@ -28,12 +28,23 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let invocation = parse::parse_invocation(input, &mut errors);
     // Kernels come last in the expansion, as they do in `cargo expand`'s reading order.
     let mut kernels = TokenStream::new();
-    let outcome = driver::check(&invocation, &mut errors, |item, checked| {
-        kernels.extend(match checked {
-            Ok(checked) => expand::kernel(item, checked),
-            Err(_) => expand::kernel_stub(item, &invocation.items),
-        });
-    });
+    let mut copies = TokenStream::new();
+    let outcome = driver::check(
+        &invocation,
+        &mut errors,
+        |item, checked| {
+            kernels.extend(match checked {
+                Ok(checked) => expand::kernel(item, checked),
+                Err(_) => expand::kernel_stub(item, &invocation.items),
+            });
+        },
+        |item, checked| {
+            copies.extend(match checked {
+                Ok(checked) => expand::tiled_copy(item, checked),
+                Err(_) => expand::tiled_copy_stub(item),
+            });
+        },
+    );
     let mut output = TokenStream::new();
     for (item, checked) in &outcome.accesses {
         output.extend(match checked {
@@ -61,6 +72,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
         });
     }
     output.extend(kernels);
+    output.extend(copies);
     output.extend(errors.into_compile_errors());
     output
 }
@@ -92,7 +104,7 @@ pub fn source(text: &str) -> syn::Result<Source> {
     let invocation = parse::parse_invocation(tokens, &mut errors);
     // Kernels are checked for their errors only: the command line draws and analyses
     // layouts and traversals.
-    let outcome = driver::check(&invocation, &mut errors, |_, _| {});
+    let outcome = driver::check(&invocation, &mut errors, |_, _| {}, |_, _| {});
     let traversals = outcome
         .traversals
         .into_iter()

@@ -147,8 +147,8 @@ fn parse_tiled_copy(
     vis: Visibility,
     input: ParseStream,
 ) -> syn::Result<TiledCopyItem> {
-    const OPTIONS: &str = "`threads T`, `vector n`, `subgroup n`, `bytes n`, \
-        `buffers(source, destination)` or `assert ...`";
+    const OPTIONS: &str =
+        "`threads T`, `vector n`, `subgroup n`, `buffers(source, destination)` or `assert ...`";
     let name: Ident = input.parse()?;
     input.parse::<Token![=]>()?;
     let keyword: Ident = input.parse()?;
@@ -174,10 +174,6 @@ fn parse_tiled_copy(
                 len: parse_expr(&content)?,
             },
             "subgroup" => TiledCopyOption::Subgroup {
-                keyword: option,
-                len: parse_expr(&content)?,
-            },
-            "bytes" => TiledCopyOption::Bytes {
                 keyword: option,
                 len: parse_expr(&content)?,
             },

@@ -11,10 +11,12 @@ mod access;
 mod kernel;
 mod stage;
 pub mod threads;
+mod tiled_copy;
 mod traversal;
 
 pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
 pub use kernel::{CheckedKernel, Direction, check_kernel};
+pub use tiled_copy::{CheckedTiledCopy, check_tiled_copy};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};

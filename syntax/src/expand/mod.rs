@@ -5,10 +5,12 @@ mod descriptor;
 mod kernel;
 pub mod rust;
 mod tiled;
+mod tiled_copy;
 mod traversal;
 
 pub use access::{access, access_stub};
 pub use kernel::{stub as kernel_stub, tokens as kernel};
+pub use tiled_copy::{stub as tiled_copy_stub, tokens as tiled_copy};
 pub use traversal::{stub as traversal_stub, tokens as traversal};
 
 use crate::ast::{LayoutItem, Length, StmtKind};

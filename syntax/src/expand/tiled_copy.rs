@@ -1,0 +1,312 @@
+//! `kernel K = tiled_copy(..)` items → a unit type with the copy's WGSL function (`K::WGSL`)
+//! and the same thread program in Rust, so that a kernel can be stepped through and tested on
+//! the CPU: `K::run` moves a whole tile, `K::run_thread` one thread's values.
+
+use super::lit;
+use super::rust::{Rust, ident};
+use crate::ast::TiledCopyItem;
+use crate::check::CheckedTiledCopy;
+use proc_macro2::TokenStream;
+use quote::quote;
+use swizzle_core::function::Condition;
+use swizzle_core::tiled_copy::{Address, Cost, Move, Program};
+use swizzle_core::wgsl;
+
+pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
+    let TiledCopyItem {
+        attrs, vis, name, ..
+    } = item;
+    let program = &copy.program;
+    let threads = &copy.threads.descriptor.name;
+    let side = |layout: Option<&crate::check::Checked>| match layout {
+        Some(layout) => format!("`{}`", layout.descriptor.name),
+        None => "the image".to_owned(),
+    };
+    let (from, to) = (side(copy.source), side(copy.destination));
+    let comment = format!(
+        "Tiled copy `{name}`: {from} → {to}, threads `{threads}`, vectors of {}.",
+        copy.width
+    );
+    let (source_buffer, destination_buffer) = &copy.buffers;
+    let wgsl = wgsl::tiled_copy(
+        &name.to_string(),
+        &comment,
+        program,
+        source_buffer,
+        destination_buffer,
+    );
+    let doc = doc(copy, &from, &to);
+    let vector = lit(copy.width);
+    let thread_count = lit(copy.copy().threads.thread_count());
+    let tile_shape = copy.copy().threads.tile();
+    let rank = lit(tile_shape.len());
+    let tile_lits = tile_shape.iter().map(|&l| lit(l));
+    let space = |layout: Option<&crate::check::Checked>| match layout {
+        Some(layout) => {
+            let space = lit(layout.descriptor.space().unwrap_or(0));
+            quote!(::core::option::Option::Some(#space))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let (source_space, destination_space) = (space(copy.source), space(copy.destination));
+    let moves = moves(program);
+    let image = !program.tiles.is_empty();
+    let thread = ident(&program.thread);
+    let tiles: Vec<_> = program.tiles.iter().map(|t| ident(t)).collect();
+    let extents: Vec<_> = program.extents.iter().map(|e| ident(e)).collect();
+    // The image's tile and extents, for copies with an image side.
+    let (grid_params, grid_args, grid_values, grid_bind) = match image {
+        true => (
+            quote!(tile: [usize; #rank], extents: [usize; #rank],),
+            quote!(tile, extents,),
+            quote!(&tile, &extents),
+            quote! {
+                let [#(#tiles),*] = tile;
+                let [#(#extents),*] = extents;
+            },
+        ),
+        false => (quote!(), quote!(), quote!(&[], &[]), quote!()),
+    };
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #(#[doc = #doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        impl #name {
+            /// Values each thread moves per instruction.
+            pub const VECTOR: usize = #vector;
+            /// Threads in the workgroup.
+            pub const THREADS: usize = #thread_count;
+            /// The tile's lengths.
+            pub const TILE: [usize; #rank] = [#(#tile_lits),*];
+            /// The copy as a WGSL function of the thread's index (and of the tile's place
+            /// and the image's extents, where a side is the image).
+            pub const WGSL: &'static str = #wgsl;
+
+            /// Copies the whole tile on the CPU, thread after thread, as the workgroup
+            /// does: the buffers and the tile are checked first.
+            pub fn run<T: Copy>(
+                #grid_params
+                source: &[T],
+                destination: &mut [T],
+            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
+                Self::check(#grid_values, source.len(), destination.len())?;
+                for thread in 0..Self::THREADS {
+                    Self::moves(thread, #grid_args source, destination);
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            /// Moves one thread's values on the CPU, to step through the copy.
+            pub fn run_thread<T: Copy>(
+                thread: usize,
+                #grid_params
+                source: &[T],
+                destination: &mut [T],
+            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
+                if thread >= Self::THREADS {
+                    return ::core::result::Result::Err(::swizzle::tiled_copy::CopyError::Thread {
+                        thread,
+                        threads: Self::THREADS,
+                    });
+                }
+                Self::check(#grid_values, source.len(), destination.len())?;
+                Self::moves(thread, #grid_args source, destination);
+                ::core::result::Result::Ok(())
+            }
+
+            fn check(
+                tile: &[usize],
+                extents: &[usize],
+                source: usize,
+                destination: usize,
+            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
+                ::swizzle::tiled_copy::check_run(
+                    &Self::TILE,
+                    Self::VECTOR,
+                    [#source_space, #destination_space],
+                    tile,
+                    extents,
+                    [source, destination],
+                )
+            }
+
+            /// One thread's moves, straight-line; the indices are in range once
+            /// [`Self::check`] passed.
+            #[inline(always)]
+            fn moves<T: Copy>(
+                #thread: usize,
+                #grid_params
+                source: &[T],
+                destination: &mut [T],
+            ) {
+                #grid_bind
+                #moves
+            }
+        }
+    }
+}
+
+/// The thread program's statements in Rust.
+fn moves(program: &Program) -> TokenStream {
+    let prologue = program.prologue.iter().map(|(name, code)| {
+        let (name, code) = (ident(name), Rust(code));
+        quote!(let #name = #code;)
+    });
+    let width = program.width;
+    let all = |guarded: bool| -> TokenStream {
+        program
+            .moves
+            .iter()
+            .map(|step| one_move(step, width, guarded))
+            .collect()
+    };
+    let body = match program.interior.is_empty() {
+        true => all(false),
+        false => {
+            let interior = conjunction(&program.interior);
+            let (unguarded, guarded) = (all(false), all(true));
+            quote! {
+                if #interior {
+                    #unguarded
+                    return;
+                }
+                // A partial tile: only the moves that can leave the image are guarded.
+                #guarded
+            }
+        }
+    };
+    quote!(#(#prologue)* #body)
+}
+
+/// One move: `width` elements from the source to the destination, under its tests.
+fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
+    let start = |address: &Address| {
+        let index = Rust(&address.index);
+        match (address.vector, width) {
+            (true, w) if w > 1 => {
+                let w = lit(w);
+                quote!((#index) * #w)
+            }
+            _ => quote!(#index),
+        }
+    };
+    let (from, to) = (start(&step.source), start(&step.destination));
+    let copy = match width {
+        1 => quote!(destination[#to] = source[#from];),
+        w => {
+            let w = lit(w);
+            quote! {
+                let (from, to) = (#from, #to);
+                destination[to..to + #w].copy_from_slice(&source[from..from + #w]);
+            }
+        }
+    };
+    let mut tests = step.valid.clone();
+    if guarded {
+        tests.extend(step.bounds.iter().cloned());
+    }
+    match tests.is_empty() {
+        true => match width {
+            1 => copy,
+            _ => quote!({ #copy }),
+        },
+        false => {
+            let tests = conjunction(&tests);
+            quote!(if #tests { #copy })
+        }
+    }
+}
+
+fn conjunction(conditions: &[Condition]) -> TokenStream {
+    let tests = conditions.iter().map(|condition| match condition {
+        Condition::AtLeast(code, lo) => {
+            let (code, lo) = (Rust(code), Rust(lo));
+            quote!(#code >= #lo)
+        }
+        Condition::Below(code, hi) => {
+            let (code, hi) = (Rust(code), Rust(hi));
+            quote!(#code < #hi)
+        }
+        Condition::True(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+    });
+    quote!(#(#tests)&&*)
+}
+
+/// The rustdoc lines: the sides, the vectors and what each instruction costs.
+fn doc(copy: &CheckedTiledCopy, from: &str, to: &str) -> Vec<String> {
+    let threads = copy.copy().threads;
+    let mut lines = vec![format!(
+        " Copies a {} tile from {from} to {to}: {} threads, {} values each, in vectors of {}.",
+        threads
+            .tile()
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(" × "),
+        threads.thread_count(),
+        threads.value_count(),
+        copy.width
+    )];
+    lines.push(String::new());
+    lines.push(format!(
+        " Per instruction, for a subgroup of {} lanes:",
+        copy.subgroup
+    ));
+    lines.push(String::new());
+    for instruction in &copy.instructions {
+        let cost = |cost: &Cost| match cost {
+            Cost::Banks(report) => format!("{}-way bank conflicts", report.degree),
+            Cost::Memory(memory) => format!("{} transactions", memory.transactions),
+        };
+        lines.push(format!(
+            " - values {}..{}: reads {}, writes {}",
+            instruction.first,
+            instruction.first + instruction.width,
+            cost(&instruction.source),
+            cost(&instruction.destination)
+        ));
+    }
+    lines
+}
+
+/// The items of a tiled copy with errors, so that its uses raise no further errors.
+pub fn stub(item: &TiledCopyItem) -> TokenStream {
+    let TiledCopyItem {
+        attrs,
+        vis,
+        name,
+        source,
+        destination,
+        ..
+    } = item;
+    let image = source == "image" || destination == "image";
+    let grid = image.then(|| quote!(_: [usize; N], _: [usize; N],));
+    let generic = image.then(|| quote!(const N: usize,));
+    let error = quote!(::swizzle::tiled_copy::CopyError);
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+        impl #name {
+            pub const VECTOR: usize = 0;
+            pub const THREADS: usize = 0;
+            pub const WGSL: &'static str = "";
+            pub fn run<T: Copy, #generic>(#grid _: &[T], _: &mut [T]) -> Result<(), #error> {
+                unreachable!()
+            }
+            pub fn run_thread<T: Copy, #generic>(
+                _: usize,
+                #grid
+                _: &[T],
+                _: &mut [T],
+            ) -> Result<(), #error> {
+                unreachable!()
+            }
+        }
+    }
+}
