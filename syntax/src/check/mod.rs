@@ -306,6 +306,10 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
                 let names = threads.iter().chain(values).cloned().collect();
                 (names, head, Some(threads.len()))
             }
+            // A rejected `coords` already said what to write instead.
+            _ if checker.errors.since(mark).is_err() => {
+                return Err(checker.errors.failure(mark));
+            }
             (threads, _) => {
                 let missing = if threads.is_none() {
                     "threads"
