@@ -113,6 +113,20 @@ pub enum Condition {
 }
 
 impl Condition {
+    /// Whether every test holds with the values of `env`, as the printed code decides it;
+    /// `None` where a value does not compute.
+    pub fn all_hold(tests: &[Condition], env: &HashMap<String, u64>) -> Option<bool> {
+        tests.iter().try_fold(true, |all, test| {
+            Some(
+                all && match test {
+                    Condition::AtLeast(a, b) => a.eval(env)? >= b.eval(env)?,
+                    Condition::Below(a, b) => a.eval(env)? < b.eval(env)?,
+                    Condition::True(name) => *env.get(name)? != 0,
+                },
+            )
+        })
+    }
+
     fn below(code: Code, bound: u128) -> Condition {
         Condition::Below(code, Code::Lit(bound))
     }
@@ -161,17 +175,7 @@ impl Function {
     ) -> Option<Outcome> {
         let mut env = env.clone();
         env.extend(self.params.iter().cloned().zip(args.iter().copied()));
-        let holds = |tests: &[Condition], env: &HashMap<String, u64>| -> Option<bool> {
-            tests.iter().try_fold(true, |all, test| {
-                Some(
-                    all && match test {
-                        Condition::AtLeast(a, b) => a.eval(env)? >= b.eval(env)?,
-                        Condition::Below(a, b) => a.eval(env)? < b.eval(env)?,
-                        Condition::True(name) => *env.get(name)? != 0,
-                    },
-                )
-            })
-        };
+        let holds = Condition::all_hold;
         for stmt in &self.body {
             match stmt {
                 Stmt::Let(name, code) => {

@@ -596,17 +596,7 @@ impl Program {
             let value = code.eval(&env)?;
             env.insert(name.clone(), value);
         }
-        let holds = |tests: &[Condition], env: &HashMap<String, u64>| -> Option<bool> {
-            tests.iter().try_fold(true, |all, test| {
-                Some(
-                    all && match test {
-                        Condition::AtLeast(a, b) => a.eval(env)? >= b.eval(env)?,
-                        Condition::Below(a, b) => a.eval(env)? < b.eval(env)?,
-                        Condition::True(name) => *env.get(name)? != 0,
-                    },
-                )
-            })
-        };
+        let holds = Condition::all_hold;
         let interior = holds(&self.interior, &env)?;
         let width = self.width as u64;
         let element = |address: &Address, env: &HashMap<String, u64>| -> Option<u64> {

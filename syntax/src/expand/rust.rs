@@ -115,7 +115,7 @@ pub fn body(function: &Function, callee: impl Fn(Kind) -> TokenStream) -> TokenS
 }
 
 /// `a && b && …`.
-fn conjunction(conditions: &[Condition]) -> TokenStream {
+pub fn conjunction(conditions: &[Condition]) -> TokenStream {
     let tests = conditions.iter().map(|condition| match condition {
         Condition::AtLeast(code, lo) => {
             let (code, lo) = (Rust(code), Rust(lo));

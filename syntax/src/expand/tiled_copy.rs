@@ -3,12 +3,11 @@
 //! the CPU: `K::run` moves a whole tile, `K::run_thread` one thread's values.
 
 use super::lit;
-use super::rust::{Rust, ident};
+use super::rust::{Rust, conjunction, ident};
 use crate::ast::TiledCopyItem;
 use crate::check::CheckedTiledCopy;
 use proc_macro2::TokenStream;
 use quote::quote;
-use swizzle_core::function::Condition;
 use swizzle_core::tiled_copy::{Address, Cost, Move, Program};
 use swizzle_core::wgsl;
 
@@ -218,24 +217,6 @@ fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
             quote!(if #tests { #copy })
         }
     }
-}
-
-fn conjunction(conditions: &[Condition]) -> TokenStream {
-    let tests = conditions.iter().map(|condition| match condition {
-        Condition::AtLeast(code, lo) => {
-            let (code, lo) = (Rust(code), Rust(lo));
-            quote!(#code >= #lo)
-        }
-        Condition::Below(code, hi) => {
-            let (code, hi) = (Rust(code), Rust(hi));
-            quote!(#code < #hi)
-        }
-        Condition::True(name) => {
-            let name = ident(name);
-            quote!(#name)
-        }
-    });
-    quote!(#(#tests)&&*)
 }
 
 /// The rustdoc lines: the sides, the vectors and what each instruction costs.
