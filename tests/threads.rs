@@ -80,6 +80,9 @@ swizzle::layout! {
         assert conflict_free);
     /// Row-major image tiles copied in vectors of four.
     kernel CopyRows = tiled_copy(image -> Plain, threads Fours);
+    /// The same vectors of four from the image, written element by element into the XOR
+    /// tile, which breaks their runs.
+    kernel SplitRows = tiled_copy(image -> XorTile, threads Fours);
     threads Fours {
         tile [y: 32, x: 32];
         unmerge x -> [tx: 8, v: 4];
@@ -122,8 +125,33 @@ fn transpose_from_tiled_copies() {
 fn vectors_are_inferred() {
     // The XOR tile breaks runs along x; the plain tile keeps the threads' fours.
     assert_eq!((LoadTile::VECTOR, StoreTile::VECTOR), (1, 1));
-    assert_eq!(CopyRows::VECTOR, 4);
-    assert!(CopyRows::WGSL.contains("= vec4(") || CopyRows::WGSL.contains("let v0 = source["));
+    assert_eq!((CopyRows::VECTOR, SplitRows::VECTOR), (4, 4));
+    println!("{}\n{}", CopyRows::WGSL, SplitRows::WGSL);
+    // Whole `vec4` entries on both sides: one assignment per move.
+    assert!(CopyRows::WGSL.contains("destination[thread] = source["));
+    // One `vec4` load, four single-element stores.
+    assert!(SplitRows::WGSL.contains("let v0 = source["));
+    assert_eq!(SplitRows::WGSL.matches("destination[").count(), 2 * 4);
+}
+
+/// Vectors split on one side move the same elements as the interpreter says.
+#[test]
+fn split_vectors_move_the_right_elements() {
+    for (height, width) in [(64, 32), (40, 68)] {
+        let input: Vec<u32> = (0..height * width).map(|i| i as u32).collect();
+        let mut tile = vec![u32::MAX; XorTile::SPACE];
+        SplitRows::run([1, 0], [height, width], &input, &mut tile).unwrap();
+        for y in 0..32 {
+            for x in 0..32 {
+                let (row, column) = (32 + y, x);
+                let expected = match row < height && column < width {
+                    true => input[row * width + column],
+                    false => u32::MAX,
+                };
+                assert_eq!(tile[XorTile::offset(y, x)], expected, "({y}, {x})");
+            }
+        }
+    }
 }
 
 #[test]

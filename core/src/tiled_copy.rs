@@ -140,17 +140,42 @@ impl<'d> TiledCopy<'d> {
             .filter(move |&width| values.is_multiple_of(width))
     }
 
-    /// The widest vector every thread's values fit, on both sides.
+    /// The width the copy moves its values in when none is declared: the widest vector
+    /// that the thread-value layout and the image sides fit. The image is what the vectors
+    /// are for (global memory moves 16 bytes per lane in one instruction); a workgroup
+    /// tile that breaks the run is read or written in the narrower pieces it allows
+    /// ([`TiledCopy::piece`]), each analysed as its own instruction. A copy between two
+    /// tiles keeps whole vectors on both ([`TiledCopy::widest_whole`]).
     pub fn widest(&self) -> usize {
+        let image = [self.source, self.destination]
+            .iter()
+            .any(|side| matches!(side, Side::Image));
+        match image {
+            true => self
+                .candidate_widths()
+                .find(|&width| self.check_width(width, false).is_ok())
+                .unwrap_or(1),
+            false => self.widest_whole(),
+        }
+    }
+
+    /// The widest vector every thread's values fit as whole vectors on both sides.
+    pub fn widest_whole(&self) -> usize {
         self.candidate_widths()
             .find(|&width| self.fits(width).is_ok())
             .unwrap_or(1)
     }
 
-    /// Whether every thread can move its values in vectors of `width`: each group of
-    /// `width` values (aligned) is `width` consecutive elements along the tile's last
-    /// coordinate, consecutive and aligned in a workgroup layout, aligned in the image.
+    /// Whether every thread can move its values in whole vectors of `width` on both sides:
+    /// each group of `width` values (aligned) is `width` consecutive elements along the
+    /// tile's last coordinate, consecutive and aligned in a workgroup layout, aligned in
+    /// the image. What a declared `vector` asks for.
     pub fn fits(&self, width: usize) -> Result<(), VectorBreak> {
+        self.check_width(width, true)
+    }
+
+    /// [`TiledCopy::fits`], with the workgroup sides' runs checked only when `tiles`.
+    fn check_width(&self, width: usize, tiles: bool) -> Result<(), VectorBreak> {
         let values = self.threads.value_count();
         let tile = self.threads.tile();
         let last = tile.len().saturating_sub(1);
@@ -231,7 +256,7 @@ impl<'d> TiledCopy<'d> {
                             );
                             return broken(part, slot, why);
                         }
-                        Some(Side::Tile(layout)) => {
+                        Some(Side::Tile(layout)) if tiles => {
                             if let Err(why) = contiguous(layout, &start, width) {
                                 return broken(part, slot, why);
                             }
@@ -245,7 +270,8 @@ impl<'d> TiledCopy<'d> {
     }
 
     /// The instructions of the copy with vectors of `width` (which must fit), with what
-    /// each side of each costs for the worst subgroup. `None` past the analysis budget.
+    /// each side of each costs for the worst subgroup: where a side takes a move in several
+    /// pieces ([`TiledCopy::piece`]), the worst of its pieces.
     pub fn instructions(&self, width: usize) -> Vec<Instruction> {
         let values = self.threads.value_count();
         (0..values)
@@ -259,15 +285,31 @@ impl<'d> TiledCopy<'d> {
             .collect()
     }
 
-    /// What the values `first..first + width` of every thread cost on `side`.
+    /// What the values `first..first + width` of every thread cost on `side`: the worst
+    /// subgroup of the worst of the side's pieces.
     fn cost(&self, side: Side<'_>, first: usize, width: usize) -> Cost {
+        let piece = self.piece(side, width);
+        let mut worst: Option<Cost> = None;
+        for start in (first..first + width).step_by(piece) {
+            let cost = self.access_cost(side, start, piece);
+            worst = Some(match worst {
+                Some(old) if cost_rank(&old) >= cost_rank(&cost) => old,
+                _ => cost,
+            });
+        }
+        worst.unwrap_or(Cost::Memory(Transactions::default()))
+    }
+
+    /// What one access of the values `first..first + piece` of every thread costs on
+    /// `side`, for the worst subgroup.
+    fn access_cost(&self, side: Side<'_>, first: usize, piece: usize) -> Cost {
         let threads = self.threads.thread_count();
         let subgroup = self.subgroup.clamp(1, threads.max(1));
         let mut worst: Option<Cost> = None;
         for start in (0..threads).step_by(subgroup) {
             let mut touches = Vec::new();
             for thread in start..(start + subgroup).min(threads) {
-                for value in first..first + width {
+                for value in first..first + piece {
                     let slot = Slot { thread, value };
                     let Some(element) = self.threads.element(slot) else {
                         continue;
@@ -288,14 +330,14 @@ impl<'d> TiledCopy<'d> {
             let cost = match side {
                 Side::Image => Cost::Memory(transactions::transactions_of(
                     &touches,
-                    width,
+                    piece,
                     self.element_bytes,
                     Coalescing::Sectors32,
                 )),
                 Side::Tile(_) => Cost::Banks(banks::conflicts_of(
                     &touches,
                     subgroup,
-                    width,
+                    piece,
                     self.element_bytes,
                     Banks::default(),
                 )),
@@ -306,6 +348,40 @@ impl<'d> TiledCopy<'d> {
             });
         }
         worst.unwrap_or(Cost::Memory(Transactions::default()))
+    }
+
+    /// Elements per entry of a side's array: the image's entries are the copy's vectors
+    /// of `width`, a workgroup tile's are its layout's [`entry_words`].
+    pub fn words(&self, side: Side<'_>, width: usize) -> usize {
+        match side {
+            Side::Image => width.max(1),
+            Side::Tile(layout) => entry_words(layout, self.element_bytes),
+        }
+    }
+
+    /// Elements per access of a side in moves of `width`: the image is read and written in
+    /// whole vectors; a workgroup tile in whole entries where every move starts on one and
+    /// covers whole entries, else element by element (a component of an entry).
+    pub fn piece(&self, side: Side<'_>, width: usize) -> usize {
+        let words = self.words(side, width);
+        if matches!(side, Side::Image) || words == 1 {
+            return words;
+        }
+        let last = self.threads.tile().len().saturating_sub(1);
+        let aligned = || {
+            let values = self.threads.value_count();
+            (0..self.threads.thread_count()).all(|thread| {
+                (0..values).step_by(width.max(1)).all(|value| {
+                    self.threads
+                        .element(Slot { thread, value })
+                        .is_none_or(|element| element[last].is_multiple_of(words))
+                })
+            })
+        };
+        match width >= words && width.is_multiple_of(words) && aligned() {
+            true => words,
+            false => 1,
+        }
     }
 
     /// The straight-line code of one thread with vectors of `width` (which must fit):
@@ -380,10 +456,26 @@ impl<'d> TiledCopy<'d> {
                 Some(match side {
                     Side::Image => image_vars.address(&lowered.memory, &names, vars, width),
                     Side::Tile(layout) => {
-                        let at = crate::canon::lower_at(layout, &lowered.memory, &thread_lens)?;
+                        let (words, piece) = (self.words(side, width), self.piece(side, width));
+                        let last = lowered.memory.len().saturating_sub(1);
+                        let mut accesses = Vec::new();
+                        for step in (0..width.max(1)).step_by(piece) {
+                            let mut element = lowered.memory.clone();
+                            if step > 0 {
+                                element[last] =
+                                    element[last].clone().plus(Sym::constant(step as i128));
+                            }
+                            let at = crate::canon::lower_at(layout, &element, &thread_lens)?;
+                            let index = match piece {
+                                1 => at.offset,
+                                _ => at.offset.div(words as i128, vars),
+                            };
+                            accesses.push(sym_code(&index, &names));
+                        }
                         Address {
-                            index: sym_code(&at.offset, &names),
-                            vector: false,
+                            words,
+                            piece,
+                            accesses,
                         }
                     }
                 })
@@ -491,8 +583,9 @@ impl ImageVars {
             });
         }
         Address {
-            index: index.unwrap_or(Code::Lit(0)),
-            vector: width > 1,
+            words: width.max(1),
+            piece: width.max(1),
+            accesses: vec![index.unwrap_or(Code::Lit(0))],
         }
     }
 
@@ -532,15 +625,49 @@ fn plus(a: Code, b: Code) -> Code {
     }
 }
 
-/// Where one side of a move reads or writes.
+/// Where one side of a move reads or writes, as accesses to the side's array, whose
+/// entries are `words` elements each (`array<vec4<u32>>` for four).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Address {
-    /// The index: of the vector when `vector`, else of the first element.
-    pub index: Code,
-    /// Whether the side is read or written as whole vectors of the program's width (the
-    /// image, declared as an array of vectors); otherwise as that many consecutive
-    /// elements.
-    pub vector: bool,
+    /// Elements per entry of the side's array.
+    pub words: usize,
+    /// Elements per access: `words` (whole entries) or 1 (one element; a component of its
+    /// entry when `words > 1`).
+    pub piece: usize,
+    /// The accesses, in the order of the move's elements: each the index of an entry when
+    /// `piece == words`, else the element's offset.
+    pub accesses: Vec<Code>,
+}
+
+impl Address {
+    /// Whether the side is one access of whole entries.
+    pub fn is_whole(&self) -> bool {
+        self.piece == self.words && self.accesses.len() == 1
+    }
+
+    /// The first element of each access, evaluated.
+    fn starts(&self, env: &HashMap<String, u64>) -> Option<Vec<u64>> {
+        let scale = match self.piece == self.words {
+            true => self.words as u64,
+            false => 1,
+        };
+        self.accesses
+            .iter()
+            .map(|access| Some(access.eval(env)? * scale))
+            .collect()
+    }
+
+    /// The element indices the side touches, in the move's order.
+    fn elements(&self, env: &HashMap<String, u64>) -> Option<Vec<u64>> {
+        let piece = self.piece as u64;
+        let starts = self.starts(env)?;
+        Some(
+            starts
+                .into_iter()
+                .flat_map(|start| (0..piece).map(move |i| start + i))
+                .collect(),
+        )
+    }
 }
 
 /// One move of a thread: `width` values from the source to the destination.
@@ -598,24 +725,22 @@ impl Program {
         }
         let holds = Condition::all_hold;
         let interior = holds(&self.interior, &env)?;
-        let width = self.width as u64;
-        let element = |address: &Address, env: &HashMap<String, u64>| -> Option<u64> {
-            let index = address.index.eval(env)?;
-            Some(if address.vector { index * width } else { index })
-        };
         let mut copied = Vec::new();
         for step in &self.moves {
             if !holds(&step.valid, &env)? || (!interior && !holds(&step.bounds, &env)?) {
                 continue;
             }
-            let (source, destination) = (
-                element(&step.source, &env)?,
-                element(&step.destination, &env)?,
+            let sources = step.source.elements(&env)?;
+            let destinations = step.destination.elements(&env)?;
+            copied.extend(
+                sources
+                    .into_iter()
+                    .zip(destinations)
+                    .map(|(source, destination)| Copied {
+                        source,
+                        destination,
+                    }),
             );
-            copied.extend((0..width).map(|i| Copied {
-                source: source + i,
-                destination: destination + i,
-            }));
         }
         Some(copied)
     }
@@ -728,6 +853,39 @@ pub fn check_run(
         }
     }
     Ok(())
+}
+
+/// Elements per entry of a workgroup layout's WGSL array (`array<u32>`, `vec2`, `vec4`):
+/// the widest run, up to [`MAX_VECTOR_BYTES`], such that every aligned run of that many
+/// elements along the tile's last coordinate lies at consecutive offsets starting on a
+/// multiple of it. It depends on the layout alone, so every copy in and out of one tile
+/// agrees on how the tile is declared; a copy whose vectors cover whole entries moves
+/// them at once (one 16-byte access per lane), and one that does not, element by element.
+pub fn entry_words(layout: &Descriptor, element_bytes: usize) -> usize {
+    let shape = layout.shape();
+    let (Some(&last), Some(space)) = (shape.last(), layout.space()) else {
+        return 1;
+    };
+    let elements: usize = shape.iter().product();
+    if elements > crate::budget::ACCESS_ELEMENTS {
+        // Workgroup memory holds far fewer; a tile this large is refused elsewhere.
+        return 1;
+    }
+    let widest = (MAX_VECTOR_BYTES / element_bytes.max(1)).max(1);
+    let runs_hold = |width: usize| {
+        (0..elements).step_by(width).all(|index| {
+            let start = crate::threads::digits(index, &shape);
+            contiguous(layout, &start, width).is_ok()
+        })
+    };
+    (0..=widest.trailing_zeros())
+        .rev()
+        .map(|shift| 1usize << shift)
+        .find(|&width| {
+            width == 1
+                || (last.is_multiple_of(width) && space.is_multiple_of(width) && runs_hold(width))
+        })
+        .unwrap_or(1)
 }
 
 /// Whether `width` elements from `start` along the last coordinate are consecutive and

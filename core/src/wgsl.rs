@@ -623,8 +623,7 @@ pub fn tiled_copy(
             if guarded {
                 tests.extend(step.bounds.iter().cloned());
             }
-            let statements =
-                copy_statements(step, program.width, (source, destination), vector, &names);
+            let statements = copy_statements(step, (source, destination), vector, &names);
             if tests.is_empty() {
                 for statement in statements {
                     let _ = writeln!(out, "{indent}{statement}");
@@ -661,59 +660,65 @@ pub fn tiled_copy(
     )
 }
 
-/// The WGSL statements of one move.
+/// The WGSL statements of one move: one assignment where both sides are one access of
+/// whole entries; otherwise the source's vector entries bound to locals (`v0`, `v0_1`, …)
+/// and the destination's accesses assembled from their components.
 fn copy_statements(
     step: &Move,
-    width: usize,
     (source, destination): (&str, &str),
     vector: &str,
     names: &Names,
 ) -> Vec<String> {
-    let element = |address: &Address, i: usize| -> String {
-        let index = match i {
-            0 => address.index.clone(),
-            i => Code::bin(Op::Add, address.index.clone(), Code::Lit(i as u128)),
-        };
-        expr(&index, names)
-    };
     let (from, to) = (&step.source, &step.destination);
+    if from.is_whole() && to.is_whole() {
+        return vec![format!(
+            "{} = {};",
+            access(destination, to, 0, names),
+            access(source, from, 0, names)
+        )];
+    }
     let lanes = ["x", "y", "z", "w"];
-    match (from.vector, to.vector) {
-        (true, true) => vec![format!(
-            "{destination}[{}] = {source}[{}];",
-            element(to, 0),
-            element(from, 0)
-        )],
-        (true, false) => {
-            let value = format!("{vector}{}", step.first);
-            let mut out = vec![format!("let {value} = {source}[{}];", element(from, 0))];
-            out.extend((0..width).map(|i| {
-                format!(
-                    "{destination}[{}] = {value}.{};",
-                    element(to, i),
-                    lanes[i % 4]
-                )
-            }));
-            out
+    let mut statements = Vec::new();
+    // The source's elements, in order, as expressions.
+    let mut elements = Vec::new();
+    for k in 0..from.accesses.len() {
+        let read = access(source, from, k, names);
+        match from.piece {
+            1 => elements.push(read),
+            piece => {
+                let local = match from.accesses.len() {
+                    1 => format!("{vector}{}", step.first),
+                    _ => format!("{vector}{}_{k}", step.first),
+                };
+                statements.push(format!("let {local} = {read};"));
+                elements.extend((0..piece).map(|i| format!("{local}.{}", lanes[i % 4])));
+            }
         }
-        (false, true) => {
-            let parts: Vec<String> = (0..width)
-                .map(|i| format!("{source}[{}]", element(from, i)))
-                .collect();
-            vec![format!(
-                "{destination}[{}] = vec{width}({});",
-                element(to, 0),
-                parts.join(", ")
-            )]
+    }
+    for (k, parts) in elements.chunks(to.piece.max(1)).enumerate() {
+        let value = match parts {
+            [one] => one.clone(),
+            parts => format!("vec{}({})", parts.len(), parts.join(", ")),
+        };
+        statements.push(format!("{} = {value};", access(destination, to, k, names)));
+    }
+    statements
+}
+
+/// Access `k` of a side: an entry of the array, or one component of an entry.
+fn access(buffer: &str, address: &Address, k: usize, names: &Names) -> String {
+    let index = &address.accesses[k];
+    match address.piece == address.words {
+        true => format!("{buffer}[{}]", expr(index, names)),
+        false => {
+            let words = address.words as u128;
+            let entry = index.clone().quotient(words);
+            let component = index.clone().remainder(words);
+            format!(
+                "{buffer}[{}][{}]",
+                expr(&entry, names),
+                expr(&component, names)
+            )
         }
-        (false, false) => (0..width)
-            .map(|i| {
-                format!(
-                    "{destination}[{}] = {source}[{}];",
-                    element(to, i),
-                    element(from, i)
-                )
-            })
-            .collect(),
     }
 }

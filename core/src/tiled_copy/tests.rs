@@ -55,12 +55,37 @@ fn expected(copy: &TiledCopy<'_>, thread: usize, tile: &[usize], extents: &[usiz
     };
     (0..copy.threads.value_count())
         .filter_map(|value| copy.threads.element(Slot { thread, value }))
-        .filter(|element| (0..element.len()).all(|i| tile[i] * shape[i] + element[i] < extents[i]))
+        .filter(|element| {
+            // Only an image has extents; a copy between tiles moves the whole tile.
+            let image =
+                matches!(copy.source, Side::Image) || matches!(copy.destination, Side::Image);
+            !image || (0..element.len()).all(|i| tile[i] * shape[i] + element[i] < extents[i])
+        })
         .map(|element| Copied {
             source: offset(copy.source, &element),
             destination: offset(copy.destination, &element),
         })
         .collect()
+}
+
+/// The same tile row-major: every aligned run of four is one `vec4` entry.
+fn plain_tile() -> Descriptor {
+    let tile = xor_tile();
+    Descriptor {
+        name: Cow::Borrowed("PlainTile"),
+        dims: Cow::Owned(tile.dims[..2].to_vec()),
+        stages: Cow::Owned(Vec::new()),
+        coords: Cow::Owned(vec![0, 1]),
+        ..tile
+    }
+}
+
+#[test]
+fn entries_are_the_widest_aligned_runs() {
+    assert_eq!(entry_words(&xor_tile(), 4), 1);
+    assert_eq!(entry_words(&plain_tile(), 4), 4);
+    // Wider elements: 16 bytes hold two of 8 bytes.
+    assert_eq!(entry_words(&plain_tile(), 8), 2);
 }
 
 #[test]
@@ -76,7 +101,12 @@ fn vectors_are_as_wide_as_both_sides_allow() {
         "{}",
         error.why
     );
-    assert_eq!(load.widest(), 1);
+    assert_eq!(load.widest_whole(), 1);
+    // Left to the copy, the image keeps its vectors of four and the tile takes them
+    // element by element.
+    assert_eq!(load.widest(), 4);
+    assert_eq!(load.piece(Side::Tile(&tile), 4), 1);
+    assert_eq!(entry_words(&tile, 4), 1);
     // Image → image: vectors of four.
     let plain = copy(&threads, Side::Image, Side::Image);
     assert_eq!(plain.widest(), 4);
@@ -84,11 +114,14 @@ fn vectors_are_as_wide_as_both_sides_allow() {
 
 #[test]
 fn programs_copy_what_the_interpreter_says() {
-    let (threads, tile) = (rows_of_four(), xor_tile());
+    let (threads, tile, plain) = (rows_of_four(), xor_tile(), plain_tile());
     for (source, destination) in [
         (Side::Image, Side::Tile(&tile)),
         (Side::Tile(&tile), Side::Image),
         (Side::Image, Side::Image),
+        (Side::Image, Side::Tile(&plain)),
+        (Side::Tile(&plain), Side::Tile(&tile)),
+        (Side::Tile(&tile), Side::Tile(&plain)),
     ] {
         let copy = copy(&threads, source, destination);
         let width = copy.widest();

@@ -189,7 +189,7 @@ pub fn check_tiled_copy<'a>(
     let width = match vector {
         Some((width, expr)) => {
             if let Err(broken) = copy.fits(width) {
-                let widest = copy.widest();
+                let widest = copy.widest_whole();
                 let part = match broken.part {
                     Part::Threads => format!("`{threads_name}`"),
                     Part::Source => format!("the source `{}`", item.source),
@@ -198,8 +198,9 @@ pub fn check_tiled_copy<'a>(
                 return Err(errors.error(
                     expr,
                     format!(
-                        "vectors of {width} values do not fit {part}: {}; at most {widest} fit: \
-                         use `vector {widest}` or leave the width to the macro",
+                        "vectors of {width} values do not fit {part}: {}; at most {widest} fit \
+                         every side: use `vector {widest}`, or leave the width to the macro, \
+                         which splits the vectors where a workgroup tile breaks them",
                         broken.why
                     ),
                 ));

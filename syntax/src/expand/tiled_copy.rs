@@ -22,11 +22,18 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
         None => "the image".to_owned(),
     };
     let (from, to) = (side(copy.source), side(copy.destination));
-    let comment = format!(
-        "Tiled copy `{name}`: {from} → {to}, threads `{threads}`, vectors of {}.",
-        copy.width
-    );
+    let core = copy.copy();
     let (source_buffer, destination_buffer) = &copy.buffers;
+    let array = |side, buffer: &str| match core.words(side, copy.width) {
+        1 => format!("`{buffer}` as `array<u32>`"),
+        words => format!("`{buffer}` as `array<vec{words}<u32>>`"),
+    };
+    let comment = format!(
+        "Tiled copy `{name}`: {from} → {to}, threads `{threads}`, {}.\n// Reads {}, writes {}.",
+        pieces(copy, &from, &to),
+        array(core.source, source_buffer),
+        array(core.destination, destination_buffer),
+    );
     let wgsl = wgsl::tiled_copy(
         &name.to_string(),
         &comment,
@@ -180,35 +187,53 @@ fn moves(program: &Program) -> TokenStream {
     quote!(#(#prologue)* #body)
 }
 
-/// One move: `width` elements from the source to the destination, under its tests.
+/// One move: `width` elements from the source to the destination, under its tests; in
+/// runs as long as both sides' accesses allow, each one slice copy (or one element).
 fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
-    let start = |address: &Address| {
-        let index = Rust(&address.index);
-        match (address.vector, width) {
-            (true, w) if w > 1 => {
-                let w = lit(w);
-                quote!((#index) * #w)
+    let (from, to) = (&step.source, &step.destination);
+    let run = from.piece.min(to.piece).max(1);
+    // The first element of the run at `element` of the move, on one side.
+    let start = |address: &Address, element: usize| {
+        let index = Rust(&address.accesses[element / address.piece]);
+        let within = element % address.piece;
+        let start = match address.piece == address.words && address.words > 1 {
+            true => {
+                let words = lit(address.words);
+                quote!((#index) * #words)
             }
-            _ => quote!(#index),
+            false => quote!(#index),
+        };
+        match within {
+            0 => start,
+            within => {
+                let within = lit(within);
+                quote!(#start + #within)
+            }
         }
     };
-    let (from, to) = (start(&step.source), start(&step.destination));
-    let copy = match width {
-        1 => quote!(destination[#to] = source[#from];),
-        w => {
-            let w = lit(w);
-            quote! {
-                let (from, to) = (#from, #to);
-                destination[to..to + #w].copy_from_slice(&source[from..from + #w]);
+    let copies: Vec<TokenStream> = (0..width.max(1))
+        .step_by(run)
+        .map(|element| {
+            let (source, destination) = (start(from, element), start(to, element));
+            match run {
+                1 => quote!(destination[#destination] = source[#source];),
+                run => {
+                    let run = lit(run);
+                    quote! {
+                        let (from, to) = (#source, #destination);
+                        destination[to..to + #run].copy_from_slice(&source[from..from + #run]);
+                    }
+                }
             }
-        }
-    };
+        })
+        .collect();
+    let copy = quote!(#(#copies)*);
     let mut tests = step.valid.clone();
     if guarded {
         tests.extend(step.bounds.iter().cloned());
     }
     match tests.is_empty() {
-        true => match width {
+        true => match run {
             1 => copy,
             _ => quote!({ #copy }),
         },
@@ -219,11 +244,31 @@ fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
     }
 }
 
+/// How the copy moves its values: `vectors of 4`, and where a side takes them in pieces,
+/// `vectors of 4 (single elements on `XorTile`)`.
+fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
+    let core = copy.copy();
+    let split: Vec<String> = [(core.source, from), (core.destination, to)]
+        .into_iter()
+        .filter_map(|(side, name)| {
+            let piece = core.piece(side, copy.width);
+            (piece < copy.width).then(|| match piece {
+                1 => format!("single elements on {name}"),
+                piece => format!("vectors of {piece} on {name}"),
+            })
+        })
+        .collect();
+    match split.is_empty() {
+        true => format!("vectors of {}", copy.width),
+        false => format!("vectors of {} ({})", copy.width, split.join(", ")),
+    }
+}
+
 /// The rustdoc lines: the sides, the vectors and what each instruction costs.
 fn doc(copy: &CheckedTiledCopy, from: &str, to: &str) -> Vec<String> {
     let threads = copy.copy().threads;
     let mut lines = vec![format!(
-        " Copies a {} tile from {from} to {to}: {} threads, {} values each, in vectors of {}.",
+        " Copies a {} tile from {from} to {to}: {} threads, {} values each, in {}.",
         threads
             .tile()
             .iter()
@@ -232,7 +277,7 @@ fn doc(copy: &CheckedTiledCopy, from: &str, to: &str) -> Vec<String> {
             .join(" × "),
         threads.thread_count(),
         threads.value_count(),
-        copy.width
+        pieces(copy, from, to)
     )];
     lines.push(String::new());
     lines.push(format!(
