@@ -11,8 +11,9 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{Gpu, GpuError, GpuLayout, Word};
+use swizzle::gpu::{Gpu, GpuError, GpuLayout, Transpose, Word};
 use swizzle::ir::{Descriptor, coordinates};
+use swizzle::threads::ThreadValues;
 
 /// What no kernel writes.
 const POISON: u32 = 0xDEAD_BEEF;
@@ -127,6 +128,52 @@ swizzle::layout! {
         memory [y: 32, x: 32];
         xor x by y;
         coords [y, x];
+    }
+    /// The XOR on groups of four words: whole `vec4` entries, swizzled by the row's
+    /// group of four.
+    pub layout Xor4Tile {
+        memory [yo: 8, yi: 4, xo: 8, xi: 4];
+        xor xo by yo;
+        merge [yo, yi] -> y;
+        merge [xo, xi] -> x;
+        coords [y, x];
+    }
+    /// A tile that is not square, to transpose through.
+    pub layout WideTile {
+        memory [y: 8, x: 32];
+        coords [y, x];
+    }
+    /// 256 threads, four consecutive elements of a row each.
+    threads Fours {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        merge [r, tc] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// 64 threads, four rows of four each.
+    threads Sixteens {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        unmerge r -> [k: 4, tr: 8];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
+    /// Loads and stores of the wide tile: 64 threads each, single elements.
+    threads WideLoads {
+        tile [r: 8, c: 32];
+        unmerge r -> [k: 4, tr: 2];
+        merge [tr, c] -> thread;
+        threads [thread];
+        values [k];
+    }
+    threads WideStores {
+        tile [c: 32, r: 8];
+        unmerge c -> [k: 4, tc: 8];
+        merge [tc, r] -> thread;
+        threads [thread];
+        values [k];
     }
 }
 
@@ -512,29 +559,91 @@ fn transposed(image: &[u32], height: usize, width: usize) -> Vec<u32> {
     out
 }
 
+/// The transpose tiles, as `'static` references (a `const` keeps them).
+const TILES: [&Descriptor; 5] = [
+    &RowTile::DESCRIPTOR,
+    &PaddedTile::DESCRIPTOR,
+    &XorTile::DESCRIPTOR,
+    &Xor4Tile::DESCRIPTOR,
+    &WideTile::DESCRIPTOR,
+];
+
+/// Transposes through every tile layout, in vectors and single elements, at sizes with
+/// partial tiles (and rows that are no multiple of four), against the CPU.
 #[test]
 fn transposes_match_the_cpu_on_partial_tiles() {
     let Some(gpu) = gpu() else { return };
-    let tiles = [
-        GpuLayout::of::<RowTile, 2>().expect("WGSL"),
-        GpuLayout::of::<PaddedTile, 2>().expect("WGSL"),
-        GpuLayout::of::<XorTile, 2>().expect("WGSL"),
+    let square = |tile: &'static Descriptor, threads: ThreadValues<'static>| Transpose {
+        tile,
+        loads: threads,
+        stores: threads,
+    };
+    let transposes = [
+        square(TILES[0], Fours::THREAD_VALUES),
+        square(TILES[1], Fours::THREAD_VALUES),
+        square(TILES[2], Sixteens::THREAD_VALUES),
+        square(TILES[3], Sixteens::THREAD_VALUES),
+        Transpose {
+            tile: TILES[4],
+            loads: WideLoads::THREAD_VALUES,
+            stores: WideStores::THREAD_VALUES,
+        },
     ];
-    for (height, width) in [(32, 32), (37, 70), (100, 33), (1, 65), (129, 3)] {
+    for (height, width) in [(32, 32), (36, 72), (37, 70), (100, 33), (1, 65), (129, 4)] {
         let image: Vec<u32> = (0..(height * width) as u32).map(|v| v ^ 0x5555).collect();
         let expected = transposed(&image, height, width);
         let input = gpu.upload(&image).expect("upload");
         let mut kernels = vec![gpu.naive_transpose_kernel(height, width).expect("naive")];
-        for tile in &tiles {
-            kernels.push(gpu.transpose_kernel(height, width, tile).expect("tiled"));
+        for transpose in &transposes {
+            let tiled = gpu.transpose_kernel(height, width, transpose);
+            kernels.push(tiled.expect("tiled").kernel);
         }
         for kernel in kernels {
             let output = gpu.filled(image.len(), POISON).expect("buffer");
             kernel.run(gpu, &input, &output).expect("transpose");
             let output = gpu.download(&output).expect("download");
-            assert!(output == expected, "{} of {height}×{width}", kernel.name());
+            assert!(
+                output == expected,
+                "{} of {height}×{width}:\n{}",
+                kernel.name(),
+                kernel.wgsl()
+            );
         }
     }
+}
+
+/// The analysis of each tile agrees with the bank arithmetic: the row-major tile's column
+/// reads conflict, the padded and XOR tiles' do not; the vectors are what the rows allow.
+#[test]
+fn transpose_verdicts_and_vectors() {
+    let Some(gpu) = gpu() else { return };
+    let kernel = |tile: &'static Descriptor, threads: ThreadValues<'static>, side| {
+        let transpose = Transpose {
+            tile,
+            loads: threads,
+            stores: threads,
+        };
+        gpu.transpose_kernel(side, side, &transpose)
+            .expect("kernel")
+    };
+    let row = kernel(TILES[0], Fours::THREAD_VALUES, 64);
+    assert_eq!(row.widths, [4, 4]);
+    assert_eq!(row.worst_conflict(), 8);
+    for tile in [TILES[1], TILES[2]] {
+        assert_eq!(
+            kernel(tile, Sixteens::THREAD_VALUES, 64).worst_conflict(),
+            1
+        );
+    }
+    let xor4 = kernel(TILES[3], Sixteens::THREAD_VALUES, 64);
+    assert_eq!(xor4.worst_conflict(), 1);
+    assert!(
+        xor4.kernel
+            .wgsl()
+            .contains("var<workgroup> tile: array<vec4<u32>, 256>")
+    );
+    // Rows of 66 split into pairs only.
+    assert_eq!(kernel(TILES[2], Fours::THREAD_VALUES, 66).widths, [2, 2]);
 }
 
 #[test]
@@ -595,10 +704,33 @@ fn bad_input_is_a_typed_error() {
         matches!(tiled, Err(GpuError::Unsupported { .. })),
         "{tiled:?}"
     );
-    let not_square = GpuLayout::of::<LdsA, 2>().expect("WGSL");
+    // Thread-value layouts over another tile than the transpose's.
+    let mismatched = Transpose {
+        tile: TILES[4],
+        loads: Fours::THREAD_VALUES,
+        stores: Fours::THREAD_VALUES,
+    };
     assert!(matches!(
-        gpu.transpose_kernel(64, 64, &not_square),
+        gpu.transpose_kernel(64, 64, &mismatched),
         Err(GpuError::Unsupported { .. })
+    ));
+    let different = Transpose {
+        tile: TILES[2],
+        loads: Fours::THREAD_VALUES,
+        stores: Sixteens::THREAD_VALUES,
+    };
+    assert!(matches!(
+        gpu.transpose_kernel(64, 64, &different),
+        Err(GpuError::Unsupported { .. })
+    ));
+    let empty = Transpose {
+        tile: TILES[2],
+        loads: Fours::THREAD_VALUES,
+        stores: Fours::THREAD_VALUES,
+    };
+    assert!(matches!(
+        gpu.transpose_kernel(0, 64, &empty),
+        Err(GpuError::TooLarge { .. })
     ));
 
     // Elements of the wrong width: a kernel moves the width its layouts were built for.
@@ -633,12 +765,6 @@ fn bad_input_is_a_typed_error() {
             actual: 8
         })
     );
-    let tile = GpuLayout::of::<XorTile, 2>().expect("WGSL");
-    let wide_tile = tile.with_element::<f64>().expect("64-bit tile");
-    assert!(matches!(
-        gpu.transpose_kernel(64, 64, &wide_tile),
-        Err(GpuError::Unsupported { .. })
-    ));
     assert!(matches!(
         gpu.map_kernel(&wide, "    return value;"),
         Err(GpuError::Unsupported { .. })

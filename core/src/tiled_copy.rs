@@ -257,7 +257,7 @@ impl<'d> TiledCopy<'d> {
                             return broken(part, slot, why);
                         }
                         Some(Side::Tile(layout)) if tiles => {
-                            if let Err(why) = contiguous(layout, &start, width) {
+                            if let Err(why) = contiguous(layout, &start, width, last) {
                                 return broken(part, slot, why);
                             }
                         }
@@ -368,6 +368,10 @@ impl<'d> TiledCopy<'d> {
             return words;
         }
         let last = self.threads.tile().len().saturating_sub(1);
+        let along_last = match side {
+            Side::Tile(layout) => run_words(layout, last, self.element_bytes) >= words,
+            Side::Image => true,
+        };
         let aligned = || {
             let values = self.threads.value_count();
             (0..self.threads.thread_count()).all(|thread| {
@@ -378,7 +382,7 @@ impl<'d> TiledCopy<'d> {
                 })
             })
         };
-        match width >= words && width.is_multiple_of(words) && aligned() {
+        match along_last && width >= words && width.is_multiple_of(words) && aligned() {
             true => words,
             false => 1,
         }
@@ -856,14 +860,26 @@ pub fn check_run(
 }
 
 /// Elements per entry of a workgroup layout's WGSL array (`array<u32>`, `vec2`, `vec4`):
-/// the widest run, up to [`MAX_VECTOR_BYTES`], such that every aligned run of that many
-/// elements along the tile's last coordinate lies at consecutive offsets starting on a
-/// multiple of it. It depends on the layout alone, so every copy in and out of one tile
-/// agrees on how the tile is declared; a copy whose vectors cover whole entries moves
-/// them at once (one 16-byte access per lane), and one that does not, element by element.
+/// the widest run, up to [`MAX_VECTOR_BYTES`], such that along some coordinate every
+/// aligned run of that many elements lies at consecutive offsets starting on a multiple of
+/// it. It does not depend on the order of the coordinates, so a tile and its transposed
+/// view (the same memory) agree on how the tile is declared; a copy whose vectors cover
+/// whole entries along its last coordinate moves them at once (one 16-byte access per
+/// lane), and one that does not, element by element.
 pub fn entry_words(layout: &Descriptor, element_bytes: usize) -> usize {
+    let rank = layout.shape().len();
+    (0..rank)
+        .map(|axis| run_words(layout, axis, element_bytes))
+        .max()
+        .unwrap_or(1)
+}
+
+/// The widest run, up to [`MAX_VECTOR_BYTES`], such that every aligned run of that many
+/// elements along coordinate `axis` lies at consecutive offsets starting on a multiple of
+/// it; 1 for none (or past the enumeration budget).
+fn run_words(layout: &Descriptor, axis: usize, element_bytes: usize) -> usize {
     let shape = layout.shape();
-    let (Some(&last), Some(space)) = (shape.last(), layout.space()) else {
+    let (Some(&len), Some(space)) = (shape.get(axis), layout.space()) else {
         return 1;
     };
     let elements: usize = shape.iter().product();
@@ -873,9 +889,9 @@ pub fn entry_words(layout: &Descriptor, element_bytes: usize) -> usize {
     }
     let widest = (MAX_VECTOR_BYTES / element_bytes.max(1)).max(1);
     let runs_hold = |width: usize| {
-        (0..elements).step_by(width).all(|index| {
+        (0..elements).all(|index| {
             let start = crate::threads::digits(index, &shape);
-            contiguous(layout, &start, width).is_ok()
+            !start[axis].is_multiple_of(width) || contiguous(layout, &start, width, axis).is_ok()
         })
     };
     (0..=widest.trailing_zeros())
@@ -883,21 +899,25 @@ pub fn entry_words(layout: &Descriptor, element_bytes: usize) -> usize {
         .map(|shift| 1usize << shift)
         .find(|&width| {
             width == 1
-                || (last.is_multiple_of(width) && space.is_multiple_of(width) && runs_hold(width))
+                || (len.is_multiple_of(width) && space.is_multiple_of(width) && runs_hold(width))
         })
         .unwrap_or(1)
 }
 
-/// Whether `width` elements from `start` along the last coordinate are consecutive and
+/// Whether `width` elements from `start` along coordinate `axis` are consecutive and
 /// aligned in `layout`; otherwise why not, naming the transform that breaks the run.
-fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), String> {
-    let last = start.len().saturating_sub(1);
+fn contiguous(
+    layout: &Descriptor,
+    start: &[usize],
+    width: usize,
+    axis: usize,
+) -> Result<(), String> {
     let first = layout.offset(start).map_err(|e| e.to_string())?;
     let name = &layout.name;
     let breaker = || {
         let mut block: Vec<(usize, usize)> = (0..start.len()).map(|c| (c, 1)).collect();
-        if let Some(part) = block.last_mut() {
-            *part = (last, width);
+        if let Some(part) = block.get_mut(axis) {
+            *part = (axis, width);
         }
         match culprit(layout, &block) {
             Some(culprit) => format!("`{}` breaks the run", culprit.describe(layout)),
@@ -906,7 +926,7 @@ fn contiguous(layout: &Descriptor, start: &[usize], width: usize) -> Result<(), 
     };
     for i in 1..width {
         let mut next = start.to_vec();
-        next[last] += i;
+        next[axis] += i;
         let offset = layout.offset(&next).map_err(|e| e.to_string())?;
         if offset != first + i {
             return Err(format!(

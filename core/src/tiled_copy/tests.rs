@@ -86,6 +86,17 @@ fn entries_are_the_widest_aligned_runs() {
     assert_eq!(entry_words(&plain_tile(), 4), 4);
     // Wider elements: 16 bytes hold two of 8 bytes.
     assert_eq!(entry_words(&plain_tile(), 8), 2);
+    // The transposed view of the same memory declares it the same way, and takes its
+    // vectors (now along the tile's rows) element by element.
+    let plain = plain_tile();
+    let transposed = Descriptor {
+        coords: Cow::Owned(vec![1, 0]),
+        ..plain.clone()
+    };
+    assert_eq!(entry_words(&transposed, 4), 4);
+    let threads = rows_of_four();
+    let store = copy(&threads, Side::Tile(&transposed), Side::Image);
+    assert_eq!(store.piece(Side::Tile(&transposed), 4), 1);
 }
 
 #[test]

@@ -280,102 +280,6 @@ impl Gpu {
         self.kernel("naive transpose".to_owned(), body, groups, [len, len], 32)
     }
 
-    /// Transposes a row-major `height × width` image into a row-major `width × height` one
-    /// through a square tile in workgroup memory laid out by `tile`: a workgroup loads a
-    /// tile along rows and stores it along columns, so the tile layout decides the bank
-    /// conflicts of the column reads. Partial tiles at the edges are bounds-checked.
-    pub fn transpose_kernel(
-        &self,
-        height: usize,
-        width: usize,
-        tile: &GpuLayout,
-    ) -> Result<Kernel, GpuError> {
-        let len = self.image_len(height, width)?;
-        if tile.element_bits() != 32 {
-            return Err(tile.unsupported(
-                "a transpose tile holds 32-bit words in workgroup memory: give the one-word \
-                 layout",
-            ));
-        }
-        let side = match tile.shape() {
-            [a, b] if a == b => *a,
-            shape => {
-                return Err(tile.unsupported(format!(
-                    "a transpose tile must be square and two-dimensional, not {shape:?}"
-                )));
-            }
-        };
-        if tile.is_padded() || !tile.is_injective() {
-            return Err(tile.unsupported(
-                "a transpose tile must give every coordinate its own offset (no padding, \
-                 injective)",
-            ));
-        }
-        let limits = self.device().limits();
-        let invocations = limits.max_compute_invocations_per_workgroup as usize;
-        if side > invocations || side > limits.max_compute_workgroup_size_x as usize {
-            return Err(GpuError::TooLarge {
-                what: "the tile side".to_owned(),
-                value: side as u64,
-                limit: invocations.min(limits.max_compute_workgroup_size_x as usize) as u64,
-            });
-        }
-        let bytes = (tile.space() * 4) as u64;
-        let limit = u64::from(limits.max_compute_workgroup_storage_size);
-        if bytes > limit {
-            return Err(GpuError::TooLarge {
-                what: "the tile's workgroup memory in bytes".to_owned(),
-                value: bytes,
-                limit,
-            });
-        }
-        let rows = (GROUP as usize / side).clamp(1, side);
-        let (offset_load, offset_store) = (
-            format!("{}_offset(lane.y + k, lane.x)", tile.prefix()),
-            format!("{}_offset(lane.x, lane.y + k)", tile.prefix()),
-        );
-        let body = format!(
-            "{bindings}var<workgroup> tile: array<u32, {space}>;
-
-@compute @workgroup_size({side}, {rows})
-fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) lane: vec3<u32>) {{
-    let x0 = group.x * {side}u;
-    let y0 = group.y * {side}u;
-    for (var k = 0u; k < {side}u; k += {rows}u) {{
-        let y = y0 + lane.y + k;
-        let x = x0 + lane.x;
-        if (y < {height}u && x < {width}u) {{
-            tile[{offset_load}] = src[y * {width}u + x];
-        }}
-    }}
-    workgroupBarrier();
-    for (var k = 0u; k < {side}u; k += {rows}u) {{
-        let row = x0 + lane.y + k;
-        let column = y0 + lane.x;
-        if (row < {width}u && column < {height}u) {{
-            dst[row * {height}u + column] = tile[{offset_store}];
-        }}
-    }}
-}}
-",
-            bindings = bindings("u32", "u32"),
-            space = tile.space(),
-        );
-        let wgsl = assemble(&[tile], &body);
-        let groups = [width.div_ceil(side), height.div_ceil(side)];
-        let max = limits.max_compute_workgroups_per_dimension as usize;
-        if groups.iter().any(|&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: groups[0].max(groups[1]) as u64,
-                limit: max as u64,
-            });
-        }
-        let groups = groups.map(|g| g as u32);
-        let name = format!("transpose through {}", tile.name());
-        self.kernel(name, wgsl, groups, [len, len], 32)
-    }
-
     /// Applies `body`, the WGSL body of `fn body(value: u32, coord: array<u32, N>, offset:
     /// u32) -> u32`, to every valid coordinate of a buffer in `layout`, in place. The
     /// layout's functions are in scope (`<prefix>_offset`, …); `bitcast<f32>(value)` reads
@@ -427,7 +331,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
 
     /// A kernel of `wgsl` over `groups`, with the lengths of its input and output buffers
     /// in elements of `bits` bits.
-    fn kernel(
+    pub(super) fn kernel(
         &self,
         name: String,
         wgsl: String,
@@ -477,7 +381,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     }
 
     /// Elements of a `height × width` image, which WGSL indexes with `u32`.
-    fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
+    pub(super) fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
         let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
         len.filter(|&l| l > 0).ok_or(GpuError::TooLarge {
             what: format!("a {height} × {width} image, in elements (and it must not be empty)"),

@@ -19,6 +19,7 @@ mod kernel;
 mod layout;
 mod narrow;
 mod shader;
+mod transpose;
 
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
@@ -26,3 +27,4 @@ pub use error::GpuError;
 pub use kernel::{Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;
+pub use transpose::{Transpose, TransposeKernel};

@@ -333,7 +333,15 @@ impl Expansion<'_> {
                 }
             }
         });
+        let thread_coords = lit(threads.thread_coords);
         Some(quote! {
+            /// The layout as the core and the runtime take it (`swizzle::gpu` kernels, the
+            /// analyses): its leading coordinates the thread's, the rest the value's.
+            pub const THREAD_VALUES: ::swizzle::threads::ThreadValues<'static> =
+                ::swizzle::threads::ThreadValues {
+                    descriptor: &Self::DESCRIPTOR,
+                    thread_coords: #thread_coords,
+                };
             /// Threads in the workgroup: the product of the thread coordinates' lengths.
             pub const THREADS: usize = #thread_count;
             /// Values each thread holds: the product of the value coordinates' lengths.

@@ -1,0 +1,235 @@
+//! Transposes through workgroup memory, built from two tiled copies: a workgroup loads one
+//! tile of the input image into a workgroup tile in any layout, waits for the others, and
+//! stores the tile's transpose into the output image. Both copies come from the core's
+//! [`TiledCopy`]: each thread's moves are straight-line WGSL, in `vec4` global accesses
+//! where the image's rows allow, with guards only at the image's edge, and the bank
+//! conflicts of every workgroup-memory instruction are known before the kernel runs
+//! ([`TransposeKernel::instructions`]).
+
+use super::{Gpu, GpuError, Kernel};
+use std::borrow::Cow;
+use swizzle_core::ir::Descriptor;
+use swizzle_core::threads::ThreadValues;
+use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::wgsl;
+
+/// Lanes per subgroup that the conflict analysis assumes: a warp.
+const SUBGROUP: usize = 32;
+
+/// The parts of a transpose through a workgroup tile.
+#[derive(Clone, Copy, Debug)]
+pub struct Transpose<'d> {
+    /// The workgroup tile: any fixed-size layout of rank 2, over `[y, x]` of the input's
+    /// tile.
+    pub tile: &'d Descriptor,
+    /// Who loads the input's tile: a thread-value layout over the tile's `[y, x]`.
+    pub loads: ThreadValues<'d>,
+    /// Who stores the output's tile: a thread-value layout over the transposed tile's
+    /// `[x, y]` (the output's rows are the input's columns).
+    pub stores: ThreadValues<'d>,
+}
+
+/// A compiled transpose and what the analysis says of its instructions.
+#[derive(Debug)]
+pub struct TransposeKernel {
+    pub kernel: Kernel,
+    /// Values per move of the loads and of the stores.
+    pub widths: [usize; 2],
+    /// The loads' and the stores' instructions, with their bank conflicts and transactions.
+    pub instructions: [Vec<Instruction>; 2],
+}
+
+impl TransposeKernel {
+    /// The worst bank conflict degree of any workgroup-memory instruction: 1 is
+    /// conflict-free.
+    pub fn worst_conflict(&self) -> usize {
+        self.instructions
+            .iter()
+            .flatten()
+            .flat_map(|i| [&i.source, &i.destination])
+            .filter_map(|cost| match cost {
+                tiled_copy::Cost::Banks(report) => Some(report.degree),
+                tiled_copy::Cost::Memory(_) => None,
+            })
+            .max()
+            .unwrap_or(1)
+    }
+}
+
+impl Gpu {
+    /// Transposes a row-major `height × width` image of 32-bit elements into a row-major
+    /// `width × height` one, through a workgroup tile laid out and distributed as
+    /// `transpose` says. Each side moves in the widest vectors its thread-value layout and
+    /// the image's row length allow (four words where the rows are a multiple of four).
+    pub fn transpose_kernel(
+        &self,
+        height: usize,
+        width: usize,
+        transpose: &Transpose,
+    ) -> Result<TransposeKernel, GpuError> {
+        let len = self.image_len(height, width)?;
+        let Transpose {
+            tile,
+            loads,
+            stores,
+        } = *transpose;
+        let shape = tile.shape();
+        let [rows, columns] = shape[..] else {
+            return Err(unsupported(
+                tile,
+                format!("a transpose tile has two coordinates, not {}", shape.len()),
+            ));
+        };
+        for (threads, expected) in [(loads, [rows, columns]), (stores, [columns, rows])] {
+            if threads.tile() != expected {
+                return Err(unsupported(
+                    threads.descriptor,
+                    format!(
+                        "distributes a tile of {:?}, but the transpose needs {expected:?}",
+                        threads.tile()
+                    ),
+                ));
+            }
+        }
+        let threads = loads.thread_count();
+        if stores.thread_count() != threads {
+            return Err(unsupported(
+                stores.descriptor,
+                format!(
+                    "has {} threads but the loads have {threads}: one workgroup runs both",
+                    stores.thread_count()
+                ),
+            ));
+        }
+        let limits = self.device().limits();
+        let most = limits
+            .max_compute_invocations_per_workgroup
+            .min(limits.max_compute_workgroup_size_x);
+        if threads > most as usize {
+            return Err(GpuError::TooLarge {
+                what: "threads per workgroup".to_owned(),
+                value: threads as u64,
+                limit: u64::from(most),
+            });
+        }
+        let space = tile.space().unwrap_or(0);
+        let bytes = (space * 4) as u64;
+        let limit = u64::from(limits.max_compute_workgroup_storage_size);
+        if bytes > limit {
+            return Err(GpuError::TooLarge {
+                what: "the tile's workgroup memory in bytes".to_owned(),
+                value: bytes,
+                limit,
+            });
+        }
+        // The stores read the tile through its transpose: the same memory, coordinates
+        // swapped.
+        let transposed = Descriptor {
+            name: Cow::Owned(format!("{}T", tile.name)),
+            coords: Cow::Owned(tile.coords.iter().rev().copied().collect()),
+            ..tile.clone()
+        };
+        let copy = |threads, source, destination| TiledCopy {
+            threads,
+            source,
+            destination,
+            element_bytes: 4,
+            subgroup: SUBGROUP,
+        };
+        let load = copy(loads, Side::Image, Side::Tile(tile));
+        let store = copy(stores, Side::Tile(&transposed), Side::Image);
+        let load_width = fitting(load.widest(), width);
+        let store_width = fitting(store.widest(), height);
+        let program = |copy: &TiledCopy, width| {
+            copy.program(width).ok_or_else(|| {
+                unsupported(
+                    copy.threads.descriptor,
+                    "its elements do not fold into expressions of the thread small enough to \
+                     unroll",
+                )
+            })
+        };
+        let words = tiled_copy::entry_words(tile, 4);
+        let array = |words: usize| match words {
+            1 => "u32".to_owned(),
+            words => format!("vec{words}<u32>"),
+        };
+        let load_wgsl = wgsl::tiled_copy(
+            "load_tile",
+            &format!("Loads the input's tile into `{}`.", tile.name),
+            &program(&load, load_width)?,
+            "input",
+            "tile",
+        );
+        let store_wgsl = wgsl::tiled_copy(
+            "store_tile",
+            &format!(
+                "Stores the transpose of `{}` into the output's tile.",
+                tile.name
+            ),
+            &program(&store, store_width)?,
+            "tile",
+            "output",
+        );
+        let module = format!(
+            "@group(0) @binding(0) var<storage, read> input: array<{input}>;
+@group(0) @binding(1) var<storage, read_write> output: array<{output}>;
+var<workgroup> tile: array<{entry}, {entries}>;
+
+{load_wgsl}
+{store_wgsl}
+@compute @workgroup_size({threads})
+fn main(
+    @builtin(local_invocation_index) thread: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {{
+    load_tile(thread, group.y, group.x, {height}u, {width}u);
+    workgroupBarrier();
+    store_tile(thread, group.x, group.y, {width}u, {height}u);
+}}
+",
+            input = array(load_width),
+            output = array(store_width),
+            entry = array(words),
+            entries = space / words,
+        );
+        let groups = [width.div_ceil(columns), height.div_ceil(rows)];
+        let max = limits.max_compute_workgroups_per_dimension as usize;
+        if groups.iter().any(|&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: groups[0].max(groups[1]) as u64,
+                limit: max as u64,
+            });
+        }
+        let name = format!(
+            "transpose through {} (vec{load_width} loads, vec{store_width} stores)",
+            tile.name
+        );
+        let kernel = self.kernel(name, module, groups.map(|g| g as u32), [len, len], 32)?;
+        Ok(TransposeKernel {
+            kernel,
+            widths: [load_width, store_width],
+            instructions: [
+                load.instructions(load_width),
+                store.instructions(store_width),
+            ],
+        })
+    }
+}
+
+/// The widest power of two up to `widest` that divides the image's rows of `row`.
+fn fitting(widest: usize, row: usize) -> usize {
+    let mut width = widest.max(1);
+    while !row.is_multiple_of(width) {
+        width /= 2;
+    }
+    width
+}
+
+fn unsupported(layout: &Descriptor, why: impl Into<String>) -> GpuError {
+    GpuError::Unsupported {
+        layout: layout.name.to_string(),
+        why: why.into(),
+    }
+}
