@@ -3,8 +3,10 @@
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
 //! 64-, 16- and 8-bit elements) against a plain WGSL copy of the same bytes (and a CUDA
 //! device-to-device copy, when its GB/s is given in `SWIZZLE_CUDA_COPY_GBS`); transposes
-//! through row-major, padded and XOR-swizzled workgroup tiles against each other and the
-//! naive transpose.
+//! built from tiled copies through row-major, padded and XOR-swizzled workgroup tiles, with
+//! 256, 128 and 64 threads, against each other, the naive transpose, the vec4 copy and the
+//! CUDA C++ transposes of `benches/cuda` (their output in the file `SWIZZLE_CUDA_RESULTS`,
+//! from the same device call), each with the analysis's bank-conflict verdict.
 //!
 //! Run with `cargo bench --bench gpu`. Every kernel is timed with timestamp queries: the
 //! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
@@ -13,15 +15,60 @@
 //! against closed forms on the CPU in the same run before it is reported.
 
 use std::time::Duration;
-use swizzle::gpu::{Buffer, Gpu, GpuError, GpuLayout, Kernel, Word};
+use swizzle::gpu::{BoundsChecks, Buffer, Gpu, GpuError, GpuLayout, Kernel, Transpose, Word};
+use swizzle::ir::Descriptor;
+use swizzle::threads::ThreadValues;
 
 swizzle::layout! {
-    /// The transpose tile with 32-way bank conflicts on its column reads.
+    /// The transpose tile whose column reads conflict (8 ways with the threads below).
     pub layout RowTile { memory [y: 32, x: 32]; coords [y, x]; }
-    /// The classic fix: one padding word per row.
+    /// The classic fix: one padding word per row (single-element workgroup accesses).
     pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
-    /// CK's XOR preshuffle: column reads hit 32 banks, no padding.
+    /// CK's XOR preshuffle on words: conflict-free rows and columns, no padding.
     pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
+    /// The XOR on groups of four words, keyed by the row's group of four: the loads write
+    /// whole `vec4` entries, the stores' column reads stay conflict-free.
+    pub layout Xor4Tile {
+        memory [yo: 8, yi: 4, xo: 8, xi: 4];
+        xor xo by yo;
+        merge [yo, yi] -> y;
+        merge [xo, xi] -> x;
+        coords [y, x];
+    }
+
+    /// Who moves a 32 × 32 tile: four consecutive elements of a row per value group, one
+    /// `vec4` in the image; 256, 128 or 64 threads.
+    threads Threads256 {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        merge [r, tc] -> thread;
+        threads [thread];
+        values [v];
+    }
+    threads Threads128 {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        unmerge r -> [k: 2, tr: 16];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
+    /// Single elements, a subgroup along a row of the tile: the loads read rows, the
+    /// stores read the tile's columns, 32 lanes down one column (CUDA's classic kernel).
+    threads Columns {
+        tile [r: 32, c: 32];
+        unmerge r -> [k: 4, tr: 8];
+        threads [tr, c];
+        values [k];
+    }
+    threads Threads64 {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        unmerge r -> [k: 4, tr: 8];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
 
     /// The two tiled layouts again, with the image's extents given at run time.
     pub layout DynMortonTiles {
@@ -38,6 +85,113 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
+}
+
+/// The transposes measured: each tile with each thread count, without bounds checks (as
+/// the library builds them), and with single elements down the columns.
+const TRANSPOSES: [(&Descriptor, ThreadValues<'static>); 15] = [
+    (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&RowTile::DESCRIPTOR, Threads128::THREAD_VALUES),
+    (&RowTile::DESCRIPTOR, Threads64::THREAD_VALUES),
+    (&RowTile::DESCRIPTOR, Columns::THREAD_VALUES),
+    (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&PaddedTile::DESCRIPTOR, Threads128::THREAD_VALUES),
+    (&PaddedTile::DESCRIPTOR, Threads64::THREAD_VALUES),
+    (&PaddedTile::DESCRIPTOR, Columns::THREAD_VALUES),
+    (&XorTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&XorTile::DESCRIPTOR, Threads128::THREAD_VALUES),
+    (&XorTile::DESCRIPTOR, Threads64::THREAD_VALUES),
+    (&XorTile::DESCRIPTOR, Columns::THREAD_VALUES),
+    (&Xor4Tile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&Xor4Tile::DESCRIPTOR, Threads128::THREAD_VALUES),
+    (&Xor4Tile::DESCRIPTOR, Threads64::THREAD_VALUES),
+];
+
+/// What wgpu's bounds checks cost: these again with them.
+const CHECKED: [(&Descriptor, ThreadValues<'static>); 4] = [
+    (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&XorTile::DESCRIPTOR, Threads256::THREAD_VALUES),
+    (&Xor4Tile::DESCRIPTOR, Threads256::THREAD_VALUES),
+];
+
+/// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
+/// named by `SWIZZLE_CUDA_RESULTS` (lines `cuda <kernel> <N> <ms> <GB/s>`).
+fn cuda_results(side: usize) -> Vec<(String, f64)> {
+    let Ok(path) = std::env::var("SWIZZLE_CUDA_RESULTS") else {
+        return Vec::new();
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields[..] {
+                ["cuda", kernel, n, _, gbs] if n.parse() == Ok(side) => {
+                    Some((kernel.to_owned(), gbs.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Every transpose against the vec4 copy and the best CUDA C++ transpose, with the
+/// analysis's worst bank conflict; then the tiles against each other.
+fn transpose_summary(rows: &[Row], verdicts: &[(String, Option<usize>)], plain: f64, side: usize) {
+    let best = |tile: &str| {
+        let prefix = format!("transpose through {tile},");
+        rows.iter()
+            .filter(|r| r.name.starts_with(&prefix))
+            .max_by(|a, b| a.gbs().total_cmp(&b.gbs()))
+    };
+    let cuda = cuda_results(side);
+    let best_cuda = cuda
+        .iter()
+        .filter(|(kernel, _)| kernel.starts_with("transpose"))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    println!();
+    for (kernel, gbs) in &cuda {
+        println!("CUDA C++ {kernel} at {side}²: {gbs:.0} GB/s");
+    }
+    println!();
+    println!(
+        "| transpose | GB/s | vs vec4 WGSL copy (no bounds checks) | vs best CUDA transpose | \
+         worst conflict (analysis) |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for (name, verdict) in verdicts {
+        let Some(row) = rows.iter().find(|r| r.name == *name) else {
+            continue;
+        };
+        let verdict = verdict.map_or("–".to_owned(), |v| format!("{v}-way"));
+        let vs_cuda = best_cuda.map_or("–".to_owned(), |(_, c)| format!("{:.2}×", row.gbs() / c));
+        println!(
+            "| {name} | {:.0} | {:.2}× | {vs_cuda} | {verdict} |",
+            row.gbs(),
+            row.gbs() / plain
+        );
+    }
+    let gbs = |tile: &str| best(tile).map_or(f64::NAN, Row::gbs);
+    let xor = gbs("XorTile").max(gbs("Xor4Tile"));
+    println!();
+    println!(
+        "fastest XOR tile: {:.3}× the fastest padded tile's speed, {:.2}× the fastest \
+         row-major tile's",
+        xor / gbs("PaddedTile"),
+        xor / gbs("RowTile")
+    );
+    let columns = |tile: &str| {
+        let name = format!("transpose through {tile}, threads Columns ");
+        rows.iter()
+            .find(|r| r.name.starts_with(&name))
+            .map_or(f64::NAN, Row::gbs)
+    };
+    println!(
+        "single elements down the columns (threads Columns): the XOR tile {:.2}× the \
+         row-major tile's speed, {:.3}× the padded tile's",
+        columns("XorTile") / columns("RowTile"),
+        columns("XorTile") / columns("PaddedTile")
+    );
 }
 
 fn env(name: &str, default: usize) -> usize {
@@ -149,10 +303,12 @@ fn main() -> Result<(), GpuError> {
     let output = gpu.filled(len, 0u32)?;
     let mut rows = Vec::new();
 
-    let copy = gpu.plain_copy_kernel(len)?;
-    copy.run(&gpu, &input, &output)?;
-    check("plain copy", gpu.download(&output)? == image);
-    rows.push(measure(&gpu, &copy, &input, &output, runs)?);
+    for checks in [BoundsChecks::On, BoundsChecks::Off] {
+        let copy = gpu.plain_copy_kernel_with(len, checks)?;
+        copy.run(&gpu, &input, &output)?;
+        check(copy.name(), gpu.download(&output)? == image);
+        rows.push(measure(&gpu, &copy, &input, &output, runs)?);
+    }
 
     let tiled = |tiles: &str, inside: &str| {
         let text = format!(
@@ -195,20 +351,26 @@ fn main() -> Result<(), GpuError> {
     let bytes: Vec<u8> = image.iter().map(|&i| (i ^ i >> 13) as u8).collect();
     pack_and_unpack(&gpu, &layouts[2..], &bytes, side, runs, &mut rows)?;
 
-    let mut transposes = vec![gpu.naive_transpose_kernel(side, side)?];
-    for tile in [
-        GpuLayout::of::<RowTile, 2>()?,
-        GpuLayout::of::<PaddedTile, 2>()?,
-        GpuLayout::of::<XorTile, 2>()?,
-    ] {
-        transposes.push(gpu.transpose_kernel(side, side, &tile)?);
+    let naive = gpu.naive_transpose_kernel(side, side)?;
+    let mut transposes = vec![(naive, None)];
+    let unchecked = TRANSPOSES.map(|(tile, threads)| Transpose::new(tile, threads));
+    let checked = CHECKED.map(|(tile, threads)| Transpose {
+        bounds_checks: BoundsChecks::On,
+        ..Transpose::new(tile, threads)
+    });
+    for transpose in unchecked.iter().chain(&checked) {
+        let built = gpu.transpose_kernel(side, side, transpose)?;
+        let verdict = built.worst_conflict();
+        transposes.push((built.kernel, Some(verdict)));
     }
-    for kernel in &transposes {
+    let mut verdicts = Vec::new();
+    for (kernel, verdict) in &transposes {
         kernel.run(&gpu, &input, &output)?;
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(kernel.name(), ok);
         rows.push(measure(&gpu, kernel, &input, &output, runs)?);
+        verdicts.push((kernel.name().to_owned(), *verdict));
     }
 
     let plain = rows[0].gbs();
@@ -232,19 +394,7 @@ fn main() -> Result<(), GpuError> {
             row.gbs() / plain
         );
     }
-    let time = |name: &str| {
-        rows.iter()
-            .find(|r| r.name == name)
-            .map_or(f64::NAN, |r| r.median.as_secs_f64())
-    };
-    let xor = time("transpose through XorTile");
-    println!();
-    println!(
-        "XOR-swizzled tile transpose: {:.2}× the padded tile's speed, {:.2}× the row-major \
-         tile's, {:.2}× the naive transpose's",
-        time("transpose through PaddedTile") / xor,
-        time("transpose through RowTile") / xor,
-        time("naive transpose") / xor
-    );
+    // The transposes go without bounds checks: their anchor is the copy without them.
+    transpose_summary(&rows, &verdicts, rows[1].gbs(), side);
     Ok(())
 }

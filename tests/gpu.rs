@@ -11,7 +11,7 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{Gpu, GpuError, GpuLayout, Transpose, Word};
+use swizzle::gpu::{BoundsChecks, Gpu, GpuError, GpuLayout, Transpose, Word};
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::threads::ThreadValues;
 
@@ -573,11 +573,7 @@ const TILES: [&Descriptor; 5] = [
 #[test]
 fn transposes_match_the_cpu_on_partial_tiles() {
     let Some(gpu) = gpu() else { return };
-    let square = |tile: &'static Descriptor, threads: ThreadValues<'static>| Transpose {
-        tile,
-        loads: threads,
-        stores: threads,
-    };
+    let square = Transpose::new;
     let transposes = [
         square(TILES[0], Fours::THREAD_VALUES),
         square(TILES[1], Fours::THREAD_VALUES),
@@ -587,6 +583,7 @@ fn transposes_match_the_cpu_on_partial_tiles() {
             tile: TILES[4],
             loads: WideLoads::THREAD_VALUES,
             stores: WideStores::THREAD_VALUES,
+            bounds_checks: BoundsChecks::On,
         },
     ];
     for (height, width) in [(32, 32), (36, 72), (37, 70), (100, 33), (1, 65), (129, 4)] {
@@ -618,13 +615,8 @@ fn transposes_match_the_cpu_on_partial_tiles() {
 fn transpose_verdicts_and_vectors() {
     let Some(gpu) = gpu() else { return };
     let kernel = |tile: &'static Descriptor, threads: ThreadValues<'static>, side| {
-        let transpose = Transpose {
-            tile,
-            loads: threads,
-            stores: threads,
-        };
-        gpu.transpose_kernel(side, side, &transpose)
-            .expect("kernel")
+        let transpose = Transpose::new(tile, threads);
+        gpu.transpose_kernel(side, side, &transpose).expect("kernel")
     };
     let row = kernel(TILES[0], Fours::THREAD_VALUES, 64);
     assert_eq!(row.widths, [4, 4]);
@@ -709,6 +701,7 @@ fn bad_input_is_a_typed_error() {
         tile: TILES[4],
         loads: Fours::THREAD_VALUES,
         stores: Fours::THREAD_VALUES,
+        bounds_checks: BoundsChecks::On,
     };
     assert!(matches!(
         gpu.transpose_kernel(64, 64, &mismatched),
@@ -718,16 +711,13 @@ fn bad_input_is_a_typed_error() {
         tile: TILES[2],
         loads: Fours::THREAD_VALUES,
         stores: Sixteens::THREAD_VALUES,
+        bounds_checks: BoundsChecks::Off,
     };
     assert!(matches!(
         gpu.transpose_kernel(64, 64, &different),
         Err(GpuError::Unsupported { .. })
     ));
-    let empty = Transpose {
-        tile: TILES[2],
-        loads: Fours::THREAD_VALUES,
-        stores: Fours::THREAD_VALUES,
-    };
+    let empty = Transpose::new(TILES[2], Fours::THREAD_VALUES);
     assert!(matches!(
         gpu.transpose_kernel(0, 64, &empty),
         Err(GpuError::TooLarge { .. })

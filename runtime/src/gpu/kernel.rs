@@ -33,6 +33,18 @@ fn main(
     )
 }
 
+/// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
+/// They cost a clamp per access; a kernel whose indices are in range by construction can
+/// go without, and the library's tiled kernels do: see BENCHMARKS.md for what it buys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoundsChecks {
+    /// wgpu's default: every index clamped into its array.
+    #[default]
+    On,
+    /// No clamps: offered only by kernels whose every index is proved in range.
+    Off,
+}
+
 /// A compiled kernel with one input and one output buffer.
 #[derive(Debug)]
 pub struct Kernel {
@@ -245,6 +257,16 @@ impl Gpu {
     /// Copies `len` elements unchanged, four per thread where `len` allows: the bandwidth
     /// anchor the other kernels are measured against.
     pub fn plain_copy_kernel(&self, len: usize) -> Result<Kernel, GpuError> {
+        self.plain_copy_kernel_with(len, BoundsChecks::On)
+    }
+
+    /// [`Gpu::plain_copy_kernel`] with wgpu's bounds checks as `checks` says: every index
+    /// is the thread's, below the buffers' length, so the copy is in range either way.
+    pub fn plain_copy_kernel_with(
+        &self,
+        len: usize,
+        checks: BoundsChecks,
+    ) -> Result<Kernel, GpuError> {
         let vector = len.is_multiple_of(4);
         let (element, threads) = match vector {
             true => ("vec4<u32>", len / 4),
@@ -260,7 +282,11 @@ impl Gpu {
             entry(threads as u64)
         );
         let groups = self.grid(threads as u64)?;
-        self.kernel("plain copy".to_owned(), body, groups, [len, len], 32)
+        let name = match checks {
+            BoundsChecks::On => "plain copy".to_owned(),
+            BoundsChecks::Off => "plain copy (no bounds checks)".to_owned(),
+        };
+        self.kernel_with(name, body, groups, [len, len], 32, checks)
     }
 
     /// Transposes a row-major `height × width` image into a row-major `width × height` one,
@@ -320,7 +346,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         );
         let wgsl = assemble(&[layout, &rows], &kernel);
         let groups = self.grid(size as u64)?;
-        let pipeline = self.pipeline("map", &wgsl)?;
+        let pipeline = self.pipeline("map", &wgsl, BoundsChecks::On)?;
         Ok(MapKernel {
             wgsl,
             pipeline,
@@ -331,15 +357,29 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
 
     /// A kernel of `wgsl` over `groups`, with the lengths of its input and output buffers
     /// in elements of `bits` bits.
-    pub(super) fn kernel(
+    fn kernel(
+        &self,
+        name: String,
+        wgsl: String,
+        groups: [u32; 2],
+        lengths: [usize; 2],
+        bits: usize,
+    ) -> Result<Kernel, GpuError> {
+        self.kernel_with(name, wgsl, groups, lengths, bits, BoundsChecks::On)
+    }
+
+    /// [`Gpu::kernel`] with wgpu's bounds checks as `checks` says: `Off` only for kernels
+    /// whose every index is in range of its buffers of the lengths [`Kernel::run`] checks.
+    pub(super) fn kernel_with(
         &self,
         name: String,
         wgsl: String,
         groups: [u32; 2],
         [input, output]: [usize; 2],
         bits: usize,
+        checks: BoundsChecks,
     ) -> Result<Kernel, GpuError> {
-        let pipeline = self.pipeline(&name, &wgsl)?;
+        let pipeline = self.pipeline(&name, &wgsl, checks)?;
         Ok(Kernel {
             name,
             wgsl,
@@ -352,14 +392,34 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     }
 
     /// Validates `wgsl` with naga (errors quote the line), then compiles it.
-    fn pipeline(&self, name: &str, wgsl: &str) -> Result<wgpu::ComputePipeline, GpuError> {
+    fn pipeline(
+        &self,
+        name: &str,
+        wgsl: &str,
+        checks: BoundsChecks,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
         validate(wgsl)?;
-        let module = self
-            .device()
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(name),
-                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-            });
+        let descriptor = wgpu::ShaderModuleDescriptor {
+            label: Some(name),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        };
+        let module = match checks {
+            BoundsChecks::On => self.device().create_shader_module(descriptor),
+            BoundsChecks::Off => {
+                let mut runtime = wgpu::ShaderRuntimeChecks::checked();
+                runtime.bounds_checks = false;
+                // SAFETY: only the bounds checks are off, and only for kernels built here
+                // whose indices are in range by construction (`BoundsChecks::Off` says
+                // which): the thread's own index below the buffer's length for the copy,
+                // and for tiled copies a layout's offsets below its space in workgroup
+                // memory and image indices under guards derived from the extents, whose
+                // buffers `Kernel::run` checks to hold exactly the image.
+                unsafe {
+                    self.device()
+                        .create_shader_module_trusted(descriptor, runtime)
+                }
+            }
+        };
         let pipeline = self
             .device()
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {

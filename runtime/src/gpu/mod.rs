@@ -24,7 +24,7 @@ mod transpose;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
-pub use kernel::{Kernel, MapKernel, WARM_UP};
+pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;
 pub use transpose::{Transpose, TransposeKernel};

@@ -6,7 +6,7 @@
 //! conflicts of every workgroup-memory instruction are known before the kernel runs
 //! ([`TransposeKernel::instructions`]).
 
-use super::{Gpu, GpuError, Kernel};
+use super::{BoundsChecks, Gpu, GpuError, Kernel};
 use std::borrow::Cow;
 use swizzle_core::ir::Descriptor;
 use swizzle_core::threads::ThreadValues;
@@ -27,6 +27,23 @@ pub struct Transpose<'d> {
     /// Who stores the output's tile: a thread-value layout over the transposed tile's
     /// `[x, y]` (the output's rows are the input's columns).
     pub stores: ThreadValues<'d>,
+    /// wgpu's bounds checks. Every index of the kernel is in range by construction (the
+    /// tile's offsets lie in its space, the image's under the derived edge guards), so
+    /// [`Transpose::new`] turns them off.
+    pub bounds_checks: BoundsChecks,
+}
+
+impl<'d> Transpose<'d> {
+    /// A transpose through a square `tile` whose loads and stores `threads` distributes
+    /// alike, without bounds checks.
+    pub fn new(tile: &'d Descriptor, threads: ThreadValues<'d>) -> Transpose<'d> {
+        Transpose {
+            tile,
+            loads: threads,
+            stores: threads,
+            bounds_checks: BoundsChecks::Off,
+        }
+    }
 }
 
 /// A compiled transpose and what the analysis says of its instructions.
@@ -72,6 +89,7 @@ impl Gpu {
             tile,
             loads,
             stores,
+            bounds_checks,
         } = *transpose;
         let shape = tile.shape();
         let [rows, columns] = shape[..] else {
@@ -202,11 +220,21 @@ fn main(
                 limit: max as u64,
             });
         }
+        let threads = match loads.descriptor.name == stores.descriptor.name {
+            true => loads.descriptor.name.to_string(),
+            false => format!("{} / {}", loads.descriptor.name, stores.descriptor.name),
+        };
+        let checks = match bounds_checks {
+            BoundsChecks::On => "",
+            BoundsChecks::Off => ", no bounds checks",
+        };
         let name = format!(
-            "transpose through {} (vec{load_width} loads, vec{store_width} stores)",
+            "transpose through {}, threads {threads} (vec{load_width} loads, vec{store_width} \
+             stores{checks})",
             tile.name
         );
-        let kernel = self.kernel(name, module, groups.map(|g| g as u32), [len, len], 32)?;
+        let groups = groups.map(|g| g as u32);
+        let kernel = self.kernel_with(name, module, groups, [len, len], 32, bounds_checks)?;
         Ok(TransposeKernel {
             kernel,
             widths: [load_width, store_width],
