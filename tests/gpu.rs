@@ -616,7 +616,8 @@ fn transpose_verdicts_and_vectors() {
     let Some(gpu) = gpu() else { return };
     let kernel = |tile: &'static Descriptor, threads: ThreadValues<'static>, side| {
         let transpose = Transpose::new(tile, threads);
-        gpu.transpose_kernel(side, side, &transpose).expect("kernel")
+        gpu.transpose_kernel(side, side, &transpose)
+            .expect("kernel")
     };
     let row = kernel(TILES[0], Fours::THREAD_VALUES, 64);
     assert_eq!(row.widths, [4, 4]);
