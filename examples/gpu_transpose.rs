@@ -1,23 +1,43 @@
-//! A 4096×4096 f32 transpose on the GPU, four ways: naive (one thread per element, writes
-//! strided), and through a 32×32 workgroup tile laid out three ways — row-major (column
-//! reads hit one bank 32 times), padded to 33 words a row, and XOR-swizzled (CK's LDS
-//! preshuffle: no conflicts, no padding). Each result is checked against the CPU; times are
-//! GPU timestamps (median of 20 runs after `swizzle::gpu::WARM_UP` of warm-up).
+//! A 4096×4096 f32 transpose on the GPU, built from two tiled copies: a workgroup loads a
+//! 64×64 tile of the input in `vec4`s, waits, and stores the tile's transpose in `vec4`s.
+//! Only the workgroup tile's layout changes between the runs — row-major, padded, or
+//! XOR-swizzled — and the analysis says before each runs how many ways its accesses
+//! conflict. The naive transpose (one thread per element, strided writes) is the baseline.
+//! Each result is checked against the CPU; times are GPU timestamps (median of 20 runs after
+//! `swizzle::gpu::WARM_UP` of warm-up).
 //!
 //! Run: `cargo run --release --example gpu_transpose`
 
-use swizzle::gpu::{Gpu, GpuError, GpuLayout};
+use swizzle::gpu::{Gpu, GpuError, Transpose};
+use swizzle::ir::Descriptor;
 
 swizzle::layout! {
-    /// Row-major tile: the column reads of a transpose conflict 32 ways.
-    pub layout RowTile { memory [y: 32, x: 32]; coords [y, x]; }
+    /// Row-major: a subgroup reading down a column hits few banks.
+    pub layout RowTile { memory [y: 64, x: 64]; coords [y, x]; }
     /// One padding word per row shifts each row by a bank.
-    pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
-    /// Column `x` of row `y` stored at `x ^ y`: every column spans all 32 banks.
-    pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
+    pub layout PaddedTile { memory [y: 64, x: 64] strides [65, 1]; coords [y, x]; }
+    /// Column `x` of row `y` stored at `x ^ y`: rows and columns both span the banks.
+    pub layout XorTile { memory [y: 64, x: 64]; xor x by y; coords [y, x]; }
+
+    /// 256 threads, each four rows of one `vec4`: a subgroup covers 4 rows × 8 vectors.
+    threads Movers {
+        tile [r: 64, c: 64];
+        unmerge c -> [tch: 2, tcl: 8, v: 4];
+        unmerge r -> [k: 4, trh: 4, trl: 4];
+        merge [trh, tch, trl, tcl] -> thread;
+        threads [thread];
+        values [k, v];
+    }
 }
 
 const SIDE: usize = 4096;
+
+/// The tiles, kept `'static` by a `const`.
+const TILES: [&Descriptor; 3] = [
+    &RowTile::DESCRIPTOR,
+    &PaddedTile::DESCRIPTOR,
+    &XorTile::DESCRIPTOR,
+];
 
 fn main() -> Result<(), GpuError> {
     let gpu = match Gpu::new() {
@@ -37,15 +57,14 @@ fn main() -> Result<(), GpuError> {
     }
     let input = gpu.upload(&image)?;
     let output = gpu.filled(image.len(), f32::NAN)?;
-    let mut kernels = vec![gpu.naive_transpose_kernel(SIDE, SIDE)?];
-    for tile in [
-        GpuLayout::of::<RowTile, 2>()?,
-        GpuLayout::of::<PaddedTile, 2>()?,
-        GpuLayout::of::<XorTile, 2>()?,
-    ] {
-        kernels.push(gpu.transpose_kernel(SIDE, SIDE, &tile)?);
+    let mut kernels = vec![(gpu.naive_transpose_kernel(SIDE, SIDE)?, None)];
+    for tile in TILES {
+        let transpose =
+            gpu.transpose_kernel(SIDE, SIDE, &Transpose::new(tile, Movers::THREAD_VALUES))?;
+        let conflicts = transpose.worst_conflict();
+        kernels.push((transpose.kernel, Some(conflicts)));
     }
-    for kernel in &kernels {
+    for (kernel, conflicts) in &kernels {
         kernel.run(&gpu, &input, &output)?;
         let correct = gpu.download(&output)? == expected;
         let timing = match gpu.has_timestamps() {
@@ -56,8 +75,9 @@ fn main() -> Result<(), GpuError> {
             }
             false => "(no timestamp queries on this adapter)".to_owned(),
         };
+        let conflicts = conflicts.map_or(String::new(), |c| format!("  {c}-way conflicts"));
         let verdict = if correct { "correct" } else { "WRONG" };
-        println!("{:32} {timing}  {verdict}", kernel.name());
+        println!("{:80} {timing}  {verdict}{conflicts}", kernel.name());
         assert!(correct, "{} differs from the CPU transpose", kernel.name());
     }
     Ok(())
