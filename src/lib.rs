@@ -7,5 +7,5 @@ pub use swizzle_runtime::__private;
 pub use swizzle_runtime::gpu;
 pub use swizzle_runtime::{
     Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, Traversal, analysis, batch, ir,
-    kernel, offsets, picture, sfc, threads, tiled_copy, transform,
+    kernel, offsets, picture, raster, sfc, threads, tiled_copy, transform,
 };

@@ -19,6 +19,7 @@ pub mod ir;
 pub mod kernel;
 mod network;
 pub mod picture;
+pub mod raster;
 pub mod sfc;
 pub mod sym;
 pub mod table;

@@ -13,6 +13,7 @@ use crate::canon::{Canonical, enumeration_limit};
 use crate::code::{Code, Op};
 use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
+use crate::raster::RasterProgram;
 use crate::tiled_copy::{Address, Move, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -721,4 +722,52 @@ fn access(buffer: &str, address: &Address, k: usize, names: &Names) -> String {
             )
         }
     }
+}
+
+/// A workgroup order as a WGSL function of the workgroup's index and the grid's rows and
+/// columns of tiles, returning the tile's `vec2(y, x)`; `group` must lie in the grid.
+pub fn raster(name: &str, comment: &str, program: &RasterProgram) -> String {
+    let mut params = vec![program.group.clone()];
+    params.extend(program.grid.iter().cloned());
+    let mut names = Names::new(&params);
+    let signature: Vec<String> = params
+        .iter()
+        .map(|p| format!("{}: u32", names.get(p)))
+        .collect();
+    let mut body = String::new();
+    let bind = |indent: &str, lets: &[(String, Code)], names: &mut Names, body: &mut String| {
+        for (local, code) in lets {
+            let value = expr(code, names);
+            names.add(local);
+            let _ = writeln!(body, "{indent}let {} = {value};", names.get(local));
+        }
+    };
+    bind("    ", &program.prologue, &mut names, &mut body);
+    for case in &program.cases {
+        let tile = |names: &Names| {
+            format!(
+                "vec2<u32>({}, {})",
+                expr(&case.tile[0], names),
+                expr(&case.tile[1], names)
+            )
+        };
+        match conjunction(&case.when, &names, &None) {
+            Ok(test) if !case.when.is_empty() => {
+                let _ = writeln!(body, "    if ({test}) {{");
+                let mut inner = names.clone();
+                bind("        ", &case.lets, &mut inner, &mut body);
+                let _ = writeln!(body, "        return {};", tile(&inner));
+                body.push_str("    }\n");
+            }
+            _ => {
+                bind("    ", &case.lets, &mut names, &mut body);
+                let _ = writeln!(body, "    return {};", tile(&names));
+            }
+        }
+    }
+    format!(
+        "// {comment}\nfn {}({}) -> vec2<u32> {{\n{body}}}\n",
+        snake_case(name),
+        signature.join(", ")
+    )
 }

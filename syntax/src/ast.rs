@@ -19,6 +19,7 @@ pub enum Item {
     Traversal(TraversalItem),
     Kernel(KernelItem),
     TiledCopy(TiledCopyItem),
+    Raster(RasterItem),
 }
 
 impl Item {
@@ -30,8 +31,21 @@ impl Item {
             Item::Traversal(item) => &item.name,
             Item::Kernel(item) => &item.name,
             Item::TiledCopy(item) => &item.name,
+            Item::Raster(item) => &item.name,
         }
     }
+}
+
+/// `/// docs  pub raster Name = grouped(8);`: the order in which workgroups take the tiles of
+/// a grid (`swizzle_core::raster`).
+pub struct RasterItem {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    /// `row_major`, `snake`, `grouped` or `morton`.
+    pub kind: Ident,
+    /// The rows per band or the square's side, in parentheses after the kind.
+    pub group: Option<Expr>,
 }
 
 /// `/// docs  pub traversal Name = sfc(arguments);`: a space-filling curve (docs/semantics.md §4).

@@ -5,7 +5,7 @@
 
 use crate::assertions;
 use crate::ast::{
-    AccessItem, Invocation, Item, KernelItem, LayoutItem, TiledCopyItem, TraversalItem,
+    AccessItem, Invocation, Item, KernelItem, LayoutItem, RasterItem, TiledCopyItem, TraversalItem,
 };
 use crate::auto::{self, Choice};
 use crate::check::{
@@ -15,6 +15,7 @@ use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Canonical, enumeration_limit};
 use swizzle_core::code::Block;
+use swizzle_core::raster::Raster;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
 /// with what its code is printed from.
@@ -38,6 +39,7 @@ pub struct Outcome<'i> {
         Result<CheckedTraversal, Reported>,
         Option<usize>,
     )>,
+    pub rasters: Vec<(&'i RasterItem, Result<Raster, Reported>)>,
 }
 
 impl Outcome<'_> {
@@ -149,10 +151,18 @@ pub fn check<'i>(
             _ => {}
         }
     }
+    let rasters = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Raster(raster) => Some((raster, check::check_raster(raster, errors))),
+            _ => None,
+        })
+        .collect();
     Outcome {
         accesses,
         layouts,
         traversals,
+        rasters,
     }
 }
 

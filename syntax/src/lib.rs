@@ -71,6 +71,12 @@ pub fn expand(input: TokenStream) -> TokenStream {
             Err(_) => expand::traversal_stub(item, *rank),
         });
     }
+    for (item, checked) in &outcome.rasters {
+        output.extend(match checked {
+            Ok(raster) => expand::raster(item, raster),
+            Err(_) => expand::raster_stub(item),
+        });
+    }
     output.extend(kernels);
     output.extend(copies);
     output.extend(errors.into_compile_errors());

@@ -15,6 +15,7 @@ mod kw {
     syn::custom_keyword!(layout);
     syn::custom_keyword!(access);
     syn::custom_keyword!(traversal);
+    syn::custom_keyword!(raster);
     syn::custom_keyword!(kernel);
     syn::custom_keyword!(along);
     syn::custom_keyword!(auto);
@@ -66,6 +67,10 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
         input.parse::<kw::traversal>()?;
         return parse_traversal(attrs, vis, input, errors).map(Item::Traversal);
     }
+    if input.peek(kw::raster) {
+        input.parse::<kw::raster>()?;
+        return parse_raster(attrs, vis, input).map(Item::Raster);
+    }
     if input.peek(kw::kernel) {
         input.parse::<kw::kernel>()?;
         if input.peek2(Token![=]) && is_tiled_copy(input) {
@@ -84,7 +89,8 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
     } else {
         return Err(input.error(
             "expected `layout Name { ... }`, `threads Name { ... }`, `access Name { ... }`, \
-             `traversal Name = sfc(...);` or `kernel Name = pack(...);`",
+             `traversal Name = sfc(...);`, `raster Name = grouped(8);` or \
+             `kernel Name = pack(...);`",
         ));
     }
     let name: Ident = input.parse()?;
@@ -129,6 +135,39 @@ fn parse_item(input: ParseStream, errors: &mut Errors) -> syn::Result<Item> {
         name,
         body,
     }))
+}
+
+/// `Name = kind;` or `Name = kind(group);` after `raster`.
+fn parse_raster(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    input: ParseStream,
+) -> syn::Result<RasterItem> {
+    let name: Ident = input.parse()?;
+    input.parse::<Token![=]>()?;
+    let kind: Ident = input.parse()?;
+    let group = match input.peek(syn::token::Paren) {
+        true => {
+            let content;
+            syn::parenthesized!(content in input);
+            Some(content.call(parse_expr)?)
+        }
+        false => None,
+    };
+    if !input.peek(Token![;]) {
+        return Err(input.error(
+            "expected `;` after the order: `raster Name = row_major;`, `snake;`, \
+             `grouped(n);` or `morton(n);`",
+        ));
+    }
+    input.parse::<Token![;]>()?;
+    Ok(RasterItem {
+        attrs,
+        vis,
+        name,
+        kind,
+        group,
+    })
 }
 
 /// Whether the kernel after `kernel` is `Name = tiled_copy(..)`.

@@ -138,3 +138,33 @@ fn pack_kernel() {
         "
     ));
 }
+
+#[test]
+fn tiled_copy_and_raster() {
+    insta::assert_snapshot!(expand(
+        r"
+        /// The workgroup's tile, XOR-swizzled on groups of four words.
+        layout Tile {
+            memory [yo: 8, yi: 4, xo: 8, xi: 4];
+            xor xo by yo;
+            merge [yo, yi] -> y;
+            merge [xo, xi] -> x;
+            coords [y, x];
+        }
+        /// 64 threads, four rows of one vector each.
+        threads Loads {
+            tile [r: 32, c: 32];
+            unmerge c -> [tc: 8, v: 4];
+            unmerge r -> [k: 4, tr: 8];
+            merge [tr, tc] -> thread;
+            threads [thread];
+            values [k, v];
+        }
+        /// Loads a tile of the image into the workgroup's tile.
+        kernel LoadTile = tiled_copy(image -> Tile, threads Loads, buffers(input, tile),
+            assert conflict_free);
+        /// Bands of 4 rows of tiles, each walked in 4 × 4 Morton squares.
+        raster Order = morton(4);
+        "
+    ));
+}

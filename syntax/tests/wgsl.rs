@@ -260,3 +260,30 @@ proptest! {
         }
     }
 }
+
+/// Every workgroup order's WGSL, evaluated on the CPU over naga's IR, visits the tiles the
+/// core's program says, on grids with partial bands and squares.
+#[test]
+fn raster_wgsl_agrees_with_the_core() {
+    use swizzle_core::raster::Raster;
+    for raster in [
+        Raster::RowMajor,
+        Raster::Snake,
+        Raster::Grouped(3),
+        Raster::Morton(2),
+        Raster::Morton(4),
+    ] {
+        let text = swizzle_core::wgsl::raster("order", "test", &raster.program());
+        let module = validate(&text).unwrap_or_else(|e| panic!("{raster}: {e}\n{text}"));
+        for grid in [[1u64, 1], [5, 7], [8, 8], [9, 6]] {
+            for group in 0..grid[0] * grid[1] {
+                let args = [group as u32, grid[0] as u32, grid[1] as u32];
+                let tile = wgsl_eval::call(&module, "order", &args)
+                    .and_then(|v| v.array())
+                    .unwrap_or_else(|e| panic!("{raster} {grid:?} {group}: {e}\n{text}"));
+                let expected = raster.tile(group, grid).unwrap().map(|v| v as u32);
+                assert_eq!(tile, expected, "{raster} {grid:?} {group}\n{text}");
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@
 
 mod access;
 mod kernel;
+mod raster;
 mod stage;
 pub mod threads;
 mod tiled_copy;
@@ -16,6 +17,7 @@ mod traversal;
 
 pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
 pub use kernel::{CheckedKernel, Direction, check_kernel};
+pub use raster::check_raster;
 pub use tiled_copy::{CheckedTiledCopy, check_tiled_copy};
 pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 

@@ -3,6 +3,7 @@
 mod access;
 mod descriptor;
 mod kernel;
+mod raster;
 pub mod rust;
 mod tiled;
 mod tiled_copy;
@@ -10,6 +11,7 @@ mod traversal;
 
 pub use access::{access, access_stub};
 pub use kernel::{stub as kernel_stub, tokens as kernel};
+pub use raster::{stub as raster_stub, tokens as raster};
 pub use tiled_copy::{stub as tiled_copy_stub, tokens as tiled_copy};
 pub use traversal::{stub as traversal_stub, tokens as traversal};
 

@@ -1,0 +1,64 @@
+//! Workgroup orders, compiled: their Rust functions against the core's programs, and their
+//! WGSL through naga's validation.
+
+swizzle::layout! {
+    /// Tiles along rows.
+    raster Rows = row_major;
+    /// Every other row backwards.
+    raster Boustrophedon = snake;
+    /// Bands of 8 rows of tiles, walked column by column (Triton's `GROUP_SIZE_M = 8`).
+    pub raster Bands = grouped(8);
+    /// Bands of 4 rows, each in 4 × 4 Morton squares.
+    pub raster Squares = morton(4);
+}
+
+type Tile = fn(usize, [usize; 2]) -> Option<[usize; 2]>;
+
+/// Each order's Rust function, core order, WGSL and WGSL function name.
+const ORDERS: [(Tile, swizzle::raster::Raster, &str, &str); 4] = [
+    (Rows::tile, Rows::ORDER, Rows::WGSL, "rows"),
+    (
+        Boustrophedon::tile,
+        Boustrophedon::ORDER,
+        Boustrophedon::WGSL,
+        "boustrophedon",
+    ),
+    (Bands::tile, Bands::ORDER, Bands::WGSL, "bands"),
+    (Squares::tile, Squares::ORDER, Squares::WGSL, "squares"),
+];
+
+#[test]
+fn generated_orders_are_the_cores() {
+    for (tile, order, _, _) in ORDERS {
+        for grid in [[1, 1], [3, 17], [8, 8], [13, 9], [33, 2]] {
+            for group in 0..grid[0] * grid[1] + 2 {
+                let expected = order
+                    .tile(group as u64, grid.map(|g| g as u64))
+                    .map(|t| t.map(|v| v as usize));
+                assert_eq!(tile(group, grid), expected, "{order} {grid:?} {group}");
+            }
+        }
+    }
+    assert_eq!(Squares::tile(0b1011, [8, 8]), Some([3, 1]));
+    assert_eq!(Bands::tile(9, [16, 4]), Some([1, 1]));
+    // Grids whose tile count overflows are no grid.
+    assert_eq!(Rows::tile(0, [usize::MAX, 2]), None);
+}
+
+#[test]
+fn wgsl_validates() {
+    for (_, order, wgsl, function) in ORDERS {
+        let module = format!(
+            "{wgsl}\n@compute @workgroup_size(1)\n\
+             fn main(@builtin(workgroup_id) g: vec3<u32>) {{\n    let t = {function}(g.x, 7u, 9u);\n}}\n"
+        );
+        let parsed = naga::front::wgsl::parse_str(&module)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&module)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&parsed)
+        .unwrap_or_else(|e| panic!("{order}: {e:?}\n{module}"));
+    }
+}
