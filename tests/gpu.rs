@@ -827,3 +827,14 @@ fn a_lost_device_is_an_error() {
     let result = kernel.run(&gpu, &input, &output);
     assert!(matches!(result, Err(GpuError::DeviceLost(_))), "{result:?}");
 }
+
+#[path = "../examples/user_kernel.rs"]
+mod user_kernel;
+
+/// The README's user kernel (generated tiled copies and a raster in a hand-written WGSL
+/// kernel) computes on the GPU what its pieces compute on the CPU.
+#[test]
+fn the_user_kernel_example_agrees_with_the_cpu() {
+    let Some(_) = gpu() else { return };
+    user_kernel::main().expect("the example runs");
+}

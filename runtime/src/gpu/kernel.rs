@@ -306,6 +306,30 @@ impl Gpu {
         self.kernel("naive transpose".to_owned(), body, groups, [len, len], 32)
     }
 
+    /// A user's own WGSL module as a kernel: its `@compute fn main` reads the buffer at
+    /// `@group(0) @binding(0)` and writes the one at `@binding(1)` (32-bit elements, of
+    /// `lengths` `[input, output]`), over a grid of `workgroups` (`[x, y]`). Such a module
+    /// typically pastes generated functions — tiled copies' `K::WGSL`, rasters' `R::WGSL`,
+    /// layouts' `L::WGSL` — and calls them; a module that does not validate is an error
+    /// quoting its line.
+    pub fn wgsl_kernel(
+        &self,
+        name: impl Into<String>,
+        wgsl: &str,
+        workgroups: [u32; 2],
+        lengths: [usize; 2],
+    ) -> Result<Kernel, GpuError> {
+        let limit = self.device().limits().max_compute_workgroups_per_dimension;
+        if let Some(&over) = workgroups.iter().find(|&&g| g > limit) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: u64::from(over),
+                limit: u64::from(limit),
+            });
+        }
+        self.kernel(name.into(), wgsl.to_owned(), workgroups, lengths, 32)
+    }
+
     /// Applies `body`, the WGSL body of `fn body(value: u32, coord: array<u32, N>, offset:
     /// u32) -> u32`, to every valid coordinate of a buffer in `layout`, in place. The
     /// layout's functions are in scope (`<prefix>_offset`, …); `bitcast<f32>(value)` reads
