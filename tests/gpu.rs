@@ -813,6 +813,67 @@ proptest! {
     }
 }
 
+/// A random transpose: a square tile of side `side` in one of four layouts, loads and stores
+/// by random thread-value layouts (a row split into vectors of `vector`, rows per thread
+/// `rows`, the thread index merged either way), over a random image.
+fn random_transpose(side: usize, kind: usize, vector: usize, rows: usize, swap: bool) -> String {
+    let tile = match kind {
+        0 => format!("memory [y: {side}, x: {side}];"),
+        1 => format!("memory [y: {side}, x: {side}] strides [{}, 1];", side + 1),
+        2 => format!("memory [y: {side}, x: {side}]; xor x by y;"),
+        _ => format!(
+            "memory [y: {side}, xo: {}, xi: 2]; xor xo by y; merge [xo, xi] -> x;",
+            side / 2
+        ),
+    };
+    let order = match swap {
+        true => "[tc, tr]",
+        false => "[tr, tc]",
+    };
+    format!(
+        "layout Work {{ {tile} coords [y, x]; }}
+        threads Random {{
+            tile [r: {side}, c: {side}];
+            unmerge c -> [tc: {}, v: {vector}];
+            unmerge r -> [k: {rows}, tr: {}];
+            merge {order} -> thread;
+            threads [thread];
+            values [k, v];
+        }}",
+        side / vector,
+        side / rows
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Transposes from random tiled copies on the GPU, against the CPU, into poisoned output.
+    #[test]
+    fn random_tiled_transposes_match_the_cpu(
+        side in prop::sample::select(vec![4usize, 8, 16, 32]),
+        kind in 0usize..4,
+        vector in prop::sample::select(vec![1usize, 2, 4]),
+        rows in prop::sample::select(vec![1usize, 2, 4]),
+        swap in any::<bool>(),
+        height in 1usize..100,
+        width in 1usize..100,
+    ) {
+        let Some(gpu) = gpu() else { return Ok(()) };
+        let text = random_transpose(side, kind, vector, rows, swap);
+        let checked = swizzle_syntax::layouts(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let threads = checked[1].thread_values().expect("a thread-value layout");
+        let transpose = Transpose::new(&checked[0].descriptor, threads);
+        let kernel = gpu.transpose_kernel(height, width, &transpose).expect("kernel").kernel;
+        let image: Vec<u32> = (0..(height * width) as u32).map(|v| v.wrapping_mul(2_654_435_761)).collect();
+        let input = gpu.upload(&image).expect("upload");
+        let output = gpu.filled(image.len(), POISON).expect("buffer");
+        kernel.run(gpu, &input, &output).expect("transpose");
+        let output = gpu.download(&output).expect("download");
+        prop_assert!(output == transposed(&image, height, width), "{}\n{}", text, kernel.wgsl());
+    }
+}
+
 #[test]
 fn a_lost_device_is_an_error() {
     if gpu().is_none() {
