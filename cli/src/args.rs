@@ -13,7 +13,7 @@ use swizzle_core::picture::Coloring;
 pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
        swizzle analyze FILE [--layout NAME] --access SPEC|NAME [--banks COUNTxWIDTH] [--line-bytes N]
-       swizzle svg FILE [--layout NAME] [--color bank|lane] [--access SPEC|NAME] [--banks COUNTxWIDTH]
+       swizzle svg FILE [--layout NAME] [--color bank|lane|thread] [--access SPEC|NAME] [--banks COUNTxWIDTH]
                    [--element-bytes N] [--path memory|NAME] [-o OUT.svg]";
 
 pub const HELP: &str = "\
@@ -22,14 +22,17 @@ Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
 
   show      name, shape, size, element space, bijectivity, vector width and the offset grid
             of each layout; --banks shows each cell's bank instead (32 banks of 4 bytes
-            unless COUNTxWIDTH says otherwise; --element-bytes defaults to 4)
+            unless COUNTxWIDTH says otherwise; --element-bytes defaults to 4); for a
+            `threads` item also the tile with `thread.value` in each cell
   analyze   bank conflicts, global-memory transactions (cc1.1, cc1.3, 32-byte sectors) and
             locality (--line-bytes, default 128) of one access
   svg       an SVG of the grid, coloured by bank, or by lane of an access (--color lane,
             the default when --access is given), written to OUT.svg or standard output;
             --path memory draws the order memory runs through the cells as arrows,
             --path NAME the accesses of the `traversal NAME = sfc(..)` item of FILE
-            (vector accesses outlined; --layout defaults to the layout it walks `over`)
+            (vector accesses outlined; --layout defaults to the layout it walks `over`);
+            a `threads` item is drawn as its tile coloured by thread and numbered by value
+            (--color thread, its default)
 
 An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
 (lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
@@ -80,12 +83,22 @@ pub enum PathArg {
 /// `--color`, `--access`, `--banks` and `--element-bytes` of `svg`, before the file is read.
 pub struct ColoringArg {
     by_lane: bool,
+    /// `--color thread`: a thread-value layout's threads.
+    by_thread: bool,
+    /// Whether `--color` or `--access` chose the colouring.
+    chosen: bool,
     access: Option<AccessArg>,
     banks: Option<Banks>,
     element_bytes: Option<usize>,
 }
 
 impl ColoringArg {
+    /// Whether the picture colours by thread: asked for, or the default for a thread-value
+    /// layout when nothing else was asked.
+    pub fn by_thread(&self, threads_item: bool) -> bool {
+        self.by_thread || (threads_item && !self.chosen)
+    }
+
     /// The colouring, with a named access looked up by `resolve` (which also gives its
     /// declared banks).
     pub fn resolve<E>(
@@ -219,12 +232,15 @@ fn svg_coloring(options: &mut Options) -> Result<ColoringArg, UsageError> {
     let access = options.access()?;
     let banks = options.banks()?;
     let element_bytes = options.positive("--element-bytes")?;
-    let by_lane = match options.take("--color").as_deref() {
+    let color = options.take("--color");
+    let chosen = color.is_some() || access.is_some();
+    let by_thread = color.as_deref() == Some("thread");
+    let by_lane = match color.as_deref() {
         Some("lane") => true,
-        Some("bank") => false,
+        Some("bank" | "thread") => false,
         Some(other) => {
             return Err(UsageError(format!(
-                "--color takes `bank` or `lane`, not `{other}`"
+                "--color takes `bank`, `lane` or `thread`, not `{other}`"
             )));
         }
         None => access.is_some(),
@@ -236,6 +252,8 @@ fn svg_coloring(options: &mut Options) -> Result<ColoringArg, UsageError> {
     }
     Ok(ColoringArg {
         by_lane,
+        by_thread,
+        chosen,
         access,
         banks,
         element_bytes,

@@ -68,7 +68,13 @@ fn run(command: Command) -> Result<String, Failure> {
             };
             let shown: Vec<String> = chosen
                 .iter()
-                .map(|checked| report::show(&checked.descriptor, banks, element_bytes))
+                .map(|checked| {
+                    let mut shown = report::show(&checked.descriptor, banks, element_bytes);
+                    if let Some(threads) = checked.thread_values() {
+                        shown.push_str(&report::threads(&threads));
+                    }
+                    shown
+                })
                 .collect();
             Ok(shown.join("\n"))
         }
@@ -106,11 +112,28 @@ fn run(command: Command) -> Result<String, Failure> {
             let walked = traversal.and_then(|t| t.checked.over.as_ref().map(|o| o.to_string()));
             let layout = layout.or(walked);
             let checked = select(&source.layouts, layout.as_deref(), &file)?;
+            let threads = checked.thread_values();
+            let by_thread = coloring.by_thread(threads.is_some());
             let coloring = coloring.resolve(|access| resolve(access, &source, &file))?;
             let descriptor = &checked.descriptor;
-            let svg = match &path {
-                Some(path) => picture::svg_with_path(descriptor, &coloring, path),
-                None => picture::svg(descriptor, &coloring),
+            let svg = match (&path, threads.filter(|_| by_thread)) {
+                (None, Some(threads)) => picture::thread_svg(&threads),
+                (Some(_), Some(_)) => {
+                    return Err(Failure::Input(
+                        "a thread-value picture draws no path: leave out --path, or colour \
+                         by bank or lane"
+                            .to_owned(),
+                    ));
+                }
+                (_, None) if by_thread => {
+                    return Err(Failure::Input(format!(
+                        "`{}` is a layout, not a thread-value layout: --color thread draws \
+                         `threads` items",
+                        descriptor.name
+                    )));
+                }
+                (Some(path), None) => picture::svg_with_path(descriptor, &coloring, path),
+                (None, None) => picture::svg(descriptor, &coloring),
             }
             .map_err(|error| match (traversal, &error) {
                 (Some(traversal), PictureError::TraversalShape { .. }) => Failure::Input(format!(

@@ -8,6 +8,7 @@ use swizzle_core::budget;
 use swizzle_core::canon::Canonical;
 use swizzle_core::ir::Descriptor;
 use swizzle_core::picture;
+use swizzle_core::threads::ThreadValues;
 
 /// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a
 /// grid that cannot be drawn (too large) is replaced by the reason.
@@ -208,4 +209,22 @@ fn coordinate_names(descriptor: &Descriptor) -> Vec<&str> {
 /// `(m=0, k=8) → 8`.
 fn touch_text(descriptor: &Descriptor, touch: &Touch) -> String {
     format!("{} → {}", descriptor.describe(&touch.coord), touch.offset)
+}
+
+/// What `show` adds for a thread-value layout: its counts and the tile with the thread and
+/// value holding each element.
+pub fn threads(threads: &ThreadValues<'_>) -> String {
+    let mut out = format!(
+        "  threads        {} × {} values each\n",
+        threads.thread_count(),
+        threads.value_count()
+    );
+    match picture::thread_grid(threads) {
+        Ok(grid) => {
+            out.push_str("thread.value of each tile element:\n");
+            out.push_str(&grid);
+        }
+        Err(error) => out.push_str(&format!("(no thread picture: {error})\n")),
+    }
+    out
 }

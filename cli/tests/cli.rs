@@ -269,7 +269,7 @@ fn usage_errors_exit_with_two() {
         ),
         (
             vec!["svg", path, "--layout", "LdsA", "--color", "red"],
-            "--color takes `bank` or `lane`, not `red`",
+            "--color takes `bank`, `lane` or `thread`, not `red`",
         ),
     ] {
         let (out, err) = run(&args, 2);
@@ -829,4 +829,59 @@ fn random_files_end_with_output_or_located_errors() {
             ),
         }
     }
+}
+
+const FOURS: &str = "\
+/// 8 threads, four consecutive elements of a row each.
+threads Fours {
+    tile [y: 4, x: 8];
+    unmerge x -> [tx: 2, v: 4];
+    merge [y, tx] -> thread;
+    threads [thread];
+    values [v];
+}
+/// A plain layout of the tile's shape: its cells are where the picture draws the tile's.
+layout Shape { memory [y: 4, x: 8]; coords [y, x]; }
+";
+
+#[test]
+fn show_draws_who_holds_each_element() {
+    let path = file("fours.layout", FOURS);
+    let (out, _) = run(&["show", path.to_str().unwrap(), "--layout", "Fours"], 0);
+    assert!(out.contains("threads        8 × 4 values each"), "{out}");
+    assert!(
+        out.contains("0.0 0.1 0.2 0.3 1.0 1.1 1.2 1.3\n2.0 2.1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn svg_colours_a_thread_value_layout_by_thread() {
+    let (pixmap, _) = rendered("threads", FOURS, "Fours", &[]);
+    let shape = swizzle_syntax::layouts(FOURS)
+        .unwrap()
+        .pop()
+        .unwrap()
+        .descriptor;
+    let geometry = Geometry::new(&Cells::new(&shape).unwrap());
+    let cell = |y: usize, x: usize| colour(&pixmap, &geometry, y, x);
+    // Thread 2y holds x = 0..4 of row y, thread 2y + 1 the rest.
+    assert_eq!(cell(0, 0), cell(0, 3));
+    assert_ne!(cell(0, 3), cell(0, 4));
+    assert_ne!(cell(0, 0), cell(1, 0));
+    assert!(!is_grey(cell(3, 7)));
+    // --color thread on a plain layout says what it draws.
+    let path = file("shape.layout", FOURS);
+    let (_, err) = run(
+        &[
+            "svg",
+            path.to_str().unwrap(),
+            "--layout",
+            "Shape",
+            "--color",
+            "thread",
+        ],
+        1,
+    );
+    assert!(err.contains("not a thread-value layout"), "{err}");
 }

@@ -98,6 +98,20 @@ impl Cells {
         })
     }
 
+    /// Cells of the given values (`None`: empty), row-major over `shape`, its coordinates
+    /// named `names`: what a picture of something other than a layout's offsets draws.
+    pub(crate) fn from_values(
+        names: Vec<String>,
+        shape: Vec<usize>,
+        values: Vec<Option<usize>>,
+    ) -> Cells {
+        Cells {
+            names,
+            shape,
+            offsets: values,
+        }
+    }
+
     /// The length of each coordinate.
     pub fn shape(&self) -> &[usize] {
         &self.shape

@@ -1,6 +1,7 @@
 //! Pictures of a layout: a text grid of offsets in the style of seed 000's Morton table, the
 //! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane,
-//! with a walk (memory order or a traversal's accesses) drawn over it as arrows.
+//! with a walk (memory order or a traversal's accesses) drawn over it as arrows; and of a
+//! thread-value layout, its tile with the thread and value holding each element.
 //!
 //! Every picture is computed by the reference interpreter, so it shows what docs/semantics.md
 //! says a layout means, whatever the generated code does. Rows are the second-to-last
@@ -13,9 +14,11 @@ mod grid;
 mod palette;
 mod path;
 mod svg;
+mod threads;
 
 pub use cells::{Cells, PictureError};
 pub use geometry::Geometry;
 pub use grid::{bank_map, grid};
 pub use path::{Path, Stop};
 pub use svg::{Coloring, svg, svg_with_path};
+pub use threads::{thread_grid, thread_svg};

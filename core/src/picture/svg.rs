@@ -56,9 +56,26 @@ fn picture(
     let cells = Cells::new(descriptor)?;
     let stops = path.map(|path| path.stops(&cells)).transpose()?;
     let classes = Classes::new(descriptor, &cells, coloring)?;
-    let geometry = Geometry::new(&cells);
     let title = format!("{} — {}", descriptor.name, shape_text(descriptor));
-    let note = path.map(|path| format!("path: {}", path.describe()));
+    let path = path.zip(stops);
+    Ok(draw(
+        &cells,
+        &classes,
+        &title,
+        path.as_ref().map(|(p, s)| (*p, s.as_slice())),
+    ))
+}
+
+/// The picture of `cells` (each numbered with its value), coloured by `classes`, with the
+/// path's stops drawn over it.
+pub(super) fn draw(
+    cells: &Cells,
+    classes: &Classes,
+    title: &str,
+    path: Option<(&Path, &[Stop])>,
+) -> String {
+    let geometry = Geometry::new(cells);
+    let note = path.map(|(path, _)| format!("path: {}", path.describe()));
     let width = (geometry.right() + MARGIN)
         .max(text_width(title.chars().count(), 16) + 2 * MARGIN)
         .max(text_width(classes.caption.chars().count(), 12) + 2 * MARGIN)
@@ -66,7 +83,7 @@ fn picture(
             text_width(note.chars().count(), LABEL_FONT) + 2 * MARGIN
         }))
         .max(MIN_WIDTH);
-    let legend = Legend::new(&classes, &cells, note, width);
+    let legend = Legend::new(classes, cells, note, width);
     let height = geometry.bottom() + legend.height() + MARGIN;
 
     let mut out = String::new();
@@ -83,7 +100,7 @@ fn picture(
         out,
         r#"<text x="{MARGIN}" y="{}" font-size="16" font-weight="bold">{}</text>"#,
         MARGIN + 16,
-        escape(&title)
+        escape(title)
     );
     let _ = writeln!(
         out,
@@ -91,18 +108,18 @@ fn picture(
         MARGIN + HEADER - 14,
         escape(&classes.caption)
     );
-    indices(&mut out, &cells, &geometry);
-    fills(&mut out, &cells, &classes, &geometry);
-    numbers(&mut out, &cells, &geometry);
-    if let (Some(path), Some(stops)) = (path, &stops) {
+    indices(&mut out, cells, &geometry);
+    fills(&mut out, cells, classes, &geometry);
+    numbers(&mut out, cells, &geometry);
+    if let Some((path, stops)) = path {
         if path.outlined() {
-            outlines(&mut out, &cells, &geometry, stops);
+            outlines(&mut out, cells, &geometry, stops);
         }
-        arrows(&mut out, &cells, &geometry, stops);
+        arrows(&mut out, cells, &geometry, stops);
     }
     legend.write(&mut out, geometry.bottom());
     out.push_str("</svg>\n");
-    Ok(out)
+    out
 }
 
 /// `name — m × k = 128 × 32`.
@@ -116,17 +133,19 @@ fn shape_text(descriptor: &Descriptor) -> String {
     format!("{} = {}", names.join(" × "), lens.join(" × "))
 }
 
-/// The colour class (bank or lane) of every cell, `None` for grey cells.
-struct Classes {
-    /// `bank` or `lane`, for the legend.
-    kind: &'static str,
+/// The colour class (bank, lane or thread) of every cell, `None` for grey cells.
+pub(super) struct Classes {
+    /// `bank`, `lane` or `thread`, for the legend.
+    pub kind: &'static str,
     /// Number of classes.
-    count: usize,
-    of: Vec<Option<usize>>,
+    pub count: usize,
+    pub of: Vec<Option<usize>>,
     /// One line under the title that says what the colours mean.
-    caption: String,
+    pub caption: String,
     /// Whether grey can also mean "no lane touches this".
-    untouched: bool,
+    pub untouched: bool,
+    /// What the legend calls a cell without a value.
+    pub empty: &'static str,
 }
 
 impl Classes {
@@ -150,6 +169,7 @@ impl Classes {
                     banks.count, banks.width_bytes
                 ),
                 untouched: false,
+                empty: "padding",
             },
             Coloring::Lane(access) => {
                 let mut of = vec![None; cells.len()];
@@ -174,6 +194,7 @@ impl Classes {
                         if access.vector == 1 { "" } else { "s" }
                     ),
                     untouched: true,
+                    empty: "padding",
                 }
             }
         })
@@ -402,7 +423,7 @@ impl Legend {
             .map(|class| (palette::class(class, classes.count), class.to_string()))
             .collect();
         if cells.offsets().count() < cells.len() {
-            items.push((palette::PADDING.to_owned(), "padding".to_owned()));
+            items.push((palette::PADDING.to_owned(), classes.empty.to_owned()));
         }
         if classes.untouched {
             items.push((palette::UNTOUCHED.to_owned(), "untouched".to_owned()));
