@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{BoundsChecks, Gpu, GpuError, GpuLayout, Transpose, Word};
 use swizzle::ir::{Descriptor, coordinates};
+use swizzle::raster::Raster;
 use swizzle::threads::ThreadValues;
 
 /// What no kernel writes.
@@ -584,6 +585,15 @@ fn transposes_match_the_cpu_on_partial_tiles() {
             loads: WideLoads::THREAD_VALUES,
             stores: WideStores::THREAD_VALUES,
             bounds_checks: BoundsChecks::On,
+            order: Raster::Morton(2),
+        },
+        Transpose {
+            order: Raster::Grouped(3),
+            ..square(TILES[3], Sixteens::THREAD_VALUES)
+        },
+        Transpose {
+            order: Raster::Snake,
+            ..square(TILES[2], Fours::THREAD_VALUES)
         },
     ];
     for (height, width) in [(32, 32), (36, 72), (37, 70), (100, 33), (1, 65), (129, 4)] {
@@ -703,6 +713,7 @@ fn bad_input_is_a_typed_error() {
         loads: Fours::THREAD_VALUES,
         stores: Fours::THREAD_VALUES,
         bounds_checks: BoundsChecks::On,
+        order: Raster::RowMajor,
     };
     assert!(matches!(
         gpu.transpose_kernel(64, 64, &mismatched),
@@ -713,9 +724,18 @@ fn bad_input_is_a_typed_error() {
         loads: Fours::THREAD_VALUES,
         stores: Sixteens::THREAD_VALUES,
         bounds_checks: BoundsChecks::Off,
+        order: Raster::RowMajor,
     };
     assert!(matches!(
         gpu.transpose_kernel(64, 64, &different),
+        Err(GpuError::Unsupported { .. })
+    ));
+    let not_an_order = Transpose {
+        order: Raster::Morton(6),
+        ..Transpose::new(TILES[2], Fours::THREAD_VALUES)
+    };
+    assert!(matches!(
+        gpu.transpose_kernel(64, 64, &not_an_order),
         Err(GpuError::Unsupported { .. })
     ));
     let empty = Transpose::new(TILES[2], Fours::THREAD_VALUES);

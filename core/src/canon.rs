@@ -726,6 +726,9 @@ pub struct Lowered {
     pub offset: Sym,
     /// `lo ≤ expr < hi` for each padding the coordinates must avoid.
     pub valid: Vec<(Sym, i128, i128)>,
+    /// The value of every dim of the descriptor on the way (`None` for one not computed):
+    /// what a printer can name, as the thread's own coordinates of a thread-value layout.
+    pub dims: Vec<Option<Sym>>,
 }
 
 /// `descriptor` lowered at `inputs` (one symbolic value per coordinate), whose variables
@@ -768,5 +771,6 @@ pub fn lower_at(descriptor: &Descriptor, inputs: &[Sym], lens: &[usize]) -> Opti
         memory,
         offset,
         valid: on.domain.valid,
+        dims: on.values,
     })
 }

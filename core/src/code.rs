@@ -117,7 +117,8 @@ impl Code {
         }
     }
 
-    fn size(&self) -> usize {
+    /// Number of nodes.
+    pub(crate) fn size(&self) -> usize {
         match self {
             Code::Bin(_, a, b) => 1 + a.size() + b.size(),
             _ => 1,
@@ -150,7 +151,8 @@ impl Code {
         }
     }
 
-    fn replace(&mut self, target: &Code, name: &str) {
+    /// Every occurrence of `target` replaced by the local `name`.
+    pub(crate) fn replace(&mut self, target: &Code, name: &str) {
         if self == target {
             *self = Code::var(name);
         } else if let Code::Bin(_, a, b) = self {

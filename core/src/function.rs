@@ -127,6 +127,23 @@ impl Condition {
         })
     }
 
+    /// The expressions the test compares.
+    pub(crate) fn codes(&self) -> impl Iterator<Item = &Code> {
+        let pair = match self {
+            Condition::AtLeast(a, b) | Condition::Below(a, b) => Some([a, b]),
+            Condition::True(_) => None,
+        };
+        pair.into_iter().flatten()
+    }
+
+    /// Every occurrence of `target` in the test replaced by the local `name`.
+    pub(crate) fn replace(&mut self, target: &Code, name: &str) {
+        if let Condition::AtLeast(a, b) | Condition::Below(a, b) = self {
+            a.replace(target, name);
+            b.replace(target, name);
+        }
+    }
+
     fn below(code: Code, bound: u128) -> Condition {
         Condition::Below(code, Code::Lit(bound))
     }

@@ -433,7 +433,7 @@ impl<'d> TiledCopy<'d> {
             image_vars.strides = self.strides(&image_vars.extents, width, &mut used, &mut prologue);
         }
         let vars = Vars { lens: &thread_lens };
-        let mut moves = Vec::new();
+        let mut moves: Vec<Move> = Vec::new();
         for first in (0..self.threads.value_count()).step_by(width.max(1)) {
             let lowered = self.threads.element_of_thread(first)?;
             let element: Vec<Code> = lowered
@@ -497,10 +497,31 @@ impl<'d> TiledCopy<'d> {
                 bounds,
             });
         }
-        let interior = match image {
+        let mut interior = match image {
             true => image_vars.interior(&tile),
             false => Vec::new(),
         };
+        for (name, code) in self.thread_parts(&names, &mut used)? {
+            let mut count = 0;
+            for step in &moves {
+                count += step.codes().map(|c| occurrences(c, &code)).sum::<usize>();
+            }
+            count += interior
+                .iter()
+                .flat_map(Condition::codes)
+                .map(|c| occurrences(c, &code))
+                .sum::<usize>();
+            if count < 2 {
+                continue;
+            }
+            for step in &mut moves {
+                step.replace(&code, &name);
+            }
+            for condition in &mut interior {
+                condition.replace(&code, &name);
+            }
+            prologue.push((name, code));
+        }
         Some(Program {
             params,
             thread,
@@ -511,6 +532,49 @@ impl<'d> TiledCopy<'d> {
             interior,
             moves,
         })
+    }
+
+    /// The thread-value layout's own dims that depend on the thread alone (the parts a
+    /// thread index is merged from: a row and a column of threads), as code over the thread
+    /// coordinates, smallest first, each with a fresh local name after its dim: what the
+    /// program binds once where its moves use it twice or more. `None` past the budget.
+    fn thread_parts(
+        &self,
+        names: &[String],
+        used: &mut HashSet<String>,
+    ) -> Option<Vec<(String, Code)>> {
+        let values = self.threads.value_count();
+        let first = self.threads.element_of_thread(0)?;
+        let last = self.threads.element_of_thread(values.saturating_sub(1))?;
+        let descriptor = self.threads.descriptor;
+        let skip: HashSet<usize> = descriptor
+            .coords
+            .iter()
+            .chain(descriptor.memory.dims.iter())
+            .copied()
+            .collect();
+        let mut parts: Vec<(String, Code)> = Vec::new();
+        for (dim, (a, b)) in first.dims.iter().zip(&last.dims).enumerate() {
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            let code = sym_code(a, names);
+            let same = code == sym_code(b, names);
+            let compound = matches!(code, Code::Bin(..));
+            let known = parts.iter().any(|(_, c)| *c == code);
+            if skip.contains(&dim) || !same || !compound || known {
+                continue;
+            }
+            parts.push((descriptor.dims[dim].name.to_string(), code));
+        }
+        parts.sort_by_key(|(_, code)| code.size());
+        // Each part in terms of the smaller ones bound before it.
+        let mut named: Vec<(String, Code)> = Vec::new();
+        for (name, mut code) in parts {
+            for (earlier, smaller) in &named {
+                code.replace(smaller, earlier);
+            }
+            named.push((fresh(&name, used), code));
+        }
+        Some(named)
     }
 
     /// The thread coordinates' names and lengths.
@@ -687,6 +751,48 @@ pub struct Move {
     pub valid: Vec<Condition>,
     /// At a partial tile, the tests that keep the element inside the image.
     pub bounds: Vec<Condition>,
+}
+
+impl Move {
+    /// Every expression of the move: its element, both sides' accesses and its tests.
+    fn codes(&self) -> impl Iterator<Item = &Code> {
+        self.element
+            .iter()
+            .chain(&self.source.accesses)
+            .chain(&self.destination.accesses)
+            .chain(
+                self.valid
+                    .iter()
+                    .chain(&self.bounds)
+                    .flat_map(Condition::codes),
+            )
+    }
+
+    /// Every occurrence of `code` in the move replaced by the local `name`.
+    fn replace(&mut self, code: &Code, name: &str) {
+        let codes = self
+            .element
+            .iter_mut()
+            .chain(&mut self.source.accesses)
+            .chain(&mut self.destination.accesses);
+        for c in codes {
+            c.replace(code, name);
+        }
+        for condition in self.valid.iter_mut().chain(&mut self.bounds) {
+            condition.replace(code, name);
+        }
+    }
+}
+
+/// How often `code` occurs in `within`, counting no occurrence inside another.
+fn occurrences(within: &Code, code: &Code) -> usize {
+    if within == code {
+        return 1;
+    }
+    match within {
+        Code::Bin(_, a, b) => occurrences(a, code) + occurrences(b, code),
+        _ => 0,
+    }
 }
 
 /// The straight-line code of one thread of a tiled copy, before it is printed.

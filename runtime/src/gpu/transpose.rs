@@ -9,6 +9,7 @@
 use super::{BoundsChecks, Gpu, GpuError, Kernel};
 use std::borrow::Cow;
 use swizzle_core::ir::Descriptor;
+use swizzle_core::raster::Raster;
 use swizzle_core::threads::ThreadValues;
 use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
 use swizzle_core::wgsl;
@@ -32,6 +33,9 @@ pub struct Transpose<'d> {
     /// they may go; on the H100 that bought nothing measurable (BENCHMARKS.md), so
     /// [`Transpose::new`] keeps them.
     pub bounds_checks: BoundsChecks,
+    /// Which tile each workgroup takes (`raster` items' `R::ORDER`): workgroup `g` of the
+    /// grid of input tiles transposes tile `order.tile(g, grid)`.
+    pub order: Raster,
 }
 
 impl<'d> Transpose<'d> {
@@ -43,6 +47,7 @@ impl<'d> Transpose<'d> {
             loads: threads,
             stores: threads,
             bounds_checks: BoundsChecks::On,
+            order: Raster::RowMajor,
         }
     }
 }
@@ -91,6 +96,7 @@ impl Gpu {
             loads,
             stores,
             bounds_checks,
+            order,
         } = *transpose;
         let shape = tile.shape();
         let [rows, columns] = shape[..] else {
@@ -190,6 +196,15 @@ impl Gpu {
             "tile",
             "output",
         );
+        if let Err(why) = order.check() {
+            return Err(unsupported(tile, format!("its workgroup order: {why}")));
+        }
+        let order_wgsl = wgsl::raster(
+            "order",
+            &format!("Which input tile each workgroup transposes: {order}."),
+            &order.program(),
+        );
+        let grid = [height.div_ceil(rows), width.div_ceil(columns)];
         let module = format!(
             "@group(0) @binding(0) var<storage, read> input: array<{input}>;
 @group(0) @binding(1) var<storage, read_write> output: array<{output}>;
@@ -197,22 +212,26 @@ var<workgroup> tile: array<{entry}, {entries}>;
 
 {load_wgsl}
 {store_wgsl}
+{order_wgsl}
 @compute @workgroup_size({threads})
 fn main(
     @builtin(local_invocation_index) thread: u32,
     @builtin(workgroup_id) group: vec3<u32>,
 ) {{
-    load_tile(thread, group.y, group.x, {height}u, {width}u);
+    let at = order(group.y * {grid_x}u + group.x, {grid_y}u, {grid_x}u);
+    load_tile(thread, at.x, at.y, {height}u, {width}u);
     workgroupBarrier();
-    store_tile(thread, group.x, group.y, {width}u, {height}u);
+    store_tile(thread, at.y, at.x, {width}u, {height}u);
 }}
 ",
+            grid_y = grid[0],
+            grid_x = grid[1],
             input = array(load_width),
             output = array(store_width),
             entry = array(words),
             entries = space / words,
         );
-        let groups = [width.div_ceil(columns), height.div_ceil(rows)];
+        let groups = [grid[1], grid[0]];
         let max = limits.max_compute_workgroups_per_dimension as usize;
         if groups.iter().any(|&g| g > max) {
             return Err(GpuError::TooLarge {
@@ -229,9 +248,13 @@ fn main(
             BoundsChecks::On => "",
             BoundsChecks::Off => ", no bounds checks",
         };
+        let raster = match order {
+            Raster::RowMajor => String::new(),
+            order => format!(", {order} order"),
+        };
         let name = format!(
             "transpose through {}, threads {threads} (vec{load_width} loads, vec{store_width} \
-             stores{checks})",
+             stores{checks}{raster})",
             tile.name
         );
         let groups = groups.map(|g| g as u32);
