@@ -1,6 +1,9 @@
 //! Workgroup orders, compiled: their Rust functions against the core's programs, and their
 //! WGSL through naga's validation.
 
+#[path = "common/valid_wgsl.rs"]
+mod valid_wgsl;
+
 swizzle::layout! {
     /// Tiles along rows.
     raster Rows = row_major;
@@ -52,13 +55,7 @@ fn wgsl_validates() {
             "{wgsl}\n@compute @workgroup_size(1)\n\
              fn main(@builtin(workgroup_id) g: vec3<u32>) {{\n    let t = {function}(g.x, 7u, 9u);\n}}\n"
         );
-        let parsed = naga::front::wgsl::parse_str(&module)
-            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&module)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(&parsed)
-        .unwrap_or_else(|e| panic!("{order}: {e:?}\n{module}"));
+        println!("{order}");
+        valid_wgsl::validate(&module);
     }
 }

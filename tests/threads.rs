@@ -1,6 +1,9 @@
 //! Thread-value layouts and tiled copies, compiled: their functions against the
 //! interpreter and the core's checks.
 
+#[path = "common/valid_wgsl.rs"]
+mod valid_wgsl;
+
 use swizzle::threads::{Slot, ThreadValues};
 
 swizzle::layout! {
@@ -200,13 +203,5 @@ fn wgsl_validates() {
         LoadTile::WGSL,
         StoreTile::WGSL
     );
-    println!("{module}");
-    let parsed = naga::front::wgsl::parse_str(&module)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&module)));
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&parsed)
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    valid_wgsl::validate(&module);
 }
