@@ -497,6 +497,44 @@ fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)
     check::<u64>(gpu, a, b);
 }
 
+/// Packs and unpacks of narrow elements staged through workgroup memory (tiles of a
+/// bijection whose rows split into `vec4`s): against the interpreter, with partial tiles,
+/// several tiles per workgroup and regions that run past the grid.
+#[test]
+fn staged_narrow_packs_match_the_interpreter() {
+    let Some(gpu) = gpu() else { return };
+    for extents in [[37, 48], [8, 16], [64, 96], [5, 32], [24, 272]] {
+        for descriptor in [&DynMorton::DESCRIPTOR, &DynXor::DESCRIPTOR] {
+            let (layout, offset) = tiled(descriptor, &extents);
+            for staged in [layout.with_element::<u8>(), layout.with_element::<u16>()] {
+                let staged = staged.expect("narrow layout");
+                let kernels = [
+                    ("pack", gpu.pack_kernel(&staged)),
+                    ("unpack", gpu.unpack_kernel(&staged)),
+                ];
+                for (direction, kernel) in kernels {
+                    let wgsl = kernel.expect("kernel").wgsl().to_owned();
+                    assert!(
+                        wgsl.contains("var<workgroup> region"),
+                        "{extents:?}\n{wgsl}"
+                    );
+                    // Each region word is loaded once: four loads for a thread's vec4 where
+                    // each word's elements share a word on the other side (the XOR; four
+                    // bytes of a row of Morton's 4 × 4 blocks), eight where they come in
+                    // pairs (an unpack of Morton bytes).
+                    let loads = wgsl.matches("= region[padded(").count();
+                    let bits = staged.element_bits();
+                    let pairs =
+                        descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
+                    assert_eq!(loads, if pairs { 8 } else { 4 }, "{direction}\n{wgsl}");
+                }
+            }
+            check_elements::<u8>(gpu, &layout, &offset);
+            check_elements::<u16>(gpu, &layout, &offset);
+        }
+    }
+}
+
 #[test]
 fn tiled_layouts_of_every_shape_copy_both_ways() {
     let Some(gpu) = gpu() else { return };

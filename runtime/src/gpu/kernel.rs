@@ -3,6 +3,7 @@
 
 use super::narrow;
 use super::shader::{assemble, distinct, validate};
+use super::staged::Staged;
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
 use std::time::{Duration, Instant};
 
@@ -244,14 +245,47 @@ impl Gpu {
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
+        let name = format!("pack {}", layout.name());
+        if let Some(staged) = Staged::plan(layout) {
+            let lengths = [layout.size(), layout.space()];
+            return self.staged(name, layout, &staged, staged.pack(), lengths);
+        }
         let kernel = self.copy_kernel(&layout.image()?, layout)?;
-        Ok(kernel.named(format!("pack {}", layout.name())))
+        Ok(kernel.named(name))
+    }
+
+    /// A staged pack or unpack of `layout` ([`Staged`]): `body` after the layout's functions.
+    fn staged(
+        &self,
+        name: String,
+        layout: &GpuLayout,
+        staged: &Staged,
+        body: String,
+        lengths: [usize; 2],
+    ) -> Result<Kernel, GpuError> {
+        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
+        let groups = staged.groups();
+        if let Some(&over) = groups.iter().find(|&&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: over as u64,
+                limit: max as u64,
+            });
+        }
+        let wgsl = assemble(&[layout], &body);
+        let groups = groups.map(|g| g as u32);
+        self.kernel(name, wgsl, groups, lengths, layout.element_bits())
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
+        let name = format!("unpack {}", layout.name());
+        if let Some(staged) = Staged::plan(layout) {
+            let lengths = [layout.space(), layout.size()];
+            return self.staged(name, layout, &staged, staged.unpack(), lengths);
+        }
         let kernel = self.copy_kernel(layout, &layout.image()?)?;
-        Ok(kernel.named(format!("unpack {}", layout.name())))
+        Ok(kernel.named(name))
     }
 
     /// Copies `len` elements unchanged, four per thread where `len` allows: the bandwidth

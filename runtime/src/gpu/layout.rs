@@ -26,6 +26,25 @@ pub struct GpuLayout {
     inverse: bool,
     padded: bool,
     injective: bool,
+    /// For a layout of tiles (`GpuLayout::tiled`): its tile and the grid of them.
+    tiles: Option<Tiles>,
+}
+
+/// A layout of tiles: blocks of one fixed tile, row-major over a grid, the tile at grid
+/// place `t` holding the coordinates `t · tile + r` at offsets `block(t) · space + o(r)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tiles {
+    /// The tile's lengths and element space.
+    pub shape: Vec<usize>,
+    pub space: usize,
+    /// Tiles along each coordinate.
+    pub counts: Vec<usize>,
+    /// The prefix of the tile's own WGSL functions (`<prefix>_offset`, `<prefix>_coord`).
+    pub prefix: String,
+    /// Whether the tile is a bijection onto its space (has `_coord`, no padding).
+    pub bijective: bool,
+    /// The tile, for the kernels that ask what its offsets keep together.
+    pub descriptor: Descriptor,
 }
 
 impl GpuLayout {
@@ -80,6 +99,7 @@ impl GpuLayout {
             space,
             injective: injective(descriptor),
             name,
+            tiles: None,
         })
     }
 
@@ -165,6 +185,14 @@ impl GpuLayout {
             wrapper.push_str(&print(&grid.coord())?);
         }
         let injective = injective(descriptor);
+        let tiles = Tiles {
+            shape: tile.clone(),
+            space: tile_space,
+            counts: tiles.clone(),
+            prefix: tile_functions.prefix.clone(),
+            bijective: tile_functions.coord && !tile_functions.is_valid,
+            descriptor: descriptor.clone(),
+        };
         Ok(GpuLayout {
             name,
             prefix,
@@ -175,6 +203,7 @@ impl GpuLayout {
             inverse,
             padded,
             injective,
+            tiles: Some(tiles),
         })
     }
 
@@ -244,6 +273,11 @@ impl GpuLayout {
             name: format!("{} of {bits}-bit elements", self.name),
             ..layout
         })
+    }
+
+    /// Its tiles, for a layout of tiles of one-word or narrower elements.
+    pub(crate) fn tiles(&self) -> Option<&Tiles> {
+        self.tiles.as_ref().filter(|_| self.bits <= 32)
     }
 
     /// The dense row-major image of this layout's shape and element width.

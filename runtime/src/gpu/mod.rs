@@ -19,6 +19,7 @@ mod kernel;
 mod layout;
 mod narrow;
 mod shader;
+mod staged;
 mod transpose;
 
 pub use buffer::{Buffer, Word};
