@@ -8,7 +8,9 @@
 //! the last access along such a dim is partial ([`Sfc::extent`] says how many of its scalars
 //! are in bounds).
 
+use crate::code::Code;
 use crate::ir::List;
+use std::collections::HashMap;
 
 /// A space-filling curve: the const data a `traversal` item embeds as `SFC`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -114,4 +116,94 @@ pub struct Visit<const N: usize> {
     /// How many scalars along each dim are in bounds: the vector, except for the last access
     /// along a dim that the vector does not divide.
     pub extent: [usize; N],
+}
+
+/// One dim of [`IndexProgram`]: its digit of the access index, reversed on the odd passes
+/// of a snake, times its vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexStep {
+    /// The local it is bound to.
+    pub name: String,
+    /// The dim's digit of the access index.
+    pub digit: Code,
+    /// Snake order: where `odd` is 1 the digit runs backwards, `last − digit`.
+    pub reverse: Option<(Code, u128)>,
+    /// Scalars per access along the dim.
+    pub vector: u128,
+}
+
+/// `index(i)` as straight-line code over the access index: one step per dim, outermost loop
+/// first, then the start of the access in tensor order. What the Rust and the WGSL printers
+/// print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexProgram {
+    pub param: String,
+    pub steps: Vec<IndexStep>,
+    /// The locals, in tensor order.
+    pub results: Vec<String>,
+}
+
+impl Sfc {
+    /// [`Sfc::index`] as code: `names` the dims' locals (in tensor order), `param` the access
+    /// index.
+    pub fn index_program(&self, names: &[String], param: &str) -> IndexProgram {
+        let access = self.access_lengths();
+        let i = Code::var(param);
+        // The product of the access lengths of the loops from position `k` inward.
+        let inner = |k: usize| {
+            self.order[k..]
+                .iter()
+                .map(|&d| access[d] as u128)
+                .product::<u128>()
+        };
+        let steps = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(k, &dim)| {
+                // The outermost digit takes no remainder: `i` is below the number of accesses.
+                let digit = match k {
+                    0 => i.clone().quotient(inner(1)),
+                    _ => i
+                        .clone()
+                        .quotient(inner(k + 1))
+                        .remainder(access[dim] as u128),
+                };
+                let reverse = (self.snake && k > 0 && access[dim] > 1).then(|| {
+                    let odd = i.clone().quotient(inner(k)).remainder(2);
+                    (odd, access[dim] as u128 - 1)
+                });
+                IndexStep {
+                    name: names[dim].clone(),
+                    digit,
+                    reverse,
+                    vector: self.vector[dim] as u128,
+                }
+            })
+            .collect();
+        IndexProgram {
+            param: param.to_owned(),
+            steps,
+            results: names.to_vec(),
+        }
+    }
+}
+
+impl IndexProgram {
+    /// Runs the program as the printed code does; `None` where a value does not compute.
+    pub fn run(&self, i: u64) -> Option<Vec<u64>> {
+        let mut env: HashMap<String, u64> = HashMap::new();
+        env.insert(self.param.clone(), i);
+        for step in &self.steps {
+            let mut value = step.digit.eval(&env)?;
+            if let Some((odd, last)) = &step.reverse
+                && odd.eval(&env)? == 1
+            {
+                value = u64::try_from(*last).ok()?.checked_sub(value)?;
+            }
+            value = value.checked_mul(u64::try_from(step.vector).ok()?)?;
+            env.insert(step.name.clone(), value);
+        }
+        self.results.iter().map(|r| env.get(r).copied()).collect()
+    }
 }

@@ -14,6 +14,7 @@ use crate::code::{Code, Op};
 use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
 use crate::raster::RasterProgram;
+use crate::sfc::IndexProgram;
 use crate::tiled_copy::{Address, Move, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -769,5 +770,36 @@ pub fn raster(name: &str, comment: &str, program: &RasterProgram) -> String {
         "// {comment}\nfn {}({}) -> vec2<u32> {{\n{body}}}\n",
         snake_case(name),
         signature.join(", ")
+    )
+}
+
+/// A traversal's `index(i)` as a WGSL function `fn <name>_index(i: u32) -> array<u32, N>`:
+/// where access `i` starts, each dim a `let` (a snake's backward passes through `select`).
+pub fn sfc_index(name: &str, comment: &str, program: &IndexProgram) -> String {
+    let mut names = Names::new(std::slice::from_ref(&program.param));
+    let param = names.get(&program.param).to_owned();
+    let mut body = String::new();
+    for step in &program.steps {
+        let digit = expr(&step.digit, &names);
+        let value = match &step.reverse {
+            Some((odd, last)) => format!(
+                "select({digit}, {last}u - ({digit}), ({}) == 1u)",
+                expr(odd, &names)
+            ),
+            None => digit,
+        };
+        let value = match step.vector {
+            1 => value,
+            vector => format!("({value}) * {vector}u"),
+        };
+        names.add(&step.name);
+        let _ = writeln!(body, "    let {} = {value};", names.get(&step.name));
+    }
+    let results: Vec<&str> = program.results.iter().map(|r| names.get(r)).collect();
+    format!(
+        "// {comment}\nfn {}_index({param}: u32) -> array<u32, {rank}> {{\n{body}    return array<u32, {rank}>({});\n}}\n",
+        snake_case(name),
+        results.join(", "),
+        rank = program.results.len(),
     )
 }

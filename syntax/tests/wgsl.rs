@@ -287,3 +287,32 @@ fn raster_wgsl_agrees_with_the_core() {
         }
     }
 }
+
+/// Every traversal's `index` in WGSL, evaluated on the CPU over naga's IR, starts each access
+/// where the reference curve does: CK's examples, snake and not, ragged vectors.
+#[test]
+fn traversal_wgsl_agrees_with_the_curve() {
+    let source = swizzle_syntax::source(
+        "traversal Ck = sfc(lengths [16, 10, 9], order [2, 0, 1], vector [4, 2, 3]);
+         traversal Straight = sfc(lengths [16, 10, 9], order [2, 0, 1], vector [4, 2, 3], snake = false);
+         traversal Ragged = sfc(lengths [5, 7], vector [2, 3], snake = false);
+         traversal Snake = sfc(lengths [6, 5], vector [1, 2]);",
+    )
+    .expect("the traversals check");
+    for traversal in &source.traversals {
+        let sfc = &traversal.checked.sfc;
+        let names: Vec<String> = (0..sfc.lengths.len()).map(|d| format!("d{d}")).collect();
+        let program = sfc.index_program(&names, "i");
+        let text = swizzle_core::wgsl::sfc_index(&traversal.name, "test", &program);
+        let module = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let function = format!("{}_index", swizzle_core::wgsl::snake_case(&traversal.name));
+        for i in 0..sfc.num_access() {
+            let start = wgsl_eval::call(&module, &function, &[i as u32])
+                .and_then(|v| v.array())
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let expected: Vec<u32> = sfc.index(i).iter().map(|&v| v as u32).collect();
+            assert_eq!(start, expected, "{} access {i}\n{text}", traversal.name);
+            assert_eq!(program.run(i as u64).map(|v| v.len()), Some(expected.len()));
+        }
+    }
+}

@@ -10,7 +10,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::HashSet;
 use swizzle_core::budget::TRAVERSAL_UNROLL;
-use swizzle_core::code::{self, Code};
+use swizzle_core::code;
 use swizzle_core::sfc::Sfc;
 
 /// The rustdoc lists the accesses of traversals up to this long.
@@ -53,6 +53,11 @@ pub fn tokens(
     let home = Home::new(sfc, layout);
     let doc = doc(sfc, traversal, count);
     let index_fn = index_fn(sfc, &names);
+    let wgsl = swizzle_core::wgsl::sfc_index(
+        &name.to_string(),
+        &format!("Traversal `{name}`: where access `i` starts."),
+        &index_program(sfc, &names),
+    );
     let extent_fn = extent_fn(sfc);
     let for_each = for_each(sfc, &home, count);
     quote! {
@@ -78,6 +83,8 @@ pub fn tokens(
             #indices
             /// The curve as data, for the runtime (pictures, analyses).
             pub const SFC: ::swizzle::sfc::Sfc = #sfc_value;
+            /// `index` as a WGSL function, `fn <name>_index(i: u32) -> array<u32, N>`.
+            pub const WGSL: &'static str = #wgsl;
 
             #index_fn
             #extent_fn
@@ -234,40 +241,23 @@ fn doc(sfc: &Sfc, traversal: &CheckedTraversal, count: usize) -> Vec<String> {
 fn index_fn(sfc: &Sfc, names: &Names) -> TokenStream {
     let rank = lit(sfc.lengths.len());
     let count = lit(sfc.num_access());
-    let access = sfc.access_lengths();
     let param = &names.access;
-    let i = Code::var(&param.to_string());
-    // The product of the access lengths of the loops from position `k` inward.
-    let inner = |k: usize| {
-        sfc.order[k..]
-            .iter()
-            .map(|&d| access[d] as u128)
-            .product::<u128>()
-    };
-    let locals = &names.dims;
-    let steps = sfc.order.iter().enumerate().map(|(k, &dim)| {
-        let name = &locals[dim];
-        // The outermost digit takes no remainder: `i` is below the number of accesses.
-        let digit = rust(&match k {
-            0 => i.clone().quotient(inner(1)),
-            _ => i
-                .clone()
-                .quotient(inner(k + 1))
-                .remainder(access[dim] as u128),
-        });
-        let reversed = (sfc.snake && k > 0 && access[dim] > 1).then(|| {
-            let outer = rust(&i.clone().quotient(inner(k)).remainder(2));
-            let last = lit(access[dim] - 1);
-            quote!(let #name = if #outer == 1 { #last - #name } else { #name };)
+    let program = index_program(sfc, names);
+    let steps = program.steps.iter().map(|step| {
+        let name = ident(&step.name);
+        let digit = rust(&step.digit);
+        let reversed = step.reverse.as_ref().map(|(odd, last)| {
+            let (odd, last) = (rust(odd), lit(*last as usize));
+            quote!(let #name = if #odd == 1 { #last - #name } else { #name };)
         });
         // Accesses are `vector` scalars apart.
-        let scaled = (sfc.vector[dim] > 1).then(|| {
-            let v = lit(sfc.vector[dim]);
+        let scaled = (step.vector > 1).then(|| {
+            let v = lit(step.vector as usize);
             quote!(let #name = #name * #v;)
         });
         quote!(let #name = #digit; #reversed #scaled)
     });
-    let results = locals;
+    let results = &names.dims;
     quote! {
         /// Where access `i` starts (CK's `get_index`): straight-line integer code.
         pub const fn index(#param: usize) -> [usize; #rank] {
@@ -276,6 +266,12 @@ fn index_fn(sfc: &Sfc, names: &Names) -> TokenStream {
             [#(#results),*]
         }
     }
+}
+
+/// The traversal's `index` as the core's program, over the generated locals.
+fn index_program(sfc: &Sfc, names: &Names) -> swizzle_core::sfc::IndexProgram {
+    let dims: Vec<String> = names.dims.iter().map(|d| d.to_string()).collect();
+    sfc.index_program(&dims, &names.access.to_string())
 }
 
 /// The locals and parameters of the generated functions: one local per dim, named after it,
@@ -398,6 +394,7 @@ pub fn stub(item: &TraversalItem, rank: Option<usize>) -> TokenStream {
                 pub const ACCESS_LENGTHS: [usize; #rank] = [0; #rank];
                 pub const NUM_ACCESS: usize = 0;
                 pub const INDICES: [[usize; #rank]; 0] = [];
+                pub const WGSL: &'static str = "";
                 pub const fn index(_: usize) -> [usize; #rank] {
                     unreachable!()
                 }

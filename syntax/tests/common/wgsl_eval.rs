@@ -157,6 +157,13 @@ impl Frame<'_> {
                 components.iter().all(|c| self.values.contains_key(c))
             }
             Expression::Unary { expr, .. } => self.values.contains_key(expr),
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => [condition, accept, reject]
+                .iter()
+                .all(|e| self.values.contains_key(*e)),
             _ => false,
         }
     }
@@ -193,6 +200,14 @@ impl Frame<'_> {
                     .map(|&component| self.eval(component))
                     .collect::<Result<_, _>>()?,
             ),
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => match self.eval(*condition)?.bool()? {
+                true => self.eval(*accept)?,
+                false => self.eval(*reject)?,
+            },
             other => return Err(format!("unsupported expression {other:?}")),
         };
         self.values.insert(handle, value.clone());
