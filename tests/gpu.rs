@@ -527,6 +527,11 @@ fn staged_narrow_packs_match_the_interpreter() {
                     let pairs =
                         descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
                     assert_eq!(loads, if pairs { 8 } else { 4 }, "{direction}\n{wgsl}");
+                    // And one inverse or offset per word: the word's other elements lie at
+                    // its first element's place XOR a constant.
+                    let computed =
+                        wgsl.matches("_coord(first").count() + wgsl.matches("_offset(row").count();
+                    assert_eq!(computed, loads, "{direction}\n{wgsl}");
                 }
             }
             check_elements::<u8>(gpu, &layout, &offset);

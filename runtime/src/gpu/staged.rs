@@ -35,11 +35,20 @@ pub(super) struct Staged {
     threads: usize,
     /// The tile's WGSL prefix.
     prefix: String,
-    /// For each element a thread moves, the first of its elements that always lies in the
-    /// same word of the region: each word is loaded from workgroup memory once (for a pack,
-    /// and for an unpack).
-    pack_shared: Vec<usize>,
-    unpack_shared: Vec<usize>,
+    /// For each element a thread moves, where it lies in the region (for a pack, and for an
+    /// unpack): each word of workgroup memory is loaded once.
+    pack_shared: Vec<Share>,
+    unpack_shared: Vec<Share>,
+}
+
+/// Where one of a thread's elements lies in the region, relative to the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Share {
+    /// The first element that always lies in the same word (itself if none before it).
+    word: usize,
+    /// Where its place in that word is always the first one's XOR a constant, that constant:
+    /// its coordinate then needs no computing of its own.
+    xor: Option<usize>,
 }
 
 impl Staged {
@@ -78,7 +87,10 @@ impl Staged {
         }
         let (pack_shared, unpack_shared) = match columns.is_multiple_of(per) {
             true => shared_words(&tiles.descriptor, [rows, columns], per)?,
-            false => ((0..quad).collect(), (0..quad).collect()),
+            false => {
+                let own: Vec<Share> = (0..quad).map(|i| Share { word: i, xor: None }).collect();
+                (own.clone(), own)
+            }
         };
         Some(Staged {
             pack_shared,
@@ -221,24 +233,34 @@ fn main(
         let mut elements = Vec::new();
         let mut kept = Vec::new();
         for i in 0..quad {
-            body.push_str(&format!(
-                "        let rc{i} = {}_coord(first + {i}u);\n",
-                self.prefix
-            ));
-            let word = self.pack_shared[i];
+            let Share { word, xor } = self.pack_shared[i];
+            // An element whose place follows from its word's first element's needs neither
+            // an inverse nor a bounds test of its own: a word lies wholly in the image or not.
+            let (place, inside) = match xor {
+                Some(k) if word != i => (format!("((rc{word}[1] % PER) ^ {k}u)"), word),
+                _ => {
+                    body.push_str(&format!(
+                        "        let rc{i} = {}_coord(first + {i}u);\n",
+                        self.prefix
+                    ));
+                    if partial {
+                        body.push_str(&format!(
+                            "        let in{i} = top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH;\n"
+                        ));
+                    }
+                    (format!("(rc{i}[1] % PER)"), i)
+                }
+            };
             if word == i {
                 body.push_str(&format!(
                     "        let w{i} = region[padded((rc{i}[0] * REGION_COLUMNS + left + rc{i}[1]) / PER)];\n"
                 ));
             }
-            let value = format!("((w{word} >> (rc{i}[1] % PER * BITS)) & MASK)");
+            let value = format!("((w{word} >> ({place} * BITS)) & MASK)");
             match partial {
                 true => {
-                    body.push_str(&format!(
-                        "        let in{i} = top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH;\n"
-                    ));
-                    elements.push(format!("select(0u, {value}, in{i})"));
-                    kept.push(format!("select(MASK, 0u, in{i})"));
+                    elements.push(format!("select(0u, {value}, in{inside})"));
+                    kept.push(format!("select(MASK, 0u, in{inside})"));
                 }
                 false => elements.push(value),
             }
@@ -292,19 +314,25 @@ fn main(
         let mut elements = Vec::new();
         let mut body = String::new();
         for i in 0..quad {
-            body.push_str(&format!(
-                "        let x{i} = first + {i}u;
+            let Share { word, xor } = self.unpack_shared[i];
+            let place = match xor {
+                Some(k) if word != i => format!("((at{word} % PER) ^ {k}u)"),
+                _ => {
+                    body.push_str(&format!(
+                        "        let x{i} = first + {i}u;
         let at{i} = x{i} / TILE_COLUMNS * TILE_SPACE + {}_offset(row, x{i} % TILE_COLUMNS);
 ",
-                self.prefix
-            ));
-            let word = self.unpack_shared[i];
+                        self.prefix
+                    ));
+                    format!("(at{i} % PER)")
+                }
+            };
             if word == i {
                 body.push_str(&format!(
                     "        let w{i} = region[padded(at{i} / PER)];\n"
                 ));
             }
-            elements.push(format!("((w{word} >> (at{i} % PER * BITS)) & MASK)"));
+            elements.push(format!("((w{word} >> ({place} * BITS)) & MASK)"));
         }
         format!(
             "{preamble}
@@ -345,49 +373,62 @@ fn shared_words(
     descriptor: &swizzle_core::ir::Descriptor,
     [rows, columns]: [usize; 2],
     per: usize,
-) -> Option<(Vec<usize>, Vec<usize>)> {
+) -> Option<(Vec<Share>, Vec<Share>)> {
     let quad = 4 * per;
     let mut coord_of = vec![None; rows * columns];
     let mut offset_of = vec![0; rows * columns];
     for y in 0..rows {
         for x in 0..columns {
             let offset = descriptor.offset(&[y, x]).ok()?;
-            *coord_of.get_mut(offset)? = Some([y, x / per]);
+            *coord_of.get_mut(offset)? = Some([y, x]);
             offset_of[y * columns + x] = offset;
         }
     }
-    // The word of each element at every place a thread can be.
-    let pack: Vec<Vec<Option<[usize; 2]>>> = (0..rows * columns)
+    // The word of each element and its place in it, at every place a thread can be.
+    type Placed = Option<([usize; 2], usize)>;
+    let pack: Vec<Vec<Placed>> = (0..rows * columns)
         .step_by(quad)
-        .map(|first| (0..quad).map(|i| coord_of[first + i]).collect())
+        .map(|first| {
+            (0..quad)
+                .map(|i| coord_of[first + i].map(|[y, x]| ([y, x / per], x % per)))
+                .collect()
+        })
         .collect();
     // Row columns repeat with the tiles: `first` over one period of tiles and quads.
     let period = columns * quad / gcd(columns, quad);
-    let unpack: Vec<Vec<Option<[usize; 2]>>> = (0..rows)
+    let unpack: Vec<Vec<Placed>> = (0..rows)
         .flat_map(|y| (0..period).step_by(quad).map(move |first| (y, first)))
         .map(|(y, first)| {
             (0..quad)
                 .map(|i| {
                     let x = first + i;
-                    Some([x / columns, offset_of[y * columns + x % columns] / per])
+                    let offset = offset_of[y * columns + x % columns];
+                    Some(([x / columns, offset / per], offset % per))
                 })
                 .collect()
         })
         .collect();
-    let first_sharing = |places: &[Vec<Option<[usize; 2]>>]| -> Vec<usize> {
+    let shares = |places: &[Vec<Placed>]| -> Vec<Share> {
         (0..quad)
             .map(|i| {
-                (0..i)
-                    .find(|&j| {
-                        places
-                            .iter()
-                            .all(|words| words[j] == words[i] && words[i].is_some())
+                let same_word = |j: usize| {
+                    places.iter().all(|at| match (at[j], at[i]) {
+                        (Some((a, _)), Some((b, _))) => a == b,
+                        _ => false,
                     })
-                    .unwrap_or(i)
+                };
+                let word = (0..i).find(|&j| same_word(j)).unwrap_or(i);
+                let first = places.first().and_then(|at| Some(at[word]?.1 ^ at[i]?.1));
+                let xor = first.filter(|&k| {
+                    places
+                        .iter()
+                        .all(|at| matches!((at[word], at[i]), (Some((_, a)), Some((_, b))) if a ^ k == b))
+                });
+                Share { word, xor }
             })
             .collect()
     };
-    Some((first_sharing(&pack), first_sharing(&unpack)))
+    Some((shares(&pack), shares(&unpack)))
 }
 
 fn gcd(a: usize, b: usize) -> usize {
