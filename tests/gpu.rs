@@ -81,6 +81,13 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
+    /// `DynMorton` cut into blocks of 4 × 2 counted at run time (a divide over a `dyn` base).
+    pub layout DynMortonBlocks {
+        over DynMorton;
+        unmerge y -> [by: dyn, iy: 4];
+        unmerge x -> [bx: dyn, ix: 2];
+        coords [by, bx, iy, ix];
+    }
     /// Three coordinates, run-time dims on the first and the last.
     pub layout Dyn3 {
         memory [tz: dyn, tx: dyn, zi: 2, c: 3, xi: 4];
@@ -547,6 +554,12 @@ fn tiled_layouts_of_every_shape_copy_both_ways() {
         let (layout, offset) = tiled(&Dyn3::DESCRIPTOR, &extents);
         let rows = GpuLayout::row_major(&extents).expect("rows");
         let row_major = |c: &[usize]| Some((c[0] * 3 + c[1]) * extents[2] + c[2]);
+        check_every_width(gpu, (&layout, &offset), (&rows, &row_major));
+    }
+    for extents in [[3, 5, 4, 2], [4, 8, 4, 2], [1, 1, 4, 2]] {
+        let (layout, offset) = tiled(&DynMortonBlocks::DESCRIPTOR, &extents);
+        let rows = GpuLayout::row_major(&extents).expect("rows");
+        let row_major = |c: &[usize]| Some(((c[0] * extents[1] + c[1]) * 4 + c[2]) * 2 + c[3]);
         check_every_width(gpu, (&layout, &offset), (&rows, &row_major));
     }
     for extents in [[5, 7], [8, 12], [1, 1], [3, 2]] {

@@ -36,6 +36,26 @@ swizzle::layout! {
         inverse;
     }
 
+    /// `MortonTiles` cut into blocks of 4 × 2 pixels (CuTe's zipped divide, the block counts
+    /// known at run time): which block, and where in it.
+    layout MortonBlocks {
+        over MortonTiles;
+        unmerge y -> [by: dyn, iy: 4];
+        unmerge x -> [bx: dyn, ix: 2];
+        coords [by, bx, iy, ix];
+        inverse;
+    }
+
+    /// `Batched` with its rows in pairs swapped by a fixed transform of the block: a
+    /// divided coordinate's inner part is an ordinary dim.
+    layout BatchedPairs {
+        over Batched [image, y, x, channel];
+        unmerge y -> [pair: dyn, row: 2];
+        xor row by channel;
+        coords [image, pair, x, row, channel];
+        inverse;
+    }
+
     /// Tiles whose rows are padded: 4 valid columns of 6.
     layout PaddedTiles {
         memory [ty: dyn, r: 4, c: 4];
@@ -121,6 +141,49 @@ fn a_strip_of_rank_one_inverts() {
             if x < len {
                 assert_eq!(layout.offset(x), offset, "{x} in {len}");
             }
+        }
+    }
+}
+
+#[test]
+fn divided_layouts_are_their_base_at_the_block_coordinates() {
+    for (y, x) in [(8, 8), (16, 24), (4, 2), (12, 6), (20, 34)] {
+        let base = MortonTiles::new(y, x).expect("fits");
+        let (blocks_y, blocks_x) = (y.div_ceil(4), x.div_ceil(2));
+        let blocks = MortonBlocks::new(blocks_y, blocks_x).expect("fits");
+        assert_eq!(blocks.extents(), [blocks_y, blocks_x, 4, 2]);
+        assert_eq!(
+            blocks.tiles(),
+            [blocks_y.div_ceil(2), blocks_x.div_ceil(4), 1, 1]
+        );
+        check(&blocks, &MortonBlocks::DESCRIPTOR);
+        for coord in coordinates(&blocks.extents()) {
+            let [by, bx, iy, ix] = coord[..] else {
+                unreachable!()
+            };
+            let (py, px) = (by * 4 + iy, bx * 2 + ix);
+            if py < y && px < x {
+                assert_eq!(blocks.offset(by, bx, iy, ix), base.offset(py, px));
+            }
+        }
+        for offset in 0..blocks.space() {
+            let [by, bx, iy, ix] = blocks.coord(offset);
+            assert_eq!(base.coord(offset), [by * 4 + iy, bx * 2 + ix]);
+        }
+    }
+    for (b, pairs, x) in [(1, 1, 6), (2, 3, 7), (3, 5, 13)] {
+        let base = Batched::new(b, pairs * 2, x).expect("fits");
+        let layout = BatchedPairs::new(b, pairs, x).expect("fits");
+        check(&layout, &BatchedPairs::DESCRIPTOR);
+        for coord in coordinates(&layout.extents()) {
+            let [image, pair, x, row, channel] = coord[..] else {
+                unreachable!()
+            };
+            let y = pair * 2 + (row ^ (channel % 2));
+            assert_eq!(
+                layout.offset(image, pair, x, row, channel),
+                base.offset(image, y, x, channel)
+            );
         }
     }
 }

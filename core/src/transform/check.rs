@@ -48,7 +48,8 @@ pub trait Context {
     fn key_name(&self, i: usize) -> String;
 
     /// Consumes the dim named by the `i`-th lower name. Only the slowest digit of a `merge`
-    /// may be a run-time (`dyn`) dim: `allow_dynamic` says whether this one may.
+    /// and the dim an `unmerge` divides may be a run-time (`dyn`) dim: `allow_dynamic` says
+    /// whether this one may.
     fn consume(&mut self, i: usize, allow_dynamic: bool) -> Option<DimId>;
 
     /// Looks up the live dim the `i`-th key names, without consuming it.
@@ -58,9 +59,8 @@ pub trait Context {
     /// was reported and the dim's length is unknown).
     fn declare(&mut self, i: usize, len: Option<usize>) -> DimId;
 
-    /// Declares every upper dim with its written length; the lengths are `None` where they
-    /// could not be evaluated.
-    fn declare_written(&mut self) -> (Vec<DimId>, Vec<Option<usize>>);
+    /// The length written for the `i`-th upper dim (its evaluation errors reported).
+    fn written(&mut self, i: usize) -> Written;
 
     /// The `i`-th argument as an integer of at least `min`; `what` names it in errors.
     fn value(&mut self, i: usize, what: &str, min: usize) -> Option<usize>;
@@ -82,14 +82,53 @@ pub trait Context {
     /// Whether the dim's length is known only at run time.
     fn is_dynamic(&self, dim: DimId) -> bool;
 
-    /// Records that `upper` counts tiles as its slowest digit `first` does (a `merge` whose
-    /// slowest digit is a run-time dim).
+    /// Records that `upper` counts tiles as `first` does: a `merge` whose slowest digit
+    /// `first` is a run-time dim, or the outermost part `upper` of an `unmerge` that divides
+    /// the run-time dim `first`.
     fn counts_tiles(&mut self, first: DimId, upper: DimId);
 
     /// Whether the statement leaves its parameters to the macro (`swizzle … (auto for …)`).
     fn is_auto(&self) -> bool;
 
     fn error(&mut self, blame: Blame, message: String);
+}
+
+/// The length written for an upper dim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// A constant length; `None` where it could not be evaluated (the error is reported).
+    Len(Option<usize>),
+    /// `dyn`: known only at run time.
+    Dyn,
+    /// No length written: the transform computes it.
+    Inferred,
+}
+
+/// Declares every upper dim with its written length: `None` where it could not be
+/// evaluated, is missing, or is `dyn` (which only the outermost memory dims and the part of
+/// a run-time dim an `unmerge` divides may be).
+pub(super) fn declare_written(cx: &mut dyn Context) -> (Vec<DimId>, Vec<Option<usize>>) {
+    (0..cx.uppers())
+        .map(|i| {
+            let len = match cx.written(i) {
+                Written::Len(len) => len,
+                Written::Inferred => None,
+                Written::Dyn => {
+                    let name = cx.upper_name(i);
+                    cx.error(
+                        Blame::UpperLength(i),
+                        format!(
+                            "only the outermost dims of `memory`, and the outermost part of \
+                             a run-time dim that `unmerge` divides, have a run-time length: \
+                             give `{name}` a constant length"
+                        ),
+                    );
+                    None
+                }
+            };
+            (cx.declare(i, len), len)
+        })
+        .unzip()
 }
 
 /// Errors if a list of `count` dims is empty.
@@ -165,7 +204,7 @@ pub(super) fn same_length(cx: &mut dyn Context) -> (Option<DimId>, DimId, Option
 /// Declares the written upper dims, requiring one at least and every length known.
 pub(super) fn written(cx: &mut dyn Context) -> Option<(Vec<DimId>, Vec<usize>)> {
     nonempty_uppers(cx)?;
-    let (ids, lens) = cx.declare_written();
+    let (ids, lens) = declare_written(cx);
     Some((ids, lens.into_iter().collect::<Option<_>>()?))
 }
 
@@ -177,7 +216,7 @@ pub(super) fn written_powers_of_two(
     what: &str,
 ) -> Option<(Vec<DimId>, Vec<usize>, bool)> {
     nonempty_uppers(cx)?;
-    let (ids, lens) = cx.declare_written();
+    let (ids, lens) = declare_written(cx);
     let mut ok = true;
     for (i, len) in lens.iter().enumerate() {
         if let Some(len) = *len {

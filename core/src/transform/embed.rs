@@ -127,7 +127,7 @@ impl Stage for Embed {
     fn check(cx: &mut dyn Context) -> Option<Self> {
         let lower = cx.consume(0, false);
         check::nonempty_uppers(cx)?;
-        let (upper, lens) = cx.declare_written();
+        let (upper, lens) = check::declare_written(cx);
         if cx.args() != cx.uppers() {
             let message = format!(
                 "`embed` has {} strides for {} dims: give one stride per dim",

@@ -10,7 +10,7 @@
 mod check;
 mod domain;
 
-pub use check::{Blame, Context, show};
+pub use check::{Blame, Context, Written, show};
 pub use domain::{Domain, Lowering};
 
 use crate::analysis::runs::Walk;

@@ -1,7 +1,13 @@
 //! `unmerge l -> [a: A, b: B, …]`: `l = row-major(a, b, …)`, the last dim fastest. The
 //! lengths multiply to `len(l)`.
+//!
+//! Where `l` has a run-time length (it counts tiles of a layout with `dyn` dims), the
+//! unmerge divides it: `unmerge l -> [n: dyn, b: B, …]` cuts `l` into blocks of `B · …`
+//! elements and `n` counts them at run time (CuTe's divide with a dynamic rest mode). In the
+//! descriptor, which describes one tile, `n` has the length of the tile's blocks along `l`
+//! (`len(l) / (B · …)`, so the block must divide the tile) and counts tiles as `l` did.
 
-use super::check::{self, Context};
+use super::check::{self, Blame, Context, Written};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId, List, row_major_strides};
@@ -63,7 +69,10 @@ impl Stage for Unmerge {
     }
 
     fn check(cx: &mut dyn Context) -> Option<Self> {
-        let lower = cx.consume(0, false);
+        let lower = cx.consume(0, true);
+        if let Some(lower) = lower.filter(|&l| cx.is_dynamic(l)) {
+            return divide(cx, lower);
+        }
         let (upper, lens) = check::written(cx)?;
         let lower = lower?;
         check::product(cx, &lens, lower)?;
@@ -72,4 +81,69 @@ impl Stage for Unmerge {
             upper: Cow::Owned(upper),
         })
     }
+}
+
+/// `unmerge l -> [n: dyn, b: B, …]` of a run-time dim `l`: the blocks `B · …` must divide
+/// the tile along `l`, and `n` counts them (the tile's blocks in the descriptor).
+fn divide(cx: &mut dyn Context, lower: DimId) -> Option<Unmerge> {
+    check::nonempty_uppers(cx)?;
+    let name = cx.name(lower);
+    // Every upper dim is declared even after an error, so that no use of one cascades.
+    let mut ok = true;
+    if cx.written(0) != Written::Dyn {
+        let first = cx.upper_name(0);
+        cx.error(
+            Blame::UpperLength(0),
+            format!(
+                "`{name}` has a run-time length: an `unmerge` of it counts its blocks at run \
+                 time, so its outermost dim is `dyn` (`{first}: dyn`)"
+            ),
+        );
+        ok = false;
+    }
+    let mut block = Some(1usize);
+    let mut inner = Vec::new();
+    for i in 1..cx.uppers() {
+        let len = match cx.written(i) {
+            Written::Len(len) => len,
+            Written::Dyn | Written::Inferred => {
+                let upper = cx.upper_name(i);
+                cx.error(
+                    Blame::UpperLength(i),
+                    format!(
+                        "only the outermost dim of an `unmerge` of a run-time dim counts at run \
+                         time: give `{upper}` a constant length"
+                    ),
+                );
+                None
+            }
+        };
+        block = block.zip(len).and_then(|(b, l)| b.checked_mul(l));
+        inner.push(len);
+    }
+    let blocks = block.zip(cx.len(lower)).filter(|_| ok);
+    let blocks = blocks.and_then(|(block, tile)| match tile % block {
+        0 => Some(tile / block),
+        _ => {
+            cx.error(
+                Blame::Uppers,
+                format!(
+                    "a tile holds {tile} of `{name}`, and blocks of {block} do not divide it: \
+                     the lengths after `dyn` must multiply to a divisor of {tile}"
+                ),
+            );
+            None
+        }
+    });
+    let counted = cx.declare(0, blocks);
+    let mut upper = vec![counted];
+    for (i, len) in inner.into_iter().enumerate() {
+        upper.push(cx.declare(i + 1, len));
+    }
+    cx.counts_tiles(lower, counted);
+    blocks?;
+    Some(Unmerge {
+        lower,
+        upper: Cow::Owned(upper),
+    })
 }

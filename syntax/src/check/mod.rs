@@ -575,7 +575,8 @@ impl Checker<'_> {
                         name,
                         format!(
                             "dim `{name}` has a run-time length (`dyn`): it can only be listed \
-                             in `coords` or merged as the first (slowest) dim of a `merge`"
+                             in `coords`, merged as the first (slowest) dim of a `merge`, or \
+                             divided by `unmerge {name} -> [n: dyn, ..]`"
                         ),
                     );
                     None
@@ -766,15 +767,6 @@ impl Checker<'_> {
                 ));
             }
         };
-        if descriptor.is_tiled() {
-            return Err(self.errors.error(
-                base,
-                format!(
-                    "`{base}` has run-time (`dyn`) dims: `over` starts from a fixed-size layout \
-                     (give the composed layout the run-time dims instead)"
-                ),
-            ));
-        }
         if let Some(names) = names
             && names.len() != descriptor.coords.len()
         {
@@ -806,9 +798,19 @@ impl Checker<'_> {
                             None => Ident::new(&dim.name, base.span()),
                         },
                     };
-                    self.declare(&name, Some(dim.len), keyword);
+                    let id = self.declare(&name, Some(dim.len), keyword);
+                    self.scope.dynamic[id] = descriptor.is_dynamic(i);
                 }
                 None => self.scope.hide(dim.clone(), base),
+            }
+        }
+        // A run-time base keeps its grid: each of its run-time memory dims counts tiles of
+        // the coordinate it scales, which this layout may divide further.
+        for g in descriptor.grid.iter() {
+            let coord = descriptor.coords[g.coord];
+            self.scope.dynamic[g.dim] = true;
+            if g.dim != coord {
+                self.scope.merged_into[g.dim] = Some(coord);
             }
         }
         Ok((descriptor.memory.clone(), descriptor.stages.to_vec()))

@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use swizzle_core::code::Op;
 use swizzle_core::ir::{DimId, Transform};
-use swizzle_core::transform::{Blame, Context};
+use swizzle_core::transform::{Blame, Context, Written};
 use syn::Ident;
 
 impl Checker<'_> {
@@ -193,35 +193,12 @@ impl Context for StageCheck<'_, '_, '_> {
         self.checker.declare(name, len, self.keyword)
     }
 
-    fn declare_written(&mut self) -> (Vec<DimId>, Vec<Option<usize>>) {
-        let lens: Vec<Option<usize>> = self
-            .stage
-            .upper
-            .iter()
-            .map(|upper| match &upper.len {
-                Some(Length::Fixed(len)) => self.checker.value(len, "a length", 1),
-                Some(Length::Dyn(token)) => {
-                    self.checker.errors.error(
-                        token,
-                        format!(
-                            "only the outermost dims of `memory` can have a run-time length: \
-                             give `{}` a constant length",
-                            upper.name
-                        ),
-                    );
-                    None
-                }
-                None => None,
-            })
-            .collect();
-        let ids = self
-            .stage
-            .upper
-            .iter()
-            .zip(&lens)
-            .map(|(upper, &len)| self.checker.declare(&upper.name, len, self.keyword))
-            .collect();
-        (ids, lens)
+    fn written(&mut self, i: usize) -> Written {
+        match self.stage.upper.get(i).and_then(|upper| upper.len.as_ref()) {
+            Some(Length::Fixed(len)) => Written::Len(self.checker.value(len, "a length", 1)),
+            Some(Length::Dyn(_)) => Written::Dyn,
+            None => Written::Inferred,
+        }
     }
 
     fn value(&mut self, i: usize, what: &str, min: usize) -> Option<usize> {
