@@ -11,7 +11,7 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{BoundsChecks, Gpu, GpuError, GpuLayout, Transpose, Word};
+use swizzle::gpu::{BoundsChecks, Gemm, Gpu, GpuError, GpuLayout, Transpose, Word};
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
 use swizzle::threads::ThreadValues;
@@ -182,6 +182,107 @@ swizzle::layout! {
         merge [tc, r] -> thread;
         threads [thread];
         values [k];
+    }
+}
+
+swizzle::layout! {
+    /// GEMM tiles of 32 × 8 (A, over [m, k]) and 8 × 32 (B, over [k, n]): row-major,
+    /// k-major (the fragment reads A in vectors along m), k-major XOR-swizzled, padded.
+    pub layout ARows { memory [m: 32, k: 8]; coords [m, k]; }
+    pub layout AColumns { memory [k: 8, m: 32]; coords [m, k]; }
+    pub layout AXor {
+        memory [k: 8, mo: 8, mi: 4];
+        xor mo by k;
+        merge [mo, mi] -> m;
+        coords [m, k];
+    }
+    pub layout APadded { memory [k: 8, m: 32] strides [36, 1]; coords [m, k]; }
+    pub layout BRows { memory [k: 8, n: 32]; coords [k, n]; }
+    /// 64 threads load A's tile in vectors along k, and B's along n.
+    threads ALoads {
+        tile [m: 32, k: 8];
+        unmerge k -> [kv: 2, v: 4];
+        merge [m, kv] -> thread;
+        threads [thread];
+        values [v];
+    }
+    threads BLoads {
+        tile [k: 8, n: 32];
+        unmerge n -> [nv: 8, v: 4];
+        merge [k, nv] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// Each of 8 × 8 threads accumulates 4 × 4 elements of C's 32 × 32 tile.
+    threads Fragments {
+        tile [m: 32, n: 32];
+        unmerge m -> [tr: 8, vm: 4];
+        unmerge n -> [tc: 8, vn: 4];
+        threads [tr, tc];
+        values [vm, vn];
+    }
+}
+
+/// `m × k` times `k × n`, row-major, on the CPU: small integers, so every f32 sum is exact
+/// and the GPU's result must equal it.
+fn cpu_gemm(a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> Vec<f32> {
+    let mut c = vec![0.0; m * n];
+    for i in 0..m {
+        for p in 0..k {
+            for j in 0..n {
+                c[i * n + j] += a[i * k + p] * b[p * n + j];
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn gemm_matches_the_cpu_for_every_tile_layout() {
+    let Some(gpu) = gpu() else { return };
+    let a_tiles = [
+        &ARows::DESCRIPTOR,
+        &AColumns::DESCRIPTOR,
+        &AXor::DESCRIPTOR,
+        &APadded::DESCRIPTOR,
+    ];
+    let sizes = [[67, 129, 33], [1, 1, 1], [128, 128, 1], [64, 64, 64], [33, 31, 17], [96, 40, 100]];
+    for [m, n, k] in sizes {
+        let a: Vec<f32> = (0..m * k).map(|i| ((i * 7 + 1) % 9) as f32 - 4.0).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| ((i * 7 + 5) % 9) as f32 - 4.0).collect();
+        let kernel = gpu.naive_gemm_kernel([m, n, k]).expect("naive GEMM");
+        let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
+        let c = gpu.filled(m * n, f32::NAN).expect("C");
+        kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+        assert_eq!(gpu.download(&c).expect("C"), cpu_gemm(&a, &b, [m, n, k]));
+    }
+    for a_tile in a_tiles {
+        let gemm = Gemm {
+            a_tile,
+            b_tile: &BRows::DESCRIPTOR,
+            a_loads: ALoads::THREAD_VALUES,
+            b_loads: BLoads::THREAD_VALUES,
+            fragments: Fragments::THREAD_VALUES,
+            order: Raster::RowMajor,
+            bounds_checks: BoundsChecks::On,
+        };
+        for [m, n, k] in sizes {
+            let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
+            let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
+            let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
+            let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("GEMM kernel");
+            let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
+            let c = gpu.filled(m * n, f32::NAN).expect("C");
+            kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+            let expected = cpu_gemm(&a, &b, [m, n, k]);
+            assert_eq!(
+                gpu.download(&c).expect("download"),
+                expected,
+                "{} at {m} × {n} × {k}\n{}",
+                a_tile.name,
+                kernel.wgsl()
+            );
+        }
     }
 }
 

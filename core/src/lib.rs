@@ -12,6 +12,7 @@ pub mod canon;
 pub mod code;
 pub mod f2;
 pub mod f2_pipeline;
+pub mod fragment;
 pub mod function;
 pub mod grid;
 pub mod interp;

@@ -353,6 +353,12 @@ fn expr(code: &Code, names: &Names) -> String {
     }
 }
 
+/// `code` as a WGSL expression over variables named `names` (each renamed as the printers
+/// rename parameters, where WGSL reserves it).
+pub fn expression(code: &Code, names: &[String]) -> String {
+    expr(code, &Names::new(names))
+}
+
 /// WGSL names for the Rust names of one function: raw identifiers lose their `r#`, and names
 /// that WGSL reserves (or that clash after that) get a `_` suffix.
 #[derive(Clone)]
@@ -585,13 +591,16 @@ const RESERVED: &[&str] = &[
 /// module-scope array `source` and writes `destination`, both named by the caller. An image
 /// side moved in vectors is an array of `vec<width>`s; every other side an array of
 /// elements (the function never names the element type, so `u32`, `i32` and `f32` arrays
-/// all work). A tile that lies wholly inside the image runs every move unguarded.
+/// all work). A tile that lies wholly inside the image runs every move unguarded; at a
+/// partial tile, a move whose elements leave the image is skipped or, with
+/// [`Outside::Zero`], writes zeros (a GEMM's operand tiles: what lies past the matrix adds
+/// nothing to a product).
 pub fn tiled_copy(
     name: &str,
     comment: &str,
     program: &Program,
-    source: &str,
-    destination: &str,
+    (source, destination): (&str, &str),
+    outside: Outside,
 ) -> String {
     let mut names = Names::new(&program.params);
     let params: Vec<String> = program
@@ -630,14 +639,37 @@ pub fn tiled_copy(
                 for statement in statements {
                     let _ = writeln!(out, "{indent}{statement}");
                 }
-            } else {
-                // Bounds are not checked against u32 here: the runtime refuses images
-                // whose indices do not fit.
-                let test = conjunction(&tests, &names, &None).unwrap_or_default();
-                let _ = writeln!(out, "{indent}if ({test}) {{");
-                for statement in statements {
-                    let _ = writeln!(out, "{indent}    {statement}");
+                continue;
+            }
+            // Bounds are not checked against u32 here: the runtime refuses images whose
+            // indices do not fit.
+            let test = |tests: &[Condition]| conjunction(tests, &names, &None).unwrap_or_default();
+            let zeros = guarded && outside == Outside::Zero && !step.bounds.is_empty();
+            match zeros && !step.valid.is_empty() {
+                // A slot in the thread-value layout's padding moves nothing at all.
+                true => {
+                    let _ = writeln!(out, "{indent}if ({}) {{", test(&step.valid));
+                    let _ = writeln!(out, "{indent}    if ({}) {{", test(&step.bounds));
                 }
+                false => {
+                    let _ = writeln!(out, "{indent}if ({}) {{", test(&tests));
+                }
+            }
+            let inner = match zeros && !step.valid.is_empty() {
+                true => format!("{indent}    "),
+                false => indent.to_owned(),
+            };
+            for statement in statements {
+                let _ = writeln!(out, "{inner}    {statement}");
+            }
+            if zeros {
+                let _ = writeln!(out, "{inner}}} else {{");
+                for statement in zero_statements(step, destination, &names) {
+                    let _ = writeln!(out, "{inner}    {statement}");
+                }
+            }
+            let _ = writeln!(out, "{inner}}}");
+            if inner != indent {
                 let _ = writeln!(out, "{indent}}}");
             }
         }
@@ -660,6 +692,29 @@ pub fn tiled_copy(
         snake_case(name),
         params.join(", ")
     )
+}
+
+/// What a tiled copy writes where its source lies outside the image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Outside {
+    /// Nothing: the destination keeps what it held.
+    #[default]
+    Skip,
+    /// Zeros, of the destination's element type.
+    Zero,
+}
+
+/// Zeros into every destination access of one move (abstract literals, which take the
+/// array's element type).
+fn zero_statements(step: &Move, destination: &str, names: &Names) -> Vec<String> {
+    let to = &step.destination;
+    let zero = match to.piece {
+        1 => "0".to_owned(),
+        piece => format!("vec{piece}(0)"),
+    };
+    (0..to.accesses.len())
+        .map(|k| format!("{} = {zero};", access(destination, to, k, names)))
+        .collect()
 }
 
 /// The WGSL statements of one move: one assignment where both sides are one access of

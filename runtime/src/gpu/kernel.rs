@@ -450,7 +450,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
     }
 
     /// Validates `wgsl` with naga (errors quote the line), then compiles it.
-    fn pipeline(
+    pub(super) fn pipeline(
         &self,
         name: &str,
         wgsl: &str,
@@ -728,7 +728,7 @@ pub(super) fn bindings(source: &str, destination: &str) -> String {
 
 /// Encodes `runs` dispatches of `pipeline` over `buffers` (bound in order), each its own
 /// pass, with begin and end timestamps in `queries` when given, and submits them.
-fn submit(
+pub(super) fn submit(
     gpu: &Gpu,
     pipeline: &wgpu::ComputePipeline,
     buffers: &[&wgpu::Buffer],
@@ -775,7 +775,7 @@ fn submit(
 }
 
 /// Fails unless `gpu` can time `runs` runs in one call.
-fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
+pub(super) fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
     if !gpu.has_timestamps() {
         return Err(GpuError::NoTimestamps);
     }
@@ -791,7 +791,7 @@ fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
 }
 
 /// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
-fn time(
+pub(super) fn time(
     gpu: &Gpu,
     pipeline: &wgpu::ComputePipeline,
     buffers: &[&wgpu::Buffer],

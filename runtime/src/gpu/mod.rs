@@ -15,6 +15,7 @@
 mod buffer;
 mod device;
 mod error;
+mod gemm;
 mod kernel;
 mod layout;
 mod narrow;
@@ -25,6 +26,7 @@ mod transpose;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
+pub use gemm::{Gemm, GemmKernel};
 pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;

@@ -183,8 +183,8 @@ impl Gpu {
             "load_tile",
             &format!("Loads the input's tile into `{}`.", tile.name),
             &program(&load, load_width)?,
-            "input",
-            "tile",
+            ("input", "tile"),
+            wgsl::Outside::Skip,
         );
         let store_wgsl = wgsl::tiled_copy(
             "store_tile",
@@ -193,8 +193,8 @@ impl Gpu {
                 tile.name
             ),
             &program(&store, store_width)?,
-            "tile",
-            "output",
+            ("tile", "output"),
+            wgsl::Outside::Skip,
         );
         if let Err(why) = order.check() {
             return Err(unsupported(tile, format!("its workgroup order: {why}")));
@@ -270,8 +270,8 @@ fn main(
     }
 }
 
-/// The widest power of two up to `widest` that divides the image's rows of `row`.
-fn fitting(widest: usize, row: usize) -> usize {
+/// The widest power of two up to `widest` that divides the rows of `row` elements.
+pub(super) fn fitting(widest: usize, row: usize) -> usize {
     let mut width = widest.max(1);
     while !row.is_multiple_of(width) {
         width /= 2;
@@ -279,7 +279,7 @@ fn fitting(widest: usize, row: usize) -> usize {
     width
 }
 
-fn unsupported(layout: &Descriptor, why: impl Into<String>) -> GpuError {
+pub(super) fn unsupported(layout: &Descriptor, why: impl Into<String>) -> GpuError {
     GpuError::Unsupported {
         layout: layout.name.to_string(),
         why: why.into(),

@@ -38,8 +38,8 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
         &name.to_string(),
         &comment,
         program,
-        source_buffer,
-        destination_buffer,
+        (source_buffer, destination_buffer),
+        wgsl::Outside::Skip,
     );
     let doc = doc(copy, &from, &to);
     let vector = lit(copy.width);

@@ -1,0 +1,29 @@
+# cuBLAS SGEMM through PyTorch, TF32 off: the GEMM anchor of benches/gemm.rs. Times C = A · B
+# for square f32 matrices with CUDA events (median of 30 after 1 s of warm-up) and prints
+# `cublas <n> <median_ms> <TFLOP/s>` lines; checks one result against a float64 product first.
+import time
+import torch
+
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}")
+for n in (1024, 2048, 4096, 8192):
+    a = torch.randint(-4, 5, (n, n), device="cuda").float()
+    b = torch.randint(-4, 5, (n, n), device="cuda").float()
+    c = a @ b
+    assert torch.equal(c.double(), a.double() @ b.double()), n
+    start = time.time()
+    while time.time() - start < 1.0:
+        torch.matmul(a, b, out=c)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(30):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        torch.matmul(a, b, out=c)
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    times.sort()
+    ms = times[15]
+    print(f"cublas {n} {ms:.4f} {2 * n**3 / (ms * 1e-3) / 1e12:.2f}")

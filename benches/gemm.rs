@@ -1,0 +1,169 @@
+//! GEMM on wgpu (`swizzle::gpu::Gpu::gemm_kernel`) against cuBLAS SGEMM: C = A · B for
+//! square f32 matrices, each tile layout of A in the same run, beside a naive WGSL GEMM.
+//! Every result is checked before it is timed (small integers, so every sum is exact: whole
+//! matrices up to 1024, 4096 sampled elements above). cuBLAS runs in the same device call
+//! (`python3 benches/cublas_sgemm.py > cublas.txt`; `SWIZZLE_CUBLAS_RESULTS=cublas.txt`).
+//!
+//! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
+
+use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError};
+use swizzle::raster::Raster;
+
+swizzle::layout! {
+    /// A's workgroup tile, 128 × 8 over [m, k], stored k-major (each k a run of 128 m's,
+    /// which the fragments read four at a time) and XOR-swizzled on groups of four m's by
+    /// k: the loads, which write four k's of one m, fall on different banks.
+    pub layout AXor {
+        memory [k: 8, mo: 32, mi: 4];
+        xor mo by k;
+        merge [mo, mi] -> m;
+        coords [m, k];
+    }
+    /// k-major without the swizzle: the loads' writes collide in pairs.
+    pub layout AColumns { memory [k: 8, m: 128]; coords [m, k]; }
+    /// k-major with rows of 132: the padding moves the second four k's by 16 banks.
+    pub layout APadded { memory [k: 8, m: 128] strides [132, 1]; coords [m, k]; }
+    /// Row-major, as A is in memory: the loads write whole vectors, the fragments read
+    /// single elements eight words apart.
+    pub layout ARows { memory [m: 128, k: 8]; coords [m, k]; }
+    /// B's tile, 8 × 128 over [k, n], row-major as B is.
+    pub layout BRows { memory [k: 8, n: 128]; coords [k, n]; }
+
+    /// 256 threads load A's tile, one vec4 along k each.
+    threads ALoads {
+        tile [m: 128, k: 8];
+        unmerge k -> [kv: 2, v: 4];
+        merge [m, kv] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// 256 threads load B's tile, one vec4 along n each.
+    threads BLoads {
+        tile [k: 8, n: 128];
+        unmerge n -> [nv: 32, v: 4];
+        merge [k, nv] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// 16 × 16 threads each accumulate 8 × 8 elements of C's 128 × 128 tile: two groups of
+    /// four rows 64 apart, and two of four columns.
+    threads Fragments {
+        tile [m: 128, n: 128];
+        unmerge m -> [mh: 2, tr: 16, ml: 4];
+        unmerge n -> [nh: 2, tc: 16, nl: 4];
+        threads [tr, tc];
+        values [mh, ml, nh, nl];
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Small integers, so that every f32 sum of products is exact.
+fn operands(n: usize) -> (Vec<f32>, Vec<f32>) {
+    let small = |i: usize, salt: usize| ((i.wrapping_mul(2654435761) >> 7) + salt) % 9;
+    let a = (0..n * n).map(|i| small(i, 1) as f32 - 4.0).collect();
+    let b = (0..n * n).map(|i| small(i, 5) as f32 - 4.0).collect();
+    (a, b)
+}
+
+/// Whole C at small sizes, 4096 elements spread over it above.
+fn correct(c: &[f32], a: &[f32], b: &[f32], n: usize) -> bool {
+    let element = |i: usize, j: usize| (0..n).map(|p| a[i * n + p] * b[p * n + j]).sum::<f32>();
+    match n <= 1024 {
+        true => (0..n * n).all(|x| c[x] == element(x / n, x % n)),
+        false => (0..4096).all(|s| {
+            let x = (s * 2654435761) % (n * n);
+            c[x] == element(x / n, x % n)
+        }),
+    }
+}
+
+fn main() -> Result<(), GpuError> {
+    let sizes: Vec<usize> = env("SWIZZLE_GEMM_SIZES")
+        .unwrap_or("1024,2048,4096,8192".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let runs: usize = env("SWIZZLE_BENCH_RUNS").and_then(|r| r.parse().ok()).unwrap_or(30);
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return Ok(());
+        }
+    };
+    println!("device: {}", gpu.describe());
+    let cublas: Vec<(usize, f64)> = env("SWIZZLE_CUBLAS_RESULTS")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .map(|text| {
+            text.lines()
+                .filter_map(|line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                    ["cublas", n, _, tflops] => Some((n.parse().ok()?, tflops.parse().ok()?)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let tiles = [
+        &AXor::DESCRIPTOR,
+        &APadded::DESCRIPTOR,
+        &AColumns::DESCRIPTOR,
+        &ARows::DESCRIPTOR,
+    ];
+    println!(
+        "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | conflicts: loads (A, B) | \
+         fragment reads (A, B) |"
+    );
+    println!("|---:|---|---:|---:|---:|---|---|");
+    for &n in &sizes {
+        let (a, b) = operands(n);
+        let (a_buffer, b_buffer) = (gpu.upload(&a)?, gpu.upload(&b)?);
+        let c = gpu.filled(n * n, 0.0f32)?;
+        let mut kernels: Vec<GemmKernel> = Vec::new();
+        for checks in [BoundsChecks::On, BoundsChecks::Off] {
+            for a_tile in tiles {
+                let gemm = Gemm {
+                    a_tile,
+                    b_tile: &BRows::DESCRIPTOR,
+                    a_loads: ALoads::THREAD_VALUES,
+                    b_loads: BLoads::THREAD_VALUES,
+                    fragments: Fragments::THREAD_VALUES,
+                    order: Raster::RowMajor,
+                    bounds_checks: checks,
+                };
+                if checks == BoundsChecks::Off && a_tile.name != "AXor" {
+                    continue;
+                }
+                kernels.push(gpu.gemm_kernel([n, n, n], &gemm)?);
+            }
+        }
+        if n <= 4096 {
+            kernels.push(gpu.naive_gemm_kernel([n, n, n])?);
+        }
+        let anchor = cublas.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
+        for kernel in &kernels {
+            kernel.run(&gpu, &a_buffer, &b_buffer, &c)?;
+            if !correct(&gpu.download(&c)?, &a, &b, n) {
+                eprintln!("WRONG RESULT: {} at {n}", kernel.name());
+                std::process::exit(1);
+            }
+            let runs = if kernel.name() == "naive GEMM" { runs.min(5) } else { runs };
+            let time = kernel.median(&gpu, &a_buffer, &b_buffer, &c, runs)?;
+            let tflops = kernel.flops() / time.as_secs_f64() / 1e12;
+            let ratio = anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t));
+            println!(
+                "| {n} | {} | {:.3} | {tflops:.2} | {ratio} | {:?} | {:?} |",
+                kernel.name(),
+                time.as_secs_f64() * 1e3,
+                kernel.load_conflicts(),
+                kernel.fragment_conflicts
+            );
+        }
+        if let Some(t) = anchor {
+            println!("| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {t:.2} | 1.00× | – | – |");
+        }
+    }
+    Ok(())
+}

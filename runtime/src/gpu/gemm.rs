@@ -1,0 +1,647 @@
+//! GEMM, `C = A · B` in f32 over row-major matrices, built from layouts. Every index the
+//! kernel computes comes from a layout: a workgroup copies A's and B's tiles into workgroup
+//! memory with two tiled copies (each a thread-value layout, the tiles any layouts, zeros
+//! past the matrices' edges), reads each thread's register fragment through the tiles'
+//! offsets (the fragment's thread-value layout says which rows and columns, read as
+//! vectors where the tile keeps them together), and stores the fragment into C, unguarded
+//! in interior tiles. Which tile a workgroup computes is a raster order. What is written by
+//! hand is the multiply-accumulate over registers and the loop over steps of k.
+
+use super::kernel::{submit, time, timeable};
+use super::transpose::{fitting, unsupported};
+use super::{BoundsChecks, Buffer, Gpu, GpuError, WARM_UP};
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+use swizzle_core::fragment::{Fragment, Operand, Read};
+use swizzle_core::ir::Descriptor;
+use swizzle_core::raster::Raster;
+use swizzle_core::threads::ThreadValues;
+use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::{canon, wgsl};
+
+/// Lanes per subgroup that the conflict analysis assumes: a warp.
+const SUBGROUP: usize = 32;
+
+/// The layouts of a GEMM.
+#[derive(Clone, Copy, Debug)]
+pub struct Gemm<'d> {
+    /// A's workgroup tile: a fixed-size layout over `[m, k]` (`BM × BK`).
+    pub a_tile: &'d Descriptor,
+    /// B's workgroup tile: over `[k, n]` (`BK × BN`).
+    pub b_tile: &'d Descriptor,
+    /// Who loads A's tile: a thread-value layout over `[m, k]`.
+    pub a_loads: ThreadValues<'d>,
+    /// Who loads B's tile: over `[k, n]`.
+    pub b_loads: ThreadValues<'d>,
+    /// Who accumulates which element of C's tile: over `[m, n]` (`BM × BN`).
+    pub fragments: ThreadValues<'d>,
+    /// Which tile of C each workgroup computes.
+    pub order: Raster,
+    /// wgpu's bounds checks (every index is in range by construction: see [`BoundsChecks`]).
+    pub bounds_checks: BoundsChecks,
+}
+
+/// A compiled GEMM and what the analysis says of its workgroup-memory accesses.
+#[derive(Debug)]
+pub struct GemmKernel {
+    name: String,
+    wgsl: String,
+    pipeline: wgpu::ComputePipeline,
+    groups: [u32; 2],
+    /// `[m, n, k]`.
+    shape: [usize; 3],
+    /// The instructions of A's and B's tiled copies, with their conflicts and transactions.
+    pub loads: [Vec<Instruction>; 2],
+    /// The worst bank conflict of the fragment reads of A's and of B's tile.
+    pub fragment_conflicts: [usize; 2],
+}
+
+impl GemmKernel {
+    /// Computes `c = a · b` once and waits for it.
+    pub fn run(
+        &self,
+        gpu: &Gpu,
+        a: &Buffer<f32>,
+        b: &Buffer<f32>,
+        c: &Buffer<f32>,
+    ) -> Result<(), GpuError> {
+        self.check_lengths(a, b, c)?;
+        let bindings = [&a.buffer, &b.buffer, &c.buffer];
+        submit(gpu, &self.pipeline, &bindings, self.groups, 1, None)?;
+        gpu.wait()
+    }
+
+    /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`] of
+    /// back-to-back runs.
+    pub fn median(
+        &self,
+        gpu: &Gpu,
+        a: &Buffer<f32>,
+        b: &Buffer<f32>,
+        c: &Buffer<f32>,
+        runs: usize,
+    ) -> Result<Duration, GpuError> {
+        self.check_lengths(a, b, c)?;
+        timeable(gpu, runs)?;
+        let bindings = [&a.buffer, &b.buffer, &c.buffer];
+        let start = Instant::now();
+        while start.elapsed() < WARM_UP {
+            submit(gpu, &self.pipeline, &bindings, self.groups, 8, None)?;
+            gpu.wait()?;
+        }
+        let mut times = time(gpu, &self.pipeline, &bindings, self.groups, runs)?;
+        times.sort();
+        Ok(times[times.len() / 2])
+    }
+
+    /// The worst bank conflict of the tiled copies' writes into A's and B's tiles (1 is
+    /// conflict-free; 0 for a kernel without tiles).
+    pub fn load_conflicts(&self) -> [usize; 2] {
+        self.loads.each_ref().map(|instructions| {
+            instructions
+                .iter()
+                .filter_map(|i| match &i.destination {
+                    tiled_copy::Cost::Banks(report) => Some(report.degree),
+                    tiled_copy::Cost::Memory(_) => None,
+                })
+                .max()
+                .unwrap_or(0)
+        })
+    }
+
+    /// Floating-point operations of one run: `2 · m · n · k`.
+    pub fn flops(&self) -> f64 {
+        let [m, n, k] = self.shape;
+        2.0 * m as f64 * n as f64 * k as f64
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The whole WGSL module.
+    pub fn wgsl(&self) -> &str {
+        &self.wgsl
+    }
+
+    fn check_lengths(
+        &self,
+        a: &Buffer<f32>,
+        b: &Buffer<f32>,
+        c: &Buffer<f32>,
+    ) -> Result<(), GpuError> {
+        let [m, n, k] = self.shape;
+        for (buffer, expected, actual) in [
+            ("A", m * k, a.len()),
+            ("B", k * n, b.len()),
+            ("C", m * n, c.len()),
+        ] {
+            if expected != actual {
+                return Err(GpuError::Length {
+                    buffer,
+                    expected,
+                    actual,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Gpu {
+    /// `C = A · B` for row-major f32 matrices A (`m × k`), B (`k × n`) and C (`m × n`), any
+    /// sizes, through the workgroup tiles, copies, fragments and order of `gemm`.
+    pub fn gemm_kernel(
+        &self,
+        [m, n, k]: [usize; 3],
+        gemm: &Gemm,
+    ) -> Result<GemmKernel, GpuError> {
+        for (rows, columns) in [(m, k), (k, n), (m, n)] {
+            self.image_len(rows, columns)?;
+        }
+        let Gemm {
+            a_tile,
+            b_tile,
+            a_loads,
+            b_loads,
+            fragments,
+            order,
+            bounds_checks,
+        } = *gemm;
+        let [bm, bk] = shape2(a_tile)?;
+        let [bk_b, bn] = shape2(b_tile)?;
+        if bk_b != bk {
+            return Err(unsupported(
+                b_tile,
+                format!("has {bk_b} rows of k but A's tile `{}` has {bk}", a_tile.name),
+            ));
+        }
+        for (threads, expected) in [
+            (a_loads, [bm, bk]),
+            (b_loads, [bk, bn]),
+            (fragments, [bm, bn]),
+        ] {
+            if threads.tile() != expected {
+                return Err(unsupported(
+                    threads.descriptor,
+                    format!(
+                        "distributes a tile of {:?}, but the GEMM needs {expected:?}",
+                        threads.tile()
+                    ),
+                ));
+            }
+        }
+        let threads = fragments.thread_count();
+        for loads in [a_loads, b_loads] {
+            if loads.thread_count() != threads {
+                return Err(unsupported(
+                    loads.descriptor,
+                    format!(
+                        "has {} threads but the fragments have {threads}: one workgroup runs \
+                         all three",
+                        loads.thread_count()
+                    ),
+                ));
+            }
+        }
+        let limits = self.device().limits();
+        let most = limits
+            .max_compute_invocations_per_workgroup
+            .min(limits.max_compute_workgroup_size_x);
+        if threads > most as usize {
+            return Err(GpuError::TooLarge {
+                what: "threads per workgroup".to_owned(),
+                value: threads as u64,
+                limit: u64::from(most),
+            });
+        }
+        let bytes = (a_tile.space().unwrap_or(0) + b_tile.space().unwrap_or(0)) as u64 * 4;
+        let limit = u64::from(limits.max_compute_workgroup_storage_size);
+        if bytes > limit {
+            return Err(GpuError::TooLarge {
+                what: "the tiles' workgroup memory in bytes".to_owned(),
+                value: bytes,
+                limit,
+            });
+        }
+        if let Err(why) = order.check() {
+            return Err(unsupported(a_tile, format!("its workgroup order: {why}")));
+        }
+        let fragment = Fragment::of(&fragments).ok_or_else(|| {
+            unsupported(
+                fragments.descriptor,
+                "its elements do not fold into expressions of the thread, or it has padding",
+            )
+        })?;
+        if fragment.values.len() != fragment.rows.len() * fragment.columns.len() {
+            return Err(unsupported(
+                fragments.descriptor,
+                format!(
+                    "a thread's {} values lie on {} rows and {} columns: a fragment holds \
+                     every element where its rows and columns cross",
+                    fragment.values.len(),
+                    fragment.rows.len(),
+                    fragment.columns.len()
+                ),
+            ));
+        }
+
+        let copy = |threads, destination| TiledCopy {
+            threads,
+            source: Side::Image,
+            destination,
+            element_bytes: 4,
+            subgroup: SUBGROUP,
+        };
+        let load_a = copy(a_loads, Side::Tile(a_tile));
+        let load_b = copy(b_loads, Side::Tile(b_tile));
+        let a_width = fitting(load_a.widest(), k);
+        let b_width = fitting(load_b.widest(), n);
+        let program = |copy: &TiledCopy, width| {
+            copy.program(width).ok_or_else(|| {
+                unsupported(
+                    copy.threads.descriptor,
+                    "its elements do not fold into expressions of the thread small enough to \
+                     unroll",
+                )
+            })
+        };
+        let load_wgsl = |name: &str, tile: &Descriptor, copy: &TiledCopy, width, buffer| {
+            Ok::<String, GpuError>(wgsl::tiled_copy(
+                name,
+                &format!(
+                    "Loads a tile of {buffer} into `{}`, zeros past the matrix's edges.",
+                    tile.name
+                ),
+                &program(copy, width)?,
+                (buffer, &format!("{buffer}_tile")),
+                wgsl::Outside::Zero,
+            ))
+        };
+        let layout_wgsl = |tile: &Descriptor| {
+            wgsl::layout(&tile.name, tile, false)
+                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))
+        };
+        let (a_layout, b_layout) = (layout_wgsl(a_tile)?, layout_wgsl(b_tile)?);
+        let a_words = tiled_copy::entry_words(a_tile, 4);
+        let b_words = tiled_copy::entry_words(b_tile, 4);
+        let a_reads = fragment.reads(Operand::A, a_tile, a_words);
+        let b_reads = fragment.reads(Operand::B, b_tile, b_words);
+        let c_width = if n.is_multiple_of(4) { 4 } else { 1 };
+        let c_runs = fragment.column_runs(c_width);
+        let c_width = c_runs.iter().map(|r| r.width).max().unwrap_or(1);
+
+        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+        let thread_names: Vec<String> = fragments.descriptor.coords[..fragments.thread_coords]
+            .iter()
+            .map(|&c| fragments.descriptor.dims[c].name.to_string())
+            .collect();
+        let body = Body {
+            fragment: &fragment,
+            thread_names: &thread_names,
+            a: (&a_layout.prefix, a_words, &a_reads),
+            b: (&b_layout.prefix, b_words, &b_reads),
+            c: (&c_runs, c_width),
+            tile: [bm, bn, bk],
+            shape: [m, n, k],
+        }
+        .main(grid);
+        let order_wgsl = wgsl::raster(
+            "order",
+            &format!("Which tile of C each workgroup computes: {order}."),
+            &order.program(),
+        );
+        let array = |words: usize| match words {
+            1 => "f32".to_owned(),
+            words => format!("vec{words}<f32>"),
+        };
+        let module = format!(
+            "// C = A · B ({m} × {k} times {k} × {n}, f32): tiles `{a_name}` and `{b_name}`, \
+             fragments `{f_name}`.
+@group(0) @binding(0) var<storage, read> a: array<{a_array}>;
+@group(0) @binding(1) var<storage, read> b: array<{b_array}>;
+@group(0) @binding(2) var<storage, read_write> c: array<{c_array}>;
+var<workgroup> a_tile: array<{a_entry}, {a_entries}>;
+var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
+
+{a_functions}
+{b_functions}
+{load_a}
+{load_b}
+{order_wgsl}
+{body}",
+            a_name = a_tile.name,
+            b_name = b_tile.name,
+            f_name = fragments.descriptor.name,
+            a_array = array(a_width),
+            b_array = array(b_width),
+            c_array = array(c_width),
+            a_entry = array(a_words),
+            a_entries = a_tile.space().unwrap_or(0) / a_words,
+            b_entry = array(b_words),
+            b_entries = b_tile.space().unwrap_or(0) / b_words,
+            a_functions = a_layout.text,
+            b_functions = b_layout.text,
+            load_a = load_wgsl("load_a", a_tile, &load_a, a_width, "a")?,
+            load_b = load_wgsl("load_b", b_tile, &load_b, b_width, "b")?,
+        );
+        let max = limits.max_compute_workgroups_per_dimension as usize;
+        let groups = [grid[1], grid[0]];
+        if groups.iter().any(|&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: groups[0].max(groups[1]) as u64,
+                limit: max as u64,
+            });
+        }
+        let name = format!(
+            "GEMM through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
+            a_tile.name,
+            b_tile.name,
+            fragments.descriptor.name,
+            match bounds_checks {
+                BoundsChecks::On => "",
+                BoundsChecks::Off => ", no bounds checks",
+            },
+            match order {
+                Raster::RowMajor => String::new(),
+                order => format!(", {order} order"),
+            }
+        );
+        let pipeline = self.pipeline(&name, &module, bounds_checks)?;
+        let conflicts = |operand, tile, reads: &[Read]| {
+            fragment
+                .read_conflicts(operand, tile, reads, SUBGROUP)
+                .degree
+        };
+        Ok(GemmKernel {
+            name,
+            wgsl: module,
+            pipeline,
+            groups: groups.map(|g| g as u32),
+            shape: [m, n, k],
+            loads: [
+                load_a.instructions(a_width),
+                load_b.instructions(b_width),
+            ],
+            fragment_conflicts: [
+                conflicts(Operand::A, a_tile, &a_reads),
+                conflicts(Operand::B, b_tile, &b_reads),
+            ],
+        })
+    }
+}
+
+impl Gpu {
+    /// The GEMM every comparison starts from: one thread per element of C, each reading a
+    /// row of A and a column of B from global memory (16 × 16 threads per workgroup), no
+    /// layouts, no workgroup memory.
+    pub fn naive_gemm_kernel(&self, [m, n, k]: [usize; 3]) -> Result<GemmKernel, GpuError> {
+        for (rows, columns) in [(m, k), (k, n), (m, n)] {
+            self.image_len(rows, columns)?;
+        }
+        let wgsl = format!(
+            "// C = A · B ({m} × {k} times {k} × {n}, f32), one thread per element of C.
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+
+@compute @workgroup_size(16, 16)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
+    let row = id.y;
+    let column = id.x;
+    if (row >= {m}u || column >= {n}u) {{
+        return;
+    }}
+    var sum = 0.0;
+    for (var p = 0u; p < {k}u; p++) {{
+        sum = fma(a[row * {k}u + p], b[p * {n}u + column], sum);
+    }}
+    c[row * {n}u + column] = sum;
+}}
+"
+        );
+        let groups = [n.div_ceil(16), m.div_ceil(16)];
+        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
+        if let Some(&over) = groups.iter().find(|&&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: over as u64,
+                limit: max as u64,
+            });
+        }
+        let name = "naive GEMM".to_owned();
+        Ok(GemmKernel {
+            pipeline: self.pipeline(&name, &wgsl, BoundsChecks::On)?,
+            name,
+            wgsl,
+            groups: groups.map(|g| g as u32),
+            shape: [m, n, k],
+            loads: [Vec::new(), Vec::new()],
+            fragment_conflicts: [0, 0],
+        })
+    }
+}
+
+/// What the kernel's entry point is printed from.
+struct Body<'a> {
+    fragment: &'a Fragment,
+    /// The fragments' thread coordinates, named as in their layout.
+    thread_names: &'a [String],
+    /// Each operand's layout prefix, words per entry of its tile's array, and reads.
+    a: (&'a str, usize, &'a [Read]),
+    b: (&'a str, usize, &'a [Read]),
+    /// The runs of columns stored to C as one vector, and C's vector width.
+    c: (&'a [Read], usize),
+    /// `[BM, BN, BK]`.
+    tile: [usize; 3],
+    /// `[m, n, k]`.
+    shape: [usize; 3],
+}
+
+impl Body<'_> {
+    fn main(&self, [grid_m, grid_n]: [usize; 2]) -> String {
+        let fragment = self.fragment;
+        let [bm, bn, bk] = self.tile;
+        let [m, n, k] = self.shape;
+        let threads = fragment.thread_count();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "@compute @workgroup_size({threads})
+fn main(
+    @builtin(local_invocation_index) thread: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {{
+    let at = order(group.y * {grid_n}u + group.x, {grid_m}u, {grid_n}u);"
+        );
+        // The thread coordinates of the fragments' layout, from the thread's index.
+        let mut stride: usize = threads;
+        let names = match self.thread_names {
+            [_] => vec!["thread".to_owned()],
+            names => {
+                let mut out_names = Vec::new();
+                for (name, &len) in names.iter().zip(&fragment.thread_lens) {
+                    let outer = stride;
+                    stride /= len.max(1);
+                    let quotient = match stride {
+                        1 => "thread".to_owned(),
+                        stride => format!("thread / {stride}u"),
+                    };
+                    let value = match outer == threads {
+                        true => quotient,
+                        false => format!("{quotient} % {len}u"),
+                    };
+                    let _ = writeln!(out, "    let {name} = {value};");
+                    out_names.push(name.clone());
+                }
+                out_names
+            }
+        };
+        let print = |sym| wgsl::expression(&canon::sym_code(sym, &names), &names);
+        let _ = writeln!(out, "    // The rows of A and the columns of B this thread's values lie on.");
+        // Only the lines a read or a store starts from.
+        let (runs, c_width) = self.c;
+        let firsts = |reads: &[Read]| reads.iter().map(|r| r.first).collect::<Vec<usize>>();
+        let rows_read = firsts(self.a.2);
+        let mut columns_read = firsts(self.b.2);
+        columns_read.extend(firsts(runs));
+        for (i, row) in fragment.rows.iter().enumerate() {
+            if rows_read.contains(&i) || !runs.is_empty() {
+                let _ = writeln!(out, "    let row{i} = {};", print(row));
+            }
+        }
+        for (j, column) in fragment.columns.iter().enumerate() {
+            if columns_read.contains(&j) {
+                let _ = writeln!(out, "    let col{j} = {};", print(column));
+            }
+        }
+        let values = fragment.values.len();
+        let _ = writeln!(
+            out,
+            "    var acc: array<f32, {values}>;
+    for (var step = 0u; step < {steps}u; step++) {{
+        load_a(thread, at.x, step, {m}u, {k}u);
+        load_b(thread, step, at.y, {k}u, {n}u);
+        workgroupBarrier();
+        for (var kk = 0u; kk < {bk}u; kk++) {{",
+            steps = k.div_ceil(bk),
+        );
+        // Each value's row element and column element, as WGSL expressions.
+        let lanes = ["x", "y", "z", "w"];
+        let mut operands = |(prefix, words, reads): (&str, usize, &[Read]),
+                            operand: Operand|
+         -> Vec<String> {
+            let (letter, line) = match operand {
+                Operand::A => ("a", "row"),
+                Operand::B => ("b", "col"),
+            };
+            let mut elements = Vec::new();
+            for read in reads {
+                let place = match operand {
+                    Operand::A => format!("{line}{}, kk", read.first),
+                    Operand::B => format!("kk, {line}{}", read.first),
+                };
+                let offset = format!("{prefix}_offset({place})");
+                let local = format!("{letter}{}", read.first);
+                let value = match (read.width, words) {
+                    (1, 1) => format!("{letter}_tile[{offset}]"),
+                    (1, w) => format!("{letter}_tile[{offset} / {w}u][{offset} % {w}u]"),
+                    (_, w) => format!("{letter}_tile[{offset} / {w}u]"),
+                };
+                let _ = writeln!(out, "            let {local} = {value};");
+                match read.width {
+                    1 => elements.push(local),
+                    width => elements.extend((0..width).map(|i| format!("{local}.{}", lanes[i]))),
+                }
+            }
+            elements
+        };
+        let rows = operands(self.a, Operand::A);
+        let columns = operands(self.b, Operand::B);
+        for (v, &(r, c)) in fragment.values.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "            acc[{v}] = fma({}, {}, acc[{v}]);",
+                rows[r], columns[c]
+            );
+        }
+        let _ = writeln!(
+            out,
+            "        }}
+        workgroupBarrier();
+    }}
+    // C's tile: unguarded where it lies wholly inside C.
+    let m0 = at.x * {bm}u;
+    let n0 = at.y * {bn}u;"
+        );
+        let stores = |guarded: bool| -> String {
+            let mut out = String::new();
+            let indent = if guarded { "    " } else { "        " };
+            for (r, _) in fragment.rows.iter().enumerate() {
+                for run in runs.iter() {
+                    let held: Vec<usize> = (run.first..run.first + run.width)
+                        .map(|c| fragment.values.iter().position(|&v| v == (r, c)))
+                        .collect::<Option<Vec<usize>>>()
+                        .unwrap_or_default();
+                    if held.len() != run.width {
+                        continue;
+                    }
+                    let row = format!("m0 + row{r}");
+                    let column = format!("n0 + col{}", run.first);
+                    let value = match held.as_slice() {
+                        [one] => format!("acc[{one}]"),
+                        many => {
+                            let parts: Vec<String> =
+                                many.iter().map(|v| format!("acc[{v}]")).collect();
+                            format!("vec{}({})", many.len(), parts.join(", "))
+                        }
+                    };
+                    let index = match c_width {
+                        1 => format!("({row}) * {n}u + {column}"),
+                        w => format!("(({row}) * {n}u + {column}) / {w}u"),
+                    };
+                    let store = if run.width == c_width {
+                        format!("c[{index}] = {value};")
+                    } else {
+                        format!("c[{index}][({column}) % {c_width}u] = {value};")
+                    };
+                    match guarded {
+                        true => {
+                            let _ = writeln!(
+                                out,
+                                "{indent}if ({row} < {m}u && {column} < {n}u) {{ {store} }}"
+                            );
+                        }
+                        false => {
+                            let _ = writeln!(out, "{indent}{store}");
+                        }
+                    }
+                }
+            }
+            out
+        };
+        let _ = write!(
+            out,
+            "    if (m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u) {{
+{interior}        return;
+    }}
+{edge}}}
+",
+            interior = stores(false),
+            edge = stores(true),
+        );
+        out
+    }
+}
+
+/// The two lengths of a tile of rank 2.
+fn shape2(tile: &Descriptor) -> Result<[usize; 2], GpuError> {
+    let shape = tile.shape();
+    <[usize; 2]>::try_from(shape.as_slice()).map_err(|_| {
+        unsupported(
+            tile,
+            format!("a GEMM tile has two coordinates, not {}", shape.len()),
+        )
+    })
+}
