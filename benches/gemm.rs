@@ -6,54 +6,20 @@
 //!
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
+use swizzle::gemm::{self, GemmA};
 use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError};
 use swizzle::raster::Raster;
 
 swizzle::layout! {
-    /// A's workgroup tile, 128 × 8 over [m, k], stored k-major (each k a run of 128 m's,
-    /// which the fragments read four at a time) and XOR-swizzled on groups of four m's by
-    /// k: the loads, which write four k's of one m, fall on different banks.
-    pub layout AXor {
-        memory [k: 8, mo: 32, mi: 4];
-        xor mo by k;
-        merge [mo, mi] -> m;
-        coords [m, k];
-    }
-    /// k-major without the swizzle: the loads' writes collide in pairs.
-    pub layout AColumns { memory [k: 8, m: 128]; coords [m, k]; }
-    /// k-major with rows of 132: the padding moves the second four k's by 16 banks.
-    pub layout APadded { memory [k: 8, m: 128] strides [132, 1]; coords [m, k]; }
-    /// Row-major, as A is in memory: the loads write whole vectors, the fragments read
-    /// single elements eight words apart.
-    pub layout ARows { memory [m: 128, k: 8]; coords [m, k]; }
-    /// B's tile, 8 × 128 over [k, n], row-major as B is.
-    pub layout BRows { memory [k: 8, n: 128]; coords [k, n]; }
-
-    /// 256 threads load A's tile, one vec4 along k each.
-    threads ALoads {
-        tile [m: 128, k: 8];
-        unmerge k -> [kv: 2, v: 4];
-        merge [m, kv] -> thread;
-        threads [thread];
-        values [v];
-    }
-    /// 256 threads load B's tile, one vec4 along n each.
-    threads BLoads {
-        tile [k: 8, n: 128];
-        unmerge n -> [nv: 32, v: 4];
-        merge [k, nv] -> thread;
-        threads [thread];
-        values [v];
-    }
-    /// 16 × 16 threads each accumulate 8 × 8 elements of C's 128 × 128 tile: two groups of
-    /// four rows 64 apart, and two of four columns.
-    threads Fragments {
-        tile [m: 128, n: 128];
-        unmerge m -> [mh: 2, tr: 16, ml: 4];
-        unmerge n -> [nh: 2, tc: 16, nl: 4];
-        threads [tr, tc];
-        values [mh, ml, nh, nl];
-    }
+    /// The library's A tile (`swizzle::gemm::GemmA`) without its XOR: k-major rows of 128
+    /// words, so the loads' four groups of k collide in fours.
+    pub layout AColumns { memory [k: 16, m: 128]; coords [m, k]; }
+    /// k-major rows padded to 132 words: groups of k two apart still collide in pairs (no
+    /// padding that keeps `vec4`s of m aligned separates all four).
+    pub layout APadded { memory [k: 16, m: 128] strides [132, 1]; coords [m, k]; }
+    /// Row-major, as A lies in memory: the loads write whole `vec4`s, the fragments read
+    /// single elements 16 words apart.
+    pub layout ARows { memory [m: 128, k: 16]; coords [m, k]; }
 }
 
 fn env(name: &str) -> Option<String> {
@@ -86,7 +52,9 @@ fn main() -> Result<(), GpuError> {
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
         .collect();
-    let runs: usize = env("SWIZZLE_BENCH_RUNS").and_then(|r| r.parse().ok()).unwrap_or(30);
+    let runs: usize = env("SWIZZLE_BENCH_RUNS")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(30);
     let gpu = match Gpu::new() {
         Ok(gpu) => gpu,
         Err(error) => {
@@ -99,19 +67,34 @@ fn main() -> Result<(), GpuError> {
         .and_then(|path| std::fs::read_to_string(path).ok())
         .map(|text| {
             text.lines()
-                .filter_map(|line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                    ["cublas", n, _, tflops] => Some((n.parse().ok()?, tflops.parse().ok()?)),
-                    _ => None,
-                })
+                .filter_map(
+                    |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                        ["cublas", n, _, tflops] => Some((n.parse().ok()?, tflops.parse().ok()?)),
+                        _ => None,
+                    },
+                )
                 .collect()
         })
         .unwrap_or_default();
+    let library = gemm::config();
     let tiles = [
-        &AXor::DESCRIPTOR,
-        &APadded::DESCRIPTOR,
-        &AColumns::DESCRIPTOR,
-        &ARows::DESCRIPTOR,
+        GemmA::DESCRIPTOR,
+        APadded::DESCRIPTOR,
+        AColumns::DESCRIPTOR,
+        ARows::DESCRIPTOR,
     ];
+    let mut configs: Vec<Gemm> = tiles
+        .iter()
+        .map(|a_tile| Gemm { a_tile, ..library })
+        .collect();
+    configs.push(Gemm {
+        bounds_checks: BoundsChecks::On,
+        ..library
+    });
+    configs.push(Gemm {
+        order: Raster::Grouped(8),
+        ..library
+    });
     println!(
         "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | conflicts: loads (A, B) | \
          fragment reads (A, B) |"
@@ -122,22 +105,8 @@ fn main() -> Result<(), GpuError> {
         let (a_buffer, b_buffer) = (gpu.upload(&a)?, gpu.upload(&b)?);
         let c = gpu.filled(n * n, 0.0f32)?;
         let mut kernels: Vec<GemmKernel> = Vec::new();
-        for checks in [BoundsChecks::On, BoundsChecks::Off] {
-            for a_tile in tiles {
-                let gemm = Gemm {
-                    a_tile,
-                    b_tile: &BRows::DESCRIPTOR,
-                    a_loads: ALoads::THREAD_VALUES,
-                    b_loads: BLoads::THREAD_VALUES,
-                    fragments: Fragments::THREAD_VALUES,
-                    order: Raster::RowMajor,
-                    bounds_checks: checks,
-                };
-                if checks == BoundsChecks::Off && a_tile.name != "AXor" {
-                    continue;
-                }
-                kernels.push(gpu.gemm_kernel([n, n, n], &gemm)?);
-            }
+        for config in &configs {
+            kernels.push(gpu.gemm_kernel([n, n, n], config)?);
         }
         if n <= 4096 {
             kernels.push(gpu.naive_gemm_kernel([n, n, n])?);
@@ -149,7 +118,11 @@ fn main() -> Result<(), GpuError> {
                 eprintln!("WRONG RESULT: {} at {n}", kernel.name());
                 std::process::exit(1);
             }
-            let runs = if kernel.name() == "naive GEMM" { runs.min(5) } else { runs };
+            let runs = if kernel.name() == "naive GEMM" {
+                runs.min(5)
+            } else {
+                runs
+            };
             let time = kernel.median(&gpu, &a_buffer, &b_buffer, &c, runs)?;
             let tflops = kernel.flops() / time.as_secs_f64() / 1e12;
             let ratio = anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t));

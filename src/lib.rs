@@ -1,5 +1,10 @@
 #![doc = include_str!("../README.md")]
 
+// The crate's own `layout!` blocks name it `::swizzle`, as users' do.
+extern crate self as swizzle;
+
+#[cfg(feature = "gpu")]
+pub mod gemm;
 pub use swizzle_macros::layout;
 #[doc(hidden)]
 pub use swizzle_runtime::__private;

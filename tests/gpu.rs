@@ -11,7 +11,7 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{BoundsChecks, Gemm, Gpu, GpuError, GpuLayout, Transpose, Word};
+use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Transpose, Word};
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
 use swizzle::threads::ThreadValues;
@@ -237,6 +237,33 @@ fn cpu_gemm(a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> Vec<f32> {
     c
 }
 
+/// Runs `kernel` on small integers (every f32 sum exact) and checks C against the CPU.
+fn check_gemm(gpu: &Gpu, kernel: &GemmKernel, [m, n, k]: [usize; 3]) {
+    let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
+    let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
+    let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
+    // Poisoned: every element of C must be written.
+    let c = gpu.filled(m * n, f32::NAN).expect("C");
+    kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+    assert_eq!(
+        gpu.download(&c).expect("download"),
+        cpu_gemm(&a, &b, [m, n, k]),
+        "{} at {m} × {n} × {k}\n{}",
+        kernel.name(),
+        kernel.wgsl()
+    );
+}
+
+const GEMM_SIZES: [[usize; 3]; 6] = [
+    [67, 129, 33],
+    [1, 1, 1],
+    [128, 128, 1],
+    [64, 64, 64],
+    [33, 31, 17],
+    [96, 40, 100],
+];
+
 #[test]
 fn gemm_matches_the_cpu_for_every_tile_layout() {
     let Some(gpu) = gpu() else { return };
@@ -246,43 +273,49 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
         &AXor::DESCRIPTOR,
         &APadded::DESCRIPTOR,
     ];
-    let sizes = [[67, 129, 33], [1, 1, 1], [128, 128, 1], [64, 64, 64], [33, 31, 17], [96, 40, 100]];
-    for [m, n, k] in sizes {
-        let a: Vec<f32> = (0..m * k).map(|i| ((i * 7 + 1) % 9) as f32 - 4.0).collect();
-        let b: Vec<f32> = (0..k * n).map(|i| ((i * 7 + 5) % 9) as f32 - 4.0).collect();
-        let kernel = gpu.naive_gemm_kernel([m, n, k]).expect("naive GEMM");
-        let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
-        let c = gpu.filled(m * n, f32::NAN).expect("C");
-        kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
-        assert_eq!(gpu.download(&c).expect("C"), cpu_gemm(&a, &b, [m, n, k]));
-    }
-    for a_tile in a_tiles {
-        let gemm = Gemm {
-            a_tile,
-            b_tile: &BRows::DESCRIPTOR,
-            a_loads: ALoads::THREAD_VALUES,
-            b_loads: BLoads::THREAD_VALUES,
-            fragments: Fragments::THREAD_VALUES,
-            order: Raster::RowMajor,
-            bounds_checks: BoundsChecks::On,
-        };
-        for [m, n, k] in sizes {
-            let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
-            let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
-            let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
-            let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("GEMM kernel");
-            let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
-            let c = gpu.filled(m * n, f32::NAN).expect("C");
-            kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
-            let expected = cpu_gemm(&a, &b, [m, n, k]);
-            assert_eq!(
-                gpu.download(&c).expect("download"),
-                expected,
-                "{} at {m} × {n} × {k}\n{}",
-                a_tile.name,
-                kernel.wgsl()
-            );
+    for shape in GEMM_SIZES {
+        check_gemm(gpu, &gpu.naive_gemm_kernel(shape).expect("naive"), shape);
+        for a_tile in a_tiles {
+            let gemm = Gemm {
+                a_tile,
+                b_tile: &BRows::DESCRIPTOR,
+                a_loads: ALoads::THREAD_VALUES,
+                b_loads: BLoads::THREAD_VALUES,
+                fragments: Fragments::THREAD_VALUES,
+                order: Raster::RowMajor,
+                bounds_checks: BoundsChecks::On,
+            };
+            check_gemm(gpu, &gpu.gemm_kernel(shape, &gemm).expect("GEMM"), shape);
         }
+    }
+}
+
+#[test]
+fn the_library_gemm_matches_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    for shape in GEMM_SIZES
+        .into_iter()
+        .chain([[200, 136, 48], [129, 257, 20]])
+    {
+        for order in [Raster::RowMajor, Raster::Grouped(2)] {
+            let gemm = Gemm {
+                order,
+                ..swizzle::gemm::config()
+            };
+            check_gemm(gpu, &gpu.gemm_kernel(shape, &gemm).expect("GEMM"), shape);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// Random sizes, partial tiles on every side, against the CPU.
+    #[test]
+    fn random_gemms_match_the_cpu(m in 1usize..300, n in 1usize..300, k in 1usize..80) {
+        let Some(gpu) = gpu() else { return Ok(()) };
+        let kernel = gpu.gemm_kernel([m, n, k], &swizzle::gemm::config()).expect("GEMM");
+        check_gemm(gpu, &kernel, [m, n, k]);
     }
 }
 

@@ -55,8 +55,7 @@ impl Fragment {
                 return None;
             }
             let [row, column] = <[Sym; 2]>::try_from(lowered.memory).ok()?;
-            let index = |list: &mut Vec<Sym>, sym: Sym| match list.iter().position(|s| *s == sym)
-            {
+            let index = |list: &mut Vec<Sym>, sym: Sym| match list.iter().position(|s| *s == sym) {
                 Some(i) => i,
                 None => {
                     list.push(sym);
@@ -127,8 +126,7 @@ impl Fragment {
                         };
                         start.is_multiple_of(words)
                             && (1..words).all(|i| {
-                                self.offset(tile, operand, first + i, thread, k)
-                                    == Some(start + i)
+                                self.offset(tile, operand, first + i, thread, k) == Some(start + i)
                             })
                     })
                 })
@@ -136,7 +134,11 @@ impl Fragment {
         let mut reads = Vec::new();
         let mut line = 0;
         while line < lines {
-            let width = if words > 1 && together(line) { words } else { 1 };
+            let width = if words > 1 && together(line) {
+                words
+            } else {
+                1
+            };
             reads.push(Read { first: line, width });
             line += width;
         }
@@ -199,13 +201,18 @@ impl Fragment {
                     let at = digits(thread, &self.thread_lens);
                     let start = self.columns[first].eval(&at);
                     start % width as i128 == 0
-                        && (1..width).all(|i| self.columns[first + i].eval(&at) == start + i as i128)
+                        && (1..width)
+                            .all(|i| self.columns[first + i].eval(&at) == start + i as i128)
                 })
         };
         let mut runs = Vec::new();
         let mut column = 0;
         while column < columns {
-            let run = if width > 1 && together(column) { width } else { 1 };
+            let run = if width > 1 && together(column) {
+                width
+            } else {
+                1
+            };
             runs.push(Read {
                 first: column,
                 width: run,

@@ -151,11 +151,7 @@ impl GemmKernel {
 impl Gpu {
     /// `C = A · B` for row-major f32 matrices A (`m × k`), B (`k × n`) and C (`m × n`), any
     /// sizes, through the workgroup tiles, copies, fragments and order of `gemm`.
-    pub fn gemm_kernel(
-        &self,
-        [m, n, k]: [usize; 3],
-        gemm: &Gemm,
-    ) -> Result<GemmKernel, GpuError> {
+    pub fn gemm_kernel(&self, [m, n, k]: [usize; 3], gemm: &Gemm) -> Result<GemmKernel, GpuError> {
         for (rows, columns) in [(m, k), (k, n), (m, n)] {
             self.image_len(rows, columns)?;
         }
@@ -173,7 +169,10 @@ impl Gpu {
         if bk_b != bk {
             return Err(unsupported(
                 b_tile,
-                format!("has {bk_b} rows of k but A's tile `{}` has {bk}", a_tile.name),
+                format!(
+                    "has {bk_b} rows of k but A's tile `{}` has {bk}",
+                    a_tile.name
+                ),
             ));
         }
         for (threads, expected) in [
@@ -380,10 +379,7 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             pipeline,
             groups: groups.map(|g| g as u32),
             shape: [m, n, k],
-            loads: [
-                load_a.instructions(a_width),
-                load_b.instructions(b_width),
-            ],
+            loads: [load_a.instructions(a_width), load_b.instructions(b_width)],
             fragment_conflicts: [
                 conflicts(Operand::A, a_tile, &a_reads),
                 conflicts(Operand::B, b_tile, &b_reads),
@@ -499,7 +495,10 @@ fn main(
             }
         };
         let print = |sym| wgsl::expression(&canon::sym_code(sym, &names), &names);
-        let _ = writeln!(out, "    // The rows of A and the columns of B this thread's values lie on.");
+        let _ = writeln!(
+            out,
+            "    // The rows of A and the columns of B this thread's values lie on."
+        );
         // Only the lines a read or a store starts from.
         let (runs, c_width) = self.c;
         let firsts = |reads: &[Read]| reads.iter().map(|r| r.first).collect::<Vec<usize>>();
@@ -516,86 +515,114 @@ fn main(
                 let _ = writeln!(out, "    let col{j} = {};", print(column));
             }
         }
-        let values = fragment.values.len();
-        let _ = writeln!(
-            out,
-            "    var acc: array<f32, {values}>;
-    for (var step = 0u; step < {steps}u; step++) {{
-        load_a(thread, at.x, step, {m}u, {k}u);
-        load_b(thread, step, at.y, {k}u, {n}u);
-        workgroupBarrier();
-        for (var kk = 0u; kk < {bk}u; kk++) {{",
-            steps = k.div_ceil(bk),
-        );
-        // Each value's row element and column element, as WGSL expressions.
-        let lanes = ["x", "y", "z", "w"];
-        let mut operands = |(prefix, words, reads): (&str, usize, &[Read]),
-                            operand: Operand|
-         -> Vec<String> {
-            let (letter, line) = match operand {
-                Operand::A => ("a", "row"),
-                Operand::B => ("b", "col"),
-            };
-            let mut elements = Vec::new();
-            for read in reads {
-                let place = match operand {
-                    Operand::A => format!("{line}{}, kk", read.first),
-                    Operand::B => format!("kk, {line}{}", read.first),
-                };
-                let offset = format!("{prefix}_offset({place})");
-                let local = format!("{letter}{}", read.first);
-                let value = match (read.width, words) {
-                    (1, 1) => format!("{letter}_tile[{offset}]"),
-                    (1, w) => format!("{letter}_tile[{offset} / {w}u][{offset} % {w}u]"),
-                    (_, w) => format!("{letter}_tile[{offset} / {w}u]"),
-                };
-                let _ = writeln!(out, "            let {local} = {value};");
-                match read.width {
-                    1 => elements.push(local),
-                    width => elements.extend((0..width).map(|i| format!("{local}.{}", lanes[i]))),
-                }
-            }
-            elements
+        // One accumulator per row and read of B: a vector where B's tile gives vectors.
+        let (b_prefix, b_words, b_reads) = self.b;
+        let vector = |width: usize| match width {
+            1 => "f32".to_owned(),
+            width => format!("vec{width}<f32>"),
         };
-        let rows = operands(self.a, Operand::A);
-        let columns = operands(self.b, Operand::B);
-        for (v, &(r, c)) in fragment.values.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "            acc[{v}] = fma({}, {}, acc[{v}]);",
-                rows[r], columns[c]
-            );
+        let accumulator = |r: usize, read: &Read| format!("acc{r}_{}", read.first);
+        for r in 0..fragment.rows.len() {
+            for read in b_reads {
+                let _ = writeln!(
+                    out,
+                    "    var {}: {};",
+                    accumulator(r, read),
+                    vector(read.width)
+                );
+            }
         }
         let _ = writeln!(
             out,
-            "        }}
-        workgroupBarrier();
+            "    for (var step = 0u; step < {steps}u; step++) {{
+        load_a(thread, at.x, step, {m}u, {k}u);
+        load_b(thread, step, at.y, {k}u, {n}u);
+        workgroupBarrier();",
+            steps = k.div_ceil(bk),
+        );
+        let lanes = ["x", "y", "z", "w"];
+        // A read of an operand's tile at `place`, as a WGSL expression.
+        let read_tile = |tile: &str, prefix: &str, words: usize, width: usize, place: &str| {
+            let offset = format!("{prefix}_offset({place})");
+            match (width, words) {
+                (1, 1) => format!("{tile}[{offset}]"),
+                (1, w) => format!("{tile}[{offset} / {w}u][{offset} % {w}u]"),
+                (_, w) => format!("{tile}[{offset} / {w}u]"),
+            }
+        };
+        let (a_prefix, a_words, a_reads) = self.a;
+        for kk in 0..bk {
+            let _ = writeln!(out, "        {{");
+            // A's element of each row, B's vector of each read, then the products.
+            let mut rows = vec![String::new(); fragment.rows.len()];
+            for read in a_reads {
+                let place = format!("row{}, {kk}u", read.first);
+                let value = read_tile("a_tile", a_prefix, a_words, read.width, &place);
+                let _ = writeln!(out, "            let a{} = {value};", read.first);
+                for i in 0..read.width {
+                    rows[read.first + i] = match read.width {
+                        1 => format!("a{}", read.first),
+                        _ => format!("a{}.{}", read.first, lanes[i]),
+                    };
+                }
+            }
+            for read in b_reads {
+                let place = format!("{kk}u, col{}", read.first);
+                let value = read_tile("b_tile", b_prefix, b_words, read.width, &place);
+                let _ = writeln!(out, "            let b{} = {value};", read.first);
+            }
+            for (r, row) in rows.iter().enumerate() {
+                for read in b_reads {
+                    let acc = accumulator(r, read);
+                    let a = match read.width {
+                        1 => row.clone(),
+                        width => format!("vec{width}({row})"),
+                    };
+                    let _ = writeln!(out, "            {acc} = fma({a}, b{}, {acc});", read.first);
+                }
+            }
+            let _ = writeln!(out, "        }}");
+        }
+        let _ = writeln!(
+            out,
+            "        workgroupBarrier();
     }}
     // C's tile: unguarded where it lies wholly inside C.
     let m0 = at.x * {bm}u;
     let n0 = at.y * {bn}u;"
         );
+        // The accumulator lane that holds the value at row `r`, column `c`.
+        let held = |r: usize, c: usize| -> Option<String> {
+            let read = b_reads
+                .iter()
+                .find(|read| (read.first..read.first + read.width).contains(&c))?;
+            Some(match read.width {
+                1 => accumulator(r, read),
+                _ => format!("{}.{}", accumulator(r, read), lanes[c - read.first]),
+            })
+        };
         let stores = |guarded: bool| -> String {
             let mut out = String::new();
             let indent = if guarded { "    " } else { "        " };
             for (r, _) in fragment.rows.iter().enumerate() {
                 for run in runs.iter() {
-                    let held: Vec<usize> = (run.first..run.first + run.width)
-                        .map(|c| fragment.values.iter().position(|&v| v == (r, c)))
-                        .collect::<Option<Vec<usize>>>()
-                        .unwrap_or_default();
-                    if held.len() != run.width {
+                    let Some(parts) = (run.first..run.first + run.width)
+                        .map(|c| held(r, c))
+                        .collect::<Option<Vec<String>>>()
+                    else {
                         continue;
-                    }
+                    };
                     let row = format!("m0 + row{r}");
                     let column = format!("n0 + col{}", run.first);
-                    let value = match held.as_slice() {
-                        [one] => format!("acc[{one}]"),
-                        many => {
-                            let parts: Vec<String> =
-                                many.iter().map(|v| format!("acc[{v}]")).collect();
-                            format!("vec{}({})", many.len(), parts.join(", "))
-                        }
+                    // A whole accumulator where the run is one, else its lanes gathered.
+                    let whole = b_reads
+                        .iter()
+                        .find(|read| read.first == run.first && read.width == run.width)
+                        .filter(|read| read.width > 1);
+                    let value = match (whole, parts.as_slice()) {
+                        (Some(read), _) => accumulator(r, read),
+                        (None, [one]) => one.clone(),
+                        (None, many) => format!("vec{}({})", many.len(), many.join(", ")),
                     };
                     let index = match c_width {
                         1 => format!("({row}) * {n}u + {column}"),

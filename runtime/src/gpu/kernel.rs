@@ -468,10 +468,12 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
                 runtime.bounds_checks = false;
                 // SAFETY: only the bounds checks are off, and only for kernels built here
                 // whose indices are in range by construction (`BoundsChecks::Off` says
-                // which): the thread's own index below the buffer's length for the copy,
-                // and for tiled copies a layout's offsets below its space in workgroup
-                // memory and image indices under guards derived from the extents, whose
-                // buffers `Kernel::run` checks to hold exactly the image.
+                // which): the thread's own index below the buffer's length for the copy;
+                // for tiled copies (transposes, GEMM tiles) a layout's offsets below its
+                // space in workgroup memory and image indices under guards derived from
+                // the extents; for a GEMM's fragments, elements of its tile (a checked
+                // thread-value layout) and C's indices under the same guards. `Kernel::run`
+                // and `GemmKernel::run` check that the buffers hold exactly the matrices.
                 unsafe {
                     self.device()
                         .create_shader_module_trusted(descriptor, runtime)

@@ -127,6 +127,8 @@ impl<'a> Expansion<'a> {
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             #vis struct #name;
 
+            // One parameter per coordinate: as many as the layout declares.
+            #[allow(clippy::too_many_arguments)]
             impl #name {
                 /// Coordinate lengths, in `coords` order.
                 pub const SHAPE: [usize; #rank] = [#(#shape),*];
@@ -473,6 +475,8 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
             }
         });
         quote! {
+            // One parameter per coordinate: as many as the layout declares.
+            #[allow(clippy::too_many_arguments)]
             impl #name {
                 pub const SHAPE: [usize; #rank] = [0; #rank];
                 pub const SIZE: usize = 0;

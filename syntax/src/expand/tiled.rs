@@ -124,6 +124,8 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             space: usize,
         }
 
+        // One parameter per coordinate: as many as the layout declares.
+        #[allow(clippy::too_many_arguments)]
         impl #name {
             /// Lengths of one tile, in `coords` order (1 for a coordinate that only counts
             /// tiles).
@@ -261,6 +263,8 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
         #(#attrs)*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #vis struct #name;
+        // One parameter per coordinate: as many as the layout declares.
+        #[allow(clippy::too_many_arguments)]
         impl #name {
             pub const TILE: [usize; #rank] = [0; #rank];
             pub const TILE_SPACE: usize = 0;

@@ -1,0 +1,84 @@
+//! The layouts of the library's GEMM ([`config`]): a `layout!` block like any user's, which
+//! [`Gpu::gemm_kernel`](crate::gpu::Gpu::gemm_kernel) turns into one WGSL kernel. Each
+//! workgroup computes a 128 × 128 tile of C from 128 × 16 tiles of A and 16 × 128 tiles of
+//! B, with 256 threads of 8 × 8 values each. The comments say why each layout is as it is;
+//! `swizzle show` and `swizzle svg` draw them (README, "Writing a GPU kernel with swizzle").
+
+use crate::gpu::{BoundsChecks, Gemm};
+use crate::ir::Descriptor;
+use crate::raster::Raster;
+
+crate::layout! {
+    /// A's workgroup tile, 128 × 16 over `[m, k]`, stored k-major: for each k, the 128 m's
+    /// in a row, so that a thread reads its four consecutive rows of A as one `vec4`. The
+    /// loads write four k's of one m each, and a subgroup's 32 lanes meet as 8 m's × 4
+    /// groups of k: without the XOR those hit 4 words in one bank (k-major rows are 128
+    /// words, a multiple of the 32 banks). Keyed by k's group of four, the XOR moves each
+    /// group of k to its own 8 banks; whole `vec4`s of m stay together.
+    pub layout GemmA {
+        memory [kq: 4, kr: 4, mh: 16, ml: 2, mi: 4];
+        xor mh by kq;
+        merge [kq, kr] -> k;
+        merge [mh, ml, mi] -> m;
+        coords [m, k];
+    }
+
+    /// B's workgroup tile, 16 × 128 over `[k, n]`, row-major as B is: the loads write whole
+    /// `vec4`s along n and a thread reads its columns as `vec4`s, both conflict-free.
+    pub layout GemmB {
+        memory [k: 16, n: 128];
+        coords [k, n];
+    }
+
+    /// Who loads A's tile: 256 threads, each two `vec4`s along k, 64 rows apart.
+    pub threads GemmALoads {
+        tile [m: 128, k: 16];
+        unmerge m -> [mr: 2, ms: 64];
+        unmerge k -> [kv: 4, v: 4];
+        merge [ms, kv] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+
+    /// Who loads B's tile: 256 threads, each two `vec4`s along n, 8 rows apart.
+    pub threads GemmBLoads {
+        tile [k: 16, n: 128];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Who accumulates which element of C's 128 × 128 tile: 16 × 16 threads of 8 × 8
+    /// values, two groups of four rows 64 apart by two groups of four columns 64 apart, so
+    /// every read of A's and B's tile is a `vec4`. A subgroup is 4 × 8 threads (CUTLASS's
+    /// warp shape): each step of k it reads 4 distinct vectors of A and 8 of B.
+    pub threads GemmFragments {
+        tile [m: 128, n: 128];
+        unmerge m -> [mh: 2, wr: 4, lr: 4, ml: 4];
+        unmerge n -> [nh: 2, wc: 2, lc: 8, nl: 4];
+        threads [wr, wc, lr, lc];
+        values [mh, ml, nh, nl];
+    }
+}
+
+static A_TILE: Descriptor = GemmA::DESCRIPTOR;
+static B_TILE: Descriptor = GemmB::DESCRIPTOR;
+
+/// The library's GEMM: the layouts above, row-major over C's tiles, without wgpu's bounds
+/// checks (every index is in range by construction: the tiles' offsets lie in their
+/// spaces, the matrices' reads and C's writes under guards derived from the extents, and
+/// [`GemmKernel::run`](crate::gpu::GemmKernel::run) checks the buffers' lengths; with
+/// them on, the H100 ran 14 % slower, BENCHMARKS.md).
+pub fn config() -> Gemm<'static> {
+    Gemm {
+        a_tile: &A_TILE,
+        b_tile: &B_TILE,
+        a_loads: GemmALoads::THREAD_VALUES,
+        b_loads: GemmBLoads::THREAD_VALUES,
+        fragments: GemmFragments::THREAD_VALUES,
+        order: Raster::RowMajor,
+        bounds_checks: BoundsChecks::Off,
+    }
+}
