@@ -111,11 +111,7 @@ impl Fragment {
     /// runs of `words` consecutive lines that lie together in one entry at every thread and
     /// every step of `k` are one read, every other line a read of its own.
     pub fn reads(&self, operand: Operand, tile: &Descriptor, words: usize) -> Vec<Read> {
-        let depth = match operand {
-            Operand::A => tile.shape().get(1).copied(),
-            Operand::B => tile.shape().first().copied(),
-        }
-        .unwrap_or(0);
+        let depth = self.depth(operand, tile);
         let lines = self.lines(operand).len();
         let together = |first: usize| {
             first + words <= lines
@@ -145,6 +141,46 @@ impl Fragment {
         reads
     }
 
+    /// For each step `k` of the tile, where `read` lies as a step at or before it plus a
+    /// constant: `(base, delta)` with `offset(k) = offset(base) + delta` at every thread, so
+    /// that a thread computes one offset per base, once, and each step's read adds a
+    /// constant (which the GPU folds into the access). A padded or row-major tile has one
+    /// base; an XOR keyed by k's group of four has four.
+    pub fn bases(&self, operand: Operand, tile: &Descriptor, read: Read) -> Vec<(usize, usize)> {
+        let depth = self.depth(operand, tile);
+        let threads = self.thread_count();
+        let offsets: Vec<Vec<Option<usize>>> = (0..depth)
+            .map(|k| {
+                (0..threads)
+                    .map(|thread| self.offset(tile, operand, read.first, thread, k))
+                    .collect()
+            })
+            .collect();
+        (0..depth)
+            .map(|k| {
+                let constant_from = |base: usize| -> Option<usize> {
+                    let mut deltas = offsets[k].iter().zip(&offsets[base]).map(|(at, from)| {
+                        at.zip(*from).and_then(|(at, from)| at.checked_sub(from))
+                    });
+                    let first = deltas.next()??;
+                    deltas.all(|d| d == Some(first)).then_some(first)
+                };
+                (0..=k)
+                    .find_map(|base| Some((base, constant_from(base)?)))
+                    .unwrap_or((k, 0))
+            })
+            .collect()
+    }
+
+    /// Steps of k in the operand's tile.
+    fn depth(&self, operand: Operand, tile: &Descriptor) -> usize {
+        match operand {
+            Operand::A => tile.shape().get(1).copied(),
+            Operand::B => tile.shape().first().copied(),
+        }
+        .unwrap_or(0)
+    }
+
     /// The worst bank conflict of the operand's reads over every step of `k` and every
     /// subgroup of `subgroup` lanes (32-bit elements, the default banks).
     pub fn read_conflicts(
@@ -154,11 +190,7 @@ impl Fragment {
         reads: &[Read],
         subgroup: usize,
     ) -> BankReport {
-        let depth = match operand {
-            Operand::A => tile.shape().get(1).copied(),
-            Operand::B => tile.shape().first().copied(),
-        }
-        .unwrap_or(0);
+        let depth = self.depth(operand, tile);
         let threads = self.thread_count();
         let subgroup = subgroup.max(1);
         let mut worst: Option<BankReport> = None;

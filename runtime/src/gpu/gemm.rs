@@ -298,8 +298,8 @@ impl Gpu {
         let body = Body {
             fragment: &fragment,
             thread_names: &thread_names,
-            a: (&a_layout.prefix, a_words, &a_reads),
-            b: (&b_layout.prefix, b_words, &b_reads),
+            a: TileReads::new(&fragment, (Operand::A, a_tile), &a_layout.prefix, &a_reads),
+            b: TileReads::new(&fragment, (Operand::B, b_tile), &b_layout.prefix, &b_reads),
             c: (&c_runs, c_width),
             tile: [bm, bn, bk],
             shape: [m, n, k],
@@ -444,15 +444,99 @@ struct Body<'a> {
     fragment: &'a Fragment,
     /// The fragments' thread coordinates, named as in their layout.
     thread_names: &'a [String],
-    /// Each operand's layout prefix, words per entry of its tile's array, and reads.
-    a: (&'a str, usize, &'a [Read]),
-    b: (&'a str, usize, &'a [Read]),
+    a: TileReads<'a>,
+    b: TileReads<'a>,
     /// The runs of columns stored to C as one vector, and C's vector width.
     c: (&'a [Read], usize),
     /// `[BM, BN, BK]`.
     tile: [usize; 3],
     /// `[m, n, k]`.
     shape: [usize; 3],
+}
+
+/// How a thread reads one operand's tile: its reads, each step's place as a base computed
+/// once plus a constant ([`Fragment::bases`]).
+struct TileReads<'a> {
+    operand: Operand,
+    /// The tile layout's WGSL prefix.
+    prefix: &'a str,
+    /// Elements per entry of the tile's array.
+    words: usize,
+    reads: &'a [Read],
+    /// For each read, each step's base step and constant.
+    bases: Vec<Vec<(usize, usize)>>,
+}
+
+impl<'a> TileReads<'a> {
+    fn new(
+        fragment: &Fragment,
+        (operand, tile): (Operand, &Descriptor),
+        prefix: &'a str,
+        reads: &'a [Read],
+    ) -> TileReads<'a> {
+        TileReads {
+            operand,
+            prefix,
+            words: tiled_copy::entry_words(tile, 4),
+            reads,
+            bases: reads
+                .iter()
+                .map(|&read| fragment.bases(operand, tile, read))
+                .collect(),
+        }
+    }
+
+    /// `a` or `b`: the tile's array is `<letter>_tile`, its reads' locals `<letter><first>`.
+    fn letter(&self) -> &'static str {
+        match self.operand {
+            Operand::A => "a",
+            Operand::B => "b",
+        }
+    }
+
+    /// The local holding read `i`'s place at step `base`.
+    fn base_name(&self, i: usize, base: usize) -> String {
+        format!("{}{}_at{base}", self.letter(), self.reads[i].first)
+    }
+
+    /// The places every step's reads start from, computed once per thread.
+    fn places(&self, out: &mut String) {
+        for (i, read) in self.reads.iter().enumerate() {
+            let mut bases: Vec<usize> = self.bases[i].iter().map(|&(base, _)| base).collect();
+            bases.dedup();
+            for base in bases {
+                let place = match self.operand {
+                    Operand::A => format!("row{}, {base}u", read.first),
+                    Operand::B => format!("{base}u, col{}", read.first),
+                };
+                let offset = format!("{}_offset({place})", self.prefix);
+                let value = match (read.width, self.words) {
+                    (1, _) => offset,
+                    (_, words) => format!("{offset} / {words}u"),
+                };
+                let _ = writeln!(out, "    let {} = {value};", self.base_name(i, base));
+            }
+        }
+    }
+
+    /// Read `i` at step `k`, as a WGSL expression.
+    fn read(&self, i: usize, k: usize) -> String {
+        let (base, delta) = self.bases[i][k];
+        let base = self.base_name(i, base);
+        let tile = format!("{}_tile", self.letter());
+        let plus = |delta: usize| match delta {
+            0 => base.clone(),
+            delta => format!("{base} + {delta}u"),
+        };
+        match (self.reads[i].width, self.words) {
+            (1, 1) => format!("{tile}[{}]", plus(delta)),
+            (1, w) => {
+                let at = plus(delta);
+                format!("{tile}[({at}) / {w}u][({at}) % {w}u]")
+            }
+            (_, w) => format!("{tile}[{}]", plus(delta / w)),
+        }
+    }
 }
 
 impl Body<'_> {
@@ -502,8 +586,8 @@ fn main(
         // Only the lines a read or a store starts from.
         let (runs, c_width) = self.c;
         let firsts = |reads: &[Read]| reads.iter().map(|r| r.first).collect::<Vec<usize>>();
-        let rows_read = firsts(self.a.2);
-        let mut columns_read = firsts(self.b.2);
+        let rows_read = firsts(self.a.reads);
+        let mut columns_read = firsts(self.b.reads);
         columns_read.extend(firsts(runs));
         for (i, row) in fragment.rows.iter().enumerate() {
             if rows_read.contains(&i) || !runs.is_empty() {
@@ -515,8 +599,11 @@ fn main(
                 let _ = writeln!(out, "    let col{j} = {};", print(column));
             }
         }
+        // Where each read starts, once per thread.
+        self.a.places(&mut out);
+        self.b.places(&mut out);
         // One accumulator per row and read of B: a vector where B's tile gives vectors.
-        let (b_prefix, b_words, b_reads) = self.b;
+        let b_reads = self.b.reads;
         let vector = |width: usize| match width {
             1 => "f32".to_owned(),
             width => format!("vec{width}<f32>"),
@@ -541,35 +628,21 @@ fn main(
             steps = k.div_ceil(bk),
         );
         let lanes = ["x", "y", "z", "w"];
-        // A read of an operand's tile at `place`, as a WGSL expression.
-        let read_tile = |tile: &str, prefix: &str, words: usize, width: usize, place: &str| {
-            let offset = format!("{prefix}_offset({place})");
-            match (width, words) {
-                (1, 1) => format!("{tile}[{offset}]"),
-                (1, w) => format!("{tile}[{offset} / {w}u][{offset} % {w}u]"),
-                (_, w) => format!("{tile}[{offset} / {w}u]"),
-            }
-        };
-        let (a_prefix, a_words, a_reads) = self.a;
         for kk in 0..bk {
             let _ = writeln!(out, "        {{");
             // A's element of each row, B's vector of each read, then the products.
             let mut rows = vec![String::new(); fragment.rows.len()];
-            for read in a_reads {
-                let place = format!("row{}, {kk}u", read.first);
-                let value = read_tile("a_tile", a_prefix, a_words, read.width, &place);
-                let _ = writeln!(out, "            let a{} = {value};", read.first);
-                for i in 0..read.width {
-                    rows[read.first + i] = match read.width {
+            for (i, read) in self.a.reads.iter().enumerate() {
+                let _ = writeln!(out, "            let a{} = {};", read.first, self.a.read(i, kk));
+                for lane in 0..read.width {
+                    rows[read.first + lane] = match read.width {
                         1 => format!("a{}", read.first),
-                        _ => format!("a{}.{}", read.first, lanes[i]),
+                        _ => format!("a{}.{}", read.first, lanes[lane]),
                     };
                 }
             }
-            for read in b_reads {
-                let place = format!("{kk}u, col{}", read.first);
-                let value = read_tile("b_tile", b_prefix, b_words, read.width, &place);
-                let _ = writeln!(out, "            let b{} = {value};", read.first);
+            for (i, read) in b_reads.iter().enumerate() {
+                let _ = writeln!(out, "            let b{} = {};", read.first, self.b.read(i, kk));
             }
             for (r, row) in rows.iter().enumerate() {
                 for read in b_reads {
