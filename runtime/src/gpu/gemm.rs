@@ -633,7 +633,12 @@ fn main(
             // A's element of each row, B's vector of each read, then the products.
             let mut rows = vec![String::new(); fragment.rows.len()];
             for (i, read) in self.a.reads.iter().enumerate() {
-                let _ = writeln!(out, "            let a{} = {};", read.first, self.a.read(i, kk));
+                let _ = writeln!(
+                    out,
+                    "            let a{} = {};",
+                    read.first,
+                    self.a.read(i, kk)
+                );
                 for lane in 0..read.width {
                     rows[read.first + lane] = match read.width {
                         1 => format!("a{}", read.first),
@@ -642,7 +647,12 @@ fn main(
                 }
             }
             for (i, read) in b_reads.iter().enumerate() {
-                let _ = writeln!(out, "            let b{} = {};", read.first, self.b.read(i, kk));
+                let _ = writeln!(
+                    out,
+                    "            let b{} = {};",
+                    read.first,
+                    self.b.read(i, kk)
+                );
             }
             for (r, row) in rows.iter().enumerate() {
                 for read in b_reads {

@@ -66,6 +66,7 @@ impl<'a> Expansion<'a> {
             attrs, vis, name, ..
         } = self.item;
         let rank = Literal::usize_unsuffixed(descriptor.coords.len());
+        let many_coordinates = many_coordinates(descriptor.coords.len());
         let coords = &self.checked.coords;
         let shape = descriptor
             .shape()
@@ -127,8 +128,7 @@ impl<'a> Expansion<'a> {
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             #vis struct #name;
 
-            // One parameter per coordinate: as many as the layout declares.
-            #[allow(clippy::too_many_arguments)]
+            #many_coordinates
             impl #name {
                 /// Coordinate lengths, in `coords` order.
                 pub const SHAPE: [usize; #rank] = [#(#shape),*];
@@ -466,6 +466,7 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
     let items = coords.map(|rank| {
         let params = (0..rank).map(|_| quote!(_: usize));
         let params_again = params.clone();
+        let many_coordinates = many_coordinates(rank);
         let rank = lit(rank);
         let coord = inverse.then(|| {
             quote! {
@@ -475,8 +476,7 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
             }
         });
         quote! {
-            // One parameter per coordinate: as many as the layout declares.
-            #[allow(clippy::too_many_arguments)]
+            #many_coordinates
             impl #name {
                 pub const SHAPE: [usize; #rank] = [0; #rank];
                 pub const SIZE: usize = 0;
@@ -502,4 +502,10 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
 
 pub(crate) fn lit(value: usize) -> Literal {
     Literal::usize_unsuffixed(value)
+}
+
+/// `#[allow(clippy::too_many_arguments)]` where a layout's functions, one parameter per
+/// coordinate, take more than clippy's default limit of seven: the user chose them.
+fn many_coordinates(rank: usize) -> Option<TokenStream> {
+    (rank > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]))
 }

@@ -18,6 +18,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
         attrs, vis, name, ..
     } = expansion.item;
     let rank = lit(coords.len());
+    let many_coordinates = super::many_coordinates(coords.len());
     let tile = descriptor.shape();
     let tile_space = descriptor.space().unwrap_or(0);
     let dynamic = dynamic_coords(descriptor);
@@ -124,8 +125,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             space: usize,
         }
 
-        // One parameter per coordinate: as many as the layout declares.
-        #[allow(clippy::too_many_arguments)]
+        #many_coordinates
         impl #name {
             /// Lengths of one tile, in `coords` order (1 for a coordinate that only counts
             /// tiles).
@@ -248,6 +248,7 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
     } = item;
     let extents = (0..dynamic).map(|_| quote!(_: usize));
     let params: Vec<TokenStream> = (0..rank).map(|_| quote!(_: usize)).collect();
+    let many_coordinates = super::many_coordinates(rank);
     let rank = lit(rank);
     let coord = inverse.then(|| {
         quote! {
@@ -263,8 +264,7 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
         #(#attrs)*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #vis struct #name;
-        // One parameter per coordinate: as many as the layout declares.
-        #[allow(clippy::too_many_arguments)]
+        #many_coordinates
         impl #name {
             pub const TILE: [usize; #rank] = [0; #rank];
             pub const TILE_SPACE: usize = 0;
