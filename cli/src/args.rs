@@ -18,7 +18,8 @@ usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-byte
 
 pub const HELP: &str = "\
 Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
-`swizzle::layout! { ... }`; --layout picks one (needed when FILE holds several).
+`swizzle::layout! { ... }`, or is Rust source (`.rs`), whose `layout! { ... }` invocations
+are read; --layout picks one (needed when FILE holds several).
 
   show      name, shape, size, element space, bijectivity, vector width and the offset grid
             of each layout; --banks shows each cell's bank instead (32 banks of 4 bytes

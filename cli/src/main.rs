@@ -175,8 +175,12 @@ fn load(file: &Path) -> Result<Source, Failure> {
             file.display()
         ))
     })?;
-    let source = swizzle_syntax::source(&text)
-        .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
+    // A Rust file: the layouts of its `layout! { .. }` invocations.
+    let source = match file.extension().is_some_and(|e| e == "rs") {
+        true => swizzle_syntax::rust_source(&text),
+        false => swizzle_syntax::source(&text),
+    }
+    .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
     if source.layouts.is_empty() {
         return Err(Failure::Input(format!(
             "{} holds no layout",

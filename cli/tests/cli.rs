@@ -93,6 +93,23 @@ offsets (rows y, columns x):
 }
 
 #[test]
+fn rust_files_are_read_through_their_layout_invocations() {
+    // Two invocations, one inside a module, amid other Rust: the layouts of both, and
+    // errors located in the Rust file.
+    let rust = format!(
+        "use std::fmt;\n\nswizzle::layout! {{\n{MORTON}}}\n\nmod tiles {{\n    \
+         crate::layout! {{\n        layout Row {{ memory [n: 4]; coords [n]; }}\n    }}\n}}\n"
+    );
+    let path = file("layouts.rs", &rust);
+    let (out, _) = run(&["show", path.to_str().unwrap()], 0);
+    assert!(out.starts_with("Morton4\n") && out.contains("\nRow\n"), "{out}");
+    let broken = rust.replace("coords [n];", "coords [m];");
+    let path = file("broken.rs", &broken);
+    let (_, err) = run(&["show", path.to_str().unwrap()], 1);
+    assert!(err.contains("unknown dim `m`") && err.contains("broken.rs:14:"), "{err}");
+}
+
+#[test]
 fn show_banks_of_one_layout() {
     let path = file("show_banks.layout", LDS);
     let path = path.to_str().unwrap();

@@ -105,7 +105,42 @@ pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
 
 /// Parses and checks the items of a text, with the macro's checks and errors.
 pub fn source(text: &str) -> syn::Result<Source> {
-    let tokens = lex::lex(text)?;
+    checked(lex::lex(text)?)
+}
+
+/// Parses and checks the items of every `layout! { .. }` invocation in a Rust source file,
+/// as one invocation (in file order), with the macro's checks and errors located in the
+/// file: what the command line reads from a `.rs` file.
+pub fn rust_source(text: &str) -> syn::Result<Source> {
+    let mut items = TokenStream::new();
+    invocations(lex::lex(text)?, &mut items);
+    checked(items)
+}
+
+/// Appends the tokens inside each `layout! { .. }` (any path ending in `layout`) of
+/// `tokens`, at any depth, to `into`.
+fn invocations(tokens: TokenStream, into: &mut TokenStream) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tree) in trees.iter().enumerate() {
+        let TokenTree::Group(group) = tree else {
+            continue;
+        };
+        let invoked = match &trees[..i] {
+            [.., TokenTree::Ident(name), TokenTree::Punct(bang)] => {
+                name == "layout" && bang.as_char() == '!'
+            }
+            _ => false,
+        };
+        match invoked && group.delimiter() == Delimiter::Brace {
+            true => into.extend(group.stream()),
+            false => invocations(group.stream(), into),
+        }
+    }
+}
+
+/// Parses and checks the items of one invocation's tokens.
+fn checked(tokens: TokenStream) -> syn::Result<Source> {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
     // Kernels are checked for their errors only: the command line draws and analyses
