@@ -223,6 +223,34 @@ swizzle::layout! {
     }
 }
 
+#[path = "../examples/volume_compositing/render.rs"]
+mod volume;
+
+/// Seed 002's compositing: every slice layout, workgroup side and thread order renders
+/// what the CPU renders.
+#[test]
+fn volume_compositing_matches_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let volume = volume::Volume::ct_like(64, 9);
+    let rows = volume::experiment(gpu, &volume, None).unwrap_or_else(|why| panic!("{why}"));
+    // Row-major in pixel order at four sides, each Morton layout at four sides, and in
+    // memory order wherever the workgroup's block is one run of memory.
+    assert_eq!(rows.len(), 4 + 4 * 4 + (1 + 2 + 3 + 4));
+    for row in &rows {
+        // The analysis counts every voxel of the pass once, under both models.
+        for predicted in &row.predicted {
+            assert_eq!(
+                predicted.requested_bytes, row.bytes,
+                "{} {}",
+                row.layout, row.block
+            );
+        }
+        // Checked, not timed.
+        assert_eq!(row.seconds, None, "{:?}", row.threads);
+    }
+    assert_eq!(volume::table(&rows).lines().count(), rows.len() + 2);
+}
+
 /// `m × k` times `k × n`, row-major, on the CPU: small integers, so every f32 sum is exact
 /// and the GPU's result must equal it.
 fn cpu_gemm(a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> Vec<f32> {

@@ -102,11 +102,17 @@ fn rust_files_are_read_through_their_layout_invocations() {
     );
     let path = file("layouts.rs", &rust);
     let (out, _) = run(&["show", path.to_str().unwrap()], 0);
-    assert!(out.starts_with("Morton4\n") && out.contains("\nRow\n"), "{out}");
+    assert!(
+        out.starts_with("Morton4\n") && out.contains("\nRow\n"),
+        "{out}"
+    );
     let broken = rust.replace("coords [n];", "coords [m];");
     let path = file("broken.rs", &broken);
     let (_, err) = run(&["show", path.to_str().unwrap()], 1);
-    assert!(err.contains("unknown dim `m`") && err.contains("broken.rs:14:"), "{err}");
+    assert!(
+        err.contains("unknown dim `m`") && err.contains("broken.rs:14:"),
+        "{err}"
+    );
 }
 
 #[test]
