@@ -9,18 +9,27 @@ use crate::ir::Descriptor;
 use crate::raster::Raster;
 
 crate::layout! {
+    /// One write of A's loads into A's tile: a thread writes four k's of one m (lane `l`
+    /// is thread `l` of the first subgroup of `GemmALoads`: m = l / 4, k = 4 · (l % 4)).
+    pub access ALoadWrite { lanes 32; bytes 4; m = lane / 4; k = lane % 4 * 4; }
+    /// One read of the fragments from A's tile: a subgroup is 4 × 8 threads of
+    /// `GemmFragments`, each reading four consecutive rows as a `vec4`.
+    pub access AFragmentRead { lanes 32; bytes 4; vector 4 along m; m = lane / 8 * 4; k = 0; }
+
     /// A's workgroup tile, 128 × 16 over `[m, k]`, stored k-major: for each k, the 128 m's
     /// in a row, so that a thread reads its four consecutive rows of A as one `vec4`. The
     /// loads write four k's of one m each, and a subgroup's 32 lanes meet as 8 m's × 4
-    /// groups of k: without the XOR those hit 4 words in one bank (k-major rows are 128
-    /// words, a multiple of the 32 banks). Keyed by k's group of four, the XOR moves each
-    /// group of k to its own 8 banks; whole `vec4`s of m stay together.
+    /// groups of k: k-major rows are 128 words, a multiple of the 32 banks, so without a
+    /// swizzle four words would share each bank. The macro chooses the swizzle for both
+    /// accesses: CuTe `Swizzle<2, 3, 6>`, k's group of four XOR-ed into m's groups of
+    /// eight, which gives each group of k its own eight banks and keeps `vec4`s of m whole.
     pub layout GemmA {
-        memory [kq: 4, kr: 4, mh: 16, ml: 2, mi: 4];
-        xor mh by kq;
-        merge [kq, kr] -> k;
-        merge [mh, ml, mi] -> m;
+        memory [offset: 2048];
+        swizzle offset -> swizzled (auto for ALoadWrite, AFragmentRead);
+        unmerge swizzled -> [k: 16, m: 128];
         coords [m, k];
+        assert conflict_free(for ALoadWrite);
+        assert conflict_free(for AFragmentRead);
     }
 
     /// B's workgroup tile, 16 × 128 over `[k, n]`, row-major as B is: the loads write whole

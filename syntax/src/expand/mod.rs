@@ -397,9 +397,13 @@ fn auto_doc(choice: &Choice) -> String {
         .iter()
         .map(|(access, degree)| format!("`{access}` {degree}-way"))
         .collect();
+    let contiguous = match vector {
+        1 => "no two elements contiguous along the last coordinate".to_owned(),
+        vector => format!("{vector} elements contiguous"),
+    };
     format!(
         " `swizzle (auto)` chose `({bits}, {base}, {shift})`, CuTe `Swizzle<{bits}, {base}, {shift}>`, \
-         out of {candidates} candidates: bank conflicts {}; {vector} elements contiguous.",
+         out of {candidates} candidates: bank conflicts {}; {contiguous}.",
         degrees.join(", ")
     )
 }
