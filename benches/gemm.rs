@@ -7,7 +7,7 @@
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
 use swizzle::gemm::{self, GemmA};
-use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError};
+use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, Stored};
 use swizzle::raster::Raster;
 
 swizzle::layout! {
@@ -95,6 +95,9 @@ fn main() -> Result<(), GpuError> {
         order: Raster::Grouped(8),
         ..library
     });
+    // Transposed operands (uploaded transposed below, so C is the same product).
+    configs.push(gemm::config_for(Stored::Transposed, Stored::RowMajor));
+    configs.push(gemm::config_for(Stored::RowMajor, Stored::Transposed));
     println!(
         "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | conflicts: loads (A, B) | \
          fragment reads (A, B) |"
@@ -102,18 +105,28 @@ fn main() -> Result<(), GpuError> {
     println!("|---:|---|---:|---:|---:|---|---|");
     for &n in &sizes {
         let (a, b) = operands(n);
-        let (a_buffer, b_buffer) = (gpu.upload(&a)?, gpu.upload(&b)?);
+        let transpose =
+            |m: &[f32]| -> Vec<f32> { (0..n * n).map(|i| m[(i % n) * n + i / n]).collect() };
+        // Each operand as it is stored, row-major and transposed.
+        let a_buffers = [gpu.upload(&a)?, gpu.upload(&transpose(&a))?];
+        let b_buffers = [gpu.upload(&b)?, gpu.upload(&transpose(&b))?];
         let c = gpu.filled(n * n, 0.0f32)?;
-        let mut kernels: Vec<GemmKernel> = Vec::new();
+        let mut kernels: Vec<(GemmKernel, [usize; 2])> = Vec::new();
+        let index = |order| match order {
+            Stored::RowMajor => 0,
+            Stored::Transposed => 1,
+        };
         for config in &configs {
-            kernels.push(gpu.gemm_kernel([n, n, n], config)?);
+            let stored = [index(config.a_order), index(config.b_order)];
+            kernels.push((gpu.gemm_kernel([n, n, n], config)?, stored));
         }
         if n <= 4096 {
-            kernels.push(gpu.naive_gemm_kernel([n, n, n])?);
+            kernels.push((gpu.naive_gemm_kernel([n, n, n])?, [0, 0]));
         }
         let anchor = cublas.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
-        for kernel in &kernels {
-            kernel.run(&gpu, &a_buffer, &b_buffer, &c)?;
+        for (kernel, [a_stored, b_stored]) in &kernels {
+            let (a_buffer, b_buffer) = (&a_buffers[*a_stored], &b_buffers[*b_stored]);
+            kernel.run(&gpu, a_buffer, b_buffer, &c)?;
             if !correct(&gpu.download(&c)?, &a, &b, n) {
                 eprintln!("WRONG RESULT: {} at {n}", kernel.name());
                 std::process::exit(1);
@@ -123,7 +136,7 @@ fn main() -> Result<(), GpuError> {
             } else {
                 runs
             };
-            let time = kernel.median(&gpu, &a_buffer, &b_buffer, &c, runs)?;
+            let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
             let tflops = kernel.flops() / time.as_secs_f64() / 1e12;
             let ratio = anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t));
             println!(

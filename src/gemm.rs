@@ -4,7 +4,7 @@
 //! B, with 256 threads of 8 × 8 values each. The comments say why each layout is as it is;
 //! `swizzle show` and `swizzle svg` draw them (README, "Writing a GPU kernel with swizzle").
 
-use crate::gpu::{BoundsChecks, Gemm};
+use crate::gpu::{BoundsChecks, Gemm, Stored};
 use crate::ir::Descriptor;
 use crate::raster::Raster;
 
@@ -59,6 +59,43 @@ crate::layout! {
         values [kr, v];
     }
 
+    /// One write of B's transposed loads into B's tile: four k's of one n per thread.
+    pub access BTransposedLoadWrite { lanes 32; bytes 4; n = lane / 4; k = lane % 4 * 4; }
+    /// One read of the fragments from B's tile: 8 threads of a subgroup's row, a `vec4` of
+    /// consecutive columns each.
+    pub access BFragmentRead { lanes 32; bytes 4; vector 4 along n; k = 0; n = lane % 8 * 4; }
+
+    /// B's tile where B is stored transposed: the loads then write four k's of one n, as
+    /// A's do, and the same reasoning gives the same swizzle.
+    pub layout GemmBSwizzled {
+        memory [offset: 2048];
+        swizzle offset -> swizzled (auto for BTransposedLoadWrite, BFragmentRead);
+        unmerge swizzled -> [k: 16, n: 128];
+        coords [k, n];
+        assert conflict_free(for BTransposedLoadWrite);
+        assert conflict_free(for BFragmentRead);
+    }
+
+    /// Who loads A's tile where A is stored transposed (`k × m`): two `vec4`s along m each.
+    pub threads GemmATransposedLoads {
+        tile [k: 16, m: 128];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge m -> [mv: 32, v: 4];
+        merge [ks, mv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Who loads B's tile where B is stored transposed (`n × k`): two `vec4`s along k each.
+    pub threads GemmBTransposedLoads {
+        tile [n: 128, k: 16];
+        unmerge n -> [nr: 2, ns: 64];
+        unmerge k -> [kv: 4, v: 4];
+        merge [ns, kv] -> thread;
+        threads [thread];
+        values [nr, v];
+    }
+
     /// Who accumulates which element of C's 128 × 128 tile: 16 × 16 threads of 8 × 8
     /// values, two groups of four rows 64 apart by two groups of four columns 64 apart, so
     /// every read of A's and B's tile is a `vec4`. A subgroup is 4 × 8 threads (CUTLASS's
@@ -74,6 +111,30 @@ crate::layout! {
 
 static A_TILE: Descriptor = GemmA::DESCRIPTOR;
 static B_TILE: Descriptor = GemmB::DESCRIPTOR;
+static B_SWIZZLED: Descriptor = GemmBSwizzled::DESCRIPTOR;
+
+/// The library's GEMM for operands stored as `a` and `b` say: [`config`] with the loads of
+/// a transposed operand distributed along its rows as it lies in memory (and, for B, the
+/// tile swizzled as A's is, since its loads then write as A's do).
+pub fn config_for(a: Stored, b: Stored) -> Gemm<'static> {
+    Gemm {
+        a_order: a,
+        b_order: b,
+        a_loads: match a {
+            Stored::RowMajor => GemmALoads::THREAD_VALUES,
+            Stored::Transposed => GemmATransposedLoads::THREAD_VALUES,
+        },
+        b_tile: match b {
+            Stored::RowMajor => &B_TILE,
+            Stored::Transposed => &B_SWIZZLED,
+        },
+        b_loads: match b {
+            Stored::RowMajor => GemmBLoads::THREAD_VALUES,
+            Stored::Transposed => GemmBTransposedLoads::THREAD_VALUES,
+        },
+        ..config()
+    }
+}
 
 /// The library's GEMM: the layouts above, row-major over C's tiles, without wgpu's bounds
 /// checks (every index is in range by construction: the tiles' offsets lie in their
@@ -84,6 +145,8 @@ pub fn config() -> Gemm<'static> {
     Gemm {
         a_tile: &A_TILE,
         b_tile: &B_TILE,
+        a_order: Stored::RowMajor,
+        b_order: Stored::RowMajor,
         a_loads: GemmALoads::THREAD_VALUES,
         b_loads: GemmBLoads::THREAD_VALUES,
         fragments: GemmFragments::THREAD_VALUES,

@@ -11,7 +11,9 @@ use generator::Generator;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
-use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Transpose, Word};
+use swizzle::gpu::{
+    BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Stored, Transpose, Word,
+};
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
 use swizzle::threads::ThreadValues;
@@ -266,11 +268,26 @@ fn cpu_gemm(a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> Vec<f32> {
 }
 
 /// Runs `kernel` on small integers (every f32 sum exact) and checks C against the CPU.
-fn check_gemm(gpu: &Gpu, kernel: &GemmKernel, [m, n, k]: [usize; 3]) {
+fn check_gemm(gpu: &Gpu, kernel: &GemmKernel, shape: [usize; 3]) {
+    check_gemm_stored(gpu, kernel, shape, [Stored::RowMajor; 2]);
+}
+
+/// [`check_gemm`] with A and B uploaded as `stored` says.
+fn check_gemm_stored(gpu: &Gpu, kernel: &GemmKernel, [m, n, k]: [usize; 3], stored: [Stored; 2]) {
     let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
     let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
     let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
-    let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
+    // A transposed matrix of `rows × columns` as it lies in memory.
+    let lay = |matrix: &[f32], [rows, columns]: [usize; 2], order| match order {
+        Stored::RowMajor => matrix.to_vec(),
+        Stored::Transposed => (0..rows * columns)
+            .map(|i| matrix[(i % rows) * columns + i / rows])
+            .collect(),
+    };
+    let (a_buffer, b_buffer) = (
+        gpu.upload(&lay(&a, [m, k], stored[0])).expect("A"),
+        gpu.upload(&lay(&b, [k, n], stored[1])).expect("B"),
+    );
     // Poisoned: every element of C must be written.
     let c = gpu.filled(m * n, f32::NAN).expect("C");
     kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
@@ -307,6 +324,8 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
             let gemm = Gemm {
                 a_tile,
                 b_tile: &BRows::DESCRIPTOR,
+                a_order: Stored::RowMajor,
+                b_order: Stored::RowMajor,
                 a_loads: ALoads::THREAD_VALUES,
                 b_loads: BLoads::THREAD_VALUES,
                 fragments: Fragments::THREAD_VALUES,
@@ -331,6 +350,22 @@ fn the_library_gemm_matches_the_cpu() {
                 ..swizzle::gemm::config()
             };
             check_gemm(gpu, &gpu.gemm_kernel(shape, &gemm).expect("GEMM"), shape);
+        }
+    }
+}
+
+#[test]
+fn transposed_operands_are_loaded_through_the_tiles_transposes() {
+    let Some(gpu) = gpu() else { return };
+    for shape in [[67, 129, 33], [1, 1, 1], [130, 20, 36]] {
+        for stored in [
+            [Stored::Transposed, Stored::RowMajor],
+            [Stored::RowMajor, Stored::Transposed],
+            [Stored::Transposed, Stored::Transposed],
+        ] {
+            let gemm = swizzle::gemm::config_for(stored[0], stored[1]);
+            let kernel = gpu.gemm_kernel(shape, &gemm).expect("GEMM");
+            check_gemm_stored(gpu, &kernel, shape, stored);
         }
     }
 }

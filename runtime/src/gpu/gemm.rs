@@ -8,7 +8,7 @@
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
 use super::kernel::{submit, time, timeable};
-use super::transpose::{fitting, unsupported};
+use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, WARM_UP};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
@@ -29,9 +29,15 @@ pub struct Gemm<'d> {
     pub a_tile: &'d Descriptor,
     /// B's workgroup tile: over `[k, n]` (`BK × BN`).
     pub b_tile: &'d Descriptor,
-    /// Who loads A's tile: a thread-value layout over `[m, k]`.
+    /// How A is stored: `m × k` row-major, or transposed (`k × m` row-major).
+    pub a_order: Stored,
+    /// How B is stored: `k × n` row-major, or transposed (`n × k` row-major).
+    pub b_order: Stored,
+    /// Who loads A's tile: a thread-value layout over the tile as A stores it: `[m, k]`,
+    /// or `[k, m]` where A is transposed (the copy then writes the tile through its
+    /// transpose, so the fragments read it as ever).
     pub a_loads: ThreadValues<'d>,
-    /// Who loads B's tile: over `[k, n]`.
+    /// Who loads B's tile: over `[k, n]`, or `[n, k]` where B is transposed.
     pub b_loads: ThreadValues<'d>,
     /// Who accumulates which element of C's tile: over `[m, n]` (`BM × BN`).
     pub fragments: ThreadValues<'d>,
@@ -39,6 +45,16 @@ pub struct Gemm<'d> {
     pub order: Raster,
     /// wgpu's bounds checks (every index is in range by construction: see [`BoundsChecks`]).
     pub bounds_checks: BoundsChecks,
+}
+
+/// How an operand lies in memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stored {
+    /// Row-major as the product reads it: A `m × k`, B `k × n`.
+    #[default]
+    RowMajor,
+    /// Transposed: A as `k × m` row-major (column-major `m × k`), B as `n × k`.
+    Transposed,
 }
 
 /// A compiled GEMM and what the analysis says of its workgroup-memory accesses.
@@ -158,6 +174,8 @@ impl Gpu {
         let Gemm {
             a_tile,
             b_tile,
+            a_order,
+            b_order,
             a_loads,
             b_loads,
             fragments,
@@ -175,9 +193,14 @@ impl Gpu {
                 ),
             ));
         }
+        // Each operand's tile as the loads see it: as the matrix is stored.
+        let stored = |order, shape: [usize; 2]| match order {
+            Stored::RowMajor => shape,
+            Stored::Transposed => [shape[1], shape[0]],
+        };
         for (threads, expected) in [
-            (a_loads, [bm, bk]),
-            (b_loads, [bk, bn]),
+            (a_loads, stored(a_order, [bm, bk])),
+            (b_loads, stored(b_order, [bk, bn])),
             (fragments, [bm, bn]),
         ] {
             if threads.tile() != expected {
@@ -252,10 +275,19 @@ impl Gpu {
             element_bytes: 4,
             subgroup: SUBGROUP,
         };
-        let load_a = copy(a_loads, Side::Tile(a_tile));
-        let load_b = copy(b_loads, Side::Tile(b_tile));
-        let a_width = fitting(load_a.widest(), k);
-        let b_width = fitting(load_b.widest(), n);
+        // A transposed operand is copied into its tile through the tile's transpose.
+        let (a_view, b_view) = (transposed(a_tile), transposed(b_tile));
+        let view = |order, tile, view| match order {
+            Stored::RowMajor => tile,
+            Stored::Transposed => view,
+        };
+        let load_a = copy(a_loads, Side::Tile(view(a_order, a_tile, &a_view)));
+        let load_b = copy(b_loads, Side::Tile(view(b_order, b_tile, &b_view)));
+        // The matrices' rows: the image each copy reads.
+        let a_image = stored(a_order, [m, k]);
+        let b_image = stored(b_order, [k, n]);
+        let a_width = fitting(load_a.widest(), a_image[1]);
+        let b_width = fitting(load_b.widest(), b_image[1]);
         let program = |copy: &TiledCopy, width| {
             copy.program(width).ok_or_else(|| {
                 unsupported(
@@ -301,6 +333,16 @@ impl Gpu {
             a: TileReads::new(&fragment, (Operand::A, a_tile), &a_layout.prefix, &a_reads),
             b: TileReads::new(&fragment, (Operand::B, b_tile), &b_layout.prefix, &b_reads),
             c: (&c_runs, c_width),
+            loads: [
+                match a_order {
+                    Stored::RowMajor => format!("load_a(thread, at.x, step, {m}u, {k}u);"),
+                    Stored::Transposed => format!("load_a(thread, step, at.x, {k}u, {m}u);"),
+                },
+                match b_order {
+                    Stored::RowMajor => format!("load_b(thread, step, at.y, {k}u, {n}u);"),
+                    Stored::Transposed => format!("load_b(thread, at.y, step, {n}u, {k}u);"),
+                },
+            ],
             tile: [bm, bn, bk],
             shape: [m, n, k],
         }
@@ -354,7 +396,13 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             });
         }
         let name = format!(
-            "GEMM through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
+            "GEMM{} through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
+            match (a_order, b_order) {
+                (Stored::RowMajor, Stored::RowMajor) => "",
+                (Stored::Transposed, Stored::RowMajor) => " Aᵀ",
+                (Stored::RowMajor, Stored::Transposed) => " Bᵀ",
+                (Stored::Transposed, Stored::Transposed) => " Aᵀ Bᵀ",
+            },
             a_tile.name,
             b_tile.name,
             fragments.descriptor.name,
@@ -448,6 +496,8 @@ struct Body<'a> {
     b: TileReads<'a>,
     /// The runs of columns stored to C as one vector, and C's vector width.
     c: (&'a [Read], usize),
+    /// The calls of A's and B's tiled copies for tile `at` and step `step`.
+    loads: [String; 2],
     /// `[BM, BN, BK]`.
     tile: [usize; 3],
     /// `[m, n, k]`.
@@ -622,10 +672,12 @@ fn main(
         let _ = writeln!(
             out,
             "    for (var step = 0u; step < {steps}u; step++) {{
-        load_a(thread, at.x, step, {m}u, {k}u);
-        load_b(thread, step, at.y, {k}u, {n}u);
+        {load_a}
+        {load_b}
         workgroupBarrier();",
             steps = k.div_ceil(bk),
+            load_a = self.loads[0],
+            load_b = self.loads[1],
         );
         let lanes = ["x", "y", "z", "w"];
         for kk in 0..bk {

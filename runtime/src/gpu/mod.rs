@@ -26,7 +26,7 @@ mod transpose;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
-pub use gemm::{Gemm, GemmKernel};
+pub use gemm::{Gemm, GemmKernel, Stored};
 pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;

@@ -149,11 +149,7 @@ impl Gpu {
         }
         // The stores read the tile through its transpose: the same memory, coordinates
         // swapped.
-        let transposed = Descriptor {
-            name: Cow::Owned(format!("{}T", tile.name)),
-            coords: Cow::Owned(tile.coords.iter().rev().copied().collect()),
-            ..tile.clone()
-        };
+        let transposed = transposed(tile);
         let copy = |threads, source, destination| TiledCopy {
             threads,
             source,
@@ -267,6 +263,15 @@ fn main(
                 store.instructions(store_width),
             ],
         })
+    }
+}
+
+/// `tile` read through its transpose: the same memory, its two coordinates swapped.
+pub(super) fn transposed(tile: &Descriptor) -> Descriptor {
+    Descriptor {
+        name: Cow::Owned(format!("{}T", tile.name)),
+        coords: Cow::Owned(tile.coords.iter().rev().copied().collect()),
+        ..tile.clone()
     }
 }
 
