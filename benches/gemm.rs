@@ -7,7 +7,7 @@
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
 use swizzle::gemm::{self, GemmA};
-use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, Stored};
+use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, Operands, Stored, f16};
 use swizzle::raster::Raster;
 
 swizzle::layout! {
@@ -32,6 +32,14 @@ fn operands(n: usize) -> (Vec<f32>, Vec<f32>) {
     let a = (0..n * n).map(|i| small(i, 1) as f32 - 4.0).collect();
     let b = (0..n * n).map(|i| small(i, 5) as f32 - 4.0).collect();
     (a, b)
+}
+
+/// Exits with a message unless C is the product.
+fn check(c: &[f32], a: &[f32], b: &[f32], n: usize, kernel: &GemmKernel) {
+    if !correct(c, a, b, n) {
+        eprintln!("WRONG RESULT: {} at {n}", kernel.name());
+        std::process::exit(1);
+    }
 }
 
 /// Whole C at small sizes, 4096 elements spread over it above.
@@ -98,6 +106,15 @@ fn main() -> Result<(), GpuError> {
     // Transposed operands (uploaded transposed below, so C is the same product).
     configs.push(gemm::config_for(Stored::Transposed, Stored::RowMajor));
     configs.push(gemm::config_for(Stored::RowMajor, Stored::Transposed));
+    // f16 operands, f32 sums, where the adapter has 16-bit floats.
+    if gpu.has_f16() {
+        for stored in [Stored::RowMajor, Stored::Transposed] {
+            configs.push(Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(stored, Stored::RowMajor)
+            });
+        }
+    }
     println!(
         "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | conflicts: loads (A, B) | \
          fragment reads (A, B) |"
@@ -107,36 +124,48 @@ fn main() -> Result<(), GpuError> {
         let (a, b) = operands(n);
         let transpose =
             |m: &[f32]| -> Vec<f32> { (0..n * n).map(|i| m[(i % n) * n + i / n]).collect() };
-        // Each operand as it is stored, row-major and transposed.
-        let a_buffers = [gpu.upload(&a)?, gpu.upload(&transpose(&a))?];
-        let b_buffers = [gpu.upload(&b)?, gpu.upload(&transpose(&b))?];
+        let half = |m: &[f32]| -> Vec<f16> { m.iter().map(|&x| f16::from_f32(x)).collect() };
+        // Each operand as it is stored, row-major and transposed, in f32 and in f16.
+        let (a_t, b_t) = (transpose(&a), transpose(&b));
+        let a_buffers = [gpu.upload(&a)?, gpu.upload(&a_t)?];
+        let b_buffers = [gpu.upload(&b)?, gpu.upload(&b_t)?];
+        let a_halves = [gpu.upload(&half(&a))?, gpu.upload(&half(&a_t))?];
+        let b_halves = [gpu.upload(&half(&b))?, gpu.upload(&half(&b_t))?];
         let c = gpu.filled(n * n, 0.0f32)?;
-        let mut kernels: Vec<(GemmKernel, [usize; 2])> = Vec::new();
+        let mut kernels: Vec<(GemmKernel, Operands, [usize; 2])> = Vec::new();
         let index = |order| match order {
             Stored::RowMajor => 0,
             Stored::Transposed => 1,
         };
         for config in &configs {
             let stored = [index(config.a_order), index(config.b_order)];
-            kernels.push((gpu.gemm_kernel([n, n, n], config)?, stored));
+            kernels.push((gpu.gemm_kernel([n, n, n], config)?, config.operands, stored));
         }
         if n <= 4096 {
-            kernels.push((gpu.naive_gemm_kernel([n, n, n])?, [0, 0]));
+            kernels.push((gpu.naive_gemm_kernel([n, n, n])?, Operands::F32, [0, 0]));
         }
         let anchor = cublas.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
-        for (kernel, [a_stored, b_stored]) in &kernels {
-            let (a_buffer, b_buffer) = (&a_buffers[*a_stored], &b_buffers[*b_stored]);
-            kernel.run(&gpu, a_buffer, b_buffer, &c)?;
-            if !correct(&gpu.download(&c)?, &a, &b, n) {
-                eprintln!("WRONG RESULT: {} at {n}", kernel.name());
-                std::process::exit(1);
-            }
+        for (kernel, operands, [a_stored, b_stored]) in &kernels {
             let runs = if kernel.name() == "naive GEMM" {
                 runs.min(5)
             } else {
                 runs
             };
-            let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
+            // Checked, then timed, on the operands' buffers.
+            let time = match operands {
+                Operands::F32 => {
+                    let (a_buffer, b_buffer) = (&a_buffers[*a_stored], &b_buffers[*b_stored]);
+                    kernel.run(&gpu, a_buffer, b_buffer, &c)?;
+                    check(&gpu.download(&c)?, &a, &b, n, kernel);
+                    kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?
+                }
+                Operands::F16 => {
+                    let (a_buffer, b_buffer) = (&a_halves[*a_stored], &b_halves[*b_stored]);
+                    kernel.run(&gpu, a_buffer, b_buffer, &c)?;
+                    check(&gpu.download(&c)?, &a, &b, n, kernel);
+                    kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?
+                }
+            };
             let tflops = kernel.flops() / time.as_secs_f64() / 1e12;
             let ratio = anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t));
             println!(

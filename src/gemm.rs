@@ -4,7 +4,7 @@
 //! B, with 256 threads of 8 × 8 values each. The comments say why each layout is as it is;
 //! `swizzle show` and `swizzle svg` draw them (README, "Writing a GPU kernel with swizzle").
 
-use crate::gpu::{BoundsChecks, Gemm, Stored};
+use crate::gpu::{BoundsChecks, Gemm, Operands, Stored};
 use crate::ir::Descriptor;
 use crate::raster::Raster;
 
@@ -145,6 +145,7 @@ pub fn config() -> Gemm<'static> {
     Gemm {
         a_tile: &A_TILE,
         b_tile: &B_TILE,
+        operands: Operands::F32,
         a_order: Stored::RowMajor,
         b_order: Stored::RowMajor,
         a_loads: GemmALoads::THREAD_VALUES,

@@ -12,7 +12,8 @@ use proptest::prelude::*;
 use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{
-    BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Stored, Transpose, Word,
+    BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Operands, Stored, Transpose, Word,
+    f16,
 };
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
@@ -324,6 +325,7 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
             let gemm = Gemm {
                 a_tile,
                 b_tile: &BRows::DESCRIPTOR,
+                operands: Operands::F32,
                 a_order: Stored::RowMajor,
                 b_order: Stored::RowMajor,
                 a_loads: ALoads::THREAD_VALUES,
@@ -366,6 +368,59 @@ fn transposed_operands_are_loaded_through_the_tiles_transposes() {
             let gemm = swizzle::gemm::config_for(stored[0], stored[1]);
             let kernel = gpu.gemm_kernel(shape, &gemm).expect("GEMM");
             check_gemm_stored(gpu, &kernel, shape, stored);
+        }
+    }
+}
+
+/// f16 operands (exact for small integers) accumulated in f32, in every storage order;
+/// f32 buffers given to an f16 kernel are a typed error.
+#[test]
+fn f16_operands_match_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    if !gpu.has_f16() {
+        eprintln!(
+            "SKIPPED f16_operands_match_the_cpu: {} has no SHADER_F16",
+            gpu.describe()
+        );
+        return;
+    }
+    for [m, n, k] in [[67, 129, 33], [1, 1, 1], [130, 20, 36]] {
+        let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
+        let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
+        let half =
+            |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
+        for stored in [[Stored::RowMajor; 2], [Stored::Transposed; 2]] {
+            let gemm = Gemm {
+                operands: Operands::F16,
+                ..swizzle::gemm::config_for(stored[0], stored[1])
+            };
+            let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
+            assert!(
+                kernel.wgsl().starts_with("enable f16;"),
+                "{}",
+                kernel.wgsl()
+            );
+            let lay = |matrix: &[f32], [rows, columns]: [usize; 2], order| match order {
+                Stored::RowMajor => matrix.to_vec(),
+                Stored::Transposed => (0..rows * columns)
+                    .map(|i| matrix[(i % rows) * columns + i / rows])
+                    .collect(),
+            };
+            let a_buffer = gpu.upload(&half(&lay(&a, [m, k], stored[0]))).expect("A");
+            let b_buffer = gpu.upload(&half(&lay(&b, [k, n], stored[1]))).expect("B");
+            let c = gpu.filled(m * n, f32::NAN).expect("C");
+            kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+            assert_eq!(gpu.download(&c).expect("C"), cpu_gemm(&a, &b, [m, n, k]));
+            let wrong = gpu.upload(&a).expect("f32 A");
+            let wrong_b = gpu.upload(&b).expect("f32 B");
+            assert!(matches!(
+                kernel.run(gpu, &wrong, &wrong_b, &c),
+                Err(GpuError::Element {
+                    expected: 16,
+                    actual: 32
+                })
+            ));
         }
     }
 }

@@ -600,7 +600,7 @@ pub fn tiled_copy(
     comment: &str,
     program: &Program,
     (source, destination): (&str, &str),
-    outside: Outside,
+    writes: Writes,
 ) -> String {
     let mut names = Names::new(&program.params);
     let params: Vec<String> = program
@@ -634,7 +634,8 @@ pub fn tiled_copy(
             if guarded {
                 tests.extend(step.bounds.iter().cloned());
             }
-            let statements = copy_statements(step, (source, destination), vector, &names);
+            let statements =
+                copy_statements(step, (source, destination), vector, writes.convert, &names);
             if tests.is_empty() {
                 for statement in statements {
                     let _ = writeln!(out, "{indent}{statement}");
@@ -644,7 +645,7 @@ pub fn tiled_copy(
             // Bounds are not checked against u32 here: the runtime refuses images whose
             // indices do not fit.
             let test = |tests: &[Condition]| conjunction(tests, &names, &None).unwrap_or_default();
-            let zeros = guarded && outside == Outside::Zero && !step.bounds.is_empty();
+            let zeros = guarded && writes.outside == Outside::Zero && !step.bounds.is_empty();
             match zeros && !step.valid.is_empty() {
                 // A slot in the thread-value layout's padding moves nothing at all.
                 true => {
@@ -694,6 +695,16 @@ pub fn tiled_copy(
     )
 }
 
+/// How a tiled copy writes its destination.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Writes {
+    /// What it writes where its source lies outside the image.
+    pub outside: Outside,
+    /// The destination's element type where it differs from the source's (`"f32"` for a
+    /// tile of f32 loaded from f16): every value written is converted to it.
+    pub convert: Option<&'static str>,
+}
+
 /// What a tiled copy writes where its source lies outside the image.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Outside {
@@ -724,14 +735,21 @@ fn copy_statements(
     step: &Move,
     (source, destination): (&str, &str),
     vector: &str,
+    convert: Option<&str>,
     names: &Names,
 ) -> Vec<String> {
     let (from, to) = (&step.source, &step.destination);
+    // A value of `lanes` elements, converted where the destination's type differs.
+    let converted = |value: String, lanes: usize| match (convert, lanes) {
+        (None, _) => value,
+        (Some(element), 1) => format!("{element}({value})"),
+        (Some(element), lanes) => format!("vec{lanes}<{element}>({value})"),
+    };
     if from.is_whole() && to.is_whole() {
         return vec![format!(
             "{} = {};",
             access(destination, to, 0, names),
-            access(source, from, 0, names)
+            converted(access(source, from, 0, names), to.piece)
         )];
     }
     let lanes = ["x", "y", "z", "w"];
@@ -754,8 +772,11 @@ fn copy_statements(
     }
     for (k, parts) in elements.chunks(to.piece.max(1)).enumerate() {
         let value = match parts {
-            [one] => one.clone(),
-            parts => format!("vec{}({})", parts.len(), parts.join(", ")),
+            [one] => converted(one.clone(), 1),
+            parts => {
+                let parts: Vec<String> = parts.iter().map(|p| converted(p.clone(), 1)).collect();
+                format!("vec{}({})", parts.len(), parts.join(", "))
+            }
         };
         statements.push(format!("{} = {value};", access(destination, to, k, names)));
     }

@@ -23,7 +23,7 @@ macro_rules! words {
 }
 
 words!(8: u8, i8);
-words!(16: u16, i16);
+words!(16: u16, i16, half::f16);
 words!(32: u32, i32, f32);
 words!(64: u64, i64, f64);
 

@@ -29,11 +29,11 @@ impl Gpu {
                     backends: format!("{:?}", wgpu::Backends::PRIMARY | wgpu::Backends::GL),
                 }),
         }?;
-        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let required_features = match timestamps {
-            true => wgpu::Features::TIMESTAMP_QUERY,
-            false => wgpu::Features::empty(),
-        };
+        // The optional features kernels use, where the adapter has them: timestamps (for
+        // timing) and 16-bit floats (f16 GEMM operands).
+        let required_features =
+            adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_F16);
+        let timestamps = required_features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("swizzle"),
             required_features,
@@ -63,6 +63,11 @@ impl Gpu {
             errors,
             lost,
         })
+    }
+
+    /// Whether kernels may use 16-bit floats (`SHADER_F16`): f16 GEMM operands.
+    pub fn has_f16(&self) -> bool {
+        self.device.features().contains(wgpu::Features::SHADER_F16)
     }
 
     /// The chosen adapter, in one line: name, kind, backend and driver.

@@ -36,6 +36,12 @@ pub enum GpuError {
     DeviceLost(String),
     /// Timing was asked of an adapter without timestamp queries.
     NoTimestamps,
+    /// A kernel needs an optional feature this adapter lacks (`SHADER_F16` for f16
+    /// operands).
+    MissingFeature {
+        feature: &'static str,
+        for_what: &'static str,
+    },
 }
 
 impl fmt::Display for GpuError {
@@ -72,6 +78,11 @@ impl fmt::Display for GpuError {
             Self::Shader(report) => write!(f, "the WGSL does not validate:\n{report}"),
             Self::Wgpu(message) => write!(f, "wgpu: {message}"),
             Self::DeviceLost(why) => write!(f, "the GPU device was lost: {why}"),
+            Self::MissingFeature { feature, for_what } => write!(
+                f,
+                "{for_what} need the adapter feature {feature}, which this adapter lacks \
+                 (`Gpu::has_f16` says whether it has 16-bit floats)"
+            ),
             Self::NoTimestamps => {
                 write!(
                     f,

@@ -9,7 +9,7 @@
 
 use super::kernel::{submit, time, timeable};
 use super::transpose::{fitting, transposed, unsupported};
-use super::{BoundsChecks, Buffer, Gpu, GpuError, WARM_UP};
+use super::{BoundsChecks, Buffer, Gpu, GpuError, WARM_UP, Word};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 use swizzle_core::fragment::{Fragment, Operand, Read};
@@ -29,6 +29,8 @@ pub struct Gemm<'d> {
     pub a_tile: &'d Descriptor,
     /// B's workgroup tile: over `[k, n]` (`BK × BN`).
     pub b_tile: &'d Descriptor,
+    /// The element type of A and B.
+    pub operands: Operands,
     /// How A is stored: `m × k` row-major, or transposed (`k × m` row-major).
     pub a_order: Stored,
     /// How B is stored: `k × n` row-major, or transposed (`n × k` row-major).
@@ -45,6 +47,45 @@ pub struct Gemm<'d> {
     pub order: Raster,
     /// wgpu's bounds checks (every index is in range by construction: see [`BoundsChecks`]).
     pub bounds_checks: BoundsChecks,
+}
+
+/// The element type A and B are stored in; C and every sum are f32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Operands {
+    #[default]
+    F32,
+    /// IEEE half precision (`half::f16`, re-exported as `swizzle::gpu::f16`), converted to
+    /// f32 as the tiles are loaded: half the operands' memory traffic. Needs the adapter's
+    /// `SHADER_F16` ([`Gpu::has_f16`]).
+    F16,
+}
+
+impl Operands {
+    fn bits(self) -> usize {
+        match self {
+            Operands::F32 => 32,
+            Operands::F16 => 16,
+        }
+    }
+
+    /// The WGSL scalar type.
+    fn wgsl(self) -> &'static str {
+        match self {
+            Operands::F32 => "f32",
+            Operands::F16 => "f16",
+        }
+    }
+}
+
+/// A type GEMM operands may be stored as: `f32` or `half::f16`.
+pub trait GemmElement: Word + sealed::Sealed {}
+impl GemmElement for f32 {}
+impl GemmElement for half::f16 {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for half::f16 {}
 }
 
 /// How an operand lies in memory.
@@ -66,6 +107,8 @@ pub struct GemmKernel {
     groups: [u32; 2],
     /// `[m, n, k]`.
     shape: [usize; 3],
+    /// Bits of an element of A and B.
+    operand_bits: usize,
     /// The instructions of A's and B's tiled copies, with their conflicts and transactions.
     pub loads: [Vec<Instruction>; 2],
     /// The worst bank conflict of the fragment reads of A's and of B's tile.
@@ -74,11 +117,11 @@ pub struct GemmKernel {
 
 impl GemmKernel {
     /// Computes `c = a · b` once and waits for it.
-    pub fn run(
+    pub fn run<T: GemmElement>(
         &self,
         gpu: &Gpu,
-        a: &Buffer<f32>,
-        b: &Buffer<f32>,
+        a: &Buffer<T>,
+        b: &Buffer<T>,
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
         self.check_lengths(a, b, c)?;
@@ -89,11 +132,11 @@ impl GemmKernel {
 
     /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`] of
     /// back-to-back runs.
-    pub fn median(
+    pub fn median<T: GemmElement>(
         &self,
         gpu: &Gpu,
-        a: &Buffer<f32>,
-        b: &Buffer<f32>,
+        a: &Buffer<T>,
+        b: &Buffer<T>,
         c: &Buffer<f32>,
         runs: usize,
     ) -> Result<Duration, GpuError> {
@@ -140,12 +183,18 @@ impl GemmKernel {
         &self.wgsl
     }
 
-    fn check_lengths(
+    fn check_lengths<T: GemmElement>(
         &self,
-        a: &Buffer<f32>,
-        b: &Buffer<f32>,
+        a: &Buffer<T>,
+        b: &Buffer<T>,
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
+        if T::BITS != self.operand_bits {
+            return Err(GpuError::Element {
+                expected: self.operand_bits,
+                actual: T::BITS,
+            });
+        }
         let [m, n, k] = self.shape;
         for (buffer, expected, actual) in [
             ("A", m * k, a.len()),
@@ -174,6 +223,7 @@ impl Gpu {
         let Gemm {
             a_tile,
             b_tile,
+            operands,
             a_order,
             b_order,
             a_loads,
@@ -182,6 +232,12 @@ impl Gpu {
             order,
             bounds_checks,
         } = *gemm;
+        if operands == Operands::F16 && !self.has_f16() {
+            return Err(GpuError::MissingFeature {
+                feature: "SHADER_F16",
+                for_what: "f16 GEMM operands",
+            });
+        }
         let [bm, bk] = shape2(a_tile)?;
         let [bk_b, bn] = shape2(b_tile)?;
         if bk_b != bk {
@@ -306,7 +362,10 @@ impl Gpu {
                 ),
                 &program(copy, width)?,
                 (buffer, &format!("{buffer}_tile")),
-                wgsl::Outside::Zero,
+                wgsl::Writes {
+                    outside: wgsl::Outside::Zero,
+                    convert: (operands != Operands::F32).then_some("f32"),
+                },
             ))
         };
         let layout_wgsl = |tile: &Descriptor| {
@@ -352,13 +411,15 @@ impl Gpu {
             &format!("Which tile of C each workgroup computes: {order}."),
             &order.program(),
         );
-        let array = |words: usize| match words {
-            1 => "f32".to_owned(),
-            words => format!("vec{words}<f32>"),
+        let array_of = |element: &str, words: usize| match words {
+            1 => element.to_owned(),
+            words => format!("vec{words}<{element}>"),
         };
+        let array = |words| array_of("f32", words);
+        let operand = |words| array_of(operands.wgsl(), words);
         let module = format!(
-            "// C = A · B ({m} × {k} times {k} × {n}, f32): tiles `{a_name}` and `{b_name}`, \
-             fragments `{f_name}`.
+            "{enable}// C = A · B ({m} × {k} times {k} × {n}, {element} operands, f32 sums): tiles \
+             `{a_name}` and `{b_name}`, fragments `{f_name}`.
 @group(0) @binding(0) var<storage, read> a: array<{a_array}>;
 @group(0) @binding(1) var<storage, read> b: array<{b_array}>;
 @group(0) @binding(2) var<storage, read_write> c: array<{c_array}>;
@@ -374,8 +435,13 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             a_name = a_tile.name,
             b_name = b_tile.name,
             f_name = fragments.descriptor.name,
-            a_array = array(a_width),
-            b_array = array(b_width),
+            enable = match operands {
+                Operands::F32 => "",
+                Operands::F16 => "enable f16;\n\n",
+            },
+            element = operands.wgsl(),
+            a_array = operand(a_width),
+            b_array = operand(b_width),
             c_array = array(c_width),
             a_entry = array(a_words),
             a_entries = a_tile.space().unwrap_or(0) / a_words,
@@ -396,7 +462,11 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             });
         }
         let name = format!(
-            "GEMM{} through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
+            "GEMM{}{} through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
+            match operands {
+                Operands::F32 => "",
+                Operands::F16 => " f16",
+            },
             match (a_order, b_order) {
                 (Stored::RowMajor, Stored::RowMajor) => "",
                 (Stored::Transposed, Stored::RowMajor) => " Aᵀ",
@@ -427,6 +497,7 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             pipeline,
             groups: groups.map(|g| g as u32),
             shape: [m, n, k],
+            operand_bits: operands.bits(),
             loads: [load_a.instructions(a_width), load_b.instructions(b_width)],
             fragment_conflicts: [
                 conflicts(Operand::A, a_tile, &a_reads),
@@ -481,6 +552,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
             wgsl,
             groups: groups.map(|g| g as u32),
             shape: [m, n, k],
+            operand_bits: 32,
             loads: [Vec::new(), Vec::new()],
             fragment_conflicts: [0, 0],
         })

@@ -2,7 +2,7 @@
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
 use super::narrow;
-use super::shader::{assemble, distinct, validate};
+use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
 use std::time::{Duration, Instant};
@@ -456,7 +456,13 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         wgsl: &str,
         checks: BoundsChecks,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        validate(wgsl)?;
+        let capabilities = match self.has_f16() {
+            true => {
+                naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16
+            }
+            false => naga::valid::Capabilities::default(),
+        };
+        validate_with(wgsl, capabilities)?;
         let descriptor = wgpu::ShaderModuleDescriptor {
             label: Some(name),
             source: wgpu::ShaderSource::Wgsl(wgsl.into()),

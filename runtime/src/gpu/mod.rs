@@ -26,7 +26,9 @@ mod transpose;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
-pub use gemm::{Gemm, GemmKernel, Stored};
+pub use gemm::{Gemm, GemmElement, GemmKernel, Operands, Stored};
+/// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
+pub use half::f16;
 pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;

@@ -20,15 +20,22 @@ pub fn assemble(layouts: &[&GpuLayout], kernel: &str) -> String {
 
 /// Parses and validates `text` with naga; the error is naga's report, which quotes the
 /// offending line of `text`.
+#[cfg(test)]
 pub(crate) fn validate(text: &str) -> Result<(), GpuError> {
+    validate_with(text, naga::valid::Capabilities::default())
+}
+
+/// [`validate`] with the capabilities the device grants beyond the default (16-bit floats
+/// where it has `SHADER_F16`).
+pub(crate) fn validate_with(
+    text: &str,
+    capabilities: naga::valid::Capabilities,
+) -> Result<(), GpuError> {
     let module =
         naga::front::wgsl::parse_str(text).map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(&module)
-    .map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+        .validate(&module)
+        .map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
     Ok(())
 }
 

@@ -180,7 +180,7 @@ impl Gpu {
             &format!("Loads the input's tile into `{}`.", tile.name),
             &program(&load, load_width)?,
             ("input", "tile"),
-            wgsl::Outside::Skip,
+            wgsl::Writes::default(),
         );
         let store_wgsl = wgsl::tiled_copy(
             "store_tile",
@@ -190,7 +190,7 @@ impl Gpu {
             ),
             &program(&store, store_width)?,
             ("tile", "output"),
-            wgsl::Outside::Skip,
+            wgsl::Writes::default(),
         );
         if let Err(why) = order.check() {
             return Err(unsupported(tile, format!("its workgroup order: {why}")));

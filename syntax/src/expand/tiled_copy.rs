@@ -39,7 +39,7 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
         &comment,
         program,
         (source_buffer, destination_buffer),
-        wgsl::Outside::Skip,
+        wgsl::Writes::default(),
     );
     let doc = doc(copy, &from, &to);
     let vector = lit(copy.width);
