@@ -7,11 +7,11 @@
 //! in interior tiles. Which tile a workgroup computes is a raster order. What is written by
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
-use super::kernel::{submit, time, timeable};
+use super::kernel::{median, submit};
 use super::transpose::{fitting, transposed, unsupported};
-use super::{BoundsChecks, Buffer, Gpu, GpuError, WARM_UP, Word};
+use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use std::fmt::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use swizzle_core::fragment::{Fragment, Operand, Read};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::raster::Raster;
@@ -130,7 +130,7 @@ impl GemmKernel {
         gpu.wait()
     }
 
-    /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`] of
+    /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`](super::WARM_UP) of
     /// back-to-back runs.
     pub fn median<T: GemmElement>(
         &self,
@@ -141,16 +141,8 @@ impl GemmKernel {
         runs: usize,
     ) -> Result<Duration, GpuError> {
         self.check_lengths(a, b, c)?;
-        timeable(gpu, runs)?;
         let bindings = [&a.buffer, &b.buffer, &c.buffer];
-        let start = Instant::now();
-        while start.elapsed() < WARM_UP {
-            submit(gpu, &self.pipeline, &bindings, self.groups, 8, None)?;
-            gpu.wait()?;
-        }
-        let mut times = time(gpu, &self.pipeline, &bindings, self.groups, runs)?;
-        times.sort();
-        Ok(times[times.len() / 2])
+        median(gpu, &self.pipeline, &bindings, self.groups, runs)
     }
 
     /// The worst bank conflict of the tiled copies' writes into A's and B's tiles (1 is
@@ -282,26 +274,9 @@ impl Gpu {
                 ));
             }
         }
-        let limits = self.device().limits();
-        let most = limits
-            .max_compute_invocations_per_workgroup
-            .min(limits.max_compute_workgroup_size_x);
-        if threads > most as usize {
-            return Err(GpuError::TooLarge {
-                what: "threads per workgroup".to_owned(),
-                value: threads as u64,
-                limit: u64::from(most),
-            });
-        }
         let bytes = (a_tile.space().unwrap_or(0) + b_tile.space().unwrap_or(0)) as u64 * 4;
-        let limit = u64::from(limits.max_compute_workgroup_storage_size);
-        if bytes > limit {
-            return Err(GpuError::TooLarge {
-                what: "the tiles' workgroup memory in bytes".to_owned(),
-                value: bytes,
-                limit,
-            });
-        }
+        self.check_workgroup(threads, bytes, "the tiles'")?;
+        let limits = self.device().limits();
         if let Err(why) = order.check() {
             return Err(unsupported(a_tile, format!("its workgroup order: {why}")));
         }

@@ -119,12 +119,9 @@ impl Kernel {
         output: &Buffer<T>,
         runs: usize,
     ) -> Result<Duration, GpuError> {
-        // Arguments first: a warm-up before an error would waste half a second.
-        timeable(gpu, runs)?;
-        self.warm_up(gpu, input, output, WARM_UP)?;
-        let mut times = self.time(gpu, input, output, runs)?;
-        times.sort();
-        Ok(times[times.len() / 2])
+        self.check_lengths::<T>(input.len(), output.len())?;
+        let bindings = [&input.buffer, &output.buffer];
+        median(gpu, &self.pipeline, &bindings, self.groups, runs)
     }
 
     /// The kernel's name, for reports.
@@ -506,6 +503,36 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         grid(threads, u64::from(max))
     }
 
+    /// Fails unless one workgroup of `threads` threads using `bytes` of workgroup memory
+    /// (`whose` says for what, in errors) fits this device.
+    pub(super) fn check_workgroup(
+        &self,
+        threads: usize,
+        bytes: u64,
+        whose: &str,
+    ) -> Result<(), GpuError> {
+        let limits = self.device().limits();
+        let most = limits
+            .max_compute_invocations_per_workgroup
+            .min(limits.max_compute_workgroup_size_x);
+        if threads > most as usize {
+            return Err(GpuError::TooLarge {
+                what: "threads per workgroup".to_owned(),
+                value: threads as u64,
+                limit: u64::from(most),
+            });
+        }
+        let limit = u64::from(limits.max_compute_workgroup_storage_size);
+        if bytes > limit {
+            return Err(GpuError::TooLarge {
+                what: format!("{whose} workgroup memory in bytes"),
+                value: bytes,
+                limit,
+            });
+        }
+        Ok(())
+    }
+
     /// Elements of a `height × width` image, which WGSL indexes with `u32`.
     pub(super) fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
         let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
@@ -783,7 +810,7 @@ pub(super) fn submit(
 }
 
 /// Fails unless `gpu` can time `runs` runs in one call.
-pub(super) fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
+fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
     if !gpu.has_timestamps() {
         return Err(GpuError::NoTimestamps);
     }
@@ -798,8 +825,29 @@ pub(super) fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// The median GPU time of `runs` dispatches (at least one), after [`WARM_UP`] of
+/// back-to-back runs that take the GPU off its idle clocks.
+pub(super) fn median(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    buffers: &[&wgpu::Buffer],
+    groups: [u32; 2],
+    runs: usize,
+) -> Result<Duration, GpuError> {
+    // Arguments first: a warm-up before an error would waste half a second.
+    timeable(gpu, runs)?;
+    let start = Instant::now();
+    while start.elapsed() < WARM_UP {
+        submit(gpu, pipeline, buffers, groups, 8, None)?;
+        gpu.wait()?;
+    }
+    let mut times = time(gpu, pipeline, buffers, groups, runs)?;
+    times.sort();
+    Ok(times[times.len() / 2])
+}
+
 /// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
-pub(super) fn time(
+fn time(
     gpu: &Gpu,
     pipeline: &wgpu::ComputePipeline,
     buffers: &[&wgpu::Buffer],

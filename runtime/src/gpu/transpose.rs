@@ -126,27 +126,9 @@ impl Gpu {
                 ),
             ));
         }
-        let limits = self.device().limits();
-        let most = limits
-            .max_compute_invocations_per_workgroup
-            .min(limits.max_compute_workgroup_size_x);
-        if threads > most as usize {
-            return Err(GpuError::TooLarge {
-                what: "threads per workgroup".to_owned(),
-                value: threads as u64,
-                limit: u64::from(most),
-            });
-        }
         let space = tile.space().unwrap_or(0);
-        let bytes = (space * 4) as u64;
-        let limit = u64::from(limits.max_compute_workgroup_storage_size);
-        if bytes > limit {
-            return Err(GpuError::TooLarge {
-                what: "the tile's workgroup memory in bytes".to_owned(),
-                value: bytes,
-                limit,
-            });
-        }
+        self.check_workgroup(threads, (space * 4) as u64, "the tile's")?;
+        let limits = self.device().limits();
         // The stores read the tile through its transpose: the same memory, coordinates
         // swapped.
         let transposed = transposed(tile);
