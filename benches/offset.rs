@@ -18,6 +18,7 @@ use common::{is_benchmark_run, median_ns};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use swizzle::Layout;
+use swizzle::batch::{self, BatchError, Simd};
 
 swizzle::layout! {
     /// 16×16 Morton tile.
@@ -244,6 +245,47 @@ impl<'c, L: Layout<2>> OffsetGroup<'c, L> {
         self
     }
 
+    /// Verifies, then times, the scalar loop that stores `L::offset` of each coordinate in
+    /// an output slice (the baseline the batch APIs must not fall behind), compiled for the
+    /// target's baseline.
+    fn bench_store(&mut self, name: &str) -> &mut Self {
+        let batch = &self.batch;
+        let mut out = vec![0; batch.len()];
+        self.group.bench_function(name, |b| {
+            b.iter(|| {
+                for (slot, &coord) in out.iter_mut().zip(black_box(batch)) {
+                    *slot = L::offset(coord);
+                }
+                black_box(&out);
+            });
+        });
+        self
+    }
+
+    /// Verifies against `L::offset`, then times, a batch API run by `batch` on the batch as
+    /// `u32` rows and as `u32` columns (`rows` and `columns` say which), into `u32` offsets.
+    fn bench_narrow(
+        &mut self,
+        name: &str,
+        batch: impl Fn(&[[u32; 2]], [&[u32]; 2], &mut [u32]) -> Result<(), BatchError>,
+    ) -> &mut Self {
+        let rows: Vec<[u32; 2]> = self.batch.iter().map(|c| c.map(|v| v as u32)).collect();
+        let columns: [Vec<u32>; 2] = [0, 1].map(|d| rows.iter().map(|c| c[d]).collect());
+        let columns = [columns[0].as_slice(), columns[1].as_slice()];
+        let mut out = vec![0u32; rows.len()];
+        batch(&rows, columns, &mut out).expect("in-range batch");
+        for (&coord, &offset) in self.batch.iter().zip(&out) {
+            assert_eq!(offset as usize, L::offset(coord), "{name} at {coord:?}");
+        }
+        self.group.bench_function(name, |b| {
+            b.iter(|| {
+                batch(black_box(&rows), black_box(columns), &mut out).expect("in-range batch");
+                black_box(&out);
+            });
+        });
+        self
+    }
+
     /// Times the reference interpreter on `L`'s descriptor, hidden from the optimiser so
     /// that its lengths stay run-time values, and closes the group.
     fn finish_with_interpreter(mut self) {
@@ -296,7 +338,24 @@ fn bench_morton<L: Layout<2>, H: Layout<2>>(
         .bench("generated", generated)
         .bench("hand_written", hand_written)
         .bench_simd::<L>("generated_simd")
-        .bench_simd::<H>("hand_written_simd");
+        .bench_simd::<H>("hand_written_simd")
+        .bench_store("generated_store")
+        .bench_narrow("generated_simd_u32", |rows, _, out| {
+            batch::offsets_u32::<L, u32, 2>(rows, out)
+        })
+        .bench_narrow("generated_simd_columns", |_, columns, out| {
+            batch::offsets_columns::<L, u32, 2>(columns, out)
+        });
+    // The same on the AVX2 loop alone, as on a CPU without AVX-512.
+    if Simd::Avx2.is_available() {
+        group
+            .bench_narrow("generated_avx2_u32", |rows, _, out| {
+                batch::offsets_u32_with::<L, u32, 2>(Simd::Avx2, rows, out)
+            })
+            .bench_narrow("generated_avx2_columns", |_, columns, out| {
+                batch::offsets_columns_with::<L, u32, 2>(Simd::Avx2, columns, out)
+            });
+    }
     bench_bmi2(&mut group);
     group.bench("zorder", morton_zorder);
     group.finish_with_interpreter();
@@ -348,6 +407,11 @@ const MORTON_FUNCTIONS: &[&str] = &[
     "hand_written",
     "generated_simd",
     "hand_written_simd",
+    "generated_store",
+    "generated_simd_u32",
+    "generated_simd_columns",
+    "generated_avx2_u32",
+    "generated_avx2_columns",
     "pdep",
     "zorder_bmi2",
     "zorder",

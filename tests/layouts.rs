@@ -310,16 +310,75 @@ fn out_of_bounds_offsets_panic_in_debug_builds() {
 mod batch {
     use super::*;
     use proptest::prelude::*;
-    use swizzle::batch::{BatchError, Simd, offsets_with};
+    use swizzle::batch::{BatchError, Simd, offsets_columns_with, offsets_u32_with, offsets_with};
 
     /// Every available SIMD level computes, for a batch, what `offset` computes per element,
-    /// and flags the first invalid coordinate.
+    /// and flags the first invalid coordinate: with `usize` coordinates, and with `u32` and
+    /// `u16` ones, as rows and as columns, into `u32` offsets.
     fn agrees<L: Layout<N>, const N: usize>(coords: &[[usize; N]]) {
-        let expected: Result<Vec<usize>, BatchError> = coords
+        agrees_wide::<L, N>(coords);
+        let narrow = |expected: Result<Vec<usize>, BatchError>| {
+            expected.map(|offsets| offsets.iter().map(|&o| o as u32).collect::<Vec<u32>>())
+        };
+        let expected = narrow(expected::<L, N>(coords));
+        let rows32: Vec<[u32; N]> = coords.iter().map(|c| c.map(|v| v as u32)).collect();
+        let rows16: Vec<[u16; N]> = coords.iter().map(|c| c.map(|v| v as u16)).collect();
+        let columns32: Vec<Vec<u32>> = (0..N)
+            .map(|d| rows32.iter().map(|c| c[d]).collect())
+            .collect();
+        let columns16: Vec<Vec<u16>> = (0..N)
+            .map(|d| rows16.iter().map(|c| c[d]).collect())
+            .collect();
+        for simd in Simd::ALL {
+            type Run<'a> = &'a dyn Fn(&mut [u32]) -> Result<(), BatchError>;
+            let results: [(&str, Run); 4] = [
+                ("u32 rows", &|out| {
+                    offsets_u32_with::<L, u32, N>(simd, &rows32, out)
+                }),
+                ("u16 rows", &|out| {
+                    offsets_u32_with::<L, u16, N>(simd, &rows16, out)
+                }),
+                ("u32 columns", &|out| {
+                    let columns: [&[u32]; N] = std::array::from_fn(|d| columns32[d].as_slice());
+                    offsets_columns_with::<L, u32, N>(simd, columns, out)
+                }),
+                ("u16 columns", &|out| {
+                    let columns: [&[u16]; N] = std::array::from_fn(|d| columns16[d].as_slice());
+                    offsets_columns_with::<L, u16, N>(simd, columns, out)
+                }),
+            ];
+            for (form, run) in results {
+                let mut out = vec![u32::MAX; coords.len()];
+                let result = run(&mut out);
+                if !simd.is_available() {
+                    assert_eq!(result, Err(BatchError::Unsupported(simd)), "{form}");
+                    continue;
+                }
+                match &expected {
+                    Ok(offsets) => {
+                        assert_eq!(result, Ok(()), "{simd:?} {form}");
+                        assert_eq!(&out, offsets, "{simd:?} {form}");
+                    }
+                    Err(error) => assert_eq!(result.as_ref(), Err(error), "{simd:?} {form}"),
+                }
+            }
+        }
+    }
+
+    /// What a batch of `coords` must give: every offset, or the first invalid coordinate.
+    fn expected<L: Layout<N>, const N: usize>(
+        coords: &[[usize; N]],
+    ) -> Result<Vec<usize>, BatchError> {
+        coords
             .iter()
             .enumerate()
             .map(|(index, &c)| L::try_offset(c).map_err(|error| BatchError::Coord { index, error }))
-            .collect();
+            .collect()
+    }
+
+    /// [`agrees`] for `usize` coordinates and offsets.
+    fn agrees_wide<L: Layout<N>, const N: usize>(coords: &[[usize; N]]) {
+        let expected = expected::<L, N>(coords);
         for simd in Simd::ALL {
             let mut out = vec![usize::MAX; coords.len()];
             let result = offsets_with::<L, N>(simd, coords, &mut out);
@@ -402,6 +461,12 @@ mod batch {
                     value: 13
                 }
             })
+        );
+        let mut narrow = [0u32; 2];
+        let short: [u32; 1] = [0];
+        assert_eq!(
+            swizzle::batch::offsets_columns::<LdsA, u32, 2>([&[0, 1], &short], &mut narrow),
+            Err(BatchError::Length { coords: 1, out: 2 })
         );
     }
 }

@@ -54,6 +54,8 @@ pub enum BatchError {
     Coord { index: usize, error: CoordError },
     /// The requested [`Simd`] level does not run on this CPU.
     Unsupported(Simd),
+    /// `u32` offsets were asked of a layout whose element space does not fit `u32`.
+    Wide { space: usize },
 }
 
 impl fmt::Display for BatchError {
@@ -67,6 +69,10 @@ impl fmt::Display for BatchError {
             }
             Self::Coord { index, error } => write!(f, "coordinate {index}: {error}"),
             Self::Unsupported(simd) => write!(f, "this CPU cannot run {simd:?} code"),
+            Self::Wide { space } => write!(
+                f,
+                "the layout's {space} elements do not fit u32 offsets: use `offsets` (usize)"
+            ),
         }
     }
 }
@@ -176,4 +182,188 @@ fn avx2<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) 
 #[target_feature(enable = "avx512f")]
 fn avx512<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
     kernel::<L, N>(coords, out)
+}
+
+/// A narrow coordinate type for the `u32` batch paths: `u16` or `u32`. Narrow coordinates
+/// and offsets let the loop run twice (or four times) the lanes of `usize` ones: the
+/// generated `offset` is straight-line code over `usize`, and as its inputs are zero-extended
+/// and its result truncated to 32 bits, the compiler computes it in 32-bit lanes.
+pub trait Narrow: Copy + sealed::Sealed {
+    /// The coordinate as an index.
+    fn index(self) -> usize;
+}
+
+impl Narrow for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Narrow for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
+}
+
+/// [`offsets`] for narrow coordinates (`u16` or `u32`), writing `u32` offsets, with the
+/// widest SIMD this CPU has. A layout whose element space does not fit `u32` is
+/// [`BatchError::Wide`].
+pub fn offsets_u32<L: Layout<N>, C: Narrow, const N: usize>(
+    coords: &[[C; N]],
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    offsets_u32_with::<L, C, N>(Simd::detect(), coords, out)
+}
+
+/// [`offsets_u32`] compiled for a given [`Simd`] level.
+pub fn offsets_u32_with<L: Layout<N>, C: Narrow, const N: usize>(
+    simd: Simd,
+    coords: &[[C; N]],
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    if coords.len() != out.len() {
+        return Err(BatchError::Length {
+            coords: coords.len(),
+            out: out.len(),
+        });
+    }
+    narrow::<L, N, _>(simd, coords, out)
+}
+
+/// Offsets of coordinates given as one array per coordinate (`columns[d][i]` is coordinate
+/// `d` of point `i`: structure-of-arrays, as columnar data and GPU-style buffers hold
+/// them), narrow, writing `u32` offsets, with the widest SIMD this CPU has. Every column
+/// must have `out.len()` entries.
+pub fn offsets_columns<L: Layout<N>, C: Narrow, const N: usize>(
+    columns: [&[C]; N],
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    offsets_columns_with::<L, C, N>(Simd::detect(), columns, out)
+}
+
+/// [`offsets_columns`] compiled for a given [`Simd`] level.
+pub fn offsets_columns_with<L: Layout<N>, C: Narrow, const N: usize>(
+    simd: Simd,
+    columns: [&[C]; N],
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    if let Some(column) = columns.iter().find(|column| column.len() != out.len()) {
+        return Err(BatchError::Length {
+            coords: column.len(),
+            out: out.len(),
+        });
+    }
+    narrow::<L, N, _>(simd, columns, out)
+}
+
+/// Where the narrow loops read coordinates: rows of `[C; N]`, or one column per coordinate.
+trait Coords<const N: usize>: Copy {
+    /// Coordinates `first..first + len`: `at(i)` of the window is coordinate `first + i`.
+    /// Windows of exactly `len` let the loops index them without bounds checks.
+    fn window(self, first: usize, len: usize) -> Self;
+    fn at(self, i: usize) -> [usize; N];
+}
+
+impl<C: Narrow, const N: usize> Coords<N> for &[[C; N]] {
+    #[inline(always)]
+    fn window(self, first: usize, len: usize) -> Self {
+        &self[first..first + len]
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> [usize; N] {
+        self[i].map(Narrow::index)
+    }
+}
+
+impl<C: Narrow, const N: usize> Coords<N> for [&[C]; N] {
+    #[inline(always)]
+    fn window(self, first: usize, len: usize) -> Self {
+        self.map(|column| &column[first..first + len])
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> [usize; N] {
+        std::array::from_fn(|d| self[d][i].index())
+    }
+}
+
+/// The `u32` batch loop over `coords` (as many as `out` has slots), for `simd`; the errors
+/// of [`offsets_with`], and [`BatchError::Wide`].
+#[inline(always)]
+fn narrow<L: Layout<N>, const N: usize, S: Coords<N>>(
+    simd: Simd,
+    coords: S,
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    if L::SPACE as u64 > 1 << 32 {
+        return Err(BatchError::Wide { space: L::SPACE });
+    }
+    if !simd.is_available() {
+        return Err(BatchError::Unsupported(simd));
+    }
+    let valid = match simd {
+        Simd::Scalar => narrow_kernel::<L, N, S>(coords, out),
+        // SAFETY: `is_available` detected AVX2 at run time, the one requirement of
+        // `narrow_avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { narrow_avx2::<L, N, S>(coords, out) },
+        // SAFETY: `is_available` detected AVX-512F at run time, the one requirement of
+        // `narrow_avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { narrow_avx512::<L, N, S>(coords, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Simd::Avx2 | Simd::Avx512 => unreachable!("is_available is false off x86-64"),
+    };
+    if valid {
+        return Ok(());
+    }
+    let index = (0..out.len())
+        .find(|&i| !is_valid::<L, N>(coords.at(i)))
+        .ok_or(BatchError::Coord {
+            index: 0,
+            error: CoordError::Malformed("inconsistent validity"),
+        })?;
+    let error = L::try_offset(coords.at(index))
+        .err()
+        .unwrap_or(CoordError::Malformed(
+            "is_valid rejects a coordinate the descriptor accepts",
+        ));
+    Err(BatchError::Coord { index, error })
+}
+
+/// [`kernel`] for narrow coordinates and `u32` offsets: each chunk checked, then converted
+/// by a branch-free loop whose truncated result lets it run in 32-bit lanes.
+#[inline(always)]
+fn narrow_kernel<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut [u32]) -> bool {
+    for (chunk, out) in out.chunks_mut(CHUNK).enumerate() {
+        let window = coords.window(chunk * CHUNK, out.len());
+        let valid = (0..out.len()).fold(true, |valid, i| valid & is_valid::<L, N>(window.at(i)));
+        if !valid {
+            return false;
+        }
+        for (i, slot) in out.iter_mut().enumerate() {
+            // The space fits u32 (checked by the caller), so the offset does.
+            *slot = L::offset(window.at(i)) as u32;
+        }
+    }
+    true
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn narrow_avx2<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut [u32]) -> bool {
+    narrow_kernel::<L, N, S>(coords, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn narrow_avx512<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut [u32]) -> bool {
+    narrow_kernel::<L, N, S>(coords, out)
 }
