@@ -17,7 +17,7 @@ pub use swizzle_core::ir;
 pub use swizzle_core::picture;
 pub use swizzle_core::sfc;
 pub use swizzle_core::transform;
-pub use swizzle_core::{raster, threads, tiled_copy};
+pub use swizzle_core::{fragment, raster, threads, tiled_copy};
 pub use traversal::Traversal;
 
 /// What the code `layout!` generates calls and nothing else: not part of the API, free to
