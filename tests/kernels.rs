@@ -373,3 +373,55 @@ fn malformed_plans_are_errors() {
     );
     assert!(attempt(PackMorton::plan().clone()).is_ok());
 }
+
+/// `run_view`: pack from a pitched image and a rectangle of a larger one, unpack into a
+/// column-major image, each against the layout's offsets; the buffers' other elements stay
+/// untouched.
+#[test]
+fn images_as_views() {
+    use swizzle::kernel::View;
+    let layout = MortonTiles::new(20, 13).expect("fits");
+    let (pitch, whole) = (16, [23, 17]);
+    let pitched = View::pitched(&[20, 13], pitch).expect("a valid view");
+    let inner = View::row_major(&whole)
+        .and_then(|image| image.sub_view(&[2, 3], &[20, 13]))
+        .expect("a valid view");
+    for view in [pitched, inner] {
+        let image: Vec<u32> = (0..view.reach().expect("fits") as u32 + 5).collect();
+        let mut tiles = vec![u32::MAX; layout.space()];
+        PackMorton::run_view(&layout, &view, &image, &mut tiles).expect("fits");
+        for y in 0..20 {
+            for x in 0..13 {
+                let at = view.offset(&[y, x]).expect("inside");
+                assert_eq!(
+                    tiles[layout.offset(y, x)],
+                    image[at],
+                    "({y}, {x}) of {view:?}"
+                );
+            }
+        }
+        let columns = View::column_major(&[20, 13]).expect("a valid view");
+        let mut back = vec![u32::MAX; 20 * 13 + 2];
+        UnpackMorton::run_view(&layout, &columns, &tiles, &mut back).expect("fits");
+        for y in 0..20 {
+            for x in 0..13 {
+                assert_eq!(
+                    back[x * 20 + y],
+                    image[view.offset(&[y, x]).expect("inside")]
+                );
+            }
+        }
+        assert_eq!(back[20 * 13..], [u32::MAX; 2]);
+    }
+    let wrong = View::row_major(&[13, 20]).expect("a valid view");
+    let mut tiles = vec![0u32; layout.space()];
+    assert!(matches!(
+        PackMorton::run_view(&layout, &wrong, &[0u32; 260], &mut tiles),
+        Err(KernelError::Extents { .. })
+    ));
+    let short = View::pitched(&[20, 13], 16).expect("a valid view");
+    assert!(matches!(
+        PackMorton::run_view(&layout, &short, &[0u32; 300], &mut tiles),
+        Err(KernelError::Reach { needed: 317, .. })
+    ));
+}

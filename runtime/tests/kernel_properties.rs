@@ -8,7 +8,9 @@ use proptest::prelude::*;
 use swizzle_core::ir::{Descriptor, coordinates};
 use swizzle_core::kernel::{self, Storage, common_vector};
 use swizzle_core::sfc::Sfc;
-use swizzle_runtime::kernel::{Element, Frame, Level, Plan, Side, copy_with};
+use swizzle_runtime::kernel::{
+    Element, Frame, KernelError, Level, Plan, Side, View, copy_views_with, copy_with,
+};
 
 /// A tile layout with coordinates `[r, c]` of `rows × cols`, as statements of the language.
 fn tile_statements(kind: usize, rows: usize, cols: usize, salt: usize) -> (Vec<String>, usize) {
@@ -218,6 +220,112 @@ fn check<T: Value>(
     }
 }
 
+/// The image side as a view other than a dense row-major array, chosen by `salt`: rows with
+/// a pitch, column-major, or a rectangle of a larger row-major image.
+fn image_view(extents: &[usize], salt: usize) -> View {
+    let view = match salt % 3 {
+        0 => View::pitched(extents, extents[1] + salt % 5),
+        1 => View::column_major(extents),
+        _ => {
+            let margin = [salt / 3 % 3, salt / 9 % 4];
+            let image = [extents[0] + margin[0] + 1, extents[1] + margin[1]];
+            View::row_major(&image).and_then(|image| image.sub_view(&margin, extents))
+        }
+    };
+    view.expect("a valid view")
+}
+
+/// Pack from and unpack into a view of the image (`image_view`), at every level, against
+/// the interpreter: the view's elements are read and written, nothing else of its buffer.
+fn check_view<T: Value>(layout: &Descriptor, extents: &[usize], salt: usize) {
+    let tile = layout.shape();
+    let vector = common_vector(Storage::RowMajor, Storage::Layout(layout), &tile);
+    let sfc = walk(&tile, vector, salt);
+    let pack = kernel::plan(Storage::RowMajor, Storage::Layout(layout), &tile, &sfc);
+    let unpack = kernel::plan(Storage::Layout(layout), Storage::RowMajor, &tile, &sfc);
+    let tiles: Vec<usize> = extents
+        .iter()
+        .zip(&tile)
+        .map(|(e, t)| e.div_ceil(*t))
+        .collect();
+    let (grid, tile_space) = frame(layout, extents, &tiles);
+    let tiled = Side {
+        extents,
+        frame: Frame::Tiles {
+            tiles: &grid,
+            tile_space,
+        },
+    };
+    let view = image_view(extents, salt);
+    let buffer_len = view.reach().expect("fits") + salt % 2;
+    let image: Vec<T> = (0..buffer_len).map(T::nth).collect();
+    let space = grid.iter().product::<usize>() * tile_space;
+    let mut packed = vec![T::POISON; space];
+    let mut unpacked = vec![T::POISON; buffer_len];
+    for (coord, offset) in coordinates(extents).zip(offsets(layout, extents)) {
+        if let Some(offset) = offset {
+            let at = view.offset(&coord).expect("inside");
+            packed[offset] = image[at];
+            unpacked[at] = image[at];
+        }
+    }
+    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let mut dst = vec![T::POISON; space];
+        copy_with(level, &pack, view.side(), tiled, &image, &mut dst).expect("buffers fit");
+        assert_same(&dst, &packed, level, &format!("pack from {view:?}"));
+        let mut back = vec![T::POISON; buffer_len];
+        copy_with(level, &unpack, tiled, view.side(), &dst, &mut back).expect("buffers fit");
+        assert_same(&back, &unpacked, level, &format!("unpack into {view:?}"));
+    }
+}
+
+/// A view of `extents` chosen by `kind`: row-major, column-major, pitched, or a
+/// rectangle of a larger image in either order.
+fn any_view(extents: &[usize], kind: usize, salt: usize) -> View {
+    let view = match kind % 5 {
+        0 => View::row_major(extents),
+        1 => View::column_major(extents),
+        2 => View::pitched(extents, extents[extents.len() - 1] + salt % 9),
+        order => {
+            let margin: Vec<usize> = (0..extents.len()).map(|i| salt >> (2 * i) & 3).collect();
+            let image: Vec<usize> = extents
+                .iter()
+                .zip(&margin)
+                .map(|(e, m)| e + m + 1)
+                .collect();
+            let whole = match order {
+                3 => View::row_major(&image),
+                _ => View::column_major(&image),
+            };
+            whole.and_then(|whole| whole.sub_view(&margin, extents))
+        }
+    };
+    view.expect("a valid view")
+}
+
+/// `copy_views` between two views at every level, against element-by-element copies: the
+/// destination view's elements hold the source's, the rest of its buffer is untouched.
+fn check_views<T: Value>(extents: &[usize], kinds: [usize; 2], salt: usize) {
+    let (from, to) = (
+        any_view(extents, kinds[0], salt),
+        any_view(extents, kinds[1], salt / 7),
+    );
+    let src: Vec<T> = (0..from.reach().expect("fits") + salt % 3)
+        .map(T::nth)
+        .collect();
+    let len = to.reach().expect("fits") + salt % 2;
+    let mut expected = vec![T::POISON; len];
+    for coord in coordinates(extents) {
+        let (at, to_at) = (from.offset(&coord), to.offset(&coord));
+        expected[to_at.expect("inside")] = src[at.expect("inside")];
+    }
+    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let mut dst = vec![T::POISON; len];
+        copy_views_with(level, &from, &to, &src, &mut dst).expect("views fit");
+        assert_same(&dst, &expected, level, &format!("{from:?} → {to:?}"));
+    }
+}
+
 fn assert_same<T: Value>(found: &[T], expected: &[T], level: Level, what: &str) {
     assert_eq!(found, expected, "{what} at {level:?}");
 }
@@ -253,4 +361,80 @@ proptest! {
             _ => check::<u64>(&layout, other, &extents, salt),
         }
     }
+
+    #[test]
+    fn copies_between_views_match_element_copies(
+        rank in 1usize..3,
+        extents in (1usize..80, 1usize..80),
+        kinds in (0usize..5, 0usize..5),
+        salt in 0usize..1000,
+        size in 0usize..4,
+    ) {
+        let extents = match rank {
+            1 => vec![extents.0],
+            _ => vec![extents.0, extents.1],
+        };
+        let kinds = [kinds.0, kinds.1];
+        match size {
+            0 => check_views::<u8>(&extents, kinds, salt),
+            1 => check_views::<u16>(&extents, kinds, salt),
+            2 => check_views::<u32>(&extents, kinds, salt),
+            _ => check_views::<u64>(&extents, kinds, salt),
+        }
+    }
+
+    #[test]
+    fn kernels_on_views_match_the_interpreter(
+        kind in 0usize..7,
+        rows in 0u32..4,
+        cols in 0u32..7,
+        salt in 0usize..1000,
+        tiled in any::<bool>(),
+        extra in (0usize..20, 0usize..20),
+        size in 0usize..4,
+    ) {
+        let (rows, cols) = (1 << rows, 1 << cols);
+        let layout = descriptor(&layout_text("A", kind, rows, cols, salt, tiled));
+        let tile = layout.shape();
+        let extents: Vec<usize> = match tiled {
+            true => vec![extra.0 + tile[0], extra.1 + tile[1]],
+            false => tile.clone(),
+        };
+        match size {
+            0 => check_view::<u8>(&layout, &extents, salt),
+            1 => check_view::<u16>(&layout, &extents, salt),
+            2 => check_view::<u32>(&layout, &extents, salt),
+            _ => check_view::<u64>(&layout, &extents, salt),
+        }
+    }
+}
+
+#[test]
+fn copies_between_views_reject_what_does_not_fit() {
+    let rows = View::row_major(&[4, 6]).expect("valid");
+    let columns = View::column_major(&[4, 6]).expect("valid");
+    let src = vec![0u32; 24];
+    let mut short = vec![0u32; 23];
+    assert_eq!(
+        copy_views_with(Level::Runs, &rows, &columns, &src, &mut short),
+        Err(KernelError::Reach {
+            side: "destination",
+            needed: 24,
+            found: 23
+        })
+    );
+    let other = View::row_major(&[6, 4]).expect("valid");
+    let mut dst = vec![0u32; 24];
+    assert!(matches!(
+        copy_views_with(Level::Runs, &rows, &other, &src, &mut dst),
+        Err(KernelError::Extents { .. })
+    ));
+    let cube = View::row_major(&[2, 2, 2]).expect("valid");
+    assert_eq!(
+        copy_views_with(Level::Runs, &cube, &cube, &src, &mut dst),
+        Err(KernelError::Views {
+            expected: 2,
+            found: 3
+        })
+    );
 }

@@ -23,6 +23,29 @@ pub enum KernelError {
     },
     /// The extents need more than `usize::MAX` elements.
     Overflow { extents: Vec<usize> },
+    /// A buffer is shorter than the [`View`](super::View) of its side reaches.
+    Reach {
+        side: &'static str,
+        needed: usize,
+        found: usize,
+    },
+    /// A view's order of the coordinates is not a permutation of them.
+    Order { order: Vec<usize>, rank: usize },
+    /// A pitched view's rows are closer than they are wide.
+    Pitch { pitch: usize, width: usize },
+    /// A view's strides put two coordinates on one element.
+    Overlap {
+        extents: Vec<usize>,
+        strides: Vec<usize>,
+    },
+    /// A sub-view reaches outside its image.
+    SubView {
+        origin: Vec<usize>,
+        extents: Vec<usize>,
+        image: Vec<usize>,
+    },
+    /// The copy needs views of another number of coordinates.
+    Views { expected: usize, found: usize },
     /// The requested [`Level`] does not run on this CPU.
     Unsupported(Level),
     /// A hand-built [`Plan`](super::Plan) that is not consistent (the macro's always are).
@@ -65,6 +88,41 @@ impl fmt::Display for KernelError {
                 f,
                 "extents {} need more than `usize::MAX` elements",
                 shape(extents)
+            ),
+            Self::Reach {
+                side,
+                needed,
+                found,
+            } => write!(
+                f,
+                "the {side} has {found} elements but its view reaches {needed}: give a buffer of at least {needed}"
+            ),
+            Self::Order { order, rank } => write!(
+                f,
+                "order {order:?} is not a permutation of the {rank} coordinates: name each of 0..{rank} once, slowest first"
+            ),
+            Self::Pitch { pitch, width } => write!(
+                f,
+                "a row pitch of {pitch} is smaller than the row's {width} elements: rows would overlap; give a pitch of at least {width}"
+            ),
+            Self::Overlap { extents, strides } => write!(
+                f,
+                "strides {strides:?} over extents {} put two coordinates on one element: each stride must reach past the faster coordinates",
+                shape(extents)
+            ),
+            Self::SubView {
+                origin,
+                extents,
+                image,
+            } => write!(
+                f,
+                "a sub-view of {} at {origin:?} reaches outside the {} image: keep origin + extent within the image along every coordinate",
+                shape(extents),
+                shape(image)
+            ),
+            Self::Views { expected, found } => write!(
+                f,
+                "views of {found} coordinates where this copy takes {expected}: give {expected}-dimensional views"
             ),
             Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
             Self::Plan(why) => write!(f, "malformed plan: {why}"),

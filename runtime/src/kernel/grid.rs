@@ -5,19 +5,26 @@
 
 use super::network::Prepared;
 use super::valid::{self, FrameSpace};
-use super::{Element, Frame, KernelError, Plan, Side};
+use super::{Element, Frame, KernelError, Plan, Side, View};
 use std::ops::Range;
 
 /// One buffer of a copy.
 pub struct Buffer {
-    /// Elements the buffer must have.
+    /// Elements the buffer must have: exactly (a row-major array, tiles), or at least (a
+    /// view, which may lie in a larger buffer).
     pub space: usize,
-    /// Row-major strides over the extents (for a row-major buffer), or the tile counts'
-    /// row-major strides times the tile space (for tiles).
+    /// Whether the buffer must have exactly `space` elements.
+    exact: bool,
+    /// Offset of the first element.
+    origin: usize,
+    /// Element strides over the extents (row-major arrays and views), or the tile counts'
+    /// row-major strides times the tile space (tiles).
     strides: Vec<usize>,
     /// How far the next tile along each coordinate starts.
     units: Vec<usize>,
-    row_major: bool,
+    /// Whether the plan's frame offsets are row-major indices within the tile, placed by
+    /// `strides` (row-major arrays and views), rather than offsets within a tile.
+    per_element: bool,
 }
 
 /// Full tiles at equal distances along a row, in elements: the `i`-th starts at
@@ -53,6 +60,11 @@ pub struct Grid<'p> {
     runs: Vec<Placed>,
     /// Tile-local coordinates of the runs' starts, `rank` values each.
     coords: Vec<usize>,
+    /// The coordinate whose bands of tiles go to threads: the destination's outermost.
+    split: usize,
+    /// The coordinate rows of tiles run along (for the networks): the last one, unless it
+    /// is `split` in more than one dimension.
+    axis: usize,
 }
 
 impl<'p> Grid<'p> {
@@ -82,7 +94,7 @@ impl<'p> Grid<'p> {
         valid::check(
             plan,
             [from.frame, to.frame].map(|frame| match frame {
-                Frame::RowMajor => FrameSpace::RowMajor,
+                Frame::RowMajor | Frame::Strided { .. } => FrameSpace::RowMajor,
                 Frame::Tiles { tile_space, .. } => FrameSpace::Tiles(tile_space),
             }),
         )?;
@@ -105,6 +117,12 @@ impl<'p> Grid<'p> {
             })
             .collect();
         let full = extents.iter().zip(tile).map(|(e, t)| e / t).collect();
+        let split = to.outermost(&extents);
+        let last = rank - 1;
+        let axis = match (split == last, last.checked_sub(1)) {
+            (true, Some(before)) => before,
+            _ => last,
+        };
         Ok(Grid {
             tile,
             extents,
@@ -114,7 +132,15 @@ impl<'p> Grid<'p> {
             to,
             runs,
             coords,
+            split,
+            axis,
         })
+    }
+
+    /// Whether each side's runs are whole slices (not strided elements), so that networks of
+    /// full registers can move them.
+    pub fn runs_are_contiguous(&self) -> bool {
+        self.from.run_stride() == 1 && self.to.run_stride() == 1
     }
 
     /// Lengths of one tile.
@@ -123,15 +149,26 @@ impl<'p> Grid<'p> {
     }
 
     /// Elements of the destination that one band of tiles covers (0 when there is nothing to
-    /// copy).
+    /// copy): bands start this far apart, from [`band_origin`](Self::band_origin), and hold
+    /// every element of their tiles.
     pub fn band_len(&self) -> usize {
-        match self.to.space {
-            0 => 0,
-            _ => self.to.units[0],
+        match self.tiles.contains(&0) {
+            true => 0,
+            false => self.to.units[self.split].max(1),
         }
     }
 
-    /// Copies band `band` (the tiles at `band` along the first coordinate) from `src` into
+    /// Where the first band starts in the destination.
+    pub fn band_origin(&self) -> usize {
+        self.to.origin
+    }
+
+    /// How many bands there are.
+    pub fn bands(&self) -> usize {
+        self.tiles[self.split]
+    }
+
+    /// Copies band `band` (the tiles at `band` along the split coordinate) from `src` into
     /// `dst`, the band's part of the destination, row of tiles by row of tiles.
     pub fn copy_band<E: Element>(
         &self,
@@ -140,31 +177,35 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         network: Option<&Prepared>,
     ) {
-        let last = self.tile.len() - 1;
-        let shift = band * self.band_len();
-        if last == 0 {
-            // One coordinate: the band is one tile.
-            let from = band * self.from.units[0];
-            self.copy_row(&mut [band], band..band + 1, [from, 0], src, dst, network);
-            return;
-        }
-        for middle in swizzle_core::ir::coordinates(&self.tiles[1..last]) {
-            let mut place: Vec<usize> = [band].into_iter().chain(middle).chain([0]).collect();
+        let shift = self.to.origin + band * self.band_len();
+        // Every place of the band with 0 along the rows' axis (the band itself along it in
+        // one dimension, where the row is the one tile).
+        let mut others = self.tiles.clone();
+        others[self.split] = 1;
+        others[self.axis] = 1;
+        let row = match self.axis == self.split {
+            true => band..band + 1,
+            false => 0..self.tiles[self.axis],
+        };
+        for mut place in swizzle_core::ir::coordinates(&others) {
+            place[self.split] = band;
+            place[self.axis] = row.start;
             let start = |buffer: &Buffer| -> usize {
-                place
+                let within: usize = place
                     .iter()
                     .zip(&buffer.units)
                     .map(|(g, unit)| g * unit)
-                    .sum()
+                    .sum();
+                buffer.origin + within
             };
             let starts = [start(&self.from), start(&self.to) - shift];
-            self.copy_row(&mut place, 0..self.tiles[last], starts, src, dst, network);
+            self.copy_row(&mut place, row.clone(), starts, src, dst, network);
         }
     }
 
-    /// Copies the tiles `row` along the last coordinate at `place` (whose last entry this
-    /// sets), the first starting at `starts` in the source and destination: the full ones
-    /// with the network in one call where it takes them, the others in runs.
+    /// Copies the tiles `row` along the rows' axis at `place` (whose entry there this sets),
+    /// the first starting at `starts` in the source and destination: the full ones with the
+    /// network in one call where it takes them, the others in runs.
     fn copy_row<E: Element>(
         &self,
         place: &mut [usize],
@@ -174,14 +215,13 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         network: Option<&Prepared>,
     ) {
-        let last = place.len() - 1;
-        let steps = [self.from.units[last], self.to.units[last]];
-        let outer_full = place[..last]
-            .iter()
-            .zip(&self.full)
-            .all(|(g, full)| g < full);
+        let axis = self.axis;
+        let steps = [self.from.units[axis], self.to.units[axis]];
+        let outer_full = (0..place.len())
+            .filter(|&i| i != axis)
+            .all(|i| place[i] < self.full[i]);
         let full_end = match outer_full {
-            true => self.full[last].clamp(row.start, row.end),
+            true => self.full[axis].clamp(row.start, row.end),
             false => row.start,
         };
         let tiles = Tiles {
@@ -194,7 +234,7 @@ impl<'p> Grid<'p> {
         let networked = tiles.count > 0 && network.is_some_and(|n| n.copy_row(src, dst, tiles));
         let first = if networked { full_end } else { row.start };
         for g in first..row.end {
-            place[last] = g;
+            place[axis] = g;
             let (from, to) = (
                 from + (g - row.start) * steps[0],
                 to + (g - row.start) * steps[1],
@@ -213,7 +253,9 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         to: usize,
     ) {
-        if full {
+        if !self.runs_are_contiguous() {
+            self.copy_elements(place, src, from, dst, to);
+        } else if full {
             for run in &self.runs {
                 copy_run(src, from + run.from, dst, to + run.to, run.len);
             }
@@ -231,6 +273,36 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         to: usize,
     ) {
+        for (run, len) in self.runs_inside(place) {
+            copy_run(src, from + run.from, dst, to + run.to, len);
+        }
+    }
+
+    /// The runs of the tile at `place` element by element, where a side's neighbours along
+    /// the last coordinate are not adjacent (a column-major view).
+    fn copy_elements<E: Element>(
+        &self,
+        place: &[usize],
+        src: &[E],
+        from: usize,
+        dst: &mut [E],
+        to: usize,
+    ) {
+        let [from_stride, to_stride] = [self.from.run_stride(), self.to.run_stride()];
+        // A full tile's runs are all inside; the check costs little beside strided copies.
+        for (run, len) in self.runs_inside(place) {
+            for i in 0..len {
+                dst[to + run.to + i * to_stride] = src[from + run.from + i * from_stride];
+            }
+        }
+    }
+
+    /// The runs of the tile at `place` with how many of their elements lie inside the
+    /// extents (those with none left out).
+    fn runs_inside<'g>(
+        &'g self,
+        place: &[usize],
+    ) -> impl Iterator<Item = (&'g Placed, usize)> + 'g {
         let rank = self.tile.len();
         // How many coordinates of this tile lie inside the extents, along each coordinate.
         let inside: Vec<usize> = place
@@ -239,15 +311,13 @@ impl<'p> Grid<'p> {
             .zip(&self.extents)
             .map(|((g, t), e)| (e - g * t).min(*t))
             .collect();
-        for run in &self.runs {
+        self.runs.iter().filter_map(move |run| {
             let coord = &self.coords[run.coord..run.coord + rank];
             let (last, outer) = coord.split_last().unwrap_or((&0, &[]));
-            if outer.iter().zip(&inside).any(|(c, i)| c >= i) || *last >= inside[rank - 1] {
-                continue;
-            }
-            let len = run.len.min(inside[rank - 1] - last);
-            copy_run(src, from + run.from, dst, to + run.to, len);
-        }
+            let outside =
+                outer.iter().zip(&inside).any(|(c, i)| c >= i) || *last >= inside[rank - 1];
+            (!outside).then(|| (run, run.len.min(inside[rank - 1] - last)))
+        })
     }
 }
 
@@ -261,8 +331,25 @@ impl Buffer {
         let overflow = || KernelError::Overflow {
             extents: extents.to_vec(),
         };
-        let (dims, unit, row_major) = match frame {
-            Frame::RowMajor => (extents, 1, true),
+        let row_major_strides = |dims: &[usize], unit: usize| {
+            let mut strides = vec![0; dims.len()];
+            let mut space = unit;
+            for (stride, &len) in strides.iter_mut().zip(dims).rev() {
+                *stride = space;
+                space = space.checked_mul(len).ok_or_else(overflow)?;
+            }
+            Ok((strides, space))
+        };
+        let (strides, space, origin, exact, per_element) = match frame {
+            Frame::RowMajor => {
+                let (strides, space) = row_major_strides(extents, 1)?;
+                (strides, space, 0, true, true)
+            }
+            Frame::Strided { strides, origin } => {
+                let view = View::strided(extents, strides, origin)?;
+                let reach = view.reach().ok_or_else(overflow)?;
+                (strides.to_vec(), reach, origin, false, true)
+            }
             Frame::Tiles {
                 tiles: grid,
                 tile_space,
@@ -273,16 +360,11 @@ impl Buffer {
                         found: grid.to_vec(),
                     });
                 }
-                (tiles, tile_space, false)
+                let (strides, space) = row_major_strides(tiles, tile_space)?;
+                (strides, space, 0, true, false)
             }
         };
-        let mut strides = vec![0; dims.len()];
-        let mut space = unit;
-        for (stride, &len) in strides.iter_mut().zip(dims).rev() {
-            *stride = space;
-            space = space.checked_mul(len).ok_or_else(overflow)?;
-        }
-        let units = match row_major {
+        let units = match per_element {
             true => strides
                 .iter()
                 .zip(tile)
@@ -293,17 +375,59 @@ impl Buffer {
         };
         Ok(Buffer {
             space,
+            exact,
+            origin,
             strides,
             units,
-            row_major,
+            per_element,
         })
+    }
+
+    /// The buffer's length, checked against what its frame needs.
+    pub fn check_len(&self, side: &'static str, found: usize) -> Result<(), KernelError> {
+        match (self.exact, found) {
+            (true, found) if found != self.space => Err(KernelError::Length {
+                side,
+                expected: self.space,
+                found,
+            }),
+            (false, found) if found < self.space => Err(KernelError::Reach {
+                side,
+                needed: self.space,
+                found,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Elements between neighbours along the last coordinate: 1 in a row-major array and in
+    /// a layout's runs, the view's stride otherwise.
+    fn run_stride(&self) -> usize {
+        match self.per_element {
+            true => self.strides.last().copied().unwrap_or(1),
+            false => 1,
+        }
+    }
+
+    /// The coordinate whose tiles lie furthest apart: its bands of tiles occupy disjoint
+    /// ranges of the buffer, one after the other (a view's coordinates of one element
+    /// never decide it).
+    fn outermost(&self, extents: &[usize]) -> usize {
+        match self.per_element {
+            false => 0,
+            true => (0..extents.len())
+                .filter(|&i| extents[i] > 1)
+                .max_by_key(|&i| (self.strides[i], std::cmp::Reverse(i)))
+                .unwrap_or(0),
+        }
     }
 
     /// Elements a tile writes at consecutive offsets: one row of it in a row-major buffer,
     /// all of it in tiles.
     pub fn run_len(&self, tile: &[usize]) -> usize {
-        match self.row_major {
-            true => tile.last().copied().unwrap_or(0),
+        match self.per_element {
+            true if self.run_stride() == 1 => tile.last().copied().unwrap_or(0),
+            true => self.strides.last().copied().unwrap_or(1),
             false => self.units.last().copied().unwrap_or(0),
         }
     }
@@ -314,9 +438,9 @@ impl Buffer {
     }
 
     /// A plan's frame offset as an offset from the tile's start: the same for tiles; for a
-    /// row-major buffer, the frame's row-major index within the tile, re-strided.
+    /// row-major array or a view, the frame's row-major index within the tile, re-strided.
     pub fn frame_offset(&self, offset: usize, tile: &[usize]) -> usize {
-        if !self.row_major {
+        if !self.per_element {
             return offset;
         }
         let mut rest = offset;

@@ -8,12 +8,18 @@
 mod error;
 mod grid;
 mod network;
+mod transpose;
+#[cfg(target_arch = "x86_64")]
+mod transpose_x86;
 mod valid;
+mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use error::KernelError;
 pub use swizzle_core::kernel::{Network, Plan, Run, Step};
+pub use transpose::{copy_views, copy_views_with};
+pub use view::View;
 
 use bytemuck::Pod;
 use grid::Grid;
@@ -29,6 +35,11 @@ impl<E: Pod + Send + Sync> Element for E {}
 pub enum Frame<'a> {
     /// A dense row-major array over the extents (last coordinate fastest).
     RowMajor,
+    /// An image at `origin + Σ cᵢ · strides[i]`: row-major with a row pitch, column-major,
+    /// a rectangle of a larger image. Build it with [`View`], which checks that no two
+    /// coordinates share an element (a copy checks it again); the buffer may be longer
+    /// than the view reaches.
+    Strided { strides: &'a [usize], origin: usize },
     /// A layout: tiles of `tile_space` elements, stored row-major over the grid `tiles`
     /// (all ones for a fixed-size layout).
     Tiles {
@@ -140,31 +151,35 @@ pub fn copy_with<E: Element>(
         return Err(KernelError::Unsupported(level));
     }
     let grid = Grid::new(plan, from, to)?;
-    for (side, buffer, len) in [
-        ("source", &grid.from, src.len()),
-        ("destination", &grid.to, dst.len()),
-    ] {
-        if buffer.space != len {
-            return Err(KernelError::Length {
-                side,
-                expected: buffer.space,
-                found: len,
-            });
-        }
-    }
-    let network = level.network::<E>(plan).map(|network| {
-        network::Prepared::new::<E>(level, network, &grid, size_of_val(dst) >= STREAM_BYTES)
-    });
+    grid.from.check_len("source", src.len())?;
+    grid.to.check_len("destination", dst.len())?;
+    let network = level
+        .network::<E>(plan)
+        .filter(|_| grid.runs_are_contiguous())
+        .map(|network| {
+            network::Prepared::new::<E>(level, network, &grid, size_of_val(dst) >= STREAM_BYTES)
+        });
     let band = grid.band_len();
     if band == 0 {
         return Ok(());
     }
     let copy_band = |(row, dst): (usize, &mut [E])| grid.copy_band(row, src, dst, network.as_ref());
-    if size_of_val(dst) >= PARALLEL_BYTES && dst.len() > band {
+    // Bands lie one after the other from the destination's first element; a view's buffer
+    // may go on past the last one.
+    let bands = &mut dst[grid.band_origin()..];
+    if size_of_val(bands) >= PARALLEL_BYTES && grid.bands() > 1 {
         use rayon::prelude::*;
-        dst.par_chunks_mut(band).enumerate().for_each(copy_band);
+        bands
+            .par_chunks_mut(band)
+            .take(grid.bands())
+            .enumerate()
+            .for_each(copy_band);
     } else {
-        dst.chunks_mut(band).enumerate().for_each(copy_band);
+        bands
+            .chunks_mut(band)
+            .take(grid.bands())
+            .enumerate()
+            .for_each(copy_band);
     }
     Ok(())
 }

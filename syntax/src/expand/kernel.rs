@@ -105,25 +105,17 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     let (from, to) = (quote!(from), quote!(to));
     let layout = kernel.layout;
     let (params, from_side, to_side) = match kernel.direction {
-        Direction::Pack => {
+        Direction::Pack | Direction::Unpack => {
             let value = quote!(layout);
             let extents = extents(layout, &value);
-            let to_frame = frame(Some(layout), value);
-            (
-                layout_param(tiled, &quote!(layout), layout),
-                quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor }),
-                quote!(::swizzle::kernel::Side { extents: #extents, frame: #to_frame }),
-            )
-        }
-        Direction::Unpack => {
-            let value = quote!(layout);
-            let extents = extents(layout, &value);
-            let from_frame = frame(Some(layout), value);
-            (
-                layout_param(tiled, &quote!(layout), layout),
-                quote!(::swizzle::kernel::Side { extents: #extents, frame: #from_frame }),
-                quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor }),
-            )
+            let tiles = frame(Some(layout), value);
+            let row_major = quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor });
+            let tiles = quote!(::swizzle::kernel::Side { extents: #extents, frame: #tiles });
+            let params = layout_param(tiled, &quote!(layout), layout);
+            match kernel.direction {
+                Direction::Pack => (params, row_major, tiles),
+                _ => (params, tiles, row_major),
+            }
         }
         Direction::Copy => {
             let (source, destination) = (kernel.source.unwrap_or(layout), layout);
@@ -152,6 +144,31 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             " Copies `src`, stored in the first layout, into `dst`, stored in the second."
         }
     };
+    // Pack and unpack also take the image as a view; `image` replaces the row-major side.
+    let image = quote!(image.side());
+    let run_view = match kernel.direction {
+        Direction::Copy => TokenStream::new(),
+        direction => {
+            let (from_side, to_side) = match direction {
+                Direction::Pack => (&image, &to_side),
+                _ => (&from_side, &image),
+            };
+            quote! {
+                /// [`run`](Self::run) with the row-major image given as a view: rows with a
+                /// pitch, column-major, a rectangle of a larger image. Its buffer may be
+                /// longer than the view reaches; only the view's elements are read or
+                /// written.
+                pub fn run_view<E: ::swizzle::kernel::Element>(
+                    #params
+                    image: &::swizzle::kernel::View,
+                    src: &[E],
+                    dst: &mut [E],
+                ) -> Result<(), ::swizzle::kernel::KernelError> {
+                    ::swizzle::kernel::copy(Self::plan(), #from_side, #to_side, src, dst)
+                }
+            }
+        }
+    };
     quote! {
         #[doc = #doc]
         /// Elements of `dst` that hold no coordinate (padding, parts of edge tiles outside
@@ -163,6 +180,8 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         ) -> Result<(), ::swizzle::kernel::KernelError> {
             ::swizzle::kernel::copy(Self::plan(), #from_side, #to_side, src, dst)
         }
+
+        #run_view
     }
 }
 
@@ -229,16 +248,29 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
         (true, Some(_), Some(_)) => 2,
         (true, _, _) => 1,
     };
-    let params = (0..layouts + 2usize).map(|i| quote::format_ident!("T{}", i));
-    let types = params.clone();
+    // A function taking anything with `arity` parameters.
+    let accepting = |name: &str, arity: usize| {
+        let name = quote::format_ident!("{}", name);
+        let params: Vec<Ident> = (0..arity).map(|i| quote::format_ident!("T{}", i)).collect();
+        quote! {
+            pub fn #name<#(#params),*>(#(_: #params),*) -> Result<(), ::swizzle::kernel::KernelError> {
+                unreachable!()
+            }
+        }
+    };
+    let run = accepting("run", layouts + 2);
+    // Pack and unpack name one layout; they also take the image as a view.
+    let run_view = match (&item.source, &item.destination) {
+        (Some(_), Some(_)) => TokenStream::new(),
+        _ => accepting("run_view", layouts + 3),
+    };
     quote! {
         #(#attrs)*
         #vis struct #name;
         impl #name {
             pub const VECTOR: usize = 0;
-            pub fn run<#(#params),*>(#(_: #types),*) -> Result<(), ::swizzle::kernel::KernelError> {
-                unreachable!()
-            }
+            #run
+            #run_view
         }
     }
 }

@@ -1,0 +1,137 @@
+//! Transposes of square `f32` matrices through `swizzle::kernel::copy_views` (a row-major
+//! view copied into a column-major one), against the `transpose` crate and `memcpy` of the
+//! same bytes, on one thread and on all of them, in one run (BENCHMARKS.md).
+//!
+//! Run with `cargo bench --bench transpose`. Every transpose is checked before it is timed;
+//! `main` prints a markdown table of this run's ratios.
+
+mod common;
+
+use common::{is_benchmark_run, median_ns};
+use criterion::{Criterion, Throughput};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::SystemTime;
+use swizzle::kernel::{Level, View, copy_views_with};
+
+/// Square matrices: 1 MiB (cache-resident) and 64 MiB (memory-bound) of `f32`.
+const SIDES: [usize; 2] = [512, 4096];
+
+/// One thread, or all of them.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pools = [("1t", pool(1)), ("all", pool(all))];
+    let mut ran = Vec::new();
+    for side in SIDES {
+        let matrix: Vec<f32> = (0..side * side).map(|i| i as f32).collect();
+        let mut expected = vec![0f32; side * side];
+        transpose::transpose(&matrix, &mut expected, side, side);
+        let (rows, columns) = (
+            View::row_major(&[side, side]).expect("fits"),
+            View::column_major(&[side, side]).expect("fits"),
+        );
+        let group_name = format!("transpose_{side}");
+        let mut group = criterion.benchmark_group(&group_name);
+        group.throughput(Throughput::Bytes((matrix.len() * 4) as u64));
+        let mut out = vec![0f32; side * side];
+        let mut names = Vec::new();
+        group.bench_function("memcpy_1t", |b| {
+            b.iter(|| out.copy_from_slice(black_box(&matrix)))
+        });
+        group.bench_function("memcpy_all", |b| {
+            b.iter(|| {
+                pools[1].1.install(|| {
+                    out.par_chunks_mut(1 << 16)
+                        .zip(black_box(&matrix).par_chunks(1 << 16))
+                        .for_each(|(dst, src)| dst.copy_from_slice(src))
+                })
+            })
+        });
+        names.extend(["memcpy_1t", "memcpy_all"].map(str::to_owned));
+        group.bench_function("transpose_crate_1t", |b| {
+            b.iter(|| transpose::transpose(black_box(&matrix), &mut out, side, side))
+        });
+        names.push("transpose_crate_1t".to_owned());
+        for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+            for (threads, pool) in &pools {
+                out.fill(0.0);
+                pool.install(|| copy_views_with(level, &rows, &columns, &matrix, &mut out))
+                    .expect("views fit");
+                assert!(out == expected, "swizzle's transpose at {level:?} differs");
+                let name = format!("swizzle_{level:?}_{threads}");
+                group.bench_function(&name, |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            copy_views_with(level, &rows, &columns, black_box(&matrix), &mut out)
+                        })
+                    })
+                });
+                names.push(name);
+            }
+        }
+        group.finish();
+        ran.push((group_name, names));
+    }
+    ran
+}
+
+/// The markdown table: time, bandwidth (bytes read + written), and each function against
+/// the `transpose` crate on one thread and against the best memcpy.
+fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
+    let mut out = String::from(
+        "| matrix | function | median µs | GB/s (read + write) | × `transpose` (1 thread) | × best memcpy |\n|---|---|---:|---:|---:|---:|\n",
+    );
+    for (group, names) in ran {
+        let side: usize = group.trim_start_matches("transpose_").parse().unwrap_or(0);
+        let bytes = (side * side * 4 * 2) as f64;
+        let times: Vec<(&String, Option<f64>)> = names
+            .iter()
+            .map(|name| (name, median_ns(group, name, since).ok()))
+            .collect();
+        let time_of = |wanted: &str| {
+            times
+                .iter()
+                .find(|(name, _)| name.as_str() == wanted)
+                .and_then(|(_, ns)| *ns)
+        };
+        let anchor = time_of("transpose_crate_1t").unwrap_or(f64::NAN);
+        let best_copy = ["memcpy_1t", "memcpy_all"]
+            .into_iter()
+            .filter_map(time_of)
+            .fold(f64::INFINITY, f64::min);
+        for (name, ns) in &times {
+            let Some(ns) = ns else {
+                let _ = writeln!(out, "| {side}² f32 | {name} | n/a | | | |");
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "| {side}² f32 | {name} | {:.1} | {:.1} | {:.2} | {:.2} |",
+                ns / 1e3,
+                bytes / ns,
+                anchor / ns,
+                best_copy / ns
+            );
+        }
+    }
+    out
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let mut criterion = common::criterion(20);
+    let ran = benches(&mut criterion);
+    criterion.final_summary();
+    if is_benchmark_run() {
+        println!("\n## Transposes, f32 matrices\n");
+        println!("{}", summary(&ran, started));
+    }
+}

@@ -1,0 +1,299 @@
+//! Copies between two [`View`]s of one image. Where both store the same coordinate fastest,
+//! the copy moves lines; where they do not (row-major ↔ column-major), it is a transpose:
+//! the plane is cut into square blocks that stay in the L1 cache, and each block into
+//! register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements, 4 × 4
+//! of 8-byte ones), with scalar code at the edges and for other element sizes.
+
+use super::{Element, KernelError, Level, View};
+
+/// Elements per side of a cache block of the transpose: 64 × 64 four-byte elements are 16
+/// KiB per side, so a block's source and destination stay in a 48 KiB L1 together.
+const BLOCK: usize = 64;
+
+/// Destinations at least this large (in bytes) are split into bands across threads.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// Copies `src`, laid out as `from` says, into `dst`, laid out as `to` says, with the
+/// widest SIMD this CPU runs. Both views must have the same extents (one or two
+/// coordinates); elements of `dst` outside `to` are left as they were.
+///
+/// `copy_views(&View::row_major(&[h, w])?, &View::column_major(&[h, w])?, ..)` is the
+/// transpose of an `h × w` row-major matrix into a `w × h` row-major one.
+pub fn copy_views<E: Element>(
+    from: &View,
+    to: &View,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    let level = Level::ALL
+        .into_iter()
+        .rev()
+        .find(|level| level.is_available())
+        .unwrap_or(Level::Runs);
+    copy_views_with(level, from, to, src, dst)
+}
+
+/// [`copy_views`] at a given level ([`Level::Runs`]: scalar code on any CPU; AVX-512 runs
+/// the AVX2 squares).
+pub fn copy_views_with<E: Element>(
+    level: Level,
+    from: &View,
+    to: &View,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    if !level.is_available() {
+        return Err(KernelError::Unsupported(level));
+    }
+    if from.extents() != to.extents() {
+        return Err(KernelError::Extents {
+            from: from.extents().to_vec(),
+            to: to.extents().to_vec(),
+        });
+    }
+    let rank = from.extents().len();
+    if !(1..=2).contains(&rank) {
+        return Err(KernelError::Views {
+            expected: 2,
+            found: rank,
+        });
+    }
+    for (side, view, len) in [("source", from, src.len()), ("destination", to, dst.len())] {
+        let needed = view.reach().ok_or_else(|| KernelError::Overflow {
+            extents: view.extents().to_vec(),
+        })?;
+        if len < needed {
+            return Err(KernelError::Reach {
+                side,
+                needed,
+                found: len,
+            });
+        }
+    }
+    if from.is_empty() {
+        return Ok(());
+    }
+    let plane = Plane::new(from, to);
+    let band_len = plane.band_len();
+    let copy_band = |(band, dst): (usize, &mut [E])| plane.copy_band(level, band, src, dst);
+    let bands = &mut dst[to.origin()..];
+    if size_of_val(bands) >= PARALLEL_BYTES && plane.bands() > 1 {
+        use rayon::prelude::*;
+        bands
+            .par_chunks_mut(band_len)
+            .take(plane.bands())
+            .enumerate()
+            .for_each(copy_band);
+    } else {
+        bands
+            .chunks_mut(band_len)
+            .take(plane.bands())
+            .enumerate()
+            .for_each(copy_band);
+    }
+    Ok(())
+}
+
+/// The copy as a plane of `rows × cols`, rows along the destination's slowest coordinate.
+/// Element `(r, c)` lies at `src_origin + r · src_row + c · src_col` in the source and at
+/// `r · dst_row + c · dst_col` past the destination's origin. A band is `BLOCK` rows of
+/// the destination where the copy is a transpose, one row where the source's lines run the
+/// same way.
+struct Plane {
+    rows: usize,
+    cols: usize,
+    src_origin: usize,
+    src_row: usize,
+    src_col: usize,
+    dst_row: usize,
+    dst_col: usize,
+    /// Rows per band.
+    band_rows: usize,
+}
+
+impl Plane {
+    /// Rows are the destination's slowest coordinate with more than one element, columns
+    /// the other (a plane of one row in one dimension).
+    fn new(from: &View, to: &View) -> Self {
+        let extents = to.extents();
+        let (row, col) = match extents.len() {
+            1 => (None, 0),
+            _ => {
+                // The destination's outermost coordinate: its lines occupy disjoint ranges.
+                let outer = match (extents[0] > 1, extents[1] > 1) {
+                    (true, true) => usize::from(to.strides()[1] > to.strides()[0]),
+                    (false, _) => 1,
+                    (true, false) => 0,
+                };
+                (Some(outer), 1 - outer)
+            }
+        };
+        let (rows, src_row, dst_row) = match row {
+            Some(row) => (extents[row], from.strides()[row], to.strides()[row]),
+            None => (1, 0, 0),
+        };
+        let (cols, src_col, dst_col) = (extents[col], from.strides()[col], to.strides()[col]);
+        // A transpose when the source's lines cross the destination's.
+        let transposed = rows > 1 && cols > 1 && src_row < src_col;
+        Plane {
+            rows,
+            cols,
+            src_origin: from.origin(),
+            src_row,
+            src_col,
+            dst_row,
+            dst_col,
+            band_rows: if transposed { BLOCK } else { 1 },
+        }
+    }
+
+    fn bands(&self) -> usize {
+        self.rows.div_ceil(self.band_rows)
+    }
+
+    /// Elements of the destination between the starts of two bands: every element of a
+    /// band lies in its range, as the destination's rows do not overlap.
+    fn band_len(&self) -> usize {
+        match self.rows {
+            1 => (self.cols - 1) * self.dst_col + 1,
+            _ => self.band_rows * self.dst_row,
+        }
+    }
+
+    /// Copies band `band` into `dst`, the band's range of the destination.
+    fn copy_band<E: Element>(&self, level: Level, band: usize, src: &[E], dst: &mut [E]) {
+        let first = band * self.band_rows;
+        let rows = first..(first + self.band_rows).min(self.rows);
+        if self.band_rows == 1 {
+            return self.copy_line(first, src, dst);
+        }
+        for col in (0..self.cols).step_by(BLOCK) {
+            let cols = col..(col + BLOCK).min(self.cols);
+            let block = Block {
+                rows: rows.clone(),
+                cols,
+                band_start: first,
+            };
+            self.transpose_block(level, &block, src, dst);
+        }
+    }
+
+    /// One row of the destination, from a line of the source that runs the same way.
+    fn copy_line<E: Element>(&self, row: usize, src: &[E], dst: &mut [E]) {
+        let start = self.src_origin + row * self.src_row;
+        if self.src_col == 1 && self.dst_col == 1 {
+            dst[..self.cols].copy_from_slice(&src[start..start + self.cols]);
+            return;
+        }
+        for c in 0..self.cols {
+            dst[c * self.dst_col] = src[start + c * self.src_col];
+        }
+    }
+
+    /// A cache block of a band: squares in registers where the level and the element size
+    /// have them and both sides' lines are contiguous, scalar code for the rest.
+    fn transpose_block<E: Element>(&self, level: Level, block: &Block, src: &[E], dst: &mut [E]) {
+        let square = square::<E>(level);
+        let (rows, cols) = (block.rows.len(), block.cols.len());
+        let contiguous = self.src_row == 1 && self.dst_col == 1;
+        let covered = match (square, contiguous) {
+            (Some(side), true) => {
+                let whole = [rows - rows % side, cols - cols % side];
+                whole[0] > 0 && whole[1] > 0 && self.squares(block, whole, side, src, dst)
+            }
+            _ => false,
+        };
+        let whole = match covered {
+            true => {
+                let side = square.unwrap_or(1);
+                [rows - rows % side, cols - cols % side]
+            }
+            false => [0, 0],
+        };
+        // Whatever the squares left: the columns past them in every row, and the rows past
+        // them in their columns.
+        for r in block.rows.clone() {
+            let skip = match r - block.rows.start < whole[0] {
+                true => whole[1],
+                false => 0,
+            };
+            for c in block.cols.start + skip..block.cols.end {
+                dst[(r - block.band_start) * self.dst_row + c * self.dst_col] =
+                    src[self.src_origin + r * self.src_row + c * self.src_col];
+            }
+        }
+    }
+
+    /// The `whole[0] × whole[1]` elements at the block's start in squares of `side`, in
+    /// registers; `false` (nothing written) if a square would reach past a buffer.
+    fn squares<E: Element>(
+        &self,
+        block: &Block,
+        whole: [usize; 2],
+        side: usize,
+        src: &[E],
+        dst: &mut [E],
+    ) -> bool {
+        let (r0, c0) = (block.rows.start, block.cols.start);
+        // The furthest element of the area on each side (offsets grow with r and c).
+        let (r_last, c_last) = (r0 + whole[0] - 1, c0 + whole[1] - 1);
+        let src_start = self.src_origin + r0 + c0 * self.src_col;
+        let src_end = self.src_origin + r_last + c_last * self.src_col;
+        let dst_start = (r0 - block.band_start) * self.dst_row + c0;
+        let dst_end = (r_last - block.band_start) * self.dst_row + c_last;
+        if src_end >= src.len() || dst_end >= dst.len() {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let size = size_of::<E>();
+            let area = super::transpose_x86::Area {
+                rows: whole[0],
+                cols: whole[1],
+                side,
+                size,
+                src_line: self.src_col * size,
+                dst_line: self.dst_row * size,
+            };
+            // SAFETY: `square` gives a side only at the AVX2 and AVX-512 levels (checked as
+            // available by `copy_views_with`, and both have AVX2) and for 4- and 8-byte
+            // elements, the squares `transpose_area` has. Source element (r, c) of the area
+            // lies at `src_start + r + c · src_col` (`src_row` is 1) and destination element
+            // at `dst_start + r · dst_row + c` (`dst_col` is 1): both grow with `r` and `c`,
+            // so the last element of each, checked against the buffers just above, bounds
+            // them all.
+            unsafe {
+                super::transpose_x86::transpose_area(
+                    src.as_ptr().add(src_start).cast(),
+                    dst.as_mut_ptr().add(dst_start).cast(),
+                    area,
+                );
+            }
+            true
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (src_start, dst_start, side);
+            false
+        }
+    }
+}
+
+/// Elements per side of the squares transposed in registers at `level`, for elements of
+/// `E`: AVX2's eight 4-byte or four 8-byte lanes.
+fn square<E>(level: Level) -> Option<usize> {
+    match (level, size_of::<E>()) {
+        (Level::Runs, _) => None,
+        (_, 4) => Some(8),
+        (_, 8) => Some(4),
+        _ => None,
+    }
+}
+
+/// The part of a band one cache block covers: destination rows and columns, with the
+/// band's first row (its origin in the band's slice).
+struct Block {
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+    band_start: usize,
+}
