@@ -34,25 +34,35 @@ pub unsafe fn transpose_area(src: *const u8, dst: *mut u8, area: Area) {
         src_line,
         dst_line,
     } = area;
-    for r in (0..rows).step_by(side) {
-        for c in (0..cols).step_by(side) {
-            // SAFETY: the square's lines are lines of the area, inside the buffers (the
-            // caller's contract).
-            unsafe {
-                let (from, to) = (
-                    src.add(r * size + c * src_line),
-                    dst.add(r * dst_line + c * size),
-                );
-                match size {
-                    4 => square_8x8(from, src_line, to, dst_line),
-                    _ => square_4x4(from, src_line, to, dst_line),
+    // Squares four at a time, 2 × 2: the two squares down a column read the two halves of
+    // the same 64-byte source lines back to back, and the two across a row fill whole
+    // destination lines, so every cache line is used whole while it is in L1.
+    let quad = 2 * side;
+    for r in (0..rows).step_by(quad) {
+        for c in (0..cols).step_by(quad) {
+            for (dc, dr) in [(0, 0), (0, side), (side, 0), (side, side)] {
+                let (r, c) = (r + dr, c + dc);
+                if r >= rows || c >= cols {
+                    continue;
+                }
+                // SAFETY: the square's lines are lines of the area, inside the buffers
+                // (the caller's contract).
+                unsafe {
+                    let from = src.add(r * size + c * src_line);
+                    let to = dst.add(r * dst_line + c * size);
+                    match size {
+                        4 => square_8x8(from, src_line, to, dst_line),
+                        _ => square_4x4(from, src_line, to, dst_line),
+                    }
                 }
             }
         }
     }
 }
 
-/// Eight lines of eight 4-byte elements, transposed.
+/// Eight lines of eight 4-byte elements, transposed. Each register is loaded as two
+/// halves of lines four apart (the load ports join them), so that the shuffle port does
+/// only the unpacks and one shuffle per pair of outputs; blends finish the pairs.
 ///
 /// # Safety
 /// AVX2; 32 bytes readable at `src + k · src_line` and writable at `dst + k · dst_line` for
@@ -60,50 +70,43 @@ pub unsafe fn transpose_area(src: *const u8, dst: *mut u8, area: Area) {
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn square_8x8(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
-    // SAFETY: the caller's contract.
-    let line = |k: usize| unsafe { _mm256_loadu_ps(src.add(k * src_line).cast()) };
-    let (l0, l1, l2, l3) = (line(0), line(1), line(2), line(3));
-    let (l4, l5, l6, l7) = (line(4), line(5), line(6), line(7));
-    // Pairs of lines interleaved: (0 1)(2 3)(4 5)(6 7), low and high halves of each lane.
-    let (a0, a1) = (_mm256_unpacklo_ps(l0, l1), _mm256_unpackhi_ps(l0, l1));
-    let (a2, a3) = (_mm256_unpacklo_ps(l2, l3), _mm256_unpackhi_ps(l2, l3));
-    let (a4, a5) = (_mm256_unpacklo_ps(l4, l5), _mm256_unpackhi_ps(l4, l5));
-    let (a6, a7) = (_mm256_unpacklo_ps(l6, l7), _mm256_unpackhi_ps(l6, l7));
-    // Quads: each 128-bit lane holds one element of four lines.
-    let (b0, b1) = (
-        _mm256_shuffle_ps::<0x44>(a0, a2),
-        _mm256_shuffle_ps::<0xEE>(a0, a2),
-    );
-    let (b2, b3) = (
-        _mm256_shuffle_ps::<0x44>(a1, a3),
-        _mm256_shuffle_ps::<0xEE>(a1, a3),
-    );
-    let (b4, b5) = (
-        _mm256_shuffle_ps::<0x44>(a4, a6),
-        _mm256_shuffle_ps::<0xEE>(a4, a6),
-    );
-    let (b6, b7) = (
-        _mm256_shuffle_ps::<0x44>(a5, a7),
-        _mm256_shuffle_ps::<0xEE>(a5, a7),
-    );
-    // Lanes of lines 0–3 and 4–7 joined: row k of the transpose.
-    let rows = [
-        _mm256_permute2f128_ps::<0x20>(b0, b4),
-        _mm256_permute2f128_ps::<0x20>(b1, b5),
-        _mm256_permute2f128_ps::<0x20>(b2, b6),
-        _mm256_permute2f128_ps::<0x20>(b3, b7),
-        _mm256_permute2f128_ps::<0x31>(b0, b4),
-        _mm256_permute2f128_ps::<0x31>(b1, b5),
-        _mm256_permute2f128_ps::<0x31>(b2, b6),
-        _mm256_permute2f128_ps::<0x31>(b3, b7),
-    ];
-    for (k, row) in rows.into_iter().enumerate() {
+    // Elements `half·4 .. half·4 + 4` of line `k` (low lane) and of line `k + 4` (high).
+    let pair = |k: usize, half: usize| {
+        // SAFETY: the caller's contract: lines k and k + 4 hold 32 readable bytes.
+        unsafe {
+            let low = _mm_loadu_ps(src.add(k * src_line + half * 16).cast());
+            let high = _mm_loadu_ps(src.add((k + 4) * src_line + half * 16).cast());
+            _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(low), high)
+        }
+    };
+    let (r0, r1, r2, r3) = (pair(0, 0), pair(1, 0), pair(2, 0), pair(3, 0));
+    let (r4, r5, r6, r7) = (pair(0, 1), pair(1, 1), pair(2, 1), pair(3, 1));
+    // Lines interleaved in pairs: elements 0–1 (lo) and 2–3 (hi) of each half.
+    let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+    let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+    let (t4, t5) = (_mm256_unpacklo_ps(r4, r5), _mm256_unpackhi_ps(r4, r5));
+    let (t6, t7) = (_mm256_unpacklo_ps(r6, r7), _mm256_unpackhi_ps(r6, r7));
+    // Row `2j` takes the low pairs of `a` and `b`, row `2j + 1` the high pairs: one
+    // shuffle crosses them over, two blends pick.
+    let rows = |a: __m256, b: __m256| {
+        let crossed = _mm256_shuffle_ps::<0x4E>(a, b);
+        (
+            _mm256_blend_ps::<0xCC>(a, crossed),
+            _mm256_blend_ps::<0x33>(b, crossed),
+        )
+    };
+    let (o0, o1) = rows(t0, t2);
+    let (o2, o3) = rows(t1, t3);
+    let (o4, o5) = rows(t4, t6);
+    let (o6, o7) = rows(t5, t7);
+    for (k, row) in [o0, o1, o2, o3, o4, o5, o6, o7].into_iter().enumerate() {
         // SAFETY: the caller's contract.
         unsafe { _mm256_storeu_ps(dst.add(k * dst_line).cast(), row) };
     }
 }
 
-/// Four lines of four 8-byte elements, transposed.
+/// Four lines of four 8-byte elements, transposed: registers loaded as halves of lines two
+/// apart, then one unpack per output.
 ///
 /// # Safety
 /// AVX2; 32 bytes readable at `src + k · src_line` and writable at `dst + k · dst_line` for
@@ -111,16 +114,21 @@ unsafe fn square_8x8(src: *const u8, src_line: usize, dst: *mut u8, dst_line: us
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn square_4x4(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
-    // SAFETY: the caller's contract.
-    let line = |k: usize| unsafe { _mm256_loadu_pd(src.add(k * src_line).cast()) };
-    let (l0, l1, l2, l3) = (line(0), line(1), line(2), line(3));
-    let (a0, a1) = (_mm256_unpacklo_pd(l0, l1), _mm256_unpackhi_pd(l0, l1));
-    let (a2, a3) = (_mm256_unpacklo_pd(l2, l3), _mm256_unpackhi_pd(l2, l3));
+    // Elements `half·2 .. half·2 + 2` of line `k` (low lane) and of line `k + 2` (high).
+    let pair = |k: usize, half: usize| {
+        // SAFETY: the caller's contract: lines k and k + 2 hold 32 readable bytes.
+        unsafe {
+            let low = _mm_loadu_pd(src.add(k * src_line + half * 16).cast());
+            let high = _mm_loadu_pd(src.add((k + 2) * src_line + half * 16).cast());
+            _mm256_insertf128_pd::<1>(_mm256_castpd128_pd256(low), high)
+        }
+    };
+    let (r0, r1, r2, r3) = (pair(0, 0), pair(1, 0), pair(0, 1), pair(1, 1));
     let rows = [
-        _mm256_permute2f128_pd::<0x20>(a0, a2),
-        _mm256_permute2f128_pd::<0x20>(a1, a3),
-        _mm256_permute2f128_pd::<0x31>(a0, a2),
-        _mm256_permute2f128_pd::<0x31>(a1, a3),
+        _mm256_unpacklo_pd(r0, r1),
+        _mm256_unpackhi_pd(r0, r1),
+        _mm256_unpacklo_pd(r2, r3),
+        _mm256_unpackhi_pd(r2, r3),
     ];
     for (k, row) in rows.into_iter().enumerate() {
         // SAFETY: the caller's contract.
