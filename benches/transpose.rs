@@ -63,14 +63,20 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
         for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
             for (threads, pool) in &pools {
                 out.fill(0.0);
-                pool.install(|| copy_views_with(level, &rows, &columns, &matrix, &mut out))
+                pool.install(|| copy_views_with(level.into(), &rows, &columns, &matrix, &mut out))
                     .expect("views fit");
                 assert!(out == expected, "swizzle's transpose at {level:?} differs");
                 let name = format!("swizzle_{level:?}_{threads}");
                 group.bench_function(&name, |b| {
                     b.iter(|| {
                         pool.install(|| {
-                            copy_views_with(level, &rows, &columns, black_box(&matrix), &mut out)
+                            copy_views_with(
+                                level.into(),
+                                &rows,
+                                &columns,
+                                black_box(&matrix),
+                                &mut out,
+                            )
                         })
                     })
                 });

@@ -425,3 +425,71 @@ fn images_as_views() {
         Err(KernelError::Reach { needed: 317, .. })
     ));
 }
+
+/// `run_with`: every thread count and level gives `run`'s bytes; a level the CPU lacks is
+/// an error, not a fallback.
+#[test]
+fn options_pick_threads_and_levels() {
+    use swizzle::kernel::Options;
+    // 1.2 MiB of u32: large enough that the default splits it across threads.
+    let layout = MortonTiles::new(600, 520).expect("fits");
+    let image: Vec<u32> = (0..600 * 520).collect();
+    let mut expected = vec![0u32; layout.space()];
+    PackMorton::run(&layout, &image, &mut expected).expect("fits");
+    for level in Level::ALL.into_iter().filter(|level| level.is_available()) {
+        for threads in [0, 1, 2, 3, 7, 100] {
+            let options = Options::default().level(level).threads(threads);
+            let mut tiles = vec![0u32; layout.space()];
+            PackMorton::run_with(&layout, options, &image, &mut tiles).expect("fits");
+            assert!(tiles == expected, "{options:?}");
+        }
+    }
+    if let Some(missing) = Level::ALL.into_iter().find(|level| !level.is_available()) {
+        let mut tiles = vec![0u32; layout.space()];
+        let options = Options::default().level(missing);
+        assert_eq!(
+            PackMorton::run_with(&layout, options, &image, &mut tiles),
+            Err(KernelError::Unsupported(missing))
+        );
+    }
+}
+
+/// `run_bytes`: an RGB8 image (3-byte pixels) packed from bytes equals the typed copy of
+/// `[u8; 3]` pixels; unsupported sizes and partial elements are errors.
+#[test]
+fn byte_buffers_of_any_pixel_size() {
+    let layout = MortonTiles::new(17, 9).expect("fits");
+    let pixels: Vec<[u8; 3]> = (0..17 * 9).map(|i| [i as u8, (i >> 8) as u8, 7]).collect();
+    let mut typed = vec![[0u8; 3]; layout.space()];
+    PackMorton::run(&layout, &pixels, &mut typed).expect("fits");
+    let bytes: Vec<u8> = pixels.iter().flatten().copied().collect();
+    let mut packed = vec![0u8; 3 * layout.space()];
+    PackMorton::run_bytes(&layout, 3, &bytes, &mut packed).expect("fits");
+    assert_eq!(packed, typed.concat());
+    for size in [1, 2, 4, 8] {
+        let bytes: Vec<u8> = (0..17 * 9 * size).map(|i| i as u8).collect();
+        let mut packed = vec![0u8; size * layout.space()];
+        PackMorton::run_bytes(&layout, size, &bytes, &mut packed).expect("fits");
+        for (y, x) in [(0, 0), (16, 8), (5, 3)] {
+            let (at, to) = ((y * 9 + x) * size, layout.offset(y, x) * size);
+            assert_eq!(
+                packed[to..to + size],
+                bytes[at..at + size],
+                "({y}, {x}) of {size}"
+            );
+        }
+    }
+    let mut packed = vec![0u8; 5 * layout.space()];
+    assert_eq!(
+        PackMorton::run_bytes(&layout, 5, &[0; 5 * 153], &mut packed),
+        Err(KernelError::ElementSize { element_size: 5 })
+    );
+    assert!(matches!(
+        PackMorton::run_bytes(&layout, 4, &[0; 611], &mut packed),
+        Err(KernelError::Bytes {
+            side: "source",
+            len: 611,
+            ..
+        })
+    ));
+}

@@ -9,7 +9,7 @@ use swizzle_core::ir::{Descriptor, coordinates};
 use swizzle_core::kernel::{self, Storage, common_vector};
 use swizzle_core::sfc::Sfc;
 use swizzle_runtime::kernel::{
-    Element, Frame, KernelError, Level, Plan, Side, View, copy_views_with, copy_with,
+    Element, Frame, KernelError, Level, Options, Plan, Side, View, copy_views_with, copy_with,
 };
 
 /// A tile layout with coordinates `[r, c]` of `rows × cols`, as statements of the language.
@@ -321,7 +321,9 @@ fn check_views<T: Value>(extents: &[usize], kinds: [usize; 2], salt: usize) {
     }
     for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
         let mut dst = vec![T::POISON; len];
-        copy_views_with(level, &from, &to, &src, &mut dst).expect("views fit");
+        // Bands split among 0 (the calling thread) to 3 threads.
+        let options = Options::from(level).threads(salt % 4);
+        copy_views_with(options, &from, &to, &src, &mut dst).expect("views fit");
         assert_same(&dst, &expected, level, &format!("{from:?} → {to:?}"));
     }
 }
@@ -416,7 +418,7 @@ fn copies_between_views_reject_what_does_not_fit() {
     let src = vec![0u32; 24];
     let mut short = vec![0u32; 23];
     assert_eq!(
-        copy_views_with(Level::Runs, &rows, &columns, &src, &mut short),
+        copy_views_with(Level::Runs.into(), &rows, &columns, &src, &mut short),
         Err(KernelError::Reach {
             side: "destination",
             needed: 24,
@@ -426,12 +428,12 @@ fn copies_between_views_reject_what_does_not_fit() {
     let other = View::row_major(&[6, 4]).expect("valid");
     let mut dst = vec![0u32; 24];
     assert!(matches!(
-        copy_views_with(Level::Runs, &rows, &other, &src, &mut dst),
+        copy_views_with(Level::Runs.into(), &rows, &other, &src, &mut dst),
         Err(KernelError::Extents { .. })
     ));
     let cube = View::row_major(&[2, 2, 2]).expect("valid");
     assert_eq!(
-        copy_views_with(Level::Runs, &cube, &cube, &src, &mut dst),
+        copy_views_with(Level::Runs.into(), &cube, &cube, &src, &mut dst),
         Err(KernelError::Views {
             expected: 2,
             found: 3

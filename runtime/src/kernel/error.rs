@@ -46,6 +46,14 @@ pub enum KernelError {
     },
     /// The copy needs views of another number of coordinates.
     Views { expected: usize, found: usize },
+    /// A byte buffer does not hold whole elements.
+    Bytes {
+        side: &'static str,
+        len: usize,
+        element_size: usize,
+    },
+    /// Byte buffers of an element size [`copy_bytes`](super::copy_bytes) does not copy.
+    ElementSize { element_size: usize },
     /// The requested [`Level`] does not run on this CPU.
     Unsupported(Level),
     /// A hand-built [`Plan`](super::Plan) that is not consistent (the macro's always are).
@@ -123,6 +131,19 @@ impl fmt::Display for KernelError {
             Self::Views { expected, found } => write!(
                 f,
                 "views of {found} coordinates where this copy takes {expected}: give {expected}-dimensional views"
+            ),
+            Self::Bytes {
+                side,
+                len,
+                element_size,
+            } => write!(
+                f,
+                "the {side} has {len} bytes, not a whole number of {element_size}-byte elements: give a multiple of {element_size}"
+            ),
+            Self::ElementSize { element_size } => write!(
+                f,
+                "elements of {element_size} bytes: byte buffers take elements of {:?} bytes; copy typed slices otherwise",
+                super::ELEMENT_SIZES
             ),
             Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
             Self::Plan(why) => write!(f, "malformed plan: {why}"),

@@ -5,9 +5,11 @@
 //! a network where one fits the element size, runs of `copy_from_slice` otherwise and in
 //! partial tiles at the edges of an array.
 
+mod bytes;
 mod error;
 mod grid;
 mod network;
+mod options;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
 mod transpose_x86;
@@ -16,7 +18,9 @@ mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use bytes::{ELEMENT_SIZES, copy_bytes};
 pub use error::KernelError;
+pub use options::Options;
 pub use swizzle_core::kernel::{Network, Plan, Run, Step};
 pub use transpose::{copy_views, copy_views_with};
 pub use view::View;
@@ -118,8 +122,6 @@ impl Level {
     }
 }
 
-/// Arrays at least this large (in bytes of the destination) are split across threads.
-const PARALLEL_BYTES: usize = 1 << 20;
 /// Destinations at least this large (in bytes) are written with streaming stores, which
 /// bypass the caches: the array would not stay in them anyway.
 const STREAM_BYTES: usize = 1 << 23;
@@ -135,7 +137,7 @@ pub fn copy<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    copy_with(Level::detect::<E>(plan), plan, from, to, src, dst)
+    copy_with_options(Options::default(), plan, from, to, src, dst)
 }
 
 /// [`copy`] at a given level: tiles that the level has no network for are copied in runs.
@@ -147,6 +149,19 @@ pub fn copy_with<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
+    copy_with_options(level.into(), plan, from, to, src, dst)
+}
+
+/// [`copy`] as `options` say: the level (detected when `None`) and the threads.
+pub fn copy_with_options<E: Element>(
+    options: Options,
+    plan: &Plan,
+    from: Side,
+    to: Side,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    let level = options.level.unwrap_or_else(|| Level::detect::<E>(plan));
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
     }
@@ -163,23 +178,14 @@ pub fn copy_with<E: Element>(
     if band == 0 {
         return Ok(());
     }
-    let copy_band = |(row, dst): (usize, &mut [E])| grid.copy_band(row, src, dst, network.as_ref());
     // Bands lie one after the other from the destination's first element; a view's buffer
     // may go on past the last one.
-    let bands = &mut dst[grid.band_origin()..];
-    if size_of_val(bands) >= PARALLEL_BYTES && grid.bands() > 1 {
-        use rayon::prelude::*;
-        bands
-            .par_chunks_mut(band)
-            .take(grid.bands())
-            .enumerate()
-            .for_each(copy_band);
-    } else {
-        bands
-            .chunks_mut(band)
-            .take(grid.bands())
-            .enumerate()
-            .for_each(copy_band);
-    }
+    options::for_each_band(
+        &mut dst[grid.band_origin()..],
+        band,
+        grid.bands(),
+        options.threads,
+        |index, band| grid.copy_band(index, src, band, network.as_ref()),
+    );
     Ok(())
 }

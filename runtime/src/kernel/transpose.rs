@@ -4,7 +4,7 @@
 //! register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements, 4 × 4
 //! of 8-byte ones), with scalar code at the edges and for other element sizes.
 
-use super::{Element, KernelError, Level, View};
+use super::{Element, KernelError, Level, Options, View};
 
 /// Destination rows per band of a transpose: the source lines a band reads are 64 elements
 /// long (whole cache lines for every element size up to 8 bytes).
@@ -14,11 +14,8 @@ const BLOCK: usize = 64;
 /// in L2. Measured at 4096² f32 against blocks of 32 to 256 columns (BENCHMARKS.md).
 const BLOCK_COLS: usize = 512;
 
-/// Destinations at least this large (in bytes) are split into bands across threads.
-const PARALLEL_BYTES: usize = 1 << 20;
-
 /// Copies `src`, laid out as `from` says, into `dst`, laid out as `to` says, with the
-/// widest SIMD this CPU runs. Both views must have the same extents (one or two
+/// widest SIMD this CPU runs, across threads from 1 MiB of destination on. Both views must have the same extents (one or two
 /// coordinates); elements of `dst` outside `to` are left as they were.
 ///
 /// `copy_views(&View::row_major(&[h, w])?, &View::column_major(&[h, w])?, ..)` is the
@@ -29,23 +26,25 @@ pub fn copy_views<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    let level = Level::ALL
-        .into_iter()
-        .rev()
-        .find(|level| level.is_available())
-        .unwrap_or(Level::Runs);
-    copy_views_with(level, from, to, src, dst)
+    copy_views_with(Options::default(), from, to, src, dst)
 }
 
-/// [`copy_views`] at a given level ([`Level::Runs`]: scalar code on any CPU; AVX-512 runs
-/// the AVX2 squares).
+/// [`copy_views`] as `options` say: the level ([`Level::Runs`]: scalar code on any CPU;
+/// AVX-512 runs the AVX2 squares) and the threads.
 pub fn copy_views_with<E: Element>(
-    level: Level,
+    options: Options,
     from: &View,
     to: &View,
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
+    let level = options.level.unwrap_or_else(|| {
+        Level::ALL
+            .into_iter()
+            .rev()
+            .find(|level| level.is_available())
+            .unwrap_or(Level::Runs)
+    });
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
     }
@@ -78,23 +77,13 @@ pub fn copy_views_with<E: Element>(
         return Ok(());
     }
     let plane = Plane::new(from, to);
-    let band_len = plane.band_len();
-    let copy_band = |(band, dst): (usize, &mut [E])| plane.copy_band(level, band, src, dst);
-    let bands = &mut dst[to.origin()..];
-    if size_of_val(bands) >= PARALLEL_BYTES && plane.bands() > 1 {
-        use rayon::prelude::*;
-        bands
-            .par_chunks_mut(band_len)
-            .take(plane.bands())
-            .enumerate()
-            .for_each(copy_band);
-    } else {
-        bands
-            .chunks_mut(band_len)
-            .take(plane.bands())
-            .enumerate()
-            .for_each(copy_band);
-    }
+    super::options::for_each_band(
+        &mut dst[to.origin()..],
+        plane.band_len(),
+        plane.bands(),
+        options.threads,
+        |band, dst| plane.copy_band(level, band, src, dst),
+    );
     Ok(())
 }
 

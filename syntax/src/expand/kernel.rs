@@ -102,35 +102,45 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             quote!(&#name::SHAPE)
         }
     };
-    let (from, to) = (quote!(from), quote!(to));
     let layout = kernel.layout;
-    let (params, from_side, to_side) = match kernel.direction {
-        Direction::Pack | Direction::Unpack => {
-            let value = quote!(layout);
-            let extents = extents(layout, &value);
-            let tiles = frame(Some(layout), value);
-            let row_major = quote!(::swizzle::kernel::Side { extents: #extents, frame: ::swizzle::kernel::Frame::RowMajor });
-            let tiles = quote!(::swizzle::kernel::Side { extents: #extents, frame: #tiles });
-            let params = layout_param(tiled, &quote!(layout), layout);
-            match kernel.direction {
-                Direction::Pack => (params, row_major, tiles),
-                _ => (params, tiles, row_major),
-            }
-        }
+    let side = |layout: &Checked, value: TokenStream| {
+        let extents = extents(layout, &value);
+        let frame = frame(Some(layout), value);
+        quote!(::swizzle::kernel::Side { extents: #extents, frame: #frame })
+    };
+    // The parameters of every `run` (layout values), the image parameter and argument of
+    // `with_sides` (pack and unpack only), and its body.
+    let (params, image_param, sides) = match kernel.direction {
         Direction::Copy => {
-            let (source, destination) = (kernel.source.unwrap_or(layout), layout);
-            let (from_extents, to_extents) = (extents(source, &from), extents(destination, &to));
-            let (from_frame, to_frame) = (
-                frame(Some(source), from.clone()),
-                frame(Some(destination), to.clone()),
-            );
-            let mut params = layout_param(tiled, &from, source);
-            params.extend(layout_param(tiled, &to, destination));
-            (
-                params,
-                quote!(::swizzle::kernel::Side { extents: #from_extents, frame: #from_frame }),
-                quote!(::swizzle::kernel::Side { extents: #to_extents, frame: #to_frame }),
-            )
+            let source = kernel.source.unwrap_or(layout);
+            let (from, to) = (side(source, quote!(from)), side(layout, quote!(to)));
+            let mut params = layout_param(tiled, &quote!(from), source);
+            params.extend(layout_param(tiled, &quote!(to), layout));
+            let sides = quote! {
+                let from = #from;
+                let to = #to;
+                copy(from, to)
+            };
+            (params, TokenStream::new(), sides)
+        }
+        direction => {
+            let tiles = side(layout, quote!(layout));
+            let extents = extents(layout, &quote!(layout));
+            let (from, to) = match direction {
+                Direction::Pack => (quote!(image), quote!(tiles)),
+                _ => (quote!(tiles), quote!(image)),
+            };
+            let sides = quote! {
+                let tiles = #tiles;
+                let row_major = ::swizzle::kernel::Side {
+                    extents: #extents,
+                    frame: ::swizzle::kernel::Frame::RowMajor,
+                };
+                let image = image.map_or(row_major, ::swizzle::kernel::View::side);
+                copy(#from, #to)
+            };
+            let image = quote!(image: Option<&::swizzle::kernel::View>,);
+            (layout_param(tiled, &quote!(layout), layout), image, sides)
         }
     };
     let doc = match kernel.direction {
@@ -144,30 +154,30 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             " Copies `src`, stored in the first layout, into `dst`, stored in the second."
         }
     };
-    // Pack and unpack also take the image as a view; `image` replaces the row-major side.
-    let image = quote!(image.side());
+    let args = layout_args(tiled, kernel);
+    let (default_image, view_image) = match kernel.direction {
+        Direction::Copy => (TokenStream::new(), TokenStream::new()),
+        _ => (quote!(None,), quote!(Some(image),)),
+    };
     let run_view = match kernel.direction {
         Direction::Copy => TokenStream::new(),
-        direction => {
-            let (from_side, to_side) = match direction {
-                Direction::Pack => (&image, &to_side),
-                _ => (&from_side, &image),
-            };
-            quote! {
-                /// [`run`](Self::run) with the row-major image given as a view: rows with a
-                /// pitch, column-major, a rectangle of a larger image. Its buffer may be
-                /// longer than the view reaches; only the view's elements are read or
-                /// written.
-                pub fn run_view<E: ::swizzle::kernel::Element>(
-                    #params
-                    image: &::swizzle::kernel::View,
-                    src: &[E],
-                    dst: &mut [E],
-                ) -> Result<(), ::swizzle::kernel::KernelError> {
-                    ::swizzle::kernel::copy(Self::plan(), #from_side, #to_side, src, dst)
-                }
+        _ => quote! {
+            /// [`run`](Self::run) with the row-major image given as a view: rows with a
+            /// pitch, column-major, a rectangle of a larger image. Its buffer may be
+            /// longer than the view reaches; only the view's elements are read or
+            /// written.
+            pub fn run_view<E: ::swizzle::kernel::Element>(
+                #params
+                image: &::swizzle::kernel::View,
+                src: &[E],
+                dst: &mut [E],
+            ) -> Result<(), ::swizzle::kernel::KernelError> {
+                let options = ::swizzle::kernel::Options::default();
+                Self::with_sides(#args #view_image |from, to| {
+                    ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+                })
             }
-        }
+        },
     };
     quote! {
         #[doc = #doc]
@@ -178,10 +188,55 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             src: &[E],
             dst: &mut [E],
         ) -> Result<(), ::swizzle::kernel::KernelError> {
-            ::swizzle::kernel::copy(Self::plan(), #from_side, #to_side, src, dst)
+            Self::run_with(#args ::swizzle::kernel::Options::default(), src, dst)
+        }
+
+        /// [`run`](Self::run) as `options` say: the SIMD level and the threads.
+        pub fn run_with<E: ::swizzle::kernel::Element>(
+            #params
+            options: ::swizzle::kernel::Options,
+            src: &[E],
+            dst: &mut [E],
+        ) -> Result<(), ::swizzle::kernel::KernelError> {
+            Self::with_sides(#args #default_image |from, to| {
+                ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+            })
+        }
+
+        /// [`run`](Self::run) over byte buffers of `element_size`-byte elements (one of
+        /// `swizzle::kernel::ELEMENT_SIZES`): the pixels of a file format.
+        pub fn run_bytes(
+            #params
+            element_size: usize,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ::swizzle::kernel::KernelError> {
+            let options = ::swizzle::kernel::Options::default();
+            Self::with_sides(#args #default_image |from, to| {
+                ::swizzle::kernel::copy_bytes(options, element_size, Self::plan(), from, to, src, dst)
+            })
         }
 
         #run_view
+
+        /// The two sides of the copy, from the layout values (and the image's view),
+        /// handed to `copy`.
+        fn with_sides<R>(
+            #params
+            #image_param
+            copy: impl FnOnce(::swizzle::kernel::Side<'_>, ::swizzle::kernel::Side<'_>) -> R,
+        ) -> R {
+            #sides
+        }
+    }
+}
+
+/// The layout arguments `run` passes on: `layout,` or `from, to,` for tiled layouts.
+fn layout_args(tiled: bool, kernel: &CheckedKernel) -> TokenStream {
+    match (tiled, kernel.direction) {
+        (false, _) => TokenStream::new(),
+        (true, Direction::Copy) => quote!(from, to,),
+        (true, _) => quote!(layout,),
     }
 }
 
@@ -259,6 +314,8 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
         }
     };
     let run = accepting("run", layouts + 2);
+    let run_with = accepting("run_with", layouts + 3);
+    let run_bytes = accepting("run_bytes", layouts + 3);
     // Pack and unpack name one layout; they also take the image as a view.
     let run_view = match (&item.source, &item.destination) {
         (Some(_), Some(_)) => TokenStream::new(),
@@ -270,6 +327,8 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
         impl #name {
             pub const VECTOR: usize = 0;
             #run
+            #run_with
+            #run_bytes
             #run_view
         }
     }

@@ -1,0 +1,90 @@
+//! How a copy runs: its SIMD level, and how many threads share its bands.
+
+use super::Level;
+use std::num::NonZeroUsize;
+
+/// Destinations at least this large (in bytes) are split across threads by default.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// How a copy runs. The default detects the level (the widest this CPU runs; for a kernel,
+/// the widest its plan has a network for) and splits destinations of 1 MiB and more across
+/// rayon's threads, band by band.
+///
+/// ```
+/// use swizzle_runtime::kernel::{Level, Options};
+/// let pinned = Options::default().level(Level::Runs).threads(1);
+/// assert_eq!(pinned.threads, std::num::NonZeroUsize::new(1));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// The SIMD level; `None`: detected. A level this CPU does not run is an error.
+    pub level: Option<Level>,
+    /// At most this many threads, whatever the size (1: the calling thread alone); `None`:
+    /// rayon's pool from 1 MiB of destination on, the calling thread below. More threads
+    /// than rayon's pool has run as many as it has.
+    pub threads: Option<NonZeroUsize>,
+}
+
+impl Options {
+    /// These options at `level`.
+    pub fn level(self, level: Level) -> Self {
+        Options {
+            level: Some(level),
+            ..self
+        }
+    }
+
+    /// These options on at most `threads` threads (0 counts as 1: the calling thread).
+    pub fn threads(self, threads: usize) -> Self {
+        Options {
+            threads: Some(NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN)),
+            ..self
+        }
+    }
+}
+
+impl From<Level> for Options {
+    fn from(level: Level) -> Self {
+        Options::default().level(level)
+    }
+}
+
+/// Runs `copy_band(index, band)` on the first `count` bands of `len` elements of `bands`
+/// (the last may be shorter where `bands` ends), on the calling thread or across threads
+/// as `threads` says (see [`Options::threads`]). Bands are disjoint, so threads never
+/// share an element.
+pub(super) fn for_each_band<E: Send>(
+    bands: &mut [E],
+    len: usize,
+    count: usize,
+    threads: Option<NonZeroUsize>,
+    copy_band: impl Fn(usize, &mut [E]) + Sync,
+) {
+    use rayon::prelude::*;
+    let run = |(index, band): (usize, &mut [E])| copy_band(index, band);
+    match threads {
+        None if size_of_val(bands) >= PARALLEL_BYTES && count > 1 => bands
+            .par_chunks_mut(len)
+            .take(count)
+            .enumerate()
+            .for_each(run),
+        Some(threads) if threads.get() > 1 && count > 1 => {
+            // One group of whole bands per thread. `(count - 1) · len` lies inside `bands`,
+            // so a group's `per · len ≤ count · len` fits `usize`.
+            let per = count.div_ceil(threads.get());
+            bands
+                .par_chunks_mut(per * len)
+                .take(count.div_ceil(per))
+                .enumerate()
+                .for_each(|(group, bands)| {
+                    let first = group * per;
+                    bands
+                        .chunks_mut(len)
+                        .take(count - first)
+                        .enumerate()
+                        .for_each(|(i, band)| copy_band(first + i, band));
+                })
+        }
+        _ => bands.chunks_mut(len).take(count).enumerate().for_each(run),
+    }
+}
