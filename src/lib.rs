@@ -6,6 +6,7 @@ extern crate self as swizzle;
 #[cfg(feature = "gpu")]
 pub mod gemm;
 pub use swizzle_macros::layout;
+pub mod tegra;
 #[doc(hidden)]
 pub use swizzle_runtime::__private;
 #[cfg(feature = "gpu")]

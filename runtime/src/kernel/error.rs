@@ -46,11 +46,22 @@ pub enum KernelError {
     },
     /// The copy needs views of another number of coordinates.
     Views { expected: usize, found: usize },
+    /// Stacked tiles need a stack of at least one tile and a grid of two coordinates or
+    /// more.
+    Stack { stack: usize, rank: usize },
     /// A byte buffer does not hold whole elements.
     Bytes {
         side: &'static str,
         len: usize,
         element_size: usize,
+    },
+    /// A byte buffer of [`copy_bytes`](super::copy_bytes) has the wrong length: exactly
+    /// `expected` bytes (a row-major array, tiles), or at least (a view).
+    ByteLength {
+        side: &'static str,
+        expected: usize,
+        found: usize,
+        exact: bool,
     },
     /// Byte buffers of an element size [`copy_bytes`](super::copy_bytes) does not copy.
     ElementSize { element_size: usize },
@@ -132,6 +143,10 @@ impl fmt::Display for KernelError {
                 f,
                 "views of {found} coordinates where this copy takes {expected}: give {expected}-dimensional views"
             ),
+            Self::Stack { stack, rank } => write!(
+                f,
+                "stacks of {stack} tiles over a grid of {rank} coordinates: stack at least one tile, over two coordinates or more"
+            ),
             Self::Bytes {
                 side,
                 len,
@@ -140,6 +155,21 @@ impl fmt::Display for KernelError {
                 f,
                 "the {side} has {len} bytes, not a whole number of {element_size}-byte elements: give a multiple of {element_size}"
             ),
+            Self::ByteLength {
+                side,
+                expected,
+                found,
+                exact,
+            } => {
+                let (needs, give) = match exact {
+                    true => ("needs", "exactly"),
+                    false => ("reaches", "at least"),
+                };
+                write!(
+                    f,
+                    "the {side} has {found} bytes but its layout {needs} {expected}: give a buffer of {give} {expected} bytes"
+                )
+            }
             Self::ElementSize { element_size } => write!(
                 f,
                 "elements of {element_size} bytes: byte buffers take elements of {:?} bytes; copy typed slices otherwise",

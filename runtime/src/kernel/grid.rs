@@ -25,6 +25,10 @@ pub struct Buffer {
     /// Whether the plan's frame offsets are row-major indices within the tile, placed by
     /// `strides` (row-major arrays and views), rather than offsets within a tile.
     per_element: bool,
+    /// Tiles along the first coordinate that lie one after the other (stacked tiles; 1
+    /// otherwise): `units[0]` steps within a stack, `stack_len` from stack to stack.
+    stack: usize,
+    stack_len: usize,
 }
 
 /// Full tiles at equal distances along a row, in elements: the `i`-th starts at
@@ -95,7 +99,9 @@ impl<'p> Grid<'p> {
             plan,
             [from.frame, to.frame].map(|frame| match frame {
                 Frame::RowMajor | Frame::Strided { .. } => FrameSpace::RowMajor,
-                Frame::Tiles { tile_space, .. } => FrameSpace::Tiles(tile_space),
+                Frame::Tiles { tile_space, .. } | Frame::Stacked { tile_space, .. } => {
+                    FrameSpace::Tiles(tile_space)
+                }
             }),
         )?;
         let buffer = |side: Side| Buffer::new(side.frame, &extents, tile, &tiles);
@@ -152,9 +158,13 @@ impl<'p> Grid<'p> {
     /// copy): bands start this far apart, from [`band_origin`](Self::band_origin), and hold
     /// every element of their tiles.
     pub fn band_len(&self) -> usize {
+        let len = match self.split {
+            0 => self.to.stack_len,
+            split => self.to.units[split],
+        };
         match self.tiles.contains(&0) {
             true => 0,
-            false => self.to.units[self.split].max(1),
+            false => len.max(1),
         }
     }
 
@@ -163,13 +173,21 @@ impl<'p> Grid<'p> {
         self.to.origin
     }
 
-    /// How many bands there are.
-    pub fn bands(&self) -> usize {
-        self.tiles[self.split]
+    /// Tiles along the split coordinate per band: a stack of a stacked destination, else 1.
+    fn band_tiles(&self) -> usize {
+        match self.split {
+            0 => self.to.stack,
+            _ => 1,
+        }
     }
 
-    /// Copies band `band` (the tiles at `band` along the split coordinate) from `src` into
-    /// `dst`, the band's part of the destination, row of tiles by row of tiles.
+    /// How many bands there are.
+    pub fn bands(&self) -> usize {
+        self.tiles[self.split].div_ceil(self.band_tiles())
+    }
+
+    /// Copies band `band` (its tiles along the split coordinate) from `src` into `dst`, the
+    /// band's part of the destination, row of tiles by row of tiles.
     pub fn copy_band<E: Element>(
         &self,
         band: usize,
@@ -178,45 +196,39 @@ impl<'p> Grid<'p> {
         network: Option<&Prepared>,
     ) {
         let shift = self.to.origin + band * self.band_len();
+        let first = band * self.band_tiles();
+        let along_split = first..(first + self.band_tiles()).min(self.tiles[self.split]);
         // Every place of the band with 0 along the rows' axis (the band itself along it in
         // one dimension, where the row is the one tile).
         let mut others = self.tiles.clone();
         others[self.split] = 1;
         others[self.axis] = 1;
-        let row = match self.axis == self.split {
-            true => band..band + 1,
-            false => 0..self.tiles[self.axis],
-        };
-        for mut place in swizzle_core::ir::coordinates(&others) {
-            place[self.split] = band;
-            place[self.axis] = row.start;
-            let start = |buffer: &Buffer| -> usize {
-                let within: usize = place
-                    .iter()
-                    .zip(&buffer.units)
-                    .map(|(g, unit)| g * unit)
-                    .sum();
-                buffer.origin + within
+        for tile in along_split {
+            let row = match self.axis == self.split {
+                true => tile..tile + 1,
+                false => 0..self.tiles[self.axis],
             };
-            let starts = [start(&self.from), start(&self.to) - shift];
-            self.copy_row(&mut place, row.clone(), starts, src, dst, network);
+            for mut place in swizzle_core::ir::coordinates(&others) {
+                place[self.split] = tile;
+                self.copy_row(&mut place, row.clone(), shift, src, dst, network);
+            }
         }
     }
 
-    /// Copies the tiles `row` along the rows' axis at `place` (whose entry there this sets),
-    /// the first starting at `starts` in the source and destination: the full ones with the
-    /// network in one call where it takes them, the others in runs.
+    /// Copies the tiles `row` along the rows' axis at `place` (whose entry there this sets)
+    /// into the band starting at `shift` of the destination: the full ones with the
+    /// network in one call where it takes them (their starts are equally spaced), the
+    /// others in runs.
     fn copy_row<E: Element>(
         &self,
         place: &mut [usize],
         row: Range<usize>,
-        [from, to]: [usize; 2],
+        shift: usize,
         src: &[E],
         dst: &mut [E],
         network: Option<&Prepared>,
     ) {
         let axis = self.axis;
-        let steps = [self.from.units[axis], self.to.units[axis]];
         let outer_full = (0..place.len())
             .filter(|&i| i != axis)
             .all(|i| place[i] < self.full[i]);
@@ -224,21 +236,30 @@ impl<'p> Grid<'p> {
             true => self.full[axis].clamp(row.start, row.end),
             false => row.start,
         };
+        let starts = |place: &[usize]| {
+            [
+                self.from.tile_start(place),
+                self.to.tile_start(place) - shift,
+            ]
+        };
+        place[axis] = row.start;
+        let [from, to] = starts(place);
+        // Stacks break the spacing along the first coordinate.
+        let equally_spaced = axis != 0 || (self.from.stack == 1 && self.to.stack == 1);
         let tiles = Tiles {
             from,
-            from_step: steps[0],
+            from_step: self.from.units[axis],
             to,
-            to_step: steps[1],
+            to_step: self.to.units[axis],
             count: full_end - row.start,
         };
-        let networked = tiles.count > 0 && network.is_some_and(|n| n.copy_row(src, dst, tiles));
+        let networked = equally_spaced
+            && tiles.count > 0
+            && network.is_some_and(|n| n.copy_row(src, dst, tiles));
         let first = if networked { full_end } else { row.start };
         for g in first..row.end {
             place[axis] = g;
-            let (from, to) = (
-                from + (g - row.start) * steps[0],
-                to + (g - row.start) * steps[1],
-            );
+            let [from, to] = starts(place);
             self.copy_runs(place, g < full_end, src, from, dst, to);
         }
     }
@@ -340,6 +361,14 @@ impl Buffer {
             }
             Ok((strides, space))
         };
+        let check_grid = |grid: &[usize]| match grid == tiles {
+            true => Ok(()),
+            false => Err(KernelError::Grid {
+                expected: tiles.to_vec(),
+                found: grid.to_vec(),
+            }),
+        };
+        let mut stack = 1;
         let (strides, space, origin, exact, per_element) = match frame {
             Frame::RowMajor => {
                 let (strides, space) = row_major_strides(extents, 1)?;
@@ -354,17 +383,34 @@ impl Buffer {
                 tiles: grid,
                 tile_space,
             } => {
-                if grid != tiles {
-                    return Err(KernelError::Grid {
-                        expected: tiles.to_vec(),
-                        found: grid.to_vec(),
-                    });
-                }
+                check_grid(grid)?;
                 let (strides, space) = row_major_strides(tiles, tile_space)?;
                 (strides, space, 0, true, false)
             }
+            Frame::Stacked {
+                tiles: grid,
+                tile_space,
+                stack: height,
+            } => {
+                check_grid(grid)?;
+                if height == 0 || tiles.len() < 2 {
+                    return Err(KernelError::Stack {
+                        stack: height,
+                        rank: tiles.len(),
+                    });
+                }
+                stack = height;
+                // Row-major over the stacks: the first coordinate counts stacks of
+                // `height` tiles, each stack `height` tiles long.
+                let mut stacks = tiles.to_vec();
+                stacks[0] = tiles[0].div_ceil(height);
+                let unit = tile_space.checked_mul(height).ok_or_else(overflow)?;
+                let (mut strides, space) = row_major_strides(&stacks, unit)?;
+                strides[0] = tile_space;
+                (strides, space, 0, true, false)
+            }
         };
-        let units = match per_element {
+        let units: Vec<usize> = match per_element {
             true => strides
                 .iter()
                 .zip(tile)
@@ -373,6 +419,12 @@ impl Buffer {
                 .ok_or_else(overflow)?,
             false => strides.clone(),
         };
+        // From one stack to the next: the whole band of the other coordinates (its space
+        // divided among the stacks), or one step along the first coordinate.
+        let stack_len = match frame {
+            Frame::Stacked { .. } => space / tiles[0].div_ceil(stack).max(1),
+            _ => units.first().copied().unwrap_or(0),
+        };
         Ok(Buffer {
             space,
             exact,
@@ -380,7 +432,19 @@ impl Buffer {
             strides,
             units,
             per_element,
+            stack,
+            stack_len,
         })
+    }
+
+    /// Where the tile at `place` (grid coordinates) starts.
+    fn tile_start(&self, place: &[usize]) -> usize {
+        let (first, rest) = place.split_first().unwrap_or((&0, &[]));
+        let within: usize = rest.iter().zip(&self.units[1..]).map(|(g, u)| g * u).sum();
+        self.origin
+            + first / self.stack * self.stack_len
+            + first % self.stack * self.units[0]
+            + within
     }
 
     /// The buffer's length, checked against what its frame needs.

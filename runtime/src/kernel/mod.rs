@@ -50,6 +50,16 @@ pub enum Frame<'a> {
         tiles: &'a [usize],
         tile_space: usize,
     },
+    /// A layout's tiles stacked: along the first coordinate, `stack` tiles one after the
+    /// other form a stack, and the stacks are stored row-major over the grid — the
+    /// block-linear order of NVIDIA and Tegra X1 textures, where `stack` GOBs (the tiles)
+    /// form a block, chosen at run time. The buffer holds whole stacks: see
+    /// [`stacked_space`].
+    Stacked {
+        tiles: &'a [usize],
+        tile_space: usize,
+        stack: usize,
+    },
 }
 
 /// One side of a copy: the extents of its coordinates and how it stores them.
@@ -125,6 +135,20 @@ impl Level {
 /// Destinations at least this large (in bytes) are written with streaming stores, which
 /// bypass the caches: the array would not stay in them anyway.
 const STREAM_BYTES: usize = 1 << 23;
+
+/// Elements of a [`Frame::Stacked`] buffer: the grid's first coordinate rounded up to
+/// whole stacks; `None` for a stack of 0 tiles, no coordinates, or past `usize::MAX`.
+pub fn stacked_space(tiles: &[usize], tile_space: usize, stack: usize) -> Option<usize> {
+    let (first, rest) = tiles.split_first()?;
+    if stack == 0 {
+        return None;
+    }
+    let stacks = first.div_ceil(stack).checked_mul(stack)?;
+    rest.iter()
+        .try_fold(stacks.checked_mul(tile_space)?, |acc, t| {
+            acc.checked_mul(*t)
+        })
+}
 
 /// Copies `src`, stored as `from` says, into `dst`, stored as `to` says, one tile of `plan`
 /// at a time, with the widest SIMD level this CPU runs. Elements of `dst` that hold no

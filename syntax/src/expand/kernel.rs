@@ -77,22 +77,25 @@ fn doc(kernel: &CheckedKernel) -> Vec<String> {
 fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     let tiled = kernel.layout.descriptor.is_tiled();
     // Each side's frame, and the extents, from the layout values (tiled) or the constants.
-    let frame = |layout: Option<&Checked>, value: TokenStream| match layout {
-        None => quote!(::swizzle::kernel::Frame::RowMajor),
-        Some(layout) => {
-            let name = type_name(layout);
-            let tiles = match tiled {
-                true => quote!(&#value.tiles()),
-                false => {
-                    let rank = lit(layout.coords.len());
-                    quote!(&[1; #rank])
-                }
-            };
-            let space = match tiled {
-                true => quote!(#name::TILE_SPACE),
-                false => quote!(#name::SPACE),
-            };
-            quote!(::swizzle::kernel::Frame::Tiles { tiles: #tiles, tile_space: #space })
+    // A tiled layout's tiles of pack and unpack may be stacked (`run_stacked`); `stack`
+    // is then a parameter of `with_sides`.
+    let stackable = tiled && kernel.direction != Direction::Copy;
+    let frame = |layout: &Checked, value: TokenStream| {
+        let name = type_name(layout);
+        match (tiled, stackable) {
+            (true, true) => quote!(::swizzle::kernel::Frame::Stacked {
+                tiles: &#value.tiles(),
+                tile_space: #name::TILE_SPACE,
+                stack,
+            }),
+            (true, false) => quote!(::swizzle::kernel::Frame::Tiles {
+                tiles: &#value.tiles(),
+                tile_space: #name::TILE_SPACE,
+            }),
+            (false, _) => {
+                let rank = lit(layout.coords.len());
+                quote!(::swizzle::kernel::Frame::Tiles { tiles: &[1; #rank], tile_space: #name::SPACE })
+            }
         }
     };
     let extents = |layout: &Checked, value: &TokenStream| match tiled {
@@ -105,7 +108,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     let layout = kernel.layout;
     let side = |layout: &Checked, value: TokenStream| {
         let extents = extents(layout, &value);
-        let frame = frame(Some(layout), value);
+        let frame = frame(layout, value);
         quote!(::swizzle::kernel::Side { extents: #extents, frame: #frame })
     };
     // The parameters of every `run` (layout values), the image parameter and argument of
@@ -139,7 +142,13 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
                 let image = image.map_or(row_major, ::swizzle::kernel::View::side);
                 copy(#from, #to)
             };
-            let image = quote!(image: Option<&::swizzle::kernel::View>,);
+            let image = match stackable {
+                true => quote! {
+                    image: Option<&::swizzle::kernel::View>,
+                    stack: usize,
+                },
+                false => quote!(image: Option<&::swizzle::kernel::View>,),
+            };
             (layout_param(tiled, &quote!(layout), layout), image, sides)
         }
     };
@@ -155,9 +164,33 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
     };
     let args = layout_args(tiled, kernel);
-    let (default_image, view_image) = match kernel.direction {
-        Direction::Copy => (TokenStream::new(), TokenStream::new()),
-        _ => (quote!(None,), quote!(Some(image),)),
+    // Row-major tiles are stacks of one.
+    let (default_image, view_image) = match (kernel.direction, stackable) {
+        (Direction::Copy, _) => (TokenStream::new(), TokenStream::new()),
+        (_, true) => (quote!(None, 1,), quote!(Some(image), 1,)),
+        (_, false) => (quote!(None,), quote!(Some(image),)),
+    };
+    let run_stacked = match stackable {
+        false => TokenStream::new(),
+        true => quote! {
+            /// [`run`](Self::run) with the layout's tiles stacked `stack` high
+            /// (`swizzle::kernel::Frame::Stacked`): the block-linear order of NVIDIA and
+            /// Tegra X1 textures, whose GOBs (the tiles) stack into blocks of a height
+            /// chosen at run time. The tiled buffer holds whole stacks:
+            /// `swizzle::kernel::stacked_space(&layout.tiles(), TILE_SPACE, stack)`
+            /// elements.
+            pub fn run_stacked<E: ::swizzle::kernel::Element>(
+                #params
+                stack: usize,
+                src: &[E],
+                dst: &mut [E],
+            ) -> Result<(), ::swizzle::kernel::KernelError> {
+                let options = ::swizzle::kernel::Options::default();
+                Self::with_sides(#args None, stack, |from, to| {
+                    ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+                })
+            }
+        },
     };
     let run_view = match kernel.direction {
         Direction::Copy => TokenStream::new(),
@@ -219,8 +252,10 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
 
         #run_view
 
-        /// The two sides of the copy, from the layout values (and the image's view),
-        /// handed to `copy`.
+        #run_stacked
+
+        /// The two sides of the copy, from the layout values (and the image's view, and
+        /// the tiles per stack), handed to `copy`.
         fn with_sides<R>(
             #params
             #image_param
@@ -317,9 +352,13 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
     let run_with = accepting("run_with", layouts + 3);
     let run_bytes = accepting("run_bytes", layouts + 3);
     // Pack and unpack name one layout; they also take the image as a view.
-    let run_view = match (&item.source, &item.destination) {
-        (Some(_), Some(_)) => TokenStream::new(),
-        _ => accepting("run_view", layouts + 3),
+    let (run_view, run_stacked) = match (&item.source, &item.destination) {
+        (Some(_), Some(_)) => (TokenStream::new(), TokenStream::new()),
+        _ if tiled => (
+            accepting("run_view", layouts + 3),
+            accepting("run_stacked", layouts + 3),
+        ),
+        _ => (accepting("run_view", layouts + 3), TokenStream::new()),
     };
     quote! {
         #(#attrs)*
@@ -330,6 +369,7 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
             #run_with
             #run_bytes
             #run_view
+            #run_stacked
         }
     }
 }
