@@ -1,6 +1,6 @@
 //! Tegra X1 block-linear textures, as `layout!` items: one GOB ("group of bytes", 64 bytes ×
 //! 8 rows) is a tile of a `dyn` layout, and a texture stacks GOBs `block_height` high into
-//! blocks ([`Frame::Stacked`](crate::kernel::Frame::Stacked)), so one declaration serves
+//! blocks ([`crate::kernel::Frame::Stacked`]), so one declaration serves
 //! every block height, chosen at run time. The bytes are those of the `tegra_swizzle`
 //! crate (tested equal at many sizes and every block height).
 //!
@@ -10,7 +10,9 @@
 //! 4-byte words ([`Gob32`]), with 16-byte runs and the SIMD networks; other sizes as bytes
 //! ([`GobBytes`]).
 
-use crate::kernel::{Frame, KernelError, Options, Side, copy_bytes, stacked_space};
+use crate::kernel::{
+    Element, Frame, KernelError, Level, Options, Plan, Side, TileFn, copy_with_tile, stacked_space,
+};
 
 crate::layout! {
     /// GOBs of bytes: tiles of 8 rows × 64 bytes, row-major over the grid of GOBs.
@@ -74,7 +76,7 @@ pub fn swizzle(
     copy(texture, block_height, Direction::Swizzle, src, dst)
 }
 
-/// The inverse of [`swizzle`]: the block-linear `src` into the row-major `dst` of `width ×
+/// The inverse of [`swizzle()`]: the block-linear `src` into the row-major `dst` of `width ×
 /// height` pixels.
 pub fn deswizzle(
     width: usize,
@@ -107,36 +109,101 @@ fn copy(
         extents: vec![height, width, bytes_per_pixel],
     };
     let row = width.checked_mul(bytes_per_pixel).ok_or_else(overflow)?;
-    // Whole words move as words: 16-byte runs, and the SIMD networks of 4-byte lanes.
-    let (element, plans, tile_space) = match bytes_per_pixel % 4 {
-        0 => (
-            4,
-            [Swizzle32::plan(), Deswizzle32::plan()],
-            Gob32::TILE_SPACE,
-        ),
-        _ => (
-            1,
-            [SwizzleBytes::plan(), DeswizzleBytes::plan()],
-            GobBytes::TILE_SPACE,
-        ),
-    };
-    let extents = [height, row / element];
     let tiles = [height.div_ceil(8), row.div_ceil(64)];
-    let linear = Side {
-        extents: &extents,
-        frame: Frame::RowMajor,
-    };
-    let gobs = Side {
-        extents: &extents,
-        frame: Frame::Stacked {
-            tiles: &tiles,
-            tile_space,
-            stack: block_height,
-        },
-    };
-    let (plan, from, to) = match direction {
-        Direction::Swizzle => (plans[0], linear, gobs),
-        Direction::Deswizzle => (plans[1], gobs, linear),
-    };
-    copy_bytes(Options::default(), element, plan, from, to, src, dst)
+    // Whole words move as words (16-byte runs), other pixels as bytes; every full GOB goes
+    // through the kernel's straight-line tile, measured faster here than the permute
+    // networks (BENCHMARKS.md, "Tegra X1 block-linear").
+    let options = Options::default().level(Level::Runs);
+    match bytes_per_pixel % 4 {
+        0 => {
+            let kernels: [(&Plan, TileFn<[u8; 4]>); 2] = [
+                (Swizzle32::plan(), Swizzle32::full_tile),
+                (Deswizzle32::plan(), Deswizzle32::full_tile),
+            ];
+            let gobs = Gobs {
+                extents: [height, row / 4],
+                tiles,
+                tile_space: Gob32::TILE_SPACE,
+                block_height,
+            };
+            gobs.copy(options, kernels, direction, src, dst)
+        }
+        _ => {
+            let kernels: [(&Plan, TileFn<u8>); 2] = [
+                (SwizzleBytes::plan(), SwizzleBytes::full_tile),
+                (DeswizzleBytes::plan(), DeswizzleBytes::full_tile),
+            ];
+            let gobs = Gobs {
+                extents: [height, row],
+                tiles,
+                tile_space: GobBytes::TILE_SPACE,
+                block_height,
+            };
+            gobs.copy(options, kernels, direction, src, dst)
+        }
+    }
+}
+
+/// A texture's GOBs as the kernels see them: extents in elements (words or bytes), the
+/// grid of GOBs, and how high they stack.
+struct Gobs {
+    extents: [usize; 2],
+    tiles: [usize; 2],
+    tile_space: usize,
+    block_height: usize,
+}
+
+impl Gobs {
+    /// The copy with the swizzle (`kernels[0]`) or deswizzle (`kernels[1]`) kernel, over
+    /// byte buffers seen as elements of `E`; lengths are checked, and reported, in bytes.
+    fn copy<E: Element>(
+        &self,
+        options: Options,
+        kernels: [(&Plan, TileFn<E>); 2],
+        direction: Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), KernelError> {
+        let size = size_of::<E>();
+        let whole = |side, len: usize| match len.is_multiple_of(size) {
+            true => Ok(()),
+            false => Err(KernelError::Bytes {
+                side,
+                len,
+                element_size: size,
+            }),
+        };
+        whole("source", src.len())?;
+        whole("destination", dst.len())?;
+        let linear = Side {
+            extents: &self.extents,
+            frame: Frame::RowMajor,
+        };
+        let gobs = Side {
+            extents: &self.extents,
+            frame: Frame::Stacked {
+                tiles: &self.tiles,
+                tile_space: self.tile_space,
+                stack: self.block_height,
+            },
+        };
+        let ((plan, tile), from, to) = match direction {
+            Direction::Swizzle => (kernels[0], linear, gobs),
+            Direction::Deswizzle => (kernels[1], gobs, linear),
+        };
+        let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        copy_with_tile(options, plan, Some(tile), from, to, src, dst).map_err(|error| match error {
+            KernelError::Length {
+                side,
+                expected,
+                found,
+            } => KernelError::ByteLength {
+                side,
+                expected: expected * size,
+                found: found * size,
+                exact: true,
+            },
+            other => other,
+        })
+    }
 }

@@ -391,6 +391,26 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
             level,
             &format!("unpack from stacks of {stack}"),
         );
+        // Into a column-major image: rows of tiles then run down the first coordinate,
+        // across the stacks.
+        let columns = View::column_major(extents).expect("a valid view");
+        let mut transposed = vec![T::POISON; image.len()];
+        copy_with(
+            level,
+            &unpack,
+            stacked,
+            columns.side(),
+            &dst,
+            &mut transposed,
+        )
+        .expect("buffers fit");
+        for (i, coord) in coordinates(extents).enumerate() {
+            let at = columns.offset(&coord).expect("inside");
+            assert_eq!(
+                transposed[at], back[i],
+                "{coord:?} into columns, stacks of {stack}"
+            );
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::network::Prepared;
 use super::valid::{self, FrameSpace};
-use super::{Element, Frame, KernelError, Plan, Side, View};
+use super::{Element, Frame, KernelError, Plan, Side, TileFn, View};
 use std::ops::Range;
 
 /// One buffer of a copy.
@@ -64,6 +64,11 @@ pub struct Grid<'p> {
     runs: Vec<Placed>,
     /// Tile-local coordinates of the runs' starts, `rank` values each.
     coords: Vec<usize>,
+    /// How far past a full tile's starts its runs reach, in the source and the
+    /// destination: one bounds check per tile covers every run.
+    reach: [usize; 2],
+    /// The length every run has, where they all have one (swizzled tiles' runs do).
+    run_len: Option<usize>,
     /// The coordinate whose bands of tiles go to threads: the destination's outermost.
     split: usize,
     /// The coordinate rows of tiles run along (for the networks): the last one, unless it
@@ -108,7 +113,7 @@ impl<'p> Grid<'p> {
         let (from, to) = (buffer(from)?, buffer(to)?);
         let strides = swizzle_core::ir::row_major_strides(tile).unwrap_or_default();
         let mut coords = Vec::with_capacity(plan.runs.len() * rank);
-        let runs = plan
+        let runs: Vec<Placed> = plan
             .runs
             .iter()
             .map(|run| {
@@ -123,6 +128,18 @@ impl<'p> Grid<'p> {
             })
             .collect();
         let full = extents.iter().zip(tile).map(|(e, t)| e / t).collect();
+        let reach = [
+            runs.iter()
+                .map(|run: &Placed| run.from + run.len)
+                .max()
+                .unwrap_or(0),
+            runs.iter()
+                .map(|run: &Placed| run.to + run.len)
+                .max()
+                .unwrap_or(0),
+        ];
+        let run_len = runs.first().map(|run: &Placed| run.len);
+        let run_len = run_len.filter(|&len| runs.iter().all(|run| run.len == len));
         let split = to.outermost(&extents);
         let last = rank - 1;
         let axis = match (split == last, last.checked_sub(1)) {
@@ -138,6 +155,8 @@ impl<'p> Grid<'p> {
             to,
             runs,
             coords,
+            reach,
+            run_len,
             split,
             axis,
         })
@@ -194,6 +213,7 @@ impl<'p> Grid<'p> {
         src: &[E],
         dst: &mut [E],
         network: Option<&Prepared>,
+        tile_fn: Option<TileFn<E>>,
     ) {
         let shift = self.to.origin + band * self.band_len();
         let first = band * self.band_tiles();
@@ -210,7 +230,7 @@ impl<'p> Grid<'p> {
             };
             for mut place in swizzle_core::ir::coordinates(&others) {
                 place[self.split] = tile;
-                self.copy_row(&mut place, row.clone(), shift, src, dst, network);
+                self.copy_row(&mut place, row.clone(), shift, src, dst, network, tile_fn);
             }
         }
     }
@@ -219,6 +239,7 @@ impl<'p> Grid<'p> {
     /// into the band starting at `shift` of the destination: the full ones with the
     /// network in one call where it takes them (their starts are equally spaced), the
     /// others in runs.
+    #[allow(clippy::too_many_arguments)]
     fn copy_row<E: Element>(
         &self,
         place: &mut [usize],
@@ -227,6 +248,7 @@ impl<'p> Grid<'p> {
         src: &[E],
         dst: &mut [E],
         network: Option<&Prepared>,
+        tile_fn: Option<TileFn<E>>,
     ) {
         let axis = self.axis;
         let outer_full = (0..place.len())
@@ -259,8 +281,20 @@ impl<'p> Grid<'p> {
         let first = if networked { full_end } else { row.start };
         for g in first..row.end {
             place[axis] = g;
-            let [from, to] = starts(place);
-            self.copy_runs(place, g < full_end, src, from, dst, to);
+            let [from, to] = match equally_spaced {
+                true => [
+                    from + (g - row.start) * tiles.from_step,
+                    to + (g - row.start) * tiles.to_step,
+                ],
+                false => starts(place),
+            };
+            match (g < full_end, tile_fn) {
+                (true, Some(tile_fn)) if self.runs_are_contiguous() => {
+                    let rows = [self.from.row(), self.to.row()];
+                    tile_fn(&src[from..], &mut dst[to..], rows);
+                }
+                (full, _) => self.copy_runs(place, full, src, from, dst, to),
+            }
         }
     }
 
@@ -277,8 +311,39 @@ impl<'p> Grid<'p> {
         if !self.runs_are_contiguous() {
             self.copy_elements(place, src, from, dst, to);
         } else if full {
-            for run in &self.runs {
-                copy_run(src, from + run.from, dst, to + run.to, run.len);
+            let fits = from
+                .checked_add(self.reach[0])
+                .is_some_and(|end| end <= src.len())
+                && to
+                    .checked_add(self.reach[1])
+                    .is_some_and(|end| end <= dst.len());
+            if !fits {
+                // Never for a grid the copy checked; kept so that no path can go past.
+                for run in &self.runs {
+                    copy_run(src, from + run.from, dst, to + run.to, run.len);
+                }
+                return;
+            }
+            // SAFETY: every run of a full tile ends at most `reach` past the tile's starts,
+            // which lie inside `src` and `dst` (checked just above).
+            unsafe {
+                let (src, dst) = (src.as_ptr().add(from), dst.as_mut_ptr().add(to));
+                match self.run_len {
+                    Some(1) => copy_fixed::<E, 1>(&self.runs, src, dst),
+                    Some(2) => copy_fixed::<E, 2>(&self.runs, src, dst),
+                    Some(4) => copy_fixed::<E, 4>(&self.runs, src, dst),
+                    Some(8) => copy_fixed::<E, 8>(&self.runs, src, dst),
+                    Some(16) => copy_fixed::<E, 16>(&self.runs, src, dst),
+                    _ => {
+                        for run in &self.runs {
+                            std::ptr::copy_nonoverlapping(
+                                src.add(run.from),
+                                dst.add(run.to),
+                                run.len,
+                            );
+                        }
+                    }
+                }
             }
         } else {
             self.copy_partial(place, src, from, dst, to);
@@ -406,7 +471,11 @@ impl Buffer {
                 stacks[0] = tiles[0].div_ceil(height);
                 let unit = tile_space.checked_mul(height).ok_or_else(overflow)?;
                 let (mut strides, space) = row_major_strides(&stacks, unit)?;
-                strides[0] = tile_space;
+                // Within a stack, the next tile along the first coordinate is the next
+                // tile in memory (a stack of one is plain row-major tiles).
+                if height > 1 {
+                    strides[0] = tile_space;
+                }
                 (strides, space, 0, true, false)
             }
         };
@@ -464,6 +533,15 @@ impl Buffer {
         }
     }
 
+    /// Elements between the rows of a two-coordinate tile in a row-major array or a view
+    /// (what a generated tile takes), 0 for tiles.
+    fn row(&self) -> usize {
+        match (self.per_element, &self.strides[..]) {
+            (true, [row, _]) => *row,
+            _ => 0,
+        }
+    }
+
     /// Elements between neighbours along the last coordinate: 1 in a row-major array and in
     /// a layout's runs, the view's stride otherwise.
     fn run_stride(&self) -> usize {
@@ -514,6 +592,24 @@ impl Buffer {
             rest /= t;
         }
         result
+    }
+}
+
+/// The runs of a full tile, each `N` elements, from the tile at `src` to the tile at `dst`:
+/// one fixed-size move each (a 16-byte run is one vector load and store).
+///
+/// # Safety
+/// Every run's `N` elements lie inside the source buffer past `src` and inside the
+/// destination buffer past `dst`, and the two buffers do not overlap.
+#[inline(always)]
+unsafe fn copy_fixed<E: Element, const N: usize>(runs: &[Placed], src: *const E, dst: *mut E) {
+    for run in runs {
+        // SAFETY: the caller's contract; `[E; N]` has `E`'s alignment or less demands
+        // (read and written unaligned).
+        unsafe {
+            let value = src.add(run.from).cast::<[E; N]>().read_unaligned();
+            dst.add(run.to).cast::<[E; N]>().write_unaligned(value);
+        }
     }
 }
 

@@ -136,6 +136,11 @@ impl Level {
 /// bypass the caches: the array would not stay in them anyway.
 const STREAM_BYTES: usize = 1 << 23;
 
+/// A full tile of a kernel as straight-line code (the `full_tile` that `layout!` emits for
+/// two-coordinate tiles of few runs): `src` and `dst` start at the tile, and an image
+/// side's rows lie `rows[0]` (source) or `rows[1]` (destination) elements apart.
+pub type TileFn<E> = fn(&[E], &mut [E], [usize; 2]);
+
 /// Elements of a [`Frame::Stacked`] buffer: the grid's first coordinate rounded up to
 /// whole stacks; `None` for a stack of 0 tiles, no coordinates, or past `usize::MAX`.
 pub fn stacked_space(tiles: &[usize], tile_space: usize, stack: usize) -> Option<usize> {
@@ -185,6 +190,21 @@ pub fn copy_with_options<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
+    copy_with_tile(options, plan, None, from, to, src, dst)
+}
+
+/// [`copy_with_options`] with the plan's full tile as straight-line code (`K::full_tile`):
+/// full tiles that no network copies go through `tile`, which must copy exactly the
+/// plan's runs (the macro's does). Generated `run` functions pass their own.
+pub fn copy_with_tile<E: Element>(
+    options: Options,
+    plan: &Plan,
+    tile: Option<TileFn<E>>,
+    from: Side,
+    to: Side,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
     let level = options.level.unwrap_or_else(|| Level::detect::<E>(plan));
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
@@ -209,7 +229,7 @@ pub fn copy_with_options<E: Element>(
         band,
         grid.bands(),
         options.threads,
-        |index, band| grid.copy_band(index, src, band, network.as_ref()),
+        |index, band| grid.copy_band(index, src, band, network.as_ref(), tile),
     );
     Ok(())
 }

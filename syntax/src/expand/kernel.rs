@@ -17,6 +17,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
     let run = run_fn(kernel);
+    let full_tile = super::straight::full_tile(kernel);
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -30,6 +31,8 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
             #plan
 
             #run
+
+            #full_tile
         }
     }
 }
@@ -163,6 +166,11 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             " Copies `src`, stored in the first layout, into `dst`, stored in the second."
         }
     };
+    // The generated full tile, where the macro unrolled one.
+    let tile = match super::straight::full_tile(kernel).is_empty() {
+        true => quote!(None),
+        false => quote!(Some(Self::full_tile::<E>)),
+    };
     let args = layout_args(tiled, kernel);
     // Row-major tiles are stacks of one.
     let (default_image, view_image) = match (kernel.direction, stackable) {
@@ -187,7 +195,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             ) -> Result<(), ::swizzle::kernel::KernelError> {
                 let options = ::swizzle::kernel::Options::default();
                 Self::with_sides(#args None, stack, |from, to| {
-                    ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+                    ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
                 })
             }
         },
@@ -207,7 +215,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             ) -> Result<(), ::swizzle::kernel::KernelError> {
                 let options = ::swizzle::kernel::Options::default();
                 Self::with_sides(#args #view_image |from, to| {
-                    ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+                    ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
                 })
             }
         },
@@ -232,7 +240,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             dst: &mut [E],
         ) -> Result<(), ::swizzle::kernel::KernelError> {
             Self::with_sides(#args #default_image |from, to| {
-                ::swizzle::kernel::copy_with_options(options, Self::plan(), from, to, src, dst)
+                ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
             })
         }
 
