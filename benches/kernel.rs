@@ -2,6 +2,9 @@
 //! layouts and back, against `memcpy` of the same bytes (single-threaded `copy_from_slice`
 //! and the same split across threads with rayon), all in one run.
 //!
+//! Each kernel runs through its generated `run_with` (so with its straight-line full tile
+//! where the macro unrolled one), at every level that has a network, and in runs.
+//!
 //! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
 //! interpreter before it is timed; `main` prints a markdown table of this run's ratios.
 
@@ -13,7 +16,7 @@ use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::SystemTime;
-use swizzle::kernel::{Frame, Level, Plan, Side, copy_with};
+use swizzle::kernel::{Level, Plan};
 
 swizzle::layout! {
     /// 8×8 Morton tiles.
@@ -57,51 +60,43 @@ const SIDES: [usize; 2] = [512, 4096];
 struct Tiled {
     name: &'static str,
     extents: [usize; 2],
-    tiles: [usize; 2],
-    tile_space: usize,
     space: usize,
+    /// The pack kernel's plan: which levels have networks.
     pack: Plan,
-    unpack: Plan,
+    /// The generated `run_with` of the pack and unpack kernels (with their straight-line
+    /// full tiles where the macro unrolled them), at a level.
+    run_pack: Box<Runner>,
+    run_unpack: Box<Runner>,
     descriptor: swizzle::ir::Descriptor,
 }
+
+type Runner = dyn Fn(Level, &[u32], &mut [u32]) -> Result<(), swizzle::kernel::KernelError>;
 
 macro_rules! tiled {
     ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
         let layout = $layout::new($side, $side).expect("fits");
+        let unpack_layout = layout.clone();
         Tiled {
             name: $name,
             extents: layout.extents(),
-            tiles: layout.tiles(),
-            tile_space: $layout::TILE_SPACE,
             space: layout.space(),
             pack: $pack::plan().clone(),
-            unpack: $unpack::plan().clone(),
             descriptor: $layout::DESCRIPTOR,
+            run_pack: Box::new(move |level: Level, src: &[u32], dst: &mut [u32]| {
+                $pack::run_with(&layout, level.into(), src, dst)
+            }),
+            run_unpack: Box::new(move |level: Level, src: &[u32], dst: &mut [u32]| {
+                $unpack::run_with(&unpack_layout, level.into(), src, dst)
+            }),
         }
     }};
 }
 
 impl Tiled {
-    fn sides(&self) -> (Side<'_>, Side<'_>) {
-        let row_major = Side {
-            extents: &self.extents,
-            frame: Frame::RowMajor,
-        };
-        let tiles = Side {
-            extents: &self.extents,
-            frame: Frame::Tiles {
-                tiles: &self.tiles,
-                tile_space: self.tile_space,
-            },
-        };
-        (row_major, tiles)
-    }
-
     /// Packs with `level` and checks every element against the interpreter.
     fn verify(&self, level: Level, image: &[u32]) {
-        let (row_major, tiles) = self.sides();
         let mut packed = vec![u32::MAX; self.space];
-        copy_with(level, &self.pack, row_major, tiles, image, &mut packed).expect("fits");
+        (self.run_pack)(level, image, &mut packed).expect("fits");
         for (i, coord) in swizzle::ir::coordinates(&self.extents).enumerate() {
             let offset = self
                 .descriptor
@@ -110,7 +105,7 @@ impl Tiled {
             assert_eq!(packed[offset], image[i], "{} pack at {level:?}", self.name);
         }
         let mut back = vec![u32::MAX; image.len()];
-        copy_with(level, &self.unpack, tiles, row_major, &packed, &mut back).expect("fits");
+        (self.run_unpack)(level, &packed, &mut back).expect("fits");
         assert_eq!(back, image, "{} unpack at {level:?}", self.name);
     }
 }
@@ -131,37 +126,18 @@ fn bench_layout(
     image: &[u32],
     names: &mut Vec<String>,
 ) {
-    let (row_major, tiles) = layout.sides();
     let mut packed = vec![0u32; layout.space];
     let mut back = vec![0u32; image.len()];
     for level in levels(&layout.pack) {
         layout.verify(level, image);
         let name = format!("{}_pack_{level:?}", layout.name);
         group.bench_function(&name, |b| {
-            b.iter(|| {
-                copy_with(
-                    level,
-                    &layout.pack,
-                    row_major,
-                    tiles,
-                    black_box(image),
-                    &mut packed,
-                )
-            })
+            b.iter(|| (layout.run_pack)(level, black_box(image), &mut packed))
         });
         names.push(name);
         let name = format!("{}_unpack_{level:?}", layout.name);
         group.bench_function(&name, |b| {
-            b.iter(|| {
-                copy_with(
-                    level,
-                    &layout.unpack,
-                    tiles,
-                    row_major,
-                    black_box(&packed),
-                    &mut back,
-                )
-            })
+            b.iter(|| (layout.run_unpack)(level, black_box(&packed), &mut back))
         });
         names.push(name);
     }

@@ -195,7 +195,9 @@ pub fn copy_with_options<E: Element>(
 
 /// [`copy_with_options`] with the plan's full tile as straight-line code (`K::full_tile`):
 /// full tiles that no network copies go through `tile`, which must copy exactly the
-/// plan's runs (the macro's does). Generated `run` functions pass their own.
+/// plan's runs (the macro's does). Generated `run` functions pass their own. With a tile
+/// and no level in `options`, the copy runs at [`Level::Runs`]: the straight-line tile
+/// instead of the networks.
 pub fn copy_with_tile<E: Element>(
     options: Options,
     plan: &Plan,
@@ -205,7 +207,12 @@ pub fn copy_with_tile<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    let level = options.level.unwrap_or_else(|| Level::detect::<E>(plan));
+    // A straight-line tile beats the networks, which step through their controls as data
+    // (measured on every kernel of `benches/kernel.rs` that has one): by default it runs.
+    let level = options.level.unwrap_or_else(|| match tile {
+        Some(_) => Level::Runs,
+        None => Level::detect::<E>(plan),
+    });
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
     }
