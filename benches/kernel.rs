@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{is_benchmark_run, median_ns};
+use common::{fastest, is_benchmark_run, medians};
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -186,15 +186,8 @@ fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
     for (group, names) in ran {
         let side: usize = group.trim_start_matches("kernel_").parse().unwrap_or(0);
         let bytes = (side * side * 4 * 2) as f64;
-        let times: Vec<(&String, Option<f64>)> = names
-            .iter()
-            .map(|name| (name, median_ns(group, name, since).ok()))
-            .collect();
-        let best_copy = times
-            .iter()
-            .filter(|(name, _)| name.starts_with("memcpy"))
-            .filter_map(|(_, ns)| *ns)
-            .fold(f64::INFINITY, f64::min);
+        let times = medians(group, names, since);
+        let best_copy = fastest(&times, "memcpy");
         for (name, ns) in times {
             let Some(ns) = ns else {
                 let _ = writeln!(out, "| {side}² u32 | {name} | n/a | | |");

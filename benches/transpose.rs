@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{is_benchmark_run, median_ns};
+use common::{fastest, is_benchmark_run, medians};
 use criterion::{Criterion, Throughput};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -98,21 +98,9 @@ fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
     for (group, names) in ran {
         let side: usize = group.trim_start_matches("transpose_").parse().unwrap_or(0);
         let bytes = (side * side * 4 * 2) as f64;
-        let times: Vec<(&String, Option<f64>)> = names
-            .iter()
-            .map(|name| (name, median_ns(group, name, since).ok()))
-            .collect();
-        let time_of = |wanted: &str| {
-            times
-                .iter()
-                .find(|(name, _)| name.as_str() == wanted)
-                .and_then(|(_, ns)| *ns)
-        };
-        let anchor = time_of("transpose_crate_1t").unwrap_or(f64::NAN);
-        let best_copy = ["memcpy_1t", "memcpy_all"]
-            .into_iter()
-            .filter_map(time_of)
-            .fold(f64::INFINITY, f64::min);
+        let times = medians(group, names, since);
+        let anchor = fastest(&times, "transpose_crate_1t");
+        let best_copy = fastest(&times, "memcpy");
         for (name, ns) in &times {
             let Some(ns) = ns else {
                 let _ = writeln!(out, "| {side}² f32 | {name} | n/a | | | |");

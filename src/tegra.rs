@@ -192,18 +192,7 @@ impl Gobs {
             Direction::Deswizzle => (kernels[1], gobs, linear),
         };
         let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        copy_with_tile(options, plan, Some(tile), from, to, src, dst).map_err(|error| match error {
-            KernelError::Length {
-                side,
-                expected,
-                found,
-            } => KernelError::ByteLength {
-                side,
-                expected: expected * size,
-                found: found * size,
-                exact: true,
-            },
-            other => other,
-        })
+        copy_with_tile(options, plan, Some(tile), from, to, src, dst)
+            .map_err(|error| error.in_bytes(size))
     }
 }

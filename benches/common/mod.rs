@@ -38,6 +38,29 @@ pub fn median_ns(group: &str, function: &str, since: SystemTime) -> Result<f64, 
         .ok_or_else(|| format!("{shown} has no median.point_estimate"))
 }
 
+/// This run's median of each of `names` in `group` (`None` where it did not run).
+#[allow(dead_code)] // Not every bench reads a whole group.
+pub fn medians<'a>(
+    group: &str,
+    names: &'a [String],
+    since: SystemTime,
+) -> Vec<(&'a str, Option<f64>)> {
+    names
+        .iter()
+        .map(|name| (name.as_str(), median_ns(group, name, since).ok()))
+        .collect()
+}
+
+/// The fastest of `times` whose names start with `prefix` (infinite when none ran).
+#[allow(dead_code)] // Not every bench has anchors by prefix.
+pub fn fastest(times: &[(&str, Option<f64>)], prefix: &str) -> f64 {
+    times
+        .iter()
+        .filter(|(name, _)| name.starts_with(prefix))
+        .filter_map(|(_, ns)| *ns)
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Whether criterion runs benchmarks (rather than tests or a listing), by its own rule:
 /// `--bench` without `--test`, `--list` or `--profile-time`.
 pub fn is_benchmark_run() -> bool {

@@ -414,6 +414,34 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
     }
 }
 
+/// Runs `check::<T>(args)` for the element type `size` picks: `u8`, `u16`, `u32` or `u64`.
+macro_rules! for_size {
+    ($size:expr, $check:ident($($arg:expr),*)) => {
+        match $size {
+            0 => $check::<u8>($($arg),*),
+            1 => $check::<u16>($($arg),*),
+            2 => $check::<u32>($($arg),*),
+            _ => $check::<u64>($($arg),*),
+        }
+    };
+}
+
+/// A random tile layout (`tile_statements`' `kind`, `rows × cols`), fixed-size or in a
+/// grid, and extents for it: its tile, or the tile plus `extra` in a grid.
+fn random_layout(
+    [kind, rows, cols, salt]: [usize; 4],
+    tiled: bool,
+    extra: (usize, usize),
+) -> (Descriptor, Vec<usize>) {
+    let layout = descriptor(&layout_text("A", kind, rows, cols, salt, tiled));
+    let tile = layout.shape();
+    let extents = match tiled {
+        true => vec![extra.0 + tile[0], extra.1 + tile[1]],
+        false => tile,
+    };
+    (layout, extents)
+}
+
 fn assert_same<T: Value>(found: &[T], expected: &[T], level: Level, what: &str) {
     assert_eq!(found, expected, "{what} at {level:?}");
 }
@@ -433,21 +461,11 @@ proptest! {
         size in 0usize..4,
     ) {
         let (rows, cols) = (1 << rows, 1 << cols);
-        let layout = descriptor(&layout_text("A", kind, rows, cols, salt, tiled));
+        let (layout, extents) = random_layout([kind, rows, cols, salt], tiled, extra);
         // A second layout of the same tile for layout → layout copies (no padding).
         let other = descriptor(&layout_text("B", other_kind, rows, cols, salt / 5, tiled));
         let other = (kind < 4 && layout.shape() == other.shape()).then_some(&other);
-        let tile = layout.shape();
-        let extents: Vec<usize> = match tiled {
-            true => vec![extra.0 + tile[0], extra.1 + tile[1]],
-            false => tile.clone(),
-        };
-        match size {
-            0 => check::<u8>(&layout, other, &extents, salt),
-            1 => check::<u16>(&layout, other, &extents, salt),
-            2 => check::<u32>(&layout, other, &extents, salt),
-            _ => check::<u64>(&layout, other, &extents, salt),
-        }
+        for_size!(size, check(&layout, other, &extents, salt));
     }
 
     #[test]
@@ -463,12 +481,7 @@ proptest! {
             _ => vec![extents.0, extents.1],
         };
         let kinds = [kinds.0, kinds.1];
-        match size {
-            0 => check_views::<u8>(&extents, kinds, salt),
-            1 => check_views::<u16>(&extents, kinds, salt),
-            2 => check_views::<u32>(&extents, kinds, salt),
-            _ => check_views::<u64>(&extents, kinds, salt),
-        }
+        for_size!(size, check_views(&extents, kinds, salt));
     }
 
     #[test]
@@ -482,15 +495,8 @@ proptest! {
         size in 0usize..4,
     ) {
         let (rows, cols) = (1 << rows, 1 << cols);
-        let layout = descriptor(&layout_text("A", kind, rows, cols, salt, true));
-        let tile = layout.shape();
-        let extents = vec![extra.0 + tile[0], extra.1 + tile[1]];
-        match size {
-            0 => check_stacked::<u8>(&layout, &extents, stack, salt),
-            1 => check_stacked::<u16>(&layout, &extents, stack, salt),
-            2 => check_stacked::<u32>(&layout, &extents, stack, salt),
-            _ => check_stacked::<u64>(&layout, &extents, stack, salt),
-        }
+        let (layout, extents) = random_layout([kind, rows, cols, salt], true, extra);
+        for_size!(size, check_stacked(&layout, &extents, stack, salt));
     }
 
     #[test]
@@ -504,18 +510,8 @@ proptest! {
         size in 0usize..4,
     ) {
         let (rows, cols) = (1 << rows, 1 << cols);
-        let layout = descriptor(&layout_text("A", kind, rows, cols, salt, tiled));
-        let tile = layout.shape();
-        let extents: Vec<usize> = match tiled {
-            true => vec![extra.0 + tile[0], extra.1 + tile[1]],
-            false => tile.clone(),
-        };
-        match size {
-            0 => check_view::<u8>(&layout, &extents, salt),
-            1 => check_view::<u16>(&layout, &extents, salt),
-            2 => check_view::<u32>(&layout, &extents, salt),
-            _ => check_view::<u64>(&layout, &extents, salt),
-        }
+        let (layout, extents) = random_layout([kind, rows, cols, salt], tiled, extra);
+        for_size!(size, check_view(&layout, &extents, salt));
     }
 }
 

@@ -44,33 +44,5 @@ pub fn copy_bytes(
             }
         };
     }
-    sizes!(1 2 3 4 6 8 12 16).map_err(|error| in_bytes(error, element_size))
-}
-
-/// A length error in elements, as bytes.
-fn in_bytes(error: KernelError, element_size: usize) -> KernelError {
-    let bytes = |elements: usize| elements.saturating_mul(element_size);
-    match error {
-        KernelError::Length {
-            side,
-            expected,
-            found,
-        } => KernelError::ByteLength {
-            side,
-            expected: bytes(expected),
-            found: bytes(found),
-            exact: true,
-        },
-        KernelError::Reach {
-            side,
-            needed,
-            found,
-        } => KernelError::ByteLength {
-            side,
-            expected: bytes(needed),
-            found: bytes(found),
-            exact: false,
-        },
-        other => other,
-    }
+    sizes!(1 2 3 4 6 8 12 16).map_err(|error| error.in_bytes(element_size))
 }

@@ -71,6 +71,37 @@ pub enum KernelError {
     Plan(&'static str),
 }
 
+impl KernelError {
+    /// A length error of a copy over elements of `element_size` bytes, restated in bytes
+    /// (for byte-buffer entry points); any other error as it is.
+    pub fn in_bytes(self, element_size: usize) -> Self {
+        let bytes = |elements: usize| elements.saturating_mul(element_size);
+        match self {
+            KernelError::Length {
+                side,
+                expected,
+                found,
+            } => KernelError::ByteLength {
+                side,
+                expected: bytes(expected),
+                found: bytes(found),
+                exact: true,
+            },
+            KernelError::Reach {
+                side,
+                needed,
+                found,
+            } => KernelError::ByteLength {
+                side,
+                expected: bytes(needed),
+                found: bytes(found),
+                exact: false,
+            },
+            other => other,
+        }
+    }
+}
+
 fn shape(extents: &[usize]) -> String {
     let parts: Vec<String> = extents.iter().map(usize::to_string).collect();
     parts.join(" × ")
