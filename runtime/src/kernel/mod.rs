@@ -208,7 +208,7 @@ pub fn copy_with_tile<E: Element>(
     dst: &mut [E],
 ) -> Result<(), KernelError> {
     // A straight-line tile beats the networks, which step through their controls as data
-    // (measured on every kernel of `benches/kernel.rs` that has one): by default it runs.
+    // (measured on the kernels of `benches/kernel.rs`): by default it runs.
     let level = options.level.unwrap_or_else(|| match tile {
         Some(_) => Level::Runs,
         None => Level::detect::<E>(plan),
