@@ -470,15 +470,21 @@ proptest! {
 
     #[test]
     fn copies_between_views_match_element_copies(
-        rank in 1usize..3,
-        extents in (1usize..80, 1usize..80),
+        rank in 1usize..4,
+        extents in (1usize..80, 1usize..80, 1usize..6),
         kinds in (0usize..5, 0usize..5),
         salt in 0usize..1000,
         size in 0usize..4,
     ) {
+        // Three coordinates: a small batch of planes, the batch coordinate anywhere.
         let extents = match rank {
             1 => vec![extents.0],
-            _ => vec![extents.0, extents.1],
+            2 => vec![extents.0, extents.1],
+            _ => {
+                let mut batch = vec![extents.0 % 20 + 1, extents.1 % 20 + 1];
+                batch.insert(salt % 3, extents.2);
+                batch
+            }
         };
         let kinds = [kinds.0, kinds.1];
         for_size!(size, check_views(&extents, kinds, salt));
@@ -540,12 +546,9 @@ fn copies_between_views_reject_what_does_not_fit() {
         copy_views_with(Level::Runs.into(), &rows, &other, &src, &mut dst),
         Err(KernelError::Extents { .. })
     ));
-    let cube = View::row_major(&[2, 2, 2]).expect("valid");
-    assert_eq!(
-        copy_views_with(Level::Runs.into(), &cube, &cube, &src, &mut dst),
-        Err(KernelError::Views {
-            expected: 2,
-            found: 3
-        })
-    );
+    // No coordinates: one element.
+    let point = View::strided(&[], &[], 5).expect("valid");
+    let mut one = vec![0u32; 7];
+    copy_views_with(Level::Runs.into(), &point, &point, &[9u32; 6], &mut one).expect("fits");
+    assert_eq!(one, [0, 0, 0, 0, 0, 9, 0]);
 }

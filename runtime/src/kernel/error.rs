@@ -44,8 +44,6 @@ pub enum KernelError {
         extents: Vec<usize>,
         image: Vec<usize>,
     },
-    /// The copy needs views of another number of coordinates.
-    Views { expected: usize, found: usize },
     /// Stacked tiles need a stack of at least one tile and a grid of two coordinates or
     /// more.
     Stack { stack: usize, rank: usize },
@@ -169,10 +167,6 @@ impl fmt::Display for KernelError {
                 "a sub-view of {} at {origin:?} reaches outside the {} image: keep origin + extent within the image along every coordinate",
                 shape(extents),
                 shape(image)
-            ),
-            Self::Views { expected, found } => write!(
-                f,
-                "views of {found} coordinates where this copy takes {expected}: give {expected}-dimensional views"
             ),
             Self::Stack { stack, rank } => write!(
                 f,

@@ -2,7 +2,8 @@
 //! the copy moves lines; where they do not (row-major ↔ column-major), it is a transpose:
 //! the plane is cut into square blocks that stay in the L1 cache, and each block into
 //! register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements, 4 × 4
-//! of 8-byte ones), with scalar code at the edges and for other element sizes.
+//! of 8-byte ones), with scalar code at the edges and for other element sizes. More
+//! coordinates are planes of two, one after the other.
 
 use super::{Element, KernelError, Level, Options, View};
 
@@ -15,8 +16,9 @@ const BLOCK: usize = 64;
 const BLOCK_COLS: usize = 512;
 
 /// Copies `src`, laid out as `from` says, into `dst`, laid out as `to` says, with the
-/// widest SIMD this CPU runs, across threads from 1 MiB of destination on. Both views must have the same extents (one or two
-/// coordinates); elements of `dst` outside `to` are left as they were.
+/// widest SIMD this CPU runs, across threads from 1 MiB of destination on. Both views
+/// must have the same extents; views of more than two coordinates are copied plane by
+/// plane. Elements of `dst` outside `to` are left as they were.
 ///
 /// `copy_views(&View::row_major(&[h, w])?, &View::column_major(&[h, w])?, ..)` is the
 /// transpose of an `h × w` row-major matrix into a `w × h` row-major one.
@@ -54,13 +56,6 @@ pub fn copy_views_with<E: Element>(
             to: to.extents().to_vec(),
         });
     }
-    let rank = from.extents().len();
-    if !(1..=2).contains(&rank) {
-        return Err(KernelError::Views {
-            expected: 2,
-            found: rank,
-        });
-    }
     for (side, view, len) in [("source", from, src.len()), ("destination", to, dst.len())] {
         let needed = view.reach().ok_or_else(|| KernelError::Overflow {
             extents: view.extents().to_vec(),
@@ -73,9 +68,68 @@ pub fn copy_views_with<E: Element>(
             });
         }
     }
-    if from.is_empty() {
+    match from.extents().len() {
+        _ if from.is_empty() => return Ok(()),
+        // No coordinates: one element.
+        0 => {
+            dst[to.origin()] = src[from.origin()];
+            return Ok(());
+        }
+        _ => {}
+    }
+    if from.extents().len() <= 2 {
+        copy_plane(level, options, from, to, src, dst);
         return Ok(());
     }
+    // More coordinates: one plane over the destination's fastest coordinate and the
+    // source's (or the destination's next, where they agree) for every value of the others.
+    let [a, b] = plane_coordinates(from, to);
+    let extents = from.extents();
+    let mut others = extents.to_vec();
+    others[a] = 1;
+    others[b] = 1;
+    let plane_extents = [extents[a], extents[b]];
+    for place in swizzle_core::ir::coordinates(&others) {
+        // Sub-views of valid views: they fit and do not overlap.
+        let plane = |view: &View| {
+            let origin = view.offset(&place).unwrap_or(view.origin());
+            let strides = [view.strides()[a], view.strides()[b]];
+            View::strided(&plane_extents, &strides, origin)
+        };
+        copy_plane(level, options, &plane(from)?, &plane(to)?, src, dst);
+    }
+    Ok(())
+}
+
+/// The two coordinates of the planes a copy of more than two coordinates is cut into: the
+/// destination's fastest, and the source's fastest (or, where that is the same one, the
+/// destination's next); each among the coordinates of more than one element where there
+/// are enough.
+fn plane_coordinates(from: &View, to: &View) -> [usize; 2] {
+    let by_stride = |view: &View| {
+        let mut order: Vec<usize> = (0..view.extents().len()).collect();
+        order.sort_by_key(|&i| (view.extents()[i] <= 1, view.strides()[i]));
+        order
+    };
+    let (source, destination) = (by_stride(from), by_stride(to));
+    let a = destination[0];
+    let b = match source[0] == a {
+        true => destination[1],
+        false => source[0],
+    };
+    [a, b]
+}
+
+/// A copy of one or two coordinates, its bands across threads as `options` say. The
+/// views fit their buffers (checked by the caller).
+fn copy_plane<E: Element>(
+    level: Level,
+    options: Options,
+    from: &View,
+    to: &View,
+    src: &[E],
+    dst: &mut [E],
+) {
     let plane = Plane::new(from, to);
     super::options::for_each_band(
         &mut dst[to.origin()..],
@@ -84,7 +138,6 @@ pub fn copy_views_with<E: Element>(
         options.threads,
         |band, dst| plane.copy_band(level, band, src, dst),
     );
-    Ok(())
 }
 
 /// The copy as a plane of `rows × cols`, rows along the destination's slowest coordinate.
