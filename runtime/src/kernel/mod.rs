@@ -207,8 +207,9 @@ pub fn copy_with_tile<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    // A straight-line tile beats the networks, which step through their controls as data
-    // (measured on the kernels of `benches/kernel.rs`): by default it runs.
+    // A straight-line tile beats the networks, which step through their controls as data,
+    // on the 2-core machine of `benches/kernel.rs` (not on every kernel of a 16-core host:
+    // BENCHMARKS.md): by default it runs.
     let level = options.level.unwrap_or_else(|| match tile {
         Some(_) => Level::Runs,
         None => Level::detect::<E>(plan),
