@@ -11,7 +11,7 @@
 //! ([`GobBytes`]).
 
 use crate::kernel::{
-    Element, Frame, KernelError, Level, Options, Plan, Side, TileFn, copy_with_tile, stacked_space,
+    Element, Frame, KernelError, Options, Plan, Side, TileFn, copy_with_tile, stacked_space,
 };
 
 crate::layout! {
@@ -111,9 +111,9 @@ fn copy(
     let row = width.checked_mul(bytes_per_pixel).ok_or_else(overflow)?;
     let tiles = [height.div_ceil(8), row.div_ceil(64)];
     // Whole words move as words (16-byte runs), other pixels as bytes; every full GOB goes
-    // through the kernel's straight-line tile, measured faster here than the permute
-    // networks (BENCHMARKS.md, "Tegra X1 block-linear").
-    let options = Options::default().level(Level::Runs);
+    // through the kernel's straight-line tile (the default where one is given), measured
+    // faster here than the permute networks (BENCHMARKS.md, "Tegra X1 block-linear").
+    let options = Options::default();
     match bytes_per_pixel % 4 {
         0 => {
             let kernels: [(&Plan, TileFn<[u8; 4]>); 2] = [

@@ -279,6 +279,9 @@ impl<'p> Grid<'p> {
             && tiles.count > 0
             && network.is_some_and(|n| n.copy_row(src, dst, tiles));
         let first = if networked { full_end } else { row.start };
+        // Full tiles go through the straight-line tile where there is one.
+        let tile_fn = tile_fn.filter(|_| self.runs_are_contiguous());
+        let rows = [self.from.row(), self.to.row()];
         for g in first..row.end {
             place[axis] = g;
             let [from, to] = match equally_spaced {
@@ -289,10 +292,7 @@ impl<'p> Grid<'p> {
                 false => starts(place),
             };
             match (g < full_end, tile_fn) {
-                (true, Some(tile_fn)) if self.runs_are_contiguous() => {
-                    let rows = [self.from.row(), self.to.row()];
-                    tile_fn(&src[from..], &mut dst[to..], rows);
-                }
+                (true, Some(tile_fn)) => tile_fn(&src[from..], &mut dst[to..], rows),
                 (full, _) => self.copy_runs(place, full, src, from, dst, to),
             }
         }
@@ -433,7 +433,8 @@ impl Buffer {
                 found: grid.to_vec(),
             }),
         };
-        let mut stack = 1;
+        // For stacked tiles: the tiles per stack, and how far apart the stacks lie.
+        let mut stacking = None;
         let (strides, space, origin, exact, per_element) = match frame {
             Frame::RowMajor => {
                 let (strides, space) = row_major_strides(extents, 1)?;
@@ -464,13 +465,13 @@ impl Buffer {
                         rank: tiles.len(),
                     });
                 }
-                stack = height;
                 // Row-major over the stacks: the first coordinate counts stacks of
                 // `height` tiles, each stack `height` tiles long.
                 let mut stacks = tiles.to_vec();
                 stacks[0] = tiles[0].div_ceil(height);
                 let unit = tile_space.checked_mul(height).ok_or_else(overflow)?;
                 let (mut strides, space) = row_major_strides(&stacks, unit)?;
+                stacking = Some((height, strides[0]));
                 // Within a stack, the next tile along the first coordinate is the next
                 // tile in memory (a stack of one is plain row-major tiles).
                 if height > 1 {
@@ -488,12 +489,9 @@ impl Buffer {
                 .ok_or_else(overflow)?,
             false => strides.clone(),
         };
-        // From one stack to the next: the whole band of the other coordinates (its space
-        // divided among the stacks), or one step along the first coordinate.
-        let stack_len = match frame {
-            Frame::Stacked { .. } => space / tiles[0].div_ceil(stack).max(1),
-            _ => units.first().copied().unwrap_or(0),
-        };
+        // Unstacked, each tile along the first coordinate is a stack of one.
+        let (stack, stack_len) =
+            stacking.unwrap_or_else(|| (1, units.first().copied().unwrap_or(0)));
         Ok(Buffer {
             space,
             exact,
@@ -569,7 +567,7 @@ impl Buffer {
     pub fn run_len(&self, tile: &[usize]) -> usize {
         match self.per_element {
             true if self.run_stride() == 1 => tile.last().copied().unwrap_or(0),
-            true => self.strides.last().copied().unwrap_or(1),
+            true => 1,
             false => self.units.last().copied().unwrap_or(0),
         }
     }

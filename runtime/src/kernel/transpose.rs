@@ -239,22 +239,17 @@ impl Plane {
     /// A cache block of a band: squares in registers where the level and the element size
     /// have them and both sides' lines are contiguous, scalar code for the rest.
     fn transpose_block<E: Element>(&self, level: Level, block: &Block, src: &[E], dst: &mut [E]) {
-        let square = square::<E>(level);
         let (rows, cols) = (block.rows.len(), block.cols.len());
         let contiguous = self.src_row == 1 && self.dst_col == 1;
-        let covered = match (square, contiguous) {
+        // The area the squares cover, where they run: whole squares from the block's start.
+        let whole = match (square::<E>(level), contiguous) {
             (Some(side), true) => {
                 let whole = [rows - rows % side, cols - cols % side];
-                whole[0] > 0 && whole[1] > 0 && self.squares(block, whole, side, src, dst)
+                let covered =
+                    whole[0] > 0 && whole[1] > 0 && self.squares(block, whole, side, src, dst);
+                if covered { whole } else { [0, 0] }
             }
-            _ => false,
-        };
-        let whole = match covered {
-            true => {
-                let side = square.unwrap_or(1);
-                [rows - rows % side, cols - cols % side]
-            }
-            false => [0, 0],
+            _ => [0, 0],
         };
         // Whatever the squares left: the columns past them in every row, and the rows past
         // them in their columns.

@@ -4,6 +4,7 @@
 //! `origin + Σ cᵢ · strides[i]`, in elements of the buffer.
 
 use super::{Frame, KernelError, Side};
+use swizzle_core::ir::row_major_strides;
 
 /// Where the coordinates of an image lie in its buffer. Built by the constructors, which
 /// check it; no two coordinates of a view share an element, so a copy into one writes each
@@ -43,16 +44,16 @@ impl View {
                 rank: extents.len(),
             });
         }
+        // Row-major over the extents in storage order, then each stride back to its
+        // coordinate.
+        let stored: Vec<usize> = order
+            .iter()
+            .map(|&coordinate| extents[coordinate])
+            .collect();
+        let stored = row_major_strides(&stored).ok_or_else(|| overflow(extents))?;
         let mut strides = vec![0; extents.len()];
-        let mut space = 1usize;
-        for &coordinate in order.iter().rev() {
-            strides[coordinate] = space;
-            space =
-                space
-                    .checked_mul(extents[coordinate])
-                    .ok_or_else(|| KernelError::Overflow {
-                        extents: extents.to_vec(),
-                    })?;
+        for (&coordinate, stride) in order.iter().zip(stored) {
+            strides[coordinate] = stride;
         }
         Self::strided(extents, &strides, 0)
     }
@@ -68,16 +69,9 @@ impl View {
         if pitch < width {
             return Err(KernelError::Pitch { pitch, width });
         }
-        let mut strides = vec![1; extents.len()];
-        let mut space = pitch;
-        for (stride, &len) in strides.iter_mut().zip(outer).rev() {
-            *stride = space;
-            space = space
-                .checked_mul(len)
-                .ok_or_else(|| KernelError::Overflow {
-                    extents: extents.to_vec(),
-                })?;
-        }
+        // Row-major over the outer extents and rows of `pitch` elements.
+        let rows: Vec<usize> = outer.iter().copied().chain([pitch]).collect();
+        let strides = row_major_strides(&rows).ok_or_else(|| overflow(extents))?;
         Self::strided(extents, &strides, 0)
     }
 
@@ -100,9 +94,7 @@ impl View {
             strides: strides.to_vec(),
             origin,
         };
-        view.reach().ok_or_else(|| KernelError::Overflow {
-            extents: extents.to_vec(),
-        })?;
+        view.reach().ok_or_else(|| overflow(extents))?;
         if view.is_empty() {
             return Ok(view);
         }
@@ -217,6 +209,13 @@ impl View {
                 origin: self.origin,
             },
         }
+    }
+}
+
+/// Extents whose element offsets do not fit `usize`.
+fn overflow(extents: &[usize]) -> KernelError {
+    KernelError::Overflow {
+        extents: extents.to_vec(),
     }
 }
 

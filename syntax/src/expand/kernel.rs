@@ -16,8 +16,8 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let plan = plan_fn(kernel);
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
-    let run = run_fn(kernel);
     let full_tile = super::straight::full_tile(kernel);
+    let run = run_fn(kernel, !full_tile.is_empty());
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -77,7 +77,7 @@ fn doc(kernel: &CheckedKernel) -> Vec<String> {
 }
 
 /// `run`: the buffers, and the layout values of tiled layouts, in; the runtime's copy out.
-fn run_fn(kernel: &CheckedKernel) -> TokenStream {
+fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
     let tiled = kernel.layout.descriptor.is_tiled();
     // Each side's frame, and the extents, from the layout values (tiled) or the constants.
     // A tiled layout's tiles of pack and unpack may be stacked (`run_stacked`); `stack`
@@ -167,9 +167,9 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
     };
     // The generated full tile, where the macro unrolled one.
-    let tile = match super::straight::full_tile(kernel).is_empty() {
-        true => quote!(None),
-        false => quote!(Some(Self::full_tile::<E>)),
+    let tile = match has_full_tile {
+        true => quote!(Some(Self::full_tile::<E>)),
+        false => quote!(None),
     };
     let args = layout_args(tiled, kernel);
     // Row-major tiles are stacks of one.
