@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::SystemTime;
-use swizzle::kernel::{Level, Plan};
+use swizzle::kernel::{Level, Options, Plan};
 
 swizzle::layout! {
     /// 8×8 Morton tiles.
@@ -70,7 +70,7 @@ struct Tiled {
     descriptor: swizzle::ir::Descriptor,
 }
 
-type Runner = dyn Fn(Level, &[u32], &mut [u32]) -> Result<(), swizzle::kernel::KernelError>;
+type Runner = dyn Fn(Options, &[u32], &mut [u32]) -> Result<(), swizzle::kernel::KernelError>;
 
 macro_rules! tiled {
     ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
@@ -82,11 +82,11 @@ macro_rules! tiled {
             space: layout.space(),
             pack: $pack::plan().clone(),
             descriptor: $layout::DESCRIPTOR,
-            run_pack: Box::new(move |level: Level, src: &[u32], dst: &mut [u32]| {
-                $pack::run_with(&layout, level.into(), src, dst)
+            run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                $pack::run_with(&layout, options, src, dst)
             }),
-            run_unpack: Box::new(move |level: Level, src: &[u32], dst: &mut [u32]| {
-                $unpack::run_with(&unpack_layout, level.into(), src, dst)
+            run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                $unpack::run_with(&unpack_layout, options, src, dst)
             }),
         }
     }};
@@ -96,7 +96,7 @@ impl Tiled {
     /// Packs with `level` and checks every element against the interpreter.
     fn verify(&self, level: Level, image: &[u32]) {
         let mut packed = vec![u32::MAX; self.space];
-        (self.run_pack)(level, image, &mut packed).expect("fits");
+        (self.run_pack)(level.into(), image, &mut packed).expect("fits");
         for (i, coord) in swizzle::ir::coordinates(&self.extents).enumerate() {
             let offset = self
                 .descriptor
@@ -105,7 +105,7 @@ impl Tiled {
             assert_eq!(packed[offset], image[i], "{} pack at {level:?}", self.name);
         }
         let mut back = vec![u32::MAX; image.len()];
-        (self.run_unpack)(level, &packed, &mut back).expect("fits");
+        (self.run_unpack)(level.into(), &packed, &mut back).expect("fits");
         assert_eq!(back, image, "{} unpack at {level:?}", self.name);
     }
 }
@@ -130,16 +130,27 @@ fn bench_layout(
     let mut back = vec![0u32; image.len()];
     for level in levels(&layout.pack) {
         layout.verify(level, image);
-        let name = format!("{}_pack_{level:?}", layout.name);
-        group.bench_function(&name, |b| {
-            b.iter(|| (layout.run_pack)(level, black_box(image), &mut packed))
-        });
-        names.push(name);
-        let name = format!("{}_unpack_{level:?}", layout.name);
-        group.bench_function(&name, |b| {
-            b.iter(|| (layout.run_unpack)(level, black_box(&packed), &mut back))
-        });
-        names.push(name);
+        // In cache, one thread beside the default (threads from 1 MiB on).
+        let threads: &[Option<usize>] = match image.len() * 4 <= 1 << 20 {
+            true => &[None, Some(1)],
+            false => &[None],
+        };
+        for &threads in threads {
+            let (options, suffix) = match threads {
+                None => (Options::from(level), String::new()),
+                Some(n) => (Options::from(level).threads(n), format!("_{n}t")),
+            };
+            let name = format!("{}_pack_{level:?}{suffix}", layout.name);
+            group.bench_function(&name, |b| {
+                b.iter(|| (layout.run_pack)(options, black_box(image), &mut packed))
+            });
+            names.push(name);
+            let name = format!("{}_unpack_{level:?}{suffix}", layout.name);
+            group.bench_function(&name, |b| {
+                b.iter(|| (layout.run_unpack)(options, black_box(&packed), &mut back))
+            });
+            names.push(name);
+        }
     }
 }
 

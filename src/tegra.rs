@@ -11,7 +11,7 @@
 //! ([`GobBytes`]).
 
 use crate::kernel::{
-    Element, Frame, KernelError, Options, Plan, Side, TileFn, copy_with_tile, stacked_space,
+    Code, Element, Frame, KernelError, Options, Plan, Side, copy_with_code, stacked_space,
 };
 
 crate::layout! {
@@ -110,15 +110,15 @@ fn copy(
     };
     let row = width.checked_mul(bytes_per_pixel).ok_or_else(overflow)?;
     let tiles = [height.div_ceil(8), row.div_ceil(64)];
-    // Whole words move as words (16-byte runs), other pixels as bytes; every full GOB goes
-    // through the kernel's straight-line tile (the default where one is given), measured
-    // faster here than the permute networks (BENCHMARKS.md, "Tegra X1 block-linear").
+    // Whole words move as words, through the kernels' generated SIMD rows (the default
+    // where the CPU has their level: 1.5–3.3× the interpreted networks here, BENCHMARKS.md,
+    // "Tegra X1 block-linear"); other pixels as bytes, through the straight-line GOB.
     let options = Options::default();
     match bytes_per_pixel % 4 {
         0 => {
-            let kernels: [(&Plan, TileFn<[u8; 4]>); 2] = [
-                (Swizzle32::plan(), Swizzle32::full_tile),
-                (Deswizzle32::plan(), Deswizzle32::full_tile),
+            let kernels: [(&Plan, Code<[u8; 4]>); 2] = [
+                (Swizzle32::plan(), Swizzle32::code()),
+                (Deswizzle32::plan(), Deswizzle32::code()),
             ];
             let gobs = Gobs {
                 extents: [height, row / 4],
@@ -129,9 +129,9 @@ fn copy(
             gobs.copy(options, kernels, direction, src, dst)
         }
         _ => {
-            let kernels: [(&Plan, TileFn<u8>); 2] = [
-                (SwizzleBytes::plan(), SwizzleBytes::full_tile),
-                (DeswizzleBytes::plan(), DeswizzleBytes::full_tile),
+            let kernels: [(&Plan, Code<u8>); 2] = [
+                (SwizzleBytes::plan(), SwizzleBytes::code()),
+                (DeswizzleBytes::plan(), DeswizzleBytes::code()),
             ];
             let gobs = Gobs {
                 extents: [height, row],
@@ -159,7 +159,7 @@ impl Gobs {
     fn copy<E: Element>(
         &self,
         options: Options,
-        kernels: [(&Plan, TileFn<E>); 2],
+        kernels: [(&Plan, Code<E>); 2],
         direction: Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -187,12 +187,12 @@ impl Gobs {
                 stack: self.block_height,
             },
         };
-        let ((plan, tile), from, to) = match direction {
+        let ((plan, code), from, to) = match direction {
             Direction::Swizzle => (kernels[0], linear, gobs),
             Direction::Deswizzle => (kernels[1], gobs, linear),
         };
         let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        copy_with_tile(options, plan, Some(tile), from, to, src, dst)
+        copy_with_code(options, plan, code, from, to, src, dst)
             .map_err(|error| error.in_bytes(size))
     }
 }

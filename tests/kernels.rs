@@ -55,6 +55,7 @@ swizzle::layout! {
     }
     kernel PackPadded = pack(Padded);
     kernel UnpackPadded = unpack(Padded, vector 2);
+
 }
 
 /// A poison value no source element has.

@@ -140,6 +140,25 @@ fn pack_kernel() {
 }
 
 #[test]
+fn simd_rows() {
+    // An 8×8 tile whose columns are XOR-swizzled by the row: every AVX2 store is one
+    // permute of one image row; NEON's four-word registers need two.
+    insta::assert_snapshot!(expand(
+        r"
+        /// 8×8 tiles, columns XOR-swizzled by the row.
+        pub layout Xor8 {
+            memory [ty: dyn, tx: dyn, r: 8, c: 8];
+            xor c by r;
+            merge [ty, r] -> y;
+            merge [tx, c] -> x;
+            coords [y, x];
+        }
+        pub kernel PackXor8 = pack(Xor8);
+        "
+    ));
+}
+
+#[test]
 fn tiled_copy_and_raster() {
     insta::assert_snapshot!(expand(
         r"

@@ -275,13 +275,13 @@ impl<'p> Grid<'p> {
             to_step: self.to.units[axis],
             count: full_end - row.start,
         };
+        let rows = [self.from.row(), self.to.row()];
         let networked = equally_spaced
             && tiles.count > 0
-            && network.is_some_and(|n| n.copy_row(src, dst, tiles));
+            && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
         let first = if networked { full_end } else { row.start };
         // Full tiles go through the straight-line tile where there is one.
         let tile_fn = tile_fn.filter(|_| self.runs_are_contiguous());
-        let rows = [self.from.row(), self.to.row()];
         for g in first..row.end {
             place[axis] = g;
             let [from, to] = match equally_spaced {

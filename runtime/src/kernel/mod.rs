@@ -10,6 +10,7 @@ mod error;
 mod grid;
 mod network;
 mod options;
+pub mod simd;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
 mod transpose_x86;
@@ -74,6 +75,9 @@ pub struct Side<'a> {
 pub enum Level {
     /// Runs of `copy_from_slice`, on any CPU.
     Runs,
+    /// aarch64 NEON: 16-byte registers. Only generated code ([`simd::Rows`]) runs
+    /// networks at this level; without it, full tiles are copied in runs.
+    Neon,
     /// x86-64 AVX2 networks: 32-byte registers.
     Avx2,
     /// x86-64 AVX-512 (F, BW and VBMI) networks: 64-byte registers, one masked byte
@@ -83,7 +87,7 @@ pub enum Level {
 
 impl Level {
     /// Every level, narrowest first.
-    pub const ALL: [Level; 3] = [Level::Runs, Level::Avx2, Level::Avx512];
+    pub const ALL: [Level; 4] = [Level::Runs, Level::Neon, Level::Avx2, Level::Avx512];
 
     /// Whether this CPU runs `self`.
     pub fn is_available(self) -> bool {
@@ -99,6 +103,10 @@ impl Level {
             }
             #[cfg(not(target_arch = "x86_64"))]
             Level::Avx2 | Level::Avx512 => false,
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(not(target_arch = "aarch64"))]
+            Level::Neon => false,
         }
     }
 
@@ -106,6 +114,7 @@ impl Level {
     pub fn register_bytes(self) -> usize {
         match self {
             Level::Runs => 0,
+            Level::Neon => 16,
             Level::Avx2 => 32,
             Level::Avx512 => 64,
         }
@@ -140,6 +149,44 @@ const STREAM_BYTES: usize = 1 << 23;
 /// two-coordinate tiles of few runs): `src` and `dst` start at the tile, and an image
 /// side's rows lie `rows[0]` (source) or `rows[1]` (destination) elements apart.
 pub type TileFn<E> = fn(&[E], &mut [E], [usize; 2]);
+
+/// What `layout!` generated for a kernel's full tiles (its `K::code()`): the straight-line
+/// runs of one tile, and rows of tiles as SIMD code per level for 4-byte elements. Each
+/// must copy exactly the plan's runs (the macro's do); hand-written plans have neither
+/// ([`Code::NONE`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Code<E> {
+    pub tile: Option<TileFn<E>>,
+    pub rows: simd::Rows,
+}
+
+impl<E> Code<E> {
+    /// No generated code: the runtime's networks and runs copy every tile.
+    pub const NONE: Code<E> = Code {
+        tile: None,
+        rows: simd::Rows::NONE,
+    };
+
+    /// The level a copy of `E` with `plan` and this code uses on this CPU: the widest
+    /// available level with generated rows for `E` (4-byte elements); else runs, where
+    /// there is a straight-line tile; else the widest level with a network.
+    pub fn level(&self, plan: &Plan) -> Level
+    where
+        E: Element,
+    {
+        let generated = Level::ALL.into_iter().rev().find(|&level| {
+            size_of::<E>() == 4
+                && self.rows.has(level)
+                && level.is_available()
+                && level.network::<E>(plan).is_some()
+        });
+        match (generated, self.tile) {
+            (Some(level), _) => level,
+            (None, Some(_)) => Level::Runs,
+            (None, None) => Level::detect::<E>(plan),
+        }
+    }
+}
 
 /// Elements of a [`Frame::Stacked`] buffer: the grid's first coordinate rounded up to
 /// whole stacks; `None` for a stack of 0 tiles, no coordinates, or past `usize::MAX`.
@@ -190,30 +237,23 @@ pub fn copy_with_options<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    copy_with_tile(options, plan, None, from, to, src, dst)
+    copy_with_code(options, plan, Code::NONE, from, to, src, dst)
 }
 
-/// [`copy_with_options`] with the plan's full tile as straight-line code (`K::full_tile`):
-/// full tiles that no network copies go through `tile`, which must copy exactly the
-/// plan's runs (the macro's does). Generated `run` functions pass their own. With a tile
-/// and no level in `options`, the copy runs at [`Level::Runs`]: the straight-line tile
-/// instead of the networks.
-pub fn copy_with_tile<E: Element>(
+/// [`copy_with_options`] with the code `layout!` generated for the plan's full tiles
+/// (`K::code()`): full tiles go through its SIMD rows where it has the level, through its
+/// straight-line tile where the level has no network. With no level in `options`, the
+/// level is [`Code::level`]'s. Generated `run` functions pass their own code.
+pub fn copy_with_code<E: Element>(
     options: Options,
     plan: &Plan,
-    tile: Option<TileFn<E>>,
+    code: Code<E>,
     from: Side,
     to: Side,
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    // A straight-line tile beats the networks, which step through their controls as data,
-    // on the 2-core machine of `benches/kernel.rs` (not on every kernel of a 16-core host:
-    // BENCHMARKS.md): by default it runs.
-    let level = options.level.unwrap_or_else(|| match tile {
-        Some(_) => Level::Runs,
-        None => Level::detect::<E>(plan),
-    });
+    let level = options.level.unwrap_or_else(|| code.level(plan));
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
     }
@@ -224,7 +264,8 @@ pub fn copy_with_tile<E: Element>(
         .network::<E>(plan)
         .filter(|_| grid.runs_are_contiguous())
         .map(|network| {
-            network::Prepared::new::<E>(level, network, &grid, size_of_val(dst) >= STREAM_BYTES)
+            let stream = size_of_val(dst) >= STREAM_BYTES;
+            network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
         });
     let band = grid.band_len();
     if band == 0 {
@@ -237,7 +278,7 @@ pub fn copy_with_tile<E: Element>(
         band,
         grid.bands(),
         options.threads,
-        |index, band| grid.copy_band(index, src, band, network.as_ref(), tile),
+        |index, band| grid.copy_band(index, src, band, network.as_ref(), code.tile),
     );
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! chosen level and element size, and frame offsets become byte offsets in the buffers.
 
 use super::grid::Grid;
+use super::simd::{Rows, TileRow};
 use super::{Element, Level, Network};
 use std::ops::Range;
 
@@ -25,8 +26,15 @@ pub struct Control {
 const CACHE_LINE: usize = 64;
 
 /// A network ready to copy full tiles of one call.
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    expect(dead_code, reason = "the controls are interpreted on x86-64 only")
+)]
 pub struct Prepared {
     pub level: Level,
+    /// The kernel's generated rows, for 4-byte elements (none otherwise): they copy the
+    /// full tiles where they have the level, the controls below where not.
+    rows: Rows,
     /// Bytes per register.
     pub register: usize,
     /// Whether stores may bypass the caches: the destination is larger than the caches, a
@@ -44,7 +52,13 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    pub fn new<E: Element>(level: Level, network: &Network, grid: &Grid, stream: bool) -> Self {
+    pub fn new<E: Element>(
+        level: Level,
+        network: &Network,
+        rows: Rows,
+        grid: &Grid,
+        stream: bool,
+    ) -> Self {
         let size = size_of::<E>();
         let register = level.register_bytes();
         let tile = grid.tile();
@@ -107,6 +121,7 @@ impl Prepared {
             && grid.to.units().iter().all(|&unit| aligned(unit * size));
         Prepared {
             level,
+            rows: if size == 4 { rows } else { Rows::NONE },
             register,
             stream,
             words: size >= 4,
@@ -118,13 +133,15 @@ impl Prepared {
     }
 
     /// Copies `count` full tiles, the `i`-th starting at `from + i · from_step` in `src` and
-    /// `to + i · to_step` in `dst`; `false` (nothing copied) when a register would reach past
-    /// either buffer.
+    /// `to + i · to_step` in `dst` (an image side's rows `pitches` elements apart); `false`
+    /// (nothing copied) when a register would reach past either buffer, or the level has
+    /// neither generated rows nor an interpreter here.
     pub fn copy_row<E: Element>(
         &self,
         src: &[E],
         dst: &mut [E],
         tiles: super::grid::Tiles,
+        pitches: [usize; 2],
     ) -> bool {
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
@@ -145,26 +162,30 @@ impl Prepared {
         {
             return false;
         }
+        let row = TileRow {
+            from: tiles.from * size,
+            from_step: tiles.from_step * size,
+            to: tiles.to * size,
+            to_step: tiles.to_step * size,
+            count: tiles.count,
+            pitches: pitches.map(|pitch| pitch * size),
+            stream: self.stream,
+        };
+        // The generated code's slices reach no further than the registers checked above:
+        // it cannot panic.
+        if self.rows.copy(self.level, src, dst, row) {
+            return true;
+        }
         #[cfg(target_arch = "x86_64")]
-        {
-            let row = super::x86::Row {
-                from: tiles.from * size,
-                from_step: tiles.from_step * size,
-                to: tiles.to * size,
-                to_step: tiles.to_step * size,
-                count: tiles.count,
-            };
+        if matches!(self.level, Level::Avx2 | Level::Avx512) {
             // SAFETY: `Prepared` exists for a level only when `Level::is_available` said the
             // CPU runs it (checked in `copy_with`). Every load reads `register` bytes at most
             // `load_end` bytes past its tile's start, every store writes them at most
             // `store_end` past it, and the tiles' starts grow with `i`: the last tile's
             // reach, checked against the buffers just above, bounds them all.
             unsafe { super::x86::copy_row(self, src, dst, row) };
-            true
+            return true;
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+        false
     }
 }

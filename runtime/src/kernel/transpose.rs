@@ -321,10 +321,10 @@ impl Plane {
 }
 
 /// Elements per side of the squares transposed in registers at `level`, for elements of
-/// `E`: AVX2's eight 4-byte or four 8-byte lanes.
+/// `E`: AVX2's eight 4-byte or four 8-byte lanes (none at NEON yet: runs there).
 fn square<E>(level: Level) -> Option<usize> {
     match (level, size_of::<E>()) {
-        (Level::Runs, _) => None,
+        (Level::Runs | Level::Neon, _) => None,
         (_, 4) => Some(8),
         (_, 8) => Some(4),
         _ => None,

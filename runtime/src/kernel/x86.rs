@@ -3,25 +3,15 @@
 
 use super::Level;
 use super::network::{Control, Prepared};
+use super::simd::TileRow;
 use std::arch::x86_64::*;
-
-/// Full tiles at equal distances: the `i`-th starts `from + i · from_step` bytes into the
-/// source and `to + i · to_step` into the destination.
-#[derive(Clone, Copy)]
-pub struct Row {
-    pub from: usize,
-    pub from_step: usize,
-    pub to: usize,
-    pub to_step: usize,
-    pub count: usize,
-}
 
 /// Runs `network` on a row of full tiles.
 ///
 /// # Safety
 /// The CPU runs `network.level`, and for every tile of `row` every load (`step.load +
 /// register` bytes from the tile's start) lies inside `src` and every store inside `dst`.
-pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: Row) {
+pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: TileRow) {
     let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
     // Streaming stores need every store aligned to the register: the first tile's start,
     // since the stores' offsets and the tiles' distances are multiples of the register
@@ -36,14 +26,19 @@ pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: Row)
             (Level::Avx2, true) if network.words => avx2::<true, true>(network, src, dst, row),
             (Level::Avx2, false) => avx2::<false, false>(network, src, dst, row),
             (Level::Avx2, true) => avx2::<false, true>(network, src, dst, row),
-            (Level::Runs, _) => {}
+            (Level::Runs | Level::Neon, _) => {}
         }
     }
 }
 
 /// AVX-512: a masked byte permute (VBMI) per step.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn avx512<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8, row: Row) {
+unsafe fn avx512<const STREAM: bool>(
+    network: &Prepared,
+    src: *const u8,
+    dst: *mut u8,
+    row: TileRow,
+) {
     for tile in 0..row.count {
         // SAFETY: the caller keeps every tile of the row inside the buffers.
         let (src, dst) = unsafe {
@@ -101,7 +96,7 @@ unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
     network: &Prepared,
     src: *const u8,
     dst: *mut u8,
-    row: Row,
+    row: TileRow,
 ) {
     for tile in 0..row.count {
         // SAFETY: the caller keeps every tile of the row inside the buffers.

@@ -17,7 +17,8 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
     let full_tile = super::straight::full_tile(kernel);
-    let run = run_fn(kernel, !full_tile.is_empty());
+    let rows = super::simd::rows(kernel, !full_tile.is_empty());
+    let run = run_fn(kernel);
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -31,6 +32,8 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
             #plan
 
             #run
+
+            #rows
 
             #full_tile
         }
@@ -77,7 +80,7 @@ fn doc(kernel: &CheckedKernel) -> Vec<String> {
 }
 
 /// `run`: the buffers, and the layout values of tiled layouts, in; the runtime's copy out.
-fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
+fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     let tiled = kernel.layout.descriptor.is_tiled();
     // Each side's frame, and the extents, from the layout values (tiled) or the constants.
     // A tiled layout's tiles of pack and unpack may be stacked (`run_stacked`); `stack`
@@ -166,11 +169,6 @@ fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
             " Copies `src`, stored in the first layout, into `dst`, stored in the second."
         }
     };
-    // The generated full tile, where the macro unrolled one.
-    let tile = match has_full_tile {
-        true => quote!(Some(Self::full_tile::<E>)),
-        false => quote!(None),
-    };
     let args = layout_args(tiled, kernel);
     // Row-major tiles are stacks of one.
     let (default_image, view_image) = match (kernel.direction, stackable) {
@@ -195,7 +193,7 @@ fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
             ) -> Result<(), ::swizzle::kernel::KernelError> {
                 let options = ::swizzle::kernel::Options::default();
                 Self::with_sides(#args None, stack, |from, to| {
-                    ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
+                    ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
                 })
             }
         },
@@ -215,7 +213,7 @@ fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
             ) -> Result<(), ::swizzle::kernel::KernelError> {
                 let options = ::swizzle::kernel::Options::default();
                 Self::with_sides(#args #view_image |from, to| {
-                    ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
+                    ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
                 })
             }
         },
@@ -240,7 +238,7 @@ fn run_fn(kernel: &CheckedKernel, has_full_tile: bool) -> TokenStream {
             dst: &mut [E],
         ) -> Result<(), ::swizzle::kernel::KernelError> {
             Self::with_sides(#args #default_image |from, to| {
-                ::swizzle::kernel::copy_with_tile(options, Self::plan(), #tile, from, to, src, dst)
+                ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
             })
         }
 

@@ -5,6 +5,7 @@ mod descriptor;
 mod kernel;
 mod raster;
 pub mod rust;
+mod simd;
 mod straight;
 mod tiled;
 mod tiled_copy;

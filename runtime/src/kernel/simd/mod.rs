@@ -1,0 +1,211 @@
+//! What a kernel's generated SIMD code runs on. `layout!` expands each `kernel` item into
+//! straight-line code for a row of full tiles per SIMD level (4-byte elements: permutes,
+//! blends, loads and stores at constant offsets, controls bound once per row); this module
+//! gives that code its operations and the runtime a way to call it.
+//!
+//! Each level has a token ([`Avx512`], [`Avx2`], [`Neon`]) that only run-time detection
+//! makes, so holding one proves the CPU runs the level; its operations are safe functions
+//! on byte slices (every load and store is a bounds-checked slice, which the compiler folds
+//! away at the constant offsets of generated code). The generated code contains no
+//! `unsafe`: the one `unsafe` step, entering code compiled for the level, is
+//! [`Avx2::vectorize`] and its siblings here.
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use super::Level;
+
+/// Full tiles of one row at equal distances, in bytes: the `i`-th starts at
+/// `from + i · from_step` in the source and `to + i · to_step` in the destination. Where a
+/// side is a row-major image (or a view), its rows lie `pitches[0]` (source) or
+/// `pitches[1]` (destination) bytes apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileRow {
+    pub from: usize,
+    pub from_step: usize,
+    pub to: usize,
+    pub to_step: usize,
+    pub count: usize,
+    pub pitches: [usize; 2],
+    /// Whether stores may bypass the caches (x86 streaming stores, where aligned): the
+    /// destination is larger than the caches and the tiles write whole cache lines.
+    pub stream: bool,
+}
+
+impl TileRow {
+    /// Where each tile starts: its byte offset in the source and in the destination.
+    #[inline(always)]
+    pub fn starts(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let row = *self;
+        (0..row.count).map(move |i| (row.from + i * row.from_step, row.to + i * row.to_step))
+    }
+}
+
+/// The `N` rows of an image that a tile of `BYTES`-byte rows covers: the first at `start`,
+/// the others `pitch` bytes apart. One bounds check covers them all, and their fixed
+/// lengths let the compiler fold the checks of the loads at constant offsets.
+///
+/// # Panics
+/// Where the rows reach past `bytes` (the runtime checks the tiles before it calls
+/// generated code).
+#[inline(always)]
+pub fn rows<const N: usize, const BYTES: usize>(
+    bytes: &[u8],
+    start: usize,
+    pitch: usize,
+) -> [&[u8; BYTES]; N] {
+    let window = &bytes[start..][..reach::<N, BYTES>(pitch)];
+    std::array::from_fn(|r| {
+        // SAFETY: row `r < N` spans `r · pitch .. r · pitch + BYTES`, inside `window`,
+        // whose length `(N - 1) · pitch + BYTES` was computed without overflow.
+        unsafe { &*window.as_ptr().add(r * pitch).cast::<[u8; BYTES]>() }
+    })
+}
+
+/// [`rows`] to write.
+///
+/// # Panics
+/// Where the rows reach past `bytes`, or overlap (`pitch < BYTES`, two rows or more).
+#[inline(always)]
+pub fn rows_mut<const N: usize, const BYTES: usize>(
+    bytes: &mut [u8],
+    start: usize,
+    pitch: usize,
+) -> [&mut [u8; BYTES]; N] {
+    assert!(
+        N < 2 || pitch >= BYTES,
+        "image rows closer than a tile's row"
+    );
+    let window = &mut bytes[start..][..reach::<N, BYTES>(pitch)];
+    let base = window.as_mut_ptr();
+    std::array::from_fn(|r| {
+        // SAFETY: as in `rows`, row `r` lies inside `window`, which `bytes` borrows
+        // mutably for the rows' lifetime; rows `pitch >= BYTES` apart do not overlap.
+        unsafe { &mut *base.add(r * pitch).cast::<[u8; BYTES]>() }
+    })
+}
+
+/// Bytes from the first row's start to the last row's end.
+#[inline(always)]
+fn reach<const N: usize, const BYTES: usize>(pitch: usize) -> usize {
+    N.saturating_sub(1)
+        .checked_mul(pitch)
+        .and_then(|rows| rows.checked_add(BYTES))
+        .expect("image rows within the address space")
+}
+
+/// The rows of full tiles of a level: the level's token, the source and destination
+/// bytes, and the row.
+pub type RowFn<Cpu> = fn(Cpu, &[u8], &mut [u8], TileRow);
+
+/// A kernel's generated rows of full tiles for 4-byte elements, one function per level
+/// (none where the macro generated none: the level has no network for the tile, or the
+/// network is too large to unroll, or the target is another architecture).
+#[derive(Clone, Copy, Debug)]
+pub struct Rows {
+    pub avx512: Option<RowFn<Avx512>>,
+    pub avx2: Option<RowFn<Avx2>>,
+    pub neon: Option<RowFn<Neon>>,
+}
+
+impl Rows {
+    /// No generated rows: the runtime's interpreted networks copy full tiles.
+    pub const NONE: Rows = Rows {
+        avx512: None,
+        avx2: None,
+        neon: None,
+    };
+
+    /// Whether there are rows for `level`.
+    pub fn has(&self, level: Level) -> bool {
+        match level {
+            Level::Runs => false,
+            Level::Avx2 => self.avx2.is_some(),
+            Level::Avx512 => self.avx512.is_some(),
+            Level::Neon => self.neon.is_some(),
+        }
+    }
+
+    /// Copies `row` with the rows of `level`; `false` (nothing copied) where there are none
+    /// or the CPU does not run the level. Every tile of `row` must lie inside `src` and
+    /// `dst` as the plan reaches (the generated code checks its slices; this keeps it from
+    /// panicking).
+    pub(crate) fn copy(&self, level: Level, src: &[u8], dst: &mut [u8], row: TileRow) -> bool {
+        match level {
+            Level::Avx512 => call(self.avx512, Avx512::detect(), src, dst, row),
+            Level::Avx2 => call(self.avx2, Avx2::detect(), src, dst, row),
+            Level::Neon => call(self.neon, Neon::detect(), src, dst, row),
+            Level::Runs => false,
+        }
+    }
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::NONE
+    }
+}
+
+fn call<Cpu>(
+    rows: Option<RowFn<Cpu>>,
+    cpu: Option<Cpu>,
+    src: &[u8],
+    dst: &mut [u8],
+    row: TileRow,
+) -> bool {
+    let (Some(rows), Some(cpu)) = (rows, cpu) else {
+        return false;
+    };
+    rows(cpu, src, dst, row);
+    #[cfg(target_arch = "x86_64")]
+    if row.stream {
+        // Streaming stores are weakly ordered: make them visible before the row counts as
+        // written.
+        // SAFETY: SSE is part of x86-64.
+        unsafe { std::arch::x86_64::_mm_sfence() };
+    }
+    true
+}
+
+/// Proof that the CPU runs AVX2: only [`Avx2::detect`] makes one. Its operations (on
+/// x86-64) are what generated AVX2 rows call: 32-byte registers of eight `u32` words.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(Detected);
+
+/// Proof that the CPU runs AVX-512 F: only [`Avx512::detect`] makes one. Its operations
+/// (on x86-64) are what generated AVX-512 rows call: 64-byte registers of sixteen words.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(Detected);
+
+/// Proof that the CPU runs NEON (every aarch64 CPU does): only [`Neon::detect`] makes one.
+/// Its operations (on aarch64) are what generated NEON rows call: 16-byte registers and
+/// byte table lookups.
+#[derive(Clone, Copy, Debug)]
+pub struct Neon(Detected);
+
+/// The private part of a token: nothing outside this module makes one.
+#[derive(Clone, Copy, Debug)]
+struct Detected;
+
+impl Avx2 {
+    /// The token, where this CPU runs AVX2.
+    pub fn detect() -> Option<Self> {
+        Level::Avx2.is_available().then_some(Avx2(Detected))
+    }
+}
+
+impl Avx512 {
+    /// The token, where this CPU runs [`Level::Avx512`].
+    pub fn detect() -> Option<Self> {
+        Level::Avx512.is_available().then_some(Avx512(Detected))
+    }
+}
+
+impl Neon {
+    /// The token, where this CPU runs NEON.
+    pub fn detect() -> Option<Self> {
+        Level::Neon.is_available().then_some(Neon(Detected))
+    }
+}

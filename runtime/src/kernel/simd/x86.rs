@@ -1,0 +1,144 @@
+//! The operations of generated x86-64 rows: AVX2 (`vpermd`, `vpblendd`) and AVX-512
+//! (`vpermd`, `vpermt2d`, masked permutes), on words of 4-byte elements.
+//!
+//! Every operation is `#[inline(always)]` and carries no target feature of its own: inlined
+//! into the code that [`Avx2::vectorize`] (or [`Avx512::vectorize`]) compiles for the level,
+//! its intrinsic inlines to one instruction.
+
+use super::{Avx2, Avx512};
+use std::arch::x86_64::*;
+
+impl Avx2 {
+    /// Runs `op` compiled for AVX2, so that the operations it calls inline.
+    #[inline(always)]
+    pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
+        #[target_feature(enable = "avx2")]
+        fn with_avx2<R>(op: impl FnOnce() -> R) -> R {
+            op()
+        }
+        // SAFETY: `self` exists only where detection found AVX2.
+        unsafe { with_avx2(op) }
+    }
+
+    /// The 32 bytes of `bytes` at `at`.
+    #[inline(always)]
+    pub fn load(self, bytes: &[u8], at: usize) -> __m256i {
+        let bytes = &bytes[at..][..32];
+        // SAFETY: `self` proves AVX2; the 32 bytes read lie in `bytes` (sliced just above);
+        // `loadu` takes any alignment.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
+
+    /// Eight word indices, a control of [`permute`](Self::permute).
+    #[inline(always)]
+    pub fn words(self, words: [u32; 8]) -> __m256i {
+        let w = words.map(|word| word as i32);
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setr_epi32(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]) }
+    }
+
+    /// Word `i` of the result is word `control[i]` of `register` (`vpermd`).
+    #[inline(always)]
+    pub fn permute(self, register: __m256i, control: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_permutevar8x32_epi32(register, control) }
+    }
+
+    /// Words of `b` where bit `i` of `MASK` is set, of `a` elsewhere (`vpblendd`).
+    #[inline(always)]
+    pub fn blend<const MASK: i32>(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_blend_epi32::<MASK>(a, b) }
+    }
+
+    /// Writes `register` to the 32 bytes of `bytes` at `at`: around the caches where
+    /// `STREAM` asks for it and the address is aligned to 32 bytes.
+    #[inline(always)]
+    pub fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m256i) {
+        let bytes = &mut bytes[at..][..32];
+        let to: *mut __m256i = bytes.as_mut_ptr().cast();
+        // SAFETY: `self` proves AVX2; the 32 bytes written lie in `bytes` (sliced just
+        // above), aligned to 32 bytes where streamed.
+        unsafe {
+            match STREAM && to.is_aligned() {
+                true => _mm256_stream_si256(to, register),
+                false => _mm256_storeu_si256(to, register),
+            }
+        }
+    }
+}
+
+impl Avx512 {
+    /// Runs `op` compiled for AVX-512 F, so that the operations it calls inline.
+    #[inline(always)]
+    pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
+        #[target_feature(enable = "avx512f")]
+        fn with_avx512<R>(op: impl FnOnce() -> R) -> R {
+            op()
+        }
+        // SAFETY: `self` exists only where detection found AVX-512 F.
+        unsafe { with_avx512(op) }
+    }
+
+    /// The 64 bytes of `bytes` at `at`.
+    #[inline(always)]
+    pub fn load(self, bytes: &[u8], at: usize) -> __m512i {
+        let bytes = &bytes[at..][..64];
+        // SAFETY: `self` proves AVX-512 F; the 64 bytes read lie in `bytes`; `loadu`
+        // takes any alignment.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    /// Sixteen word indices, a control of the permutes (`16 + i` names word `i` of the
+    /// second register of [`permute2`](Self::permute2)).
+    #[inline(always)]
+    pub fn words(self, words: [u32; 16]) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F; the 64 bytes read are `words`'.
+        unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+    }
+
+    /// Word `i` of the result is word `control[i]` of `register` (`vpermd`).
+    #[inline(always)]
+    pub fn permute(self, register: __m512i, control: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe { _mm512_permutexvar_epi32(control, register) }
+    }
+
+    /// Word `i` of the result is word `control[i]` of `a`, or of `b` for indices from 16
+    /// (`vpermt2d`).
+    #[inline(always)]
+    pub fn permute2(self, a: __m512i, control: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe { _mm512_permutex2var_epi32(a, control, b) }
+    }
+
+    /// `into` with the words where bit `i` of `mask` is set replaced by word `control[i]`
+    /// of `register` (a masked `vpermd`).
+    #[inline(always)]
+    pub fn permute_into(
+        self,
+        into: __m512i,
+        mask: u16,
+        register: __m512i,
+        control: __m512i,
+    ) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe { _mm512_mask_permutexvar_epi32(into, mask, control, register) }
+    }
+
+    /// Writes `register` to the 64 bytes of `bytes` at `at`: around the caches where
+    /// `STREAM` asks for it and the address is aligned to 64 bytes.
+    #[inline(always)]
+    pub fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m512i) {
+        let bytes = &mut bytes[at..][..64];
+        let to: *mut __m512i = bytes.as_mut_ptr().cast();
+        // SAFETY: `self` proves AVX-512 F; the 64 bytes written lie in `bytes` (sliced
+        // just above), aligned to 64 bytes where streamed.
+        unsafe {
+            match STREAM && to.is_aligned() {
+                true => _mm512_stream_si512(to, register),
+                false => _mm512_storeu_si512(to.cast(), register),
+            }
+        }
+    }
+}
