@@ -2,8 +2,9 @@
 //! layouts and back, against `memcpy` of the same bytes (single-threaded `copy_from_slice`
 //! and the same split across threads with rayon), all in one run.
 //!
-//! Each kernel runs through its generated `run_with` (so with its straight-line full tile
-//! where the macro unrolled one), at every level that has a network, and in runs.
+//! Each kernel runs through its generated `run_with` at every level that has a network (so
+//! with its generated SIMD rows there) and at `Runs` (its straight-line full tile); in
+//! cache, also on one thread.
 //!
 //! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
 //! interpreter before it is timed; `main` prints a markdown table of this run's ratios.
@@ -53,8 +54,8 @@ swizzle::layout! {
     pub kernel UnpackXor8 = unpack(Xor8);
 }
 
-/// Square images: 1 MiB of `u32` (cache-resident) and 64 MiB (memory-bound).
-const SIDES: [usize; 2] = [512, 4096];
+/// Square images: 1 MiB of `u32` (cache-resident), 64 MiB and 256 MiB (memory-bound).
+const SIDES: [usize; 3] = [512, 4096, 8192];
 
 /// A tiled layout's sides for the runtime: row-major image and tiles.
 struct Tiled {
@@ -93,20 +94,27 @@ macro_rules! tiled {
 }
 
 impl Tiled {
-    /// Packs with `level` and checks every element against the interpreter.
-    fn verify(&self, level: Level, image: &[u32]) {
+    /// The image packed by the interpreter: every element at its offset.
+    fn expected(&self, image: &[u32]) -> Vec<u32> {
         let mut packed = vec![u32::MAX; self.space];
-        (self.run_pack)(level.into(), image, &mut packed).expect("fits");
         for (i, coord) in swizzle::ir::coordinates(&self.extents).enumerate() {
             let offset = self
                 .descriptor
                 .offset_in(&self.extents, &coord)
                 .expect("valid");
-            assert_eq!(packed[offset], image[i], "{} pack at {level:?}", self.name);
+            packed[offset] = image[i];
         }
+        packed
+    }
+
+    /// Packs and unpacks with `level`, checking against the interpreter's packing.
+    fn verify(&self, level: Level, image: &[u32], expected: &[u32]) {
+        let mut packed = vec![u32::MAX; self.space];
+        (self.run_pack)(level.into(), image, &mut packed).expect("fits");
+        assert!(packed == expected, "{} pack at {level:?}", self.name);
         let mut back = vec![u32::MAX; image.len()];
         (self.run_unpack)(level.into(), &packed, &mut back).expect("fits");
-        assert_eq!(back, image, "{} unpack at {level:?}", self.name);
+        assert!(back == image, "{} unpack at {level:?}", self.name);
     }
 }
 
@@ -128,8 +136,9 @@ fn bench_layout(
 ) {
     let mut packed = vec![0u32; layout.space];
     let mut back = vec![0u32; image.len()];
+    let expected = layout.expected(image);
     for level in levels(&layout.pack) {
-        layout.verify(level, image);
+        layout.verify(level, image, &expected);
         // In cache, one thread beside the default (threads from 1 MiB on).
         let threads: &[Option<usize>] = match image.len() * 4 <= 1 << 20 {
             true => &[None, Some(1)],

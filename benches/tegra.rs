@@ -31,34 +31,25 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 fn tegra_swizzle_into(src: &[u8], dst: &mut [u8], deswizzle: bool) {
     let side = SIDE as u32;
     let (bpp, gobs) = (BYTES_PER_PIXEL as u32, BLOCK_HEIGHT as u32);
+    let tile = match deswizzle {
+        false => tegra_swizzle::ffi::swizzle_block_linear,
+        true => tegra_swizzle::ffi::deswizzle_block_linear,
+    };
     // SAFETY: `src` and `dst` are whole slices of the sizes the crate computes for this
     // texture (checked in `main` before timing): `deswizzled_mip_size` bytes on the linear
     // side, `swizzled_mip_size` on the tiled side, and 16 is a valid block height.
     unsafe {
-        match deswizzle {
-            false => tegra_swizzle::ffi::swizzle_block_linear(
-                side,
-                side,
-                1,
-                src.as_ptr(),
-                src.len(),
-                dst.as_mut_ptr(),
-                dst.len(),
-                gobs,
-                bpp,
-            ),
-            true => tegra_swizzle::ffi::deswizzle_block_linear(
-                side,
-                side,
-                1,
-                src.as_ptr(),
-                src.len(),
-                dst.as_mut_ptr(),
-                dst.len(),
-                gobs,
-                bpp,
-            ),
-        }
+        tile(
+            side,
+            side,
+            1,
+            src.as_ptr(),
+            src.len(),
+            dst.as_mut_ptr(),
+            dst.len(),
+            gobs,
+            bpp,
+        )
     }
 }
 
