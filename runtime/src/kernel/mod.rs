@@ -1,9 +1,11 @@
 //! Copy kernels: what `kernel` items of `layout!` run. The macro plans one tile at expansion
-//! time (a [`Plan`]: runs in walk order, and permute-and-blend networks); this module checks
-//! the buffers, walks the grid of tiles at run time, splits it across threads for large
-//! arrays, and copies each tile with the widest SIMD the CPU has (detected once per call):
-//! a network where one fits the element size, runs of `copy_from_slice` otherwise and in
-//! partial tiles at the edges of an array.
+//! time (a [`Plan`]: runs in walk order, and permute-and-blend networks) and expands it into
+//! code ([`Code`]: rows of full tiles as SIMD per level, over [`simd`]'s tokens, and the
+//! tile's runs as straight-line slice copies); this module checks the buffers, walks the
+//! grid of tiles at run time, splits it across threads for large arrays, and copies each
+//! row of full tiles with the widest SIMD the CPU has (detected once per call): the
+//! generated rows, else the plan's network interpreted, else the straight-line tile or
+//! runs of `copy_from_slice`, which also copy the partial tiles at the edges of an array.
 
 mod bytes;
 mod error;

@@ -8,7 +8,29 @@
 //! on byte slices (every load and store is a bounds-checked slice, which the compiler folds
 //! away at the constant offsets of generated code). The generated code contains no
 //! `unsafe`: the one `unsafe` step, entering code compiled for the level, is
-//! [`Avx2::vectorize`] and its siblings here.
+//! each token's `vectorize`, here.
+
+/// `vectorize` for a level token: runs `op` compiled with the level's target features, so
+/// that the operations it calls (`#[inline(always)]`, with no features of their own) inline
+/// their intrinsics into single instructions. The one `unsafe` step between the generated
+/// code and the level.
+macro_rules! vectorize {
+    ($token:ident, $features:literal) => {
+        impl $token {
+            #[doc = concat!("Runs `op` compiled for `", $features, "`, so that the operations it calls inline.")]
+            #[inline(always)]
+            pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
+                #[target_feature(enable = $features)]
+                fn with_features<R>(op: impl FnOnce() -> R) -> R {
+                    op()
+                }
+                // SAFETY: `self` exists only where detection found the level's features
+                // (its `detect`, the only constructor).
+                unsafe { with_features(op) }
+            }
+        }
+    };
+}
 
 #[cfg(target_arch = "aarch64")]
 mod neon;

@@ -2,24 +2,15 @@
 //! one or two 16-byte registers, four words of 4-byte elements each.
 //!
 //! Every operation is `#[inline(always)]` and carries no target feature of its own: inlined
-//! into the code that [`Neon::vectorize`] compiles for NEON, its intrinsic inlines to one
+//! into the code that `vectorize` compiles for NEON, its intrinsic inlines to one
 //! instruction.
 
 use super::Neon;
 use std::arch::aarch64::*;
 
-impl Neon {
-    /// Runs `op` compiled for NEON, so that the operations it calls inline.
-    #[inline(always)]
-    pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-        #[target_feature(enable = "neon")]
-        fn with_neon<R>(op: impl FnOnce() -> R) -> R {
-            op()
-        }
-        // SAFETY: `self` exists only where detection found NEON.
-        unsafe { with_neon(op) }
-    }
+vectorize!(Neon, "neon");
 
+impl Neon {
     /// The 16 bytes of `bytes` at `at`.
     #[inline(always)]
     pub fn load(self, bytes: &[u8], at: usize) -> uint8x16_t {

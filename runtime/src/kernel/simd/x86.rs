@@ -2,24 +2,16 @@
 //! (`vpermd`, `vpermt2d`, masked permutes), on words of 4-byte elements.
 //!
 //! Every operation is `#[inline(always)]` and carries no target feature of its own: inlined
-//! into the code that [`Avx2::vectorize`] (or [`Avx512::vectorize`]) compiles for the level,
-//! its intrinsic inlines to one instruction.
+//! into the code that `vectorize` compiles for the level, its intrinsic inlines to one
+//! instruction.
 
 use super::{Avx2, Avx512};
 use std::arch::x86_64::*;
 
-impl Avx2 {
-    /// Runs `op` compiled for AVX2, so that the operations it calls inline.
-    #[inline(always)]
-    pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-        #[target_feature(enable = "avx2")]
-        fn with_avx2<R>(op: impl FnOnce() -> R) -> R {
-            op()
-        }
-        // SAFETY: `self` exists only where detection found AVX2.
-        unsafe { with_avx2(op) }
-    }
+vectorize!(Avx2, "avx2");
+vectorize!(Avx512, "avx512f");
 
+impl Avx2 {
     /// The 32 bytes of `bytes` at `at`.
     #[inline(always)]
     pub fn load(self, bytes: &[u8], at: usize) -> __m256i {
@@ -69,17 +61,6 @@ impl Avx2 {
 }
 
 impl Avx512 {
-    /// Runs `op` compiled for AVX-512 F, so that the operations it calls inline.
-    #[inline(always)]
-    pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-        #[target_feature(enable = "avx512f")]
-        fn with_avx512<R>(op: impl FnOnce() -> R) -> R {
-            op()
-        }
-        // SAFETY: `self` exists only where detection found AVX-512 F.
-        unsafe { with_avx512(op) }
-    }
-
     /// The 64 bytes of `bytes` at `at`.
     #[inline(always)]
     pub fn load(self, bytes: &[u8], at: usize) -> __m512i {
