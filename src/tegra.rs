@@ -110,9 +110,9 @@ fn copy(
     };
     let row = width.checked_mul(bytes_per_pixel).ok_or_else(overflow)?;
     let tiles = [height.div_ceil(8), row.div_ceil(64)];
-    // Whole words move as words, through the kernels' generated SIMD rows (the default
-    // where the CPU has their level: 1.5–3.3× the interpreted networks here, BENCHMARKS.md,
-    // "Tegra X1 block-linear"); other pixels as bytes, through the straight-line GOB.
+    // Whole words move as words, other pixels as bytes, both through the kernels'
+    // generated SIMD rows (the default where the CPU has their level: 1.5–3.3× the
+    // interpreted networks on words, BENCHMARKS.md, "Tegra X1 block-linear").
     let options = Options::default();
     match bytes_per_pixel % 4 {
         0 => {

@@ -2,7 +2,9 @@
 //! level this CPU runs, against the reference. Small images, so that Miri runs it too (CI:
 //! AVX2 under Miri, NEON under qemu-user).
 
-use swizzle::kernel::Level;
+use std::fmt::Debug;
+use swizzle::kernel::simd::Rows;
+use swizzle::kernel::{Element, KernelError, Level, Options, View};
 
 swizzle::layout! {
     /// 16×16 Morton tiles: rows of 16 fill AVX-512's registers of 4-byte elements, so every
@@ -27,71 +29,207 @@ swizzle::layout! {
         coords [y, x];
     }
     kernel Retile16 = copy(Morton16 -> Xor16);
+
+    /// 8 × 64 tiles, rows XOR-swizzled in groups of eight: rows of 64 fill AVX-512's
+    /// registers of bytes, 32 of them AVX2's.
+    layout Xor64 {
+        memory [ty: dyn, tx: dyn, r: 8, co: 8, ci: 8];
+        xor co by r;
+        merge [co, ci] -> c;
+        merge [ty, r] -> y;
+        merge [tx, c] -> x;
+        coords [y, x];
+    }
+    kernel PackXor64 = pack(Xor64);
+    kernel UnpackXor64 = unpack(Xor64);
 }
 
-/// The generated SIMD rows (`K::ROWS`) at every level this CPU runs, against the reference:
-/// sizes with edge tiles (the runtime copies those) and pitched views (the rows' pitch is a
-/// run-time value of the generated code), into poisoned buffers.
-#[test]
-fn generated_rows_at_every_level() {
-    use swizzle::kernel::{Options, View};
-    #[cfg(target_arch = "x86_64")]
-    for rows in [PackMorton16::ROWS, UnpackMorton16::ROWS, Retile16::ROWS] {
-        assert!(rows.avx2.is_some() && rows.avx512.is_some());
+/// Elements of every size rows are generated for, with a poison no image element has.
+trait Value: Element + PartialEq + Debug {
+    const POISON: Self;
+    fn of(index: usize) -> Self;
+}
+
+macro_rules! value {
+    ($($ty:ty),*) => {$(
+        impl Value for $ty {
+            const POISON: Self = <$ty>::MAX;
+            fn of(index: usize) -> Self {
+                // Below the poison, and distinct for images of fewer than 251 elements
+                // in bytes.
+                (index % (<$ty>::MAX as usize).min(251)) as $ty
+            }
+        }
+    )*};
+}
+
+value!(u8, u16, u32, u64);
+
+/// A row-major image of `y × x` elements of `T`, and the same pitched: 3 elements past
+/// each row and 2 past the last, poisoned.
+fn images<T: Value>(y: usize, x: usize) -> (Vec<T>, View, Vec<T>) {
+    let image: Vec<T> = (0..y * x).map(T::of).collect();
+    let pitch = x + 3;
+    let view = View::pitched(&[y, x], pitch).expect("a valid view");
+    let mut pitched = vec![T::POISON; y * pitch + 2];
+    for (i, value) in image.iter().enumerate() {
+        pitched[i / x * pitch + i % x] = *value;
     }
-    #[cfg(target_arch = "aarch64")]
-    for rows in [PackMorton16::ROWS, UnpackMorton16::ROWS, Retile16::ROWS] {
-        assert!(rows.neon.is_some());
+    (image, view, pitched)
+}
+
+/// `image` stored as `descriptor` says over `[y, x]`, `POISON` elsewhere.
+fn stored<T: Value>(
+    descriptor: &swizzle::ir::Descriptor,
+    [y, x]: [usize; 2],
+    space: usize,
+    image: &[T],
+) -> Vec<T> {
+    let mut stored = vec![T::POISON; space];
+    for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
+        stored[descriptor.offset_in(&[y, x], &coord).expect("valid")] = image[i];
     }
-    // Under Miri, one size: a row of two full tiles and the edges around them.
-    let sizes: &[(usize, usize)] = match cfg!(miri) {
-        true => &[(20, 35)],
-        false => &[(16, 16), (48, 80), (37, 53), (15, 100), (20, 35)],
-    };
-    for &(y, x) in sizes {
+    stored
+}
+
+/// The levels of this CPU: each pinned, so that each level's rows run.
+fn levels() -> impl Iterator<Item = Options> {
+    Level::ALL
+        .into_iter()
+        .filter(|level| level.is_available())
+        .map(Options::from)
+}
+
+type Run<'a, T> = &'a dyn Fn(Options, &[T], &mut [T]) -> Result<(), KernelError>;
+type RunView<'a, T> = &'a dyn Fn(&View, &[T], &mut [T]) -> Result<(), KernelError>;
+
+/// Pack and unpack of one tiled layout at every level, from and into a pitched view too,
+/// against the interpreter.
+#[allow(clippy::too_many_arguments)]
+fn round_trip<T: Value>(
+    [y, x]: [usize; 2],
+    space: usize,
+    descriptor: &swizzle::ir::Descriptor,
+    pack: Run<T>,
+    unpack: Run<T>,
+    pack_view: RunView<T>,
+    unpack_view: RunView<T>,
+) -> Vec<T> {
+    let (image, view, pitched) = images::<T>(y, x);
+    let expected = stored(descriptor, [y, x], space, &image);
+    for options in levels() {
+        let mut tiles = vec![T::POISON; space];
+        pack(options, &image, &mut tiles).expect("fits");
+        assert_eq!(tiles, expected, "pack, {options:?}, {y}×{x}");
+        let mut back = vec![T::POISON; y * x];
+        unpack(options, &tiles, &mut back).expect("fits");
+        assert_eq!(back, image, "unpack, {options:?}, {y}×{x}");
+    }
+    let mut from_view = vec![T::POISON; space];
+    pack_view(&view, &pitched, &mut from_view).expect("fits");
+    assert_eq!(from_view, expected, "pack from a view, {y}×{x}");
+    let mut to_view = vec![T::POISON; pitched.len()];
+    unpack_view(&view, &expected, &mut to_view).expect("fits");
+    assert_eq!(to_view, pitched, "unpack into a view, {y}×{x}");
+    expected
+}
+
+/// 16 × 16 Morton tiles, and their copy into XOR-swizzled tiles, in elements of `T`.
+fn morton16<T: Value>(sizes: &[[usize; 2]]) {
+    for &[y, x] in sizes {
         let (morton, xor) = (
             Morton16::new(y, x).expect("fits"),
             Xor16::new(y, x).expect("fits"),
         );
-        let image: Vec<u32> = (0..(y * x) as u32).collect();
-        let mut expected = vec![u32::MAX; morton.space()];
-        for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
-            expected[Morton16::DESCRIPTOR
-                .offset_in(&[y, x], &coord)
-                .expect("valid")] = image[i];
-        }
-        let mut retiled = vec![u32::MAX; xor.space()];
-        for coord in swizzle::ir::coordinates(&[y, x]) {
-            let from = Morton16::DESCRIPTOR
-                .offset_in(&[y, x], &coord)
-                .expect("valid");
-            let to = Xor16::DESCRIPTOR.offset_in(&[y, x], &coord).expect("valid");
-            retiled[to] = expected[from];
-        }
-        // The image pitched: 3 elements past each row, and 2 past the last.
-        let pitch = x + 3;
-        let view = View::pitched(&[y, x], pitch).expect("a valid view");
-        let mut pitched = vec![u32::MAX - 1; y * pitch + 2];
-        for (i, value) in image.iter().enumerate() {
-            pitched[i / x * pitch + i % x] = *value;
-        }
-        for level in Level::ALL.into_iter().filter(|level| level.is_available()) {
-            let options = Options::default().level(level);
-            let mut tiles = vec![u32::MAX; morton.space()];
-            PackMorton16::run_with(&morton, options, &image, &mut tiles).expect("fits");
-            assert_eq!(tiles, expected, "pack at {level:?}, {y}×{x}");
-            let mut back = vec![u32::MAX; y * x];
-            UnpackMorton16::run_with(&morton, options, &tiles, &mut back).expect("fits");
-            assert_eq!(back, image, "unpack at {level:?}, {y}×{x}");
-            let mut other = vec![u32::MAX; xor.space()];
+        let tiles = round_trip::<T>(
+            [y, x],
+            morton.space(),
+            &Morton16::DESCRIPTOR,
+            &|options, src, dst| PackMorton16::run_with(&morton, options, src, dst),
+            &|options, src, dst| UnpackMorton16::run_with(&morton, options, src, dst),
+            &|view, src, dst| PackMorton16::run_view(&morton, view, src, dst),
+            &|view, src, dst| UnpackMorton16::run_view(&morton, view, src, dst),
+        );
+        let (image, ..) = images::<T>(y, x);
+        let retiled = stored(&Xor16::DESCRIPTOR, [y, x], xor.space(), &image);
+        for options in levels() {
+            let mut other = vec![T::POISON; xor.space()];
             Retile16::run_with(&morton, &xor, options, &tiles, &mut other).expect("fits");
-            assert_eq!(other, retiled, "copy at {level:?}, {y}×{x}");
-            let mut from_view = vec![u32::MAX; morton.space()];
-            PackMorton16::run_view(&morton, &view, &pitched, &mut from_view).expect("fits");
-            assert_eq!(from_view, expected, "pack from a view, {y}×{x}");
-            let mut to_view = vec![u32::MAX - 1; y * pitch + 2];
-            UnpackMorton16::run_view(&morton, &view, &tiles, &mut to_view).expect("fits");
-            assert_eq!(to_view, pitched, "unpack into a view, {y}×{x}");
+            assert_eq!(other, retiled, "copy, {options:?}, {y}×{x}");
         }
     }
+}
+
+/// 8 × 64 XOR-swizzled tiles in elements of `T`.
+fn xor64<T: Value>(sizes: &[[usize; 2]]) {
+    for &[y, x] in sizes {
+        let layout = Xor64::new(y, x).expect("fits");
+        round_trip::<T>(
+            [y, x],
+            layout.space(),
+            &Xor64::DESCRIPTOR,
+            &|options, src, dst| PackXor64::run_with(&layout, options, src, dst),
+            &|options, src, dst| UnpackXor64::run_with(&layout, options, src, dst),
+            &|view, src, dst| PackXor64::run_view(&layout, view, src, dst),
+            &|view, src, dst| UnpackXor64::run_view(&layout, view, src, dst),
+        );
+    }
+}
+
+/// The levels each element size has rows for: every network the tiles allow.
+#[test]
+fn rows_exist_where_registers_fit() {
+    let has = |rows: &[Rows; 4], size: usize| {
+        let rows = rows[Rows::SIZES.iter().position(|&s| s == size).expect("a size")];
+        (
+            rows.avx512.is_some(),
+            rows.avx2.is_some(),
+            rows.neon.is_some(),
+        )
+    };
+    let x86 = cfg!(target_arch = "x86_64");
+    let arm = cfg!(target_arch = "aarch64");
+    // 16 × 16 tiles: the image's rows of 16 elements fill 16-byte registers of bytes,
+    // 32-byte ones of 2-byte elements, 64-byte ones of words.
+    for rows in [&PackMorton16::ROWS, &UnpackMorton16::ROWS] {
+        assert_eq!(has(rows, 1), (false, false, arm));
+        assert_eq!(has(rows, 2), (false, x86, arm));
+        assert_eq!(has(rows, 4), (x86, x86, arm));
+        assert_eq!(has(rows, 8), (x86, x86, false));
+    }
+    // Between two layouts, registers cut whole tiles of 256: every size has rows (NEON's
+    // two 8-byte lanes are too few for a network).
+    for size in [1, 2, 4] {
+        assert_eq!(has(&Retile16::ROWS, size), (x86, x86, arm));
+    }
+    assert_eq!(has(&Retile16::ROWS, 8), (x86, x86, false));
+    // 8 × 64 tiles: rows of 64 bytes fill AVX-512's registers.
+    for rows in [&PackXor64::ROWS, &UnpackXor64::ROWS] {
+        assert_eq!(has(rows, 1), (x86, x86, arm));
+        assert_eq!(has(rows, 2), (x86, x86, arm));
+    }
+}
+
+/// The generated SIMD rows at every level this CPU runs and for every element size,
+/// against the reference: sizes with edge tiles (the runtime copies those) and pitched
+/// views (the rows' pitch is a run-time value of the generated code), into poisoned
+/// buffers.
+#[test]
+fn generated_rows_at_every_level() {
+    // Under Miri, one size per layout (a row of two full tiles and the edges around them)
+    // and the sizes whose AVX2 rows move words and bytes.
+    if cfg!(miri) {
+        morton16::<u32>(&[[20, 35]]);
+        xor64::<u16>(&[[10, 140]]);
+        return;
+    }
+    let sizes = [[16, 16], [48, 80], [37, 53], [15, 100], [20, 35]];
+    morton16::<u8>(&sizes);
+    morton16::<u16>(&sizes);
+    morton16::<u32>(&sizes);
+    morton16::<u64>(&sizes);
+    let sizes = [[8, 64], [24, 192], [19, 150], [10, 140]];
+    xor64::<u8>(&sizes);
+    xor64::<u16>(&sizes);
+    xor64::<u32>(&sizes);
 }

@@ -152,9 +152,9 @@ const STREAM_BYTES: usize = 1 << 23;
 /// side's rows lie `rows[0]` (source) or `rows[1]` (destination) elements apart.
 pub type TileFn<E> = fn(&[E], &mut [E], [usize; 2]);
 
-/// What `layout!` generated for a kernel's full tiles (its `K::code()`): the straight-line
-/// runs of one tile, and rows of tiles as SIMD code per level for 4-byte elements. Each
-/// must copy exactly the plan's runs (the macro's do); hand-written plans have neither
+/// What `layout!` generated for a kernel's full tiles of `E` (its `K::code()`): the
+/// straight-line runs of one tile, and rows of tiles as SIMD code per level for `E`'s size.
+/// Each must copy exactly the plan's runs (the macro's do); hand-written plans have neither
 /// ([`Code::NONE`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Code<E> {
@@ -170,17 +170,14 @@ impl<E> Code<E> {
     };
 
     /// The level a copy of `E` with `plan` and this code uses on this CPU: the widest
-    /// available level with generated rows for `E` (4-byte elements); else runs, where
-    /// there is a straight-line tile; else the widest level with a network.
+    /// available level with generated rows; else runs, where there is a straight-line
+    /// tile; else the widest level with a network.
     pub fn level(&self, plan: &Plan) -> Level
     where
         E: Element,
     {
         let generated = Level::ALL.into_iter().rev().find(|&level| {
-            size_of::<E>() == 4
-                && self.rows.has(level)
-                && level.is_available()
-                && level.network::<E>(plan).is_some()
+            self.rows.has(level) && level.is_available() && level.network::<E>(plan).is_some()
         });
         match (generated, self.tile) {
             (Some(level), _) => level,

@@ -32,8 +32,8 @@ const CACHE_LINE: usize = 64;
 )]
 pub struct Prepared {
     pub level: Level,
-    /// The kernel's generated rows, for 4-byte elements (none otherwise): they copy the
-    /// full tiles where they have the level, the controls below where not.
+    /// The kernel's generated rows for the element size: they copy the full tiles where
+    /// they have the level, the controls below where not.
     rows: Rows,
     /// Bytes per register.
     pub register: usize,
@@ -121,7 +121,7 @@ impl Prepared {
             && grid.to.units().iter().all(|&unit| aligned(unit * size));
         Prepared {
             level,
-            rows: if size == 4 { rows } else { Rows::NONE },
+            rows,
             register,
             stream,
             words: size >= 4,

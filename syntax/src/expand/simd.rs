@@ -1,9 +1,10 @@
-//! A kernel's full tiles as SIMD code: for each level whose registers the plan has a network
-//! for (4-byte elements: AVX-512's sixteen words, AVX2's eight, NEON's four), a function
-//! that copies a row of full tiles in straight lines of named loads, permutes, blends and
-//! stores at constant offsets. The controls are bound once, before the loop over the
-//! row's tiles; the runtime walks the grid, splits it across threads and copies the edge
-//! tiles. The operations are those of `swizzle::kernel::simd`'s level tokens.
+//! A kernel's full tiles as SIMD code: for each SIMD level and element size whose registers
+//! the plan has a network for (AVX-512's 64 bytes, AVX2's 32, NEON's 16; elements of 1, 2,
+//! 4 and 8 bytes), a function that copies a row of full tiles in straight lines of named
+//! loads, permutes, blends and stores at constant offsets. The controls are bound once,
+//! before the loop over the row's tiles; the runtime walks the grid, splits it across
+//! threads and copies the edge tiles. The operations are those of
+//! `swizzle::kernel::simd`'s level tokens.
 
 use super::lit;
 use crate::check::{CheckedKernel, Direction};
@@ -12,12 +13,13 @@ use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 use swizzle_core::kernel::{Network, Step};
 
-/// The most permute steps a level's network is unrolled for: a few hundred lines of
-/// expansion at most (a 16 × 16 Morton tile has 64 on AVX2).
+/// The most permute steps a network is unrolled for: a few hundred lines of expansion at
+/// most (a 16 × 16 Morton tile of 4-byte elements has 64 on AVX2).
 pub const MAX_STEPS: usize = 256;
 
-/// Bytes per element of the generated code.
-const WORD: usize = 4;
+/// The element sizes code is generated for, in the order of `ROWS` (the runtime's
+/// `Rows::SIZES`).
+const SIZES: [usize; 4] = [1, 2, 4, 8];
 
 /// The SIMD levels code is generated for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,12 +32,12 @@ enum Level {
 impl Level {
     const ALL: [Level; 3] = [Level::Avx512, Level::Avx2, Level::Neon];
 
-    /// Words per register.
-    fn words(self) -> usize {
+    /// Bytes per register.
+    fn register(self) -> usize {
         match self {
-            Level::Avx512 => 16,
-            Level::Avx2 => 8,
-            Level::Neon => 4,
+            Level::Avx512 => 64,
+            Level::Avx2 => 32,
+            Level::Neon => 16,
         }
     }
 
@@ -77,33 +79,113 @@ impl Level {
     }
 }
 
+/// How one level moves elements of one size: in words (x86, elements of 4 and 8 bytes) or
+/// in bytes (narrower elements on x86, every size on NEON, whose lookups are bytewise).
+#[derive(Clone, Copy)]
+struct Shape {
+    level: Level,
+    /// Bytes per element.
+    size: usize,
+}
+
+impl Shape {
+    /// Bytes per unit of the permutes: 4 (words) or 1 (bytes).
+    fn unit(self) -> usize {
+        match (self.level, self.size) {
+            (Level::Neon, _) => 1,
+            (_, size) if size >= 4 => 4,
+            _ => 1,
+        }
+    }
+
+    fn words(self) -> bool {
+        self.unit() == 4
+    }
+
+    /// Units per register.
+    fn units(self) -> usize {
+        self.level.register() / self.unit()
+    }
+
+    /// Elements per register: the network's lanes.
+    fn lanes(self) -> usize {
+        self.level.register() / self.size
+    }
+
+    /// Units per element.
+    fn per_lane(self) -> usize {
+        self.size / self.unit()
+    }
+
+    /// The units `step` writes, as a bit mask.
+    fn mask(self, step: &Step) -> u64 {
+        (0..self.units())
+            .filter(|unit| step.mask >> (unit / self.per_lane()) & 1 == 1)
+            .fold(0, |mask, unit| mask | 1 << unit)
+    }
+
+    /// The unit indices of one step, or of two (the second's from `units()` on); `fill`
+    /// where neither writes.
+    fn control(self, first: &Step, second: Option<&Step>, fill: u32) -> Vec<u32> {
+        let (units, per_lane) = (self.units(), self.per_lane());
+        (0..units)
+            .map(|unit| {
+                let (lane, part) = (unit / per_lane, unit % per_lane);
+                let writes = |step: &Step| step.mask >> lane & 1 == 1;
+                let source = |step: &Step| usize::from(step.lanes[lane]) * per_lane + part;
+                match second {
+                    _ if writes(first) => source(first) as u32,
+                    Some(second) if writes(second) => (units + source(second)) as u32,
+                    _ => fill,
+                }
+            })
+            .collect()
+    }
+
+    /// The functions' names: `<level>_rows_<size>` and `<level>_tiles_<size>`.
+    fn names(self) -> (Ident, Ident) {
+        let (level, size) = (self.level.name(), self.size);
+        (
+            format_ident!("{}_rows_{}", level, size),
+            format_ident!("{}_tiles_{}", level, size),
+        )
+    }
+}
+
 /// The generated rows and `ROWS`, `code()`: everything `copy_with_code` takes. `full_tile`
 /// says whether the kernel has a straight-line tile.
 pub fn rows(kernel: &CheckedKernel, full_tile: bool) -> TokenStream {
-    let generated: Vec<(Level, TokenStream)> = Level::ALL
-        .into_iter()
-        .filter_map(|level| Some((level, level_rows(kernel, level)?)))
-        .collect();
-    let fields = generated.iter().map(|(level, _)| {
-        let (field, arch) = (format_ident!("{}", level.name()), level.arch());
-        let rows = format_ident!("{}_rows", level.name());
-        quote!(#[cfg(target_arch = #arch)] #field: Some(Self::#rows),)
+    let mut functions = Vec::new();
+    let per_size = SIZES.map(|size| {
+        let fields = Level::ALL.into_iter().filter_map(|level| {
+            let shape = Shape { level, size };
+            functions.push(shape_rows(kernel, shape)?);
+            let (field, arch) = (format_ident!("{}", level.name()), level.arch());
+            let (rows, _) = shape.names();
+            Some(quote!(#[cfg(target_arch = #arch)] #field: Some(Self::#rows),))
+        });
+        let fields: Vec<TokenStream> = fields.collect();
+        quote! {
+            ::swizzle::kernel::simd::Rows {
+                #(#fields)*
+                ..::swizzle::kernel::simd::Rows::NONE
+            }
+        }
     });
-    let functions = generated.iter().map(|(_, code)| code);
     let tile = match full_tile {
         true => quote!(Some(Self::full_tile::<E>)),
         false => quote!(None),
     };
     quote! {
-        /// Rows of full tiles as SIMD code, per level (4-byte elements).
-        pub const ROWS: ::swizzle::kernel::simd::Rows = ::swizzle::kernel::simd::Rows {
-            #(#fields)*
-            ..::swizzle::kernel::simd::Rows::NONE
-        };
+        /// Rows of full tiles as SIMD code, per level, for elements of 1, 2, 4 and 8 bytes
+        /// (`swizzle::kernel::simd::Rows::SIZES`).
+        pub const ROWS: [::swizzle::kernel::simd::Rows; 4] = [#(#per_size),*];
 
-        /// Everything generated for full tiles, as `swizzle::kernel::copy_with_code` takes it.
+        /// Everything generated for full tiles of `E`, as `swizzle::kernel::copy_with_code`
+        /// takes it.
         pub fn code<E: ::swizzle::kernel::Element>() -> ::swizzle::kernel::Code<E> {
-            ::swizzle::kernel::Code { tile: #tile, rows: Self::ROWS }
+            let rows = ::swizzle::kernel::simd::Rows::of::<E>(&Self::ROWS);
+            ::swizzle::kernel::Code { tile: #tile, rows }
         }
 
         #(#functions)*
@@ -119,6 +201,8 @@ struct Place {
 
 /// One side of the copy, as the generated code slices it.
 struct Frame {
+    /// Bytes per element.
+    size: usize,
     /// Columns per image row; `None` for a tile.
     image: Option<usize>,
     /// The tile's slice (layouts).
@@ -132,11 +216,11 @@ impl Frame {
         match self.image {
             Some(cols) => Place {
                 slice: format_ident!("row_{}", at / cols),
-                at: at % cols * WORD,
+                at: at % cols * self.size,
             },
             None => Place {
                 slice: self.tile.clone(),
-                at: at * WORD,
+                at: at * self.size,
             },
         }
     }
@@ -165,7 +249,7 @@ impl Frame {
                     1 => quote!(0),
                     _ => quote!(pitch),
                 };
-                let (count, bytes) = (lit(count), lit(cols * WORD));
+                let (count, bytes) = (lit(count), lit(cols * self.size));
                 let rows = match mutable {
                     true => quote!(rows_mut),
                     false => quote!(rows),
@@ -187,12 +271,13 @@ impl Frame {
     }
 }
 
-/// The rows of one level, or `None` where the plan has no network for its registers, the
-/// network is too large to unroll, or a side's image rows are not those of a 2-D tile.
-fn level_rows(kernel: &CheckedKernel, level: Level) -> Option<TokenStream> {
+/// The rows of one level and element size, or `None` where the plan has no network for its
+/// registers, the network is too large to unroll, or a side's image rows are not those of
+/// a 2-D tile.
+fn shape_rows(kernel: &CheckedKernel, shape: Shape) -> Option<TokenStream> {
     let plan = &kernel.plan;
-    let words = level.words();
-    let network = plan.networks.iter().find(|n| n.lanes == words)?;
+    let lanes = shape.lanes();
+    let network = plan.networks.iter().find(|n| n.lanes == lanes)?;
     if network.steps.len() > MAX_STEPS || network.stores.is_empty() {
         return None;
     }
@@ -200,9 +285,11 @@ fn level_rows(kernel: &CheckedKernel, level: Level) -> Option<TokenStream> {
         [_, cols] => Some(cols),
         _ => None,
     };
-    let reach = |offsets: &[usize]| (offsets.iter().max().copied().unwrap_or(0) + words) * WORD;
+    let size = shape.size;
+    let reach = |offsets: &[usize]| (offsets.iter().max().copied().unwrap_or(0) + lanes) * size;
     let frame = |image: bool, tile: &str, offsets: &[usize]| -> Option<Frame> {
         Some(Frame {
+            size,
             image: if image { Some(cols?) } else { None },
             tile: format_ident!("{}", tile),
             reach: reach(offsets),
@@ -223,7 +310,7 @@ fn level_rows(kernel: &CheckedKernel, level: Level) -> Option<TokenStream> {
         ),
     };
     let mut controls = Controls::default();
-    let (body, permutes) = stores(level, network, &from, &to, &mut controls);
+    let (body, permutes) = stores(shape, network, &from, &to, &mut controls);
     // The image's pitch, where the tile spans more than one of its rows.
     let pitch = match kernel.direction {
         Direction::Pack if from.spans_rows(&network.loads) => {
@@ -238,16 +325,17 @@ fn level_rows(kernel: &CheckedKernel, level: Level) -> Option<TokenStream> {
     let (from_start, to_start) = (format_ident!("from"), format_ident!("to"));
     let loads_slices = from.slices(&network.loads, &src, &from_start, false);
     let stores_slices = to.slices(&network.stores, &dst, &to_start, true);
-    let controls = controls.lets(level);
+    let controls = controls.lets(shape);
+    let level = shape.level;
     let token = level.token();
     let arch = level.arch();
-    let rows = format_ident!("{}_rows", level.name());
-    let tiles_fn = format_ident!("{}_tiles", level.name());
+    let (rows, tiles_fn) = shape.names();
     let doc = format!(
-        " {} rows of full tiles (4-byte elements, {} per register): {} stores from {} loads, \
-         {} permutes.",
+        " {} rows of full tiles ({}-byte elements, {} per register): {} stores from {} \
+         loads, {} permutes.",
         level.title(),
-        words,
+        size,
+        lanes,
         network.stores.len(),
         network.loads.len(),
         permutes,
@@ -288,32 +376,49 @@ fn level_rows(kernel: &CheckedKernel, level: Level) -> Option<TokenStream> {
     })
 }
 
-/// The controls of one level, named in the order first used.
+/// What a constant of the code is for: its name's prefix.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Constant {
+    /// Unit indices of a permute.
+    Control,
+    /// AVX2 bytes: which bytes come from the other 128-bit half.
+    Cross,
+    /// AVX2 bytes: which bytes a blend takes.
+    Blend,
+}
+
+/// The constants of one level and size, named in the order first used.
 #[derive(Default)]
 struct Controls {
-    named: BTreeMap<Vec<u32>, Ident>,
-    order: Vec<Vec<u32>>,
+    named: BTreeMap<(Constant, Vec<u32>), Ident>,
+    order: Vec<(Constant, Vec<u32>)>,
 }
 
 impl Controls {
-    fn name(&mut self, control: Vec<u32>) -> Ident {
-        let next = self.named.len();
-        self.named
-            .entry(control.clone())
-            .or_insert_with(|| {
-                self.order.push(control);
-                format_ident!("control_{}", next)
-            })
-            .clone()
+    fn name(&mut self, kind: Constant, values: Vec<u32>) -> Ident {
+        let prefix = match kind {
+            Constant::Control => "control",
+            Constant::Cross => "cross",
+            Constant::Blend => "blend",
+        };
+        let next = self.order.iter().filter(|(k, _)| *k == kind).count();
+        let key = (kind, values);
+        if let Some(name) = self.named.get(&key) {
+            return name.clone();
+        }
+        let name = format_ident!("{}_{}", prefix, next);
+        self.order.push(key.clone());
+        self.named.insert(key, name.clone());
+        name
     }
 
-    fn lets(&self, level: Level) -> TokenStream {
-        let lets = self.order.iter().map(|control| {
-            let name = &self.named[control];
-            let values = control.iter().map(|&v| lit(v as usize));
-            match level {
-                Level::Neon => quote!(let #name = cpu.bytes([#(#values),*]);),
-                _ => quote!(let #name = cpu.words([#(#values),*]);),
+    fn lets(&self, shape: Shape) -> TokenStream {
+        let lets = self.order.iter().map(|key| {
+            let name = &self.named[key];
+            let values = key.1.iter().map(|&v| lit(v as usize));
+            match shape.words() {
+                true => quote!(let #name = cpu.words([#(#values),*]);),
+                false => quote!(let #name = cpu.bytes([#(#values),*]);),
             }
         });
         quote!(#(#lets)*)
@@ -323,20 +428,20 @@ impl Controls {
 /// The statements of one tile: per store, its loads (first use), permutes and the store;
 /// and how many permutes there are.
 fn stores(
-    level: Level,
+    shape: Shape,
     network: &Network,
     from: &Frame,
     to: &Frame,
     controls: &mut Controls,
 ) -> (Vec<TokenStream>, usize) {
     let mut permuted = 0;
-    let words = level.words();
     let mut loaded = BTreeSet::new();
     let mut statements = Vec::new();
     let mut by_store: BTreeMap<usize, Vec<&Step>> = BTreeMap::new();
     for step in network.steps.iter() {
         by_store.entry(step.store).or_default().push(step);
     }
+    let lanes = shape.lanes();
     for (&store, steps) in &by_store {
         for step in steps {
             if loaded.insert(step.load) {
@@ -346,7 +451,7 @@ fn stores(
             }
         }
         let load = |step: &Step| format_ident!("load_{}", step.load);
-        let full = (1u64 << words) - 1;
+        let full = u64::MAX >> (64 - lanes);
         let identity = steps.len() == 1
             && steps[0].mask & full == full
             && steps[0]
@@ -360,13 +465,13 @@ fn stores(
             false => format_ident!("store_{}", store),
         };
         if !identity {
-            let built = permutes(level, &register, steps, controls, load);
+            let built = permutes(shape, &register, steps, controls, load);
             permuted += built.len();
             statements.extend(built);
         }
         let Place { slice, at } = to.place(network.stores[store]);
         let at = lit(at);
-        statements.push(match level.streams() {
+        statements.push(match shape.level.streams() {
             true => quote!(cpu.store::<STREAM>(#slice, #at, #register);),
             false => quote!(cpu.store(#slice, #at, #register);),
         });
@@ -374,55 +479,34 @@ fn stores(
     (statements, permuted)
 }
 
+/// A mask of `units` bits as a literal: binary up to 16 bits, hexadecimal beyond.
+fn mask_literal(mask: u64, units: usize) -> TokenStream {
+    let text = match units {
+        ..=16 => format!("0b{mask:0units$b}"),
+        _ => format!("0x{mask:0width$x}", width = units / 4),
+    };
+    text.parse().unwrap_or_default()
+}
+
 /// The permutes that build one destination register from its steps.
 fn permutes(
-    level: Level,
+    shape: Shape,
     register: &Ident,
     steps: &[&Step],
     controls: &mut Controls,
     load: impl Fn(&Step) -> Ident,
 ) -> Vec<TokenStream> {
-    let words = level.words();
-    // Word indices of one step (0 where it writes nothing), or of two (the second's from
-    // `words` on).
-    let word_control = |first: &Step, second: Option<&Step>| -> Vec<u32> {
-        (0..words)
-            .map(|lane| match (first.mask >> lane & 1, second) {
-                (1, _) => u32::from(first.lanes[lane]),
-                (_, Some(second)) if second.mask >> lane & 1 == 1 => {
-                    (words + usize::from(second.lanes[lane])) as u32
-                }
-                _ => 0,
-            })
-            .collect()
-    };
-    // NEON: byte indices, 255 (keep) where neither step writes.
-    let byte_control = |first: &Step, second: Option<&Step>| -> Vec<u32> {
-        let word = word_control(first, second);
-        let written = |lane: usize| {
-            first.mask >> lane & 1 == 1 || second.is_some_and(|s| s.mask >> lane & 1 == 1)
-        };
-        (0..words * WORD)
-            .map(|byte| match written(byte / WORD) {
-                true => word[byte / WORD] * WORD as u32 + (byte % WORD) as u32,
-                false => 255,
-            })
-            .collect()
-    };
-    let mask_lit = |mask: u64| {
-        let bits = format!("0b{:0width$b}", mask & ((1u64 << words) - 1), width = words);
-        bits.parse::<TokenStream>().unwrap_or_default()
-    };
+    let units = shape.units();
     let mut out = Vec::new();
-    match level {
-        Level::Avx2 => {
+    match (shape.level, shape.words()) {
+        (Level::Avx2, true) => {
             for (index, step) in steps.iter().enumerate() {
-                let control = controls.name(word_control(step, None));
+                let control = controls.name(Constant::Control, shape.control(step, None, 0));
                 let load = load(step);
                 out.push(match index {
                     0 => quote!(let #register = cpu.permute(#load, #control);),
                     _ => {
-                        let mask = mask_lit(step.mask);
+                        let mask = mask_literal(shape.mask(step), units);
                         quote! {
                             let #register = cpu.blend::<#mask>(#register, cpu.permute(#load, #control));
                         }
@@ -430,37 +514,78 @@ fn permutes(
                 });
             }
         }
-        Level::Avx512 => {
+        (Level::Avx2, false) => {
+            // `vpshufb` indexes within 128-bit halves: each byte's index there, and whether
+            // it comes from the other half.
+            for (index, step) in steps.iter().enumerate() {
+                let sources = shape.control(step, None, 0);
+                let within = sources.iter().map(|&source| source % 16).collect();
+                let cross = sources
+                    .iter()
+                    .enumerate()
+                    .map(|(byte, &source)| match source / 16 == byte as u32 / 16 {
+                        true => 0,
+                        false => 0x80,
+                    })
+                    .collect();
+                let control = controls.name(Constant::Control, within);
+                let cross = controls.name(Constant::Cross, cross);
+                let load = load(step);
+                let permuted = quote!(cpu.permute_bytes(#load, #control, #cross));
+                out.push(match index {
+                    0 => quote!(let #register = #permuted;),
+                    _ => {
+                        let mask = shape.mask(step);
+                        let blend = (0..units)
+                            .map(|byte| if mask >> byte & 1 == 1 { 0xFF } else { 0 })
+                            .collect();
+                        let blend = controls.name(Constant::Blend, blend);
+                        quote!(let #register = cpu.blend_bytes(#register, #permuted, #blend);)
+                    }
+                });
+            }
+        }
+        (Level::Avx512, words) => {
+            let (permute, permute2, permute_into) = match words {
+                true => (quote!(permute), quote!(permute2), quote!(permute_into)),
+                false => (
+                    quote!(permute_bytes),
+                    quote!(permute2_bytes),
+                    quote!(permute_bytes_into),
+                ),
+            };
             let (first, rest) = match steps {
                 [a, b, rest @ ..] => {
-                    let control = controls.name(word_control(a, Some(b)));
+                    let control = controls.name(Constant::Control, shape.control(a, Some(b), 0));
                     let (a, b) = (load(a), load(b));
                     (
-                        quote!(let #register = cpu.permute2(#a, #control, #b);),
+                        quote!(let #register = cpu.#permute2(#a, #control, #b);),
                         rest,
                     )
                 }
                 [a, rest @ ..] => {
-                    let control = controls.name(word_control(a, None));
+                    let control = controls.name(Constant::Control, shape.control(a, None, 0));
                     let a = load(a);
-                    (quote!(let #register = cpu.permute(#a, #control);), rest)
+                    (quote!(let #register = cpu.#permute(#a, #control);), rest)
                 }
                 [] => return out,
             };
             out.push(first);
             for step in rest {
-                let control = controls.name(word_control(step, None));
-                let (mask, load) = (mask_lit(step.mask), load(step));
+                let control = controls.name(Constant::Control, shape.control(step, None, 0));
+                let (mask, load) = (mask_literal(shape.mask(step), units), load(step));
                 out.push(quote! {
-                    let #register = cpu.permute_into(#register, #mask, #load, #control);
+                    let #register = cpu.#permute_into(#register, #mask, #load, #control);
                 });
             }
         }
-        Level::Neon => {
+        (Level::Neon, _) => {
+            // Indices past the tables (255) keep the register's byte (`tbx`).
             for (index, pair) in steps.chunks(2).enumerate() {
-                let control = controls.name(byte_control(pair[0], pair.get(1).copied()));
+                let second = pair.get(1).copied();
+                let control = controls.name(Constant::Control, shape.control(pair[0], second, 255));
                 let a = load(pair[0]);
-                out.push(match (index, pair.get(1)) {
+                out.push(match (index, second) {
                     (0, Some(b)) => {
                         let b = load(b);
                         quote!(let #register = cpu.permute2(#a, #control, #b);)

@@ -1,5 +1,5 @@
 //! What a kernel's generated SIMD code runs on. `layout!` expands each `kernel` item into
-//! straight-line code for a row of full tiles per SIMD level (4-byte elements: permutes,
+//! straight-line code for a row of full tiles per SIMD level and element size (permutes,
 //! blends, loads and stores at constant offsets, controls bound once per row); this module
 //! gives that code its operations and the runtime a way to call it.
 //!
@@ -122,7 +122,7 @@ fn reach<const N: usize, const BYTES: usize>(pitch: usize) -> usize {
 /// bytes, and the row.
 pub type RowFn<Cpu> = fn(Cpu, &[u8], &mut [u8], TileRow);
 
-/// A kernel's generated rows of full tiles for 4-byte elements, one function per level
+/// A kernel's generated rows of full tiles for one element size, one function per level
 /// (none where the macro generated none: the level has no network for the tile, or the
 /// network is too large to unroll, or the target is another architecture).
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +139,18 @@ impl Rows {
         avx2: None,
         neon: None,
     };
+
+    /// The element sizes rows are generated for, in the order of a kernel's `ROWS`.
+    pub const SIZES: [usize; 4] = [1, 2, 4, 8];
+
+    /// The rows for elements of `E` among a kernel's `ROWS` (one per size of
+    /// [`SIZES`](Self::SIZES)); none for other sizes.
+    pub fn of<E>(rows: &[Rows; 4]) -> Rows {
+        Self::SIZES
+            .iter()
+            .position(|&size| size == size_of::<E>())
+            .map_or(Rows::NONE, |index| rows[index])
+    }
 
     /// Whether there are rows for `level`.
     pub fn has(&self, level: Level) -> bool {
@@ -192,12 +204,14 @@ fn call<Cpu>(
 }
 
 /// Proof that the CPU runs AVX2: only [`Avx2::detect`] makes one. Its operations (on
-/// x86-64) are what generated AVX2 rows call: 32-byte registers of eight `u32` words.
+/// x86-64) are what generated AVX2 rows call: 32-byte registers of eight words or
+/// thirty-two bytes.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx2(Detected);
 
-/// Proof that the CPU runs AVX-512 F: only [`Avx512::detect`] makes one. Its operations
-/// (on x86-64) are what generated AVX-512 rows call: 64-byte registers of sixteen words.
+/// Proof that the CPU runs AVX-512 F, BW and VBMI ([`Level::Avx512`]): only
+/// [`Avx512::detect`] makes one. Its operations (on x86-64) are what generated AVX-512 rows
+/// call: 64-byte registers of sixteen words or sixty-four bytes.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512(Detected);
 

@@ -1,5 +1,7 @@
 //! The operations of generated x86-64 rows: AVX2 (`vpermd`, `vpblendd`) and AVX-512
-//! (`vpermd`, `vpermt2d`, masked permutes), on words of 4-byte elements.
+//! (`vpermd`, `vpermt2d`, masked permutes) on the words of 4- and 8-byte elements; AVX2
+//! (`vpshufb` pairs, `vpblendvb`) and AVX-512 VBMI (`vpermb`, `vpermt2b`) on the bytes of
+//! 1- and 2-byte elements.
 //!
 //! Every operation is `#[inline(always)]` and carries no target feature of its own: inlined
 //! into the code that `vectorize` compiles for the level, its intrinsic inlines to one
@@ -9,7 +11,7 @@ use super::{Avx2, Avx512};
 use std::arch::x86_64::*;
 
 vectorize!(Avx2, "avx2");
-vectorize!(Avx512, "avx512f");
+vectorize!(Avx512, "avx512f,avx512bw,avx512vbmi");
 
 impl Avx2 {
     /// The 32 bytes of `bytes` at `at`.
@@ -41,6 +43,35 @@ impl Avx2 {
     pub fn blend<const MASK: i32>(self, a: __m256i, b: __m256i) -> __m256i {
         // SAFETY: `self` proves AVX2.
         unsafe { _mm256_blend_epi32::<MASK>(a, b) }
+    }
+
+    /// Thirty-two bytes, a control or a mask of the byte operations.
+    #[inline(always)]
+    pub fn bytes(self, bytes: [u8; 32]) -> __m256i {
+        // SAFETY: `self` proves AVX2; the 32 bytes read are `bytes`'.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
+
+    /// Byte `i` of the result is byte `control[i]` (0 to 15) of `register`'s own 128-bit
+    /// half, or of its other half where `cross[i]` is 0x80: in-lane shuffles (`vpshufb`)
+    /// of the register and of its halves swapped, picked per byte.
+    #[inline(always)]
+    pub fn permute_bytes(self, register: __m256i, control: __m256i, cross: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe {
+            let swapped = _mm256_permute2x128_si256::<0x01>(register, register);
+            let within = _mm256_shuffle_epi8(register, control);
+            let across = _mm256_shuffle_epi8(swapped, control);
+            _mm256_blendv_epi8(within, across, cross)
+        }
+    }
+
+    /// Bytes of `b` where `mask`'s byte has its high bit set, of `a` elsewhere
+    /// (`vpblendvb`).
+    #[inline(always)]
+    pub fn blend_bytes(self, a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_blendv_epi8(a, b, mask) }
     }
 
     /// Writes `register` to the 32 bytes of `bytes` at `at`: around the caches where
@@ -105,6 +136,43 @@ impl Avx512 {
     ) -> __m512i {
         // SAFETY: `self` proves AVX-512 F.
         unsafe { _mm512_mask_permutexvar_epi32(into, mask, control, register) }
+    }
+
+    /// Sixty-four byte indices, a control of the byte permutes (`64 + i` names byte `i` of
+    /// the second register of [`permute2_bytes`](Self::permute2_bytes)).
+    #[inline(always)]
+    pub fn bytes(self, bytes: [u8; 64]) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F; the 64 bytes read are `bytes`'.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    /// Byte `i` of the result is byte `control[i]` of `register` (`vpermb`).
+    #[inline(always)]
+    pub fn permute_bytes(self, register: __m512i, control: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512 VBMI.
+        unsafe { _mm512_permutexvar_epi8(control, register) }
+    }
+
+    /// Byte `i` of the result is byte `control[i]` of `a`, or of `b` for indices from 64
+    /// (`vpermt2b`).
+    #[inline(always)]
+    pub fn permute2_bytes(self, a: __m512i, control: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512 VBMI.
+        unsafe { _mm512_permutex2var_epi8(a, control, b) }
+    }
+
+    /// `into` with the bytes where bit `i` of `mask` is set replaced by byte `control[i]`
+    /// of `register` (a masked `vpermb`).
+    #[inline(always)]
+    pub fn permute_bytes_into(
+        self,
+        into: __m512i,
+        mask: u64,
+        register: __m512i,
+        control: __m512i,
+    ) -> __m512i {
+        // SAFETY: `self` proves AVX-512 BW and VBMI.
+        unsafe { _mm512_mask_permutexvar_epi8(into, mask, control, register) }
     }
 
     /// Writes `register` to the 64 bytes of `bytes` at `at`: around the caches where
