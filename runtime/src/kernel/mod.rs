@@ -8,6 +8,7 @@
 //! runs of `copy_from_slice`, which also copy the partial tiles at the edges of an array.
 
 mod bytes;
+mod cache;
 mod error;
 mod grid;
 mod network;
@@ -143,10 +144,6 @@ impl Level {
     }
 }
 
-/// Destinations at least this large (in bytes) are written with streaming stores, which
-/// bypass the caches: the array would not stay in them anyway.
-const STREAM_BYTES: usize = 1 << 23;
-
 /// A full tile of a kernel as straight-line code (the `full_tile` that `layout!` emits for
 /// two-coordinate tiles of few runs): `src` and `dst` start at the tile, and an image
 /// side's rows lie `rows[0]` (source) or `rows[1]` (destination) elements apart.
@@ -263,7 +260,7 @@ pub fn copy_with_code<E: Element>(
         .network::<E>(plan)
         .filter(|_| grid.runs_are_contiguous())
         .map(|network| {
-            let stream = size_of_val(dst) >= STREAM_BYTES;
+            let stream = size_of_val(dst) >= cache::stream_bytes();
             network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
         });
     let band = grid.band_len();
