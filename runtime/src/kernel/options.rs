@@ -7,8 +7,9 @@ use std::num::NonZeroUsize;
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// How a copy runs. The default detects the level (the widest this CPU runs; for a kernel,
-/// the widest its plan has a network for) and splits destinations of 1 MiB and more across
-/// rayon's threads, band by band.
+/// the widest with generated rows for the element size, `Code::level`, else the widest its
+/// plan has a network for) and splits destinations of 1 MiB and more across rayon's
+/// threads, band by band.
 ///
 /// ```
 /// use swizzle_runtime::kernel::{Level, Options};
