@@ -1,5 +1,5 @@
 //! The operations of generated aarch64 rows: NEON byte table lookups (`tbl`, `tbx`) over
-//! one or two 16-byte registers, four words of 4-byte elements each.
+//! one or two 16-byte registers, for elements of every size.
 //!
 //! Every operation is `#[inline(always)]` and carries no target feature of its own: inlined
 //! into the code that `vectorize` compiles for NEON, its intrinsic inlines to one
