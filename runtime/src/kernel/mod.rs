@@ -173,9 +173,10 @@ impl<E> Code<E> {
     where
         E: Element,
     {
-        let generated = Level::ALL.into_iter().rev().find(|&level| {
-            self.rows.has(level) && level.is_available() && level.network::<E>(plan).is_some()
-        });
+        let generated = Level::ALL
+            .into_iter()
+            .rev()
+            .find(|&level| self.rows.bind(level).is_some() && level.network::<E>(plan).is_some());
         match (generated, self.tile) {
             (Some(level), _) => level,
             (None, Some(_)) => Level::Runs,

@@ -2,8 +2,8 @@
 //! chosen level and element size, and frame offsets become byte offsets in the buffers.
 
 use super::grid::Grid;
-use super::simd::{Rows, TileRow};
-use super::{Element, Level, Network};
+use super::simd::{Bound, Rows, TileRow};
+use super::{Element, Level, Network, Step};
 use std::ops::Range;
 
 /// The byte controls of one step. AVX-512 uses `control` (64 byte indices) and `keep`;
@@ -22,6 +22,44 @@ pub struct Control {
     pub load: usize,
 }
 
+impl Control {
+    /// The controls of `step` at `level` for elements of `size` bytes, its source register
+    /// `load` bytes from the tile's start.
+    fn new(level: Level, size: usize, step: &Step, load: usize) -> Self {
+        let mut control = Control {
+            control: [0; 64],
+            cross: [0; 32],
+            blend: [0; 32],
+            keep: 0,
+            load,
+        };
+        for byte in 0..level.register_bytes() {
+            let lane = byte / size;
+            if step.mask >> lane & 1 == 0 {
+                continue;
+            }
+            let source = usize::from(step.lanes[lane]) * size + byte % size;
+            match level {
+                Level::Avx512 => {
+                    control.control[byte] = source as u8;
+                    control.keep |= 1 << byte;
+                }
+                _ if size >= 4 => {
+                    // Little-endian `u32` word indices; a word's four bytes agree.
+                    control.control[byte / 4 * 4] = (source / 4) as u8;
+                    control.blend[byte] = 0xFF;
+                }
+                _ => {
+                    control.control[byte] = (source % 16) as u8;
+                    control.cross[byte] = if source / 16 == byte / 16 { 0 } else { 0x80 };
+                    control.blend[byte] = 0xFF;
+                }
+            }
+        }
+        control
+    }
+}
+
 /// Bytes per cache line, the unit in which streaming stores reach memory.
 const CACHE_LINE: usize = 64;
 
@@ -32,9 +70,9 @@ const CACHE_LINE: usize = 64;
 )]
 pub struct Prepared {
     pub level: Level,
-    /// The kernel's generated rows for the element size: they copy the full tiles where
-    /// they have the level, the controls below where not.
-    rows: Rows,
+    /// The kernel's generated rows of the level, bound to its token: they copy the full
+    /// tiles where there are some, the controls below (then left empty) where not.
+    generated: Option<Bound>,
     /// Bytes per register.
     pub register: usize,
     /// Whether stores may bypass the caches: the destination is larger than the caches, a
@@ -69,7 +107,6 @@ impl Prepared {
             .collect();
         // Steps come grouped by store, in store order (`Plan`s are validated for it).
         let mut stores: Vec<(usize, Range<usize>)> = Vec::with_capacity(network.stores.len());
-        let mut steps = Vec::with_capacity(network.steps.len());
         for (index, step) in network.steps.iter().enumerate() {
             let open = stores.len();
             match stores.last_mut() {
@@ -79,38 +116,17 @@ impl Prepared {
                     stores.push((offset, index..index + 1));
                 }
             }
-            let mut control = Control {
-                control: [0; 64],
-                cross: [0; 32],
-                blend: [0; 32],
-                keep: 0,
-                load: loads[step.load],
-            };
-            for byte in 0..register {
-                let lane = byte / size;
-                if step.mask >> lane & 1 == 0 {
-                    continue;
-                }
-                let source = usize::from(step.lanes[lane]) * size + byte % size;
-                match level {
-                    Level::Avx512 => {
-                        control.control[byte] = source as u8;
-                        control.keep |= 1 << byte;
-                    }
-                    _ if size >= 4 => {
-                        // Little-endian `u32` word indices; a word's four bytes agree.
-                        control.control[byte / 4 * 4] = (source / 4) as u8;
-                        control.blend[byte] = 0xFF;
-                    }
-                    _ => {
-                        control.control[byte] = (source % 16) as u8;
-                        control.cross[byte] = if source / 16 == byte / 16 { 0 } else { 0x80 };
-                        control.blend[byte] = 0xFF;
-                    }
-                }
-            }
-            steps.push(control);
         }
+        // The interpreter's controls, where no generated rows take their place.
+        let generated = rows.bind(level);
+        let steps = match generated {
+            Some(_) => Vec::new(),
+            None => network
+                .steps
+                .iter()
+                .map(|step| Control::new(level, size, step, loads[step.load]))
+                .collect(),
+        };
         let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
         let aligned = |offset: usize| offset.is_multiple_of(register);
         // Streaming only pays where a tile writes whole cache lines: partial lines written
@@ -121,7 +137,7 @@ impl Prepared {
             && grid.to.units().iter().all(|&unit| aligned(unit * size));
         Prepared {
             level,
-            rows,
+            generated,
             register,
             stream,
             words: size >= 4,
@@ -173,7 +189,8 @@ impl Prepared {
         };
         // The generated code's slices reach no further than the registers checked above:
         // it cannot panic.
-        if self.rows.copy(self.level, src, dst, row) {
+        if let Some(generated) = self.generated {
+            generated.copy(src, dst, row);
             return true;
         }
         #[cfg(target_arch = "x86_64")]

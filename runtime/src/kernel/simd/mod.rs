@@ -152,26 +152,14 @@ impl Rows {
             .map_or(Rows::NONE, |index| rows[index])
     }
 
-    /// Whether there are rows for `level`.
-    pub fn has(&self, level: Level) -> bool {
+    /// The rows of `level` with the token that runs them, bound once per copy; `None` where
+    /// there are none or the CPU does not run the level.
+    pub(crate) fn bind(&self, level: Level) -> Option<Bound> {
         match level {
-            Level::Runs => false,
-            Level::Avx2 => self.avx2.is_some(),
-            Level::Avx512 => self.avx512.is_some(),
-            Level::Neon => self.neon.is_some(),
-        }
-    }
-
-    /// Copies `row` with the rows of `level`; `false` (nothing copied) where there are none
-    /// or the CPU does not run the level. Every tile of `row` must lie inside `src` and
-    /// `dst` as the plan reaches (the generated code checks its slices; this keeps it from
-    /// panicking).
-    pub(crate) fn copy(&self, level: Level, src: &[u8], dst: &mut [u8], row: TileRow) -> bool {
-        match level {
-            Level::Avx512 => call(self.avx512, Avx512::detect(), src, dst, row),
-            Level::Avx2 => call(self.avx2, Avx2::detect(), src, dst, row),
-            Level::Neon => call(self.neon, Neon::detect(), src, dst, row),
-            Level::Runs => false,
+            Level::Avx512 => Some(Bound::Avx512(self.avx512?, Avx512::detect()?)),
+            Level::Avx2 => Some(Bound::Avx2(self.avx2?, Avx2::detect()?)),
+            Level::Neon => Some(Bound::Neon(self.neon?, Neon::detect()?)),
+            Level::Runs => None,
         }
     }
 }
@@ -182,25 +170,31 @@ impl Default for Rows {
     }
 }
 
-fn call<Cpu>(
-    rows: Option<RowFn<Cpu>>,
-    cpu: Option<Cpu>,
-    src: &[u8],
-    dst: &mut [u8],
-    row: TileRow,
-) -> bool {
-    let (Some(rows), Some(cpu)) = (rows, cpu) else {
-        return false;
-    };
-    rows(cpu, src, dst, row);
-    #[cfg(target_arch = "x86_64")]
-    if row.stream {
-        // Streaming stores are weakly ordered: make them visible before the row counts as
-        // written.
-        // SAFETY: SSE is part of x86-64.
-        unsafe { std::arch::x86_64::_mm_sfence() };
+/// One level's generated rows and the token that proves the CPU runs them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bound {
+    Avx512(RowFn<Avx512>, Avx512),
+    Avx2(RowFn<Avx2>, Avx2),
+    Neon(RowFn<Neon>, Neon),
+}
+
+impl Bound {
+    /// Copies `row`. Every tile of `row` must lie inside `src` and `dst` as the plan
+    /// reaches (the generated code checks its slices; this keeps it from panicking).
+    pub(crate) fn copy(self, src: &[u8], dst: &mut [u8], row: TileRow) {
+        match self {
+            Bound::Avx512(rows, cpu) => rows(cpu, src, dst, row),
+            Bound::Avx2(rows, cpu) => rows(cpu, src, dst, row),
+            Bound::Neon(rows, cpu) => rows(cpu, src, dst, row),
+        }
+        #[cfg(target_arch = "x86_64")]
+        if row.stream {
+            // Streaming stores are weakly ordered: make them visible before the row counts
+            // as written.
+            // SAFETY: SSE is part of x86-64.
+            unsafe { std::arch::x86_64::_mm_sfence() };
+        }
     }
-    true
 }
 
 /// Proof that the CPU runs AVX2: only [`Avx2::detect`] makes one. Its operations (on
