@@ -1,14 +1,21 @@
 //! The wgpu backend against the CPU: every kernel on random layouts and sizes (non-powers
 //! of two, partial tiles) must write exactly what the reference interpreter (or the
 //! generated `offset`) says, into output buffers poisoned so that unwritten or stray
-//! elements show. Runs on any Vulkan adapter (lavapipe in CI). Without one the tests skip
-//! with a message, unless `SWIZZLE_REQUIRE_GPU=1` (set by .ci/run), where they fail.
+//! elements show. Runs on any Vulkan adapter (lavapipe in CI).
+//!
+//! Its own harness (libtest-mimic, as `cargo test` prints it) looks for the device once:
+//! without one every test is reported *ignored*, with the reason on the first line, never
+//! passed — unless `SWIZZLE_REQUIRE_GPU=1` (set by .ci/run), where the run fails. On wgpu's
+//! GL backend (only when `WGPU_BACKEND` asks for it) the tests run on one thread, as that
+//! backend must be used (`swizzle::gpu::Gpu::is_gl`).
 
 #[path = "../syntax/tests/common/generator.rs"]
 mod generator;
 
 use generator::Generator;
+use libtest_mimic::{Arguments, Trial};
 use proptest::prelude::*;
+use std::process::ExitCode;
 use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{
@@ -231,9 +238,8 @@ mod volume;
 
 /// Seed 002's compositing: every slice layout, workgroup side and thread order renders
 /// what the CPU renders.
-#[test]
 fn volume_compositing_matches_the_cpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let volume = volume::Volume::ct_like(64, 9);
     let rows = volume::experiment(gpu, &volume, None).unwrap_or_else(|why| panic!("{why}"));
     // Row-major in pixel order at four sides, each Morton layout at four sides, and in
@@ -310,9 +316,8 @@ const GEMM_SIZES: [[usize; 3]; 6] = [
     [96, 40, 100],
 ];
 
-#[test]
 fn gemm_matches_the_cpu_for_every_tile_layout() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let a_tiles = [
         &ARows::DESCRIPTOR,
         &AColumns::DESCRIPTOR,
@@ -339,9 +344,8 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
     }
 }
 
-#[test]
 fn the_library_gemm_matches_the_cpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for shape in GEMM_SIZES
         .into_iter()
         .chain([[200, 136, 48], [129, 257, 20]])
@@ -356,9 +360,8 @@ fn the_library_gemm_matches_the_cpu() {
     }
 }
 
-#[test]
 fn transposed_operands_are_loaded_through_the_tiles_transposes() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for shape in [[67, 129, 33], [1, 1, 1], [130, 20, 36]] {
         for stored in [
             [Stored::Transposed, Stored::RowMajor],
@@ -374,9 +377,8 @@ fn transposed_operands_are_loaded_through_the_tiles_transposes() {
 
 /// f16 operands (exact for small integers) accumulated in f32, in every storage order;
 /// f32 buffers given to an f16 kernel are a typed error.
-#[test]
 fn f16_operands_match_the_cpu() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     if !gpu.has_f16() {
         eprintln!(
             "SKIPPED f16_operands_match_the_cpu: {} has no SHADER_F16",
@@ -429,29 +431,98 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
     /// Random sizes, partial tiles on every side, against the CPU.
-    #[test]
-    fn random_gemms_match_the_cpu(m in 1usize..300, n in 1usize..300, k in 1usize..80) {
-        let Some(gpu) = gpu() else { return Ok(()) };
+        fn random_gemms_match_the_cpu(m in 1usize..300, n in 1usize..300, k in 1usize..80) {
+        let gpu = gpu();
         let kernel = gpu.gemm_kernel([m, n, k], &swizzle::gemm::config()).expect("GEMM");
         check_gemm(gpu, &kernel, [m, n, k]);
     }
 }
 
-/// The shared device, or `None` (with a message) where there is none and none is required.
-fn gpu() -> Option<&'static Gpu> {
-    static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
-    GPU.get_or_init(|| match Gpu::new() {
+/// The shared device, or why there is none.
+fn device() -> &'static Result<Gpu, GpuError> {
+    static GPU: OnceLock<Result<Gpu, GpuError>> = OnceLock::new();
+    GPU.get_or_init(Gpu::new)
+}
+
+/// The shared device of a test that runs: the harness ignores every test where there is
+/// none.
+fn gpu() -> &'static Gpu {
+    device()
+        .as_ref()
+        .expect("the harness runs GPU tests only on a device")
+}
+
+/// `[(name, test)]` of the functions named.
+macro_rules! tests {
+    ($($test:ident),* $(,)?) => {
+        [$((stringify!($test), $test as fn())),*]
+    };
+}
+
+/// Every test, by name.
+const TESTS: &[(&str, fn())] = &tests![
+    volume_compositing_matches_the_cpu,
+    gemm_matches_the_cpu_for_every_tile_layout,
+    the_library_gemm_matches_the_cpu,
+    transposed_operands_are_loaded_through_the_tiles_transposes,
+    f16_operands_match_the_cpu,
+    random_gemms_match_the_cpu,
+    seed_layouts_pack_and_unpack,
+    large_morton_tiles_pack_and_unpack_against_generated_offsets,
+    run_time_extents_pack_and_unpack_with_partial_tiles,
+    padded_layouts_past_the_enumeration_budget_are_injective,
+    absurd_extents_are_too_large,
+    elements_of_every_width_pack_and_unpack,
+    staged_narrow_packs_match_the_interpreter,
+    tiled_layouts_of_every_shape_copy_both_ways,
+    layout_to_layout_copy_matches_the_offsets,
+    transposes_match_the_cpu_on_partial_tiles,
+    transpose_verdicts_and_vectors,
+    map_runs_a_users_wgsl_with_the_layouts_functions,
+    bad_input_is_a_typed_error,
+    timing_returns_one_duration_per_run,
+    random_layouts_pack_and_unpack,
+    random_tiled_transposes_match_the_cpu,
+    a_lost_device_is_an_error,
+    the_user_kernel_example_agrees_with_the_cpu,
+    batches_run_chained_kernels_in_order,
+];
+
+fn main() -> ExitCode {
+    let mut arguments = Arguments::from_args();
+    let skip = match device() {
         Ok(gpu) => {
             eprintln!("GPU tests on {}", gpu.describe());
-            Some(gpu)
+            if gpu.is_gl() {
+                eprintln!("wgpu's GL backend: the tests run on one thread");
+                arguments.test_threads = Some(1);
+            }
+            false
         }
-        Err(error) if std::env::var("SWIZZLE_REQUIRE_GPU").as_deref() != Ok("1") => {
-            eprintln!("skipping GPU tests: {error} (set SWIZZLE_REQUIRE_GPU=1 to fail instead)");
-            None
+        Err(error) if std::env::var("SWIZZLE_REQUIRE_GPU").as_deref() == Ok("1") => {
+            eprintln!("SWIZZLE_REQUIRE_GPU=1 but {error}");
+            return ExitCode::FAILURE;
         }
-        Err(error) => panic!("SWIZZLE_REQUIRE_GPU=1 but {error}"),
-    })
-    .as_ref()
+        Err(error) => {
+            eprintln!(
+                "skipping {} GPU tests, reported as ignored: {error} \
+                 (set SWIZZLE_REQUIRE_GPU=1 to fail instead)",
+                TESTS.len()
+            );
+            true
+        }
+    };
+    let trials = TESTS
+        .iter()
+        .map(|&(name, test)| {
+            Trial::test(name, move || {
+                test();
+                Ok(())
+            })
+            .with_ignored_flag(skip)
+        })
+        .collect();
+    libtest_mimic::run(&arguments, trials).exit_code()
 }
 
 /// Packs a row-major image into `layout` and unpacks it again, on the GPU, and checks both
@@ -567,9 +638,8 @@ fn check_type<L: Layout<2>>(gpu: &Gpu) {
     check_pack_unpack(gpu, &layout, &L::DESCRIPTOR);
 }
 
-#[test]
 fn seed_layouts_pack_and_unpack() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     check_type::<MortonTexture>(gpu);
     check_type::<LdsA>(gpu);
     check_type::<Cute>(gpu);
@@ -577,9 +647,8 @@ fn seed_layouts_pack_and_unpack() {
     check_type::<PaddedTile>(gpu);
 }
 
-#[test]
 fn large_morton_tiles_pack_and_unpack_against_generated_offsets() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     // 4×4 Morton tiles over a 96×160 image, vectorised (the space is a multiple of 4).
     let (layout, descriptor) = parse(
         "layout Tiles { memory [ty: 24, tx: 40, m: 16]; morton m -> [yi: 4, xi: 4]; \
@@ -589,9 +658,8 @@ fn large_morton_tiles_pack_and_unpack_against_generated_offsets() {
     check_pack_unpack(gpu, &layout, &descriptor);
 }
 
-#[test]
 fn run_time_extents_pack_and_unpack_with_partial_tiles() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for (y, x) in [(37, 70), (8, 8), (1, 13), (16, 24)] {
         // Whole tiles of a bijection make a bijection; partial ones have padding.
         let whole = y % 8 == 0 && x % 8 == 0;
@@ -617,7 +685,6 @@ fn run_time_extents_pack_and_unpack_with_partial_tiles() {
 
 /// Padding an injective layout keeps it injective, proved from its structure however large:
 /// at `b: 65536` (past the enumeration budget) the pack kernel once refused this layout.
-#[test]
 fn padded_layouts_past_the_enumeration_budget_are_injective() {
     for b in [1000, 65536, 1 << 24] {
         let text =
@@ -637,7 +704,6 @@ fn padded_layouts_past_the_enumeration_budget_are_injective() {
 
 /// Absurd extents are a typed error, never an overflow: 2^40 × 2^40 once panicked in debug
 /// builds and wrapped in release. Building a layout needs no adapter.
-#[test]
 fn absurd_extents_are_too_large() {
     let huge = 1usize << 40;
     let layout = GpuLayout::tiled(&DynMorton::DESCRIPTOR, &[huge, huge]);
@@ -679,9 +745,8 @@ fn check_element_width<T: Element>(gpu: &Gpu) {
     check_type(GpuLayout::of::<Odd, 2>().expect("WGSL"), &Odd::DESCRIPTOR);
 }
 
-#[test]
 fn elements_of_every_width_pack_and_unpack() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     check_element_width::<u8>(gpu);
     check_element_width::<u16>(gpu);
     check_element_width::<u64>(gpu);
@@ -759,9 +824,8 @@ fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)
 /// Packs and unpacks of narrow elements staged through workgroup memory (tiles of a
 /// bijection whose rows split into `vec4`s): against the interpreter, with partial tiles,
 /// several tiles per workgroup and regions that run past the grid.
-#[test]
 fn staged_narrow_packs_match_the_interpreter() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for extents in [[37, 48], [8, 16], [64, 96], [5, 32], [24, 272]] {
         for descriptor in [&DynMorton::DESCRIPTOR, &DynXor::DESCRIPTOR] {
             let (layout, offset) = tiled(descriptor, &extents);
@@ -799,9 +863,8 @@ fn staged_narrow_packs_match_the_interpreter() {
     }
 }
 
-#[test]
 fn tiled_layouts_of_every_shape_copy_both_ways() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     for extents in [[5, 3, 7], [4, 3, 8], [1, 3, 1]] {
         let (layout, offset) = tiled(&Dyn3::DESCRIPTOR, &extents);
         let rows = GpuLayout::row_major(&extents).expect("rows");
@@ -833,9 +896,8 @@ fn tiled_layouts_of_every_shape_copy_both_ways() {
     check_every_width(gpu, (&odd, &odd_offset), (&padded, &padded_offset));
 }
 
-#[test]
 fn layout_to_layout_copy_matches_the_offsets() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let (from, to) = (
         GpuLayout::of::<LdsA, 2>().expect("WGSL"),
         GpuLayout::of::<Cute, 2>().expect("WGSL"),
@@ -879,9 +941,8 @@ const TILES: [&Descriptor; 5] = [
 
 /// Transposes through every tile layout, in vectors and single elements, at sizes with
 /// partial tiles (and rows that are no multiple of four), against the CPU.
-#[test]
 fn transposes_match_the_cpu_on_partial_tiles() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let square = Transpose::new;
     let transposes = [
         square(TILES[0], Fours::THREAD_VALUES),
@@ -929,9 +990,8 @@ fn transposes_match_the_cpu_on_partial_tiles() {
 
 /// The analysis of each tile agrees with the bank arithmetic: the row-major tile's column
 /// reads conflict, the padded and XOR tiles' do not; the vectors are what the rows allow.
-#[test]
 fn transpose_verdicts_and_vectors() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let kernel = |tile: &'static Descriptor, threads: ThreadValues<'static>, side| {
         let transpose = Transpose::new(tile, threads);
         gpu.transpose_kernel(side, side, &transpose)
@@ -957,9 +1017,8 @@ fn transpose_verdicts_and_vectors() {
     assert_eq!(kernel(TILES[2], Fours::THREAD_VALUES, 66).widths, [2, 2]);
 }
 
-#[test]
 fn map_runs_a_users_wgsl_with_the_layouts_functions() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let layout = GpuLayout::of::<Padded, 2>().expect("WGSL");
     // The body may call the layout's own functions.
     let kernel = gpu
@@ -982,9 +1041,8 @@ fn map_runs_a_users_wgsl_with_the_layouts_functions() {
     assert_eq!(output, expected);
 }
 
-#[test]
 fn bad_input_is_a_typed_error() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let layout = GpuLayout::of::<MortonTexture, 2>().expect("WGSL");
     let pack = gpu.pack_kernel(&layout).expect("kernel");
     let short = gpu.filled(63, 0u32).expect("buffer");
@@ -1095,9 +1153,8 @@ fn bad_input_is_a_typed_error() {
     ));
 }
 
-#[test]
 fn timing_returns_one_duration_per_run() {
-    let Some(gpu) = gpu() else { return };
+    let gpu = gpu();
     let kernel = gpu.plain_copy_kernel(4096).expect("kernel");
     let (input, output) = (
         gpu.filled(4096, 1u32).expect("buffer"),
@@ -1122,9 +1179,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Random pipelines of every transform, non-power-of-two lengths included.
-    #[test]
-    fn random_layouts_pack_and_unpack(seed in any::<u64>(), power_of_two in any::<bool>()) {
-        let Some(gpu) = gpu() else { return Ok(()) };
+        fn random_layouts_pack_and_unpack(seed in any::<u64>(), power_of_two in any::<bool>()) {
+        let gpu = gpu();
         let source = Generator::generate(seed, power_of_two);
         // A layout without coordinates has nothing to move (and the GPU refuses it).
         if source.contains("coords [];") {
@@ -1177,8 +1233,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// Transposes from random tiled copies on the GPU, against the CPU, into poisoned output.
-    #[test]
-    fn random_tiled_transposes_match_the_cpu(
+        fn random_tiled_transposes_match_the_cpu(
         side in prop::sample::select(vec![4usize, 8, 16, 32]),
         kind in 0usize..4,
         vector in prop::sample::select(vec![1usize, 2, 4]),
@@ -1187,7 +1242,7 @@ proptest! {
         height in 1usize..100,
         width in 1usize..100,
     ) {
-        let Some(gpu) = gpu() else { return Ok(()) };
+        let gpu = gpu();
         let text = random_transpose(side, kind, vector, rows, swap);
         let checked = swizzle_syntax::layouts(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let threads = checked[1].thread_values().expect("a thread-value layout");
@@ -1202,11 +1257,7 @@ proptest! {
     }
 }
 
-#[test]
 fn a_lost_device_is_an_error() {
-    if gpu().is_none() {
-        return;
-    }
     // A device of its own, destroyed: what a driver reset looks like.
     let gpu = Gpu::new().expect("a second device");
     let input = gpu.upload(&[1u32, 2, 3, 4]).expect("upload");
@@ -1222,8 +1273,61 @@ mod user_kernel;
 
 /// The README's user kernel (generated tiled copies and a raster in a hand-written WGSL
 /// kernel) computes on the GPU what its pieces compute on the CPU.
-#[test]
 fn the_user_kernel_example_agrees_with_the_cpu() {
-    let Some(_) = gpu() else { return };
     user_kernel::main().expect("the example runs");
+}
+
+/// A batch runs its kernels in the order recorded, each seeing what the one before wrote,
+/// with one wait: pack, unpack and a map, then a GEMM twice into the same C; an empty
+/// batch submits; a wrong buffer is refused when recorded, and records nothing.
+fn batches_run_chained_kernels_in_order() {
+    let gpu = gpu();
+    let layout = GpuLayout::of::<MortonTexture, 2>().expect("layout");
+    let (pack, unpack) = (
+        gpu.pack_kernel(&layout).expect("pack"),
+        gpu.unpack_kernel(&layout).expect("unpack"),
+    );
+    let map = gpu.map_kernel(&layout, "return value * 2u;").expect("map");
+    let image: Vec<u32> = (1..=64).collect();
+    let input = gpu.upload(&image).expect("upload");
+    let packed = gpu.filled(64, POISON).expect("buffer");
+    let output = gpu.filled(64, POISON).expect("buffer");
+    let short = gpu.filled(63, POISON).expect("buffer");
+
+    assert!(gpu.batch().submit().is_ok(), "an empty batch");
+    let mut batch = gpu.batch();
+    pack.enqueue(&mut batch, &input, &packed).expect("pack");
+    map.enqueue(&mut batch, &packed).expect("map");
+    let refused = unpack.enqueue(&mut batch, &packed, &short);
+    assert!(
+        matches!(refused, Err(GpuError::Length { .. })),
+        "{refused:?}"
+    );
+    unpack
+        .enqueue(&mut batch, &packed, &output)
+        .expect("unpack");
+    assert_eq!(batch.runs(), 3);
+    batch.submit().expect("the batch runs");
+    let doubled: Vec<u32> = image.iter().map(|v| v * 2).collect();
+    assert_eq!(gpu.download(&output).expect("download"), doubled);
+
+    let [m, n, k] = [70, 50, 30];
+    let kernel = gpu
+        .gemm_kernel([m, n, k], &swizzle::gemm::config())
+        .expect("GEMM");
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 - 2.0).collect();
+    let (a_buffer, b_buffer) = (gpu.upload(&a).expect("A"), gpu.upload(&b).expect("B"));
+    let c = gpu.filled(m * n, f32::NAN).expect("C");
+    let mut batch = gpu.batch();
+    for _ in 0..2 {
+        kernel
+            .enqueue(&mut batch, &a_buffer, &b_buffer, &c)
+            .expect("GEMM");
+    }
+    batch.submit().expect("the batch runs");
+    assert_eq!(
+        gpu.download(&c).expect("download"),
+        cpu_gemm(&a, &b, [m, n, k])
+    );
 }

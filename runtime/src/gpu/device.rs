@@ -1,5 +1,15 @@
 //! The device: the best adapter the machine has, a device with that adapter's own limits
 //! (so that buffers of gigabytes work), and wgpu's errors caught as values.
+//!
+//! # Which adapter
+//!
+//! By default only wgpu's primary backends are tried: Vulkan, Metal and DX12. A machine
+//! with none of them (a Linux box without a Vulkan driver, say) gets
+//! [`GpuError::NoAdapter`], never a silent fallback. OpenGL is used only when asked for,
+//! with `WGPU_BACKEND=gl` (or a list naming it): wgpu's GL backend drives one EGL context
+//! that it locks with a timeout, so two threads using one GL [`Gpu`] at once can make
+//! wgpu-hal panic ("Could not lock adapter context") and the process abort. On GL, use
+//! a `Gpu` from one thread at a time; [`Gpu::is_gl`] says whether that applies.
 
 use super::GpuError;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,18 +27,17 @@ pub struct Gpu {
 
 impl Gpu {
     /// The best adapter on the backends `WGPU_BACKEND` names (default: Vulkan, Metal and
-    /// DX12, then GL on machines that have none of those): a discrete GPU first, then an
-    /// integrated one, then a virtual one, then a CPU (software Vulkan such as lavapipe).
+    /// DX12; GL only when named, see the [module docs](self)): a discrete GPU first, then
+    /// an integrated one, then a virtual one, then a CPU (software Vulkan such as
+    /// lavapipe). A panic inside wgpu while it looks for adapters or opens the device
+    /// (some drivers' failure mode) comes back as [`GpuError::Backend`].
     pub fn new() -> Result<Gpu, GpuError> {
-        let adapter = match wgpu::Backends::from_env() {
-            Some(backends) => best_adapter(backends),
-            // GL only where nothing better exists: its Linux drivers are the least robust.
-            None => best_adapter(wgpu::Backends::PRIMARY)
-                .or_else(|_| best_adapter(wgpu::Backends::GL))
-                .map_err(|_| GpuError::NoAdapter {
-                    backends: format!("{:?}", wgpu::Backends::PRIMARY | wgpu::Backends::GL),
-                }),
-        }?;
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
+        caught("opening the device", || Gpu::on(backends))?
+    }
+
+    fn on(backends: wgpu::Backends) -> Result<Gpu, GpuError> {
+        let adapter = best_adapter(backends)?;
         // The optional features kernels use, where the adapter has them: timestamps (for
         // timing) and 16-bit floats (f16 GEMM operands).
         let required_features =
@@ -63,6 +72,12 @@ impl Gpu {
             errors,
             lost,
         })
+    }
+
+    /// Whether the device runs on wgpu's OpenGL backend, which must be used from one
+    /// thread at a time (see the [module docs](self)).
+    pub fn is_gl(&self) -> bool {
+        self.adapter.get_info().backend == wgpu::Backend::Gl
     }
 
     /// Whether kernels may use 16-bit floats (`SHADER_F16`): f16 GEMM operands.
@@ -149,8 +164,36 @@ fn best_adapter(backends: wgpu::Backends) -> Result<wgpu::Adapter, GpuError> {
         .into_iter()
         .min_by_key(|adapter| rank(adapter.get_info().device_type))
         .ok_or_else(|| GpuError::NoAdapter {
-            backends: format!("{backends:?}"),
+            backends: backend_names(backends),
         })
+}
+
+/// `work`, with a panic inside wgpu turned into [`GpuError::Backend`]: wgpu's backends
+/// panic on some driver failures rather than return an error.
+pub(crate) fn caught<T>(doing: &'static str, work: impl FnOnce() -> T) -> Result<T, GpuError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        GpuError::Backend { doing, message }
+    })
+}
+
+/// The native backends in `backends`, by name: "Vulkan, Metal, DX12".
+fn backend_names(backends: wgpu::Backends) -> String {
+    [
+        (wgpu::Backends::VULKAN, "Vulkan"),
+        (wgpu::Backends::METAL, "Metal"),
+        (wgpu::Backends::DX12, "DX12"),
+        (wgpu::Backends::GL, "GL"),
+    ]
+    .iter()
+    .filter(|(backend, _)| backends.contains(*backend))
+    .map(|&(_, name)| name)
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 /// Preference among adapter kinds: lower is better.

@@ -6,8 +6,15 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GpuError {
-    /// No adapter on any enabled backend (no Vulkan driver, not even lavapipe).
+    /// No adapter on any enabled backend (no Vulkan driver, not even lavapipe; GL is
+    /// tried only when `WGPU_BACKEND` names it).
     NoAdapter { backends: String },
+    /// wgpu panicked while `doing` something (some drivers' failure mode), with its
+    /// message: the panic was caught, the device is not usable.
+    Backend {
+        doing: &'static str,
+        message: String,
+    },
     /// The adapter refused a device with its own limits.
     RequestDevice(String),
     /// A buffer of the wrong length for the kernel it was given to.
@@ -50,8 +57,12 @@ impl fmt::Display for GpuError {
             Self::NoAdapter { backends } => write!(
                 f,
                 "no GPU adapter found on backends {backends}: install a Vulkan driver \
-                 (mesa-vulkan-drivers gives the lavapipe software rasteriser)"
+                 (Debian's mesa-vulkan-drivers gives the lavapipe software rasteriser), or \
+                 set WGPU_BACKEND=gl to use OpenGL, one thread at a time"
             ),
+            Self::Backend { doing, message } => {
+                write!(f, "wgpu failed while {doing}: {message}")
+            }
             Self::RequestDevice(why) => write!(f, "the adapter refused a device: {why}"),
             Self::Length {
                 buffer,

@@ -7,7 +7,7 @@
 //! in interior tiles. Which tile a workgroup computes is a raster order. What is written by
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
-use super::kernel::{median, submit};
+use super::batch::{Batch, Dispatch};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use std::fmt::Write;
@@ -103,8 +103,7 @@ pub enum Stored {
 pub struct GemmKernel {
     name: String,
     wgsl: String,
-    pipeline: wgpu::ComputePipeline,
-    groups: [u32; 2],
+    dispatch: Dispatch,
     /// `[m, n, k]`.
     shape: [usize; 3],
     /// Bits of an element of A and B.
@@ -116,7 +115,9 @@ pub struct GemmKernel {
 }
 
 impl GemmKernel {
-    /// Computes `c = a · b` once and waits for it.
+    /// Computes `c = a · b` once and waits for it. To run several GEMMs (or a GEMM and
+    /// other kernels) with one wait, record them into a [`Batch`] with
+    /// [`GemmKernel::enqueue`].
     pub fn run<T: GemmElement>(
         &self,
         gpu: &Gpu,
@@ -125,9 +126,22 @@ impl GemmKernel {
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
         self.check_lengths(a, b, c)?;
-        let bindings = [&a.buffer, &b.buffer, &c.buffer];
-        submit(gpu, &self.pipeline, &bindings, self.groups, 1, None)?;
-        gpu.wait()
+        self.dispatch.run(gpu, &[&a.buffer, &b.buffer, &c.buffer])
+    }
+
+    /// Records computing `c = a · b` into `batch`, after the runs recorded before it;
+    /// [`Batch::submit`] runs them all.
+    pub fn enqueue<T: GemmElement>(
+        &self,
+        batch: &mut Batch,
+        a: &Buffer<T>,
+        b: &Buffer<T>,
+        c: &Buffer<f32>,
+    ) -> Result<(), GpuError> {
+        self.check_lengths(a, b, c)?;
+        self.dispatch
+            .enqueue(batch, &[&a.buffer, &b.buffer, &c.buffer]);
+        Ok(())
     }
 
     /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`](super::WARM_UP) of
@@ -141,8 +155,8 @@ impl GemmKernel {
         runs: usize,
     ) -> Result<Duration, GpuError> {
         self.check_lengths(a, b, c)?;
-        let bindings = [&a.buffer, &b.buffer, &c.buffer];
-        median(gpu, &self.pipeline, &bindings, self.groups, runs)
+        self.dispatch
+            .median(gpu, &[&a.buffer, &b.buffer, &c.buffer], runs)
     }
 
     /// The worst bank conflict of the tiled copies' writes into A's and B's tiles (1 is
@@ -469,8 +483,10 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
         Ok(GemmKernel {
             name,
             wgsl: module,
-            pipeline,
-            groups: groups.map(|g| g as u32),
+            dispatch: Dispatch {
+                pipeline,
+                groups: groups.map(|g| g as u32),
+            },
             shape: [m, n, k],
             operand_bits: operands.bits(),
             loads: [load_a.instructions(a_width), load_b.instructions(b_width)],
@@ -522,10 +538,12 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
         }
         let name = "naive GEMM".to_owned();
         Ok(GemmKernel {
-            pipeline: self.pipeline(&name, &wgsl, BoundsChecks::On)?,
+            dispatch: Dispatch {
+                pipeline: self.pipeline(&name, &wgsl, BoundsChecks::On)?,
+                groups: groups.map(|g| g as u32),
+            },
             name,
             wgsl,
-            groups: groups.map(|g| g as u32),
             shape: [m, n, k],
             operand_bits: 32,
             loads: [Vec::new(), Vec::new()],

@@ -1,11 +1,12 @@
 //! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
+use super::batch::{Batch, Dispatch};
 use super::narrow;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
 /// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
@@ -51,8 +52,7 @@ pub enum BoundsChecks {
 pub struct Kernel {
     name: String,
     wgsl: String,
-    pipeline: wgpu::ComputePipeline,
-    groups: [u32; 2],
+    dispatch: Dispatch,
     input: usize,
     output: usize,
     /// Bits per element.
@@ -60,7 +60,9 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// Runs the kernel once, reading `input` and writing `output`, and waits for it.
+    /// Runs the kernel once, reading `input` and writing `output`, and waits for it. To
+    /// run several kernels with one wait, record them into a [`Batch`] with
+    /// [`Kernel::enqueue`].
     pub fn run<T: Word>(
         &self,
         gpu: &Gpu,
@@ -68,9 +70,21 @@ impl Kernel {
         output: &Buffer<T>,
     ) -> Result<(), GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        let bindings = [&input.buffer, &output.buffer];
-        submit(gpu, &self.pipeline, &bindings, self.groups, 1, None)?;
-        gpu.wait()
+        self.dispatch.run(gpu, &[&input.buffer, &output.buffer])
+    }
+
+    /// Records a run reading `input` and writing `output` into `batch`, after the runs
+    /// recorded before it; [`Batch::submit`] runs them all.
+    pub fn enqueue<T: Word>(
+        &self,
+        batch: &mut Batch,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+    ) -> Result<(), GpuError> {
+        self.check_lengths::<T>(input.len(), output.len())?;
+        self.dispatch
+            .enqueue(batch, &[&input.buffer, &output.buffer]);
+        Ok(())
     }
 
     /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries. A GPU
@@ -83,13 +97,8 @@ impl Kernel {
         runs: usize,
     ) -> Result<Vec<Duration>, GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        time(
-            gpu,
-            &self.pipeline,
-            &[&input.buffer, &output.buffer],
-            self.groups,
-            runs,
-        )
+        self.dispatch
+            .time(gpu, &[&input.buffer, &output.buffer], runs)
     }
 
     /// Runs the kernel back to back for at least `duration`, so that the GPU leaves its
@@ -102,13 +111,8 @@ impl Kernel {
         duration: Duration,
     ) -> Result<(), GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        let bindings = [&input.buffer, &output.buffer];
-        let start = Instant::now();
-        while start.elapsed() < duration {
-            submit(gpu, &self.pipeline, &bindings, self.groups, 8, None)?;
-            gpu.wait()?;
-        }
-        Ok(())
+        self.dispatch
+            .warm_up(gpu, &[&input.buffer, &output.buffer], duration)
     }
 
     /// The median GPU time of `runs` runs (at least one), after [`WARM_UP`] of warm-up.
@@ -120,8 +124,8 @@ impl Kernel {
         runs: usize,
     ) -> Result<Duration, GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        let bindings = [&input.buffer, &output.buffer];
-        median(gpu, &self.pipeline, &bindings, self.groups, runs)
+        self.dispatch
+            .median(gpu, &[&input.buffer, &output.buffer], runs)
     }
 
     /// The kernel's name, for reports.
@@ -171,14 +175,25 @@ impl Kernel {
 #[derive(Debug)]
 pub struct MapKernel {
     wgsl: String,
-    pipeline: wgpu::ComputePipeline,
-    groups: [u32; 2],
+    dispatch: Dispatch,
     len: usize,
 }
 
 impl MapKernel {
     /// Applies the body to `data` in place, and waits for it.
     pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
+        self.check_length(data)?;
+        self.dispatch.run(gpu, &[&data.buffer])
+    }
+
+    /// Records applying the body to `data` into `batch`; [`Batch::submit`] runs it.
+    pub fn enqueue<T: Word>(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
+        self.check_length(data)?;
+        self.dispatch.enqueue(batch, &[&data.buffer]);
+        Ok(())
+    }
+
+    fn check_length<T: Word>(&self, data: &Buffer<T>) -> Result<(), GpuError> {
         check_element::<T>(32)?;
         if data.len() != self.len {
             return Err(GpuError::Length {
@@ -187,8 +202,7 @@ impl MapKernel {
                 actual: data.len(),
             });
         }
-        submit(gpu, &self.pipeline, &[&data.buffer], self.groups, 1, None)?;
-        gpu.wait()
+        Ok(())
     }
 
     /// The whole WGSL module.
@@ -404,8 +418,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         let pipeline = self.pipeline("map", &wgsl, BoundsChecks::On)?;
         Ok(MapKernel {
             wgsl,
-            pipeline,
-            groups,
+            dispatch: Dispatch { pipeline, groups },
             len: layout.space(),
         })
     }
@@ -438,8 +451,7 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         Ok(Kernel {
             name,
             wgsl,
-            pipeline,
-            groups,
+            dispatch: Dispatch { pipeline, groups },
             input,
             output,
             bits,
@@ -759,143 +771,6 @@ pub(super) fn bindings(source: &str, destination: &str) -> String {
 
 "
     )
-}
-
-/// Encodes `runs` dispatches of `pipeline` over `buffers` (bound in order), each its own
-/// pass, with begin and end timestamps in `queries` when given, and submits them.
-pub(super) fn submit(
-    gpu: &Gpu,
-    pipeline: &wgpu::ComputePipeline,
-    buffers: &[&wgpu::Buffer],
-    groups: [u32; 2],
-    runs: usize,
-    queries: Option<(&wgpu::QuerySet, &wgpu::Buffer, &wgpu::Buffer)>,
-) -> Result<(), GpuError> {
-    let entries: Vec<wgpu::BindGroupEntry> = buffers
-        .iter()
-        .enumerate()
-        .map(|(binding, buffer)| wgpu::BindGroupEntry {
-            binding: binding as u32,
-            resource: buffer.as_entire_binding(),
-        })
-        .collect();
-    let bind_group = gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
-    });
-    let mut encoder = gpu
-        .device()
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-    for run in 0..runs as u32 {
-        let timestamp_writes = queries.map(|(set, ..)| wgpu::ComputePassTimestampWrites {
-            query_set: set,
-            beginning_of_pass_write_index: Some(2 * run),
-            end_of_pass_write_index: Some(2 * run + 1),
-        });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(groups[0], groups[1], 1);
-    }
-    if let Some((set, resolve, staging)) = queries {
-        encoder.resolve_query_set(set, 0..2 * runs as u32, resolve, 0);
-        encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, resolve.size());
-    }
-    gpu.queue().submit([encoder.finish()]);
-    gpu.check()
-}
-
-/// Fails unless `gpu` can time `runs` runs in one call.
-fn timeable(gpu: &Gpu, runs: usize) -> Result<(), GpuError> {
-    if !gpu.has_timestamps() {
-        return Err(GpuError::NoTimestamps);
-    }
-    // wgpu caps a query set at 4096 queries: two per run.
-    if runs == 0 || runs > 2048 {
-        return Err(GpuError::TooLarge {
-            what: "timed runs in one call (at least 1)".to_owned(),
-            value: runs as u64,
-            limit: 2048,
-        });
-    }
-    Ok(())
-}
-
-/// The median GPU time of `runs` dispatches (at least one), after [`WARM_UP`] of
-/// back-to-back runs that take the GPU off its idle clocks.
-pub(super) fn median(
-    gpu: &Gpu,
-    pipeline: &wgpu::ComputePipeline,
-    buffers: &[&wgpu::Buffer],
-    groups: [u32; 2],
-    runs: usize,
-) -> Result<Duration, GpuError> {
-    // Arguments first: a warm-up before an error would waste half a second.
-    timeable(gpu, runs)?;
-    let start = Instant::now();
-    while start.elapsed() < WARM_UP {
-        submit(gpu, pipeline, buffers, groups, 8, None)?;
-        gpu.wait()?;
-    }
-    let mut times = time(gpu, pipeline, buffers, groups, runs)?;
-    times.sort();
-    Ok(times[times.len() / 2])
-}
-
-/// Runs `runs` dispatches and returns the GPU time of each, from timestamp queries.
-fn time(
-    gpu: &Gpu,
-    pipeline: &wgpu::ComputePipeline,
-    buffers: &[&wgpu::Buffer],
-    groups: [u32; 2],
-    runs: usize,
-) -> Result<Vec<Duration>, GpuError> {
-    timeable(gpu, runs)?;
-    let count = 2 * runs as u32;
-    let set = gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
-        label: Some("swizzle timing"),
-        ty: wgpu::QueryType::Timestamp,
-        count,
-    });
-    let bytes = u64::from(count) * 8;
-    let resolve = gpu.device().create_buffer(&wgpu::BufferDescriptor {
-        label: Some("swizzle timestamps"),
-        size: bytes,
-        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let staging = gpu.device().create_buffer(&wgpu::BufferDescriptor {
-        label: Some("swizzle timestamps readback"),
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    submit(
-        gpu,
-        pipeline,
-        buffers,
-        groups,
-        runs,
-        Some((&set, &resolve, &staging)),
-    )?;
-    let words = gpu.read(&staging)?;
-    // Little-endian u64 ticks, read as pairs of words (a `Vec<u32>` is not 8-aligned).
-    let ticks: Vec<u64> = words
-        .chunks_exact(2)
-        .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
-        .collect();
-    let period = f64::from(gpu.queue().get_timestamp_period());
-    Ok(ticks
-        .chunks_exact(2)
-        .map(|pair| {
-            let elapsed = pair[1].saturating_sub(pair[0]) as f64 * period;
-            Duration::from_nanos(elapsed.round() as u64)
-        })
-        .collect())
 }
 
 #[cfg(test)]

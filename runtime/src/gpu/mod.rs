@@ -12,6 +12,7 @@
 //! words, and [`GpuLayout::with_element`] gives the layout of another width.
 //! Everything that can go wrong is a [`GpuError`], never a panic.
 
+mod batch;
 mod buffer;
 mod device;
 mod error;
@@ -23,6 +24,7 @@ mod shader;
 mod staged;
 mod transpose;
 
+pub use batch::Batch;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
