@@ -144,7 +144,7 @@
 //!
 //! **Timing.** Time kernels with `Kernel::median`, or call `Kernel::warm_up` before
 //! `Kernel::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
-//! measures far below its bandwidth (BENCHMARKS.md shows by how much on an H100).
+//! measures far below its bandwidth ([BENCHMARKS.md], "GPU", says by how much on an H100).
 //!
 //! ## Writing a GPU kernel with swizzle: a GEMM
 //!
