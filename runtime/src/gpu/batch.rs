@@ -21,32 +21,21 @@ use std::time::{Duration, Instant};
 ///
 /// ```no_run
 /// # // No run: doctests run where no GPU may be (the GPU tests check batches).
-/// use swizzle::gpu::{Gpu, GpuError, GpuLayout};
-///
-/// swizzle::layout! {
-///     pub layout Tiles {
-///         memory [ty: 64, tx: 64, yi: 8, xi: 8];
-///         xor xi by yi;
-///         merge [ty, yi] -> y;
-///         merge [tx, xi] -> x;
-///         coords [y, x];
-///         inverse;
-///     }
-/// }
+/// use swizzle_runtime::gpu::{Gpu, GpuError};
 ///
 /// # fn main() -> Result<(), GpuError> {
 /// let gpu = Gpu::new()?;
-/// let tiles = GpuLayout::of::<Tiles, 2>()?;
-/// let (pack, unpack) = (gpu.pack_kernel(&tiles)?, gpu.unpack_kernel(&tiles)?);
-/// let image: Vec<u32> = (0..512 * 512).collect();
-/// let (input, packed) = (gpu.upload(&image)?, gpu.filled(512 * 512, 0u32)?);
-/// let output = gpu.filled(512 * 512, 0u32)?;
+/// let len = 1 << 20;
+/// let copy = gpu.plain_copy_kernel(len)?;
+/// let data: Vec<u32> = (0..len as u32).collect();
+/// let input = gpu.upload(&data)?;
+/// let (middle, output) = (gpu.filled(len, 0u32)?, gpu.filled(len, 0u32)?);
 ///
 /// let mut batch = gpu.batch();
-/// pack.enqueue(&mut batch, &input, &packed)?;
-/// unpack.enqueue(&mut batch, &packed, &output)?; // reads what the pack wrote
+/// copy.enqueue(&mut batch, &input, &middle)?;
+/// copy.enqueue(&mut batch, &middle, &output)?; // reads what the first run wrote
 /// batch.submit()?; // one submission, one wait
-/// assert_eq!(gpu.download(&output)?, image);
+/// assert_eq!(gpu.download(&output)?, data);
 /// # Ok(())
 /// # }
 /// ```
