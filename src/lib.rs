@@ -13,8 +13,6 @@ pub use swizzle_macros::layout;
 pub use swizzle_runtime::{Bijective, ExtentError, Indexing, Layout, RowMajor, Traversal};
 
 pub use swizzle_runtime::batch;
-/// The offsets of many coordinates at once. [`offsets`](crate::offsets) is the simplest,
-/// [`batch::offsets_u32`] and [`batch::offsets_columns`] the fastest (1.5–3×).
 pub use swizzle_runtime::batch::offsets;
 
 #[cfg(feature = "gpu")]
