@@ -48,6 +48,17 @@ pub mod analysis {
         Access, AccessError, BankConflict, BankReport, Banks, Coalescing, LaneExpr, Locality, Op,
         Touch, Transactions, bank_conflicts, bank_of, locality, transactions, vector_width,
     };
+
+    /// The bank analysis under its old path.
+    #[deprecated(
+        since = "0.2.0",
+        note = "one path per item: use `swizzle::analysis::{Banks, bank_conflicts, …}`"
+    )]
+    pub mod banks {
+        pub use swizzle_core::analysis::banks::{
+            BankConflict, BankReport, Banks, bank_conflicts, bank_of,
+        };
+    }
 }
 
 /// Pictures of layouts: text grids of offsets, banks and threads, and SVG.
