@@ -3,16 +3,99 @@
 // The crate's own `layout!` blocks name it `::swizzle`, as users' do.
 extern crate self as swizzle;
 
+// The API is curated here, one home per concept: the macro, the traits its types implement,
+// and one module per subject. The crates behind it (`swizzle-core`, the IR and the
+// compile-time work; `swizzle-runtime`, the run-time services) keep more public items for
+// each other, for the macro's front end and the command line, which are not the user's.
+
+pub use swizzle_core::CoordError;
+pub use swizzle_macros::layout;
+pub use swizzle_runtime::{Bijective, ExtentError, Indexing, Layout, RowMajor, Traversal};
+
+pub use swizzle_runtime::batch;
+pub use swizzle_runtime::batch::offsets;
+
 #[cfg(feature = "gpu")]
 pub mod gemm;
-pub mod guide;
-pub use swizzle_macros::layout;
-pub mod tegra;
-#[doc(hidden)]
-pub use swizzle_runtime::__private;
 #[cfg(feature = "gpu")]
 pub use swizzle_runtime::gpu;
-pub use swizzle_runtime::{
-    Bijective, CoordError, ExtentError, Indexing, Layout, RowMajor, Traversal, analysis, batch,
-    fragment, ir, kernel, offsets, picture, raster, sfc, threads, tiled_copy, transform,
-};
+pub use swizzle_runtime::kernel;
+pub mod guide;
+pub mod tegra;
+
+/// The layout IR: a layout's checked transform pipeline (its `DESCRIPTOR`), which the
+/// reference interpreter runs ([`ir::Descriptor::offset`]) and the analyses and pictures read.
+pub mod ir {
+    pub use swizzle_core::ir::{
+        Descriptor, Dim, DimId, GridDim, List, Memory, Transform, coordinates, list,
+        row_major_strides, text,
+    };
+}
+
+/// The transforms of a pipeline, one struct per [`ir::Transform`] variant, to read a
+/// descriptor's stages or write one by hand.
+pub mod transform {
+    pub use swizzle_core::transform::{
+        Bits, CyclicShift, Embed, Freeze, Merge, Modulo, Morton, Offset, Pad, Replicate, Slice,
+        Swizzle, Unmerge, Xor,
+    };
+}
+
+/// What a layout does to memory accesses: bank conflicts, coalescing, vector widths and
+/// locality, for the access patterns that `access` items build.
+pub mod analysis {
+    pub use swizzle_core::analysis::transactions::transactions_of;
+    pub use swizzle_core::analysis::{
+        Access, AccessError, BankConflict, BankReport, Banks, Coalescing, LaneExpr, Locality, Op,
+        Touch, Transactions, bank_conflicts, bank_of, locality, transactions, vector_width,
+    };
+
+    /// The bank analysis under its old path.
+    #[deprecated(
+        since = "0.2.0",
+        note = "one path per item: use `swizzle::analysis::{Banks, bank_conflicts, …}`"
+    )]
+    pub mod banks {
+        pub use swizzle_core::analysis::banks::{
+            BankConflict, BankReport, Banks, bank_conflicts, bank_of,
+        };
+    }
+}
+
+/// Pictures of layouts: text grids of offsets, banks and threads, and SVG.
+pub mod picture {
+    #[allow(deprecated)]
+    pub use swizzle_core::picture::grid;
+    pub use swizzle_core::picture::{
+        Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, offset_map, svg,
+        svg_with_path, thread_grid, thread_svg,
+    };
+}
+
+/// Space-filling curves: what `traversal` items are, and the accesses they visit.
+pub mod sfc {
+    pub use swizzle_core::sfc::{Sfc, Visit};
+}
+
+/// Orders of workgroups over a grid of tiles (`raster` items).
+pub mod raster {
+    pub use swizzle_core::raster::{MAX_GROUP, Raster};
+}
+
+/// Thread-value layouts: which thread holds which element of a tile.
+pub mod threads {
+    pub use swizzle_core::threads::{Coverage, MAX_WORKGROUP_THREADS, Slot, ThreadValues};
+}
+
+/// Tiled copies between an image and workgroup memory (`tiled copy` items): their errors.
+pub mod tiled_copy {
+    pub use swizzle_core::tiled_copy::{CopyError, MAX_VECTOR_BYTES, Part};
+}
+
+/// Matrix-multiply fragments: which lane reads which element.
+pub mod fragment {
+    pub use swizzle_core::fragment::{Fragment, Operand, Read};
+}
+
+#[doc(hidden)]
+pub use swizzle_runtime::__private;

@@ -10,9 +10,7 @@
 //! 4-byte words ([`Gob32`]), with 16-byte runs and the SIMD networks; other sizes as bytes
 //! ([`GobBytes`]).
 
-use crate::kernel::{
-    Code, Element, Frame, KernelError, Options, Plan, Side, copy_with_code, stacked_space,
-};
+use crate::kernel::{KernelError, Options, stacked_space};
 
 crate::layout! {
     /// GOBs of bytes: tiles of 8 rows × 64 bytes, row-major over the grid of GOBs.
@@ -72,8 +70,29 @@ pub fn swizzle(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), KernelError> {
-    let texture = [width, height, bytes_per_pixel];
-    copy(texture, block_height, Direction::Swizzle, src, dst)
+    swizzle_with(
+        Options::default(),
+        width,
+        height,
+        bytes_per_pixel,
+        block_height,
+        src,
+        dst,
+    )
+}
+
+/// [`swizzle()`] as `options` say: the SIMD level and the threads.
+pub fn swizzle_with(
+    options: Options,
+    width: usize,
+    height: usize,
+    bytes_per_pixel: usize,
+    block_height: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), KernelError> {
+    let texture = Texture::new(width, height, bytes_per_pixel, block_height)?;
+    texture.copy(options, Direction::Swizzle, src, dst)
 }
 
 /// The inverse of [`swizzle()`]: the block-linear `src` into the row-major `dst` of `width ×
@@ -86,8 +105,29 @@ pub fn deswizzle(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), KernelError> {
-    let texture = [width, height, bytes_per_pixel];
-    copy(texture, block_height, Direction::Deswizzle, src, dst)
+    deswizzle_with(
+        Options::default(),
+        width,
+        height,
+        bytes_per_pixel,
+        block_height,
+        src,
+        dst,
+    )
+}
+
+/// [`deswizzle()`] as `options` say: the SIMD level and the threads.
+pub fn deswizzle_with(
+    options: Options,
+    width: usize,
+    height: usize,
+    bytes_per_pixel: usize,
+    block_height: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), KernelError> {
+    let texture = Texture::new(width, height, bytes_per_pixel, block_height)?;
+    texture.copy(options, Direction::Deswizzle, src, dst)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -96,103 +136,83 @@ enum Direction {
     Deswizzle,
 }
 
-/// The copy of `[width, height, bytes_per_pixel]`: the kernel of the element size, its
-/// GOBs stacked `block_height` high.
-fn copy(
-    [width, height, bytes_per_pixel]: [usize; 3],
+/// A texture as the kernels see it: its rows in bytes and its GOBs' block height.
+struct Texture {
+    height: usize,
+    row: usize,
+    bytes_per_pixel: usize,
     block_height: usize,
-    direction: Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), KernelError> {
-    let overflow = || KernelError::Overflow {
-        extents: vec![height, width, bytes_per_pixel],
-    };
-    let row = width.checked_mul(bytes_per_pixel).ok_or_else(overflow)?;
-    let tiles = [height.div_ceil(8), row.div_ceil(64)];
-    // Whole words move as words, other pixels as bytes, both through the kernels'
-    // generated SIMD rows (the default where the CPU has their level: 1.5–3.3× the
-    // interpreted networks on words: docs/benchmarks/history.md, "Tegra X1 block-linear").
-    let options = Options::default();
-    match bytes_per_pixel % 4 {
-        0 => {
-            let kernels: [(&Plan, Code<[u8; 4]>); 2] = [
-                (Swizzle32::plan(), Swizzle32::code()),
-                (Deswizzle32::plan(), Deswizzle32::code()),
-            ];
-            let gobs = Gobs {
-                extents: [height, row / 4],
-                tiles,
-                tile_space: Gob32::TILE_SPACE,
-                block_height,
-            };
-            gobs.copy(options, kernels, direction, src, dst)
-        }
-        _ => {
-            let kernels: [(&Plan, Code<u8>); 2] = [
-                (SwizzleBytes::plan(), SwizzleBytes::code()),
-                (DeswizzleBytes::plan(), DeswizzleBytes::code()),
-            ];
-            let gobs = Gobs {
-                extents: [height, row],
-                tiles,
-                tile_space: GobBytes::TILE_SPACE,
-                block_height,
-            };
-            gobs.copy(options, kernels, direction, src, dst)
-        }
+}
+
+impl Texture {
+    fn new(
+        width: usize,
+        height: usize,
+        bytes_per_pixel: usize,
+        block_height: usize,
+    ) -> Result<Self, KernelError> {
+        let row = width
+            .checked_mul(bytes_per_pixel)
+            .ok_or_else(|| KernelError::Overflow {
+                extents: vec![height, width, bytes_per_pixel],
+            })?;
+        Ok(Texture {
+            height,
+            row,
+            bytes_per_pixel,
+            block_height,
+        })
     }
-}
 
-/// A texture's GOBs as the kernels see them: extents in elements (words or bytes), the
-/// grid of GOBs, and how high they stack.
-struct Gobs {
-    extents: [usize; 2],
-    tiles: [usize; 2],
-    tile_space: usize,
-    block_height: usize,
-}
-
-impl Gobs {
-    /// The copy with the swizzle (`kernels[0]`) or deswizzle (`kernels[1]`) kernel, over
-    /// byte buffers seen as elements of `E`; lengths are checked, and reported, in bytes.
-    fn copy<E: Element>(
+    /// The copy with the kernel of the pixel size: whole words move as 4-byte words, other
+    /// pixels as bytes, both through the kernels' generated SIMD rows (the default where
+    /// the CPU has their level: 1.5–3.3× the interpreted networks on words, BENCHMARKS.md,
+    /// "Tegra X1 block-linear"), their GOBs stacked `block_height` high.
+    fn copy(
         &self,
         options: Options,
-        kernels: [(&Plan, Code<E>); 2],
         direction: Direction,
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), KernelError> {
-        let size = size_of::<E>();
-        let whole = |side, len: usize| match len.is_multiple_of(size) {
-            true => Ok(()),
-            false => Err(KernelError::Bytes {
-                side,
-                len,
-                element_size: size,
-            }),
+        let Texture {
+            height,
+            row,
+            bytes_per_pixel,
+            block_height: stack,
+        } = *self;
+        let extent_error = |_| KernelError::Overflow {
+            extents: vec![height, row],
         };
-        whole("source", src.len())?;
-        whole("destination", dst.len())?;
-        let linear = Side {
-            extents: &self.extents,
-            frame: Frame::RowMajor,
-        };
-        let gobs = Side {
-            extents: &self.extents,
-            frame: Frame::Stacked {
-                tiles: &self.tiles,
-                tile_space: self.tile_space,
-                stack: self.block_height,
-            },
-        };
-        let ((plan, code), from, to) = match direction {
-            Direction::Swizzle => (kernels[0], linear, gobs),
-            Direction::Deswizzle => (kernels[1], gobs, linear),
-        };
-        let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        copy_with_code(options, plan, code, from, to, src, dst)
-            .map_err(|error| error.in_bytes(size))
+        if bytes_per_pixel % 4 != 0 {
+            let gobs = GobBytes::new(height, row).map_err(extent_error)?;
+            return match direction {
+                Direction::Swizzle => {
+                    SwizzleBytes::run_stacked_with(&gobs, stack, options, src, dst)
+                }
+                Direction::Deswizzle => {
+                    DeswizzleBytes::run_stacked_with(&gobs, stack, options, src, dst)
+                }
+            };
+        }
+        // Words: the byte buffers seen as `[u8; 4]` elements (not `run_stacked_bytes_with`,
+        // which has no generated rows); lengths are checked, and reported, in bytes.
+        for (side, len) in [("source", src.len()), ("destination", dst.len())] {
+            if !len.is_multiple_of(4) {
+                return Err(KernelError::Bytes {
+                    side,
+                    len,
+                    element_size: 4,
+                });
+            }
+        }
+        let gobs = Gob32::new(height, row / 4).map_err(extent_error)?;
+        let (src, dst): (&[[u8; 4]], &mut [[u8; 4]]) =
+            (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        match direction {
+            Direction::Swizzle => Swizzle32::run_stacked_with(&gobs, stack, options, src, dst),
+            Direction::Deswizzle => Deswizzle32::run_stacked_with(&gobs, stack, options, src, dst),
+        }
+        .map_err(|error| error.in_bytes(4))
     }
 }

@@ -3,7 +3,7 @@
 //! analyses agree with what the macro decided.
 
 use swizzle::Layout;
-use swizzle::analysis::banks::bank_conflicts;
+use swizzle::analysis::bank_conflicts;
 
 swizzle::layout! {
     /// 8 lanes read one column of an 8×8 tile of 4-byte words.

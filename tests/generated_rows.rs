@@ -3,7 +3,8 @@
 //! AVX2 under Miri, NEON under qemu-user).
 
 use std::fmt::Debug;
-use swizzle::kernel::simd::Rows;
+// The rows are the generated code's side of the contract, not the public API.
+use swizzle::__private::simd::Rows;
 use swizzle::kernel::{Element, KernelError, Level, Options, View};
 
 swizzle::layout! {

@@ -3,7 +3,9 @@
 //! every coordinate), with poisoned destinations so that a missed or stray write shows.
 
 use swizzle::Indexing;
-use swizzle::kernel::{Element, KernelError, Level};
+use swizzle::kernel::{
+    Element, KernelError, Level, Options, Reason, TileCopy, View, stacked_space,
+};
 
 swizzle::layout! {
     /// Seed 000's 8×8 texture: 4×4 Morton tiles.
@@ -493,4 +495,144 @@ fn byte_buffers_of_any_pixel_size() {
             ..
         })
     ));
+}
+
+/// Every options a copy may take on this CPU: each available level pinned, or detected, on
+/// one thread or four.
+fn every_options() -> Vec<Options> {
+    let levels = Level::ALL.into_iter().filter(|level| level.is_available());
+    let levels = levels.map(Some).chain([None]);
+    levels
+        .flat_map(|level| {
+            [1, 4].map(|threads| Options {
+                level,
+                ..Options::default().threads(threads)
+            })
+        })
+        .collect()
+}
+
+/// The reference of a pack of `MortonTiles` stacked `stack` high: `run_stacked`'s buffer,
+/// element by element from the interpreter's offsets.
+fn stacked_reference(layout: &MortonTiles, stack: usize, src: &[u32]) -> Vec<u32> {
+    let [y, x] = layout.extents();
+    let tiles = layout.tiles();
+    let space = stacked_space(&tiles, MortonTiles::TILE_SPACE, stack).expect("fits");
+    let mut dst = vec![u32::POISON; space];
+    for (i, &value) in src.iter().enumerate() {
+        let (row, col) = (i / x, i % x);
+        let (tile_y, tile_x) = (row / 8, col / 8);
+        let inside = MortonTiles::DESCRIPTOR
+            .offset(&[row % 8, col % 8])
+            .expect("in the tile");
+        let (stack_index, in_stack) = (tile_y / stack, tile_y % stack);
+        let tile = (stack_index * tiles[1] + tile_x) * stack + in_stack;
+        dst[tile * MortonTiles::TILE_SPACE + inside] = value;
+    }
+    assert_eq!(src.len(), y * x);
+    dst
+}
+
+#[test]
+fn every_entry_point_takes_options_and_bytes_and_agrees() {
+    let (y, x) = (40, 24);
+    let layout = MortonTiles::new(y, x).expect("fits");
+    let src: Vec<u32> = (0..y * x).map(u32::from_index).collect();
+    for stack in [1, 2, 4] {
+        let expected = stacked_reference(&layout, stack, &src);
+        let src_bytes: &[u8] = bytemuck::cast_slice(&src);
+        for options in every_options() {
+            let mut typed = vec![u32::POISON; expected.len()];
+            PackMorton::run_stacked_with(&layout, stack, options, &src, &mut typed).unwrap();
+            assert_eq!(
+                typed, expected,
+                "run_stacked_with, stack {stack}, {options:?}"
+            );
+            let mut bytes = vec![u32::POISON; expected.len()];
+            let dst = bytemuck::cast_slice_mut(&mut bytes);
+            PackMorton::run_stacked_bytes_with(&layout, stack, options, 4, src_bytes, dst).unwrap();
+            assert_eq!(
+                bytes, expected,
+                "run_stacked_bytes_with, stack {stack}, {options:?}"
+            );
+        }
+        let mut bytes = vec![u32::POISON; expected.len()];
+        let dst = bytemuck::cast_slice_mut(&mut bytes);
+        PackMorton::run_stacked_bytes(&layout, stack, 4, src_bytes, dst).unwrap();
+        assert_eq!(bytes, expected, "run_stacked_bytes, stack {stack}");
+    }
+    // A stack of one is plain tiles: `run` and its forms.
+    let expected = stacked_reference(&layout, 1, &src);
+    let image = View::row_major(&[y, x]).expect("fits");
+    for options in every_options() {
+        let mut view = vec![u32::POISON; expected.len()];
+        PackMorton::run_view_with(&layout, &image, options, &src, &mut view).unwrap();
+        assert_eq!(view, expected, "run_view_with, {options:?}");
+        let mut bytes = vec![u32::POISON; expected.len()];
+        let (src, dst) = (
+            bytemuck::cast_slice(&src),
+            bytemuck::cast_slice_mut(&mut bytes),
+        );
+        PackMorton::run_view_bytes_with(&layout, &image, options, 4, src, dst).unwrap();
+        assert_eq!(bytes, expected, "run_view_bytes_with, {options:?}");
+        let mut back = vec![u32::POISON; src.len() / 4];
+        let dst = bytemuck::cast_slice_mut(&mut back);
+        UnpackMorton::run_bytes_with(&layout, options, 4, bytemuck::cast_slice(&bytes), dst)
+            .unwrap();
+        assert_eq!(
+            bytemuck::cast_slice::<u32, u8>(&back),
+            src,
+            "run_bytes_with, {options:?}"
+        );
+    }
+}
+
+#[test]
+fn route_tells_the_path_of_each_element_type() {
+    for options in every_options() {
+        let route = PackMorton::route::<u32>(options).expect("an available level");
+        // The route is the copy's: its level is the one pinned, or the detected one.
+        if let Some(level) = options.level {
+            assert_eq!(route.level, level);
+            assert_eq!(route.reason, Reason::Pinned);
+        }
+        // Runs have no network: full tiles go through the straight-line tile or runs.
+        if route.level == Level::Runs {
+            assert!(matches!(
+                route.tiles,
+                TileCopy::StraightLineTile | TileCopy::Runs
+            ));
+        }
+        assert!(
+            route.to_string().starts_with(&format!("{}: ", route.level)),
+            "{route}"
+        );
+    }
+    // Detected: the widest level with generated rows (x86-64 and aarch64 generate them for
+    // 4-byte elements of an 8×8 Morton tile), and the route says so.
+    let route = PackMorton::route::<u32>(Options::default()).unwrap();
+    if route.tiles == TileCopy::GeneratedRows {
+        assert_eq!(route.reason, Reason::WidestGenerated);
+        assert!(route.to_string().contains("generated SIMD rows"), "{route}");
+    }
+    // A 3-byte element has no network: runs, whatever the CPU.
+    let route = PackMorton::route::<[u8; 3]>(Options::default()).unwrap();
+    assert_eq!(route.level, Level::Runs);
+    // A level this CPU does not run is the copy's error.
+    if let Some(missing) = Level::ALL.into_iter().find(|level| !level.is_available()) {
+        assert!(matches!(
+            PackMorton::route::<u32>(Options::default().level(missing)),
+            Err(KernelError::Unsupported(level)) if level == missing
+        ));
+    }
+}
+
+/// Code written when a kernel's plan was the constant `K::PLAN` still compiles (with a
+/// deprecation warning naming `plan()`), and reads the same plan.
+#[test]
+#[allow(deprecated)]
+fn the_plan_constant_still_compiles() {
+    let old: &swizzle::kernel::Plan = &PackMorton::PLAN;
+    assert!(std::ptr::eq(old, PackMorton::plan()));
+    assert_eq!(PackMorton::PLAN.runs.len(), PackMorton::plan().runs.len());
 }

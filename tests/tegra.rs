@@ -98,3 +98,61 @@ fn bad_textures_are_errors() {
     assert_eq!(swizzled_size(16, 8, 4, 0), None);
     assert_eq!(swizzled_size(usize::MAX, 8, 4, 1), None);
 }
+
+/// `swizzle_with` and `deswizzle_with` give the default's bytes at every level this CPU runs
+/// and on one thread or four, for word and byte pixels.
+#[test]
+fn every_options_give_the_same_bytes() {
+    use swizzle::kernel::{Level, Options};
+    let (width, height, block_height) = (37, 29, 2);
+    for bytes_per_pixel in [4, 3] {
+        let size = swizzle::tegra::swizzled_size(width, height, bytes_per_pixel, block_height)
+            .expect("fits");
+        let src: Vec<u8> = (0..width * height * bytes_per_pixel)
+            .map(|i| i as u8)
+            .collect();
+        let mut expected = vec![0; size];
+        swizzle::tegra::swizzle(
+            width,
+            height,
+            bytes_per_pixel,
+            block_height,
+            &src,
+            &mut expected,
+        )
+        .unwrap();
+        let levels = Level::ALL.into_iter().filter(|level| level.is_available());
+        for level in levels.map(Some).chain([None]) {
+            for threads in [1, 4] {
+                let options = Options {
+                    level,
+                    ..Options::default().threads(threads)
+                };
+                let mut tiled = vec![0; size];
+                swizzle::tegra::swizzle_with(
+                    options,
+                    width,
+                    height,
+                    bytes_per_pixel,
+                    block_height,
+                    &src,
+                    &mut tiled,
+                )
+                .unwrap();
+                assert_eq!(tiled, expected, "{bytes_per_pixel} bytes, {options:?}");
+                let mut back = vec![0; src.len()];
+                swizzle::tegra::deswizzle_with(
+                    options,
+                    width,
+                    height,
+                    bytes_per_pixel,
+                    block_height,
+                    &tiled,
+                    &mut back,
+                )
+                .unwrap();
+                assert_eq!(back, src, "{bytes_per_pixel} bytes, {options:?}");
+            }
+        }
+    }
+}

@@ -38,7 +38,7 @@ pub fn show(descriptor: &Descriptor, banks: Option<Banks>, element_bytes: usize)
         );
     }
     let (what, mut details, grid) = match banks {
-        None => ("offsets", vec![], picture::grid(descriptor)),
+        None => ("offsets", vec![], picture::offset_map(descriptor)),
         Some(banks) => (
             "banks",
             vec![format!(

@@ -3,6 +3,17 @@
 //! the CPU has (AVX-512 or AVX2 on x86-64, detected at run time once per call) and falls
 //! back to the baseline target everywhere else. Bounds and padding are checked first, chunk
 //! by chunk, so a bad coordinate is an error, never a silent wrong offset.
+//!
+//! Which to use, fastest first (BENCHMARKS.md measures them):
+//!
+//! - [`offsets_columns`]: coordinates as one column per axis (structure of arrays, as
+//!   columnar data and GPU buffers hold them), `u16` or `u32`, writing `u32` offsets;
+//! - [`offsets_u32`]: coordinates as `[C; N]` points, `u16` or `u32`, writing `u32`
+//!   offsets. Both run 1.5–3× the lanes of [`offsets`] where the layout's space fits `u32`
+//!   (else [`BatchError::Wide`]);
+//! - [`offsets`]: `usize` points and offsets, for any layout.
+//!
+//! Each has a `_with` form that pins the [`Simd`] level.
 
 use crate::{CoordError, Layout};
 use std::fmt;
@@ -79,8 +90,10 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
-/// Writes the offset of `coords[i]` to `out[i]`, with the widest SIMD this CPU has. The
-/// guide's kernels chapter (`swizzle::guide::kernels`, "Batches of offsets") shows it in use.
+/// Writes the offset of `coords[i]` to `out[i]`, with the widest SIMD this CPU has: `usize`
+/// coordinates and offsets, for any layout. Where the layout's space fits `u32`,
+/// [`offsets_u32`] (points of `u16` or `u32`) and [`offsets_columns`] (one column per axis)
+/// are 1.5–3× faster: see the [module](self)'s list.
 pub fn offsets<L: Layout<N>, const N: usize>(
     coords: &[[usize; N]],
     out: &mut [usize],

@@ -9,7 +9,7 @@ use common::{LDS_A, MORTON_TEXTURE, layout};
 use swizzle_core::analysis::{Access, Banks, LaneExpr};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::picture::{
-    Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, grid, svg, svg_with_path,
+    Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, offset_map, svg, svg_with_path,
 };
 use swizzle_core::sfc::Sfc;
 
@@ -31,7 +31,7 @@ layout Padded {
 
 #[test]
 fn morton_tile_is_seed_000s_table() {
-    let table = grid(&layout(MORTON_4X4)).unwrap();
+    let table = offset_map(&layout(MORTON_4X4)).unwrap();
     assert_eq!(
         table,
         " 0  1  4  5\n 2  3  6  7\n 8  9 12 13\n10 11 14 15\n"
@@ -41,7 +41,7 @@ fn morton_tile_is_seed_000s_table() {
 
 #[test]
 fn morton_texture_grid() {
-    insta::assert_snapshot!(grid(&layout(MORTON_TEXTURE)).unwrap());
+    insta::assert_snapshot!(offset_map(&layout(MORTON_TEXTURE)).unwrap());
 }
 
 #[test]
@@ -53,26 +53,26 @@ fn lds_xor_bank_map() {
 
 #[test]
 fn padding_shows_as_dots() {
-    insta::assert_snapshot!(grid(&layout(PADDED)).unwrap(), @r"
+    insta::assert_snapshot!(offset_map(&layout(PADDED)).unwrap(), @r"
      0  1  2  3  ·  ·
      4  5  6  7  ·  ·
      8  9 10 11  ·  ·
     ");
     // CK's pad test: 10 elements padded by 2 on the left and 3 on the right.
     let ck = layout("layout P { memory [l: 10]; pad l -> u (2, 3); coords [u]; }");
-    assert_eq!(grid(&ck).unwrap(), "· · 0 1 2 3 4 5 6 7 8 9 · · ·\n");
+    assert_eq!(offset_map(&ck).unwrap(), "· · 0 1 2 3 4 5 6 7 8 9 · · ·\n");
 }
 
 #[test]
 fn one_dimension_is_one_row() {
     let strided = "layout Strided { memory [x: 6] strides [3]; coords [x]; }";
-    assert_eq!(grid(&layout(strided)).unwrap(), " 0  3  6  9 12 15\n");
+    assert_eq!(offset_map(&layout(strided)).unwrap(), " 0  3  6  9 12 15\n");
 }
 
 #[test]
 fn no_coordinates_is_one_cell() {
     let point = "layout Point { memory [a: 4, b: 3]; freeze a = 1; freeze b = 2; coords []; }";
-    assert_eq!(grid(&layout(point)).unwrap(), "5\n");
+    assert_eq!(offset_map(&layout(point)).unwrap(), "5\n");
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn outer_coordinates_label_their_planes() {
         morton n -> [z: 2, y: 2, x: 2];
         coords [z, y, x];
     }";
-    insta::assert_snapshot!(grid(&layout(cube)).unwrap(), @r"
+    insta::assert_snapshot!(offset_map(&layout(cube)).unwrap(), @r"
     z = 0:
     0 1
     2 3
@@ -116,7 +116,7 @@ fn bank_map_wraps_around_the_banks() {
 fn a_128_by_128_tile_is_128_lines_of_128_cells() {
     let big =
         layout("layout Big { memory [m: 16384]; morton m -> [y: 128, x: 128]; coords [y, x]; }");
-    let text = grid(&big).unwrap();
+    let text = offset_map(&big).unwrap();
     assert_eq!(text.lines().count(), 128);
     assert!(
         text.lines()
@@ -130,7 +130,7 @@ fn a_128_by_128_tile_is_128_lines_of_128_cells() {
 fn too_many_cells_is_an_error() {
     let huge = layout("layout Huge { memory [y: 4096, x: 4096]; coords [y, x]; }");
     assert_eq!(
-        grid(&huge),
+        offset_map(&huge),
         Err(PictureError::TooLarge {
             shape: vec![4096, 4096]
         })

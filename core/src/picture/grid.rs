@@ -14,7 +14,7 @@ use std::fmt::Write;
 ///  8  9 12 13
 /// 10 11 14 15
 /// ```
-pub fn grid(descriptor: &Descriptor) -> Result<String, PictureError> {
+pub fn offset_map(descriptor: &Descriptor) -> Result<String, PictureError> {
     Ok(render(&Cells::new(descriptor)?, |offset| offset))
 }
 

@@ -18,7 +18,16 @@ mod threads;
 
 pub use cells::{Cells, PictureError};
 pub use geometry::Geometry;
-pub use grid::{bank_map, grid};
+pub use grid::{bank_map, offset_map};
 pub use path::{Path, Stop};
 pub use svg::{Coloring, svg, svg_with_path};
 pub use threads::{thread_grid, thread_svg};
+
+/// [`offset_map`], under its old name.
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `offset_map` (beside `bank_map`): `grid` also named the grid of tiles"
+)]
+pub fn grid(descriptor: &crate::ir::Descriptor) -> Result<String, PictureError> {
+    offset_map(descriptor)
+}

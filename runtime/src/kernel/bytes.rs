@@ -3,12 +3,12 @@
 //! elements, which have no alignment, so any byte slice of whole elements works, and sizes
 //! of 1, 2, 4 and 8 bytes still get the SIMD networks.
 
-use super::{KernelError, Options, Plan, Side, copy_with_options};
+use super::{KernelError, Options, Plan, Side, copy_with};
 
 /// Element sizes, in bytes, that [`copy_bytes`] copies.
 pub const ELEMENT_SIZES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
-/// [`copy_with_options`](super::copy_with_options) over byte buffers of elements of
+/// [`copy_with`](super::copy_with) over byte buffers of elements of
 /// `element_size` bytes (one of [`ELEMENT_SIZES`]); the extents and views count elements,
 /// not bytes.
 pub fn copy_bytes(
@@ -32,7 +32,7 @@ pub fn copy_bytes(
     macro_rules! sizes {
         ($($size:literal)*) => {
             match element_size {
-                $($size => copy_with_options::<[u8; $size]>(
+                $($size => copy_with::<[u8; $size]>(
                     options,
                     plan,
                     from,

@@ -1,19 +1,22 @@
 //! Copy kernels: what `kernel` items of `layout!` run. The macro plans one tile at expansion
 //! time (a [`Plan`]: runs in walk order, and permute-and-blend networks) and expands it into
-//! code ([`Code`]: rows of full tiles as SIMD per level, over [`simd`]'s tokens, and the
-//! tile's runs as straight-line slice copies); this module checks the buffers, walks the
-//! grid of tiles at run time, splits it across threads for large arrays, and copies each
-//! row of full tiles with the widest SIMD the CPU has (detected once per call): the
-//! generated rows, else the plan's network interpreted, else the straight-line tile or
-//! runs of `copy_from_slice`, which also copy the partial tiles at the edges of an array.
+//! code (rows of full tiles as SIMD per level, and the tile's runs as straight-line slice
+//! copies); this module checks the buffers, walks the grid of tiles at run time, splits it
+//! across threads for large arrays, and copies each row of full tiles with the widest SIMD
+//! the CPU has (detected once per call): the generated rows, else the plan's network
+//! interpreted, else the straight-line tile or runs of `copy_from_slice`, which also copy
+//! the partial tiles at the edges of an array. A kernel's `route::<E>(options)` tells which
+//! of these its copies of `E` take, and why ([`Route`]).
 
 mod bytes;
 mod cache;
 mod error;
+pub(crate) mod generated;
 mod grid;
 mod network;
 mod options;
-pub mod simd;
+mod route;
+pub(crate) mod simd;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
 mod transpose_x86;
@@ -25,11 +28,13 @@ mod x86;
 pub use bytes::{ELEMENT_SIZES, copy_bytes};
 pub use error::KernelError;
 pub use options::Options;
+pub use route::{Reason, Route, TileCopy};
 pub use swizzle_core::kernel::{Network, Plan, Run, Step};
 pub use transpose::{copy_views, copy_views_with};
 pub use view::View;
 
 use bytemuck::Pod;
+use generated::GeneratedCode;
 use grid::Grid;
 
 /// Element types a kernel copies: plain data of any size (1, 2, 4 and 8 bytes get SIMD
@@ -78,8 +83,8 @@ pub struct Side<'a> {
 pub enum Level {
     /// Runs of `copy_from_slice`, on any CPU.
     Runs,
-    /// aarch64 NEON: 16-byte registers. Only generated code ([`simd::Rows`]) runs
-    /// networks at this level; without it, full tiles are copied in runs.
+    /// aarch64 NEON: 16-byte registers. Only the SIMD rows `layout!` generates run
+    /// networks at this level; without them, full tiles are copied in runs.
     Neon,
     /// x86-64 AVX2 networks: 32-byte registers.
     Avx2,
@@ -149,42 +154,6 @@ impl Level {
 /// side's rows lie `rows[0]` (source) or `rows[1]` (destination) elements apart.
 pub type TileFn<E> = fn(&[E], &mut [E], [usize; 2]);
 
-/// What `layout!` generated for a kernel's full tiles of `E` (its `K::code()`): the
-/// straight-line runs of one tile, and rows of tiles as SIMD code per level for `E`'s size.
-/// Each must copy exactly the plan's runs (the macro's do); hand-written plans have neither
-/// ([`Code::NONE`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Code<E> {
-    pub tile: Option<TileFn<E>>,
-    pub rows: simd::Rows,
-}
-
-impl<E> Code<E> {
-    /// No generated code: the runtime's networks and runs copy every tile.
-    pub const NONE: Code<E> = Code {
-        tile: None,
-        rows: simd::Rows::NONE,
-    };
-
-    /// The level a copy of `E` with `plan` and this code uses on this CPU: the widest
-    /// available level with generated rows; else runs, where there is a straight-line
-    /// tile; else the widest level with a network.
-    pub fn level(&self, plan: &Plan) -> Level
-    where
-        E: Element,
-    {
-        let generated = Level::ALL
-            .into_iter()
-            .rev()
-            .find(|&level| self.rows.bind(level).is_some() && level.network::<E>(plan).is_some());
-        match (generated, self.tile) {
-            (Some(level), _) => level,
-            (None, Some(_)) => Level::Runs,
-            (None, None) => Level::detect::<E>(plan),
-        }
-    }
-}
-
 /// Elements of a [`Frame::Stacked`] buffer: the grid's first coordinate rounded up to
 /// whole stacks; `None` for a stack of 0 tiles, no coordinates, or past `usize::MAX`.
 pub fn stacked_space(tiles: &[usize], tile_space: usize, stack: usize) -> Option<usize> {
@@ -210,22 +179,35 @@ pub fn copy<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    copy_with_options(Options::default(), plan, from, to, src, dst)
+    copy_with(Options::default(), plan, from, to, src, dst)
 }
 
-/// [`copy`] at a given level: tiles that the level has no network for are copied in runs.
+/// [`copy`] as `options` say: the level (detected when `None`; tiles that the level has no
+/// network for are copied in runs) and the threads. A bare [`Level`] is options too.
 pub fn copy_with<E: Element>(
-    level: Level,
+    options: impl Into<Options>,
     plan: &Plan,
     from: Side,
     to: Side,
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    copy_with_options(level.into(), plan, from, to, src, dst)
+    generated::copy_generated(
+        options.into(),
+        plan,
+        GeneratedCode::NONE,
+        from,
+        to,
+        src,
+        dst,
+    )
 }
 
-/// [`copy`] as `options` say: the level (detected when `None`) and the threads.
+/// [`copy_with`], under its old name.
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `copy_with`, which takes `Options` (or a bare `Level`) like every `_with` form"
+)]
 pub fn copy_with_options<E: Element>(
     options: Options,
     plan: &Plan,
@@ -234,48 +216,5 @@ pub fn copy_with_options<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    copy_with_code(options, plan, Code::NONE, from, to, src, dst)
-}
-
-/// [`copy_with_options`] with the code `layout!` generated for the plan's full tiles
-/// (`K::code()`): full tiles go through its SIMD rows where it has the level, through its
-/// straight-line tile where the level has no network. With no level in `options`, the
-/// level is [`Code::level`]'s. Generated `run` functions pass their own code.
-pub fn copy_with_code<E: Element>(
-    options: Options,
-    plan: &Plan,
-    code: Code<E>,
-    from: Side,
-    to: Side,
-    src: &[E],
-    dst: &mut [E],
-) -> Result<(), KernelError> {
-    let level = options.level.unwrap_or_else(|| code.level(plan));
-    if !level.is_available() {
-        return Err(KernelError::Unsupported(level));
-    }
-    let grid = Grid::new(plan, from, to)?;
-    grid.from.check_len("source", src.len())?;
-    grid.to.check_len("destination", dst.len())?;
-    let network = level
-        .network::<E>(plan)
-        .filter(|_| grid.runs_are_contiguous())
-        .map(|network| {
-            let stream = size_of_val(dst) >= cache::stream_bytes();
-            network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
-        });
-    let band = grid.band_len();
-    if band == 0 {
-        return Ok(());
-    }
-    // Bands lie one after the other from the destination's first element; a view's buffer
-    // may go on past the last one.
-    options::for_each_band(
-        &mut dst[grid.band_origin()..],
-        band,
-        grid.bands(),
-        options.threads,
-        |index, band| grid.copy_band(index, src, band, network.as_ref(), code.tile),
-    );
-    Ok(())
+    copy_with(options, plan, from, to, src, dst)
 }

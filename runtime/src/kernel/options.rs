@@ -7,7 +7,7 @@ use std::num::NonZeroUsize;
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// How a copy runs. The default detects the level (the widest this CPU runs; for a kernel,
-/// the widest with generated rows for the element size, `Code::level`, else the widest its
+/// the widest with generated rows for the element size, else the widest its
 /// plan has a network for) and splits destinations of 1 MiB and more across rayon's
 /// threads, band by band.
 ///

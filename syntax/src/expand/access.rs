@@ -37,7 +37,15 @@ pub fn access(item: &AccessItem, checked: &CheckedAccess) -> TokenStream {
         .coords
         .iter()
         .any(|(_, expr)| has_operator(expr));
-    let operators = binary.then(|| quote!(Op::*,));
+    let operators = binary.then(|| {
+        let op = super::paths::op();
+        quote!(use #op::*;)
+    });
+    let (banks, access, lane_expr) = (
+        super::paths::banks(),
+        super::paths::access(),
+        super::paths::lane_expr(),
+    );
     quote! {
         #(#attrs)*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -45,13 +53,13 @@ pub fn access(item: &AccessItem, checked: &CheckedAccess) -> TokenStream {
 
         impl #name {
             /// Shared-memory banks this access is analysed against.
-            pub const BANKS: ::swizzle::analysis::banks::Banks =
-                ::swizzle::analysis::banks::Banks { count: #count, width_bytes: #width };
+            pub const BANKS: #banks = #banks { count: #count, width_bytes: #width };
 
             /// The access pattern, for `swizzle::analysis`.
-            pub fn access() -> ::swizzle::analysis::Access {
-                use ::swizzle::analysis::{#operators Access, LaneExpr::*};
-                Access::new(#text, #lanes, #bytes).vector(#vector, #along) #(#coords)*
+            pub fn access() -> #access {
+                use #lane_expr::*;
+                #operators
+                #access::new(#text, #lanes, #bytes).vector(#vector, #along) #(#coords)*
             }
         }
     }

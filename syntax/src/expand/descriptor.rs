@@ -32,10 +32,9 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
         quote!(GridDim { dim: #dim, coord: #coord })
     });
     // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
+    let items = super::paths::descriptor_items();
     quote! {{
-        use ::swizzle::__private::{list, text};
-        use ::swizzle::ir::*;
-        use ::swizzle::transform::*;
+        use #items::*;
         const DIMS: &[Dim] = &[#(#dims),*];
         const STAGES: &[Transform] = &[#(#stages),*];
         Descriptor {

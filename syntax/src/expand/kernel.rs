@@ -3,11 +3,11 @@
 //! tile), and a `run` function that hands it, the buffers and the layouts' extents to the
 //! runtime.
 
-use super::lit;
+use super::{lit, paths};
 use crate::ast::{Item, KernelItem, Length, StmtKind};
 use crate::check::{Checked, CheckedKernel, Direction};
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let KernelItem {
@@ -86,26 +86,28 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     // A tiled layout's tiles of pack and unpack may be stacked (`run_stacked`); `stack`
     // is then a parameter of `with_sides`.
     let stackable = tiled && kernel.direction != Direction::Copy;
+    let (frame_type, side_type, view) = (paths::frame(), paths::side(), paths::view());
+    let indexing = paths::indexing();
     let frame = |layout: &Checked, value: TokenStream| {
         let name = type_name(layout);
         match (tiled, stackable) {
-            (true, true) => quote!(::swizzle::kernel::Frame::Stacked {
+            (true, true) => quote!(#frame_type::Stacked {
                 tiles: &#value.tiles(),
                 tile_space: #name::TILE_SPACE,
                 stack,
             }),
-            (true, false) => quote!(::swizzle::kernel::Frame::Tiles {
+            (true, false) => quote!(#frame_type::Tiles {
                 tiles: &#value.tiles(),
                 tile_space: #name::TILE_SPACE,
             }),
             (false, _) => {
                 let rank = lit(layout.coords.len());
-                quote!(::swizzle::kernel::Frame::Tiles { tiles: &[1; #rank], tile_space: #name::SPACE })
+                quote!(#frame_type::Tiles { tiles: &[1; #rank], tile_space: #name::SPACE })
             }
         }
     };
     let extents = |layout: &Checked, value: &TokenStream| match tiled {
-        true => quote!(&::swizzle::Indexing::extents(#value)),
+        true => quote!(&#indexing::extents(#value)),
         false => {
             let name = type_name(layout);
             quote!(&#name::SHAPE)
@@ -115,7 +117,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
     let side = |layout: &Checked, value: TokenStream| {
         let extents = extents(layout, &value);
         let frame = frame(layout, value);
-        quote!(::swizzle::kernel::Side { extents: #extents, frame: #frame })
+        quote!(#side_type { extents: #extents, frame: #frame })
     };
     // The parameters of every `run` (layout values), the image parameter and argument of
     // `with_sides` (pack and unpack only), and its body.
@@ -141,19 +143,19 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             };
             let sides = quote! {
                 let tiles = #tiles;
-                let row_major = ::swizzle::kernel::Side {
+                let row_major = #side_type {
                     extents: #extents,
-                    frame: ::swizzle::kernel::Frame::RowMajor,
+                    frame: #frame_type::RowMajor,
                 };
-                let image = image.map_or(row_major, ::swizzle::kernel::View::side);
+                let image = image.map_or(row_major, #view::side);
                 copy(#from, #to)
             };
             let image = match stackable {
                 true => quote! {
-                    image: Option<&::swizzle::kernel::View>,
+                    image: Option<&#view>,
                     stack: usize,
                 },
-                false => quote!(image: Option<&::swizzle::kernel::View>,),
+                false => quote!(image: Option<&#view>,),
             };
             (layout_param(tiled, &quote!(layout), layout), image, sides)
         }
@@ -170,104 +172,236 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
     };
     let args = layout_args(tiled, kernel);
-    // Row-major tiles are stacks of one.
-    let (default_image, view_image) = match (kernel.direction, stackable) {
-        (Direction::Copy, _) => (TokenStream::new(), TokenStream::new()),
-        (_, true) => (quote!(None, 1,), quote!(Some(image), 1,)),
-        (_, false) => (quote!(None,), quote!(Some(image),)),
-    };
-    let run_stacked = match stackable {
-        false => TokenStream::new(),
-        true => quote! {
-            /// [`run`](Self::run) with the layout's tiles stacked `stack` high
-            /// (`swizzle::kernel::Frame::Stacked`): the block-linear order of NVIDIA and
-            /// Tegra X1 textures, whose GOBs (the tiles) stack into blocks of a height
-            /// chosen at run time. The tiled buffer holds whole stacks:
-            /// `swizzle::kernel::stacked_space(&layout.tiles(), TILE_SPACE, stack)`
-            /// elements.
-            pub fn run_stacked<E: ::swizzle::kernel::Element>(
-                #params
-                stack: usize,
-                src: &[E],
-                dst: &mut [E],
-            ) -> Result<(), ::swizzle::kernel::KernelError> {
-                let options = ::swizzle::kernel::Options::default();
-                Self::with_sides(#args None, stack, |from, to| {
-                    ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
-                })
-            }
-        },
-    };
-    let run_view = match kernel.direction {
-        Direction::Copy => TokenStream::new(),
-        _ => quote! {
-            /// [`run`](Self::run) with the row-major image given as a view: rows with a
-            /// pitch, column-major, a rectangle of a larger image. Its buffer may be
-            /// longer than the view reaches; only the view's elements are read or
-            /// written.
-            pub fn run_view<E: ::swizzle::kernel::Element>(
-                #params
-                image: &::swizzle::kernel::View,
-                src: &[E],
-                dst: &mut [E],
-            ) -> Result<(), ::swizzle::kernel::KernelError> {
-                let options = ::swizzle::kernel::Options::default();
-                Self::with_sides(#args #view_image |from, to| {
-                    ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
-                })
-            }
-        },
-    };
+    let entries = Entry::all(kernel.direction == Direction::Copy, stackable);
+    let entries = entries
+        .iter()
+        .map(|entry| entry.tokens(&params, &args, stackable, doc));
+    let (element, kernel_error, options, route) = (
+        paths::element(),
+        paths::kernel_error(),
+        paths::options(),
+        paths::route(),
+    );
     quote! {
-        #[doc = #doc]
-        /// Elements of `dst` that hold no coordinate (padding, parts of edge tiles outside
-        /// the extents) are left as they were; wrong buffer lengths are an error.
-        pub fn run<E: ::swizzle::kernel::Element>(
-            #params
-            src: &[E],
-            dst: &mut [E],
-        ) -> Result<(), ::swizzle::kernel::KernelError> {
-            Self::run_with(#args ::swizzle::kernel::Options::default(), src, dst)
+        #(#entries)*
+
+        /// The route a copy of `E` takes on this CPU with `options`: the SIMD level, what
+        /// copies the full tiles (generated SIMD rows, the interpreted network, the
+        /// straight-line tile or runs), and why. `run_with` with the same options takes
+        /// it; a level this CPU does not run is the same error.
+        pub fn route<E: #element>(options: #options) -> Result<#route, #kernel_error> {
+            Self::code::<E>().route(Self::plan(), options)
         }
-
-        /// [`run`](Self::run) as `options` say: the SIMD level and the threads.
-        pub fn run_with<E: ::swizzle::kernel::Element>(
-            #params
-            options: ::swizzle::kernel::Options,
-            src: &[E],
-            dst: &mut [E],
-        ) -> Result<(), ::swizzle::kernel::KernelError> {
-            Self::with_sides(#args #default_image |from, to| {
-                ::swizzle::kernel::copy_with_code(options, Self::plan(), Self::code(), from, to, src, dst)
-            })
-        }
-
-        /// [`run`](Self::run) over byte buffers of `element_size`-byte elements (one of
-        /// `swizzle::kernel::ELEMENT_SIZES`): the pixels of a file format.
-        pub fn run_bytes(
-            #params
-            element_size: usize,
-            src: &[u8],
-            dst: &mut [u8],
-        ) -> Result<(), ::swizzle::kernel::KernelError> {
-            let options = ::swizzle::kernel::Options::default();
-            Self::with_sides(#args #default_image |from, to| {
-                ::swizzle::kernel::copy_bytes(options, element_size, Self::plan(), from, to, src, dst)
-            })
-        }
-
-        #run_view
-
-        #run_stacked
 
         /// The two sides of the copy, from the layout values (and the image's view, and
         /// the tiles per stack), handed to `copy`.
         fn with_sides<R>(
             #params
             #image_param
-            copy: impl FnOnce(::swizzle::kernel::Side<'_>, ::swizzle::kernel::Side<'_>) -> R,
+            copy: impl FnOnce(#side_type<'_>, #side_type<'_>) -> R,
         ) -> R {
             #sides
+        }
+    }
+}
+
+/// How an entry point sees the row-major side of pack and unpack.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Image {
+    /// No image: a copy between two layouts.
+    Absent,
+    /// Dense, over the layout's extents.
+    RowMajor,
+    /// A strided view (`run_view`).
+    View,
+    /// Row-major, with the layout's tiles stacked (`run_stacked`).
+    Stacked,
+}
+
+/// One entry point of a kernel: `run`, `run_view` or `run_stacked`, over typed or byte
+/// buffers, with default options or given ones (`_with`). Every combination exists, so
+/// that each knob is on every entry point.
+struct Entry {
+    image: Image,
+    bytes: bool,
+    with_options: bool,
+}
+
+impl Entry {
+    /// Every entry point of a kernel: a copy between layouts has no image; only tiled pack
+    /// and unpack stack.
+    fn all(copy: bool, stackable: bool) -> Vec<Entry> {
+        let images: &[Image] = match (copy, stackable) {
+            (true, _) => &[Image::Absent],
+            (false, false) => &[Image::RowMajor, Image::View],
+            (false, true) => &[Image::RowMajor, Image::View, Image::Stacked],
+        };
+        let mut entries = Vec::new();
+        for &image in images {
+            for bytes in [false, true] {
+                for with_options in [false, true] {
+                    entries.push(Entry {
+                        image,
+                        bytes,
+                        with_options,
+                    });
+                }
+            }
+        }
+        entries
+    }
+
+    /// `run`, `run_view_bytes_with`, …
+    fn name(&self, with_options: bool) -> Ident {
+        let image = match self.image {
+            Image::Absent | Image::RowMajor => "",
+            Image::View => "_view",
+            Image::Stacked => "_stacked",
+        };
+        let bytes = if self.bytes { "_bytes" } else { "" };
+        let with = if with_options { "_with" } else { "" };
+        format_ident!("run{}{}{}", image, bytes, with)
+    }
+
+    /// Parameters between the layouts and the buffers, beyond the layouts': the image's
+    /// view or the stack, the options, the element size.
+    fn arity(&self) -> usize {
+        usize::from(matches!(self.image, Image::View | Image::Stacked))
+            + usize::from(self.with_options)
+            + usize::from(self.bytes)
+    }
+
+    /// The entry point: `_with` forms copy, the others call them with default options.
+    fn tokens(
+        &self,
+        params: &TokenStream,
+        args: &TokenStream,
+        stackable: bool,
+        run_doc: &str,
+    ) -> TokenStream {
+        let (element, kernel_error, options, view) = (
+            paths::element(),
+            paths::kernel_error(),
+            paths::options(),
+            paths::view(),
+        );
+        let (image_param, image_arg) = match self.image {
+            Image::Absent | Image::RowMajor => (TokenStream::new(), TokenStream::new()),
+            Image::View => (quote!(image: &#view,), quote!(image,)),
+            Image::Stacked => (quote!(stack: usize,), quote!(stack,)),
+        };
+        // The arguments of `with_sides` after the layouts: the view, and the stack (row-major
+        // tiles are stacks of one).
+        let sides = match (self.image, stackable) {
+            (Image::Absent, _) => TokenStream::new(),
+            (Image::RowMajor, false) => quote!(None,),
+            (Image::RowMajor, true) => quote!(None, 1,),
+            (Image::View, false) => quote!(Some(image),),
+            (Image::View, true) => quote!(Some(image), 1,),
+            (Image::Stacked, _) => quote!(None, stack,),
+        };
+        let (generic, element_size, src, dst) = match self.bytes {
+            true => (
+                TokenStream::new(),
+                quote!(element_size: usize,),
+                quote!(&[u8]),
+                quote!(&mut [u8]),
+            ),
+            false => (
+                quote!(<E: #element>),
+                TokenStream::new(),
+                quote!(&[E]),
+                quote!(&mut [E]),
+            ),
+        };
+        let name = self.name(self.with_options);
+        let doc = self.doc(run_doc);
+        let body = match self.with_options {
+            false => {
+                let with = self.name(true);
+                let element_size = self.bytes.then(|| quote!(element_size,));
+                quote!(Self::#with(#args #image_arg #options::default(), #element_size src, dst))
+            }
+            true => {
+                let copy = match self.bytes {
+                    true => {
+                        let copy_bytes = paths::copy_bytes();
+                        quote!(#copy_bytes(options, element_size, Self::plan(), from, to, src, dst))
+                    }
+                    false => {
+                        let copy_generated = paths::copy_generated();
+                        quote!(#copy_generated(options, Self::plan(), Self::code(), from, to, src, dst))
+                    }
+                };
+                quote!(Self::with_sides(#args #sides |from, to| #copy))
+            }
+        };
+        let options_param = self.with_options.then(|| quote!(options: #options,));
+        quote! {
+            #(#[doc = #doc])*
+            pub fn #name #generic(
+                #params
+                #image_param
+                #options_param
+                #element_size
+                src: #src,
+                dst: #dst,
+            ) -> Result<(), #kernel_error> {
+                #body
+            }
+        }
+    }
+
+    /// The rustdoc lines: `run`'s own, the others' relative to the entry they refine.
+    fn doc(&self, run_doc: &str) -> Vec<String> {
+        let base = Entry {
+            bytes: false,
+            with_options: false,
+            ..*self
+        };
+        match (self.image, self.bytes, self.with_options) {
+            (Image::Absent | Image::RowMajor, false, false) => vec![
+                run_doc.to_owned(),
+                " Elements of `dst` that hold no coordinate (padding, parts of edge tiles outside"
+                    .to_owned(),
+                " the extents) are left as they were; wrong buffer lengths are an error."
+                    .to_owned(),
+            ],
+            (Image::View, false, false) => vec![
+                " [`run`](Self::run) with the row-major image given as a view: rows with a"
+                    .to_owned(),
+                " pitch, column-major, a rectangle of a larger image. Its buffer may be longer"
+                    .to_owned(),
+                " than the view reaches; only the view's elements are read or written.".to_owned(),
+            ],
+            (Image::Stacked, false, false) => vec![
+                " [`run`](Self::run) with the layout's tiles stacked `stack` high".to_owned(),
+                " (`swizzle::kernel::Frame::Stacked`): the block-linear order of NVIDIA and"
+                    .to_owned(),
+                " Tegra X1 textures, whose GOBs (the tiles) stack into blocks of a height chosen"
+                    .to_owned(),
+                " at run time. The tiled buffer holds whole stacks:".to_owned(),
+                " `swizzle::kernel::stacked_space(&layout.tiles(), TILE_SPACE, stack)` elements."
+                    .to_owned(),
+            ],
+            (_, true, false) => vec![format!(
+                concat!(
+                    " [`{0}`](Self::{0}) over byte buffers of `element_size`-byte elements (one ",
+                    "of `swizzle::kernel::ELEMENT_SIZES`): the pixels of a file format. Extents ",
+                    "and views count elements."
+                ),
+                base.name(false)
+            )],
+            (_, _, true) => {
+                let plain = self.name(false);
+                vec![format!(
+                    concat!(
+                        " [`{0}`](Self::{0}) as `options` say: the SIMD level and the threads ",
+                        "([`route`](Self::route) tells the path they give)."
+                    ),
+                    plain
+                )]
+            }
         }
     }
 }
@@ -309,20 +443,29 @@ fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
         Direction::Unpack => (storage(Some(kernel.layout)), storage(None)),
         Direction::Copy => (storage(kernel.source), storage(kernel.destination)),
     };
+    let (plan_type, plan, storage) = (paths::plan_type(), paths::plan(), paths::storage());
+    let deprecation = "use `plan()`: the plan became a function, computed once at first use, \
+                       so that a kernel's expansion stays small however large its tile \
+                       (`PLAN` derefs to it)";
+    let plan_constant = paths::plan_constant();
     let walk = super::traversal::sfc_value(&kernel.walk);
     quote! {
         /// The copy of one tile: its runs, and its permute networks for full tiles. Planned
         /// once, at first use, from the layouts and the walk (the macro planned it too, to
         /// check the kernel), so that the expansion stays small however large the tile.
-        pub fn plan() -> &'static ::swizzle::kernel::Plan {
-            use ::swizzle::__private::{Storage, plan};
-            static PLAN: ::std::sync::OnceLock<::swizzle::kernel::Plan> =
+        pub fn plan() -> &'static #plan_type {
+            use #storage;
+            static PLAN: ::std::sync::OnceLock<#plan_type> =
                 ::std::sync::OnceLock::new();
             PLAN.get_or_init(|| {
                 let walk = #walk;
-                plan(#from, #to, &walk.lengths, &walk)
+                #plan(#from, #to, &walk.lengths, &walk)
             })
         }
+
+        /// The copy of one tile, as it was named before it became [`plan()`](Self::plan).
+        #[deprecated(since = "0.2.0", note = #deprecation)]
+        pub const PLAN: #plan_constant = #plan_constant(Self::plan);
     }
 }
 
@@ -344,38 +487,30 @@ pub fn stub(item: &KernelItem, items: &[Item]) -> TokenStream {
         (true, Some(_), Some(_)) => 2,
         (true, _, _) => 1,
     };
-    // A function taking anything with `arity` parameters.
-    let accepting = |name: &str, arity: usize| {
-        let name = quote::format_ident!("{}", name);
-        let params: Vec<Ident> = (0..arity).map(|i| quote::format_ident!("T{}", i)).collect();
+    let kernel_error = paths::kernel_error();
+    // Every entry point, taking anything with the arity it would have.
+    let copy = item.source.is_some() && item.destination.is_some();
+    let entries = Entry::all(copy, tiled && !copy).into_iter().map(|entry| {
+        let name = entry.name(entry.with_options);
+        let params: Vec<Ident> = (0..layouts + entry.arity() + 2)
+            .map(|i| format_ident!("T{}", i))
+            .collect();
         quote! {
-            pub fn #name<#(#params),*>(#(_: #params),*) -> Result<(), ::swizzle::kernel::KernelError> {
+            pub fn #name<#(#params),*>(#(_: #params),*) -> Result<(), #kernel_error> {
                 unreachable!()
             }
         }
-    };
-    let run = accepting("run", layouts + 2);
-    let run_with = accepting("run_with", layouts + 3);
-    let run_bytes = accepting("run_bytes", layouts + 3);
-    // Pack and unpack name one layout; they also take the image as a view.
-    let (run_view, run_stacked) = match (&item.source, &item.destination) {
-        (Some(_), Some(_)) => (TokenStream::new(), TokenStream::new()),
-        _ if tiled => (
-            accepting("run_view", layouts + 3),
-            accepting("run_stacked", layouts + 3),
-        ),
-        _ => (accepting("run_view", layouts + 3), TokenStream::new()),
-    };
+    });
+    let (element, options, route) = (paths::element(), paths::options(), paths::route());
     quote! {
         #(#attrs)*
         #vis struct #name;
         impl #name {
             pub const VECTOR: usize = 0;
-            #run
-            #run_with
-            #run_bytes
-            #run_view
-            #run_stacked
+            #(#entries)*
+            pub fn route<E: #element>(_: #options) -> Result<#route, #kernel_error> {
+                unreachable!()
+            }
         }
     }
 }

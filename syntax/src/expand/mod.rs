@@ -3,6 +3,7 @@
 mod access;
 mod descriptor;
 mod kernel;
+mod paths;
 mod raster;
 pub mod rust;
 mod simd;
@@ -116,14 +117,17 @@ impl<'a> Expansion<'a> {
             }
         });
         let bijective = coord.as_ref().map(|_| {
+            let bijective = paths::bijective();
             quote! {
-                impl ::swizzle::Bijective<#rank> for #name {
+                impl #bijective<#rank> for #name {
                     fn coord(offset: usize) -> [usize; #rank] {
                         Self::coord(offset)
                     }
                 }
             }
         });
+        let (layout, indexing, descriptor) =
+            (paths::layout(), paths::indexing(), paths::descriptor());
         quote! {
             #(#attrs)*
             #docs
@@ -139,7 +143,7 @@ impl<'a> Expansion<'a> {
                 /// Number of elements the offsets index into.
                 pub const SPACE: usize = #space;
                 /// The checked transform pipeline, for analysis and pictures at run time.
-                pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+                pub const DESCRIPTOR: #descriptor = #ir;
                 #wgsl
                 #offset
                 #is_valid
@@ -147,11 +151,11 @@ impl<'a> Expansion<'a> {
                 #threads
             }
 
-            impl ::swizzle::Layout<#rank> for #name {
+            impl #layout<#rank> for #name {
                 const SHAPE: [usize; #rank] = Self::SHAPE;
                 const SIZE: usize = Self::SIZE;
                 const SPACE: usize = Self::SPACE;
-                const DESCRIPTOR: ::swizzle::ir::Descriptor = Self::DESCRIPTOR;
+                const DESCRIPTOR: #descriptor = Self::DESCRIPTOR;
                 const INJECTIVE: bool = #injective;
                 const PADDED: bool = #padded;
                 const INVERSE: bool = #has_inverse;
@@ -165,7 +169,7 @@ impl<'a> Expansion<'a> {
 
             #bijective
 
-            impl ::swizzle::Indexing<#rank> for #name {
+            impl #indexing<#rank> for #name {
                 fn extents(&self) -> [usize; #rank] {
                     Self::SHAPE
                 }
@@ -339,12 +343,13 @@ impl Expansion<'_> {
                 }
             }
         });
+        let thread_values = paths::thread_values();
         let thread_coords = lit(threads.thread_coords);
         Some(quote! {
             /// The layout as the core and the runtime take it (`swizzle::gpu` kernels, the
             /// analyses): its leading coordinates the thread's, the rest the value's.
-            pub const THREAD_VALUES: ::swizzle::threads::ThreadValues<'static> =
-                ::swizzle::threads::ThreadValues {
+            pub const THREAD_VALUES: #thread_values<'static> =
+                #thread_values {
                     descriptor: &Self::DESCRIPTOR,
                     thread_coords: #thread_coords,
                 };

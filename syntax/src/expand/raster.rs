@@ -24,6 +24,7 @@ pub fn tokens(item: &RasterItem, raster: &Raster) -> TokenStream {
     let order = order_tokens(raster);
     let body = body(&program);
     let doc = doc(raster);
+    let raster_type = super::paths::raster();
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -33,7 +34,7 @@ pub fn tokens(item: &RasterItem, raster: &Raster) -> TokenStream {
 
         impl #name {
             /// The order, for the runtime and the analyses.
-            pub const ORDER: ::swizzle::raster::Raster = #order;
+            pub const ORDER: #raster_type = #order;
             /// The order as a WGSL function of the workgroup's index and the grid's rows
             /// and columns of tiles, returning the tile's `vec2(y, x)`.
             pub const WGSL: &'static str = #wgsl;
@@ -78,16 +79,17 @@ fn body(program: &RasterProgram) -> TokenStream {
 }
 
 fn order_tokens(raster: &Raster) -> TokenStream {
+    let raster_type = super::paths::raster();
     match *raster {
-        Raster::RowMajor => quote!(::swizzle::raster::Raster::RowMajor),
-        Raster::Snake => quote!(::swizzle::raster::Raster::Snake),
+        Raster::RowMajor => quote!(#raster_type::RowMajor),
+        Raster::Snake => quote!(#raster_type::Snake),
         Raster::Grouped(n) => {
             let n = lit(n);
-            quote!(::swizzle::raster::Raster::Grouped(#n))
+            quote!(#raster_type::Grouped(#n))
         }
         Raster::Morton(n) => {
             let n = lit(n);
-            quote!(::swizzle::raster::Raster::Morton(#n))
+            quote!(#raster_type::Morton(#n))
         }
     }
 }

@@ -6,7 +6,7 @@
 //! threads and copies the edge tiles. The operations are those of
 //! `swizzle::kernel::simd`'s level tokens.
 
-use super::lit;
+use super::{lit, paths};
 use crate::check::{CheckedKernel, Direction};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -41,7 +41,7 @@ impl Level {
         }
     }
 
-    /// The field of `swizzle::kernel::simd::Rows`, and the prefix of the functions.
+    /// The field of the runtime's `simd::Rows`, and the prefix of the functions.
     fn name(self) -> &'static str {
         match self {
             Level::Avx512 => "avx512",
@@ -59,10 +59,11 @@ impl Level {
     }
 
     fn token(self) -> TokenStream {
+        let simd = paths::simd();
         match self {
-            Level::Avx512 => quote!(::swizzle::kernel::simd::Avx512),
-            Level::Avx2 => quote!(::swizzle::kernel::simd::Avx2),
-            Level::Neon => quote!(::swizzle::kernel::simd::Neon),
+            Level::Avx512 => quote!(#simd::Avx512),
+            Level::Avx2 => quote!(#simd::Avx2),
+            Level::Neon => quote!(#simd::Neon),
         }
     }
 
@@ -152,9 +153,10 @@ impl Shape {
     }
 }
 
-/// The generated rows and `ROWS`, `code()`: everything `copy_with_code` takes. `full_tile`
+/// The generated rows and `ROWS`, `code()`: everything `copy_generated` takes. `full_tile`
 /// says whether the kernel has a straight-line tile.
 pub fn rows(kernel: &CheckedKernel, full_tile: bool) -> TokenStream {
+    let simd = paths::simd();
     let mut functions = Vec::new();
     let per_size = SIZES.map(|size| {
         let fields = Level::ALL.into_iter().filter_map(|level| {
@@ -166,9 +168,9 @@ pub fn rows(kernel: &CheckedKernel, full_tile: bool) -> TokenStream {
         });
         let fields: Vec<TokenStream> = fields.collect();
         quote! {
-            ::swizzle::kernel::simd::Rows {
+            #simd::Rows {
                 #(#fields)*
-                ..::swizzle::kernel::simd::Rows::NONE
+                ..#simd::Rows::NONE
             }
         }
     });
@@ -176,16 +178,19 @@ pub fn rows(kernel: &CheckedKernel, full_tile: bool) -> TokenStream {
         true => quote!(Some(Self::full_tile::<E>)),
         false => quote!(None),
     };
+    let (element, generated_code) = (paths::element(), paths::generated_code());
     quote! {
         /// Rows of full tiles as SIMD code, per level, for elements of 1, 2, 4 and 8 bytes
-        /// (`swizzle::kernel::simd::Rows::SIZES`).
-        pub const ROWS: [::swizzle::kernel::simd::Rows; 4] = [#(#per_size),*];
+        /// (the runtime's `simd::Rows::SIZES`).
+        #[doc(hidden)]
+        pub const ROWS: [#simd::Rows; 4] = [#(#per_size),*];
 
-        /// Everything generated for full tiles of `E`, as `swizzle::kernel::copy_with_code`
+        /// Everything generated for full tiles of `E`, as the runtime's `copy_generated`
         /// takes it.
-        pub fn code<E: ::swizzle::kernel::Element>() -> ::swizzle::kernel::Code<E> {
-            let rows = ::swizzle::kernel::simd::Rows::of::<E>(&Self::ROWS);
-            ::swizzle::kernel::Code { tile: #tile, rows }
+        #[doc(hidden)]
+        pub fn code<E: #element>() -> #generated_code<E> {
+            let rows = #simd::Rows::of::<E>(&Self::ROWS);
+            #generated_code { tile: #tile, rows }
         }
 
         #(#functions)*
@@ -254,9 +259,9 @@ impl Frame {
                     true => quote!(rows_mut),
                     false => quote!(rows),
                 };
+                let simd = paths::simd();
                 quote! {
-                    let [#(#names),*] =
-                        ::swizzle::kernel::simd::#rows::<#count, #bytes>(#buffer, #start, #pitch);
+                    let [#(#names),*] = #simd::#rows::<#count, #bytes>(#buffer, #start, #pitch);
                 }
             }
             None => {
@@ -355,16 +360,18 @@ fn shape_rows(kernel: &CheckedKernel, shape: Shape) -> Option<TokenStream> {
             quote!(cpu.vectorize(|| Self::#tiles_fn(cpu, src, dst, tiles))),
         ),
     };
+    let simd = paths::simd();
+    let tile_row = quote!(#simd::TileRow);
     Some(quote! {
         #[doc = #doc]
         #[cfg(target_arch = #arch)]
-        fn #rows(cpu: #token, src: &[u8], dst: &mut [u8], tiles: ::swizzle::kernel::simd::TileRow) {
+        fn #rows(cpu: #token, src: &[u8], dst: &mut [u8], tiles: #tile_row) {
             #call
         }
 
         #[cfg(target_arch = #arch)]
         #[inline(always)]
-        fn #tiles_fn #generics(cpu: #token, src: &[u8], dst: &mut [u8], tiles: ::swizzle::kernel::simd::TileRow) {
+        fn #tiles_fn #generics(cpu: #token, src: &[u8], dst: &mut [u8], tiles: #tile_row) {
             #controls
             #pitch
             for (from, to) in tiles.starts() {

@@ -120,11 +120,13 @@ pub fn full_tile(kernel: &CheckedKernel) -> TokenStream {
          (`src` and `dst` start at the tile; an image's rows lie `row` elements apart).",
         plan.runs.len()
     );
+    let element = super::paths::element();
     quote! {
         #[doc = #doc]
         /// The runtime calls it for every full tile where the CPU copies in runs.
+        #[doc(hidden)]
         #[inline]
-        pub fn full_tile<E: ::swizzle::kernel::Element>(src: &[E], dst: &mut [E], #row_param) {
+        pub fn full_tile<E: #element>(src: &[E], dst: &mut [E], #row_param) {
             #body
         }
     }

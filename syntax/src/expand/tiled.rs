@@ -2,7 +2,7 @@
 //! is the tile's straight-line code plus the tile's place in the row-major grid of tiles, so
 //! the tile stays compile-time while the grid is sized at run time.
 
-use super::{Expansion, Prefix, lit, rust};
+use super::{Expansion, Prefix, lit, paths, rust};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::HashSet;
@@ -113,6 +113,12 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             }
         }
     });
+    let (descriptor, extent_error, grid_space, indexing) = (
+        paths::descriptor(),
+        paths::extent_error(),
+        paths::grid_space(),
+        paths::indexing(),
+    );
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -135,16 +141,16 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             pub const TILE_SPACE: usize = #space_lit;
             /// The checked transform pipeline of one tile, for analysis and pictures at run
             /// time.
-            pub const DESCRIPTOR: ::swizzle::ir::Descriptor = #ir;
+            pub const DESCRIPTOR: #descriptor = #ir;
             #wgsl
 
             #[doc = #new_doc]
-            pub fn new(#(#params: usize),*) -> Result<Self, ::swizzle::ExtentError> {
+            pub fn new(#(#params: usize),*) -> Result<Self, #extent_error> {
                 let extents = [#(#extents),*];
                 let tiles = [#(#tiles),*];
-                match ::swizzle::__private::grid_space(&tiles, Self::TILE_SPACE) {
+                match #grid_space(&tiles, Self::TILE_SPACE) {
                     Some(space) => Ok(Self { extents, tiles, space }),
-                    None => Err(::swizzle::ExtentError::new(#name_text, &extents)),
+                    None => Err(#extent_error::new(#name_text, &extents)),
                 }
             }
 
@@ -184,7 +190,7 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             #coord
         }
 
-        impl ::swizzle::Indexing<#rank> for #name {
+        impl #indexing<#rank> for #name {
             fn extents(&self) -> [usize; #rank] {
                 self.extents
             }
@@ -260,6 +266,7 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
             }
         }
     });
+    let extent_error = paths::extent_error();
     quote! {
         #(#attrs)*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -269,7 +276,7 @@ pub fn stub(item: &super::LayoutItem, rank: usize, dynamic: usize, inverse: bool
             pub const TILE: [usize; #rank] = [0; #rank];
             pub const TILE_SPACE: usize = 0;
             pub const WGSL: &'static str = "";
-            pub fn new(#(#extents),*) -> Result<Self, ::swizzle::ExtentError> {
+            pub fn new(#(#extents),*) -> Result<Self, #extent_error> {
                 unreachable!()
             }
             pub const fn extents(&self) -> [usize; #rank] {

@@ -56,6 +56,7 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     };
     let (source_space, destination_space) = (space(copy.source), space(copy.destination));
     let moves = moves(program);
+    let (copy_error, check_run) = (super::paths::copy_error(), super::paths::check_run());
     let image = !program.tiles.is_empty();
     let thread = ident(&program.thread);
     let tiles: Vec<_> = program.tiles.iter().map(|t| ident(t)).collect();
@@ -97,7 +98,7 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
                 #grid_params
                 source: &[T],
                 destination: &mut [T],
-            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
+            ) -> ::core::result::Result<(), #copy_error> {
                 Self::check(#grid_values, source.len(), destination.len())?;
                 for thread in 0..Self::THREADS {
                     Self::moves(thread, #grid_args source, destination);
@@ -111,9 +112,9 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
                 #grid_params
                 source: &[T],
                 destination: &mut [T],
-            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
+            ) -> ::core::result::Result<(), #copy_error> {
                 if thread >= Self::THREADS {
-                    return ::core::result::Result::Err(::swizzle::tiled_copy::CopyError::Thread {
+                    return ::core::result::Result::Err(#copy_error::Thread {
                         thread,
                         threads: Self::THREADS,
                     });
@@ -128,8 +129,8 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
                 extents: &[usize],
                 source: usize,
                 destination: usize,
-            ) -> ::core::result::Result<(), ::swizzle::tiled_copy::CopyError> {
-                ::swizzle::tiled_copy::check_run(
+            ) -> ::core::result::Result<(), #copy_error> {
+                #check_run(
                     &Self::TILE,
                     Self::VECTOR,
                     [#source_space, #destination_space],
@@ -314,7 +315,7 @@ pub fn stub(item: &TiledCopyItem) -> TokenStream {
     let image = source == "image" || destination == "image";
     let grid = image.then(|| quote!(_: [usize; N], _: [usize; N],));
     let generic = image.then(|| quote!(const N: usize,));
-    let error = quote!(::swizzle::tiled_copy::CopyError);
+    let error = super::paths::copy_error();
     quote! {
         #(#attrs)*
         #vis struct #name;

@@ -2,8 +2,8 @@
 //! time: `index(i)` as straight-line arithmetic, the `INDICES` table, steps, and a `for_each`
 //! unrolled into one call per access whose index, offset and extent are constants.
 
-use super::lit;
 use super::rust::{ident, rust};
+use super::{lit, paths};
 use crate::ast::TraversalItem;
 use crate::check::{Checked, CheckedTraversal};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -43,6 +43,7 @@ pub fn tokens(
     let (locals, from, to) = (&names.dims, &names.from, &names.to);
     let (rank_lit, count_lit) = (lit(rank), lit(count));
     let sfc_value = sfc_value(sfc);
+    let (sfc_type, traversal_trait) = (paths::sfc(), paths::traversal());
     let indices = (count <= TRAVERSAL_UNROLL).then(|| {
         let rows = sfc.indices().map(|index| arrays(&index));
         quote! {
@@ -82,7 +83,7 @@ pub fn tokens(
             pub const NUM_ACCESS: usize = #count_lit;
             #indices
             /// The curve as data, for the runtime (pictures, analyses).
-            pub const SFC: ::swizzle::sfc::Sfc = #sfc_value;
+            pub const SFC: #sfc_type = #sfc_value;
             /// `index` as a WGSL function, `fn <name>_index(i: u32) -> array<u32, N>`.
             pub const WGSL: &'static str = #wgsl;
 
@@ -109,8 +110,8 @@ pub fn tokens(
             #for_each
         }
 
-        impl ::swizzle::Traversal<#rank_lit> for #name {
-            const SFC: ::swizzle::sfc::Sfc = Self::SFC;
+        impl #traversal_trait<#rank_lit> for #name {
+            const SFC: #sfc_type = Self::SFC;
             fn index(i: usize) -> [usize; #rank_lit] {
                 Self::index(i)
             }
@@ -121,8 +122,7 @@ pub fn tokens(
     }
 }
 
-/// `sfc` as a const expression of type `::swizzle::sfc::Sfc`: a traversal's `SFC`, a
-/// kernel's walk.
+/// `sfc` as a const expression of type `Sfc`: a traversal's `SFC`, a kernel's walk.
 pub fn sfc_value(sfc: &Sfc) -> TokenStream {
     let arrays = |values: &[usize]| {
         let values = values.iter().map(|&v| lit(v));
@@ -134,9 +134,10 @@ pub fn sfc_value(sfc: &Sfc) -> TokenStream {
         arrays(&sfc.vector),
         sfc.snake,
     );
+    let (list, sfc_type) = (paths::list(), paths::sfc());
     quote! {{
-        use ::swizzle::__private::list;
-        ::swizzle::sfc::Sfc {
+        use #list;
+        #sfc_type {
             lengths: list(&#lengths),
             order: list(&#order),
             vector: list(&#vector),
@@ -360,6 +361,7 @@ fn for_each(sfc: &Sfc, home: &Home, count: usize) -> TokenStream {
             }
         }
     };
+    let visit = paths::visit();
     let doc = match home {
         Home::Layout(layout) => format!(
             " Visits every access in order, with its offset in [`{}`].",
@@ -370,8 +372,8 @@ fn for_each(sfc: &Sfc, home: &Home, count: usize) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[inline(always)]
-        pub fn for_each(mut visit: impl FnMut(::swizzle::sfc::Visit<#rank>)) {
-            use ::swizzle::sfc::Visit;
+        pub fn for_each(mut visit: impl FnMut(#visit<#rank>)) {
+            use #visit;
             #body
         }
     }
@@ -383,6 +385,7 @@ pub fn stub(item: &TraversalItem, rank: Option<usize>) -> TokenStream {
     let TraversalItem {
         attrs, vis, name, ..
     } = item;
+    let visit = paths::visit();
     let items = rank.map(|rank| {
         let rank = lit(rank);
         quote! {
@@ -410,7 +413,7 @@ pub fn stub(item: &TraversalItem, rank: Option<usize>) -> TokenStream {
                 pub const fn backward_step(_: usize) -> [isize; #rank] {
                     unreachable!()
                 }
-                pub fn for_each(_: impl FnMut(::swizzle::sfc::Visit<#rank>)) {
+                pub fn for_each(_: impl FnMut(#visit<#rank>)) {
                     unreachable!()
                 }
             }

@@ -1,0 +1,115 @@
+//! What `layout!` generated for a kernel's full tiles, and the copy that runs it: the
+//! generated code's side of the contract, reached through `__private` only.
+
+use super::route::{Reason, Route, TileCopy};
+use super::{
+    Element, Grid, KernelError, Level, Options, Plan, Side, TileFn, cache, network, options, simd,
+};
+
+/// What `layout!` generated for a kernel's full tiles of `E` (its hidden `K::code()`): the
+/// straight-line runs of one tile, and rows of tiles as SIMD code per level for `E`'s size.
+/// Each must copy exactly the plan's runs (the macro's do); hand-written plans have neither
+/// ([`GeneratedCode::NONE`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GeneratedCode<E> {
+    pub tile: Option<TileFn<E>>,
+    pub rows: simd::Rows,
+}
+
+impl<E: Element> GeneratedCode<E> {
+    /// No generated code: the runtime's networks and runs copy every tile.
+    pub const NONE: GeneratedCode<E> = GeneratedCode {
+        tile: None,
+        rows: simd::Rows::NONE,
+    };
+
+    /// The route a copy of `E` with `plan`, this code and `options` takes on this CPU. With
+    /// no level in `options`: the widest available level with generated rows; else runs,
+    /// where there is a straight-line tile; else the widest level with a network. A level
+    /// this CPU does not run is an error, as the copy's.
+    pub fn route(&self, plan: &Plan, options: Options) -> Result<Route, KernelError> {
+        let has_rows =
+            |level: Level| self.rows.bind(level).is_some() && level.network::<E>(plan).is_some();
+        let (level, reason) = match options.level {
+            Some(level) if !level.is_available() => return Err(KernelError::Unsupported(level)),
+            Some(level) => (level, Reason::Pinned),
+            None => match Level::ALL
+                .into_iter()
+                .rev()
+                .find(|&l| l.is_available() && has_rows(l))
+            {
+                Some(level) => (level, Reason::WidestGenerated),
+                None if self.tile.is_some() => (Level::Runs, Reason::StraightLineFirst),
+                None => match Level::detect::<E>(plan) {
+                    Level::Runs => (Level::Runs, Reason::NoNetwork),
+                    level => (level, Reason::WidestNetwork),
+                },
+            },
+        };
+        let tiles = match (level.network::<E>(plan).is_some(), self.tile) {
+            (true, _) if has_rows(level) => TileCopy::GeneratedRows,
+            (true, _) => TileCopy::InterpretedNetwork,
+            (false, Some(_)) => TileCopy::StraightLineTile,
+            (false, None) => TileCopy::Runs,
+        };
+        Ok(Route {
+            level,
+            tiles,
+            reason,
+            element_size: size_of::<E>(),
+        })
+    }
+}
+
+/// [`copy_with`](super::copy_with) with the code `layout!` generated for
+/// the plan's full tiles: full tiles go through its SIMD rows where it has the level,
+/// through its straight-line tile where the level has no network, on the
+/// [`GeneratedCode::route`] of `options`.
+pub fn copy_generated<E: Element>(
+    options: Options,
+    plan: &Plan,
+    code: GeneratedCode<E>,
+    from: Side,
+    to: Side,
+    src: &[E],
+    dst: &mut [E],
+) -> Result<(), KernelError> {
+    let level = code.route(plan, options)?.level;
+    let grid = Grid::new(plan, from, to)?;
+    grid.from.check_len("source", src.len())?;
+    grid.to.check_len("destination", dst.len())?;
+    let network = level
+        .network::<E>(plan)
+        .filter(|_| grid.runs_are_contiguous())
+        .map(|network| {
+            let stream = size_of_val(dst) >= cache::stream_bytes();
+            network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
+        });
+    let band = grid.band_len();
+    if band == 0 {
+        return Ok(());
+    }
+    // Bands lie one after the other from the destination's first element; a view's buffer
+    // may go on past the last one.
+    options::for_each_band(
+        &mut dst[grid.band_origin()..],
+        band,
+        grid.bands(),
+        options.threads,
+        |index, band| grid.copy_band(index, src, band, network.as_ref(), code.tile),
+    );
+    Ok(())
+}
+
+/// What a kernel's deprecated `PLAN` constant holds: its `plan()`, behind `Deref`, so that
+/// code written when the plan was a constant (`&K::PLAN`, `K::PLAN.runs`) still compiles.
+#[derive(Clone, Copy)]
+pub struct PlanConstant(pub fn() -> &'static Plan);
+
+impl std::ops::Deref for PlanConstant {
+    type Target = Plan;
+
+    fn deref(&self) -> &Plan {
+        (self.0)()
+    }
+}
