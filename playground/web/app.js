@@ -1,0 +1,285 @@
+// The playground page: runs swizzle's driver (compiled to WebAssembly) on the editor's text
+// as you type, and draws what it returns. The state lives in the URL fragment:
+// `#example=NAME` or `#code=BASE64URL` (the text, UTF-8), so that a link reproduces a layout;
+// `&bench=N` re-checks the text N times and shows the median time.
+
+const $ = (id) => document.getElementById(id);
+const editor = $("editor");
+let wasm = null;
+let generation = 0;
+let examples = [];
+
+async function load() {
+  // A fresh import of the glue makes a fresh instance of the module: how the page recovers
+  // from a panic in the checker, which traps the instance it happened in.
+  generation += 1;
+  const glue = await import(`./swizzle_playground.js?instance=${generation}`);
+  await glue.default({ module_or_path: new URL("swizzle_playground_bg.wasm", import.meta.url) });
+  wasm = glue;
+}
+
+// ---- the URL fragment ----
+
+function encode(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decode(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+function fragment() {
+  return new URLSearchParams(location.hash.replace(/^#/, ""));
+}
+
+function saveState() {
+  const params = new URLSearchParams();
+  const example = examples.find((e) => e.text === editor.value);
+  if (example) params.set("example", example.name);
+  else params.set("code", encode(editor.value));
+  history.replaceState(null, "", "#" + params.toString());
+}
+
+// ---- drawing ----
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function pre(text, cls) {
+  return el("pre", cls ? { class: cls, text } : { text });
+}
+
+function view(title, ...children) {
+  return el("div", {}, el("h4", { text: title }), ...children);
+}
+
+// The SVG is swizzle's own picture (plain SVG 1.1, no scripts): inserted as markup.
+function picture(svg) {
+  const div = el("div", { class: "picture" });
+  div.innerHTML = svg;
+  return div;
+}
+
+const MAX_TABLE_CELLS = 8192;
+
+// The offset grid: one table per plane, rows the second-to-last coordinate, columns the
+// last; each cell carries its place as data-at="row,column" (and data-plane).
+function grid(data) {
+  const rows = data.planes[0]?.rows ?? [];
+  const cells = data.planes.length * rows.length * (rows[0]?.length ?? 0);
+  if (cells > MAX_TABLE_CELLS) {
+    return pre(`${cells} cells: too many for a table, see the picture`);
+  }
+  const div = el("div", { class: "grids" });
+  data.planes.forEach((plane, p) => {
+    const table = el("table", { class: "grid", "data-plane": p });
+    if (plane.label) table.append(el("caption", { text: plane.label }));
+    const head = el("tr", {}, el("th", { text: `${data.row_name} \\ ${data.column_name}` }));
+    (plane.rows[0] ?? []).forEach((_, c) => head.append(el("th", { text: c })));
+    table.append(head);
+    plane.rows.forEach((row, r) => {
+      const tr = el("tr", {}, el("th", { text: r }));
+      row.forEach((offset, c) => {
+        const td = el("td", { "data-at": `${r},${c}` });
+        if (offset === null) {
+          td.className = "pad";
+          td.textContent = "·";
+        } else td.textContent = offset;
+        tr.append(td);
+      });
+      table.append(tr);
+    });
+    div.append(table);
+  });
+  return div;
+}
+
+function card(item) {
+  const views = el("div", { class: "views" });
+  const node = el(
+    "article",
+    { class: `card ${item.kind}`, "data-kind": item.kind, "data-name": item.name },
+    el("h3", {}, el("span", { class: "kind", text: item.kind.replace("_", " ") + " " }), item.name),
+    views,
+  );
+  const add = (title, ...children) => views.append(view(title, ...children));
+  switch (item.kind) {
+    case "layout":
+    case "threads":
+      add("facts", pre(item.facts));
+      if (item.threads) add("thread.value of each tile element", pre(item.threads, "threads"));
+      if (item.grid) add(item.kind === "threads" ? "thread-value index of each element" : "offsets", grid(item.grid));
+      else if (item.grid_error) add("offsets", pre(`not drawn: ${item.grid_error}`));
+      if (item.svg) add("picture", picture(item.svg));
+      else if (item.svg_error) add("picture", pre(`not drawn: ${item.svg_error}`));
+      break;
+    case "access":
+      if (item.on.length === 0) add("banks", pre("fits no layout here (its coordinates name no layout's)"));
+      for (const on of item.on) {
+        add(`on ${on.layout}: conflicts and transactions`, pre(on.analysis));
+        add(`on ${on.layout}: bank map`, pre(on.banks, "banks"));
+        if (on.svg) add(`on ${on.layout}: lanes`, picture(on.svg));
+      }
+      break;
+    case "traversal":
+      add("visit order", pre(item.order, "order"));
+      if (item.svg) add("picture", picture(item.svg));
+      else if (item.svg_error) add("picture", pre(`not drawn: ${item.svg_error}`));
+      break;
+    case "kernel":
+      add("plan", pre(item.plan, "plan"));
+      break;
+    case "tiled_copy":
+      add("instructions", pre(item.instructions, "instructions"));
+      break;
+    default:
+      break;
+  }
+  return node;
+}
+
+function errorNode(error, lines) {
+  const where = error.line > 0 ? `line ${error.line}, column ${error.column}` : "(no place)";
+  const node = el("div", { class: "error", "data-line": error.line, "data-column": error.column });
+  node.append(el("span", { class: "where", text: `error at ${where}: ` }), error.message);
+  if (error.line > 0 && lines[error.line - 1] !== undefined) {
+    const width = error.end_line === error.line ? Math.max(1, error.end_column - error.column) : 1;
+    node.append(
+      "\n" + `${error.line} | ${lines[error.line - 1]}` + "\n" +
+      " ".repeat(String(error.line).length) + " | " + " ".repeat(error.column - 1) + "^".repeat(width),
+    );
+  }
+  node.addEventListener("click", () => select(error, lines));
+  return node;
+}
+
+// Puts the editor's cursor on an error.
+function select(error, lines) {
+  if (error.line <= 0) return;
+  let at = 0;
+  for (let i = 0; i < error.line - 1; i++) at += lines[i].length + 1;
+  at += error.column - 1;
+  editor.focus();
+  editor.setSelectionRange(at, at);
+}
+
+function render(result, text, ms) {
+  const lines = text.split("\n");
+  const errors = $("errors");
+  errors.replaceChildren(...result.errors.map((e) => errorNode(e, lines)));
+  $("items").replaceChildren(...result.items.map(card));
+  $("rust").textContent = result.rust;
+  $("wgsl").textContent = result.wgsl;
+  const status = $("status");
+  const count = result.errors.length;
+  status.textContent = count === 0 ? `ok: ${result.items.length} items` : `${count} error${count === 1 ? "" : "s"}`;
+  status.className = count === 0 ? "status" : "status bad";
+  const time = $("time");
+  time.textContent = `checked in ${ms.toFixed(1)} ms`;
+  time.dataset.ms = ms.toFixed(2);
+}
+
+// ---- checking ----
+
+function run(text) {
+  const start = performance.now();
+  const json = wasm.check(text);
+  const ms = performance.now() - start;
+  return { result: JSON.parse(json), ms };
+}
+
+async function recheck() {
+  const text = editor.value;
+  try {
+    const { result, ms } = run(text);
+    render(result, text, ms);
+  } catch (error) {
+    $("status").textContent = `internal error in the checker (please report this layout): ${error}`;
+    $("status").className = "status bad";
+    await load();
+  }
+  saveState();
+}
+
+let pending = null;
+function schedule() {
+  clearTimeout(pending);
+  pending = setTimeout(recheck, 40);
+}
+
+function bench(times) {
+  const text = editor.value;
+  const samples = [];
+  for (let i = 0; i < times; i++) samples.push(run(text).ms);
+  samples.sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)];
+  const node = $("bench");
+  node.textContent = `re-check: median ${median.toFixed(2)} ms, min ${samples[0].toFixed(2)} ms over ${times} runs of ${text.length} characters`;
+  node.dataset.median = median.toFixed(2);
+}
+
+async function main() {
+  await load();
+  examples = JSON.parse(wasm.examples());
+  const menu = $("examples");
+  menu.append(el("option", { value: "", text: "(your layout)" }));
+  for (const example of examples) menu.append(el("option", { value: example.name, text: example.title }));
+  const state = fragment();
+  const chosen = examples.find((e) => e.name === state.get("example"));
+  if (state.has("code")) editor.value = decode(state.get("code"));
+  else editor.value = (chosen ?? examples[0]).text;
+  menu.value = examples.find((e) => e.text === editor.value)?.name ?? "";
+  menu.addEventListener("change", () => {
+    const example = examples.find((e) => e.name === menu.value);
+    if (example) {
+      editor.value = example.text;
+      recheck();
+    }
+  });
+  editor.addEventListener("input", () => {
+    menu.value = examples.find((e) => e.text === editor.value)?.name ?? "";
+    schedule();
+  });
+  editor.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") {
+      event.preventDefault();
+      editor.setRangeText("    ", editor.selectionStart, editor.selectionEnd, "end");
+      schedule();
+    }
+  });
+  $("link").addEventListener("click", () => {
+    saveState();
+    navigator.clipboard?.writeText(location.href);
+  });
+  window.addEventListener("hashchange", () => {
+    const params = fragment();
+    const example = examples.find((e) => e.name === params.get("example"));
+    const text = params.has("code") ? decode(params.get("code")) : example?.text;
+    if (text !== undefined && text !== editor.value) {
+      editor.value = text;
+      recheck();
+    }
+  });
+  await recheck();
+  const times = Number(state.get("bench"));
+  if (times > 0) bench(times);
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => {
+  $("status").textContent = `the compiler did not load: ${error}`;
+  $("status").className = "status bad";
+});
