@@ -185,7 +185,8 @@ function render(result, text, ms) {
   $("wgsl").textContent = result.wgsl;
   const status = $("status");
   const count = result.errors.length;
-  status.textContent = count === 0 ? `ok: ${result.items.length} items` : `${count} error${count === 1 ? "" : "s"}`;
+  const items = result.items.length;
+  status.textContent = count === 0 ? `ok: ${items} item${items === 1 ? "" : "s"}` : `${count} error${count === 1 ? "" : "s"}`;
   status.className = count === 0 ? "status" : "status bad";
   const time = $("time");
   time.textContent = `checked in ${ms.toFixed(1)} ms`;
