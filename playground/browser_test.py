@@ -164,7 +164,7 @@ try:
         fail(f"the typical layout re-checks in {typical:.2f} ms, over the 50 ms budget")
 
     print("-- screenshot")
-    open_page("example=cute_swizzle")
+    open_page("example=morton")
     png = request("GET", f"{S}/screenshot")
     with open(SCREENSHOT, "wb") as f:
         f.write(base64.b64decode(png))

@@ -32,7 +32,7 @@ rm -rf "$DIST"
 mkdir -p "$DIST"
 wasm-bindgen --target web --no-typescript --out-dir "$DIST" \
     "$TARGET_DIR/wasm32-unknown-unknown/release/swizzle_playground.wasm"
-cp playground/web/index.html playground/web/app.js playground/web/style.css "$DIST/"
+cp playground/web/index.html playground/web/app.js playground/web/worker.js playground/web/style.css "$DIST/"
 
 raw=$(stat -c %s "$DIST/swizzle_playground_bg.wasm")
 gz=$(gzip -9 -c "$DIST/swizzle_playground_bg.wasm" | wc -c)

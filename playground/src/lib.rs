@@ -194,6 +194,11 @@ pub fn check(text: &str) -> String {
         items.push((*line, out));
     }
     items.sort_by_key(|(line, _)| *line);
+    // The expansion ends with the errors' `compile_error!`s, as the macro's does.
+    let mut tokens = tokens;
+    if let Err(errors) = &result {
+        tokens.extend(errors.to_compile_error());
+    }
     let (rust, wgsl) = generated(tokens);
     let mut out = Json::default();
     out.object(|out| {

@@ -1,21 +1,45 @@
-// The playground page: runs swizzle's driver (compiled to WebAssembly) on the editor's text
-// as you type, and draws what it returns. The state lives in the URL fragment:
+// The playground page: runs swizzle's driver (compiled to WebAssembly, in worker.js) on the
+// editor's text as you type, and draws what it returns. The state lives in the URL fragment:
 // `#example=NAME` or `#code=BASE64URL` (the text, UTF-8), so that a link reproduces a layout;
 // `&bench=N` re-checks the text N times and shows the median time.
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
-let wasm = null;
-let generation = 0;
 let examples = [];
 
-async function load() {
-  // A fresh import of the glue makes a fresh instance of the module: how the page recovers
-  // from a panic in the checker, which traps the instance it happened in.
-  generation += 1;
-  const glue = await import(`./swizzle_playground.js?instance=${generation}`);
-  await glue.default({ module_or_path: new URL("swizzle_playground_bg.wasm", import.meta.url) });
-  wasm = glue;
+// ---- the checker, in a worker ----
+
+let worker = null;
+let nextId = 0;
+const waiting = new Map();
+
+function start() {
+  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }) => {
+    const resolve = waiting.get(data.id);
+    waiting.delete(data.id);
+    resolve?.(data);
+  };
+  worker.onerror = (event) => {
+    for (const resolve of waiting.values()) resolve({ error: event.message ?? "the worker failed" });
+    waiting.clear();
+  };
+}
+
+// Asks the worker; a trap in the module (a panic in the checker) answers with `error`, after
+// which a fresh worker (a fresh instance of the module) takes over.
+function ask(message) {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    waiting.set(id, (data) => {
+      if (data.error !== undefined) {
+        worker.terminate();
+        start();
+      }
+      resolve(data);
+    });
+    worker.postMessage({ id, ...message });
+  });
 }
 
 // ---- the URL fragment ----
@@ -169,15 +193,49 @@ function errorNode(error, lines) {
 // Puts the editor's cursor on an error.
 function select(error, lines) {
   if (error.line <= 0) return;
-  let at = 0;
-  for (let i = 0; i < error.line - 1; i++) at += lines[i].length + 1;
-  at += error.column - 1;
+  const at = indexOf(lines, error.line, error.column);
   editor.focus();
   editor.setSelectionRange(at, at);
 }
 
+// The character index of a line and column (both from 1) of `lines`.
+function indexOf(lines, line, column) {
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  return at + column - 1;
+}
+
+// The editor's text again behind it, with each error's span marked.
+function highlight(text, errors) {
+  const lines = text.split("\n");
+  const spans = errors
+    .filter((e) => e.line > 0)
+    .map((e) => {
+      const start = indexOf(lines, e.line, e.column);
+      return [start, Math.max(start + 1, indexOf(lines, e.end_line, e.end_column))];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  const backdrop = $("backdrop");
+  backdrop.replaceChildren();
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (start < at) continue;
+    backdrop.append(text.slice(at, start), el("mark", { text: text.slice(start, end) || " " }));
+    at = end;
+  }
+  backdrop.append(text.slice(at) + "\n");
+  syncScroll();
+}
+
+function syncScroll() {
+  const backdrop = $("backdrop");
+  backdrop.scrollTop = editor.scrollTop;
+  backdrop.scrollLeft = editor.scrollLeft;
+}
+
 function render(result, text, ms) {
   const lines = text.split("\n");
+  highlight(text, result.errors);
   const errors = $("errors");
   errors.replaceChildren(...result.errors.map((e) => errorNode(e, lines)));
   $("items").replaceChildren(...result.items.map(card));
@@ -195,36 +253,45 @@ function render(result, text, ms) {
 
 // ---- checking ----
 
-function run(text) {
-  const start = performance.now();
-  const json = wasm.check(text);
-  const ms = performance.now() - start;
-  return { result: JSON.parse(json), ms };
-}
+// One check at a time; edits made meanwhile are checked once it answers, with the latest text.
+let running = false;
+let again = false;
 
 async function recheck() {
-  const text = editor.value;
-  try {
-    const { result, ms } = run(text);
-    render(result, text, ms);
-  } catch (error) {
-    $("status").textContent = `internal error in the checker (please report this layout): ${error}`;
-    $("status").className = "status bad";
-    await load();
+  if (running) {
+    again = true;
+    return;
   }
-  saveState();
+  running = true;
+  do {
+    again = false;
+    const text = editor.value;
+    const asked = performance.now();
+    const answer = await ask({ kind: "check", text });
+    if (answer.error !== undefined) {
+      $("status").textContent = `internal error in the checker (please report this layout): ${answer.error}`;
+      $("status").className = "status bad";
+    } else if (text === editor.value) {
+      render(JSON.parse(answer.json), text, answer.ms);
+      const shown = performance.now() - asked;
+      $("time").textContent += `, shown in ${shown.toFixed(1)} ms`;
+      $("time").dataset.shown = shown.toFixed(2);
+    } else again = true;
+    saveState();
+  } while (again);
+  running = false;
 }
 
 let pending = null;
 function schedule() {
   clearTimeout(pending);
-  pending = setTimeout(recheck, 40);
+  pending = setTimeout(recheck, 30);
 }
 
-function bench(times) {
+async function bench(times) {
   const text = editor.value;
-  const samples = [];
-  for (let i = 0; i < times; i++) samples.push(run(text).ms);
+  const { samples } = await ask({ kind: "bench", text, times });
+  if (!samples) return;
   samples.sort((a, b) => a - b);
   const median = samples[Math.floor(samples.length / 2)];
   const node = $("bench");
@@ -233,8 +300,8 @@ function bench(times) {
 }
 
 async function main() {
-  await load();
-  examples = JSON.parse(wasm.examples());
+  start();
+  examples = JSON.parse((await ask({ kind: "examples" })).json);
   const menu = $("examples");
   menu.append(el("option", { value: "", text: "(your layout)" }));
   for (const example of examples) menu.append(el("option", { value: example.name, text: example.title }));
@@ -250,7 +317,9 @@ async function main() {
       recheck();
     }
   });
+  editor.addEventListener("scroll", syncScroll);
   editor.addEventListener("input", () => {
+    highlight(editor.value, []);
     menu.value = examples.find((e) => e.text === editor.value)?.name ?? "";
     schedule();
   });
@@ -276,7 +345,7 @@ async function main() {
   });
   await recheck();
   const times = Number(state.get("bench"));
-  if (times > 0) bench(times);
+  if (times > 0) await bench(times);
   document.body.dataset.ready = "true";
 }
 
