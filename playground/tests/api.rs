@@ -85,3 +85,32 @@ fn views_of_accesses_threads_kernels_and_copies() {
         "{tegra}"
     );
 }
+
+#[test]
+fn a_broken_layouts_rust_ends_with_its_compile_error() {
+    let json = check("layout A {\n    memory [n: 4];\n    coords [m];\n}\n");
+    assert!(json.contains("compile_error!"), "{json}");
+}
+
+/// Where a check's time goes, natively (`cargo test --release -p swizzle-playground --
+/// --ignored --nocapture`): the whole check against the macro's expansion alone.
+#[test]
+#[ignore]
+fn timing() {
+    for (title, _, text) in EXAMPLES {
+        let time = |f: &dyn Fn()| {
+            let start = std::time::Instant::now();
+            for _ in 0..5 {
+                f();
+            }
+            start.elapsed().as_secs_f64() * 1000.0 / 5.0
+        };
+        let whole = time(&|| {
+            check(text);
+        });
+        let expand = time(&|| {
+            swizzle_syntax::expand(text.parse().unwrap());
+        });
+        println!("{title}: check {whole:.1} ms, expansion alone {expand:.1} ms");
+    }
+}
