@@ -250,7 +250,9 @@ fn layout(checked: &Checked) -> Json {
             ));
         }
         out.field("facts").string(&facts);
+        // A `threads` item's offsets number its thread-value slots: its map says more.
         match Cells::new(descriptor) {
+            _ if threads.is_some() => {}
             Ok(cells) => {
                 out.field("grid");
                 grid_json(out, &cells);

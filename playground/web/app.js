@@ -145,7 +145,7 @@ function card(item) {
     case "threads":
       add("facts", pre(item.facts));
       if (item.threads) add("thread.value of each tile element", pre(item.threads, "threads"));
-      if (item.grid) add(item.kind === "threads" ? "thread-value index of each element" : "offsets", grid(item.grid));
+      if (item.grid) add("offsets", grid(item.grid));
       else if (item.grid_error) add("offsets", pre(`not drawn: ${item.grid_error}`));
       if (item.svg) add("picture", picture(item.svg));
       else if (item.svg_error) add("picture", pre(`not drawn: ${item.svg_error}`));
