@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the playground into playground/dist: a folder of static files (index.html, app.js,
-# style.css, examples and the WebAssembly module) that any static file server serves, and
+# worker.js, style.css and the WebAssembly module with its glue) that any static file server serves, and
 # that works offline. Needs the wasm32-unknown-unknown target and wasm-bindgen-cli of the
 # version playground/Cargo.toml pins. (No wasm-opt: Debian 12's binaryen 108 breaks the
 # externref table that wasm-bindgen's glue fills, and saves only ~15% gzipped.)

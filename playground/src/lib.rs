@@ -76,6 +76,10 @@ pub fn examples() -> String {
 /// elements (the CLI's default).
 const DEFAULT_ELEMENT_BYTES: usize = 4;
 
+/// The grid of tiles a `raster` order is shown on: rows of a partial band, columns of a
+/// partial square.
+const RASTER_GRID: [usize; 2] = [10, 12];
+
 /// Accesses of a traversal listed in its visit order, at most.
 const ORDER_LIMIT: usize = 256;
 
@@ -138,11 +142,43 @@ pub fn check(text: &str) -> String {
             });
             items.push((line_of(&item.name), out));
         }
-        View::Raster(item, _) => {
+        View::Raster(item, raster) => {
             let mut out = Json::default();
             out.object(|out| {
                 out.field("kind").string("raster");
                 out.field("name").string(&item.name.to_string());
+                out.field("order").string(&format!(
+                    "{raster}: the workgroup that takes each tile of a {} × {} grid of tiles",
+                    RASTER_GRID[0], RASTER_GRID[1]
+                ));
+                let mut groups = vec![None; RASTER_GRID[0] * RASTER_GRID[1]];
+                for group in 0..groups.len() {
+                    let grid = RASTER_GRID.map(|n| n as u64);
+                    if let Some([y, x]) = raster.tile(group as u64, grid) {
+                        groups[y as usize * RASTER_GRID[1] + x as usize] = Some(group);
+                    }
+                }
+                out.field("grid").object(|out| {
+                    out.field("row_name").string("tile_y");
+                    out.field("column_name").string("tile_x");
+                    out.field("planes").array(|out| {
+                        out.object(|out| {
+                            out.field("label").string("");
+                            out.field("rows").array(|out| {
+                                for row in groups.chunks(RASTER_GRID[1]) {
+                                    out.array(|out| {
+                                        for group in row {
+                                            match group {
+                                                Some(group) => out.number(*group),
+                                                None => out.null(),
+                                            }
+                                        }
+                                    });
+                                }
+                            });
+                        });
+                    });
+                });
             });
             items.push((line_of(&item.name), out));
         }

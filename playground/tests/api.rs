@@ -79,6 +79,16 @@ fn views_of_accesses_threads_kernels_and_copies() {
     assert!(gemm.contains("conflict-free"), "{gemm}");
     assert!(gemm.contains(r#""kind":"tiled_copy","name":"LoadTile","instructions":"#));
     assert!(gemm.contains("transactions"), "{gemm}");
+    let orders = check(EXAMPLES.iter().find(|e| e.1 == "ck_snake").unwrap().2);
+    // morton(4) on a 10 × 12 grid: the first square is tiles 0..16 in Z order.
+    assert!(
+        orders.contains(r#""kind":"raster","name":"Squares","order":"morton(4): "#),
+        "{orders}"
+    );
+    assert!(
+        orders.contains(r#""rows":[[0,1,4,5,16,17,20,21,32,33,36,37],"#),
+        "{orders}"
+    );
     let tegra = check(EXAMPLES.iter().find(|e| e.1 == "tegra_gob").unwrap().2);
     assert!(
         tegra.contains(r#""kind":"kernel","name":"Swizzle32","plan":"Copies"#),

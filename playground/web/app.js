@@ -163,6 +163,9 @@ function card(item) {
       if (item.svg) add("picture", picture(item.svg));
       else if (item.svg_error) add("picture", pre(`not drawn: ${item.svg_error}`));
       break;
+    case "raster":
+      add("order", pre(item.order), grid(item.grid));
+      break;
     case "kernel":
       add("plan", pre(item.plan, "plan"));
       break;
