@@ -11,31 +11,43 @@ let examples = [];
 
 let worker = null;
 let nextId = 0;
-const waiting = new Map();
+const waiting = new Map(); // id → resolve
 
 function start() {
   worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   worker.onmessage = ({ data }) => {
     const resolve = waiting.get(data.id);
     waiting.delete(data.id);
+    if (data.error !== undefined) restart(data.error);
     resolve?.(data);
   };
-  worker.onerror = (event) => {
-    for (const resolve of waiting.values()) resolve({ error: event.message ?? "the worker failed" });
-    waiting.clear();
-  };
+  worker.onerror = (event) => restart(event.message ?? "the worker failed");
 }
 
-// Asks the worker; a trap in the module (a panic in the checker) answers with `error`, after
-// which a fresh worker (a fresh instance of the module) takes over.
+// A fresh worker (a fresh instance of the module) after a trap in the module (a panic in the
+// checker) or a check past LIMIT_MS; whatever was waiting is answered with `error`.
+function restart(error) {
+  worker.terminate();
+  const pending = [...waiting.values()];
+  waiting.clear();
+  start();
+  for (const resolve of pending) resolve({ error });
+}
+
+// A check that takes longer than this is stopped (its worker with it).
+const LIMIT_MS = 20000;
+
 function ask(message) {
   const id = nextId++;
   return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      const mine = waiting.get(id);
+      waiting.delete(id);
+      restart(`stopped after ${LIMIT_MS / 1000} s`);
+      mine?.({ error: `stopped after ${LIMIT_MS / 1000} s` });
+    }, LIMIT_MS);
     waiting.set(id, (data) => {
-      if (data.error !== undefined) {
-        worker.terminate();
-        start();
-      }
+      clearTimeout(timer);
       resolve(data);
     });
     worker.postMessage({ id, ...message });
@@ -272,7 +284,7 @@ async function recheck() {
     const asked = performance.now();
     const answer = await ask({ kind: "check", text });
     if (answer.error !== undefined) {
-      $("status").textContent = `internal error in the checker (please report this layout): ${answer.error}`;
+      $("status").textContent = `the check failed: ${answer.error} (please report this layout)`;
       $("status").className = "status bad";
     } else if (text === editor.value) {
       render(JSON.parse(answer.json), text, answer.ms);
