@@ -129,8 +129,10 @@ try:
     editor = next(iter(editor.values()))
     request("POST", f"{S}/element/{editor}/clear", {})
     request("POST", f"{S}/element/{editor}/value", {"text": broken})
+    # Each key re-checks the text typed so far: wait for the check of the whole text.
     wait(
-        "document.getElementById('status').textContent === '1 error'",
+        "document.getElementById('status').textContent === '1 error'"
+        " && document.getElementById('errors').textContent.includes('line 3, column 19')",
         "the typed layout's error",
     )
     dom = request("GET", f"{S}/source")
