@@ -214,11 +214,26 @@ pub fn check(text: &str) -> String {
                         let analysis = report::analyze(descriptor, access, banks, 128);
                         out.field("analysis")
                             .string(&analysis.unwrap_or_else(|error| error));
-                        out.field("banks").string(&report::show(
-                            descriptor,
-                            Some(banks),
-                            access.element_bytes,
-                        ));
+                        // The grid alone: the layout's facts are on its own card.
+                        let map = picture::bank_map(descriptor, access.element_bytes, banks);
+                        let names: Vec<&str> = descriptor
+                            .coords
+                            .iter()
+                            .map(|&c| descriptor.dims[c].name.as_ref())
+                            .collect();
+                        let axes = match names.as_slice() {
+                            [.., row, column] => format!("; rows {row}, columns {column}"),
+                            _ => String::new(),
+                        };
+                        let head = format!(
+                            "bank of each element ({count} banks × {width_bytes} B, {}-byte \
+                             elements{axes}):\n",
+                            access.element_bytes
+                        );
+                        out.field("banks").string(&match map {
+                            Ok(map) => head + &map,
+                            Err(error) => format!("not drawn: {error}"),
+                        });
                         let coloring = Coloring::Lane(access.clone());
                         if let Ok(svg) = picture::svg(descriptor, &coloring) {
                             out.field("svg").string(&svg);
