@@ -4,10 +4,21 @@
 //! matrices up to 1024, 4096 sampled elements above). cuBLAS runs in the same device call
 //! (`python3 benches/cublas_sgemm.py > cublas.txt`; `SWIZZLE_CUBLAS_RESULTS=cublas.txt`).
 //!
+//! Two clocks: the GPU's (timestamp queries around each run: the median of
+//! `SWIZZLE_BENCH_RUNS`) and the wall clock around whole submissions, as a user chaining
+//! kernels sees it: one `run` (a submission and a wait each), and a [`Batch`] of
+//! `BATCH` runs submitted at once (the median of `BATCHES` batches, per run). cuBLAS is
+//! timed both ways too (CUDA events, and the wall clock around `BATCH` matmuls and a
+//! synchronize), and each ratio is taken against its own clock.
+//!
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
+use std::time::{Duration, Instant};
 use swizzle::gemm::{self, GemmA};
-use swizzle::gpu::{BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, Operands, Stored, f16};
+use swizzle::gpu::{
+    Batch, BoundsChecks, Buffer, Gemm, GemmElement, GemmKernel, Gpu, GpuError, Operands, Stored,
+    f16,
+};
 use swizzle::raster::Raster;
 
 swizzle::layout! {
@@ -20,6 +31,40 @@ swizzle::layout! {
     /// Row-major, as A lies in memory: the loads write whole `vec4`s, the fragments read
     /// single elements 16 words apart.
     pub layout ARows { memory [m: 128, k: 16]; coords [m, k]; }
+}
+
+/// Runs per batch, and batches, of the wall-clock measurement.
+const BATCH: usize = 20;
+const BATCHES: usize = 7;
+
+/// The wall clock per run of one `run` (a submission and a wait) and of a [`Batch`] of
+/// [`BATCH`] runs (recorded, submitted and waited for), each the median of [`BATCHES`],
+/// right after the GPU clock's measurement (so the GPU is warm).
+fn wall<T: GemmElement>(
+    gpu: &Gpu,
+    kernel: &GemmKernel,
+    [a, b]: [&Buffer<T>; 2],
+    c: &Buffer<f32>,
+) -> Result<[Duration; 2], GpuError> {
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let mut single = Vec::new();
+    let mut batched = Vec::new();
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        kernel.run(gpu, a, b, c)?;
+        single.push(start.elapsed());
+        let start = Instant::now();
+        let mut batch: Batch = gpu.batch();
+        for _ in 0..BATCH {
+            kernel.enqueue(&mut batch, a, b, c)?;
+        }
+        batch.submit()?;
+        batched.push(start.elapsed() / BATCH as u32);
+    }
+    Ok([median(single), median(batched)])
 }
 
 fn env(name: &str) -> Option<String> {
@@ -71,19 +116,24 @@ fn main() -> Result<(), GpuError> {
         }
     };
     println!("device: {}", gpu.describe());
-    let cublas: Vec<(usize, f64)> = env("SWIZZLE_CUBLAS_RESULTS")
+    let cublas_results = env("SWIZZLE_CUBLAS_RESULTS")
         .and_then(|path| std::fs::read_to_string(path).ok())
-        .map(|text| {
-            text.lines()
-                .filter_map(
-                    |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                        ["cublas", n, _, tflops] => Some((n.parse().ok()?, tflops.parse().ok()?)),
-                        _ => None,
-                    },
-                )
-                .collect()
-        })
         .unwrap_or_default();
+    // `cublas <n> <ms> <TFLOP/s>` by CUDA events, `cublas_wall …` by the wall clock.
+    let cublas = |clock: &str| -> Vec<(usize, f64)> {
+        cublas_results
+            .lines()
+            .filter_map(
+                |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                    [name, n, _, tflops] if name == clock => {
+                        Some((n.parse().ok()?, tflops.parse().ok()?))
+                    }
+                    _ => None,
+                },
+            )
+            .collect()
+    };
+    let (cublas, cublas_wall) = (cublas("cublas"), cublas("cublas_wall"));
     let library = gemm::config();
     let tiles = [
         GemmA::DESCRIPTOR,
@@ -116,10 +166,11 @@ fn main() -> Result<(), GpuError> {
         }
     }
     println!(
-        "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | conflicts: loads (A, B) | \
-         fragment reads (A, B) |"
+        "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | wall, one run (ms) | \
+         wall, batch of {BATCH} (ms per run) | TFLOP/s (batch) | × cuBLAS (wall) | \
+         conflicts: loads (A, B) | fragment reads (A, B) |"
     );
-    println!("|---:|---|---:|---:|---:|---|---|");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
     for &n in &sizes {
         let (a, b) = operands(n);
         let transpose =
@@ -144,7 +195,9 @@ fn main() -> Result<(), GpuError> {
         if n <= 4096 {
             kernels.push((gpu.naive_gemm_kernel([n, n, n])?, Operands::F32, [0, 0]));
         }
-        let anchor = cublas.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
+        let at =
+            |results: &[(usize, f64)]| results.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
+        let (anchor, wall_anchor) = (at(&cublas), at(&cublas_wall));
         for (kernel, operands, [a_stored, b_stored]) in &kernels {
             let runs = if kernel.name() == "naive GEMM" {
                 runs.min(5)
@@ -157,28 +210,49 @@ fn main() -> Result<(), GpuError> {
                     let (a_buffer, b_buffer) = (&a_buffers[*a_stored], &b_buffers[*b_stored]);
                     kernel.run(&gpu, a_buffer, b_buffer, &c)?;
                     check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?
+                    let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
+                    let wall = wall(&gpu, kernel, [a_buffer, b_buffer], &c)?;
+                    // The batches wrote C too: checked again.
+                    check(&gpu.download(&c)?, &a, &b, n, kernel);
+                    (time, wall)
                 }
                 Operands::F16 => {
                     let (a_buffer, b_buffer) = (&a_halves[*a_stored], &b_halves[*b_stored]);
                     kernel.run(&gpu, a_buffer, b_buffer, &c)?;
                     check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?
+                    let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
+                    let wall = wall(&gpu, kernel, [a_buffer, b_buffer], &c)?;
+                    // The batches wrote C too: checked again.
+                    check(&gpu.download(&c)?, &a, &b, n, kernel);
+                    (time, wall)
                 }
             };
-            let tflops = kernel.flops() / time.as_secs_f64() / 1e12;
-            let ratio = anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t));
+            let (time, [single, batched]) = time;
+            let tflops = |time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
+            let ratio = |tflops: f64, anchor: Option<f64>| {
+                anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t))
+            };
+            let ms = |time: Duration| time.as_secs_f64() * 1e3;
             println!(
-                "| {n} | {} | {:.3} | {tflops:.2} | {ratio} | {:?} | {:?} |",
+                "| {n} | {} | {:.3} | {:.2} | {} | {:.3} | {:.3} | {:.2} | {} | {:?} | {:?} |",
                 kernel.name(),
-                time.as_secs_f64() * 1e3,
+                ms(time),
+                tflops(time),
+                ratio(tflops(time), anchor),
+                ms(single),
+                ms(batched),
+                tflops(batched),
+                ratio(tflops(batched), wall_anchor),
                 kernel.load_conflicts(),
                 kernel.fragment_conflicts
             );
         }
-        if let Some(t) = anchor {
-            println!("| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {t:.2} | 1.00× | – | – |");
-        }
+        let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.2}"));
+        println!(
+            "| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {} | 1.00× | – | – | {} | 1.00× | – | – |",
+            show(anchor),
+            show(wall_anchor)
+        );
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! C = A · B on the GPU from layouts: the library's GEMM (`swizzle::gemm`, whose tiles,
 //! copies, fragments and order are `layout!` items) against a naive WGSL GEMM, at sizes
 //! that leave partial tiles on every side. Both results are checked against the CPU;
-//! times are GPU timestamps (median of 10 runs after `swizzle::gpu::WARM_UP`).
+//! times are GPU timestamps (median of 10 runs after `swizzle::gpu::WARM_UP`), and the wall
+//! clock per run of a batch of 10 runs (one submission and one wait for all of them).
 //!
 //! Run: `cargo run --release --features gpu --example gemm`
 
@@ -52,6 +53,14 @@ fn main() -> Result<(), GpuError> {
             }
             false => "(no timestamp queries on this adapter)".to_owned(),
         };
+        let mut batch = gpu.batch();
+        for _ in 0..10 {
+            kernel.enqueue(&mut batch, &a_buffer, &b_buffer, &c)?;
+        }
+        let start = std::time::Instant::now();
+        batch.submit()?;
+        let wall = start.elapsed().as_secs_f64() / 10.0;
+        let timing = format!("{timing}, batch of 10: {:8.3} ms per run", wall * 1e3);
         let [a_loads, b_loads] = kernel.load_conflicts();
         let [a_reads, b_reads] = kernel.fragment_conflicts;
         println!(

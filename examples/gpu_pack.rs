@@ -1,7 +1,8 @@
 //! Packs a 4096×4096 row-major image into 4×4 Morton tiles on the GPU (seed 000's layout,
 //! scaled up), unpacks it again, and checks both against the generated `offset`. The pack
 //! kernel writes the tiled buffer in order, four elements per thread, each read through the
-//! layout's WGSL inverse; its WGSL is printed first.
+//! layout's WGSL inverse; its WGSL is printed first. Last, both run again as one batch
+//! (one submission, one wait).
 //!
 //! Run: `cargo run --release --example gpu_pack`
 
@@ -57,6 +58,18 @@ fn main() -> Result<(), GpuError> {
         "unpack differs from the image"
     );
     println!("pack and unpack of {SIDE}×{SIDE} checked against MortonTiles::offset");
+
+    // Both again as one batch: recorded in order, submitted and waited for once.
+    let round_trip = gpu.filled(image.len(), u32::MAX)?;
+    let mut batch = gpu.batch();
+    pack.enqueue(&mut batch, &input, &packed)?;
+    unpack.enqueue(&mut batch, &packed, &round_trip)?;
+    batch.submit()?;
+    assert!(
+        gpu.download(&round_trip)? == image,
+        "the batched round trip differs"
+    );
+    println!("pack then unpack in one batch: the image again");
 
     if gpu.has_timestamps() {
         for (kernel, from, to) in [(&pack, &input, &packed), (&unpack, &packed, &output)] {

@@ -2,7 +2,8 @@
 //! [`Gpu::gemm_kernel`](crate::gpu::Gpu::gemm_kernel) turns into one WGSL kernel. Each
 //! workgroup computes a 128 × 128 tile of C from 128 × 16 tiles of A and 16 × 128 tiles of
 //! B, with 256 threads of 8 × 8 values each. The comments say why each layout is as it is;
-//! `swizzle show` and `swizzle svg` draw them (README, "Writing a GPU kernel with swizzle").
+//! `swizzle show` and `swizzle svg` draw them ([`guide::gpu`](crate::guide::gpu), "Writing a
+//! GPU kernel with swizzle").
 
 use crate::gpu::{BoundsChecks, Gemm, Operands, Stored};
 use crate::ir::Descriptor;

@@ -5,6 +5,7 @@ extern crate self as swizzle;
 
 #[cfg(feature = "gpu")]
 pub mod gemm;
+pub mod guide;
 pub use swizzle_macros::layout;
 pub mod tegra;
 #[doc(hidden)]

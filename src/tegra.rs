@@ -112,7 +112,7 @@ fn copy(
     let tiles = [height.div_ceil(8), row.div_ceil(64)];
     // Whole words move as words, other pixels as bytes, both through the kernels'
     // generated SIMD rows (the default where the CPU has their level: 1.5–3.3× the
-    // interpreted networks on words, BENCHMARKS.md, "Tegra X1 block-linear").
+    // interpreted networks on words: docs/benchmarks/history.md, "Tegra X1 block-linear").
     let options = Options::default();
     match bytes_per_pixel % 4 {
         0 => {

@@ -1271,8 +1271,8 @@ fn a_lost_device_is_an_error() {
 #[path = "../examples/user_kernel.rs"]
 mod user_kernel;
 
-/// The README's user kernel (generated tiled copies and a raster in a hand-written WGSL
-/// kernel) computes on the GPU what its pieces compute on the CPU.
+/// The guide's user kernel (`swizzle::guide::threads`: generated tiled copies and a raster
+/// in a hand-written WGSL kernel) computes on the GPU what its pieces compute on the CPU.
 fn the_user_kernel_example_agrees_with_the_cpu() {
     user_kernel::main().expect("the example runs");
 }

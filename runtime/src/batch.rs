@@ -80,7 +80,7 @@ impl fmt::Display for BatchError {
 impl std::error::Error for BatchError {}
 
 /// Writes the offset of `coords[i]` to `out[i]`, with the widest SIMD this CPU has. The
-/// README's "Batches" section shows it in use.
+/// guide's kernels chapter (`swizzle::guide::kernels`, "Batches of offsets") shows it in use.
 pub fn offsets<L: Layout<N>, const N: usize>(
     coords: &[[usize; N]],
     out: &mut [usize],

@@ -2,7 +2,8 @@
 //! is checked ([`Stage::check`]), its lowering and its inverse over any numeric [`Domain`]
 //! (checked integers for the interpreter, symbols for the canonical form, bit vectors for
 //! the F2 form), whether it is injective, how it treats a contiguous run, how the language
-//! writes it and its fields as const data. `docs/semantics.md` §2 is the table of them all.
+//! writes it and its fields as const data. The `layout!` macro's documentation
+//! (`macros/src/lib.rs`, docs/semantics.md §2) is the table of them all.
 //!
 //! Adding a transform is one new module, one line in `transforms!` below and one arm in
 //! the parser.

@@ -1,20 +1,20 @@
 //! The device: the best adapter the machine has, a device with that adapter's own limits
 //! (so that buffers of gigabytes work), and wgpu's errors caught as values.
-//!
-//! # Which adapter
-//!
-//! By default only wgpu's primary backends are tried: Vulkan, Metal and DX12. A machine
-//! with none of them (a Linux box without a Vulkan driver, say) gets
-//! [`GpuError::NoAdapter`], never a silent fallback. OpenGL is used only when asked for,
-//! with `WGPU_BACKEND=gl` (or a list naming it): wgpu's GL backend drives one EGL context
-//! that it locks with a timeout, so two threads using one GL [`Gpu`] at once can make
-//! wgpu-hal panic ("Could not lock adapter context") and the process abort. On GL, use
-//! a `Gpu` from one thread at a time; [`Gpu::is_gl`] says whether that applies.
 
 use super::GpuError;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A GPU (or software Vulkan) device and its queue.
+///
+/// # Which adapter
+///
+/// By default only wgpu's primary backends are tried: Vulkan, Metal and DX12. A machine
+/// with none of them (a Linux box without a Vulkan driver, say) gets
+/// [`GpuError::NoAdapter`], never a silent fallback. OpenGL is used only when asked for,
+/// with `WGPU_BACKEND=gl` (or a list naming it): wgpu's GL backend drives one EGL context
+/// that it locks with a timeout, so two threads using one GL `Gpu` at once can make
+/// wgpu-hal panic ("Could not lock adapter context") and the process abort. On GL, use
+/// a `Gpu` from one thread at a time; [`Gpu::is_gl`] says whether that applies.
 pub struct Gpu {
     adapter: wgpu::Adapter,
     device: wgpu::Device,
@@ -27,7 +27,7 @@ pub struct Gpu {
 
 impl Gpu {
     /// The best adapter on the backends `WGPU_BACKEND` names (default: Vulkan, Metal and
-    /// DX12; GL only when named, see the [module docs](self)): a discrete GPU first, then
+    /// DX12; GL only when named: see [which adapter](Gpu#which-adapter)): a discrete GPU first, then
     /// an integrated one, then a virtual one, then a CPU (software Vulkan such as
     /// lavapipe). A panic inside wgpu while it looks for adapters or opens the device
     /// (some drivers' failure mode) comes back as [`GpuError::Backend`].
@@ -75,7 +75,7 @@ impl Gpu {
     }
 
     /// Whether the device runs on wgpu's OpenGL backend, which must be used from one
-    /// thread at a time (see the [module docs](self)).
+    /// thread at a time (see [which adapter](Gpu#which-adapter)).
     pub fn is_gl(&self) -> bool {
         self.adapter.get_info().backend == wgpu::Backend::Gl
     }

@@ -5,6 +5,15 @@
 //! user's WGSL — and runs them with wgpu on whatever adapter the machine has (a discrete GPU
 //! first, then an integrated one, then a software Vulkan such as lavapipe).
 //!
+//! **Which adapter.** Vulkan, Metal and DX12 by default; OpenGL only when `WGPU_BACKEND`
+//! names it, and then from one thread at a time ([`Gpu`] says why). A machine with
+//! no adapter gets [`GpuError::NoAdapter`], saying what to install.
+//!
+//! **Runs and batches.** Each kernel's `run` submits one run and waits for it: a round
+//! trip of about half a millisecond on an H200 (BENCHMARKS.md). Work of several kernels,
+//! or many runs of one, goes into a [`Batch`]: recorded with the kernels' `enqueue`,
+//! submitted and waited for once, in order.
+//!
 //! Copies into a layout with an inverse write their output in order (four elements per
 //! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and
 //! find each input element through the layouts' functions, loading four at once where they

@@ -1,0 +1,297 @@
+//! # GPU: the WGSL of a layout, the wgpu backend, a GEMM
+//!
+//! The examples that need a GPU are `no_run`: they compile in every doctest run with the `gpu`
+//! feature, and run where there is an adapter (`tests/gpu.rs` runs the same kernels on
+//! lavapipe in CI). Measurements are in [BENCHMARKS.md].
+//!
+//! ## Every layout as WGSL
+//!
+//! Every layout also prints itself as WGSL, from the same canonical form as the Rust code.
+//! This needs no feature:
+//!
+//! ```rust
+//! swizzle::layout! {
+//!     layout MortonTexture {
+//!         memory [n: 64];
+//!         unmerge n -> [ty: 2, tx: 2, m: 16];
+//!         morton m -> [yi: 4, xi: 4];
+//!         merge [ty, yi] -> y;
+//!         merge [tx, xi] -> x;
+//!         coords [y, x];
+//!         inverse;
+//!     }
+//! }
+//! assert!(MortonTexture::WGSL.contains("fn morton_texture_offset(y: u32, x: u32) -> u32 {"));
+//! assert!(MortonTexture::WGSL.contains("fn morton_texture_coord(offset: u32) -> array<u32, 2> {"));
+//! ```
+//!
+//! `MortonTexture::WGSL` (and `<L as Layout<N>>::WGSL`, for generic code) holds
+//!
+//! ```wgsl
+//! // Layout `MortonTexture`: coords [y: 8, x: 8], 64 elements.
+//!
+//! fn morton_texture_offset(y: u32, x: u32) -> u32 {
+//!     return (x & 1) | ((y & 1) << 1) | ((x & 0x2) << 1) | ((y & 0x2) << 2) | ((x >> 2) << 4) | ((y >> 2) << 5);
+//! }
+//!
+//! fn morton_texture_coord(offset: u32) -> array<u32, 2> {
+//!     return array<u32, 2>(((offset >> 1) & 1) | ((offset >> 2) & 0x2) | ((offset >> 5) << 2), (offset & 1) | ((offset >> 1) & 0x2) | ((offset >> 2) & 0x4));
+//! }
+//! ```
+//!
+//! - `<name>_offset` always; `<name>_coord` when the layout is a bijection; `<name>_is_valid`
+//!   when it is padded. Straight-line `u32` arithmetic, no loops, no `u64`. Names WGSL reserves
+//!   get a `_` suffix.
+//! - Offsets are `u32` on the GPU. When a coordinate, the element space or any intermediate
+//!   value of the code may exceed `u32` (each subexpression is bounded), the layout has no
+//!   WGSL: its Rust code works as usual, and only *using* `WGSL` is a compile error that says
+//!   why (``layout `Big` has no WGSL: its element space (4294967300) does not fit WGSL's 32-bit
+//!   offsets``).
+//! - A layout with run-time (`dyn`) dims gets the functions of one tile (`<name>_tile_offset`,
+//!   …): its place in the grid depends on the extents. `GpuLayout::tiled(&L::DESCRIPTOR,
+//!   &extents)` wraps them in functions over the whole array, with the tile counts folded in
+//!   as constants: `<name>_offset`; `<name>_coord` when the tile is a bijection; and
+//!   `<name>_is_valid` when a tile is partial (its cells outside the extents are padding) or
+//!   the tile is padded.
+//!
+//! ## The wgpu backend
+//!
+//! `swizzle::gpu` (feature `gpu`, opt-in: `swizzle = { version = "0.1", features = ["gpu"] }`)
+//! runs kernels built around those functions with wgpu, on the best adapter it finds (a
+//! discrete GPU, else an integrated one, else a software Vulkan such as lavapipe) with the
+//! adapter's own limits, so buffers of gigabytes work. It looks on Vulkan, Metal and DX12;
+//! on OpenGL only when `WGPU_BACKEND=gl` asks for it, and a GL device must then be used from
+//! one thread at a time (wgpu's GL backend can abort the process otherwise). A machine with
+//! no adapter gets `GpuError::NoAdapter`, saying what to install (on Linux, Debian's
+//! `mesa-vulkan-drivers` gives the lavapipe software driver):
+//!
+//! ```rust,no_run
+//! # #[cfg(feature = "gpu")]
+//! # fn main() -> Result<(), swizzle::gpu::GpuError> {
+//! use swizzle::gpu::{Gpu, GpuLayout};
+//!
+//! swizzle::layout! {
+//!     layout MortonTiles {
+//!         memory [ty: 256, tx: 256, m: 16];
+//!         morton m -> [yi: 4, xi: 4];
+//!         merge [ty, yi] -> y;
+//!         merge [tx, xi] -> x;
+//!         coords [y, x];
+//!     }
+//! }
+//!
+//! let gpu = Gpu::new()?; // GpuError::NoAdapter, not a panic, where there is none
+//! println!("{}", gpu.describe());
+//! let layout = GpuLayout::of::<MortonTiles, 2>()?;
+//! let image: Vec<f32> = (0..1024 * 1024).map(|i| i as f32).collect();
+//! let input = gpu.upload(&image)?;
+//! let tiles = gpu.filled(MortonTiles::SPACE, 0.0f32)?;
+//! let pack = gpu.pack_kernel(&layout)?;
+//! pack.run(&gpu, &input, &tiles)?;
+//! assert_eq!(gpu.download(&tiles)?[MortonTiles::offset(1, 2)], image[1024 + 2]);
+//! let times = pack.time(&gpu, &input, &tiles, 30)?; // GPU timestamps, one per run
+//! let median = pack.median(&gpu, &input, &tiles, 30)?; // the same after 0.5 s of warm-up
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "gpu"))]
+//! # fn main() {}
+//! ```
+//!
+//! | kernel | what it does |
+//! |---|---|
+//! | `pack_kernel(&layout)`, `unpack_kernel(&layout)` | row-major image ↔ layout (padding unpacks as zero) |
+//! | `copy_kernel(&from, &to)` | layout → layout of the same shape |
+//! | `transpose_kernel(h, w, &Transpose)` | `h × w` row-major → `w × h`, through a workgroup tile in any `layout!` (row-major, padded, XOR-swizzled), loaded and stored by two tiled copies with the thread-value layouts given ([threads](super::threads)); returns a `TransposeKernel` with the analysis of every instruction |
+//! | `naive_transpose_kernel(h, w)`, `plain_copy_kernel(len)` | the baselines (`plain_copy_kernel_with(len, BoundsChecks::Off)`: without wgpu's bounds checks, for measuring what they cost) |
+//! | `map_kernel(&layout, body)` | the body of `fn body(value: u32, coord: array<u32, N>, offset: u32) -> u32`, in WGSL, applied in place to every valid coordinate, with the layout's functions in scope |
+//! | `gemm_kernel([m, n, k], &gemm)`, `naive_gemm_kernel` | `C = A · B` (below) |
+//! | `wgsl_kernel(name, &module, workgroups, lens)` | your own module ([threads](super::threads)) |
+//!
+//! Copies write their output in order, four words per thread as one `vec4<u32>` store where
+//! the output's length allows, and find each input element through the output's `_coord` and
+//! the input's `_offset`; where the four sources of a store lie in one aligned `vec4` of the
+//! input (a run, or a run permuted by an XOR), they are one `vec4` load. Tiles of a bijection
+//! at run-time extents (`GpuLayout::tiled`) are written the same way, and the cells of partial
+//! tiles keep their contents. Any other output (padded, or with unused offsets) is written
+//! coordinate by coordinate, and its other offsets keep their contents.
+//!
+//! Elements are any `Word` of 8, 16, 32 or 64 bits (`u8`, `i8`, `u16`, `i16`, `u32`, `i32`,
+//! `f32`, `u64`, `i64`, `f64`; `f16` data travels as `u16`), and kernels move bits. A kernel
+//! moves the width its layouts were built for: `layout.with_element::<f64>()` is the layout of
+//! two-word elements (the low word first; its WGSL functions, `<name>_w2_offset(…, word)` and
+//! so on, take the word as a last coordinate), and `with_element::<u8>()` or `::<u16>()` one
+//! whose kernels pack 4 or 2 elements into each 32-bit word (a thread builds whole words of the
+//! output; into an output without an inverse, a thread per element sets its bits with
+//! `atomicAnd`/`atomicOr`). A pack or unpack of such elements into a layout of tiles
+//! (`GpuLayout::tiled`, tiles of a bijection of rank 2 whose blocks and image rows split into
+//! `vec4`s) is staged through workgroup memory instead: a workgroup copies a region of tiles in
+//! with one `vec4` per thread, and each thread builds one `vec4` of the other side from it
+//! through the tile's own straight-line inverse or offset, each word of workgroup memory
+//! loaded once. Their pack, unpack and copy kernels take `Buffer<T>`s of that type; a buffer of
+//! another width is `GpuError::Element`. Transposes and `map` move 32-bit elements.
+//!
+//! `GpuLayout::from_descriptor(&descriptor)` takes a layout's IR from anywhere (a `DESCRIPTOR`,
+//! the command line's parser, or built at run time) and prints its WGSL from the same
+//! canonical form as the macro (the printer returns which functions it wrote, so no kernel
+//! searches the text), `GpuLayout::row_major(extents)` a plain image, and `GpuLayout::tiled` a
+//! layout with run-time dims at given extents, and `swizzle::gpu::assemble` builds a module
+//! from several layouts' functions for kernels of your own. Every kernel's WGSL is readable
+//! (`Kernel::wgsl`), and is validated by naga before wgpu sees it: a bad `map` body is
+//! `GpuError::Shader` with naga's report quoting the line. Wrong buffer lengths, elements of
+//! the wrong width, shapes that differ, sizes over the device's limits, wgpu errors and a lost
+//! device are each a `GpuError` variant.
+//!
+//! `cargo run --release --features gpu --example gpu_transpose` transposes 4096×4096 floats the
+//! four ways and `--example gpu_pack` packs 4096×4096 into Morton tiles, each checked against
+//! the CPU. `cargo bench --bench gpu` measures them against a plain copy and a CUDA copy
+//! (CONTRIBUTING.md says how to run it on a GPU).
+//!
+//! **Batches.** Each `run` submits one run and waits for it, a round trip of about half a
+//! millisecond on an H200. Kernels that follow one another, or many runs of one, go into a
+//! `gpu::Batch`: each kernel's `enqueue` checks its buffers and records a
+//! run, and `submit` sends them all at once and waits once. Runs see what the runs recorded
+//! before them wrote:
+//!
+//! ```rust,no_run
+//! # #[cfg(feature = "gpu")]
+//! # fn main() -> Result<(), swizzle::gpu::GpuError> {
+//! # use swizzle::gpu::{Gpu, GpuLayout};
+//! # swizzle::layout! {
+//! #     layout MortonTiles {
+//! #         memory [ty: 256, tx: 256, m: 16];
+//! #         morton m -> [yi: 4, xi: 4];
+//! #         merge [ty, yi] -> y;
+//! #         merge [tx, xi] -> x;
+//! #         coords [y, x];
+//! #     }
+//! # }
+//! # let gpu = Gpu::new()?;
+//! # let layout = GpuLayout::of::<MortonTiles, 2>()?;
+//! # let image: Vec<f32> = (0..1024 * 1024).map(|i| i as f32).collect();
+//! let (pack, unpack) = (gpu.pack_kernel(&layout)?, gpu.unpack_kernel(&layout)?);
+//! let input = gpu.upload(&image)?;
+//! let (tiles, output) = (gpu.filled(1024 * 1024, 0.0f32)?, gpu.filled(1024 * 1024, 0.0f32)?);
+//! let mut batch = gpu.batch();
+//! pack.enqueue(&mut batch, &input, &tiles)?;
+//! unpack.enqueue(&mut batch, &tiles, &output)?; // reads what the pack wrote
+//! batch.submit()?; // one submission, one wait
+//! assert_eq!(gpu.download(&output)?, image);
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "gpu"))]
+//! # fn main() {}
+//! ```
+//!
+//! **Timing.** Time kernels with `Kernel::median`, or call `Kernel::warm_up` before
+//! `Kernel::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
+//! measures far below its bandwidth ([BENCHMARKS.md], "GPU", says by how much on an H100).
+//!
+//! ## Writing a GPU kernel with swizzle: a GEMM
+//!
+//! `gpu.gemm_kernel([m, n, k], &gemm)` computes `C = A · B` for row-major f32 matrices of any
+//! sizes, and every index it computes comes from a layout. `swizzle::gemm` (the file
+//! `src/gemm.rs`) holds the library's layouts in one `layout!` block;
+//! `swizzle::gemm::config()` bundles them, and a `Gemm` of your own layouts is built the same
+//! way:
+//!
+//! ```rust,no_run
+//! # #[cfg(feature = "gpu")]
+//! # fn main() -> Result<(), swizzle::gpu::GpuError> {
+//! use swizzle::gpu::Gpu;
+//! let gpu = Gpu::new()?;
+//! let (m, n, k) = (1000, 1200, 700);
+//! let a = gpu.upload(&vec![1.0f32; m * k])?;
+//! let b = gpu.upload(&vec![0.5f32; k * n])?;
+//! let c = gpu.filled(m * n, 0.0f32)?;
+//! let gemm = gpu.gemm_kernel([m, n, k], &swizzle::gemm::config())?;
+//! gemm.run(&gpu, &a, &b, &c)?;
+//! assert!(gpu.download(&c)?.iter().all(|&x| x == 350.0));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "gpu"))]
+//! # fn main() {}
+//! ```
+//!
+//! A workgroup of 256 threads computes a 128 × 128 tile of C. For each step of 16 along k:
+//!
+//! 1. **Loads: two tiled copies.** `GemmALoads` and `GemmBLoads` (thread-value layouts) give
+//!    each thread two `vec4`s of A's 128 × 16 tile and of B's 16 × 128 tile; the copies are the
+//!    core's tiled copies, straight-line per thread, guard-free inside the matrices and
+//!    writing zeros past their edges (so partial tiles add nothing).
+//! 2. **The workgroup tiles are layouts.** `GemmB` is row-major. `GemmA` is stored k-major, so
+//!    that a thread reads four consecutive rows as one `vec4`, and swizzled: the loads write
+//!    four k's of one m, and unswizzled the 32 lanes of a subgroup would put four words in one
+//!    bank. The macro chooses the swizzle from the two accesses, declared as `access` items
+//!    (`ALoadWrite`, `AFragmentRead`): `swizzle offset -> swizzled (auto for ALoadWrite,
+//!    AFragmentRead)` picks CuTe `Swizzle<2, 3, 6>` and asserts both conflict-free
+//!    (`swizzle show src/gemm.rs --layout GemmA --banks`: each group of four k's lands on its
+//!    own eight banks):
+//!
+//!    ```text
+//!    banks (32 × 4 B, 4-byte elements; rows m, columns k):
+//!     0  0  0  0  8  8  8  8 16 16 16 16 24 24 24 24
+//!     1  1  1  1  9  9  9  9 17 17 17 17 25 25 25 25
+//!    …
+//!     8  8  8  8  0  0  0  0 24 24 24 24 16 16 16 16
+//!    ```
+//! 3. **Fragments: a thread-value layout over C's tile.** `GemmFragments` gives each thread
+//!    8 × 8 values: two groups of four rows 64 apart by two groups of four columns, with a
+//!    subgroup on 4 × 8 threads. From it the kernel derives which rows of A and columns of B
+//!    a thread reads (`swizzle::fragment`), reads them as `vec4`s where the tile keeps
+//!    them together, and computes each read's place once per thread for each group of steps
+//!    whose places differ by a constant (one group for a padded or row-major tile, four for
+//!    this XOR), each step adding its constant. `swizzle show src/gemm.rs --layout
+//!    GemmFragments` prints, after the offset grid, the tile with `thread.value` in each cell
+//!    (the command line reads the `layout!` blocks of a `.rs` file):
+//!
+//!    ```text
+//!       0.0    0.1    0.2    0.3    1.0    1.1    1.2    1.3    2.0 …
+//!       0.8    0.9   0.10   0.11    1.8    1.9   1.10   1.11    2.8 …
+//!      0.16   0.17   0.18   0.19   1.16   1.17   1.18   1.19   2.16 …
+//!      0.24   0.25   0.26   0.27   1.24   1.25   1.26   1.27   2.24 …
+//!       8.0    8.1    8.2    8.3    9.0    9.1    9.2    9.3   10.0 …
+//!    ```
+//! 4. **What is hand-written** is the loop over steps of k and the multiply-accumulate: one
+//!    `vec4` accumulator per row and column group, `acc = fma(vec4(a.x), b, acc)`, unrolled
+//!    over the 16 steps of a tile.
+//! 5. **C** is stored from the accumulators in `vec4`s along its rows where n is a multiple of
+//!    4 (single elements otherwise), unguarded where the tile lies inside C, each store guarded
+//!    at the edges. **Which tile** a workgroup computes is a raster order (`Gemm::order`, any
+//!    `raster` item's `R::ORDER`).
+//! 6. **Transposed operands** (`Gemm::a_order`, `b_order`: `Stored::Transposed`, A as
+//!    `k × m` or B as `n × k` in memory) go through layouts too: the tiled copy reads the
+//!    matrix as it lies and writes the tile through the tile's transpose (the same memory,
+//!    coordinates swapped), so nothing after the loads changes.
+//!    `swizzle::gemm::config_for(a, b)` picks loads along the stored rows, and for a
+//!    transposed B a tile swizzled as A's (its loads then write as A's do; the macro picks
+//!    the same `Swizzle<2, 3, 6>`).
+//! 7. **f16 operands** (`Gemm { operands: Operands::F16, .. }`, buffers of
+//!    `swizzle::gpu::f16`) where the adapter has `SHADER_F16` (`gpu.has_f16()`; otherwise
+//!    `GpuError::MissingFeature`): the tiled copies convert to f32 as they write the tiles,
+//!    so the sums are f32 and everything after the loads is unchanged. Buffers of the other
+//!    element type are a `GpuError::Element`.
+//!
+//! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
+//! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand. Bounds
+//! checks are off in `config()`: every index is in range by construction (the tiles' offsets
+//! lie in their spaces, the matrices' reads and C's writes under guards derived from the
+//! extents, the buffers' lengths checked by `run`); BENCHMARKS.md has what they would cost.
+//! `gpu.naive_gemm_kernel` (one thread per element of C) is the baseline.
+//! `cargo run --release --features gpu --example gemm` checks both against the CPU and times
+//! them; `benches/gemm.rs` compares the tile layouts with cuBLAS. Tested on lavapipe in CI
+//! against the CPU at sizes such as 67 × 129 × 33, 1 × 1 × 1 and 128 × 128 × 1, random sizes,
+//! and four tile layouts.
+//!
+//! ## Volume rendering with layouts
+//!
+//! `cargo run --release --features gpu --example volume_compositing` renders a CT-like volume
+//! (256 × 256 × 113, the size of Nocentino and Rhodes' experiment) with every slice stored
+//! row-major or in Morton order inside blocks of 4 × 4 to 32 × 32 (four `layout!` items, `dyn`
+//! extents), in workgroups of 4 × 4 to 32 × 32, threads in pixel order or, where the
+//! workgroup's block is one run of memory, in memory order (the thread's pixel from the
+//! layout's inverse). The kernel is the user's own WGSL around the layout's generated
+//! functions; each image is checked against a CPU render and printed beside the transactions
+//! [`swizzle::analysis`](crate::analysis) predicts for the same configuration. docs/paper.md
+//! tells the experiment; `benches/volume.rs` times it at 1024 × 1024 × 256 (BENCHMARKS.md).
+//!
+//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
