@@ -7,7 +7,6 @@
 
 mod args;
 mod diagnostics;
-mod report;
 mod spec;
 
 use args::{AccessArg, Command, HELP, PathArg, USAGE, UsageError};
@@ -16,6 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use swizzle_core::analysis::{Access, Banks};
 use swizzle_core::picture::{self, PictureError};
+use swizzle_core::report;
 use swizzle_syntax::check::Checked;
 use swizzle_syntax::{NamedTraversal, Source};
 

@@ -21,6 +21,7 @@ pub mod kernel;
 mod network;
 pub mod picture;
 pub mod raster;
+pub mod report;
 pub mod sfc;
 pub mod sym;
 pub mod table;

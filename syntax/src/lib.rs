@@ -24,6 +24,44 @@ use proc_macro2::TokenStream;
 /// The expansion of a `layout!` invocation: the items of every layout, access, traversal and
 /// kernel that checks, stubs for those that do not, and every error, all at once.
 pub fn expand(input: TokenStream) -> TokenStream {
+    let (mut output, errors) = inspect(input, |_| {});
+    output.extend(errors.into_compile_errors());
+    output
+}
+
+/// One item that passed every check, as the driver checked it: what a tool that shows more
+/// than the expansion (the playground) reads, from the same pass that expands it.
+pub enum View<'a> {
+    Access(&'a ast::AccessItem, &'a check::CheckedAccess),
+    Layout(&'a ast::LayoutItem, &'a Verified),
+    /// With the layout it walks, if it walks one.
+    Traversal(
+        &'a ast::TraversalItem,
+        &'a check::CheckedTraversal,
+        Option<&'a check::Checked>,
+    ),
+    Raster(&'a ast::RasterItem, &'a swizzle_core::raster::Raster),
+    /// With the rustdoc lines of its type: the plan of a tile's copy.
+    Kernel(
+        &'a ast::KernelItem,
+        &'a check::CheckedKernel<'a>,
+        Vec<String>,
+    ),
+    /// With the rustdoc lines of its type: each instruction's conflicts or transactions.
+    TiledCopy(
+        &'a ast::TiledCopyItem,
+        &'a check::CheckedTiledCopy<'a>,
+        Vec<String>,
+    ),
+}
+
+/// [`expand`] without the errors' `compile_error!`s, which come back apart; each item that
+/// checks is shown to `view` (kernels and tiled copies as they are checked, then accesses,
+/// layouts, traversals and rasters, each in the order written).
+pub fn inspect(input: TokenStream, view: impl FnMut(View<'_>)) -> (TokenStream, Errors) {
+    // Kernels and tiled copies are shown from the driver's callbacks, the others after it.
+    let view = std::cell::RefCell::new(view);
+    let show = |shown: View<'_>| (view.borrow_mut())(shown);
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(input, &mut errors);
     // Kernels come last in the expansion, as they do in `cargo expand`'s reading order.
@@ -34,13 +72,23 @@ pub fn expand(input: TokenStream) -> TokenStream {
         &mut errors,
         |item, checked| {
             kernels.extend(match checked {
-                Ok(checked) => expand::kernel(item, checked),
+                Ok(checked) => {
+                    show(View::Kernel(item, checked, expand::kernel_doc(checked)));
+                    expand::kernel(item, checked)
+                }
                 Err(_) => expand::kernel_stub(item, &invocation.items),
             });
         },
         |item, checked| {
             copies.extend(match checked {
-                Ok(checked) => expand::tiled_copy(item, checked),
+                Ok(checked) => {
+                    show(View::TiledCopy(
+                        item,
+                        checked,
+                        expand::tiled_copy_doc(checked),
+                    ));
+                    expand::tiled_copy(item, checked)
+                }
                 Err(_) => expand::tiled_copy_stub(item),
             });
         },
@@ -48,13 +96,19 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let mut output = TokenStream::new();
     for (item, checked) in &outcome.accesses {
         output.extend(match checked {
-            Ok(checked) => expand::access(item, checked),
+            Ok(checked) => {
+                show(View::Access(item, checked));
+                expand::access(item, checked)
+            }
             Err(_) => expand::access_stub(item),
         });
     }
     for (item, verified) in &outcome.layouts {
         output.extend(match verified {
-            Ok(verified) => expand::Expansion::new(item, verified).to_tokens(),
+            Ok(verified) => {
+                show(View::Layout(item, verified));
+                expand::Expansion::new(item, verified).to_tokens()
+            }
             Err(_) => expand::stub(item),
         });
     }
@@ -66,6 +120,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                         .layout(&name.to_string())
                         .map(|verified| &verified.checked)
                 });
+                show(View::Traversal(item, checked, walked));
                 expand::traversal(item, checked, walked)
             }
             Err(_) => expand::traversal_stub(item, *rank),
@@ -73,14 +128,28 @@ pub fn expand(input: TokenStream) -> TokenStream {
     }
     for (item, checked) in &outcome.rasters {
         output.extend(match checked {
-            Ok(raster) => expand::raster(item, raster),
+            Ok(raster) => {
+                show(View::Raster(item, raster));
+                expand::raster(item, raster)
+            }
             Err(_) => expand::raster_stub(item),
         });
     }
     output.extend(kernels);
     output.extend(copies);
-    output.extend(errors.into_compile_errors());
-    output
+    (output, errors)
+}
+
+/// [`inspect`] of items given as text (the language inside `layout! { }`); a text that does
+/// not lex expands to nothing, with its error.
+pub fn inspect_text(text: &str, view: impl FnMut(View<'_>)) -> (TokenStream, syn::Result<()>) {
+    match lex::lex(text) {
+        Ok(tokens) => {
+            let (output, errors) = inspect(tokens, view);
+            (output, errors.finish())
+        }
+        Err(error) => (TokenStream::new(), Err(error)),
+    }
 }
 
 /// Layouts, accesses and traversals given as text (the same language as inside

@@ -41,7 +41,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
 }
 
 /// The rustdoc lines: what is copied, in which runs, with which networks.
-fn doc(kernel: &CheckedKernel) -> Vec<String> {
+pub fn doc(kernel: &CheckedKernel) -> Vec<String> {
     let name = |layout: Option<&Checked>| match layout {
         Some(layout) => format!("[`{}`]", layout.descriptor.name),
         None => "a row-major array".to_owned(),

@@ -13,9 +13,9 @@ mod tiled_copy;
 mod traversal;
 
 pub use access::{access, access_stub};
-pub use kernel::{stub as kernel_stub, tokens as kernel};
+pub use kernel::{doc as kernel_doc, stub as kernel_stub, tokens as kernel};
 pub use raster::{stub as raster_stub, tokens as raster};
-pub use tiled_copy::{stub as tiled_copy_stub, tokens as tiled_copy};
+pub use tiled_copy::{doc_lines as tiled_copy_doc, stub as tiled_copy_stub, tokens as tiled_copy};
 pub use traversal::{stub as traversal_stub, tokens as traversal};
 
 use crate::ast::{LayoutItem, Length, StmtKind};

@@ -265,6 +265,15 @@ fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
     }
 }
 
+/// The rustdoc lines of a tiled copy's type, its sides named as the expansion names them.
+pub fn doc_lines(copy: &CheckedTiledCopy) -> Vec<String> {
+    let side = |layout: Option<&crate::check::Checked>| match layout {
+        Some(layout) => format!("`{}`", layout.descriptor.name),
+        None => "the image".to_owned(),
+    };
+    doc(copy, &side(copy.source), &side(copy.destination))
+}
+
 /// The rustdoc lines: the sides, the vectors and what each instruction costs.
 fn doc(copy: &CheckedTiledCopy, from: &str, to: &str) -> Vec<String> {
     let threads = copy.copy().threads;

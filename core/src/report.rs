@@ -1,14 +1,15 @@
-//! What `show` and `analyze` print: plain text for a terminal, one fact per line.
+//! What `swizzle show` and `swizzle analyze` print, and the playground shows: plain text, one fact
+//! per line.
 
-use std::fmt::Write;
-use swizzle_core::analysis::{
+use crate::analysis::{
     Access, Banks, Coalescing, Touch, bank_conflicts, locality, transactions, vector_width,
 };
-use swizzle_core::budget;
-use swizzle_core::canon::Canonical;
-use swizzle_core::ir::Descriptor;
-use swizzle_core::picture;
-use swizzle_core::threads::ThreadValues;
+use crate::budget;
+use crate::canon::Canonical;
+use crate::ir::Descriptor;
+use crate::picture;
+use crate::threads::ThreadValues;
+use std::fmt::Write;
 
 /// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a
 /// grid that cannot be drawn (too large) is replaced by the reason.
