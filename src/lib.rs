@@ -8,6 +8,7 @@ pub mod gemm;
 pub mod guide;
 pub use swizzle_macros::layout;
 pub mod tegra;
+pub mod texture;
 #[doc(hidden)]
 pub use swizzle_runtime::__private;
 #[cfg(feature = "gpu")]
