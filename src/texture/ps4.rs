@@ -61,10 +61,8 @@ pub(super) fn copy_level(
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
     let tiles = [height.div_ceil(8), width.div_ceil(8)];
-    let (src_slice, dst_slice) = match direction {
-        Direction::Swizzle => (src.len() / depth, dst.len() / depth),
-        Direction::Deswizzle => (src.len() / depth, dst.len() / depth),
-    };
+    // Slices one after the other on both sides.
+    let (src_slice, dst_slice) = (src.len() / depth, dst.len() / depth);
     for z in 0..depth {
         let src = &src[z * src_slice..][..src_slice];
         let dst = &mut dst[z * dst_slice..][..dst_slice];
