@@ -22,6 +22,7 @@ pub use swizzle_runtime::gpu;
 pub use swizzle_runtime::kernel;
 pub mod guide;
 pub mod tegra;
+pub mod texture;
 
 /// The layout IR: a layout's checked transform pipeline (its `DESCRIPTOR`), which the
 /// reference interpreter runs ([`ir::Descriptor::offset`]) and the analyses and pictures read.

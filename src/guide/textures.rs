@@ -44,3 +44,59 @@
 //! compares both directions with `tegra_swizzle`; the results are in [BENCHMARKS.md].
 //!
 //! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//!
+//! # Whole surfaces: a texture tool's workflow
+//!
+//! A texture file holds more than one image: a mip chain, array layers (six for a cube map),
+//! depth slices, often BC or ASTC blocks. [`swizzle::texture`](crate::texture) takes the
+//! whole surface: a [`Surface`](crate::texture::Surface) is a
+//! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps4`, `D3d12`), a size in
+//! pixels, layers, mips and a [`Format`](crate::texture::Format) (blocks of w × h pixels of
+//! n bytes: `Format::RGBA8`, `Format::BC7`, `Format::astc(6, 6)`, …). The linear side is a
+//! DDS file's payload: levels tightly packed, layer by layer, mips within a layer.
+//!
+//! The usual round trip of a modding pipeline — untile a game's texture, edit the linear
+//! data (or hand it to a DDS writer), tile it back:
+//!
+//! ```rust
+//! use swizzle::texture::{Format, Platform, Surface};
+//! // A 512² BC7 cube map with 10 mips, as a Switch game stores it.
+//! let surface = Surface::new(Platform::SWITCH, 512, 512, Format::BC7).layers(6).mips(10);
+//! let tiled_file = vec![0u8; surface.swizzled_size()?]; // read from the game's file
+//!
+//! // Untile into a caller buffer (or `deswizzle_to_vec`).
+//! let mut linear = vec![0u8; surface.linear_size()?];
+//! surface.deswizzle(&tiled_file, &mut linear)?;
+//!
+//! // Edit one level: mip 2 of face 4 is a contiguous range of the linear buffer.
+//! let level = surface.level(4, 2)?;
+//! assert_eq!((level.width, level.height), (128, 128));
+//! linear[level.linear.clone()].fill(0xff);
+//!
+//! // Tile it back, on one thread (`Options` as the kernels take them).
+//! let one = swizzle::kernel::Options::default().threads(1);
+//! let mut tiled = vec![0u8; surface.swizzled_size()?];
+//! surface.swizzle_with(one, &linear, &mut tiled)?;
+//! // The level's bytes in the tiled file, padding included:
+//! assert!(tiled[level.swizzled.clone()].iter().any(|&b| b == 0xff));
+//!
+//! // Every level's place on both sides, for a file header or a GPU upload.
+//! for level in surface.levels()?.iter().take(3) {
+//!     println!("layer {} mip {}: {}×{}, linear {:?}, tiled {:?}",
+//!         level.layer, level.mip, level.width, level.height, level.linear, level.swizzled);
+//! }
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
+//!
+//! The Switch infers mip 0's block height from the height as `tegra_swizzle` does (or takes
+//! it: `Platform::Switch { block_height: Some(16) }`), halves it for small mips, stacks 3-D
+//! surfaces in depth and aligns array layers; the rules are spelled out in
+//! [`texture::switch`](crate::texture::switch). Each platform's addressing is `layout!` items
+//! in its module: Tegra's GOBs stacked into blocks, the 3DS and PS4 8×8 Morton tiles
+//! (`morton`), D3D12's standard swizzle as one `bits` matrix per texel size. A surface a
+//! platform does not tile (3DS levels under 8×8, D3D12 3-D textures, texel sizes without a
+//! kernel) is a `TextureError::Unsupported` saying why.
+//!
+//! `tests/texture.rs` checks every platform byte for byte against its crate in property tests
+//! over sizes (1×1, odd, NPOT, 2048²), formats, mips, layers and depth;
+//! `cargo bench --bench texture` times each against its crate ([BENCHMARKS.md]).

@@ -1,0 +1,370 @@
+//! Whole texture surfaces (`swizzle::texture`) against each platform's crate, in one run:
+//! a 4096² RGBA8 surface and a 4096² BC7 surface of 13 mips, tiled and untiled.
+//!
+//! - Switch against `tegra_swizzle` 0.4: into caller buffers (its C API) on one thread, and
+//!   allocating (its safe `swizzle_surface` / `deswizzle_surface` allocate their output;
+//!   ours then is `swizzle_to_vec`, the allocation counted).
+//! - PS4 against `swizzleinator` 0.2 (caller buffers; one level per call, so its surface
+//!   is a loop over our levels' ranges).
+//! - 3DS against `swizzle_3ds` 0.2 (caller buffers; it only tiles): RGBA8, mip 0 and 10 mips
+//!   (4096 to 8; the 3DS has no BC7).
+//! - D3D12 standard swizzle: no crate; our time alone.
+//!
+//! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; `main`
+//! prints each function's ratio against the crate in the same direction.
+
+mod common;
+
+use common::{is_benchmark_run, median_ns};
+use criterion::Criterion;
+use std::hint::black_box;
+use std::num::NonZeroU32;
+use std::time::SystemTime;
+use swizzle::kernel::Options;
+use swizzle::texture::{Format, Platform, Surface};
+use swizzleinator::format::GcnSurfaceFormat;
+use swizzleinator::swizzle::{Deswizzler, Swizzler, ps::Ps4};
+
+const SIDE: usize = 4096;
+
+fn data(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
+}
+
+fn block_dim(format: Format) -> tegra_swizzle::surface::BlockDim {
+    let n = |v: usize| NonZeroU32::new(v as u32).unwrap();
+    tegra_swizzle::surface::BlockDim {
+        width: n(format.block_width),
+        height: n(format.block_height),
+        depth: n(1),
+    }
+}
+
+/// `tegra_swizzle`'s surface into a caller buffer (its C API), mip 0's block height as it
+/// infers it.
+fn tegra_into(surface: &Surface, src: &[u8], dst: &mut [u8], deswizzle: bool) {
+    let f = surface.format;
+    let block_height =
+        tegra_swizzle::block_height_mip0(surface.height.div_ceil(f.block_height) as u32) as u32;
+    let run = match deswizzle {
+        false => tegra_swizzle::ffi::swizzle_surface,
+        true => tegra_swizzle::ffi::deswizzle_surface,
+    };
+    // SAFETY: `src` and `dst` are whole slices of the sizes the crate computes for this
+    // surface (checked equal to ours before timing).
+    unsafe {
+        run(
+            surface.width as u32,
+            surface.height as u32,
+            1,
+            src.as_ptr(),
+            src.len(),
+            dst.as_mut_ptr(),
+            dst.len(),
+            block_dim(f),
+            block_height,
+            f.bytes_per_block as u32,
+            surface.mips as u32,
+            1,
+        )
+    }
+}
+
+fn tegra_alloc(surface: &Surface, src: &[u8], deswizzle: bool) -> Vec<u8> {
+    let f = surface.format;
+    let run = match deswizzle {
+        false => tegra_swizzle::surface::swizzle_surface,
+        true => tegra_swizzle::surface::deswizzle_surface,
+    };
+    run(
+        surface.width as u32,
+        surface.height as u32,
+        1,
+        src,
+        block_dim(f),
+        None,
+        f.bytes_per_block as u32,
+        surface.mips as u32,
+        1,
+    )
+    .expect("tegra_swizzle tiles it")
+}
+
+/// `swizzleinator`'s PS4 tiling, level by level over our levels' ranges.
+fn ps4_into(
+    surface: &Surface,
+    gcn: GcnSurfaceFormat,
+    src: &mut [u8],
+    dst: &mut [u8],
+    deswizzle: bool,
+) {
+    let f = surface.format;
+    for level in surface.levels().unwrap() {
+        let [_, h, w] = level.blocks;
+        let dims = (w * f.block_width, h * f.block_height, 1);
+        let (from, to) = match deswizzle {
+            false => (level.linear.clone(), level.swizzled.clone()),
+            true => (level.swizzled.clone(), level.linear.clone()),
+        };
+        let (src, dst) = (&mut src[from], &mut dst[to]);
+        let done = match deswizzle {
+            false => Ps4::swizzle(src, dst, dims, gcn, false),
+            true => Ps4::deswizzle(src, dst, dims, gcn, false),
+        };
+        done.expect("swizzleinator tiles it");
+    }
+}
+
+/// `swizzle_3ds`'s tiling (RGBA8), level by level.
+fn n3ds_into(surface: &Surface, src: &[u8], dst: &mut [u8]) {
+    for level in surface.levels().unwrap() {
+        let view = swizzle_3ds::pix::ImageView::new(
+            &src[level.linear.clone()],
+            level.width,
+            level.height,
+            swizzle_3ds::pix::ImageFormat::Rgba8,
+        );
+        swizzle_3ds::swizzle_image_into(&view, &mut dst[level.swizzled.clone()]);
+    }
+}
+
+/// One case's functions: its name, and each function's name with the anchor it is
+/// compared with (`None`: the anchor itself, or none).
+type Names = Vec<(String, Option<String>)>;
+
+fn ours(
+    criterion: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    names: &mut Names,
+    surface: &Surface,
+    linear: &[u8],
+    tiled: &[u8],
+    anchors: [Option<&str>; 2],
+) {
+    let one = Options::default().threads(1);
+    let mut t = vec![0u8; tiled.len()];
+    let mut l = vec![0u8; linear.len()];
+    let mut add = |name: &str, anchor: Option<&str>| {
+        names.push((name.to_owned(), anchor.map(str::to_owned)));
+    };
+    criterion.bench_function("swizzle_swizzle_1t", |b| {
+        b.iter(|| {
+            surface
+                .swizzle_with(one, black_box(linear), &mut t)
+                .unwrap()
+        })
+    });
+    add("swizzle_swizzle_1t", anchors[0]);
+    criterion.bench_function("swizzle_deswizzle_1t", |b| {
+        b.iter(|| {
+            surface
+                .deswizzle_with(one, black_box(tiled), &mut l)
+                .unwrap()
+        })
+    });
+    add("swizzle_deswizzle_1t", anchors[1]);
+    criterion.bench_function("swizzle_swizzle_all", |b| {
+        b.iter(|| surface.swizzle(black_box(linear), &mut t).unwrap())
+    });
+    add("swizzle_swizzle_all", anchors[0]);
+    criterion.bench_function("swizzle_deswizzle_all", |b| {
+        b.iter(|| surface.deswizzle(black_box(tiled), &mut l).unwrap())
+    });
+    add("swizzle_deswizzle_all", anchors[1]);
+}
+
+fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
+    let mut cases = Vec::new();
+    let one = Options::default().threads(1);
+    let rgba8 = (Format::RGBA8, 1, "rgba8");
+    let bc7 = (Format::BC7, 13, "bc7_13mips");
+
+    // Switch.
+    for (format, mips, label) in [rgba8, bc7] {
+        let surface = Surface::new(Platform::SWITCH, SIDE, SIDE, format).mips(mips);
+        let linear = data(surface.linear_size().unwrap());
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        assert!(
+            tiled == tegra_alloc(&surface, &linear, false),
+            "Switch {label}"
+        );
+        let mut t = vec![0u8; tiled.len()];
+        let mut l = vec![0u8; linear.len()];
+        tegra_into(&surface, &linear, &mut t, false);
+        assert!(t == tiled);
+        let group_name = format!("texture_switch_{label}");
+        let mut group = criterion.benchmark_group(&group_name);
+        let mut names = Names::new();
+        group.bench_function("tegra_swizzle_swizzle_1t", |b| {
+            b.iter(|| tegra_into(&surface, black_box(&linear), &mut t, false))
+        });
+        group.bench_function("tegra_swizzle_deswizzle_1t", |b| {
+            b.iter(|| tegra_into(&surface, black_box(&tiled), &mut l, true))
+        });
+        group.bench_function("tegra_swizzle_swizzle_alloc", |b| {
+            b.iter(|| tegra_alloc(&surface, black_box(&linear), false))
+        });
+        group.bench_function("tegra_swizzle_deswizzle_alloc", |b| {
+            b.iter(|| tegra_alloc(&surface, black_box(&tiled), true))
+        });
+        for n in [
+            "swizzle_1t",
+            "deswizzle_1t",
+            "swizzle_alloc",
+            "deswizzle_alloc",
+        ] {
+            names.push((format!("tegra_swizzle_{n}"), None));
+        }
+        // Ours allocating, as the crate's safe API does (one thread, as the crate).
+        group.bench_function("swizzle_swizzle_alloc_1t", |b| {
+            b.iter(|| {
+                let mut out = vec![0u8; tiled.len()];
+                surface
+                    .swizzle_with(one, black_box(&linear), &mut out)
+                    .unwrap();
+                out
+            })
+        });
+        group.bench_function("swizzle_deswizzle_alloc_1t", |b| {
+            b.iter(|| {
+                let mut out = vec![0u8; linear.len()];
+                surface
+                    .deswizzle_with(one, black_box(&tiled), &mut out)
+                    .unwrap();
+                out
+            })
+        });
+        names.push((
+            "swizzle_swizzle_alloc_1t".into(),
+            Some("tegra_swizzle_swizzle_alloc".into()),
+        ));
+        names.push((
+            "swizzle_deswizzle_alloc_1t".into(),
+            Some("tegra_swizzle_deswizzle_alloc".into()),
+        ));
+        let anchors = [
+            Some("tegra_swizzle_swizzle_1t"),
+            Some("tegra_swizzle_deswizzle_1t"),
+        ];
+        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
+        group.finish();
+        cases.push((group_name, names));
+    }
+
+    // PS4.
+    for ((format, mips, label), gcn) in [
+        (rgba8, GcnSurfaceFormat::Format8_8_8_8),
+        (bc7, GcnSurfaceFormat::BC7),
+    ] {
+        let surface = Surface::new(Platform::Ps4, SIDE, SIDE, format).mips(mips);
+        let mut linear = data(surface.linear_size().unwrap());
+        let mut tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let mut t = vec![0u8; tiled.len()];
+        ps4_into(&surface, gcn, &mut linear, &mut t, false);
+        assert!(t == tiled, "PS4 {label}");
+        let mut l = vec![0u8; linear.len()];
+        let group_name = format!("texture_ps4_{label}");
+        let mut group = criterion.benchmark_group(&group_name);
+        let mut names = Names::new();
+        group.bench_function("swizzleinator_swizzle_1t", |b| {
+            b.iter(|| ps4_into(&surface, gcn, black_box(&mut linear), &mut t, false))
+        });
+        group.bench_function("swizzleinator_deswizzle_1t", |b| {
+            b.iter(|| ps4_into(&surface, gcn, black_box(&mut tiled), &mut l, true))
+        });
+        names.push(("swizzleinator_swizzle_1t".into(), None));
+        names.push(("swizzleinator_deswizzle_1t".into(), None));
+        let anchors = [
+            Some("swizzleinator_swizzle_1t"),
+            Some("swizzleinator_deswizzle_1t"),
+        ];
+        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
+        group.finish();
+        cases.push((group_name, names));
+    }
+
+    // 3DS: RGBA8, mip 0 and 10 mips.
+    for (mips, label) in [(1, "rgba8"), (10, "rgba8_10mips")] {
+        let surface = Surface::new(Platform::N3ds, SIDE, SIDE, Format::RGBA8).mips(mips);
+        let linear = data(surface.linear_size().unwrap());
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let mut t = vec![0u8; tiled.len()];
+        n3ds_into(&surface, &linear, &mut t);
+        assert!(t == tiled, "3DS {label}");
+        let group_name = format!("texture_3ds_{label}");
+        let mut group = criterion.benchmark_group(&group_name);
+        let mut names = Names::new();
+        group.bench_function("swizzle_3ds_swizzle_1t", |b| {
+            b.iter(|| n3ds_into(&surface, black_box(&linear), &mut t))
+        });
+        names.push(("swizzle_3ds_swizzle_1t".into(), None));
+        ours(
+            &mut group,
+            &mut names,
+            &surface,
+            &linear,
+            &tiled,
+            [Some("swizzle_3ds_swizzle_1t"), None],
+        );
+        group.finish();
+        cases.push((group_name, names));
+    }
+
+    // D3D12 standard swizzle: ours alone.
+    for (format, mips, label) in [rgba8, bc7] {
+        let surface = Surface::new(Platform::D3d12, SIDE, SIDE, format).mips(mips);
+        let linear = data(surface.linear_size().unwrap());
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let group_name = format!("texture_d3d12_{label}");
+        let mut group = criterion.benchmark_group(&group_name);
+        let mut names = Names::new();
+        ours(
+            &mut group,
+            &mut names,
+            &surface,
+            &linear,
+            &tiled,
+            [None, None],
+        );
+        group.finish();
+        cases.push((group_name, names));
+    }
+    cases
+}
+
+/// The markdown table of this run: each function's median and its ratio against its anchor
+/// (the anchor's time over ours: above 1 is faster).
+fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
+    let mut out =
+        String::from("| surface | function | median ms | × anchor |\n|---|---|---:|---:|\n");
+    for (group, names) in cases {
+        for (name, anchor) in names {
+            let ns = median_ns(group, name, since).ok();
+            let ratio = anchor
+                .as_ref()
+                .and_then(|a| median_ns(group, a, since).ok())
+                .zip(ns)
+                .map(|(a, n)| {
+                    format!(
+                        "{:.2} ({anchor})",
+                        a / n,
+                        anchor = anchor.as_deref().unwrap_or("")
+                    )
+                })
+                .unwrap_or_default();
+            let ms = ns.map_or("n/a".to_owned(), |ns| format!("{:.2}", ns / 1e6));
+            out.push_str(&format!("| {group} | {name} | {ms} | {ratio} |\n"));
+        }
+    }
+    out
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let mut criterion = common::criterion(10);
+    let cases = benches(&mut criterion);
+    criterion.final_summary();
+    if is_benchmark_run() {
+        println!("\n## Texture surfaces, 4096²\n");
+        println!("{}", summary(&cases, started));
+    }
+}

@@ -1,0 +1,582 @@
+//! Whole texture surfaces (mip chains, array layers, depth, compressed blocks) tiled as
+//! consoles and GPUs store them, behind one API.
+//!
+//! A [`Surface`] is a platform's tiling ([`Platform`]), a size in pixels (width, height,
+//! depth), a number of array layers and mip levels, and a [`Format`]: blocks of `block_width ×
+//! block_height × block_depth` pixels of `bytes_per_block` bytes (plain pixels are 1×1×1
+//! blocks; BC1–7 are 4×4; ASTC n×m). The linear side is what DDS files and graphics APIs
+//! hold: every level tightly packed, layer by layer, mip by mip within a layer. The tiled side
+//! is what the platform's texture files and GPU memory hold.
+//!
+//! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
+//! [`ps4`], [`d3d12`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard swizzle as a
+//! `bits` matrix. This module adds the bookkeeping: the size of every level, each platform's
+//! block-height, block-depth and alignment rules, and the copies of each level with the
+//! layouts' kernels.
+//!
+//! ```
+//! use swizzle::texture::{Format, Platform, Surface};
+//! // A 256² BC7 texture with its full mip chain, as the Switch stores it.
+//! let surface = Surface::new(Platform::SWITCH, 256, 256, Format::BC7).mips(9);
+//! let linear = vec![7u8; surface.linear_size()?];
+//! let tiled = surface.swizzle_to_vec(&linear)?;
+//! assert_eq!(tiled.len(), surface.swizzled_size()?);
+//! assert_eq!(surface.deswizzle_to_vec(&tiled)?, linear);
+//! // Where mip 3 of layer 0 lies on each side.
+//! let level = surface.level(0, 3)?;
+//! assert_eq!((level.width, level.height, level.linear.len()), (32, 32, 1024));
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
+//!
+//! Every platform is tested byte for byte against the crate its users reach for
+//! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS4),
+//! and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
+
+pub mod d3d12;
+pub mod n3ds;
+pub mod ps4;
+pub mod switch;
+
+use crate::__private::{GeneratedCode, copy_generated};
+use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
+use std::fmt;
+use std::ops::Range;
+
+/// Texels as stored: blocks of `block_width × block_height × block_depth` pixels of
+/// `bytes_per_block` bytes each (1×1×1 for plain pixels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Format {
+    pub block_width: usize,
+    pub block_height: usize,
+    pub block_depth: usize,
+    pub bytes_per_block: usize,
+}
+
+impl Format {
+    /// Plain pixels of `bytes` bytes.
+    pub const fn pixels(bytes: usize) -> Format {
+        Format::blocks(1, 1, bytes)
+    }
+
+    /// Compressed blocks of `width × height` pixels and `bytes` bytes.
+    pub const fn blocks(width: usize, height: usize, bytes: usize) -> Format {
+        Format {
+            block_width: width,
+            block_height: height,
+            block_depth: 1,
+            bytes_per_block: bytes,
+        }
+    }
+
+    /// ASTC with blocks of `width × height` pixels (16 bytes each).
+    pub const fn astc(width: usize, height: usize) -> Format {
+        Format::blocks(width, height, 16)
+    }
+
+    pub const R8: Format = Format::pixels(1);
+    pub const RG8: Format = Format::pixels(2);
+    pub const RGB8: Format = Format::pixels(3);
+    pub const RGBA8: Format = Format::pixels(4);
+    pub const RGBA16: Format = Format::pixels(8);
+    pub const RGBA32: Format = Format::pixels(16);
+    pub const BC1: Format = Format::blocks(4, 4, 8);
+    pub const BC2: Format = Format::blocks(4, 4, 16);
+    pub const BC3: Format = Format::blocks(4, 4, 16);
+    pub const BC4: Format = Format::blocks(4, 4, 8);
+    pub const BC5: Format = Format::blocks(4, 4, 16);
+    pub const BC6H: Format = Format::blocks(4, 4, 16);
+    pub const BC7: Format = Format::blocks(4, 4, 16);
+
+    /// The named formats [`Format::parse`] knows, besides `astcWxH`.
+    pub const NAMES: [(&'static str, Format); 18] = [
+        ("r8", Format::R8),
+        ("rg8", Format::RG8),
+        ("rgb8", Format::RGB8),
+        ("rgba8", Format::RGBA8),
+        ("bgra8", Format::RGBA8),
+        ("r16", Format::RG8),
+        ("r32", Format::RGBA8),
+        ("rgba16", Format::RGBA16),
+        ("rg32", Format::RGBA16),
+        ("rgba32", Format::RGBA32),
+        ("bc1", Format::BC1),
+        ("bc2", Format::BC2),
+        ("bc3", Format::BC3),
+        ("bc4", Format::BC4),
+        ("bc5", Format::BC5),
+        ("bc6h", Format::BC6H),
+        ("bc7", Format::BC7),
+        ("etc1", Format::BC1),
+    ];
+
+    /// A format by name: those of [`Format::NAMES`] (`rgba8`, `bc7`, …) and `astc4x4` to
+    /// `astc12x12`; any case.
+    pub fn parse(name: &str) -> Option<Format> {
+        let name = name.to_ascii_lowercase();
+        if let Some((_, format)) = Format::NAMES.iter().find(|(n, _)| *n == name) {
+            return Some(*format);
+        }
+        let (w, h) = name.strip_prefix("astc")?.split_once('x')?;
+        let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+        ((4..=12).contains(&w) && (4..=12).contains(&h)).then(|| Format::astc(w, h))
+    }
+}
+
+/// A platform's tiling of texture surfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Platform {
+    /// Nintendo Switch (Tegra X1 block linear): GOBs stacked `block_height` high (1, 2, 4,
+    /// 8, 16 or 32) for mip 0, smaller for small mips; `None` infers it from the height as
+    /// `tegra_swizzle` does. 3-D surfaces stack GOBs in depth instead ([`switch`]).
+    Switch { block_height: Option<usize> },
+    /// Nintendo 3DS (PICA200): 8×8 Morton tiles, the bytes of each texel reversed
+    /// ([`n3ds`]).
+    N3ds,
+    /// PlayStation 4, as `swizzleinator` tiles it: 8×8 Morton tiles of texels ([`ps4`]).
+    Ps4,
+    /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
+    /// interleave inside each ([`d3d12`]).
+    D3d12,
+}
+
+impl Platform {
+    /// The Switch with the block height inferred per surface.
+    pub const SWITCH: Platform = Platform::Switch { block_height: None };
+
+    /// Every platform by its command-line name.
+    pub const NAMES: [(&'static str, Platform); 4] = [
+        ("switch", Platform::SWITCH),
+        ("3ds", Platform::N3ds),
+        ("ps4", Platform::Ps4),
+        ("d3d12", Platform::D3d12),
+    ];
+
+    /// A platform by its name (`switch`, `3ds`, `ps4`, `d3d12`).
+    pub fn parse(name: &str) -> Option<Platform> {
+        let name = name.to_ascii_lowercase();
+        Platform::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, p)| *p)
+    }
+}
+
+/// Why a surface cannot be tiled, or a buffer does not fit it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TextureError {
+    /// A block of 0 pixels or 0 bytes.
+    Format(Format),
+    /// A size past `usize::MAX`.
+    Overflow,
+    /// The platform does not tile this surface: the reason.
+    Unsupported { platform: Platform, reason: String },
+    /// A buffer of the wrong length (in bytes).
+    Length {
+        side: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    /// No such layer or mip.
+    Level { layer: usize, mip: usize },
+    /// The kernel refused a level (not expected: sizes are checked before).
+    Kernel(KernelError),
+}
+
+impl fmt::Display for TextureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextureError::Format(format) => write!(f, "format {format:?} has an empty block"),
+            TextureError::Overflow => write!(f, "the surface's size overflows usize"),
+            TextureError::Unsupported { platform, reason } => {
+                write!(f, "{platform:?} does not tile this surface: {reason}")
+            }
+            TextureError::Length {
+                side,
+                expected,
+                found,
+            } => write!(f, "the {side} holds {found} bytes, the surface {expected}"),
+            TextureError::Level { layer, mip } => {
+                write!(f, "the surface has no layer {layer}, mip {mip}")
+            }
+            TextureError::Kernel(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for TextureError {}
+
+impl From<KernelError> for TextureError {
+    fn from(error: KernelError) -> Self {
+        TextureError::Kernel(error)
+    }
+}
+
+/// A texture surface: a platform's tiling of `layers` images of `mips` levels each, mip 0
+/// `width × height × depth` pixels of `format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Surface {
+    pub platform: Platform,
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub layers: usize,
+    pub mips: usize,
+    pub format: Format,
+}
+
+/// One level of one layer: its size and where it lies on each side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub layer: usize,
+    pub mip: usize,
+    /// The level's size in pixels (at least 1 each).
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    /// Its size in blocks: `[depth, rows, columns]`.
+    pub blocks: [usize; 3],
+    /// Its bytes in the linear buffer.
+    pub linear: Range<usize>,
+    /// Its bytes in the tiled buffer, padding included.
+    pub swizzled: Range<usize>,
+    tiling: Tiling,
+}
+
+/// How one level is tiled: which platform module copies it, with what parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tiling {
+    /// Tegra GOBs stacked `block_height` high (2-D) or `block_depth` deep (3-D).
+    Gobs { stack: usize, three_d: bool },
+    /// 8×8 Morton tiles; texel bytes reversed for the 3DS.
+    Morton { reversed: bool },
+    /// 64 KB standard swizzle tiles.
+    Standard64K,
+}
+
+/// Which way a copy goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Swizzle,
+    Deswizzle,
+}
+
+impl Surface {
+    /// One image, one level, of `width × height` pixels.
+    pub fn new(platform: Platform, width: usize, height: usize, format: Format) -> Surface {
+        Surface {
+            platform,
+            width,
+            height,
+            depth: 1,
+            layers: 1,
+            mips: 1,
+            format,
+        }
+    }
+
+    /// This surface with `depth` slices (a 3-D texture).
+    pub fn depth(self, depth: usize) -> Surface {
+        Surface { depth, ..self }
+    }
+
+    /// This surface with `layers` array layers (6 for a cube map).
+    pub fn layers(self, layers: usize) -> Surface {
+        Surface { layers, ..self }
+    }
+
+    /// This surface with `mips` mip levels.
+    pub fn mips(self, mips: usize) -> Surface {
+        Surface { mips, ..self }
+    }
+
+    /// Whether the surface holds no pixel (a zero size, layer count or mip count).
+    pub fn is_empty(&self) -> bool {
+        [self.width, self.height, self.depth, self.layers, self.mips].contains(&0)
+    }
+
+    /// Mip `mip`'s size in pixels and in blocks (`[depth, rows, columns]`): each halving,
+    /// rounded down, at least 1; blocks rounded up.
+    pub fn mip_size(&self, mip: usize) -> ([usize; 3], [usize; 3]) {
+        let f = self.format;
+        let half = |n: usize| n.checked_shr(mip as u32).unwrap_or(0).max(1);
+        let pixels = [half(self.depth), half(self.height), half(self.width)];
+        let blocks = [
+            pixels[0].div_ceil(f.block_depth.max(1)),
+            pixels[1].div_ceil(f.block_height.max(1)),
+            pixels[2].div_ceil(f.block_width.max(1)),
+        ];
+        (pixels, blocks)
+    }
+
+    /// Bytes of the linear surface: every level tightly packed.
+    pub fn linear_size(&self) -> Result<usize, TextureError> {
+        self.walk(|_| Ok(())).map(|(linear, _)| linear)
+    }
+
+    /// Bytes of the tiled surface, padding and alignment included.
+    pub fn swizzled_size(&self) -> Result<usize, TextureError> {
+        self.walk(|_| Ok(())).map(|(_, swizzled)| swizzled)
+    }
+
+    /// Every level, layer by layer and mip by mip within a layer (the order of both
+    /// buffers).
+    pub fn levels(&self) -> Result<Vec<Level>, TextureError> {
+        let mut levels = Vec::new();
+        self.walk(|level| {
+            levels.push(level.clone());
+            Ok(())
+        })?;
+        Ok(levels)
+    }
+
+    /// Mip `mip` of layer `layer`.
+    pub fn level(&self, layer: usize, mip: usize) -> Result<Level, TextureError> {
+        let mut found = None;
+        self.walk(|level| {
+            if (level.layer, level.mip) == (layer, mip) {
+                found = Some(level.clone());
+            }
+            Ok(())
+        })?;
+        found.ok_or(TextureError::Level { layer, mip })
+    }
+
+    /// Tiles the linear surface `src` ([`linear_size`](Self::linear_size) bytes) into `dst`
+    /// ([`swizzled_size`](Self::swizzled_size) bytes). Padding bytes of `dst` are left as
+    /// they were.
+    pub fn swizzle(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        self.swizzle_with(Options::default(), src, dst)
+    }
+
+    /// [`swizzle`](Self::swizzle) with options (threads, SIMD level).
+    pub fn swizzle_with(
+        &self,
+        options: Options,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        self.copy(options, Direction::Swizzle, src, dst)
+    }
+
+    /// The inverse of [`swizzle`](Self::swizzle): the tiled `src` into the linear `dst`.
+    pub fn deswizzle(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        self.deswizzle_with(Options::default(), src, dst)
+    }
+
+    /// [`deswizzle`](Self::deswizzle) with options (threads, SIMD level).
+    pub fn deswizzle_with(
+        &self,
+        options: Options,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        self.copy(options, Direction::Deswizzle, src, dst)
+    }
+
+    /// [`swizzle`](Self::swizzle) into a new zeroed buffer.
+    pub fn swizzle_to_vec(&self, src: &[u8]) -> Result<Vec<u8>, TextureError> {
+        let mut dst = vec![0; self.swizzled_size()?];
+        self.swizzle(src, &mut dst)?;
+        Ok(dst)
+    }
+
+    /// [`deswizzle`](Self::deswizzle) into a new buffer.
+    pub fn deswizzle_to_vec(&self, src: &[u8]) -> Result<Vec<u8>, TextureError> {
+        let mut dst = vec![0; self.linear_size()?];
+        self.deswizzle(src, &mut dst)?;
+        Ok(dst)
+    }
+
+    fn copy(
+        &self,
+        options: Options,
+        direction: Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let (linear, swizzled) = self.walk(|_| Ok(()))?;
+        let (src_len, dst_len) = match direction {
+            Direction::Swizzle => (linear, swizzled),
+            Direction::Deswizzle => (swizzled, linear),
+        };
+        let check = |side, expected, found| match expected == found {
+            true => Ok(()),
+            false => Err(TextureError::Length {
+                side,
+                expected,
+                found,
+            }),
+        };
+        check("source", src_len, src.len())?;
+        check("destination", dst_len, dst.len())?;
+        let bytes = self.format.bytes_per_block;
+        self.walk(|level| {
+            let (from, to) = match direction {
+                Direction::Swizzle => (level.linear.clone(), level.swizzled.clone()),
+                Direction::Deswizzle => (level.swizzled.clone(), level.linear.clone()),
+            };
+            let (src, dst) = (&src[from], &mut dst[to]);
+            match level.tiling {
+                Tiling::Gobs { stack, three_d } => switch::copy_level(
+                    options,
+                    direction,
+                    level.blocks,
+                    bytes,
+                    stack,
+                    three_d,
+                    src,
+                    dst,
+                ),
+                Tiling::Morton { reversed } => {
+                    ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
+                }
+                Tiling::Standard64K => {
+                    d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
+                }
+            }
+        })?;
+        Ok(())
+    }
+
+    /// Visits every level in buffer order; returns the linear and tiled sizes.
+    fn walk(
+        &self,
+        mut visit: impl FnMut(&Level) -> Result<(), TextureError>,
+    ) -> Result<(usize, usize), TextureError> {
+        let f = self.format;
+        if [
+            f.block_width,
+            f.block_height,
+            f.block_depth,
+            f.bytes_per_block,
+        ]
+        .contains(&0)
+        {
+            return Err(TextureError::Format(f));
+        }
+        if self.is_empty() {
+            return Ok((0, 0));
+        }
+        let rules = Rules::of(self)?;
+        let (mut linear, mut swizzled) = (0usize, 0usize);
+        let add = |a: usize, b: usize| a.checked_add(b).ok_or(TextureError::Overflow);
+        for layer in 0..self.layers {
+            for mip in 0..self.mips {
+                let (pixels, blocks) = self.mip_size(mip);
+                let linear_len = blocks
+                    .iter()
+                    .try_fold(f.bytes_per_block, |acc, n| acc.checked_mul(*n))
+                    .ok_or(TextureError::Overflow)?;
+                let (swizzled_len, tiling) = rules.level(mip, blocks, f.bytes_per_block)?;
+                let level = Level {
+                    layer,
+                    mip,
+                    width: pixels[2],
+                    height: pixels[1],
+                    depth: pixels[0],
+                    blocks,
+                    linear: linear..add(linear, linear_len)?,
+                    swizzled: swizzled..add(swizzled, swizzled_len)?,
+                    tiling,
+                };
+                visit(&level)?;
+                (linear, swizzled) = (level.linear.end, level.swizzled.end);
+            }
+            swizzled = swizzled
+                .checked_next_multiple_of(rules.layer_alignment())
+                .ok_or(TextureError::Overflow)?;
+        }
+        Ok((linear, swizzled))
+    }
+}
+
+/// A platform's rules for one surface: each mip's tiled size and tiling, and the alignment
+/// of each layer's start.
+#[derive(Clone, Copy, Debug)]
+enum Rules {
+    Switch(switch::Rules),
+    Morton { reversed: bool },
+    Standard64K,
+}
+
+impl Rules {
+    fn of(surface: &Surface) -> Result<Rules, TextureError> {
+        Ok(match surface.platform {
+            Platform::Switch { block_height } => {
+                Rules::Switch(switch::rules(surface, block_height)?)
+            }
+            Platform::N3ds => n3ds::check(surface).map(|()| Rules::Morton { reversed: true })?,
+            Platform::Ps4 => ps4::check(surface).map(|()| Rules::Morton { reversed: false })?,
+            Platform::D3d12 => d3d12::check(surface).map(|()| Rules::Standard64K)?,
+        })
+    }
+
+    /// Mip `mip`'s tiled size and tiling, for a level of `blocks` (`[depth, rows, columns]`)
+    /// of `bytes`-byte blocks.
+    fn level(
+        &self,
+        mip: usize,
+        blocks: [usize; 3],
+        bytes: usize,
+    ) -> Result<(usize, Tiling), TextureError> {
+        match self {
+            Rules::Switch(rules) => rules.level(mip, blocks, bytes),
+            Rules::Morton { reversed } => ps4::level_size(blocks, bytes).map(|size| {
+                (
+                    size,
+                    Tiling::Morton {
+                        reversed: *reversed,
+                    },
+                )
+            }),
+            Rules::Standard64K => {
+                d3d12::level_size(blocks, bytes).map(|size| (size, Tiling::Standard64K))
+            }
+        }
+    }
+
+    fn layer_alignment(&self) -> usize {
+        match self {
+            Rules::Switch(rules) => rules.layer_alignment,
+            _ => 1,
+        }
+    }
+}
+
+/// Copies one level between its linear bytes and a tiled frame, with the kernel pair of a
+/// layout over elements of `E` (`kernels[0]` tiles, `kernels[1]` untiles).
+fn copy_tiles<E: Element>(
+    options: Options,
+    kernels: [(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    tiled: Frame,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let linear = Side {
+        extents,
+        frame: Frame::RowMajor,
+    };
+    let tiled = Side {
+        extents,
+        frame: tiled,
+    };
+    let ((plan, code), from, to) = match direction {
+        Direction::Swizzle => (kernels[0], linear, tiled),
+        Direction::Deswizzle => (kernels[1], tiled, linear),
+    };
+    let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+    copy_generated(options, plan, code, from, to, src, dst)
+        .map_err(|error| TextureError::Kernel(error.in_bytes(size_of::<E>())))
+}
+
+/// The error for a surface a platform does not tile.
+fn unsupported(platform: Platform, reason: impl Into<String>) -> TextureError {
+    TextureError::Unsupported {
+        platform,
+        reason: reason.into(),
+    }
+}

@@ -1,0 +1,95 @@
+//! PlayStation 4 surfaces as `swizzleinator` tiles them: texels (pixels, or compressed blocks)
+//! in 8×8 tiles, Morton order inside a tile (x's bit first), tiles row-major; the edges
+//! padded to whole tiles; depth slices one after the other; each level on its own.
+//!
+//! The Nintendo 3DS ([`super::n3ds`]) stores the same tiles.
+
+use super::{Direction, Surface, TextureError, copy_tiles};
+use crate::__private::GeneratedCode;
+use crate::kernel::{Frame, Options, Plan};
+
+crate::layout! {
+    /// 8×8 Morton tiles of texels, row-major over the grid of tiles.
+    pub layout MortonTiles {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Row-major texels into Morton tiles.
+    pub kernel SwizzleMorton = pack(MortonTiles);
+    /// Morton tiles into row-major texels.
+    pub kernel DeswizzleMorton = unpack(MortonTiles);
+}
+
+/// Texel sizes the Morton kernels copy (bytes).
+pub const TEXEL_BYTES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
+
+pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
+    match TEXEL_BYTES.contains(&surface.format.bytes_per_block) {
+        true => Ok(()),
+        false => Err(super::unsupported(
+            surface.platform,
+            format!(
+                "texels of {} bytes (the Morton kernels copy {TEXEL_BYTES:?})",
+                surface.format.bytes_per_block
+            ),
+        )),
+    }
+}
+
+/// A level's tiled size: whole 8×8 tiles, each slice of the depth.
+pub(super) fn level_size(
+    [depth, height, width]: [usize; 3],
+    bytes: usize,
+) -> Result<usize, TextureError> {
+    [depth, height.div_ceil(8), width.div_ceil(8), 64]
+        .into_iter()
+        .try_fold(bytes, |acc, n| acc.checked_mul(n))
+        .ok_or(TextureError::Overflow)
+}
+
+/// Copies one level, slice by slice; `reversed`: the bytes of each texel reversed on the
+/// tiled side (the 3DS).
+pub(super) fn copy_level(
+    options: Options,
+    direction: Direction,
+    [depth, height, width]: [usize; 3],
+    bytes: usize,
+    reversed: bool,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let tiles = [height.div_ceil(8), width.div_ceil(8)];
+    // Slices one after the other on both sides.
+    let (src_slice, dst_slice) = (src.len() / depth, dst.len() / depth);
+    for z in 0..depth {
+        let src = &src[z * src_slice..][..src_slice];
+        let dst = &mut dst[z * dst_slice..][..dst_slice];
+        let extents = [height, width];
+        let frame = Frame::Tiles {
+            tiles: &tiles,
+            tile_space: MortonTiles::TILE_SPACE,
+        };
+        macro_rules! copy {
+            ($($n:literal)*) => {
+                match bytes {
+                    $($n => {
+                        let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
+                            (SwizzleMorton::plan(), SwizzleMorton::code()),
+                            (DeswizzleMorton::plan(), DeswizzleMorton::code()),
+                        ];
+                        copy_tiles(options, kernels, direction, &extents, frame, src, dst)?
+                    })*
+                    _ => unreachable!("checked by `check`"),
+                }
+            };
+        }
+        copy!(1 2 3 4 6 8 12 16);
+        if reversed {
+            dst.chunks_exact_mut(bytes).for_each(<[u8]>::reverse);
+        }
+    }
+    Ok(())
+}

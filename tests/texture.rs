@@ -1,0 +1,530 @@
+//! `swizzle::texture` against each platform's reference, byte for byte: whole surfaces (mip
+//! chains, array layers, depth, compressed blocks) at fixed sizes (1×1, NPOT, odd, large) and
+//! in property tests over sizes, formats, mip counts, layers and depth; both directions.
+//!
+//! - Switch: `tegra_swizzle` 0.4's `surface` functions (sizes, swizzle, deswizzle).
+//! - 3DS: `swizzle_3ds` 0.2 (`swizzle_image_into`, one level at a time; it has no
+//!   deswizzle: ours must undo our swizzle).
+//! - PS4: `swizzleinator` 0.2's `Ps4` (one level at a time).
+//! - D3D12 64 KB standard swizzle: a `pdep` over Microsoft's interleave masks, written here.
+
+use proptest::prelude::*;
+use std::num::NonZeroU32;
+use swizzle::texture::{Format, Platform, Surface, TextureError};
+
+/// Bytes that differ from their neighbours'.
+fn bytes(len: usize, seed: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i.wrapping_mul(7) + i / 251 + seed) as u8)
+        .collect()
+}
+
+/// Both directions of `surface` against the reference's tiled bytes `expected` of `linear`;
+/// the swizzle into a zeroed buffer (the references' padding is zero).
+fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
+    assert_eq!(surface.linear_size().unwrap(), linear.len(), "{surface:?}");
+    assert_eq!(
+        surface.swizzled_size().unwrap(),
+        expected.len(),
+        "{surface:?}"
+    );
+    let tiled = surface.swizzle_to_vec(linear).unwrap();
+    assert!(tiled == expected, "swizzle of {surface:?}");
+    let back = surface.deswizzle_to_vec(&tiled).unwrap();
+    assert!(back == linear, "deswizzle of {surface:?}");
+    // One thread gives the same bytes.
+    let one = swizzle::kernel::Options::default().threads(1);
+    let mut tiled_1t = vec![0u8; tiled.len()];
+    surface.swizzle_with(one, linear, &mut tiled_1t).unwrap();
+    assert!(tiled_1t == tiled, "one-thread swizzle of {surface:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Switch
+
+fn block_dim(format: Format) -> tegra_swizzle::surface::BlockDim {
+    let n = |v: usize| NonZeroU32::new(v as u32).unwrap();
+    tegra_swizzle::surface::BlockDim {
+        width: n(format.block_width),
+        height: n(format.block_height),
+        depth: n(format.block_depth),
+    }
+}
+
+fn check_switch(surface: Surface) {
+    let Platform::Switch { block_height } = surface.platform else {
+        unreachable!()
+    };
+    let block_height = block_height.map(|b| tegra_swizzle::BlockHeight::new(b as u32).unwrap());
+    let f = surface.format;
+    let u = |v: usize| v as u32;
+    let (w, h, d) = (u(surface.width), u(surface.height), u(surface.depth));
+    let (mips, layers, bpp) = (u(surface.mips), u(surface.layers), u(f.bytes_per_block));
+    let linear_size =
+        tegra_swizzle::surface::deswizzled_surface_size(w, h, d, block_dim(f), bpp, mips, layers);
+    let linear = bytes(linear_size, surface.width);
+    let expected = tegra_swizzle::surface::swizzle_surface(
+        w,
+        h,
+        d,
+        &linear,
+        block_dim(f),
+        block_height,
+        bpp,
+        mips,
+        layers,
+    )
+    .expect("tegra_swizzle tiles it");
+    let size = tegra_swizzle::surface::swizzled_surface_size(
+        w,
+        h,
+        d,
+        block_dim(f),
+        block_height,
+        bpp,
+        mips,
+        layers,
+    );
+    assert_eq!(size, expected.len());
+    check_against(&surface, &linear, &expected);
+    let untiled = tegra_swizzle::surface::deswizzle_surface(
+        w,
+        h,
+        d,
+        &expected,
+        block_dim(f),
+        block_height,
+        bpp,
+        mips,
+        layers,
+    )
+    .expect("tegra_swizzle untiles it");
+    assert!(
+        untiled == linear,
+        "tegra_swizzle's round trip of {surface:?}"
+    );
+}
+
+const SWITCH_FORMATS: [Format; 8] = [
+    Format::R8,
+    Format::RG8,
+    Format::RGB8,
+    Format::RGBA8,
+    Format::RGBA32,
+    Format::BC1,
+    Format::BC7,
+    Format::astc(8, 5),
+];
+
+#[test]
+fn switch_surfaces_equal_tegra_swizzle() {
+    let switch = Platform::SWITCH;
+    let cases = [
+        // (width, height, depth, layers, mips)
+        (1, 1, 1, 1, 1),
+        (1, 1, 1, 1, 4),
+        (64, 64, 1, 1, 7),
+        (100, 37, 1, 1, 3),
+        (300, 300, 1, 6, 9),
+        (256, 256, 1, 6, 9),
+        (512, 128, 1, 2, 10),
+        (33, 900, 1, 1, 5),
+        (16, 16, 16, 1, 5),
+        (33, 17, 11, 1, 4),
+        (64, 64, 5, 1, 1),
+        (7, 9, 3, 1, 2),
+    ];
+    for (width, height, depth, layers, mips) in cases {
+        for format in SWITCH_FORMATS {
+            let surface = Surface::new(switch, width, height, format)
+                .depth(depth)
+                .layers(layers)
+                .mips(mips);
+            check_switch(surface);
+        }
+    }
+    // Given block heights, every one of them.
+    for block_height in [1, 2, 4, 8, 16, 32] {
+        let platform = Platform::Switch {
+            block_height: Some(block_height),
+        };
+        for format in [Format::RGBA8, Format::BC7, Format::RGB8] {
+            check_switch(Surface::new(platform, 200, 120, format).mips(5).layers(3));
+        }
+    }
+}
+
+#[test]
+fn switch_large_surface_equals_tegra_swizzle() {
+    // 2048² BC7, 12 mips: big enough for the threaded path.
+    check_switch(Surface::new(Platform::SWITCH, 2048, 2048, Format::BC7).mips(12));
+    check_switch(Surface::new(Platform::SWITCH, 1024, 1000, Format::RGBA8).mips(3));
+}
+
+fn format_of(list: &'static [Format]) -> impl Strategy<Value = Format> {
+    (0..list.len()).prop_map(move |i| list[i])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn switch_2d_surfaces(
+        width in 1usize..400,
+        height in 1usize..400,
+        layers in 1usize..7,
+        mips in 1usize..10,
+        format in format_of(&SWITCH_FORMATS),
+        block_height in prop::option::of(prop::sample::select(vec![1usize, 2, 4, 8, 16, 32])),
+    ) {
+        let platform = Platform::Switch { block_height };
+        check_switch(Surface::new(platform, width, height, format).layers(layers).mips(mips));
+    }
+
+    #[test]
+    fn switch_3d_surfaces(
+        width in 1usize..80,
+        height in 1usize..80,
+        depth in 2usize..40,
+        mips in 1usize..7,
+        format in format_of(&SWITCH_FORMATS),
+    ) {
+        check_switch(Surface::new(Platform::SWITCH, width, height, format).depth(depth).mips(mips));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors and bookkeeping
+
+#[test]
+fn levels_and_errors() {
+    let surface = Surface::new(Platform::SWITCH, 256, 256, Format::BC7)
+        .mips(9)
+        .layers(6);
+    let levels = surface.levels().unwrap();
+    assert_eq!(levels.len(), 54);
+    assert_eq!(levels[0].linear, 0..65536);
+    assert_eq!(levels[9].layer, 1);
+    assert_eq!(levels[9].linear.start, surface.linear_size().unwrap() / 6);
+    assert_eq!(surface.level(1, 0).unwrap(), levels[9]);
+    assert_eq!(
+        surface.level(6, 0),
+        Err(TextureError::Level { layer: 6, mip: 0 })
+    );
+    // Empty surfaces are empty.
+    assert_eq!(surface.mips(0).swizzled_size(), Ok(0));
+    assert!(matches!(
+        surface.swizzle(&[0; 3], &mut [0; 4]),
+        Err(TextureError::Length { side: "source", .. })
+    ));
+    assert!(matches!(
+        Surface::new(
+            Platform::Switch {
+                block_height: Some(3)
+            },
+            8,
+            8,
+            Format::R8
+        )
+        .swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        Surface::new(Platform::SWITCH, 8, 8, Format::pixels(0)).swizzled_size(),
+        Err(TextureError::Format(_))
+    ));
+    assert_eq!(Format::parse("BC7"), Some(Format::BC7));
+    assert_eq!(Format::parse("astc6x5"), Some(Format::astc(6, 5)));
+    assert_eq!(Format::parse("astc3x3"), None);
+    assert_eq!(Platform::parse("3ds"), Some(Platform::N3ds));
+}
+
+/// Tiles each level of `surface` with `tile_level(level's linear bytes, [depth, rows,
+/// columns] in blocks, level's tiled length)`, concatenated: the reference surface of a
+/// crate that tiles one image at a time.
+fn per_level(
+    surface: &Surface,
+    linear: &[u8],
+    tile_level: impl Fn(&[u8], [usize; 3], usize) -> Vec<u8>,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for level in surface.levels().unwrap() {
+        assert_eq!(level.swizzled.start, out.len());
+        let tiled = tile_level(
+            &linear[level.linear.clone()],
+            level.blocks,
+            level.swizzled.len(),
+        );
+        assert_eq!(tiled.len(), level.swizzled.len());
+        out.extend(tiled);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// 3DS
+
+const N3DS_FORMATS: [(swizzle_3ds::pix::ImageFormat, Format); 4] = [
+    (swizzle_3ds::pix::ImageFormat::Rgba8, Format::RGBA8),
+    (swizzle_3ds::pix::ImageFormat::Rgb8, Format::RGB8),
+    (swizzle_3ds::pix::ImageFormat::Luma8, Format::RG8),
+    (swizzle_3ds::pix::ImageFormat::Lum8, Format::R8),
+];
+
+fn check_3ds(width: usize, height: usize, layers: usize, mips: usize, which: usize) {
+    let (image_format, format) = N3DS_FORMATS[which];
+    assert_eq!(image_format.size_bytes(), format.bytes_per_block);
+    let surface = Surface::new(Platform::N3ds, width, height, format)
+        .layers(layers)
+        .mips(mips);
+    let linear = bytes(surface.linear_size().unwrap(), width + which);
+    let expected = per_level(&surface, &linear, |level, [_, h, w], len| {
+        let view = swizzle_3ds::pix::ImageView::new(level.to_vec(), w, h, image_format);
+        swizzle_3ds::swizzle_image_into(&view, vec![0u8; len])
+            .as_raw()
+            .to_vec()
+    });
+    check_against(&surface, &linear, &expected);
+}
+
+#[test]
+fn n3ds_surfaces_equal_swizzle_3ds() {
+    for (width, height, layers, mips) in [
+        (8, 8, 1, 1),
+        (16, 8, 1, 1),
+        (8, 64, 1, 1),
+        (16, 64, 1, 2),
+        (128, 128, 6, 5),
+        (512, 256, 1, 6),
+        (1024, 1024, 1, 8),
+    ] {
+        for which in 0..N3DS_FORMATS.len() {
+            check_3ds(width, height, layers, mips, which);
+        }
+    }
+    // Levels under 8×8 and 3-D textures are no 3DS textures.
+    let small = Surface::new(Platform::N3ds, 16, 16, Format::RGBA8).mips(2);
+    assert!(small.swizzled_size().is_ok());
+    assert!(matches!(
+        small.mips(3).swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        small.depth(2).swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn n3ds_surfaces(
+        width_log in 3u32..9,
+        height_log in 3u32..9,
+        layers in 1usize..4,
+        mips in 1usize..4,
+        which in 0..N3DS_FORMATS.len(),
+    ) {
+        let (width, height) = (1 << width_log, 1 << height_log);
+        // Every level at least 8×8.
+        let mips = mips.min((width_log.min(height_log) - 2) as usize);
+        check_3ds(width, height, layers, mips, which);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// PS4
+
+use swizzleinator::format::GcnSurfaceFormat;
+use swizzleinator::swizzle::{Deswizzler, Swizzler, ps::Ps4};
+
+const PS4_FORMATS: [(GcnSurfaceFormat, Format); 7] = [
+    (GcnSurfaceFormat::Format8, Format::R8),
+    (GcnSurfaceFormat::Format16, Format::RG8),
+    (GcnSurfaceFormat::Format8_8_8_8, Format::RGBA8),
+    (GcnSurfaceFormat::Format16_16_16_16, Format::RGBA16),
+    (GcnSurfaceFormat::Format32_32_32_32, Format::RGBA32),
+    (GcnSurfaceFormat::BC1, Format::BC1),
+    (GcnSurfaceFormat::BC7, Format::BC7),
+];
+
+fn check_ps4(width: usize, height: usize, layers: usize, mips: usize, which: usize) {
+    let (gcn, format) = PS4_FORMATS[which];
+    let surface = Surface::new(Platform::Ps4, width, height, format)
+        .layers(layers)
+        .mips(mips);
+    let linear = bytes(surface.linear_size().unwrap(), width + which);
+    let pixels = |blocks: usize, side: usize| blocks * side;
+    let expected = per_level(&surface, &linear, |level, [_, h, w], len| {
+        let (w, h) = (
+            pixels(w, format.block_width),
+            pixels(h, format.block_height),
+        );
+        let mut src = level.to_vec();
+        let mut out = vec![0u8; len];
+        Ps4::swizzle(&mut src, &mut out, (w, h, 1), gcn, false).expect("swizzleinator tiles it");
+        // Its deswizzle undoes it.
+        let mut back = vec![0u8; level.len()];
+        Ps4::deswizzle(&mut out.clone(), &mut back, (w, h, 1), gcn, false).unwrap();
+        assert!(back == level, "swizzleinator's round trip");
+        out
+    });
+    check_against(&surface, &linear, &expected);
+}
+
+#[test]
+fn ps4_surfaces_equal_swizzleinator() {
+    for (width, height, layers, mips) in [
+        (1usize, 1usize, 1, 1),
+        (8, 8, 1, 1),
+        (171, 171, 1, 1),
+        (100, 37, 2, 3),
+        (256, 256, 6, 9),
+        (900, 1080, 1, 4),
+    ] {
+        for (which, (_, format)) in PS4_FORMATS.iter().enumerate() {
+            // swizzleinator counts whole blocks only: sizes in whole blocks for BCn.
+            let (w, h) = (
+                width.next_multiple_of(format.block_width),
+                height.next_multiple_of(format.block_height),
+            );
+            let mips = mips.min(if format.block_width > 1 { 1 } else { mips });
+            check_ps4(w, h, layers, mips, which);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn ps4_surfaces(
+        width in 1usize..300,
+        height in 1usize..300,
+        layers in 1usize..4,
+        mips in 1usize..6,
+        which in 0..PS4_FORMATS.len(),
+    ) {
+        let format = PS4_FORMATS[which].1;
+        // Mips of whole blocks: for BCn, sizes of whole blocks at every level.
+        let (width, height, mips) = match format.block_width {
+            1 => (width, height, mips),
+            side => (width.next_multiple_of(side << (mips - 1)), height.next_multiple_of(side << (mips - 1)), mips),
+        };
+        check_ps4(width, height, layers, mips, which);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// D3D12 64 KB standard swizzle
+
+/// Microsoft's interleave masks, bits 15 … 0: `X` for the byte's x (in bytes), `Y` for y.
+const STANDARD_SWIZZLE: [(usize, &str); 5] = [
+    (1, "XYXYXYXYYYYYXXXX"),
+    (2, "XYXYXYXYXYYYXXXX"),
+    (4, "XYXYXYXYXYYYXXXX"),
+    (8, "XYXYXYXYXXYYXXXX"),
+    (16, "XYXYXYXYXXYYXXXX"),
+];
+
+/// `_pdep_u32`: the low bits of `value` deposited at the set bits of `mask`, lowest first.
+fn pdep(mut value: usize, mask: usize) -> usize {
+    let mut out = 0;
+    for bit in 0..16 {
+        if mask >> bit & 1 == 1 {
+            out |= (value & 1) << bit;
+            value >>= 1;
+        }
+    }
+    out
+}
+
+fn masks(pattern: &str) -> (usize, usize) {
+    let mask = |c| {
+        pattern
+            .chars()
+            .fold(0, |acc, p| acc << 1 | usize::from(p == c))
+    };
+    (mask('X'), mask('Y'))
+}
+
+/// One level tiled by the formula: tile `(y / rows, x / columns)` row-major, then
+/// `pdep(x_bytes, xMask) + pdep(y, yMask)` inside it.
+fn d3d12_level(level: &[u8], [_, h, w]: [usize; 3], bytes: usize, len: usize) -> Vec<u8> {
+    let (_, pattern) = STANDARD_SWIZZLE.iter().find(|(b, _)| *b == bytes).unwrap();
+    let (x_mask, y_mask) = masks(pattern);
+    let columns = 1 << x_mask.count_ones() >> bytes.trailing_zeros();
+    let rows = 1 << y_mask.count_ones();
+    let tiles_x = w.div_ceil(columns);
+    let mut out = vec![0u8; len];
+    for y in 0..h {
+        for x in 0..w {
+            let tile = (y / rows) * tiles_x + x / columns;
+            for b in 0..bytes {
+                let inside = pdep((x % columns) * bytes + b, x_mask) + pdep(y % rows, y_mask);
+                out[tile * 65536 + inside] = level[(y * w + x) * bytes + b];
+            }
+        }
+    }
+    out
+}
+
+const D3D12_FORMATS: [Format; 6] = [
+    Format::R8,
+    Format::RG8,
+    Format::RGBA8,
+    Format::RGBA16,
+    Format::RGBA32,
+    Format::BC7,
+];
+
+fn check_d3d12(width: usize, height: usize, layers: usize, mips: usize, format: Format) {
+    let surface = Surface::new(Platform::D3d12, width, height, format)
+        .layers(layers)
+        .mips(mips);
+    let linear = bytes(surface.linear_size().unwrap(), width);
+    let expected = per_level(&surface, &linear, |level, blocks, len| {
+        d3d12_level(level, blocks, format.bytes_per_block, len)
+    });
+    check_against(&surface, &linear, &expected);
+}
+
+#[test]
+fn d3d12_surfaces_equal_the_pdep_formula() {
+    // The documented 32bpp masks.
+    assert_eq!(
+        masks(STANDARD_SWIZZLE[2].1),
+        (0b1010_1010_1000_1111, 0b0101_0101_0111_0000)
+    );
+    for (width, height, layers, mips) in [
+        (1, 1, 1, 1),
+        (128, 128, 1, 1),
+        (300, 200, 2, 3),
+        (257, 129, 1, 9),
+        (512, 512, 1, 2),
+    ] {
+        for format in D3D12_FORMATS {
+            check_d3d12(width, height, layers, mips, format);
+        }
+    }
+    assert!(matches!(
+        Surface::new(Platform::D3d12, 8, 8, Format::RGB8).swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn d3d12_surfaces(
+        width in 1usize..400,
+        height in 1usize..400,
+        layers in 1usize..3,
+        mips in 1usize..5,
+        format in format_of(&D3D12_FORMATS),
+    ) {
+        check_d3d12(width, height, layers, mips, format);
+    }
+}
