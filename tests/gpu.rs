@@ -338,6 +338,7 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
                 fragments: Fragments::THREAD_VALUES,
                 order: Raster::RowMajor,
                 bounds_checks: BoundsChecks::On,
+                tensor_cores: None,
             };
             check_gemm(gpu, &gpu.gemm_kernel(shape, &gemm).expect("GEMM"), shape);
         }

@@ -1,0 +1,225 @@
+//! The f16 GEMM on cooperative matrices (tensor cores, `swizzle::gemm::tensor_cores`)
+//! against cuBLAS HGEMM (`python3 benches/cublas_hgemm.py > hgemm.txt`;
+//! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`) and against the scalar f16 kernel (the same `Gemm`
+//! without tensor-core layouts). Prints the adapter's cooperative-matrix configurations
+//! first. Every result is checked against the CPU before it is timed (small integers, so
+//! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements above);
+//! the f16-accumulator variant is not exact, and its largest error is printed instead.
+//!
+//! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
+//! (default 20).
+
+use std::time::Duration;
+use swizzle::gemm;
+use swizzle::gpu::{
+    Accumulate, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCores, f16,
+};
+
+#[path = "common/tc_probe.rs"]
+mod tc_probe;
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn shapes() -> Vec<[usize; 3]> {
+    env("SWIZZLE_TC_SHAPES")
+        .unwrap_or("1024,2048,4096,8192,8192x8192x1024".into())
+        .split(',')
+        .filter_map(|s| {
+            let parts: Vec<usize> = s.split('x').filter_map(|p| p.trim().parse().ok()).collect();
+            match parts[..] {
+                [n] => Some([n, n, n]),
+                [m, n, k] => Some([m, n, k]),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Small integers, so that every f32 sum of products is exact.
+fn operand(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| (((i.wrapping_mul(2654435761) >> 7) + salt) % 9) as f32 - 4.0)
+        .collect()
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples.
+fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
+    let element = |i: usize, j: usize| (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum::<f32>();
+    let samples: Vec<usize> = match m * n <= 1 << 21 {
+        true => (0..m * n).collect(),
+        false => (0..4096).map(|s| (s * 2654435761) % (m * n)).collect(),
+    };
+    samples
+        .into_iter()
+        .map(|x| (c[x] - element(x / n, x % n)).abs())
+        .fold(0.0, f32::max)
+}
+
+fn main() -> Result<(), GpuError> {
+    let runs: usize = env("SWIZZLE_BENCH_RUNS")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return Ok(());
+        }
+    };
+    println!("device: {}", gpu.describe());
+    let info = gpu.info();
+    println!(
+        "subgroups {}..{}; cooperative matrices: {}; f16: {}",
+        info.subgroup_min_size,
+        info.subgroup_max_size,
+        gpu.has_cooperative_matrix(),
+        gpu.has_f16()
+    );
+    for p in gpu.cooperative_matrix_properties() {
+        println!("  {p:?}");
+    }
+    if std::env::args().any(|a| a == "probe") {
+        tc_probe::run_all();
+    }
+    if std::env::args().any(|a| a == "probe-only") {
+        tc_probe::run_all();
+        return Ok(());
+    }
+    let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .unwrap_or_default();
+    let anchor =
+        |clock: &str, shape: [usize; 3]| -> Option<f64> {
+            hgemm_results.lines().find_map(|line| {
+                match line.split_whitespace().collect::<Vec<_>>()[..] {
+                    [name, m, n, k, _, tflops] if name == clock => {
+                        let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
+                        (at == shape).then(|| tflops.parse().ok()).flatten()
+                    }
+                    _ => None,
+                }
+            })
+        };
+    let library = gemm::tensor_cores();
+    let variants: Vec<(&str, Gemm)> = vec![
+        (
+            "tensor cores, double-buffered",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config()
+            },
+        ),
+        (
+            "tensor cores, one buffer",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(TensorCores {
+                    double_buffer: false,
+                    ..library
+                }),
+                ..gemm::config()
+            },
+        ),
+        (
+            "tensor cores, f16 accumulators",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(TensorCores {
+                    accumulate: Accumulate::F16,
+                    ..library
+                }),
+                ..gemm::config()
+            },
+        ),
+        (
+            "scalar f16",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: None,
+                ..gemm::config()
+            },
+        ),
+    ];
+    // Small and odd shapes first: the kernels must be right before anything is timed.
+    for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
+        let c = gpu.filled(m * n, f32::NAN)?;
+        for (label, config) in &variants {
+            let kernel = gpu.gemm_kernel(shape, config)?;
+            kernel.run(&gpu, &ab, &bb, &c)?;
+            let err = error(&gpu.download(&c)?, &a, &b, shape);
+            println!(
+                "check {m}x{n}x{k} {label}: path {:?}, max error {err}",
+                kernel.path()
+            );
+            if err != 0.0 && !label.contains("f16 acc") {
+                println!("WRONG RESULT\n{}", kernel.wgsl());
+                std::process::exit(1);
+            }
+        }
+    }
+    println!(
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS HGEMM | × cuBLAS HGEMM (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+    for shape in shapes() {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
+        let c = gpu.filled(m * n, 0.0f32)?;
+        let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
+        for (label, config) in &variants {
+            let kernel = gpu.gemm_kernel(shape, config)?;
+            kernel.run(&gpu, &ab, &bb, &c)?;
+            let err = error(&gpu.download(&c)?, &a, &b, shape);
+            if err != 0.0 && !label.contains("f16 acc") {
+                println!("WRONG RESULT: {label} at {shape:?}");
+                std::process::exit(1);
+            }
+            let time = kernel.median(&gpu, &ab, &bb, &c, runs)?;
+            rows.push((label.to_string(), kernel, time, err));
+        }
+        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
+        let tflops =
+            |kernel: &GemmKernel, time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
+        let ratio = |t: f64, anchor: Option<f64>| {
+            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
+        };
+        for (label, kernel, time, err) in &rows {
+            let t = tflops(kernel, *time);
+            let path = match kernel.path() {
+                GemmPath::TensorCores => String::new(),
+                GemmPath::Scalar { why } => format!(" (scalar: {why})"),
+            };
+            println!(
+                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
+                time.as_secs_f64() * 1e3,
+                t,
+                ratio(t, anchor("hgemm", shape)),
+                ratio(t, anchor("hgemm_f32reduce", shape)),
+                scalar.map_or("–".into(), |s| format!(
+                    "{:.2}×",
+                    s.as_secs_f64() / time.as_secs_f64()
+                )),
+                kernel.load_conflicts(),
+                kernel.fragment_conflicts,
+            );
+        }
+        let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.1}"));
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (torch f16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
+            show(anchor("hgemm", shape))
+        );
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
+            show(anchor("hgemm_f32reduce", shape))
+        );
+    }
+    Ok(())
+}

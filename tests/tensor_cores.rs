@@ -1,0 +1,56 @@
+//! The tensor-core GEMM's WGSL (`swizzle::gemm::tensor_cores`), without a GPU: validated by
+//! naga with the cooperative-matrix capability at odd and tile-multiple sizes.
+
+use swizzle::gpu::{Accumulate, TensorCores};
+
+fn validate(wgsl: &str) {
+    let module = naga::front::wgsl::parse_str(wgsl)
+        .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(wgsl)));
+    let capabilities = naga::valid::Capabilities::default()
+        | naga::valid::Capabilities::SHADER_FLOAT16
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(wgsl)));
+}
+
+const SHAPES: [[usize; 3]; 5] = [
+    [77, 50, 38],
+    [128, 128, 32],
+    [256, 384, 96],
+    [1, 2, 2],
+    [130, 36, 70],
+];
+
+fn variants() -> Vec<TensorCores<'static>> {
+    let library = swizzle::gemm::tensor_cores();
+    vec![
+        library,
+        TensorCores {
+            double_buffer: false,
+            ..library
+        },
+        TensorCores {
+            accumulate: Accumulate::F16,
+            ..library
+        },
+    ]
+}
+
+#[test]
+fn the_tensor_core_gemm_validates_with_cooperative_matrices() {
+    for tc in variants() {
+        for shape in SHAPES {
+            validate(&tc.wgsl(shape).expect("WGSL"));
+        }
+    }
+}
+
+#[test]
+#[ignore = "prints the WGSL"]
+fn print_the_tensor_core_wgsl() {
+    println!(
+        "{}",
+        swizzle::gemm::tensor_cores().wgsl([256, 256, 64]).unwrap()
+    );
+}
