@@ -123,13 +123,13 @@ crate::layout! {
     /// One read of the stage by the epilogue: 8 rows × one `vec4` per 8 lanes.
     pub access TcCStageRead { lanes 32; bytes 4; vector 4 along c; s = 0; r = lane % 8; c = lane / 8 * 4; }
 
-    /// A's workgroup tile for the tensor cores: 128 × 32 f16 over `[m, k]`, held in
+    /// A's workgroup tile for the tensor cores: 256 × 32 f16 over `[m, k]`, held in
     /// `vec4<f16>`s. Rows are padded to 40 f16 (80 bytes, a stride of 10 `vec4`s for
     /// `coopLoadT`): eight rows start on eight distinct groups of four banks (20 · r mod 32
     /// = 0, 20, 8, 28, 16, 4, 24, 12), so the copies' writes and the fragment loads, eight
     /// rows per phase, are conflict-free.
     pub layout TcA {
-        memory [m: 128, k: 32] strides [40, 1];
+        memory [m: 256, k: 32] strides [40, 1];
         coords [m, k];
         assert conflict_free(for TcALoadWrite);
         assert conflict_free(for TcAFragmentRead);
@@ -154,12 +154,12 @@ crate::layout! {
         assert conflict_free(for TcCStageRead);
     }
 
-    /// Who loads A's tile: 256 threads, four `vec4<f16>`s each, 32 rows apart. Eight
+    /// Who loads A's tile: 256 threads, eight `vec4<f16>`s each, 32 rows apart. Eight
     /// consecutive threads take eight rows of one column of vectors (a conflict-free
     /// phase); a subgroup reads 32 bytes of each of eight rows (whole sectors).
     pub threads TcALoads {
-        tile [m: 128, k: 32];
-        unmerge m -> [mr: 4, mh: 4, ml: 8];
+        tile [m: 256, k: 32];
+        unmerge m -> [mr: 8, mh: 4, ml: 8];
         unmerge k -> [kv: 8, v: 4];
         merge [mh, kv, ml] -> thread;
         threads [thread];
@@ -177,15 +177,15 @@ crate::layout! {
         values [kr, v];
     }
 
-    /// Which subgroup computes which 16 × 16 fragments of C's 128 × 128 tile: a
-    /// thread-value layout over the 8 × 8 grid of fragments whose threads are the
-    /// workgroup's 8 subgroups (2 × 4) and whose values are each subgroup's 4 × 2
-    /// fragments. A subgroup loads 4 fragments of A and 2 of B per 16 of k and issues 8
-    /// multiply-adds.
+    /// Which subgroup computes which 16 × 16 fragments of C's 256 × 128 tile: a
+    /// thread-value layout over the 16 × 8 grid of fragments whose threads are the
+    /// workgroup's 8 subgroups (4 × 2) and whose values are each subgroup's 4 × 4
+    /// fragments (64 × 64 of C). A subgroup loads 4 fragments of A and 4 of B per 16 of k
+    /// and issues 16 multiply-adds.
     pub threads TcFragments {
-        tile [fi: 8, fj: 8];
-        unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 4, fc: 2];
+        tile [fi: 16, fj: 8];
+        unmerge fi -> [wr: 4, fr: 4];
+        unmerge fj -> [wc: 2, fc: 4];
         threads [wr, wc];
         values [fr, fc];
     }
@@ -209,9 +209,11 @@ static TC_A: Descriptor = TcA::DESCRIPTOR;
 static TC_B: Descriptor = TcB::DESCRIPTOR;
 static TC_C: Descriptor = TcCStage::DESCRIPTOR;
 
-/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 128 × 128 tiles
-/// of C from 128 × 32 tiles of A and 32 × 128 of B, double-buffered, 8 subgroups of 4 × 2
-/// fragments each, f32 accumulators.
+/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
+/// of C from 256 × 32 tiles of A and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each,
+/// f32 accumulators, one copy of each tile (two do not fit 48 KiB at this size; at
+/// 128 × 128 with 4 × 2 fragments a second copy gave 5–8 %, and the larger tile 40 %:
+/// BENCHMARKS.md).
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
         a_tile: &TC_A,
@@ -222,7 +224,7 @@ pub fn tensor_cores() -> TensorCores<'static> {
         fragments: TcFragments::THREAD_VALUES,
         c_stores: TcCStores::THREAD_VALUES,
         order: Raster::RowMajor,
-        double_buffer: true,
+        double_buffer: false,
         accumulate: Accumulate::F32,
     }
 }
