@@ -71,8 +71,38 @@ swizzle::layout! {
         coords [s, r, c];
     }
 
+
+    /// Design step 4: the library's 256 × 128 tile and fragments with k in steps of 16,
+    /// double-buffered (two copies of both tiles fit 48 KiB at this depth). A's tile rows
+    /// padded to 24 f16 (12 words: eight rows on banks 0, 12, 24, 4, 16, 28, 8, 20).
+    pub layout TcA16 {
+        memory [m: 256, k: 16] strides [24, 1];
+        coords [m, k];
+    }
+    pub layout TcB16 {
+        memory [k: 16, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    pub threads TcALoads16 {
+        tile [m: 256, k: 16];
+        unmerge m -> [mr: 4, mh: 8, ml: 8];
+        unmerge k -> [kv: 4, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads16 {
+        tile [k: 16, n: 128];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
 }
 
+static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
+static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 static TC_A128: swizzle::ir::Descriptor = TcA128::DESCRIPTOR;
 
@@ -144,6 +174,12 @@ fn main() -> Result<(), GpuError> {
     if std::env::args().any(|a| a == "probe") {
         tc_probe::run_all();
     }
+    if std::env::args().any(|a| a == "profile") {
+        for n in [4096, 8192] {
+            let wgsl = gemm::tensor_cores().wgsl([n, n, n])?;
+            tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
+        }
+    }
     if std::env::args().any(|a| a == "probe-only") {
         tc_probe::run_all();
         return Ok(());
@@ -177,6 +213,14 @@ fn main() -> Result<(), GpuError> {
         a_loads: TcALoads128::THREAD_VALUES,
         b_loads: TcBLoads128::THREAD_VALUES,
         fragments: TcFragments4::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step4 = TensorCores {
+        a_tile: &TC_A16,
+        b_tile: &TC_B16,
+        a_loads: TcALoads16::THREAD_VALUES,
+        b_loads: TcBLoads16::THREAD_VALUES,
         double_buffer: true,
         ..library
     };
@@ -224,6 +268,7 @@ fn main() -> Result<(), GpuError> {
                 ..library
             },
         ),
+        tc("4: step 3 with k in steps of 16, double-buffered", step4),
         (
             "scalar f16",
             Gemm {
