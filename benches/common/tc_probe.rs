@@ -299,11 +299,9 @@ pub fn profile(n: usize, groups: [u32; 2], wgsl: &str) {
             if in_loop_copy(line) {
                 continue;
             }
-            if line.trim_start().starts_with("for (var step") {
-                if let Some(copy) = &copy {
-                    out.push_str(copy);
-                    out.push_str("\n    workgroupBarrier();\n");
-                }
+            if let (true, Some(copy)) = (line.trim_start().starts_with("for (var step"), &copy) {
+                out.push_str(copy);
+                out.push_str("\n    workgroupBarrier();\n");
             }
             out.push_str(line);
             out.push('\n');
