@@ -269,6 +269,21 @@ fn main() -> Result<(), GpuError> {
             },
         ),
         tc("4: step 3 with k in steps of 16, double-buffered", step4),
+        tc(
+            "5: step 3, the next step's loads held in registers",
+            TensorCores {
+                prefetch: true,
+                ..library
+            },
+        ),
+        tc(
+            "5b: step 1b (128×128, one buffer), loads held in registers",
+            TensorCores {
+                double_buffer: false,
+                prefetch: true,
+                ..step1
+            },
+        ),
         (
             "scalar f16",
             Gemm {

@@ -225,6 +225,7 @@ pub fn tensor_cores() -> TensorCores<'static> {
         c_stores: TcCStores::THREAD_VALUES,
         order: Raster::RowMajor,
         double_buffer: false,
+        prefetch: false,
         accumulate: Accumulate::F32,
     }
 }

@@ -54,3 +54,20 @@ fn print_the_tensor_core_wgsl() {
         swizzle::gemm::tensor_cores().wgsl([256, 256, 64]).unwrap()
     );
 }
+
+#[test]
+fn the_prefetching_tensor_core_gemm_validates() {
+    let tc = TensorCores {
+        prefetch: true,
+        ..swizzle::gemm::tensor_cores()
+    };
+    for shape in SHAPES {
+        validate(&tc.wgsl(shape).expect("WGSL"));
+    }
+    let wgsl = tc.wgsl([512, 256, 128]).expect("WGSL");
+    assert!(
+        wgsl.contains("fetch_a0(") && wgsl.contains("put_b0("),
+        "{wgsl}"
+    );
+    println!("{wgsl}");
+}

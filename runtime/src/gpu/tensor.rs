@@ -63,6 +63,11 @@ pub struct TensorCores<'d> {
     /// Two copies of each tile: the next step's loads go into one while the tensor cores
     /// read the other.
     pub double_buffer: bool,
+    /// With one buffer: each step's copies split in two, the next step's loads from memory
+    /// into registers issued before this step's multiply-adds and stored into the tiles at
+    /// the top of the next step, so that their latency hides behind the tensor cores. Taken
+    /// only where every move of both copies is a whole `vec4` (else the plain copies run).
+    pub prefetch: bool,
     /// The multiply-adds' accumulator type (C is f32 either way).
     pub accumulate: Accumulate,
 }
@@ -417,6 +422,8 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         false => &["0"],
     };
     let mut functions = String::new();
+    // For each copy, the registers of its split in two (0: not split).
+    let mut splits: Vec<usize> = Vec::new();
     for (letter, tile, copy, width) in [
         ("a", tc.a_tile, &load_a, a_width),
         ("b", tc.b_tile, &load_b, b_width),
@@ -426,6 +433,27 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         let _ = writeln!(functions, "{}", layout.text);
         let program = program(copy, width)?;
         for buffer in buffers {
+            let copy_text = wgsl::tiled_copy(
+                &format!("load_{letter}{buffer}"),
+                &format!(
+                    "Copies a tile of {} into `{letter}_tile{buffer}` (`{}`), zeros past the \
+                     matrix's edges.",
+                    letter.to_uppercase(),
+                    tile.name
+                ),
+                &program,
+                (letter, &format!("{letter}_tile{buffer}")),
+                wgsl::Writes {
+                    outside: wgsl::Outside::Zero,
+                    convert: None,
+                },
+            );
+            if let Some(split) = split_copy(&copy_text, &format!("{letter}_tile{buffer}")) {
+                splits.push(split.2);
+                let _ = writeln!(functions, "{}\n{}", split.0, split.1);
+            } else {
+                splits.push(0);
+            }
             let _ = writeln!(
                 functions,
                 "{}",
@@ -583,7 +611,37 @@ fn main(
         }
         out
     };
+    let prefetch = tc.prefetch && !tc.double_buffer && splits.iter().all(|&r| r > 0);
     match tc.double_buffer {
+        false if prefetch => {
+            // The next step's loads go into registers before this step's multiply-adds.
+            let args = |step: &str| {
+                [
+                    format!("thread, at.x, {step}, {m}u, {k}u"),
+                    format!("thread, {step}, at.y, {k}u, {n}u"),
+                ]
+            };
+            let [a_first, b_first] = args("0u");
+            let [a_next, b_next] = args("step + 1u");
+            let [a_now, b_now] = args("step");
+            let _ = write!(
+                out,
+                "    var a_next = fetch_a0({a_first});
+    var b_next = fetch_b0({b_first});
+    for (var step = 0u; step < {steps}u; step++) {{
+        put_a0({a_now}, a_next);
+        put_b0({b_now}, b_next);
+        workgroupBarrier();
+        if (step + 1u < {steps}u) {{
+            a_next = fetch_a0({a_next});
+            b_next = fetch_b0({b_next});
+        }}
+{compute}        workgroupBarrier();
+    }}
+",
+                compute = compute("0", "        "),
+            );
+        }
         false => {
             let _ = write!(
                 out,
@@ -699,6 +757,93 @@ fn main(
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// A tiled copy's WGSL (`fn load_x(…) { … }`) split in two: `fetch_x(…)`, which loads every
+/// move into an array of registers (zeros where the copy writes zeros), and `put_x(…, r)`,
+/// which stores them into `destination` where the copy would; with the registers' count.
+/// `None` unless every write into `destination` is one whole entry and the interior and
+/// edge branches write the same entries.
+fn split_copy(copy: &str, destination: &str) -> Option<(String, String, usize)> {
+    let prefix = format!("{destination}[");
+    let lines: Vec<&str> = copy.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("fn "))?;
+    let (name_start, name_end) = (lines[header].find("fn ")? + 3, lines[header].find('(')?);
+    let name = &lines[header][name_start..name_end];
+    let stem = name.strip_prefix("load_")?;
+    let params = lines[header][name_end + 1..].strip_suffix(") {")?;
+    // The writes: index → register, in order of first appearance.
+    let mut places: Vec<String> = Vec::new();
+    let mut interior: Vec<String> = Vec::new();
+    let mut edge = false;
+    for line in &lines[header + 1..] {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("// A partial tile") {
+            edge = true;
+        }
+        let Some(rest) = trimmed.strip_prefix(&prefix) else {
+            continue;
+        };
+        let (index, _) = rest.split_once("] = ")?;
+        if index.contains("][") {
+            return None;
+        }
+        if !places.iter().any(|p| p == index) {
+            if edge {
+                return None;
+            }
+            places.push(index.to_owned());
+        }
+        if !edge {
+            interior.push(index.to_owned());
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let count = places.len();
+    let registers = format!("array<vec4<f16>, {count}>");
+    let mut fetch = String::new();
+    let mut put = String::new();
+    let _ = writeln!(
+        fetch,
+        "// Loads what `{name}` copies into registers (`put_{stem}` stores them).\n\
+         fn fetch_{stem}({params}) -> {registers} {{\n    var r: {registers};"
+    );
+    let _ = writeln!(
+        put,
+        "// Stores the registers of `fetch_{stem}` where `{name}` would.\n\
+         fn put_{stem}({params}, r: {registers}) {{"
+    );
+    let mut prologue = true;
+    for line in &lines[header + 1..lines.len().saturating_sub(1)] {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        if prologue && trimmed.starts_with("let ") {
+            let _ = writeln!(put, "{line}");
+        } else {
+            prologue = false;
+        }
+        match trimmed.strip_prefix(&prefix) {
+            Some(rest) => {
+                let (index, value) = rest.split_once("] = ")?;
+                let register = places.iter().position(|p| p == index)?;
+                let _ = writeln!(fetch, "{indent}r[{register}] = {value}");
+            }
+            None if trimmed == "return;" => {
+                let _ = writeln!(fetch, "{indent}return r;");
+            }
+            None => {
+                let _ = writeln!(fetch, "{line}");
+            }
+        }
+    }
+    let _ = writeln!(fetch, "    return r;\n}}");
+    for (register, place) in places.iter().enumerate() {
+        let _ = writeln!(put, "    {destination}[{place}] = r[{register}];");
+    }
+    let _ = writeln!(put, "}}");
+    Some((fetch, put, count))
 }
 
 /// `vec<width><element>`, or the element alone.
