@@ -176,7 +176,12 @@ fn main() -> Result<(), GpuError> {
     }
     if std::env::args().any(|a| a == "profile") {
         for n in [4096, 8192] {
-            let wgsl = gemm::tensor_cores().wgsl([n, n, n])?;
+            // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
+            let step3 = TensorCores {
+                prefetch: false,
+                ..gemm::tensor_cores()
+            };
+            let wgsl = step3.wgsl([n, n, n])?;
             tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
         }
     }
@@ -201,6 +206,7 @@ fn main() -> Result<(), GpuError> {
         };
     let library = gemm::tensor_cores();
     let step1 = TensorCores {
+        prefetch: false,
         a_tile: &TC_A128,
         a_loads: TcALoads1::THREAD_VALUES,
         fragments: TcFragments1::THREAD_VALUES,
@@ -208,6 +214,7 @@ fn main() -> Result<(), GpuError> {
         ..library
     };
     let step2 = TensorCores {
+        prefetch: false,
         a_tile: &TC_A128,
         c_stage: &TC_C4,
         a_loads: TcALoads128::THREAD_VALUES,
@@ -217,6 +224,7 @@ fn main() -> Result<(), GpuError> {
         ..library
     };
     let step4 = TensorCores {
+        prefetch: false,
         a_tile: &TC_A16,
         b_tile: &TC_B16,
         a_loads: TcALoads16::THREAD_VALUES,
@@ -258,23 +266,21 @@ fn main() -> Result<(), GpuError> {
             },
         ),
         tc(
-            "3 (library): 8 subgroups × 4×4 fragments, 256×128×32, one buffer",
+            "3: 8 subgroups × 4×4 fragments, 256×128×32, one buffer",
             library,
         ),
         tc(
             "3b: step 3, grouped order (8)",
             TensorCores {
                 order: Raster::Grouped(8),
+                prefetch: false,
                 ..library
             },
         ),
         tc("4: step 3 with k in steps of 16, double-buffered", step4),
         tc(
-            "5: step 3, the next step's loads held in registers",
-            TensorCores {
-                prefetch: true,
-                ..library
-            },
+            "5 (library): step 3, the next step's loads held in registers",
+            library,
         ),
         tc(
             "5b: step 1b (128×128, one buffer), loads held in registers",

@@ -212,8 +212,8 @@ static TC_C: Descriptor = TcCStage::DESCRIPTOR;
 /// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
 /// of C from 256 × 32 tiles of A and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each,
 /// f32 accumulators, one copy of each tile (two do not fit 48 KiB at this size; at
-/// 128 × 128 with 4 × 2 fragments a second copy gave 5–8 %, and the larger tile 40 %:
-/// BENCHMARKS.md).
+/// 128 × 128 with 4 × 2 fragments a second copy gave 5–8 %, and the larger tile 40 %), the
+/// next step's loads held in registers across the multiply-adds (1–5 %: BENCHMARKS.md).
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
         a_tile: &TC_A,
@@ -225,7 +225,7 @@ pub fn tensor_cores() -> TensorCores<'static> {
         c_stores: TcCStores::THREAD_VALUES,
         order: Raster::RowMajor,
         double_buffer: false,
-        prefetch: false,
+        prefetch: true,
         accumulate: Accumulate::F32,
     }
 }

@@ -280,7 +280,7 @@ fn one(wgsl: &str, a: &[u8], b: &[u8], expected: &[f32]) -> String {
     }
 }
 
-/// Where the time of the library's tensor-core GEMM goes at `n × n × n`: the kernel as
+/// Where the time of a tensor-core GEMM (plain copies, one buffer) goes at `n × n × n`: the kernel as
 /// generated, without the copies in its k-loop (the tiles copied once, before it: fragment
 /// loads, multiply-adds and barriers remain), and without the multiply-adds (then the
 /// fragment loads are dead too: the copies and barriers remain). Each timed by the wall

@@ -294,7 +294,9 @@
 //!   copies' writes `TcALoadWrite`, `TcBLoadWrite`);
 //! - **the copies** `TcALoads`, `TcBLoads`: thread-value layouts of 256 threads moving
 //!   `vec4<f16>`s, printed by the same tiled-copy generator as every copy (unguarded inside
-//!   the matrices, zeros past their edges), with their analysis in `kernel.loads`;
+//!   the matrices, zeros past their edges), with their analysis in `kernel.loads`; with
+//!   `prefetch` each is split into a fetch into registers, issued before the previous
+//!   step's multiply-adds, and a put into the tile;
 //! - **the fragment map** `TcFragments`: a thread-value layout whose *threads are
 //!   subgroups* and whose *values are 16 × 16 fragments* of C's 256 × 128 tile (a 16 × 8
 //!   grid of fragments). Subgroup `s = 2 · wr + wc` computes fragments `(4 · wr + fr,
@@ -322,8 +324,8 @@
 //! array of another element type (`vec4<u32>` of f16 pairs: "NVVM compilation failed"), and
 //! naga 30 has no bitcast from `u32`s to f16 pairs. `TensorCores::wgsl(shape)` prints the
 //! module without a device (CI validates it with naga's cooperative-matrix capability).
-//! On an H200 the kernel runs at 112–128 TFLOP/s from 2048 up, about 3× the scalar f16
-//! kernel and 0.16–0.29× cuBLAS HGEMM; the copies into the tiles are two thirds of its time
+//! On an H200 the kernel runs at 113–128 TFLOP/s from 2048 up, about 3× the scalar f16
+//! kernel and 0.16–0.33× cuBLAS HGEMM; the copies into the tiles are two thirds of its time
 //! (BENCHMARKS.md, "Tensor-core GEMM").
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
