@@ -99,8 +99,39 @@ swizzle::layout! {
         threads [thread];
         values [kr, v];
     }
+
+    /// Design step 7: 64 of k per step (the tiles' k; with A straight from memory only
+    /// B's tile is in workgroup memory, 17 KiB). B's rows padded to 136 f16 as the
+    /// library's, A's to 72 (36 words: eight rows on banks 0, 4, …, 28).
+    pub layout TcA64 {
+        memory [m: 256, k: 64] strides [72, 1];
+        coords [m, k];
+    }
+    pub layout TcB64 {
+        memory [k: 64, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    pub threads TcALoads64 {
+        tile [m: 256, k: 64];
+        unmerge m -> [mr: 16, mh: 2, ml: 8];
+        unmerge k -> [kv: 16, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads64 {
+        tile [k: 64, n: 128];
+        unmerge k -> [kr: 8, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
 }
 
+static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
+static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
 static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
 static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
@@ -179,7 +210,7 @@ fn main() -> Result<(), GpuError> {
             // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
             let step3 = TensorCores {
                 prefetch: false,
-                ..gemm::tensor_cores()
+                ..gemm::tensor_cores_tiled()
             };
             let wgsl = step3.wgsl([n, n, n])?;
             tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
@@ -204,7 +235,7 @@ fn main() -> Result<(), GpuError> {
                 }
             })
         };
-    let library = gemm::tensor_cores();
+    let library = gemm::tensor_cores_tiled();
     let step1 = TensorCores {
         prefetch: false,
         a_tile: &TC_A128,
@@ -232,6 +263,15 @@ fn main() -> Result<(), GpuError> {
         double_buffer: true,
         ..library
     };
+    let step7 = TensorCores {
+        a_tile: &TC_A64,
+        b_tile: &TC_B64,
+        a_loads: TcALoads64::THREAD_VALUES,
+        b_loads: TcBLoads64::THREAD_VALUES,
+        ..library
+    };
+    let step8 = gemm::tensor_cores();
+    let both = [true, true];
     let tc = |label, tensor_cores| {
         (
             label,
@@ -279,7 +319,7 @@ fn main() -> Result<(), GpuError> {
         ),
         tc("4: step 3 with k in steps of 16, double-buffered", step4),
         tc(
-            "5 (library): step 3, the next step's loads held in registers",
+            "5: step 3, the next step's loads held in registers (`tensor_cores_tiled`)",
             library,
         ),
         tc(
@@ -288,6 +328,109 @@ fn main() -> Result<(), GpuError> {
                 double_buffer: false,
                 prefetch: true,
                 ..step1
+            },
+        ),
+        tc(
+            "6: step 5 with A and B straight from memory (no tiles, no barriers)",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..library
+            },
+        ),
+        tc(
+            "6p: step 6, the next step's fragments loaded before this step's multiply-adds",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..library
+            },
+        ),
+        tc(
+            "6q: step 6p with 16 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step4
+            },
+        ),
+        tc(
+            "6a: step 5 with A from memory, B's tile",
+            TensorCores {
+                direct: [true, false],
+                ..library
+            },
+        ),
+        tc(
+            "6b: step 5 with B from memory, A's tile",
+            TensorCores {
+                direct: [false, true],
+                ..library
+            },
+        ),
+        tc(
+            "6c: step 2 (4 subgroups × 4×4, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step2
+            },
+        ),
+        tc(
+            "6d: step 1 (8 subgroups × 4×2, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step1
+            },
+        ),
+        tc(
+            "7: step 6 with 64 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7a: step 6a with 64 of k per step (B's tile 64×128)",
+            TensorCores {
+                direct: [true, false],
+                ..step7
+            },
+        ),
+        tc(
+            "7b: step 6b with 64 of k per step (A's tile 256×64)",
+            TensorCores {
+                direct: [false, true],
+                ..step7
+            },
+        ),
+        tc(
+            "7c: step 7a, B's copies not held in registers",
+            TensorCores {
+                direct: [true, false],
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7d: step 7a, grouped order (8)",
+            TensorCores {
+                direct: [true, false],
+                order: Raster::Grouped(8),
+                ..step7
+            },
+        ),
+        tc(
+            "8 (library): A from memory, B's tile 128×128, 128 of k per step",
+            step8,
+        ),
+        tc(
+            "8b: step 8, B's copies not held in registers",
+            TensorCores {
+                prefetch: false,
+                ..step8
             },
         ),
         (
@@ -299,6 +442,22 @@ fn main() -> Result<(), GpuError> {
             },
         ),
     ];
+    // `SWIZZLE_TC_VARIANTS`: the labels (up to their ':') to run, e.g. `5,6,scalar f16`
+    // (each in its own process: a kernel the driver rejects loses the device).
+    let variants: Vec<(&str, Gemm)> = match env("SWIZZLE_TC_VARIANTS") {
+        None => variants,
+        Some(list) => {
+            let wanted: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+            variants
+                .into_iter()
+                .filter(|(label, _)| {
+                    let key = label.split(':').next().unwrap_or(label);
+                    let key = key.trim_end_matches(" (library)");
+                    wanted.iter().any(|w| w == key)
+                })
+                .collect()
+        }
+    };
     // Small and odd shapes first: the kernels must be right before anything is timed.
     for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
         let [m, n, k] = shape;

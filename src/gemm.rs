@@ -190,6 +190,46 @@ crate::layout! {
         values [fr, fc];
     }
 
+    /// A's tile at 128 of k per step (the library's default, where A's fragments come
+    /// straight from memory: then only its shape counts, `BM × BK`; the fallback's tiles run
+    /// elsewhere). Rows padded to 136 f16 as B's.
+    pub layout TcADeep {
+        memory [m: 256, k: 128] strides [136, 1];
+        coords [m, k];
+        assert conflict_free(for TcALoadWrite);
+        assert conflict_free(for TcAFragmentRead);
+    }
+
+    /// B's tile at 128 of k per step: 128 × 128 f16, rows padded to 136 (34 KiB; with the
+    /// stage's 10 it fits 48 KiB because A has no tile).
+    pub layout TcBDeep {
+        memory [k: 128, n: 128] strides [136, 1];
+        coords [k, n];
+        assert conflict_free(for TcBLoadWrite);
+        assert conflict_free(for TcBFragmentRead);
+    }
+
+    /// Who would load `TcADeep`: 256 threads, 32 `vec4<f16>`s each, 8 rows apart.
+    pub threads TcALoadsDeep {
+        tile [m: 256, k: 128];
+        unmerge m -> [mr: 32, ml: 8];
+        unmerge k -> [kv: 32, v: 4];
+        merge [kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+
+    /// Who loads `TcBDeep`: 256 threads, 16 `vec4<f16>`s each, 8 rows apart; a subgroup
+    /// reads one whole row of 256 bytes.
+    pub threads TcBLoadsDeep {
+        tile [k: 128, n: 128];
+        unmerge k -> [kr: 16, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
     /// Who stores a staged fragment to C: a subgroup's 32 lanes, two `vec4`s of f32 each,
     /// 8 rows apart; eight consecutive lanes take eight rows of one column of `vec4`s.
     pub threads TcCStores {
@@ -208,25 +248,54 @@ static B_SWIZZLED: Descriptor = GemmBSwizzled::DESCRIPTOR;
 static TC_A: Descriptor = TcA::DESCRIPTOR;
 static TC_B: Descriptor = TcB::DESCRIPTOR;
 static TC_C: Descriptor = TcCStage::DESCRIPTOR;
+static TC_A_DEEP: Descriptor = TcADeep::DESCRIPTOR;
+static TC_B_DEEP: Descriptor = TcBDeep::DESCRIPTOR;
+
+/// The tiled design (step 5 in BENCHMARKS.md): both operands through tiles, 32 of k per
+/// step. The library's layouts fall back to it where A cannot come from memory.
+static TC_TILED: TensorCores<'static> = TensorCores {
+    a_tile: &TC_A,
+    b_tile: &TC_B,
+    c_stage: &TC_C,
+    a_loads: TcALoads::THREAD_VALUES,
+    b_loads: TcBLoads::THREAD_VALUES,
+    fragments: TcFragments::THREAD_VALUES,
+    c_stores: TcCStores::THREAD_VALUES,
+    order: Raster::RowMajor,
+    double_buffer: false,
+    prefetch: true,
+    accumulate: Accumulate::F32,
+    direct: [false, false],
+    fallback: None,
+};
+
+/// Both operands through workgroup tiles: 256 × 128 tiles of C from 256 × 32 tiles of A
+/// and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each, f32 accumulators, one copy of
+/// each tile (two do not fit 48 KiB at this size; at 128 × 128 with 4 × 2 fragments a
+/// second copy gave 5–8 %, and the larger tile 40 %), the next step's loads held in
+/// registers across the multiply-adds (1–5 %: BENCHMARKS.md). Any shape; the fallback of
+/// [`tensor_cores`].
+pub fn tensor_cores_tiled() -> TensorCores<'static> {
+    TC_TILED
+}
 
 /// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
-/// of C from 256 × 32 tiles of A and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each,
-/// f32 accumulators, one copy of each tile (two do not fit 48 KiB at this size; at
-/// 128 × 128 with 4 × 2 fragments a second copy gave 5–8 %, and the larger tile 40 %), the
-/// next step's loads held in registers across the multiply-adds (1–5 %: BENCHMARKS.md).
+/// of C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per
+/// step: A's fragments loaded by each subgroup straight from memory where its rows are
+/// (no tile, no copies: the caches share them between the two subgroups of a row), B's
+/// through a 128 × 128 tile whose next step's loads are held in registers across the
+/// multiply-adds. H200: 140–151 TFLOP/s from 2048 up, +25–33 % over
+/// [`tensor_cores_tiled`] (BENCHMARKS.md). Where `m` is not a multiple of 256 or `k` of
+/// 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs.
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
-        a_tile: &TC_A,
-        b_tile: &TC_B,
-        c_stage: &TC_C,
-        a_loads: TcALoads::THREAD_VALUES,
-        b_loads: TcBLoads::THREAD_VALUES,
-        fragments: TcFragments::THREAD_VALUES,
-        c_stores: TcCStores::THREAD_VALUES,
-        order: Raster::RowMajor,
-        double_buffer: false,
-        prefetch: true,
-        accumulate: Accumulate::F32,
+        a_tile: &TC_A_DEEP,
+        b_tile: &TC_B_DEEP,
+        a_loads: TcALoadsDeep::THREAD_VALUES,
+        b_loads: TcBLoadsDeep::THREAD_VALUES,
+        direct: [true, false],
+        fallback: Some(&TC_TILED),
+        ..TC_TILED
     }
 }
 

@@ -42,8 +42,9 @@ fn validate(wgsl: &str) {
         .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(wgsl)));
 }
 
-const SHAPES: [[usize; 3]; 5] = [
+const SHAPES: [[usize; 3]; 6] = [
     [77, 50, 38],
+    [512, 256, 128],
     [128, 128, 32],
     [256, 384, 96],
     [1, 2, 2],
@@ -51,8 +52,9 @@ const SHAPES: [[usize; 3]; 5] = [
 ];
 
 fn variants() -> Vec<TensorCores<'static>> {
-    let library = swizzle::gemm::tensor_cores();
+    let library = swizzle::gemm::tensor_cores_tiled();
     vec![
+        swizzle::gemm::tensor_cores(),
         library,
         TensorCores {
             prefetch: false,
@@ -68,6 +70,23 @@ fn variants() -> Vec<TensorCores<'static>> {
         },
         TensorCores {
             accumulate: Accumulate::F16,
+            ..library
+        },
+        TensorCores {
+            direct: [true, true],
+            ..library
+        },
+        TensorCores {
+            direct: [true, true],
+            prefetch: false,
+            ..library
+        },
+        TensorCores {
+            direct: [true, false],
+            ..library
+        },
+        TensorCores {
+            direct: [false, true],
             ..library
         },
     ]
@@ -95,7 +114,7 @@ fn print_the_tensor_core_wgsl() {
 fn the_prefetching_tensor_core_gemm_validates() {
     let tc = TensorCores {
         prefetch: true,
-        ..swizzle::gemm::tensor_cores()
+        ..swizzle::gemm::tensor_cores_tiled()
     };
     for shape in SHAPES {
         validate(&tc.wgsl(shape).expect("WGSL"));
@@ -106,4 +125,66 @@ fn the_prefetching_tensor_core_gemm_validates() {
         "{wgsl}"
     );
     println!("{wgsl}");
+}
+
+#[test]
+fn operands_straight_from_memory_drop_their_tiles_and_barriers() {
+    let library = swizzle::gemm::tensor_cores_tiled();
+    let both = TensorCores {
+        direct: [true, true],
+        ..library
+    };
+    // Tile-multiple shapes: no workgroup tiles, no barriers in the k-loop.
+    let wgsl = both.wgsl([512, 256, 128]).expect("WGSL");
+    assert!(
+        !wgsl.contains("a_tile0") && !wgsl.contains("b_tile0"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("coopLoadT<coop_mat16x16<f16, A>>(&a["),
+        "{wgsl}"
+    );
+    let k_loop =
+        &wgsl[wgsl.find("for (var step").unwrap()..wgsl.find("// C's fragments, each").unwrap()];
+    assert!(!k_loop.contains("workgroupBarrier"), "{k_loop}");
+    // A shape off the tiles: both operands go through their tiles.
+    let wgsl = both.wgsl([77, 50, 38]).expect("WGSL");
+    assert!(
+        wgsl.contains("a_tile0") && wgsl.contains("b_tile0"),
+        "{wgsl}"
+    );
+    // One operand from memory: the other's tile stays.
+    let wgsl = TensorCores {
+        direct: [true, false],
+        ..library
+    }
+    .wgsl([512, 256, 128])
+    .expect("WGSL");
+    assert!(
+        !wgsl.contains("a_tile0") && wgsl.contains("b_tile0"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn the_library_loads_a_from_memory_where_its_tiles_fit_and_falls_back_elsewhere() {
+    let library = swizzle::gemm::tensor_cores();
+    let wgsl = library.wgsl([512, 384, 256]).expect("WGSL");
+    assert!(
+        !wgsl.contains("a_tile0") && wgsl.contains("b_tile0"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("coopLoadT<coop_mat16x16<f16, A>>(&a["),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("fetch_b0("), "{wgsl}");
+    // k = 96 and m = 77 are off A's 256 × 128 tiles: both operands through the tiled design.
+    for shape in [[512, 384, 96], [77, 50, 38]] {
+        let wgsl = library.wgsl(shape).expect("WGSL");
+        assert_eq!(
+            wgsl,
+            swizzle::gemm::tensor_cores_tiled().wgsl(shape).unwrap()
+        );
+    }
 }

@@ -15,7 +15,24 @@ pub fn variants() -> Vec<(&'static str, String)> {
     let storage_u32 = "@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;\n";
+    let storage_vec4 = "@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;\n";
     vec![
+        (
+            "storage vec4<f16> → storage f32 (the direct loads)",
+            format!(
+                "{HEAD}{storage_vec4}
+@compute @workgroup_size(32)
+fn main() {{
+    let fa = coopLoadT<coop_mat16x16<f16, A>>(&a[0], 4u);
+    let fb = coopLoadT<coop_mat16x16<f16, B>>(&b[0], 4u);
+    var acc = coop_mat16x16<f32, C>();
+    acc = coopMultiplyAdd(fa, fb, acc);
+    coopStoreT(acc, &c[0], 16u);
+}}"
+            ),
+        ),
         (
             "storage f16 → storage f32, zero constructor",
             format!(
@@ -113,6 +130,53 @@ fn main(@builtin(local_invocation_index) lane: u32) {{
 fn main() {{
     let fa = coopLoadT<coop_mat16x16<f16, A>>(&a[0], 2u);
     let fb = coopLoadT<coop_mat16x16<f16, B>>(&b[0], 2u);
+    var acc = coop_mat16x16<f32, C>();
+    acc = coopMultiplyAdd(fa, fb, acc);
+    coopStoreT(acc, &c[0], 16u);
+}}"
+            ),
+        ),
+        (
+            "16-byte copies: storage array<mat2x4<f16>> into workgroup array<vec4<f16>> (stride 6)",
+            format!(
+                "{HEAD}@group(0) @binding(0) var<storage, read> a: array<mat2x4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<mat2x4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+var<workgroup> at: array<vec4<f16>, 96>;
+var<workgroup> bt: array<vec4<f16>, 96>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lane: u32) {{
+    let ma = a[lane];
+    let mb = b[lane];
+    let q = lane * 2u;
+    at[q / 4u * 6u + q % 4u] = ma[0];
+    at[q / 4u * 6u + q % 4u + 1u] = ma[1];
+    bt[q / 4u * 6u + q % 4u] = mb[0];
+    bt[q / 4u * 6u + q % 4u + 1u] = mb[1];
+    workgroupBarrier();
+    let fa = coopLoadT<coop_mat16x16<f16, A>>(&at[0], 6u);
+    let fb = coopLoadT<coop_mat16x16<f16, B>>(&bt[0], 6u);
+    var acc = coop_mat16x16<f32, C>();
+    acc = coopMultiplyAdd(fa, fb, acc);
+    coopStoreT(acc, &c[0], 16u);
+}}"
+            ),
+        ),
+        (
+            "16-byte copies: storage and workgroup array<mat2x4<f16>>, loads from the tile as vec4<f16> via a second view: not expressible (WGSL has no aliasing); tile of mat2x4 read by coopLoadT",
+            format!(
+                "{HEAD}@group(0) @binding(0) var<storage, read> a: array<mat2x4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<mat2x4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+var<workgroup> at: array<mat2x4<f16>, 48>;
+var<workgroup> bt: array<mat2x4<f16>, 48>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lane: u32) {{
+    at[lane / 2u * 3u + lane % 2u] = a[lane];
+    bt[lane / 2u * 3u + lane % 2u] = b[lane];
+    workgroupBarrier();
+    let fa = coopLoadT<coop_mat16x16<f16, A>>(&at[0][0][0], 24u);
+    let fb = coopLoadT<coop_mat16x16<f16, B>>(&bt[0][0][0], 24u);
     var acc = coop_mat16x16<f32, C>();
     acc = coopMultiplyAdd(fa, fb, acc);
     coopStoreT(acc, &c[0], 16u);

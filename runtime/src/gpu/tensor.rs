@@ -70,6 +70,39 @@ pub struct TensorCores<'d> {
     pub prefetch: bool,
     /// The multiply-adds' accumulator type (C is f32 either way).
     pub accumulate: Accumulate,
+    /// For A and for B: load the fragments with `coopLoadT` straight from the storage
+    /// buffer, at the rows and columns the fragment map gives each subgroup, without a tile,
+    /// copies or barriers for that operand (the caches share what the subgroups reuse).
+    /// Taken where the operand's tiles never cross the matrix's edge (A: `m` and `k`
+    /// multiples of `BM` and `BK`; B: `k` and `n` of `BK` and `BN`), else the tile; the
+    /// tile's layout still gives `BK`, the k of one step. Double-buffering is off where
+    /// either is taken.
+    pub direct: [bool; 2],
+    /// The layouts for the shapes where an operand asked `direct` goes through its tile
+    /// (its tiles would cross the matrix's edge): the library's deep tiles fit workgroup
+    /// memory only while A has none.
+    pub fallback: Option<&'d TensorCores<'d>>,
+}
+
+/// The layouts that run `[m, n, k]`: `tc`, or its fallback where an operand that `tc` asks
+/// from memory cannot be (`tc` itself where it has no fallback or its tiles are malformed).
+fn resolve<'a>(tc: &'a TensorCores<'a>, shape: [usize; 3]) -> &'a TensorCores<'a> {
+    match (tc.fallback, tile_shape(tc)) {
+        (Some(fallback), Ok(tile)) if direct_operands(tc, shape, tile) != tc.direct => {
+            resolve(fallback, shape)
+        }
+        _ => tc,
+    }
+}
+
+/// Which operands the kernel of `[m, n, k]` loads straight from memory (see
+/// [`TensorCores::direct`]).
+fn direct_operands(tc: &TensorCores, [m, n, k]: [usize; 3], [bm, bn, bk]: [usize; 3]) -> [bool; 2] {
+    let whole = |len: usize, tile: usize| len.is_multiple_of(tile);
+    [
+        tc.direct[0] && whole(m, bm) && whole(k, bk),
+        tc.direct[1] && whole(k, bk) && whole(n, bn),
+    ]
 }
 
 /// The accumulators' element type.
@@ -98,7 +131,7 @@ impl TensorCores<'_> {
     /// The WGSL module of the tensor-core GEMM of `[m, n, k]` (no device needed: for
     /// validation and for the CPU evaluator in the tests).
     pub fn wgsl(&self, shape: [usize; 3]) -> Result<String, GpuError> {
-        tensor_wgsl(shape, self)
+        tensor_wgsl(shape, resolve(self, shape))
     }
 }
 
@@ -206,10 +239,12 @@ impl Gpu {
         tc: &TensorCores,
         bounds_checks: BoundsChecks,
     ) -> Result<GemmKernel, GpuError> {
+        let tc = resolve(tc, [m, n, k]);
         let wgsl = tensor_wgsl([m, n, k], tc)?;
-        let [bm, bn, _] = tile_shape(tc)?;
+        let [bm, bn, bk] = tile_shape(tc)?;
+        let direct = direct_operands(tc, [m, n, k], [bm, bn, bk]);
         let threads = tc.fragments.thread_count() * SUBGROUP;
-        let bytes = tile_bytes(tc) as u64;
+        let bytes = tile_bytes(tc, direct_operands(tc, [m, n, k], [bm, bn, bk])) as u64;
         self.check_workgroup(threads, bytes, "the tensor-core tiles'")?;
         let grid = [m.div_ceil(bm), n.div_ceil(bn)];
         let groups = [grid[1], grid[0]];
@@ -222,11 +257,17 @@ impl Gpu {
             });
         }
         let name = format!(
-            "GEMM f16 on tensor cores through {} / {}, fragments {}{}{}",
+            "GEMM f16 on tensor cores through {} / {}, fragments {}{}{}{}",
             tc.a_tile.name,
             tc.b_tile.name,
             tc.fragments.descriptor.name,
-            match tc.double_buffer {
+            match direct {
+                [true, true] => ", A and B from memory",
+                [true, false] => ", A from memory",
+                [false, true] => ", B from memory",
+                [false, false] => "",
+            },
+            match tc.double_buffer && direct == [false; 2] {
                 true => ", double-buffered",
                 false => "",
             },
@@ -319,14 +360,22 @@ fn tile_shape(tc: &TensorCores) -> Result<[usize; 3], GpuError> {
 
 /// Bytes of workgroup memory: the tiles (twice where double-buffered, 8-byte `vec4<f16>`s)
 /// and the stages (16-byte `vec4<f32>`s, 8-byte `vec4<f16>`s with f16 accumulators).
-fn tile_bytes(tc: &TensorCores) -> usize {
-    let entries = |tile: &Descriptor| tile.space().unwrap_or(0).div_ceil(4);
-    let copies = if tc.double_buffer { 2 } else { 1 };
+fn tile_bytes(tc: &TensorCores, direct: [bool; 2]) -> usize {
+    let entries = |tile: &Descriptor, direct: bool| match direct {
+        true => 0,
+        false => tile.space().unwrap_or(0).div_ceil(4),
+    };
+    let copies = if tc.double_buffer && direct == [false; 2] {
+        2
+    } else {
+        1
+    };
     let stage = match tc.accumulate {
         Accumulate::F32 => 16,
         Accumulate::F16 => 8,
     };
-    copies * (entries(tc.a_tile) + entries(tc.b_tile)) * 8 + entries(tc.c_stage) * stage
+    copies * (entries(tc.a_tile, direct[0]) + entries(tc.b_tile, direct[1])) * 8
+        + entries(tc.c_stage, false) * stage
 }
 
 /// The two tiled copies and their vector widths (in f16) for `[m, n, k]`, with
@@ -357,6 +406,8 @@ fn copies<'d>(
 /// The whole WGSL module of the tensor-core GEMM.
 pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<String, GpuError> {
     let [bm, bn, bk] = tile_shape(tc)?;
+    let direct = direct_operands(tc, [m, n, k], [bm, bn, bk]);
+    let double_buffer = tc.double_buffer && direct == [false; 2];
     let subgroups = tc.fragments.thread_count();
     let threads = subgroups * SUBGROUP;
     let a_pitch = pitch(tc.a_tile).map_err(|why| unsupported(tc.a_tile, why))?;
@@ -417,20 +468,25 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             )
         })
     };
-    let buffers: &[&str] = match tc.double_buffer {
+    let buffers: &[&str] = match double_buffer {
         true => &["0", "1"],
         false => &["0"],
     };
     let mut functions = String::new();
     // For each copy, the registers of its split in two (0: not split).
     let mut splits: Vec<usize> = Vec::new();
-    for (letter, tile, copy, width) in [
-        ("a", tc.a_tile, &load_a, a_width),
-        ("b", tc.b_tile, &load_b, b_width),
+    for (letter, tile, copy, width, from_memory) in [
+        ("a", tc.a_tile, &load_a, a_width, direct[0]),
+        ("b", tc.b_tile, &load_b, b_width, direct[1]),
     ] {
         let layout = wgsl::layout(&tile.name, tile, false)
             .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
         let _ = writeln!(functions, "{}", layout.text);
+        if from_memory {
+            // No tile: its fragments come straight from the storage buffer.
+            splits.push(usize::MAX);
+            continue;
+        }
         let program = program(copy, width)?;
         for buffer in buffers {
             let copy_text = wgsl::tiled_copy(
@@ -518,16 +574,17 @@ enable wgpu_cooperative_matrix;
     // `NVVM compilation failed`, BENCHMARKS.md), and naga 30 has no bitcast from `u32`s to
     // f16 pairs, so the copies move `vec4<f16>`s (8 bytes) end to end.
     for buffer in buffers {
-        let _ = writeln!(
-            out,
-            "var<workgroup> a_tile{buffer}: array<vec4<f16>, {}>;",
-            entries(tc.a_tile)
-        );
-        let _ = writeln!(
-            out,
-            "var<workgroup> b_tile{buffer}: array<vec4<f16>, {}>;",
-            entries(tc.b_tile)
-        );
+        for (letter, tile, from_memory) in
+            [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]
+        {
+            if !from_memory {
+                let _ = writeln!(
+                    out,
+                    "var<workgroup> {letter}_tile{buffer}: array<vec4<f16>, {}>;",
+                    entries(tile)
+                );
+            }
+        }
     }
     let _ = writeln!(
         out,
@@ -578,8 +635,29 @@ fn main(
     }
     let steps = k.div_ceil(bk);
     let loads = |buffer: &str, step: &str| {
+        let mut out = String::new();
+        if !direct[0] {
+            let _ = write!(out, "load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);");
+        }
+        if !direct[1] {
+            let _ = write!(out, " load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);");
+        }
+        out.trim_start().to_owned()
+    };
+    // Where an operand comes straight from memory: its fragments' first elements, in the
+    // storage array's entries (`k0`: the step's first k), and the row pitch in entries.
+    let a_direct = |i: usize, kk: usize| {
         format!(
-            "load_a{buffer}(thread, at.x, {step}, {m}u, {k}u); load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);"
+            "&a[((at.x * {bm}u + fr{i} * {FRAGMENT}u) * {k}u + k0 + {}u) / {a_width}u], {}u",
+            kk * FRAGMENT,
+            k / a_width
+        )
+    };
+    let b_direct = |j: usize, kk: usize| {
+        format!(
+            "&b[((k0 + {}u) * {n}u + at.y * {bn}u + fc{j} * {FRAGMENT}u) / {b_width}u], {}u",
+            kk * FRAGMENT,
+            n / b_width
         )
     };
     // The multiply-adds of one step from buffer `buffer`.
@@ -587,19 +665,31 @@ fn main(
         let mut out = String::new();
         for kk in 0..bk / FRAGMENT {
             for (i, _) in fragment.rows.iter().enumerate() {
+                let from = match direct[0] {
+                    true => a_direct(i, kk),
+                    false => format!(
+                        "&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u",
+                        k0 = kk * FRAGMENT,
+                        stride = a_pitch / 4,
+                    ),
+                };
                 let _ = writeln!(
                     out,
-                    "{indent}let a{buffer}_{i}_{kk} = coopLoadT<coop_mat16x16<f16, A>>(&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u);",
-                    k0 = kk * FRAGMENT,
-                    stride = a_pitch / 4,
+                    "{indent}let a{buffer}_{i}_{kk} = coopLoadT<coop_mat16x16<f16, A>>({from});"
                 );
             }
             for (j, _) in fragment.columns.iter().enumerate() {
+                let from = match direct[1] {
+                    true => b_direct(j, kk),
+                    false => format!(
+                        "&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u",
+                        kr = kk * FRAGMENT,
+                        stride = b_pitch / 4,
+                    ),
+                };
                 let _ = writeln!(
                     out,
-                    "{indent}let b{buffer}_{j}_{kk} = coopLoadT<coop_mat16x16<f16, B>>(&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u);",
-                    kr = kk * FRAGMENT,
-                    stride = b_pitch / 4,
+                    "{indent}let b{buffer}_{j}_{kk} = coopLoadT<coop_mat16x16<f16, B>>({from});"
                 );
             }
             for &(i, j) in &fragment.values {
@@ -611,32 +701,91 @@ fn main(
         }
         out
     };
-    let prefetch = tc.prefetch && !tc.double_buffer && splits.iter().all(|&r| r > 0);
-    match tc.double_buffer {
-        false if prefetch => {
-            // The next step's loads go into registers before this step's multiply-adds.
-            let args = |step: &str| {
-                [
-                    format!("thread, at.x, {step}, {m}u, {k}u"),
-                    format!("thread, {step}, at.y, {k}u, {n}u"),
-                ]
-            };
-            let [a_first, b_first] = args("0u");
-            let [a_next, b_next] = args("step + 1u");
-            let [a_now, b_now] = args("step");
+    let prefetch = tc.prefetch && !double_buffer && splits.iter().all(|&r| r > 0);
+    // The k of one step, for the operands read straight from memory.
+    let k0 = match direct {
+        [false, false] => "",
+        _ => &format!("        let k0 = step * {bk}u;\n"),
+    };
+    match double_buffer {
+        false if direct == [true; 2] && tc.prefetch => {
+            // No tiles, and the next step's fragments loaded into registers before this
+            // step's multiply-adds (the last step loads its own again: no read past k).
+            let mut first = String::new();
+            let mut take = String::new();
+            let mut next = String::new();
+            let mut mads = String::new();
+            for kk in 0..bk / FRAGMENT {
+                for (i, _) in fragment.rows.iter().enumerate() {
+                    let load = format!("coopLoadT<coop_mat16x16<f16, A>>({})", a_direct(i, kk));
+                    let _ = writeln!(first, "    var pa_{i}_{kk} = {load};");
+                    let _ = writeln!(take, "        let a0_{i}_{kk} = pa_{i}_{kk};");
+                    let _ = writeln!(next, "        pa_{i}_{kk} = {load};");
+                }
+                for (j, _) in fragment.columns.iter().enumerate() {
+                    let load = format!("coopLoadT<coop_mat16x16<f16, B>>({})", b_direct(j, kk));
+                    let _ = writeln!(first, "    var pb_{j}_{kk} = {load};");
+                    let _ = writeln!(take, "        let b0_{j}_{kk} = pb_{j}_{kk};");
+                    let _ = writeln!(next, "        pb_{j}_{kk} = {load};");
+                }
+                for &(i, j) in &fragment.values {
+                    let _ = writeln!(
+                        mads,
+                        "        acc{i}_{j} = coopMultiplyAdd(a0_{i}_{kk}, b0_{j}_{kk}, acc{i}_{j});"
+                    );
+                }
+            }
             let _ = write!(
                 out,
-                "    var a_next = fetch_a0({a_first});
-    var b_next = fetch_b0({b_first});
-    for (var step = 0u; step < {steps}u; step++) {{
-        put_a0({a_now}, a_next);
-        put_b0({b_now}, b_next);
-        workgroupBarrier();
+                "    let k0 = 0u;
+{first}    for (var step = 0u; step < {steps}u; step++) {{
+{take}        let k0 = min(step + 1u, {last}u) * {bk}u;
+{next}{mads}    }}
+",
+                last = steps - 1,
+            );
+        }
+        false if direct == [true; 2] => {
+            // No tiles: no copies and no barriers.
+            let _ = write!(
+                out,
+                "    for (var step = 0u; step < {steps}u; step++) {{
+{k0}{compute}    }}
+",
+                compute = compute("0", "        "),
+            );
+        }
+        false if prefetch => {
+            // The next step's loads go into registers before this step's multiply-adds.
+            let args = |letter: &str, step: &str| match letter {
+                "a" => format!("thread, at.x, {step}, {m}u, {k}u"),
+                _ => format!("thread, {step}, at.y, {k}u, {n}u"),
+            };
+            let tiled: Vec<&str> = ["a", "b"]
+                .into_iter()
+                .zip(direct)
+                .filter(|&(_, d)| !d)
+                .map(|(l, _)| l)
+                .collect();
+            let mut first = String::new();
+            let mut put = String::new();
+            let mut next = String::new();
+            for l in &tiled {
+                let _ = writeln!(first, "    var {l}_next = fetch_{l}0({});", args(l, "0u"));
+                let _ = writeln!(put, "        put_{l}0({}, {l}_next);", args(l, "step"));
+                let _ = writeln!(
+                    next,
+                    "            {l}_next = fetch_{l}0({});",
+                    args(l, "step + 1u")
+                );
+            }
+            let _ = write!(
+                out,
+                "{first}    for (var step = 0u; step < {steps}u; step++) {{
+{put}        workgroupBarrier();
         if (step + 1u < {steps}u) {{
-            a_next = fetch_a0({a_next});
-            b_next = fetch_b0({b_next});
-        }}
-{compute}        workgroupBarrier();
+{next}        }}
+{k0}{compute}        workgroupBarrier();
     }}
 ",
                 compute = compute("0", "        "),
@@ -648,7 +797,7 @@ fn main(
                 "    for (var step = 0u; step < {steps}u; step++) {{
         {loads}
         workgroupBarrier();
-{compute}        workgroupBarrier();
+{k0}{compute}        workgroupBarrier();
     }}
 ",
                 loads = loads("0", "step"),
