@@ -286,7 +286,8 @@
 //! workgroup array with the row pitch as stride, `coopMultiplyAdd` is one tensor-core
 //! multiply-add, `coopStoreT` writes the accumulator back. So the kernel's layouts are:
 //!
-//! - **the tiles** `TcA` (256 × 32 f16 over `[m, k]`) and `TcB` (32 × 128 over `[k, n]`):
+//! - **the tiles** `TcA` (256 × 32 f16 over `[m, k]`) and `TcB` (32 × 128 over `[k, n]`) of
+//!   the tiled design (the library's B tile is `TcBDeep`, 128 × 128, padded alike):
 //!   rows at one pitch (checked: the cooperative load needs it), padded to 40 and 136 f16 so
 //!   that the eight rows a fragment load reads per phase start on eight distinct groups of
 //!   four banks (`assert conflict_free` on the access items `TcAFragmentRead`,
@@ -297,6 +298,15 @@
 //!   the matrices, zeros past their edges), with their analysis in `kernel.loads`; with
 //!   `prefetch` each is split into a fetch into registers, issued before the previous
 //!   step's multiply-adds, and a put into the tile;
+//! - **operands straight from memory** (`TensorCores::direct`, the library's default for
+//!   A): a subgroup `coopLoadT`s its fragments of A from the storage buffer at the rows the
+//!   fragment map gives it (`at.x · 256 + 16 · fr`, pitch `k`), with no tile, copy or
+//!   barrier for A; B goes through `TcBDeep`, 128 × 128 f16, so one barrier pair covers 128
+//!   of k. Taken where A's tiles never cross its edge (`m` a multiple of 256, `k` of 128);
+//!   elsewhere `TensorCores::fallback`, the tiled design (`tensor_cores_tiled()`, both
+//!   operands through `TcA`/`TcB` at 32 of k) runs. On an H200 this is 149–151 TFLOP/s at
+//!   4096–8192 against 113–120 tiled, still 0.21× cuBLAS HGEMM (BENCHMARKS.md: with both
+//!   operands from memory it is no faster: the limit is the loads in flight per step);
 //! - **the fragment map** `TcFragments`: a thread-value layout whose *threads are
 //!   subgroups* and whose *values are 16 × 16 fragments* of C's 256 × 128 tile (a 16 × 8
 //!   grid of fragments). Subgroup `s = 2 · wr + wc` computes fragments `(4 · wr + fr,
