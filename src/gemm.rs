@@ -5,7 +5,7 @@
 //! `swizzle show` and `swizzle svg` draw them ([`guide::gpu`](crate::guide::gpu), "Writing a
 //! GPU kernel with swizzle").
 
-use crate::gpu::{BoundsChecks, Gemm, Operands, Stored};
+use crate::gpu::{Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores};
 use crate::ir::Descriptor;
 use crate::raster::Raster;
 
@@ -108,11 +108,196 @@ crate::layout! {
         threads [wr, wc, lr, lc];
         values [mh, ml, nh, nl];
     }
+
+    /// One write of the tensor-core loads into A's tile: a `vec4<f16>` per lane (8 bytes,
+    /// 16 lanes a phase), eight rows by two columns of vectors per phase, as `TcALoads`
+    /// assigns them.
+    pub access TcALoadWrite { lanes 32; bytes 2; vector 4 along k; m = lane % 8; k = lane / 8 * 4; }
+    /// One read of a 16 × 16 f16 fragment of A by the tensor cores, as `ldmatrix` reads it:
+    /// a lane gives one row's 16 bytes (rows 0–15, then the second 8 columns of k).
+    pub access TcAFragmentRead { lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8; }
+    /// One write of the tensor-core loads into B's tile: 32 lanes along one row.
+    pub access TcBLoadWrite { lanes 32; bytes 2; vector 4 along n; k = 0; n = lane * 4; }
+    /// One read of a 16 × 16 f16 fragment of B: a lane gives one row (of k) of 16 bytes.
+    pub access TcBFragmentRead { lanes 32; bytes 2; vector 8 along n; k = lane % 16; n = lane / 16 * 8; }
+    /// One read of the stage by the epilogue: 8 rows × one `vec4` per 8 lanes.
+    pub access TcCStageRead { lanes 32; bytes 4; vector 4 along c; s = 0; r = lane % 8; c = lane / 8 * 4; }
+
+    /// A's workgroup tile for the tensor cores: 256 × 32 f16 over `[m, k]`, held in
+    /// `vec4<f16>`s. Rows are padded to 40 f16 (80 bytes, a stride of 10 `vec4`s for
+    /// `coopLoadT`): eight rows start on eight distinct groups of four banks (20 · r mod 32
+    /// = 0, 20, 8, 28, 16, 4, 24, 12), so the copies' writes and the fragment loads, eight
+    /// rows per phase, are conflict-free.
+    pub layout TcA {
+        memory [m: 256, k: 32] strides [40, 1];
+        coords [m, k];
+        assert conflict_free(for TcALoadWrite);
+        assert conflict_free(for TcAFragmentRead);
+    }
+
+    /// B's workgroup tile: 32 × 128 f16 over `[k, n]`, rows padded to 136 f16 (272 bytes,
+    /// 34 `vec4`s): row `r` starts on bank 4 · r, so the eight rows of a fragment load's
+    /// phase hit eight distinct groups of banks.
+    pub layout TcB {
+        memory [k: 32, n: 128] strides [136, 1];
+        coords [k, n];
+        assert conflict_free(for TcBLoadWrite);
+        assert conflict_free(for TcBFragmentRead);
+    }
+
+    /// Where each subgroup puts one 16 × 16 f32 fragment of C on its way out: a stage per
+    /// subgroup, rows padded to 20 words (5 `vec4`s). The epilogue's reads, eight rows of
+    /// one `vec4` per phase, are conflict-free.
+    pub layout TcCStage {
+        memory [s: 8, r: 16, c: 16] strides [320, 20, 1];
+        coords [s, r, c];
+        assert conflict_free(for TcCStageRead);
+    }
+
+    /// Who loads A's tile: 256 threads, eight `vec4<f16>`s each, 32 rows apart. Eight
+    /// consecutive threads take eight rows of one column of vectors (a conflict-free
+    /// phase); a subgroup reads 32 bytes of each of eight rows (whole sectors).
+    pub threads TcALoads {
+        tile [m: 256, k: 32];
+        unmerge m -> [mr: 8, mh: 4, ml: 8];
+        unmerge k -> [kv: 8, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+
+    /// Who loads B's tile: 256 threads, four `vec4<f16>`s each, 8 rows apart; a subgroup
+    /// reads one whole row of 256 bytes.
+    pub threads TcBLoads {
+        tile [k: 32, n: 128];
+        unmerge k -> [kr: 4, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Which subgroup computes which 16 × 16 fragments of C's 256 × 128 tile: a
+    /// thread-value layout over the 16 × 8 grid of fragments whose threads are the
+    /// workgroup's 8 subgroups (4 × 2) and whose values are each subgroup's 4 × 4
+    /// fragments (64 × 64 of C). A subgroup loads 4 fragments of A and 4 of B per 16 of k
+    /// and issues 16 multiply-adds.
+    pub threads TcFragments {
+        tile [fi: 16, fj: 8];
+        unmerge fi -> [wr: 4, fr: 4];
+        unmerge fj -> [wc: 2, fc: 4];
+        threads [wr, wc];
+        values [fr, fc];
+    }
+
+    /// A's tile at 128 of k per step (the library's default, where A's fragments come
+    /// straight from memory: then only its shape counts, `BM × BK`; the fallback's tiles run
+    /// elsewhere). Rows padded to 136 f16 as B's.
+    pub layout TcADeep {
+        memory [m: 256, k: 128] strides [136, 1];
+        coords [m, k];
+        assert conflict_free(for TcALoadWrite);
+        assert conflict_free(for TcAFragmentRead);
+    }
+
+    /// B's tile at 128 of k per step: 128 × 128 f16, rows padded to 136 (34 KiB; with the
+    /// stage's 10 it fits 48 KiB because A has no tile).
+    pub layout TcBDeep {
+        memory [k: 128, n: 128] strides [136, 1];
+        coords [k, n];
+        assert conflict_free(for TcBLoadWrite);
+        assert conflict_free(for TcBFragmentRead);
+    }
+
+    /// Who would load `TcADeep`: 256 threads, 32 `vec4<f16>`s each, 8 rows apart.
+    pub threads TcALoadsDeep {
+        tile [m: 256, k: 128];
+        unmerge m -> [mr: 32, ml: 8];
+        unmerge k -> [kv: 32, v: 4];
+        merge [kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+
+    /// Who loads `TcBDeep`: 256 threads, 16 `vec4<f16>`s each, 8 rows apart; a subgroup
+    /// reads one whole row of 256 bytes.
+    pub threads TcBLoadsDeep {
+        tile [k: 128, n: 128];
+        unmerge k -> [kr: 16, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Who stores a staged fragment to C: a subgroup's 32 lanes, two `vec4`s of f32 each,
+    /// 8 rows apart; eight consecutive lanes take eight rows of one column of `vec4`s.
+    pub threads TcCStores {
+        tile [r: 16, c: 16];
+        unmerge r -> [rr: 2, rl: 8];
+        unmerge c -> [cv: 4, v: 4];
+        merge [cv, rl] -> lane;
+        threads [lane];
+        values [rr, v];
+    }
 }
 
 static A_TILE: Descriptor = GemmA::DESCRIPTOR;
 static B_TILE: Descriptor = GemmB::DESCRIPTOR;
 static B_SWIZZLED: Descriptor = GemmBSwizzled::DESCRIPTOR;
+static TC_A: Descriptor = TcA::DESCRIPTOR;
+static TC_B: Descriptor = TcB::DESCRIPTOR;
+static TC_C: Descriptor = TcCStage::DESCRIPTOR;
+static TC_A_DEEP: Descriptor = TcADeep::DESCRIPTOR;
+static TC_B_DEEP: Descriptor = TcBDeep::DESCRIPTOR;
+
+/// The tiled design (step 5 in BENCHMARKS.md): both operands through tiles, 32 of k per
+/// step. The library's layouts fall back to it where A cannot come from memory.
+static TC_TILED: TensorCores<'static> = TensorCores {
+    a_tile: &TC_A,
+    b_tile: &TC_B,
+    c_stage: &TC_C,
+    a_loads: TcALoads::THREAD_VALUES,
+    b_loads: TcBLoads::THREAD_VALUES,
+    fragments: TcFragments::THREAD_VALUES,
+    c_stores: TcCStores::THREAD_VALUES,
+    order: Raster::RowMajor,
+    double_buffer: false,
+    prefetch: true,
+    accumulate: Accumulate::F32,
+    direct: [false, false],
+    fallback: None,
+};
+
+/// Both operands through workgroup tiles: 256 × 128 tiles of C from 256 × 32 tiles of A
+/// and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each, f32 accumulators, one copy of
+/// each tile (two do not fit 48 KiB at this size; at 128 × 128 with 4 × 2 fragments a
+/// second copy gave 5–8 %, and the larger tile 40 %), the next step's loads held in
+/// registers across the multiply-adds (1–5 %: BENCHMARKS.md). Any shape; the fallback of
+/// [`tensor_cores`].
+pub fn tensor_cores_tiled() -> TensorCores<'static> {
+    TC_TILED
+}
+
+/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
+/// of C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per
+/// step: A's fragments loaded by each subgroup straight from memory where its rows are
+/// (no tile, no copies: the caches share them between the two subgroups of a row), B's
+/// through a 128 × 128 tile whose next step's loads are held in registers across the
+/// multiply-adds. H200: 140–151 TFLOP/s from 2048 up, +25–33 % over
+/// [`tensor_cores_tiled`] (BENCHMARKS.md). Where `m` is not a multiple of 256 or `k` of
+/// 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs.
+pub fn tensor_cores() -> TensorCores<'static> {
+    TensorCores {
+        a_tile: &TC_A_DEEP,
+        b_tile: &TC_B_DEEP,
+        a_loads: TcALoadsDeep::THREAD_VALUES,
+        b_loads: TcBLoadsDeep::THREAD_VALUES,
+        direct: [true, false],
+        fallback: Some(&TC_TILED),
+        ..TC_TILED
+    }
+}
 
 /// The library's GEMM for operands stored as `a` and `b` say: [`config`] with the loads of
 /// a transposed operand distributed along its rows as it lies in memory (and, for B, the
@@ -154,5 +339,6 @@ pub fn config() -> Gemm<'static> {
         fragments: GemmFragments::THREAD_VALUES,
         order: Raster::RowMajor,
         bounds_checks: BoundsChecks::Off,
+        tensor_cores: Some(tensor_cores()),
     }
 }

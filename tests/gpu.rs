@@ -338,6 +338,7 @@ fn gemm_matches_the_cpu_for_every_tile_layout() {
                 fragments: Fragments::THREAD_VALUES,
                 order: Raster::RowMajor,
                 bounds_checks: BoundsChecks::On,
+                tensor_cores: None,
             };
             check_gemm(gpu, &gpu.gemm_kernel(shape, &gemm).expect("GEMM"), shape);
         }
@@ -377,6 +378,70 @@ fn transposed_operands_are_loaded_through_the_tiles_transposes() {
 
 /// f16 operands (exact for small integers) accumulated in f32, in every storage order;
 /// f32 buffers given to an f16 kernel are a typed error.
+/// f16 operands with the library's tensor-core layouts: on an adapter with cooperative
+/// matrices the kernel runs on them and matches the CPU at odd sizes and partial tiles (small
+/// integers: every f32 sum exact); elsewhere (lavapipe) it runs the scalar kernel, matches
+/// too, and says why. Transposed operands always take the scalar kernel.
+fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
+    use swizzle::gpu::GemmPath;
+    let gpu = gpu();
+    if !gpu.has_f16() {
+        eprintln!(
+            "SKIPPED tensor_core_gemm_matches_the_cpu_or_says_why_not: {} has no SHADER_F16",
+            gpu.describe()
+        );
+        return;
+    }
+    for [m, n, k] in [[77, 50, 38], [1, 1, 1], [257, 130, 70], [256, 128, 64]] {
+        let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
+        let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
+        let half =
+            |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
+        let gemm = Gemm {
+            operands: Operands::F16,
+            ..swizzle::gemm::config()
+        };
+        let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
+        match (gpu.has_cooperative_matrix(), kernel.path()) {
+            (_, GemmPath::TensorCores) => assert!(gpu.has_cooperative_matrix()),
+            (true, GemmPath::Scalar { why }) => {
+                eprintln!("{}: scalar kernel: {why}", gpu.describe())
+            }
+            (false, GemmPath::Scalar { why }) => assert!(why.contains("cooperative"), "{why}"),
+        }
+        let (a_buffer, b_buffer) = (
+            gpu.upload(&half(&a)).expect("A"),
+            gpu.upload(&half(&b)).expect("B"),
+        );
+        let c = gpu.filled(m * n, f32::NAN).expect("C");
+        kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+        assert_eq!(
+            gpu.download(&c).expect("download"),
+            cpu_gemm(&a, &b, [m, n, k]),
+            "{} ({:?}) at {m} × {n} × {k}\n{}",
+            kernel.name(),
+            kernel.path(),
+            kernel.wgsl()
+        );
+    }
+    let transposed = swizzle::gemm::config_for(Stored::Transposed, Stored::RowMajor);
+    let kernel = gpu
+        .gemm_kernel(
+            [64, 64, 64],
+            &Gemm {
+                operands: Operands::F16,
+                ..transposed
+            },
+        )
+        .expect("f16 GEMM");
+    assert!(
+        matches!(kernel.path(), GemmPath::Scalar { .. }),
+        "{:?}",
+        kernel.path()
+    );
+}
+
 fn f16_operands_match_the_cpu() {
     let gpu = gpu();
     if !gpu.has_f16() {
@@ -466,6 +531,7 @@ const TESTS: &[(&str, fn())] = &tests![
     the_library_gemm_matches_the_cpu,
     transposed_operands_are_loaded_through_the_tiles_transposes,
     f16_operands_match_the_cpu,
+    tensor_core_gemm_matches_the_cpu_or_says_why_not,
     random_gemms_match_the_cpu,
     seed_layouts_pack_and_unpack,
     large_morton_tiles_pack_and_unpack_against_generated_offsets,

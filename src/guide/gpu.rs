@@ -271,6 +271,73 @@
 //!    so the sums are f32 and everything after the loads is unchanged. Buffers of the other
 //!    element type are a `GpuError::Element`.
 //!
+//! 8. **Tensor cores** (`Gemm::tensor_cores`, `swizzle::gemm::tensor_cores()`, in
+//!    `config()`): where the adapter has wgpu's experimental cooperative matrices
+//!    (`gpu.has_cooperative_matrix()`: NVIDIA's Vulkan driver lists 16 × 16 × 16 f16 → f32),
+//!    f16 operands run on them; elsewhere, for transposed operands, or with f16 accumulators
+//!    (their results were wrong on the one driver tried), the scalar kernel runs and
+//!    `kernel.path()` says why (`GemmPath::Scalar { why }`). Every index still comes from
+//!    `layout!` items, described in the next section.
+//!
+//! ### How the layouts make a tensor-core GEMM
+//!
+//! A cooperative matrix is a 16 × 16 fragment that a whole subgroup (32 lanes) loads,
+//! multiplies and stores together: `coopLoadT` reads it row-major from one element of a
+//! workgroup array with the row pitch as stride, `coopMultiplyAdd` is one tensor-core
+//! multiply-add, `coopStoreT` writes the accumulator back. So the kernel's layouts are:
+//!
+//! - **the tiles** `TcA` (256 × 32 f16 over `[m, k]`) and `TcB` (32 × 128 over `[k, n]`) of
+//!   the tiled design (the library's B tile is `TcBDeep`, 128 × 128, padded alike):
+//!   rows at one pitch (checked: the cooperative load needs it), padded to 40 and 136 f16 so
+//!   that the eight rows a fragment load reads per phase start on eight distinct groups of
+//!   four banks (`assert conflict_free` on the access items `TcAFragmentRead`,
+//!   `TcBFragmentRead` — the `ldmatrix` pattern, a lane per row of 16 bytes — and on the
+//!   copies' writes `TcALoadWrite`, `TcBLoadWrite`);
+//! - **the copies** `TcALoads`, `TcBLoads`: thread-value layouts of 256 threads moving
+//!   `vec4<f16>`s, printed by the same tiled-copy generator as every copy (unguarded inside
+//!   the matrices, zeros past their edges), with their analysis in `kernel.loads`; with
+//!   `prefetch` each is split into a fetch into registers, issued before the previous
+//!   step's multiply-adds, and a put into the tile;
+//! - **operands straight from memory** (`TensorCores::direct`, the library's default for
+//!   A): a subgroup `coopLoadT`s its fragments of A from the storage buffer at the rows the
+//!   fragment map gives it (`at.x · 256 + 16 · fr`, pitch `k`), with no tile, copy or
+//!   barrier for A; B goes through `TcBDeep`, 128 × 128 f16, so one barrier pair covers 128
+//!   of k. Taken where A's tiles never cross its edge (`m` a multiple of 256, `k` of 128);
+//!   elsewhere `TensorCores::fallback`, the tiled design (`tensor_cores_tiled()`, both
+//!   operands through `TcA`/`TcB` at 32 of k) runs. On an H200 this is 149–151 TFLOP/s at
+//!   4096–8192 against 113–120 tiled, still 0.21× cuBLAS HGEMM (BENCHMARKS.md: with both
+//!   operands from memory it is no faster: the limit is the loads in flight per step);
+//! - **the fragment map** `TcFragments`: a thread-value layout whose *threads are
+//!   subgroups* and whose *values are 16 × 16 fragments* of C's 256 × 128 tile (a 16 × 8
+//!   grid of fragments). Subgroup `s = 2 · wr + wc` computes fragments `(4 · wr + fr,
+//!   4 · wc + fc)`, 4 × 4 of them (64 × 64 of C):
+//!
+//! ```text
+//!            fj: 0   1   2   3 | 4   5   6   7          (16 columns of C each)
+//!   fi  0-3:    s0  s0  s0  s0 | s1  s1  s1  s1         values fr·4+fc: 0 1 2 3
+//!       4-7:    s2  s2  s2  s2 | s3  s3  s3  s3                         4 5 6 7
+//!      8-11:    s4  s4  s4  s4 | s5  s5  s5  s5                         8 …
+//!     12-15:    s6  s6  s6  s6 | s7  s7  s7  s7         (16 rows of C each)
+//! ```
+//!
+//!   (`swizzle show src/gemm.rs --layout TcFragments` prints it with `thread.value` in every
+//!   cell, `swizzle svg src/gemm.rs --layout TcFragments -o fragments.svg` draws it.) Each
+//!   step of 16 along k a subgroup loads the fragments of A on its rows and of B on its
+//!   columns (4 + 4) and issues 16 multiply-adds, its accumulators named by the map;
+//! - **the raster order** of C's tiles (`TensorCores::order`), as in the scalar GEMM;
+//! - **the epilogue** `TcCStage` and `TcCStores`: each accumulator is stored into its
+//!   subgroup's 16 × 16 stage (rows padded to 20 words: the read-back is conflict-free) and
+//!   read back by a thread-value layout of the subgroup's 32 lanes, two `vec4<f32>` each,
+//!   stored along C's rows, guarded at the edges.
+//!
+//! The tiles are arrays of `vec4<f16>`: NVIDIA's compiler rejects a cooperative load from an
+//! array of another element type (`vec4<u32>` of f16 pairs: "NVVM compilation failed"), and
+//! naga 30 has no bitcast from `u32`s to f16 pairs. `TensorCores::wgsl(shape)` prints the
+//! module without a device (CI validates it with naga's cooperative-matrix capability).
+//! On an H200 the kernel runs at 113–128 TFLOP/s from 2048 up, about 3× the scalar f16
+//! kernel and 0.16–0.33× cuBLAS HGEMM; the copies into the tiles are two thirds of its time
+//! (BENCHMARKS.md, "Tensor-core GEMM").
+//!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
 //! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand. Bounds
 //! checks are off in `config()`: every index is in range by construction (the tiles' offsets

@@ -40,13 +40,30 @@ impl Gpu {
         let adapter = best_adapter(backends)?;
         // The optional features kernels use, where the adapter has them: timestamps (for
         // timing) and 16-bit floats (f16 GEMM operands).
-        let required_features =
-            adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_F16);
+        // Cooperative matrices (the f16 GEMM's tensor-core path) too, where the adapter has
+        // them: an experimental feature of wgpu, asked for only then.
+        let required_features = adapter.features()
+            & (wgpu::Features::TIMESTAMP_QUERY
+                | wgpu::Features::SHADER_F16
+                | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         let timestamps = required_features.contains(wgpu::Features::TIMESTAMP_QUERY);
+        let experimental_features =
+            match required_features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+                // SAFETY: wgpu asks its users to accept that experimental features may have
+                // bugs with undefined behaviour. The only one enabled is cooperative
+                // matrices, and the only shaders that use them are the tensor-core GEMM's
+                // (`tensor.rs`): naga validates each first, every pointer they load from or
+                // store to is an element of a fixed-size workgroup array at an offset its
+                // layout keeps in range with the fragment's rows (16 × stride) inside the
+                // array, and the tests check their results against the CPU.
+                true => unsafe { wgpu::ExperimentalFeatures::enabled() },
+                false => wgpu::ExperimentalFeatures::disabled(),
+            };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("swizzle"),
             required_features,
             required_limits: adapter.limits(),
+            experimental_features,
             ..Default::default()
         }))
         .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
@@ -83,6 +100,24 @@ impl Gpu {
     /// Whether kernels may use 16-bit floats (`SHADER_F16`): f16 GEMM operands.
     pub fn has_f16(&self) -> bool {
         self.device.features().contains(wgpu::Features::SHADER_F16)
+    }
+
+    /// Whether kernels may use cooperative matrices (wgpu's experimental
+    /// `EXPERIMENTAL_COOPERATIVE_MATRIX`: tensor cores on NVIDIA's Vulkan driver), which the
+    /// f16 GEMM runs on where the adapter also has the configuration it needs
+    /// ([`Gpu::gemm_kernel`]).
+    pub fn has_cooperative_matrix(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
+    }
+
+    /// The cooperative-matrix configurations the adapter lists (empty without the feature).
+    pub fn cooperative_matrix_properties(&self) -> Vec<wgpu::CooperativeMatrixProperties> {
+        match self.has_cooperative_matrix() {
+            true => self.adapter.cooperative_matrix_properties(),
+            false => Vec::new(),
+        }
     }
 
     /// The chosen adapter, in one line: name, kind, backend and driver.

@@ -8,6 +8,7 @@
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
 use super::batch::{Batch, Dispatch};
+use super::tensor::{self, TensorCores};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use std::fmt::Write;
@@ -47,6 +48,18 @@ pub struct Gemm<'d> {
     pub order: Raster,
     /// wgpu's bounds checks (every index is in range by construction: see [`BoundsChecks`]).
     pub bounds_checks: BoundsChecks,
+    /// The layouts of the tensor-core kernel, which f16 operands run on where the adapter
+    /// has cooperative matrices ([`GemmKernel::path`] says which kernel ran and why).
+    pub tensor_cores: Option<TensorCores<'d>>,
+}
+
+/// Which kernel a [`GemmKernel`] runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GemmPath {
+    /// Cooperative matrices: 16 × 16 × 16 f16 multiply-adds on the tensor cores.
+    TensorCores,
+    /// Scalar FMAs over register fragments, and why the tensor cores were not used.
+    Scalar { why: String },
 }
 
 /// The element type A and B are stored in; C and every sum are f32.
@@ -101,13 +114,15 @@ pub enum Stored {
 /// A compiled GEMM and what the analysis says of its workgroup-memory accesses.
 #[derive(Debug)]
 pub struct GemmKernel {
-    name: String,
-    wgsl: String,
-    dispatch: Dispatch,
+    pub(super) name: String,
+    pub(super) wgsl: String,
+    pub(super) dispatch: Dispatch,
     /// `[m, n, k]`.
-    shape: [usize; 3],
+    pub(super) shape: [usize; 3],
     /// Bits of an element of A and B.
-    operand_bits: usize,
+    pub(super) operand_bits: usize,
+    /// Which kernel runs, and why.
+    pub(super) path: GemmPath,
     /// The instructions of A's and B's tiled copies, with their conflicts and transactions.
     pub loads: [Vec<Instruction>; 2],
     /// The worst bank conflict of the fragment reads of A's and of B's tile.
@@ -184,6 +199,11 @@ impl GemmKernel {
         &self.name
     }
 
+    /// Which kernel runs: the tensor cores, or scalar FMAs and why.
+    pub fn path(&self) -> &GemmPath {
+        &self.path
+    }
+
     /// The whole WGSL module.
     pub fn wgsl(&self) -> &str {
         &self.wgsl
@@ -237,6 +257,7 @@ impl Gpu {
             fragments,
             order,
             bounds_checks,
+            tensor_cores,
         } = *gemm;
         if operands == Operands::F16 && !self.has_f16() {
             return Err(GpuError::MissingFeature {
@@ -244,6 +265,16 @@ impl Gpu {
                 for_what: "f16 GEMM operands",
             });
         }
+        let why = match (operands, tensor_cores) {
+            (Operands::F32, _) => "f32 operands".to_owned(),
+            (Operands::F16, None) => "no tensor-core layouts given".to_owned(),
+            (Operands::F16, Some(tc)) => {
+                match tensor::unavailable(self, [a_order, b_order], tc.accumulate) {
+                    None => return self.tensor_gemm_kernel([m, n, k], &tc, bounds_checks),
+                    Some(why) => why,
+                }
+            }
+        };
         let [bm, bk] = shape2(a_tile)?;
         let [bk_b, bn] = shape2(b_tile)?;
         if bk_b != bk {
@@ -489,6 +520,7 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
             },
             shape: [m, n, k],
             operand_bits: operands.bits(),
+            path: GemmPath::Scalar { why },
             loads: [load_a.instructions(a_width), load_b.instructions(b_width)],
             fragment_conflicts: [
                 conflicts(Operand::A, a_tile, &a_reads),
@@ -546,6 +578,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
             wgsl,
             shape: [m, n, k],
             operand_bits: 32,
+            path: GemmPath::Scalar {
+                why: "the naive GEMM".to_owned(),
+            },
             loads: [Vec::new(), Vec::new()],
             fragment_conflicts: [0, 0],
         })

@@ -465,12 +465,13 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         wgsl: &str,
         checks: BoundsChecks,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        let capabilities = match self.has_f16() {
-            true => {
-                naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16
-            }
-            false => naga::valid::Capabilities::default(),
-        };
+        let mut capabilities = naga::valid::Capabilities::default();
+        if self.has_f16() {
+            capabilities |= naga::valid::Capabilities::SHADER_FLOAT16;
+        }
+        if self.has_cooperative_matrix() {
+            capabilities |= naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        }
         validate_with(wgsl, capabilities)?;
         let descriptor = wgpu::ShaderModuleDescriptor {
             label: Some(name),

@@ -31,16 +31,21 @@ mod layout;
 mod narrow;
 mod shader;
 mod staged;
+mod tensor;
 mod transpose;
 
 pub use batch::Batch;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use error::GpuError;
-pub use gemm::{Gemm, GemmElement, GemmKernel, Operands, Stored};
+pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, Stored};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
 pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
 pub use layout::GpuLayout;
 pub use shader::assemble;
+pub use tensor::{Accumulate, TensorCores};
 pub use transpose::{Transpose, TransposeKernel};
+/// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
+/// [`Gpu::queue`]) in the same version.
+pub use wgpu;

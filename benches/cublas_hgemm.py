@@ -1,0 +1,41 @@
+# cuBLAS HGEMM through PyTorch: the anchor of benches/tensor_gemm.rs. C = A · B for float16
+# A and B (f32 accumulation); times each shape with CUDA events (median of 30 after 1 s of
+# warm-up) and prints `hgemm <m> <n> <k> <median_ms> <TFLOP/s>` (torch's defaults) and
+# `hgemm_f32reduce …` (allow_fp16_reduced_precision_reduction off: f32 accumulation all the
+# way, split-k reductions included). Checks one result against a float64 product first.
+import sys
+import time
+import torch
+
+print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}")
+shapes = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [(8192, 8192, 1024)]
+
+
+def bench(a, b, c):
+    start = time.time()
+    while time.time() - start < 1.0:
+        torch.matmul(a, b, out=c)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(30):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        torch.matmul(a, b, out=c)
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    times.sort()
+    return times[15]
+
+
+for m, n, k in shapes:
+    a = torch.randint(-4, 5, (m, k), device="cuda").half()
+    b = torch.randint(-4, 5, (k, n), device="cuda").half()
+    c = a @ b
+    # C is f16: exact while every sum fits its 11 bits, close after.
+    assert torch.allclose(c.double(), a.double() @ b.double(), rtol=2e-3, atol=1), (m, n, k)
+    for name, reduced in (("hgemm", True), ("hgemm_f32reduce", False)):
+        torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = reduced
+        ms = bench(a, b, c)
+        print(f"{name} {m} {n} {k} {ms:.4f} {2 * m * n * k / (ms * 1e-3) / 1e12:.2f}")
+    sys.stdout.flush()

@@ -1,0 +1,549 @@
+//! The f16 GEMM on cooperative matrices (tensor cores, `swizzle::gemm::tensor_cores`)
+//! against cuBLAS HGEMM (`python3 benches/cublas_hgemm.py > hgemm.txt`;
+//! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`) and against the scalar f16 kernel (the same `Gemm`
+//! without tensor-core layouts). Prints the adapter's cooperative-matrix configurations
+//! first. Every result is checked against the CPU before it is timed (small integers, so
+//! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements above);
+//! the f16-accumulator variant is not exact, and its largest error is printed instead.
+//!
+//! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
+//! (default 20).
+
+use std::time::Duration;
+use swizzle::gemm;
+use swizzle::gpu::{Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCores, f16};
+use swizzle::raster::Raster;
+
+swizzle::layout! {
+    /// Design step 1 (the first version): a 128 × 128 tile of C, eight subgroups (2 × 4)
+    /// of 4 × 2 fragments, A's tile 128 × 32, double-buffered.
+    pub threads TcFragments1 {
+        tile [fi: 8, fj: 8];
+        unmerge fi -> [wr: 2, fr: 4];
+        unmerge fj -> [wc: 4, fc: 2];
+        threads [wr, wc];
+        values [fr, fc];
+    }
+    /// A's 128 × 32 tile, rows padded to 40 f16.
+    pub layout TcA128 {
+        memory [m: 128, k: 32] strides [40, 1];
+        coords [m, k];
+    }
+    /// A's loads for 256 threads over 128 rows: four `vec4<f16>`s each, 32 rows apart.
+    pub threads TcALoads1 {
+        tile [m: 128, k: 32];
+        unmerge m -> [mr: 4, mh: 4, ml: 8];
+        unmerge k -> [kv: 8, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    /// Design step 2: four subgroups (2 × 2) of 4 × 4 fragments each (64 × 64 of C per
+    /// subgroup: 8 fragment loads for 16 multiply-adds per 16 of k), 128 threads.
+    pub threads TcFragments4 {
+        tile [fi: 8, fj: 8];
+        unmerge fi -> [wr: 2, fr: 4];
+        unmerge fj -> [wc: 2, fc: 4];
+        threads [wr, wc];
+        values [fr, fc];
+    }
+    /// A's loads for 128 threads: eight `vec4<f16>`s each, 16 rows apart.
+    pub threads TcALoads128 {
+        tile [m: 128, k: 32];
+        unmerge m -> [mr: 8, mh: 2, ml: 8];
+        unmerge k -> [kv: 8, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    /// B's loads for 128 threads: eight `vec4<f16>`s each, 4 rows apart.
+    pub threads TcBLoads128 {
+        tile [k: 32, n: 128];
+        unmerge k -> [kr: 8, ks: 4];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+    /// Four subgroups' stages.
+    pub layout TcCStage4 {
+        memory [s: 4, r: 16, c: 16] strides [320, 20, 1];
+        coords [s, r, c];
+    }
+
+
+    /// Design step 4: the library's 256 × 128 tile and fragments with k in steps of 16,
+    /// double-buffered (two copies of both tiles fit 48 KiB at this depth). A's tile rows
+    /// padded to 24 f16 (12 words: eight rows on banks 0, 12, 24, 4, 16, 28, 8, 20).
+    pub layout TcA16 {
+        memory [m: 256, k: 16] strides [24, 1];
+        coords [m, k];
+    }
+    pub layout TcB16 {
+        memory [k: 16, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    pub threads TcALoads16 {
+        tile [m: 256, k: 16];
+        unmerge m -> [mr: 4, mh: 8, ml: 8];
+        unmerge k -> [kv: 4, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads16 {
+        tile [k: 16, n: 128];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Design step 7: 64 of k per step (the tiles' k; with A straight from memory only
+    /// B's tile is in workgroup memory, 17 KiB). B's rows padded to 136 f16 as the
+    /// library's, A's to 72 (36 words: eight rows on banks 0, 4, …, 28).
+    pub layout TcA64 {
+        memory [m: 256, k: 64] strides [72, 1];
+        coords [m, k];
+    }
+    pub layout TcB64 {
+        memory [k: 64, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    pub threads TcALoads64 {
+        tile [m: 256, k: 64];
+        unmerge m -> [mr: 16, mh: 2, ml: 8];
+        unmerge k -> [kv: 16, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads64 {
+        tile [k: 64, n: 128];
+        unmerge k -> [kr: 8, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+}
+
+static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
+static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
+static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
+static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
+static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
+static TC_A128: swizzle::ir::Descriptor = TcA128::DESCRIPTOR;
+
+#[path = "common/tc_probe.rs"]
+mod tc_probe;
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn shapes() -> Vec<[usize; 3]> {
+    env("SWIZZLE_TC_SHAPES")
+        .unwrap_or("1024,2048,4096,8192,8192x8192x1024".into())
+        .split(',')
+        .filter_map(|s| {
+            let parts: Vec<usize> = s.split('x').filter_map(|p| p.trim().parse().ok()).collect();
+            match parts[..] {
+                [n] => Some([n, n, n]),
+                [m, n, k] => Some([m, n, k]),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Small integers, so that every f32 sum of products is exact.
+fn operand(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| (((i.wrapping_mul(2654435761) >> 7) + salt) % 9) as f32 - 4.0)
+        .collect()
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples.
+fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
+    let element = |i: usize, j: usize| (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum::<f32>();
+    let samples: Vec<usize> = match m * n <= 1 << 21 {
+        true => (0..m * n).collect(),
+        false => (0..4096).map(|s| (s * 2654435761) % (m * n)).collect(),
+    };
+    samples
+        .into_iter()
+        .map(|x| (c[x] - element(x / n, x % n)).abs())
+        .fold(0.0, f32::max)
+}
+
+fn main() -> Result<(), GpuError> {
+    let runs: usize = env("SWIZZLE_BENCH_RUNS")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return Ok(());
+        }
+    };
+    println!("device: {}", gpu.describe());
+    let info = gpu.info();
+    println!(
+        "subgroups {}..{}; cooperative matrices: {}; f16: {}",
+        info.subgroup_min_size,
+        info.subgroup_max_size,
+        gpu.has_cooperative_matrix(),
+        gpu.has_f16()
+    );
+    for p in gpu.cooperative_matrix_properties() {
+        println!("  {p:?}");
+    }
+    if std::env::args().any(|a| a == "probe") {
+        tc_probe::run_all();
+    }
+    if std::env::args().any(|a| a == "profile") {
+        for n in [4096, 8192] {
+            // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
+            let step3 = TensorCores {
+                prefetch: false,
+                ..gemm::tensor_cores_tiled()
+            };
+            let wgsl = step3.wgsl([n, n, n])?;
+            tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
+        }
+    }
+    if std::env::args().any(|a| a == "probe-only") {
+        tc_probe::run_all();
+        return Ok(());
+    }
+    let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .unwrap_or_default();
+    let anchor =
+        |clock: &str, shape: [usize; 3]| -> Option<f64> {
+            hgemm_results.lines().find_map(|line| {
+                match line.split_whitespace().collect::<Vec<_>>()[..] {
+                    [name, m, n, k, _, tflops] if name == clock => {
+                        let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
+                        (at == shape).then(|| tflops.parse().ok()).flatten()
+                    }
+                    _ => None,
+                }
+            })
+        };
+    let library = gemm::tensor_cores_tiled();
+    let step1 = TensorCores {
+        prefetch: false,
+        a_tile: &TC_A128,
+        a_loads: TcALoads1::THREAD_VALUES,
+        fragments: TcFragments1::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step2 = TensorCores {
+        prefetch: false,
+        a_tile: &TC_A128,
+        c_stage: &TC_C4,
+        a_loads: TcALoads128::THREAD_VALUES,
+        b_loads: TcBLoads128::THREAD_VALUES,
+        fragments: TcFragments4::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step4 = TensorCores {
+        prefetch: false,
+        a_tile: &TC_A16,
+        b_tile: &TC_B16,
+        a_loads: TcALoads16::THREAD_VALUES,
+        b_loads: TcBLoads16::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step7 = TensorCores {
+        a_tile: &TC_A64,
+        b_tile: &TC_B64,
+        a_loads: TcALoads64::THREAD_VALUES,
+        b_loads: TcBLoads64::THREAD_VALUES,
+        ..library
+    };
+    let step8 = gemm::tensor_cores();
+    let both = [true, true];
+    let tc = |label, tensor_cores| {
+        (
+            label,
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(tensor_cores),
+                ..gemm::config()
+            },
+        )
+    };
+    let variants: Vec<(&str, Gemm)> = vec![
+        tc(
+            "1: 8 subgroups × 4×2 fragments, 128×128×32, double-buffered",
+            step1,
+        ),
+        tc(
+            "1b: step 1, one buffer",
+            TensorCores {
+                double_buffer: false,
+                ..step1
+            },
+        ),
+        tc(
+            "2: 4 subgroups × 4×4 fragments, 128×128×32, double-buffered",
+            step2,
+        ),
+        tc(
+            "2b: step 2, grouped order (8)",
+            TensorCores {
+                order: Raster::Grouped(8),
+                ..step2
+            },
+        ),
+        tc(
+            "3: 8 subgroups × 4×4 fragments, 256×128×32, one buffer",
+            library,
+        ),
+        tc(
+            "3b: step 3, grouped order (8)",
+            TensorCores {
+                order: Raster::Grouped(8),
+                prefetch: false,
+                ..library
+            },
+        ),
+        tc("4: step 3 with k in steps of 16, double-buffered", step4),
+        tc(
+            "5: step 3, the next step's loads held in registers (`tensor_cores_tiled`)",
+            library,
+        ),
+        tc(
+            "5b: step 1b (128×128, one buffer), loads held in registers",
+            TensorCores {
+                double_buffer: false,
+                prefetch: true,
+                ..step1
+            },
+        ),
+        tc(
+            "6: step 5 with A and B straight from memory (no tiles, no barriers)",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..library
+            },
+        ),
+        tc(
+            "6p: step 6, the next step's fragments loaded before this step's multiply-adds",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..library
+            },
+        ),
+        tc(
+            "6q: step 6p with 16 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step4
+            },
+        ),
+        tc(
+            "6a: step 5 with A from memory, B's tile",
+            TensorCores {
+                direct: [true, false],
+                ..library
+            },
+        ),
+        tc(
+            "6b: step 5 with B from memory, A's tile",
+            TensorCores {
+                direct: [false, true],
+                ..library
+            },
+        ),
+        tc(
+            "6c: step 2 (4 subgroups × 4×4, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step2
+            },
+        ),
+        tc(
+            "6d: step 1 (8 subgroups × 4×2, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step1
+            },
+        ),
+        tc(
+            "7: step 6 with 64 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7a: step 6a with 64 of k per step (B's tile 64×128)",
+            TensorCores {
+                direct: [true, false],
+                ..step7
+            },
+        ),
+        tc(
+            "7b: step 6b with 64 of k per step (A's tile 256×64)",
+            TensorCores {
+                direct: [false, true],
+                ..step7
+            },
+        ),
+        tc(
+            "7c: step 7a, B's copies not held in registers",
+            TensorCores {
+                direct: [true, false],
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7d: step 7a, grouped order (8)",
+            TensorCores {
+                direct: [true, false],
+                order: Raster::Grouped(8),
+                ..step7
+            },
+        ),
+        tc(
+            "8 (library): A from memory, B's tile 128×128, 128 of k per step",
+            step8,
+        ),
+        tc(
+            "8b: step 8, B's copies not held in registers",
+            TensorCores {
+                prefetch: false,
+                ..step8
+            },
+        ),
+        (
+            "scalar f16",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: None,
+                ..gemm::config()
+            },
+        ),
+    ];
+    // `SWIZZLE_TC_VARIANTS`: the labels (up to their ':') to run, e.g. `5,6,scalar f16`
+    // (each in its own process: a kernel the driver rejects loses the device).
+    let variants: Vec<(&str, Gemm)> = match env("SWIZZLE_TC_VARIANTS") {
+        None => variants,
+        Some(list) => {
+            let wanted: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+            variants
+                .into_iter()
+                .filter(|(label, _)| {
+                    let key = label.split(':').next().unwrap_or(label);
+                    let key = key.trim_end_matches(" (library)");
+                    wanted.iter().any(|w| w == key)
+                })
+                .collect()
+        }
+    };
+    // Small and odd shapes first: the kernels must be right before anything is timed.
+    for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
+        let c = gpu.filled(m * n, f32::NAN)?;
+        for (label, config) in &variants {
+            let kernel = match gpu.gemm_kernel(shape, config) {
+                Ok(kernel) => kernel,
+                Err(e) => {
+                    println!("check {m}x{n}x{k} {label}: FAILED TO BUILD: {e}");
+                    continue;
+                }
+            };
+            kernel.run(&gpu, &ab, &bb, &c)?;
+            let err = error(&gpu.download(&c)?, &a, &b, shape);
+            println!(
+                "check {m}x{n}x{k} {label}: path {:?}, max error {err}",
+                kernel.path()
+            );
+            if err != 0.0 {
+                println!("WRONG RESULT\n{}", kernel.wgsl());
+                std::process::exit(1);
+            }
+        }
+    }
+    println!(
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS HGEMM | × cuBLAS HGEMM (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+    for shape in shapes() {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
+        let c = gpu.filled(m * n, 0.0f32)?;
+        let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
+        for (label, config) in &variants {
+            let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
+                continue;
+            };
+            kernel.run(&gpu, &ab, &bb, &c)?;
+            let err = error(&gpu.download(&c)?, &a, &b, shape);
+            if err != 0.0 {
+                println!("WRONG RESULT: {label} at {shape:?}");
+                std::process::exit(1);
+            }
+            let time = kernel.median(&gpu, &ab, &bb, &c, runs)?;
+            rows.push((label.to_string(), kernel, time, err));
+        }
+        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
+        let tflops =
+            |kernel: &GemmKernel, time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
+        let ratio = |t: f64, anchor: Option<f64>| {
+            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
+        };
+        for (label, kernel, time, err) in &rows {
+            let t = tflops(kernel, *time);
+            let path = match kernel.path() {
+                GemmPath::TensorCores => String::new(),
+                GemmPath::Scalar { why } => format!(" (scalar: {why})"),
+            };
+            println!(
+                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
+                time.as_secs_f64() * 1e3,
+                t,
+                ratio(t, anchor("hgemm", shape)),
+                ratio(t, anchor("hgemm_f32reduce", shape)),
+                scalar.map_or("–".into(), |s| format!(
+                    "{:.2}×",
+                    s.as_secs_f64() / time.as_secs_f64()
+                )),
+                kernel.load_conflicts(),
+                kernel.fragment_conflicts,
+            );
+        }
+        let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.1}"));
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (torch f16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
+            show(anchor("hgemm", shape))
+        );
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
+            show(anchor("hgemm_f32reduce", shape))
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,1036 @@
+//! The f16 GEMM on cooperative matrices (tensor cores), built from layouts as the scalar
+//! GEMM is ([`super::gemm`]). What the layouts decide:
+//!
+//! - **the tiles**: A's `BM × BK` and B's `BK × BN` workgroup tiles, each a `layout!` over
+//!   f16 elements (`[m, k]`, `[k, n]`) held in `vec4<f16>`s. The cooperative loads read a
+//!   tile row-major from an element of its array with the row pitch as stride, so a tile
+//!   must be rows of consecutive elements at one pitch, a multiple of 16 bytes (checked
+//!   here); the pitch's padding is the layout's and keeps the rows of one fragment load off
+//!   one bank (the analysis states it);
+//! - **the copies** from memory into the tiles: two tiled copies (thread-value layouts) of
+//!   `vec4<f16>`s, guard-free inside the matrices, zeros past their edges;
+//! - **which subgroup computes which 16 × 16 fragments of C**: a thread-value layout over
+//!   the grid of fragments whose threads are the subgroups and whose values their fragments;
+//! - **the raster order** of C's tiles;
+//! - **the epilogue**: each fragment stored into the subgroup's stage (a layout over
+//!   `[subgroup, r, c]`), read back by a thread-value layout of the subgroup's lanes and
+//!   written to C's rows as `vec4`s, guarded at the edges.
+//!
+//! What is written by hand: the k-loop (double-buffered where asked: two copies of each
+//! tile, the next step's copies issued before this step's multiply-adds, one barrier per
+//! step), the cooperative loads and multiply-adds, and the guards.
+
+use super::batch::Dispatch;
+use super::gemm::{GemmKernel, GemmPath, Stored};
+use super::transpose::{fitting, unsupported};
+use super::{BoundsChecks, Gpu, GpuError};
+use std::fmt::Write;
+use swizzle_core::analysis::access::Touch;
+use swizzle_core::analysis::banks::{self, Banks};
+use swizzle_core::fragment::Fragment;
+use swizzle_core::ir::Descriptor;
+use swizzle_core::raster::Raster;
+use swizzle_core::threads::ThreadValues;
+use swizzle_core::tiled_copy::{Side, TiledCopy};
+use swizzle_core::{canon, wgsl};
+
+/// Lanes per subgroup the kernel is written for (a warp): the adapter must run compute
+/// shaders with exactly this many.
+pub const SUBGROUP: usize = 32;
+/// The cooperative matrices' side: 16 × 16 × 16.
+const FRAGMENT: usize = 16;
+
+/// The layouts of the tensor-core GEMM ([`Gemm::tensor_cores`](super::Gemm::tensor_cores)).
+#[derive(Clone, Copy, Debug)]
+pub struct TensorCores<'d> {
+    /// A's tile over `[m, k]`: `BM × BK` f16, rows of consecutive elements at one pitch (a
+    /// multiple of 8: 16 bytes).
+    pub a_tile: &'d Descriptor,
+    /// B's tile over `[k, n]`: `BK × BN` f16, likewise.
+    pub b_tile: &'d Descriptor,
+    /// Each subgroup's stage for one 16 × 16 f32 fragment of C, over `[s, r, c]`.
+    pub c_stage: &'d Descriptor,
+    /// Who copies A's tile (over `[m, k]`), B's (over `[k, n]`).
+    pub a_loads: ThreadValues<'d>,
+    pub b_loads: ThreadValues<'d>,
+    /// Which subgroup computes which fragments: over `[BM / 16, BN / 16]`.
+    pub fragments: ThreadValues<'d>,
+    /// Which lane of a subgroup stores which elements of a staged fragment: over `[16, 16]`,
+    /// 32 threads.
+    pub c_stores: ThreadValues<'d>,
+    /// Which tile of C each workgroup computes.
+    pub order: Raster,
+    /// Two copies of each tile: the next step's loads go into one while the tensor cores
+    /// read the other.
+    pub double_buffer: bool,
+    /// With one buffer: each step's copies split in two, the next step's loads from memory
+    /// into registers issued before this step's multiply-adds and stored into the tiles at
+    /// the top of the next step, so that their latency hides behind the tensor cores. Taken
+    /// only where every move of both copies is a whole `vec4` (else the plain copies run).
+    pub prefetch: bool,
+    /// The multiply-adds' accumulator type (C is f32 either way).
+    pub accumulate: Accumulate,
+    /// For A and for B: load the fragments with `coopLoadT` straight from the storage
+    /// buffer, at the rows and columns the fragment map gives each subgroup, without a tile,
+    /// copies or barriers for that operand (the caches share what the subgroups reuse).
+    /// Taken where the operand's tiles never cross the matrix's edge (A: `m` and `k`
+    /// multiples of `BM` and `BK`; B: `k` and `n` of `BK` and `BN`), else the tile; the
+    /// tile's layout still gives `BK`, the k of one step. Double-buffering is off where
+    /// either is taken.
+    pub direct: [bool; 2],
+    /// The layouts for the shapes where an operand asked `direct` goes through its tile
+    /// (its tiles would cross the matrix's edge): the library's deep tiles fit workgroup
+    /// memory only while A has none.
+    pub fallback: Option<&'d TensorCores<'d>>,
+}
+
+/// The layouts that run `[m, n, k]`: `tc`, or its fallback where an operand that `tc` asks
+/// from memory cannot be (`tc` itself where it has no fallback or its tiles are malformed).
+fn resolve<'a>(tc: &'a TensorCores<'a>, shape: [usize; 3]) -> &'a TensorCores<'a> {
+    match (tc.fallback, tile_shape(tc)) {
+        (Some(fallback), Ok(tile)) if direct_operands(tc, shape, tile) != tc.direct => {
+            resolve(fallback, shape)
+        }
+        _ => tc,
+    }
+}
+
+/// Which operands the kernel of `[m, n, k]` loads straight from memory (see
+/// [`TensorCores::direct`]).
+fn direct_operands(tc: &TensorCores, [m, n, k]: [usize; 3], [bm, bn, bk]: [usize; 3]) -> [bool; 2] {
+    let whole = |len: usize, tile: usize| len.is_multiple_of(tile);
+    [
+        tc.direct[0] && whole(m, bm) && whole(k, bk),
+        tc.direct[1] && whole(k, bk) && whole(n, bn),
+    ]
+}
+
+/// The accumulators' element type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Accumulate {
+    /// f32 sums (as cuBLAS HGEMM by default).
+    #[default]
+    F32,
+    /// f16 sums: a coarser result (each sum rounded to f16). Its WGSL validates, but on the
+    /// one driver tried (NVIDIA 580 on an H200) its results were wrong, so
+    /// [`Gpu::gemm_kernel`] runs the scalar kernel instead and says so; [`TensorCores::wgsl`]
+    /// still prints it.
+    F16,
+}
+
+impl Accumulate {
+    fn wgsl(self) -> &'static str {
+        match self {
+            Accumulate::F32 => "f32",
+            Accumulate::F16 => "f16",
+        }
+    }
+}
+
+impl TensorCores<'_> {
+    /// The WGSL module of the tensor-core GEMM of `[m, n, k]` (no device needed: for
+    /// validation and for the CPU evaluator in the tests).
+    pub fn wgsl(&self, shape: [usize; 3]) -> Result<String, GpuError> {
+        tensor_wgsl(shape, resolve(self, shape))
+    }
+}
+
+/// Why `gpu` cannot run the tensor-core GEMM for these operands: `None` where it can.
+pub(super) fn unavailable(
+    gpu: &Gpu,
+    orders: [Stored; 2],
+    accumulate: Accumulate,
+) -> Option<String> {
+    if !gpu.has_cooperative_matrix() {
+        return Some(
+            "the adapter has no cooperative matrices (EXPERIMENTAL_COOPERATIVE_MATRIX)".into(),
+        );
+    }
+    if accumulate == Accumulate::F16 {
+        // Listed by the H200's driver (580.159.04), but its results were wrong there (an
+        // error of 104 at 16 × 16 × 16, where every f16 sum is exact): BENCHMARKS.md.
+        return Some(
+            "f16 accumulators gave wrong results on the one driver tried (NVIDIA 580)".into(),
+        );
+    }
+    let want = match accumulate {
+        Accumulate::F32 => wgpu::CooperativeScalarType::F32,
+        Accumulate::F16 => wgpu::CooperativeScalarType::F16,
+    };
+    let listed = gpu.cooperative_matrix_properties().iter().any(|p| {
+        [p.m_size, p.n_size, p.k_size] == [16; 3]
+            && p.ab_type == wgpu::CooperativeScalarType::F16
+            && p.cr_type == want
+    });
+    if !listed {
+        return Some(format!(
+            "the adapter lists no 16 × 16 × 16 cooperative matrix of f16 inputs and {} \
+             accumulators",
+            accumulate.wgsl()
+        ));
+    }
+    let info = gpu.info();
+    if info.subgroup_min_size as usize != SUBGROUP || info.subgroup_max_size as usize != SUBGROUP {
+        return Some(format!(
+            "the kernel is written for subgroups of {SUBGROUP} lanes; the adapter's are {} to {}",
+            info.subgroup_min_size, info.subgroup_max_size
+        ));
+    }
+    if orders != [Stored::RowMajor; 2] {
+        return Some("transposed operands run on the scalar kernel".into());
+    }
+    None
+}
+
+/// A tile's row pitch in elements where it is rows of consecutive elements at one pitch
+/// from offset 0 (`offset(r, c) = r · pitch + c`), the pitch a multiple of 8 (16 bytes of
+/// f16, as the cooperative loads need rows); else why not.
+fn pitch(tile: &Descriptor) -> Result<usize, String> {
+    let shape = tile.shape();
+    let offset = |at: &[usize]| tile.offset(at).map_err(|e| format!("{e:?}"));
+    let [rows, columns] = <[usize; 2]>::try_from(shape.as_slice())
+        .map_err(|_| format!("has {} coordinates, not 2", shape.len()))?;
+    let pitch = match rows {
+        1 => columns,
+        _ => offset(&[1, 0])?,
+    };
+    if !pitch.is_multiple_of(8) {
+        return Err(format!(
+            "its row pitch, {pitch} f16, is not a multiple of 16 bytes"
+        ));
+    }
+    for r in 0..rows {
+        for c in 0..columns {
+            if offset(&[r, c])? != r * pitch + c {
+                return Err(format!(
+                    "({r}, {c}) is not at row · {pitch} + column: a cooperative load reads rows \
+                     of consecutive words at one pitch"
+                ));
+            }
+        }
+    }
+    Ok(pitch)
+}
+
+/// The worst bank conflict of one 16 × 16 f16 fragment load from `tile` (f16 elements):
+/// as `ldmatrix` loads it, each lane one row's 16 bytes (rows 0–15, then the second 8
+/// columns).
+fn fragment_load_conflicts(tile: &Descriptor) -> usize {
+    let touches: Vec<Touch> = (0..SUBGROUP)
+        .filter_map(|lane| {
+            let coord = vec![lane % FRAGMENT, lane / FRAGMENT * 8];
+            let offset = tile.offset(&coord).ok()?;
+            Some(Touch {
+                lane,
+                coord,
+                offset,
+            })
+        })
+        .collect();
+    banks::conflicts_of(&touches, SUBGROUP, 8, 2, Banks::default()).degree
+}
+
+impl Gpu {
+    /// The tensor-core GEMM of `[m, n, k]` (f16 A and B, row-major, f32 C) through the
+    /// layouts of `tc`.
+    pub(super) fn tensor_gemm_kernel(
+        &self,
+        [m, n, k]: [usize; 3],
+        tc: &TensorCores,
+        bounds_checks: BoundsChecks,
+    ) -> Result<GemmKernel, GpuError> {
+        let tc = resolve(tc, [m, n, k]);
+        let wgsl = tensor_wgsl([m, n, k], tc)?;
+        let [bm, bn, bk] = tile_shape(tc)?;
+        let direct = direct_operands(tc, [m, n, k], [bm, bn, bk]);
+        let threads = tc.fragments.thread_count() * SUBGROUP;
+        let bytes = tile_bytes(tc, direct_operands(tc, [m, n, k], [bm, bn, bk])) as u64;
+        self.check_workgroup(threads, bytes, "the tensor-core tiles'")?;
+        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+        let groups = [grid[1], grid[0]];
+        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
+        if let Some(&over) = groups.iter().find(|&&g| g > max) {
+            return Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: over as u64,
+                limit: max as u64,
+            });
+        }
+        let name = format!(
+            "GEMM f16 on tensor cores through {} / {}, fragments {}{}{}{}",
+            tc.a_tile.name,
+            tc.b_tile.name,
+            tc.fragments.descriptor.name,
+            match direct {
+                [true, true] => ", A and B from memory",
+                [true, false] => ", A from memory",
+                [false, true] => ", B from memory",
+                [false, false] => "",
+            },
+            match tc.double_buffer && direct == [false; 2] {
+                true => ", double-buffered",
+                false => "",
+            },
+            match tc.accumulate {
+                Accumulate::F32 => "",
+                Accumulate::F16 => ", f16 accumulators",
+            }
+        );
+        let pipeline = self.pipeline(&name, &wgsl, bounds_checks)?;
+        let (load_a, load_b, widths) = copies(tc, [m, n, k], 2);
+        Ok(GemmKernel {
+            name,
+            wgsl,
+            dispatch: Dispatch {
+                pipeline,
+                groups: groups.map(|g| g as u32),
+            },
+            shape: [m, n, k],
+            operand_bits: 16,
+            loads: [
+                load_a.instructions(widths[0]),
+                load_b.instructions(widths[1]),
+            ],
+            fragment_conflicts: [
+                fragment_load_conflicts(tc.a_tile),
+                fragment_load_conflicts(tc.b_tile),
+            ],
+            path: GemmPath::TensorCores,
+        })
+    }
+}
+
+/// `[BM, BN, BK]` in f16 elements, checked against every layout of `tc`.
+fn tile_shape(tc: &TensorCores) -> Result<[usize; 3], GpuError> {
+    let a = tc.a_tile.shape();
+    let b = tc.b_tile.shape();
+    let (&[bm, bk_a], &[bk, bn]) = (a.as_slice(), b.as_slice()) else {
+        return Err(unsupported(tc.a_tile, "a GEMM tile has two coordinates"));
+    };
+    if bk_a != bk {
+        return Err(unsupported(
+            tc.b_tile,
+            format!("has {bk} rows of k but A's tile has {bk_a}"),
+        ));
+    }
+    for (what, len) in [("BM", bm), ("BN", bn), ("BK", bk)] {
+        if !len.is_multiple_of(FRAGMENT) {
+            return Err(unsupported(
+                tc.a_tile,
+                format!("{what} = {len} is not a multiple of the fragments' {FRAGMENT}"),
+            ));
+        }
+    }
+    let want = [bm / FRAGMENT, bn / FRAGMENT];
+    if tc.fragments.tile() != want {
+        return Err(unsupported(
+            tc.fragments.descriptor,
+            format!(
+                "distributes {:?}, but C's tile has {want:?} fragments",
+                tc.fragments.tile()
+            ),
+        ));
+    }
+    let subgroups = tc.fragments.thread_count();
+    for (loads, tile) in [(tc.a_loads, [bm, bk]), (tc.b_loads, [bk, bn])] {
+        if loads.tile() != tile || loads.thread_count() != subgroups * SUBGROUP {
+            return Err(unsupported(
+                loads.descriptor,
+                format!(
+                    "must distribute {tile:?} over {} threads ({subgroups} subgroups)",
+                    subgroups * SUBGROUP
+                ),
+            ));
+        }
+    }
+    if tc.c_stage.shape() != [subgroups, FRAGMENT, FRAGMENT] {
+        return Err(unsupported(
+            tc.c_stage,
+            format!("must be over [{subgroups}, {FRAGMENT}, {FRAGMENT}]: a stage per subgroup"),
+        ));
+    }
+    if tc.c_stores.tile() != [FRAGMENT, FRAGMENT] || tc.c_stores.thread_count() != SUBGROUP {
+        return Err(unsupported(
+            tc.c_stores.descriptor,
+            format!("must distribute a {FRAGMENT} × {FRAGMENT} fragment over {SUBGROUP} lanes"),
+        ));
+    }
+    Ok([bm, bn, bk])
+}
+
+/// Bytes of workgroup memory: the tiles (twice where double-buffered, 8-byte `vec4<f16>`s)
+/// and the stages (16-byte `vec4<f32>`s, 8-byte `vec4<f16>`s with f16 accumulators).
+fn tile_bytes(tc: &TensorCores, direct: [bool; 2]) -> usize {
+    let entries = |tile: &Descriptor, direct: bool| match direct {
+        true => 0,
+        false => tile.space().unwrap_or(0).div_ceil(4),
+    };
+    let copies = if tc.double_buffer && direct == [false; 2] {
+        2
+    } else {
+        1
+    };
+    let stage = match tc.accumulate {
+        Accumulate::F32 => 16,
+        Accumulate::F16 => 8,
+    };
+    copies * (entries(tc.a_tile, direct[0]) + entries(tc.b_tile, direct[1])) * 8
+        + entries(tc.c_stage, false) * stage
+}
+
+/// The two tiled copies and their vector widths (in f16) for `[m, n, k]`, with
+/// `element_bytes` bytes per element: 2 for the analysis; 4 for the code, so that a tile's
+/// array entries and the copies' vectors are at most 4 elements (`vec4<f16>`: WGSL has no
+/// wider f16 vector, and naga 30 no bitcast of `vec4<u32>` to eight f16).
+fn copies<'d>(
+    tc: &TensorCores<'d>,
+    [_m, n, k]: [usize; 3],
+    element_bytes: usize,
+) -> (TiledCopy<'d>, TiledCopy<'d>, [usize; 2]) {
+    let copy = |threads, tile| TiledCopy {
+        threads,
+        source: Side::Image,
+        destination: Side::Tile(tile),
+        element_bytes,
+        subgroup: SUBGROUP,
+    };
+    let load_a = copy(tc.a_loads, tc.a_tile);
+    let load_b = copy(tc.b_loads, tc.b_tile);
+    let widths = [
+        fitting(load_a.widest().min(4), k),
+        fitting(load_b.widest().min(4), n),
+    ];
+    (load_a, load_b, widths)
+}
+
+/// The whole WGSL module of the tensor-core GEMM.
+pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<String, GpuError> {
+    let [bm, bn, bk] = tile_shape(tc)?;
+    let direct = direct_operands(tc, [m, n, k], [bm, bn, bk]);
+    let double_buffer = tc.double_buffer && direct == [false; 2];
+    let subgroups = tc.fragments.thread_count();
+    let threads = subgroups * SUBGROUP;
+    let a_pitch = pitch(tc.a_tile).map_err(|why| unsupported(tc.a_tile, why))?;
+    let b_pitch = pitch(tc.b_tile).map_err(|why| unsupported(tc.b_tile, why))?;
+    // The stage: each subgroup's 16 × 16 rows at one pitch, from a whole vec4.
+    let stage = |s: usize, r: usize, c: usize| tc.c_stage.offset(&[s, r, c]).ok();
+    let c_pitch = stage(0, 1, 0)
+        .unwrap_or(0)
+        .wrapping_sub(stage(0, 0, 0).unwrap_or(0));
+    for s in 0..subgroups {
+        let base = stage(s, 0, 0).unwrap_or(1);
+        let regular = (0..FRAGMENT)
+            .all(|r| (0..FRAGMENT).all(|c| stage(s, r, c) == Some(base + r * c_pitch + c)));
+        if !regular || !base.is_multiple_of(4) || !c_pitch.is_multiple_of(4) {
+            return Err(unsupported(
+                tc.c_stage,
+                "each subgroup's stage must be 16 rows of 16 consecutive words at one pitch, \
+                 starting on a vec4, the pitch whole vec4s",
+            ));
+        }
+    }
+    if let Err(why) = tc.order.check() {
+        return Err(unsupported(
+            tc.a_tile,
+            format!("its workgroup order: {why}"),
+        ));
+    }
+    let fragment = Fragment::of(&tc.fragments)
+        .filter(|f| f.values.len() == f.rows.len() * f.columns.len())
+        .ok_or_else(|| {
+            unsupported(
+                tc.fragments.descriptor,
+                "its values must be every fragment where its rows and columns cross, folding into \
+             expressions of the subgroup",
+            )
+        })?;
+    let stores = Fragment::of(&tc.c_stores).ok_or_else(|| {
+        unsupported(
+            tc.c_stores.descriptor,
+            "its elements do not fold into expressions of the lane",
+        )
+    })?;
+    // The stores: runs of 4 consecutive columns per row (one vec4 each).
+    let store_runs = stores.column_runs(4);
+    if store_runs.iter().any(|r| r.width != 4) || store_runs.len() * 4 != stores.columns.len() {
+        return Err(unsupported(
+            tc.c_stores.descriptor,
+            "each lane must store whole vec4s along a row (runs of 4 consecutive columns)",
+        ));
+    }
+
+    let (load_a, load_b, [a_width, b_width]) = copies(tc, [m, n, k], 4);
+    let program = |copy: &TiledCopy, width| {
+        copy.program(width).ok_or_else(|| {
+            unsupported(
+                copy.threads.descriptor,
+                "its elements do not fold into expressions of the thread small enough to unroll",
+            )
+        })
+    };
+    let buffers: &[&str] = match double_buffer {
+        true => &["0", "1"],
+        false => &["0"],
+    };
+    let mut functions = String::new();
+    // For each copy, the registers of its split in two (0: not split).
+    let mut splits: Vec<usize> = Vec::new();
+    for (letter, tile, copy, width, from_memory) in [
+        ("a", tc.a_tile, &load_a, a_width, direct[0]),
+        ("b", tc.b_tile, &load_b, b_width, direct[1]),
+    ] {
+        let layout = wgsl::layout(&tile.name, tile, false)
+            .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
+        let _ = writeln!(functions, "{}", layout.text);
+        if from_memory {
+            // No tile: its fragments come straight from the storage buffer.
+            splits.push(usize::MAX);
+            continue;
+        }
+        let program = program(copy, width)?;
+        for buffer in buffers {
+            let copy_text = wgsl::tiled_copy(
+                &format!("load_{letter}{buffer}"),
+                &format!(
+                    "Copies a tile of {} into `{letter}_tile{buffer}` (`{}`), zeros past the \
+                     matrix's edges.",
+                    letter.to_uppercase(),
+                    tile.name
+                ),
+                &program,
+                (letter, &format!("{letter}_tile{buffer}")),
+                wgsl::Writes {
+                    outside: wgsl::Outside::Zero,
+                    convert: None,
+                },
+            );
+            if let Some(split) = split_copy(&copy_text, &format!("{letter}_tile{buffer}")) {
+                splits.push(split.2);
+                let _ = writeln!(functions, "{}\n{}", split.0, split.1);
+            } else {
+                splits.push(0);
+            }
+            let _ = writeln!(
+                functions,
+                "{}",
+                wgsl::tiled_copy(
+                    &format!("load_{letter}{buffer}"),
+                    &format!(
+                        "Copies a tile of {} into `{letter}_tile{buffer}` (`{}`), zeros past the \
+                         matrix's edges.",
+                        letter.to_uppercase(),
+                        tile.name
+                    ),
+                    &program,
+                    (letter, &format!("{letter}_tile{buffer}")),
+                    wgsl::Writes {
+                        outside: wgsl::Outside::Zero,
+                        convert: None,
+                    },
+                )
+            );
+        }
+    }
+    let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
+        .map_err(|why| unsupported(tc.c_stage, format!("its WGSL: {why}")))?;
+    let _ = writeln!(functions, "{}", stage_layout.text);
+    let a_prefix = wgsl::layout(&tc.a_tile.name, tc.a_tile, false)
+        .map(|l| l.prefix)
+        .unwrap_or_default();
+    let b_prefix = wgsl::layout(&tc.b_tile.name, tc.b_tile, false)
+        .map(|l| l.prefix)
+        .unwrap_or_default();
+    let order = wgsl::raster(
+        "order",
+        &format!("Which tile of C each workgroup computes: {}.", tc.order),
+        &tc.order.program(),
+    );
+
+    let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+    let acc = tc.accumulate.wgsl();
+    let c_width = if n.is_multiple_of(4) { 4 } else { 1 };
+    let entries = |tile: &Descriptor| tile.space().unwrap_or(0).div_ceil(4);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "enable f16;
+enable wgpu_cooperative_matrix;
+
+// C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative
+// matrices, f32 C): tiles `{a}` and `{b}`, fragments `{f}`, stage `{s}`.
+@group(0) @binding(0) var<storage, read> a: array<{a_array}>;
+@group(0) @binding(1) var<storage, read> b: array<{b_array}>;
+@group(0) @binding(2) var<storage, read_write> c: array<{c_array}>;",
+        a = tc.a_tile.name,
+        b = tc.b_tile.name,
+        f = tc.fragments.descriptor.name,
+        s = tc.c_stage.name,
+        a_array = vector("f16", a_width),
+        b_array = vector("f16", b_width),
+        c_array = vector("f32", c_width),
+    );
+    // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from an
+    // array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails with
+    // `NVVM compilation failed`, BENCHMARKS.md), and naga 30 has no bitcast from `u32`s to
+    // f16 pairs, so the copies move `vec4<f16>`s (8 bytes) end to end.
+    for buffer in buffers {
+        for (letter, tile, from_memory) in
+            [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]
+        {
+            if !from_memory {
+                let _ = writeln!(
+                    out,
+                    "var<workgroup> {letter}_tile{buffer}: array<vec4<f16>, {}>;",
+                    entries(tile)
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "var<workgroup> c_stage: array<vec4<{acc}>, {}>;\n",
+        match tc.accumulate {
+            Accumulate::F32 => entries(tc.c_stage),
+            // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the layout.
+            Accumulate::F16 => entries(tc.c_stage),
+        }
+    );
+    out.push_str(&functions);
+    out.push_str(&order);
+    out.push('\n');
+
+    // The entry point.
+    let _ = writeln!(
+        out,
+        "@compute @workgroup_size({threads})
+fn main(
+    @builtin(local_invocation_index) thread: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {{
+    let at = order(group.y * {gn}u + group.x, {gm}u, {gn}u);
+    let subgroup = thread / {SUBGROUP}u;
+    let lane = thread % {SUBGROUP}u;",
+        gm = grid[0],
+        gn = grid[1],
+    );
+    // The fragments' thread coordinates, from the subgroup's index.
+    let thread_names: Vec<String> = tc.fragments.descriptor.coords[..tc.fragments.thread_coords]
+        .iter()
+        .map(|&c| tc.fragments.descriptor.dims[c].name.to_string())
+        .collect();
+    let names = coordinates(&mut out, "subgroup", &thread_names, &fragment.thread_lens);
+    let print = |sym, names: &[String]| wgsl::expression(&canon::sym_code(sym, names), names);
+    let _ = writeln!(
+        out,
+        "    // The rows and columns of C's fragments this subgroup computes."
+    );
+    for (i, row) in fragment.rows.iter().enumerate() {
+        let _ = writeln!(out, "    let fr{i} = {};", print(row, &names));
+    }
+    for (j, column) in fragment.columns.iter().enumerate() {
+        let _ = writeln!(out, "    let fc{j} = {};", print(column, &names));
+    }
+    for &(i, j) in &fragment.values {
+        let _ = writeln!(out, "    var acc{i}_{j} = coop_mat16x16<{acc}, C>();");
+    }
+    let steps = k.div_ceil(bk);
+    let loads = |buffer: &str, step: &str| {
+        let mut out = String::new();
+        if !direct[0] {
+            let _ = write!(out, "load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);");
+        }
+        if !direct[1] {
+            let _ = write!(out, " load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);");
+        }
+        out.trim_start().to_owned()
+    };
+    // Where an operand comes straight from memory: its fragments' first elements, in the
+    // storage array's entries (`k0`: the step's first k), and the row pitch in entries.
+    let a_direct = |i: usize, kk: usize| {
+        format!(
+            "&a[((at.x * {bm}u + fr{i} * {FRAGMENT}u) * {k}u + k0 + {}u) / {a_width}u], {}u",
+            kk * FRAGMENT,
+            k / a_width
+        )
+    };
+    let b_direct = |j: usize, kk: usize| {
+        format!(
+            "&b[((k0 + {}u) * {n}u + at.y * {bn}u + fc{j} * {FRAGMENT}u) / {b_width}u], {}u",
+            kk * FRAGMENT,
+            n / b_width
+        )
+    };
+    // The multiply-adds of one step from buffer `buffer`.
+    let compute = |buffer: &str, indent: &str| {
+        let mut out = String::new();
+        for kk in 0..bk / FRAGMENT {
+            for (i, _) in fragment.rows.iter().enumerate() {
+                let from = match direct[0] {
+                    true => a_direct(i, kk),
+                    false => format!(
+                        "&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u",
+                        k0 = kk * FRAGMENT,
+                        stride = a_pitch / 4,
+                    ),
+                };
+                let _ = writeln!(
+                    out,
+                    "{indent}let a{buffer}_{i}_{kk} = coopLoadT<coop_mat16x16<f16, A>>({from});"
+                );
+            }
+            for (j, _) in fragment.columns.iter().enumerate() {
+                let from = match direct[1] {
+                    true => b_direct(j, kk),
+                    false => format!(
+                        "&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u",
+                        kr = kk * FRAGMENT,
+                        stride = b_pitch / 4,
+                    ),
+                };
+                let _ = writeln!(
+                    out,
+                    "{indent}let b{buffer}_{j}_{kk} = coopLoadT<coop_mat16x16<f16, B>>({from});"
+                );
+            }
+            for &(i, j) in &fragment.values {
+                let _ = writeln!(
+                    out,
+                    "{indent}acc{i}_{j} = coopMultiplyAdd(a{buffer}_{i}_{kk}, b{buffer}_{j}_{kk}, acc{i}_{j});"
+                );
+            }
+        }
+        out
+    };
+    let prefetch = tc.prefetch && !double_buffer && splits.iter().all(|&r| r > 0);
+    // The k of one step, for the operands read straight from memory.
+    let k0 = match direct {
+        [false, false] => "",
+        _ => &format!("        let k0 = step * {bk}u;\n"),
+    };
+    match double_buffer {
+        false if direct == [true; 2] && tc.prefetch => {
+            // No tiles, and the next step's fragments loaded into registers before this
+            // step's multiply-adds (the last step loads its own again: no read past k).
+            let mut first = String::new();
+            let mut take = String::new();
+            let mut next = String::new();
+            let mut mads = String::new();
+            for kk in 0..bk / FRAGMENT {
+                for (i, _) in fragment.rows.iter().enumerate() {
+                    let load = format!("coopLoadT<coop_mat16x16<f16, A>>({})", a_direct(i, kk));
+                    let _ = writeln!(first, "    var pa_{i}_{kk} = {load};");
+                    let _ = writeln!(take, "        let a0_{i}_{kk} = pa_{i}_{kk};");
+                    let _ = writeln!(next, "        pa_{i}_{kk} = {load};");
+                }
+                for (j, _) in fragment.columns.iter().enumerate() {
+                    let load = format!("coopLoadT<coop_mat16x16<f16, B>>({})", b_direct(j, kk));
+                    let _ = writeln!(first, "    var pb_{j}_{kk} = {load};");
+                    let _ = writeln!(take, "        let b0_{j}_{kk} = pb_{j}_{kk};");
+                    let _ = writeln!(next, "        pb_{j}_{kk} = {load};");
+                }
+                for &(i, j) in &fragment.values {
+                    let _ = writeln!(
+                        mads,
+                        "        acc{i}_{j} = coopMultiplyAdd(a0_{i}_{kk}, b0_{j}_{kk}, acc{i}_{j});"
+                    );
+                }
+            }
+            let _ = write!(
+                out,
+                "    let k0 = 0u;
+{first}    for (var step = 0u; step < {steps}u; step++) {{
+{take}        let k0 = min(step + 1u, {last}u) * {bk}u;
+{next}{mads}    }}
+",
+                last = steps - 1,
+            );
+        }
+        false if direct == [true; 2] => {
+            // No tiles: no copies and no barriers.
+            let _ = write!(
+                out,
+                "    for (var step = 0u; step < {steps}u; step++) {{
+{k0}{compute}    }}
+",
+                compute = compute("0", "        "),
+            );
+        }
+        false if prefetch => {
+            // The next step's loads go into registers before this step's multiply-adds.
+            let args = |letter: &str, step: &str| match letter {
+                "a" => format!("thread, at.x, {step}, {m}u, {k}u"),
+                _ => format!("thread, {step}, at.y, {k}u, {n}u"),
+            };
+            let tiled: Vec<&str> = ["a", "b"]
+                .into_iter()
+                .zip(direct)
+                .filter(|&(_, d)| !d)
+                .map(|(l, _)| l)
+                .collect();
+            let mut first = String::new();
+            let mut put = String::new();
+            let mut next = String::new();
+            for l in &tiled {
+                let _ = writeln!(first, "    var {l}_next = fetch_{l}0({});", args(l, "0u"));
+                let _ = writeln!(put, "        put_{l}0({}, {l}_next);", args(l, "step"));
+                let _ = writeln!(
+                    next,
+                    "            {l}_next = fetch_{l}0({});",
+                    args(l, "step + 1u")
+                );
+            }
+            let _ = write!(
+                out,
+                "{first}    for (var step = 0u; step < {steps}u; step++) {{
+{put}        workgroupBarrier();
+        if (step + 1u < {steps}u) {{
+{next}        }}
+{k0}{compute}        workgroupBarrier();
+    }}
+",
+                compute = compute("0", "        "),
+            );
+        }
+        false => {
+            let _ = write!(
+                out,
+                "    for (var step = 0u; step < {steps}u; step++) {{
+        {loads}
+        workgroupBarrier();
+{k0}{compute}        workgroupBarrier();
+    }}
+",
+                loads = loads("0", "step"),
+                compute = compute("0", "        "),
+            );
+        }
+        true => {
+            // Step `s` reads buffer `s % 2`; the copies of step `s + 1` go into the other
+            // before it, which step `s - 1` finished reading at its barrier. Steps go in
+            // pairs (the multiply-adds must stay in uniform control flow: no `if` around
+            // them), an odd last step after the loop.
+            let _ = write!(
+                out,
+                "    {first}
+    workgroupBarrier();
+    for (var step = 0u; step + 1u < {steps}u; step += 2u) {{
+        {next1}
+{compute0}        workgroupBarrier();
+        if (step + 2u < {steps}u) {{
+            {next0}
+        }}
+{compute1}        workgroupBarrier();
+    }}
+{tail}",
+                first = loads("0", "0u"),
+                next1 = loads("1", "step + 1u"),
+                next0 = loads("0", "step + 2u"),
+                compute0 = compute("0", "        "),
+                compute1 = compute("1", "        "),
+                tail = match steps % 2 {
+                    1 => format!("{}    workgroupBarrier();\n", compute("0", "    ")),
+                    _ => String::new(),
+                },
+            );
+        }
+    }
+    // The epilogue: each fragment through the subgroup's stage to C's rows.
+    let lane_names = coordinates_names(&tc.c_stores);
+    let _ = writeln!(
+        out,
+        "    // C's fragments, each through the subgroup's stage, stored along C's rows.
+    let m0 = at.x * {bm}u;
+    let n0 = at.y * {bn}u;
+    let interior = m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u;
+    let stage = {prefix}_offset(subgroup, 0u, 0u) / 4u;",
+        prefix = stage_layout.prefix,
+    );
+    let mut lane_out = String::new();
+    let lane_names = coordinates(&mut lane_out, "lane", &lane_names, &stores.thread_lens);
+    out.push_str(&lane_out);
+    for (r, row) in stores.rows.iter().enumerate() {
+        let _ = writeln!(out, "    let sr{r} = {};", print(row, &lane_names));
+    }
+    for run in &store_runs {
+        let _ = writeln!(
+            out,
+            "    let sc{} = {};",
+            run.first,
+            print(&stores.columns[run.first], &lane_names)
+        );
+    }
+    let convert = |value: String| match tc.accumulate {
+        Accumulate::F32 => value,
+        Accumulate::F16 => format!("vec4<f32>({value})"),
+    };
+    for &(i, j) in &fragment.values {
+        let _ = writeln!(
+            out,
+            "    coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);
+    workgroupBarrier();",
+            c_pitch / 4
+        );
+        for (r, _) in stores.rows.iter().enumerate() {
+            for run in &store_runs {
+                let f = run.first;
+                let value = convert(format!(
+                    "c_stage[{prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]",
+                    prefix = stage_layout.prefix
+                ));
+                let row = format!("m0 + fr{i} * {FRAGMENT}u + sr{r}");
+                let column = format!("n0 + fc{j} * {FRAGMENT}u + sc{f}");
+                let _ = writeln!(
+                    out,
+                    "    {{\n        let row = {row};\n        let column = {column};\n        let value = {value};"
+                );
+                match c_width {
+                    4 => {
+                        let _ = writeln!(
+                            out,
+                            "        if (interior || (row < {m}u && column < {n}u)) {{ c[(row * {n}u + column) / 4u] = value; }}"
+                        );
+                    }
+                    _ => {
+                        for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
+                            let _ = writeln!(
+                                out,
+                                "        if (interior || (row < {m}u && column + {lane}u < {n}u)) {{ c[row * {n}u + column + {lane}u] = value.{component}; }}"
+                            );
+                        }
+                    }
+                }
+                let _ = writeln!(out, "    }}");
+            }
+        }
+        let _ = writeln!(out, "    workgroupBarrier();");
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// A tiled copy's WGSL (`fn load_x(…) { … }`) split in two: `fetch_x(…)`, which loads every
+/// move into an array of registers (zeros where the copy writes zeros), and `put_x(…, r)`,
+/// which stores them into `destination` where the copy would; with the registers' count.
+/// `None` unless every write into `destination` is one whole entry and the interior and
+/// edge branches write the same entries.
+fn split_copy(copy: &str, destination: &str) -> Option<(String, String, usize)> {
+    let prefix = format!("{destination}[");
+    let lines: Vec<&str> = copy.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("fn "))?;
+    let (name_start, name_end) = (lines[header].find("fn ")? + 3, lines[header].find('(')?);
+    let name = &lines[header][name_start..name_end];
+    let stem = name.strip_prefix("load_")?;
+    let params = lines[header][name_end + 1..].strip_suffix(") {")?;
+    // The writes: index → register, in order of first appearance.
+    let mut places: Vec<String> = Vec::new();
+    let mut interior: Vec<String> = Vec::new();
+    let mut edge = false;
+    for line in &lines[header + 1..] {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("// A partial tile") {
+            edge = true;
+        }
+        let Some(rest) = trimmed.strip_prefix(&prefix) else {
+            continue;
+        };
+        let (index, _) = rest.split_once("] = ")?;
+        if index.contains("][") {
+            return None;
+        }
+        if !places.iter().any(|p| p == index) {
+            if edge {
+                return None;
+            }
+            places.push(index.to_owned());
+        }
+        if !edge {
+            interior.push(index.to_owned());
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let count = places.len();
+    let registers = format!("array<vec4<f16>, {count}>");
+    let mut fetch = String::new();
+    let mut put = String::new();
+    let _ = writeln!(
+        fetch,
+        "// Loads what `{name}` copies into registers (`put_{stem}` stores them).\n\
+         fn fetch_{stem}({params}) -> {registers} {{\n    var r: {registers};"
+    );
+    let _ = writeln!(
+        put,
+        "// Stores the registers of `fetch_{stem}` where `{name}` would.\n\
+         fn put_{stem}({params}, r: {registers}) {{"
+    );
+    let mut prologue = true;
+    for line in &lines[header + 1..lines.len().saturating_sub(1)] {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        if prologue && trimmed.starts_with("let ") {
+            let _ = writeln!(put, "{line}");
+        } else {
+            prologue = false;
+        }
+        match trimmed.strip_prefix(&prefix) {
+            Some(rest) => {
+                let (index, value) = rest.split_once("] = ")?;
+                let register = places.iter().position(|p| p == index)?;
+                let _ = writeln!(fetch, "{indent}r[{register}] = {value}");
+            }
+            None if trimmed == "return;" => {
+                let _ = writeln!(fetch, "{indent}return r;");
+            }
+            None => {
+                let _ = writeln!(fetch, "{line}");
+            }
+        }
+    }
+    let _ = writeln!(fetch, "    return r;\n}}");
+    for (register, place) in places.iter().enumerate() {
+        let _ = writeln!(put, "    {destination}[{place}] = r[{register}];");
+    }
+    let _ = writeln!(put, "}}");
+    Some((fetch, put, count))
+}
+
+/// `vec<width><element>`, or the element alone.
+fn vector(element: &str, width: usize) -> String {
+    match width {
+        1 => element.to_owned(),
+        width => format!("vec{width}<{element}>"),
+    }
+}
+
+/// The names of a thread-value layout's thread coordinates.
+fn coordinates_names(threads: &ThreadValues) -> Vec<String> {
+    threads.descriptor.coords[..threads.thread_coords]
+        .iter()
+        .map(|&c| threads.descriptor.dims[c].name.to_string())
+        .collect()
+}
+
+/// Declares the thread coordinates `names` (lengths `lens`) from the index `index`, and
+/// returns the names the expressions use (the index itself where there is one coordinate).
+fn coordinates(out: &mut String, index: &str, names: &[String], lens: &[usize]) -> Vec<String> {
+    if names.len() == 1 {
+        return vec![index.to_owned()];
+    }
+    let total: usize = lens.iter().product();
+    let mut stride = total;
+    for (name, &len) in names.iter().zip(lens) {
+        let outer = stride;
+        stride /= len.max(1);
+        let quotient = match stride {
+            1 => index.to_owned(),
+            stride => format!("{index} / {stride}u"),
+        };
+        let value = match outer == total {
+            true => quotient,
+            false => format!("{quotient} % {len}u"),
+        };
+        let _ = writeln!(out, "    let {name} = {value};");
+    }
+    names.to_vec()
+}
