@@ -52,10 +52,12 @@ impl Gpu {
                 // SAFETY: wgpu asks its users to accept that experimental features may have
                 // bugs with undefined behaviour. The only one enabled is cooperative
                 // matrices, and the only shaders that use them are the tensor-core GEMM's
-                // (`tensor.rs`): naga validates each first, every pointer they load from or
-                // store to is an element of a fixed-size workgroup array at an offset its
-                // layout keeps in range with the fragment's rows (16 × stride) inside the
-                // array, and the tests check their results against the CPU.
+                // (`tensor.rs`): naga validates each first; every cooperative load or store
+                // reads or writes 16 rows of 16 elements either in a fixed-size workgroup
+                // array, at an offset its layout keeps in range, or (`TensorCores::direct`)
+                // in an operand's storage buffer, only for shapes whose fragments never cross
+                // the matrix's edge, in buffers whose lengths `GemmKernel::run` checks; and
+                // the tests check their results against the CPU.
                 true => unsafe { wgpu::ExperimentalFeatures::enabled() },
                 false => wgpu::ExperimentalFeatures::disabled(),
             };
