@@ -4,6 +4,8 @@
 //! line's entry) on a thread of its own under a deadline, and must come back with items or
 //! with errors that point into the input — never a hang, a panic or an unlocated error.
 
+#[path = "common/chains.rs"]
+mod chains;
 mod common;
 
 use std::time::Duration;
@@ -211,5 +213,20 @@ fn overlapping_embeds_collide_without_enumeration() {
             "`assert bijective` fails: coordinates (y=0, x=2046) and (y=1, x=0) both map to \
              offset 2046: make every transform one-to-one"
         )
+    );
+}
+
+/// The cases of issue "Never hang, round two", each of which once gave a wrong answer, a
+/// panic or minutes of work.
+#[test]
+fn round_two() {
+    // Item 1: staged bijections, refused `inverse;` with an empty reason.
+    survives(chains::shift_chain(8));
+    survives(chains::transpose_chain(21));
+    survives(chains::over_chain(30));
+    survives(
+        "layout W { memory [l: 6]; modulo l -> u (10); slice u -> v (0..6); coords [v]; \
+         inverse; }"
+            .to_owned(),
     );
 }
