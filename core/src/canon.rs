@@ -358,7 +358,13 @@ impl Canonical {
         if let Some(collision) = self.affine_collision() {
             return Injectivity::Collides(collision);
         }
-        self.enumerate(limit)
+        match self.enumerate(limit) {
+            // Too large to enumerate, but a few coordinates may still collide.
+            Injectivity::Unknown => self
+                .step_collision(descriptor)
+                .map_or(Injectivity::Unknown, Injectivity::Collides),
+            verdict => verdict,
+        }
     }
 
     /// Two coordinates an affine offset `Σ c_i · x_i + k` sends to one offset, found from its
@@ -412,6 +418,38 @@ impl Canonical {
             }
         }
         None
+    }
+
+    /// Two coordinates that differ in one coordinate by the length of some dim (or by 1) and
+    /// share an offset: the collisions of the transforms that are not one-to-one, found by
+    /// evaluating a few coordinates instead of all of them. A `modulo` onto `N > len(l)`
+    /// sends `0` and `len(l)` to one index, a broadcast dim any two values; either way the
+    /// step is a dim's length or 1. `None` proves nothing.
+    fn step_collision(&self, descriptor: &Descriptor) -> Option<Collision> {
+        let mut steps: Vec<usize> = descriptor.dims.iter().map(|dim| dim.len).collect();
+        steps.push(1);
+        steps.sort_unstable();
+        steps.dedup();
+        let valid = |coord: &[usize]| self.valid.is_empty() || self.is_valid(coord);
+        let a = vec![0; self.lens.len()];
+        if !valid(&a) {
+            return None;
+        }
+        let offset = self.eval(&a);
+        (0..self.lens.len()).find_map(|var| {
+            steps
+                .iter()
+                .filter(|&&step| step > 0 && step < self.lens[var])
+                .find_map(|&step| {
+                    let mut b = a.clone();
+                    b[var] = step;
+                    (valid(&b) && self.eval(&b) == offset).then(|| Collision {
+                        a: a.clone(),
+                        b,
+                        offset: offset as usize,
+                    })
+                })
+        })
     }
 
     /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding

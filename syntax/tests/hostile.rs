@@ -229,4 +229,40 @@ fn round_two() {
          inverse; }"
             .to_owned(),
     );
+    // Item 7: errors that misled.
+    let errors = [
+        (
+            "layout A { over A; coords [n]; }",
+            "`A` cannot start `over` itself: start it from `memory` or from a layout declared \
+             before it",
+        ),
+        (
+            "layout M { memory [l: 4]; modulo l -> u (18446744073709551615); coords [u]; \
+             assert bijective; }",
+            "`assert bijective` fails: coordinates (u=0) and (u=4) both map to offset 0: make \
+             every transform one-to-one",
+        ),
+        (
+            "access A { lanes 32; bytes 4096; y = lane; x = 0; }
+             layout L { memory [y: 64, x: 64]; coords [y, x]; assert conflict_free(for A); }",
+            "`A` has 32-way bank conflicts, more than the 1 asserted: lane 0 hits bank 0 in \
+             phase 0: (y=0, x=0) → 0 (32 words); one lane's 4096 bytes span every bank more \
+             than once whatever the layout: access fewer bytes per lane",
+        ),
+    ];
+    for (source, expected) in errors {
+        survives(source.to_owned());
+        let message = swizzle_syntax::source(source).err().map(|e| e.to_string());
+        assert_eq!(message.as_deref(), Some(expected), "{source}");
+    }
+    let row = vec!["x[0]"; 20_001].join(" ^ ");
+    let source = format!(
+        "layout B {{ memory [l: 4]; bits l -> [y: 2, x: 2] ({row}, y[0]); coords [y, x]; }}"
+    );
+    survives(source.clone());
+    let message = swizzle_syntax::source(&source).err().map(|e| e.to_string());
+    assert!(
+        message.is_some_and(|m| m.starts_with("this row of `bits` has more than 256 operators")),
+        "{source}"
+    );
 }

@@ -222,7 +222,7 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
                     );
                 } else {
                     let (start, base_stages) =
-                        checker.over(keyword, base, names.as_deref(), bases)?;
+                        checker.over(&item.name, keyword, base, names.as_deref(), bases)?;
                     memory = Some(start);
                     stages.extend(base_stages);
                     over = true;
@@ -739,6 +739,7 @@ impl Checker<'_> {
     /// ids, so its stages apply as they are: `over` comes before any dim is declared.
     fn over(
         &mut self,
+        layout: &Ident,
         keyword: &Ident,
         base: &Ident,
         names: Option<&[Ident]>,
@@ -747,6 +748,15 @@ impl Checker<'_> {
         let descriptor = match bases.get(&base.to_string()) {
             Some(Some(Ok(descriptor))) => descriptor,
             Some(Some(Err(reported))) => return Err(*reported),
+            Some(None) if base == layout => {
+                return Err(self.errors.error(
+                    base,
+                    format!(
+                        "`{layout}` cannot start `over` itself: start it from `memory` or \
+                         from a layout declared before it"
+                    ),
+                ));
+            }
             Some(None) => {
                 return Err(self.errors.error(
                     base,
