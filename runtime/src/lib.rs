@@ -25,7 +25,7 @@ pub use traversal::Traversal;
 #[doc(hidden)]
 pub mod __private {
     pub use swizzle_core::grid::space as grid_space;
-    pub use swizzle_core::ir::{list, text};
+    pub use swizzle_core::ir::{dims_then, list, stages_then, text};
     pub use swizzle_core::kernel::{Storage, plan};
 }
 

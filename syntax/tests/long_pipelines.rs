@@ -10,7 +10,7 @@ mod common;
 #[path = "common/wgsl_eval.rs"]
 mod wgsl_eval;
 
-use chains::{over_chain, rotation_chain, shift_chain, transpose_chain, xor_chain};
+use chains::{over_chain, rotation_chain, shift_chain, transpose_chain, xor_chain, xor_over_chain};
 use std::time::Duration;
 use swizzle_core::canon::Canonical;
 use swizzle_core::ir::{Descriptor, coordinates};
@@ -198,4 +198,15 @@ fn a_bijection_with_a_stage_without_inverse_names_it() {
              stage with a transform that is one-to-one on its own"
         )
     );
+}
+
+/// A layout `over` another reads its base's dims and stages from the base's const data
+/// instead of repeating them (issue "Never hang, round two", item 5): a chain of layouts,
+/// each `over` the one before, expands in size linear in its length (200 once took 2.7 MB,
+/// each layout's descriptor repeating every stage before it).
+#[test]
+fn over_chains_expand_linearly() {
+    let sizes = [100, 200].map(|layouts| expand(&xor_over_chain(layouts)).len());
+    assert!(sizes[1] < 2 * sizes[0] + sizes[0] / 10, "{sizes:?}");
+    assert!(sizes[1] < 200 * 8_000, "{sizes:?}");
 }

@@ -76,15 +76,35 @@ pub fn transpose_chain(transforms: usize) -> String {
 /// `layouts` layouts over 6 × 5, each `over` the one before with one `cyclic_shift`; the
 /// last asks for its inverse.
 pub fn over_chain(layouts: usize) -> String {
-    let mut text =
-        "layout O0 { memory [r: 6, c: 5]; cyclic_shift c by r; coords [r, c]; }".to_owned();
-    for i in 1..layouts {
-        let (shifted, by) = if i % 2 == 1 { ("c", "r") } else { ("r", "c") };
-        let inverse = if i + 1 == layouts { " inverse;" } else { "" };
-        text += &format!(
-            "\nlayout O{i} {{ over O{}; cyclic_shift {shifted} by {by}; coords [r, c];{inverse} }}",
-            i - 1
-        );
-    }
-    text
+    let shifts = ["cyclic_shift c by r;", "cyclic_shift r by c;"];
+    layered(layouts, ["r: 6", "c: 5"], shifts, "inverse;")
+}
+
+/// `layouts` layouts over 16 × 16, each `over` the one before with one `xor`: F2 through
+/// and through, so that each one's code is small and only its descriptor could grow.
+pub fn xor_over_chain(layouts: usize) -> String {
+    layered(
+        layouts,
+        ["y: 16", "x: 16"],
+        ["xor x by y;", "xor y by x;"],
+        "",
+    )
+}
+
+/// `layouts` layouts `O0`, `O1`, …: the first from `memory [dims]`, each other `over` the
+/// one before, each applying the next of `steps` in turn; the last ends with `last`.
+fn layered(layouts: usize, dims: [&str; 2], steps: [&str; 2], last: &str) -> String {
+    let names = dims.map(|dim| dim.split(':').next().unwrap_or_default());
+    let coords = names.join(", ");
+    (0..layouts)
+        .map(|i| {
+            let start = match i {
+                0 => format!("memory [{}]", dims.join(", ")),
+                i => format!("over O{}", i - 1),
+            };
+            let (step, end) = (steps[i % 2], if i + 1 == layouts { last } else { "" });
+            format!("layout O{i} {{ {start}; {step} coords [{coords}]; {end} }}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
