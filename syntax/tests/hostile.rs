@@ -319,3 +319,45 @@ fn round_two() {
         "{source}"
     );
 }
+
+/// Issue 28 item 2: tiled copies of large tiles. Within the budgets they expand (one thread
+/// holding 64 × 64, 32 threads holding rows of 128 × 128); past them the copy's `threads T`
+/// names the budget (one thread holding 256 × 256 took over 600 s, 1024 × 1024 over 4 GB).
+#[test]
+fn tiled_copies_of_large_tiles() {
+    let copy = |n: usize, body: &str| {
+        format!(
+            "threads T {{ tile [y: {n}, x: {n}]; {body} }}
+             layout P {{ memory [y: {n}, x: {n}]; coords [y, x]; }}
+             kernel K = tiled_copy(image -> P, threads T);"
+        )
+    };
+    let one = "threads []; values [y, x];";
+    let rows = |v: usize| format!("unmerge y -> [ty: 32, v: {v}]; threads [ty]; values [x, v];");
+    for source in [copy(64, one), copy(128, &rows(4))] {
+        survives(source.clone());
+        assert!(swizzle_syntax::source(&source).is_ok(), "{source}");
+    }
+    let refused = [
+        (
+            copy(256, one),
+            "each thread of `T` moves 65536 values in vectors of 4: 16384 moves",
+        ),
+        (
+            copy(256, &rows(8)),
+            "each thread of `T` moves 2048 values in vectors of 1: 2048 moves",
+        ),
+        (
+            copy(1024, one),
+            "`T` distributes a tile of 1024 × 1024 = 1048576 elements",
+        ),
+    ];
+    for (source, start) in refused {
+        survives(source.clone());
+        let message = swizzle_syntax::source(&source).err().map(|e| e.to_string());
+        assert!(
+            message.as_deref().is_some_and(|m| m.starts_with(start)),
+            "{source}: {message:?}"
+        );
+    }
+}
