@@ -44,13 +44,16 @@ const GOB_BYTES: usize = 512;
 
 /// Bytes of a block-linear texture of `width × height` pixels of `bytes_per_pixel` bytes,
 /// with blocks `block_height` GOBs high: whole GOBs across each row and whole blocks down;
-/// `None` for a block height of 0 or past `usize::MAX`.
+/// `None` for pixels of 0 bytes, a block height of 0 or past `usize::MAX`.
 pub fn swizzled_size(
     width: usize,
     height: usize,
     bytes_per_pixel: usize,
     block_height: usize,
 ) -> Option<usize> {
+    if bytes_per_pixel == 0 {
+        return None;
+    }
     let gobs = [
         height.div_ceil(8),
         width.checked_mul(bytes_per_pixel)?.div_ceil(64),
@@ -151,6 +154,9 @@ impl Texture {
         bytes_per_pixel: usize,
         block_height: usize,
     ) -> Result<Self, KernelError> {
+        if bytes_per_pixel == 0 {
+            return Err(KernelError::ZeroSizedElement);
+        }
         let row = width
             .checked_mul(bytes_per_pixel)
             .ok_or_else(|| KernelError::Overflow {

@@ -48,6 +48,29 @@ fn generated_orders_are_the_cores() {
     assert_eq!(Rows::tile(0, [usize::MAX, 2]), None);
 }
 
+/// Grids whose bands or squares hold more tiles than an index counts still have every tile
+/// (issue "Never hang, round two", item 6: `grouped(n)` and `morton(n)` multiplied the band
+/// size out, which panicked in debug builds and wrapped in release ones).
+#[test]
+fn the_largest_grids_compute_without_overflow() {
+    let max = usize::MAX;
+    for (tile, order, _, _) in ORDERS {
+        for grid in [[1, max], [max, 1], [2, max / 2], [max / 3, 3], [max / 8, 8]] {
+            let tiles = grid[0] * grid[1];
+            for group in [0, 1, 7, 8, 9, tiles / 2, tiles - 9, tiles - 1] {
+                let expected = order
+                    .tile(group as u64, grid.map(|g| g as u64))
+                    .map(|t| t.map(|v| v as usize));
+                let found = tile(group, grid);
+                assert!(found.is_some(), "{order} {grid:?} {group}");
+                assert_eq!(found, expected, "{order} {grid:?} {group}");
+            }
+        }
+    }
+    assert_eq!(Bands::tile(0, [1, max]), Some([0, 0]));
+    assert_eq!(Squares::tile(max - 1, [1, max]), Some([0, max - 1]));
+}
+
 #[test]
 fn wgsl_validates() {
     for (_, order, wgsl, function) in ORDERS {

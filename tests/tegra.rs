@@ -97,6 +97,14 @@ fn bad_textures_are_errors() {
     ));
     assert_eq!(swizzled_size(16, 8, 4, 0), None);
     assert_eq!(swizzled_size(usize::MAX, 8, 4, 1), None);
+    // Pixels of 0 bytes (once a copy of nothing that returned `Ok`).
+    for copy in [swizzle, deswizzle] {
+        assert_eq!(
+            copy(16, 8, 0, 1, &[0; 512], &mut dst[..512]),
+            Err(KernelError::ZeroSizedElement)
+        );
+    }
+    assert_eq!(swizzled_size(16, 8, 0, 1), None);
 }
 
 /// `swizzle_with` and `deswizzle_with` give the default's bytes at every level this CPU runs

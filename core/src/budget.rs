@@ -46,6 +46,15 @@ pub const PICTURE_CELLS: usize = 1 << 22;
 /// Elements of one tile a copy kernel is planned for.
 pub const KERNEL_TILE: usize = 1 << 16;
 
+/// Elements of the tile a tiled copy moves (a 256 × 256 tile): its instructions are
+/// analysed and its code derived element by element.
+pub const COPY_TILE: usize = 1 << 16;
+
+/// Moves one thread of a tiled copy makes (its values over its vector width): its code is
+/// written out move by move, in WGSL and in Rust (1024 moves of one thread holding a
+/// 64 × 64 tile in vectors of 4).
+pub const COPY_MOVES: usize = 1024;
+
 /// Accesses a traversal unrolls into an `INDICES` table and a straight-line `for_each`;
 /// longer traversals compute each access in a loop.
 pub const TRAVERSAL_UNROLL: usize = 1024;

@@ -5,7 +5,7 @@
 use crate::budget;
 use crate::code::{self, Block, Code, Op};
 use crate::f2::{F2Map, Inputs};
-use crate::ir::{Descriptor, coordinates};
+use crate::ir::{Descriptor, DimId, coordinates};
 use crate::sym::{Sym, Vars};
 use crate::transform::embed::{dominating_strides, unstride};
 use crate::transform::{Domain, Lowering};
@@ -124,8 +124,6 @@ impl Canonical {
     /// caller only asks whether the pipeline folds, and the rest would be wasted work.
     fn fold(descriptor: &Descriptor, local_past: usize, probe: bool) -> Canonical {
         let lens = descriptor.shape();
-        let mut locals: Vec<Local> = Vec::new();
-        let mut names = HashMap::new();
         // The variables' lengths grow with the locals: the coordinates', then the locals'.
         let symbolic = Symbolic {
             lens: lens.clone(),
@@ -135,34 +133,16 @@ impl Canonical {
         for (i, &dim) in descriptor.coords.iter().enumerate() {
             on.values[dim] = Some(Sym::Var(i));
         }
+        let mut stager = Stager::new(local_past);
         for stage in descriptor.stages.iter().rev() {
             // Checked descriptors never fail; a stage that did would leave its dims at 0.
             let _ = stage.apply(&mut on);
-            for dim in stage.lower() {
-                let Some(mut sym) = on.values[dim].take() else {
-                    continue;
-                };
-                let name = descriptor.dims[dim].name.to_string();
-                if !matches!(sym, Sym::Var(_)) && sym.as_constant().is_none() {
-                    if !sym.fits(local_past, budget::SYMBOLIC_DEPTH) {
-                        let len = descriptor.dims[dim].len;
-                        on.domain.lens.push(len);
-                        locals.push(Local {
-                            name,
-                            value: sym,
-                            len,
-                        });
-                        sym = Sym::Var(on.domain.lens.len() - 1);
-                    } else {
-                        names.entry(sym.clone()).or_insert(name);
-                    }
-                }
-                on.values[dim] = Some(sym);
-            }
-            if probe && !locals.is_empty() {
+            stager.settle(&mut on, &stage.lower());
+            if probe && !stager.locals.is_empty() {
                 break;
             }
         }
+        let Stager { locals, names, .. } = stager;
         let offset = on
             .offset(&descriptor.memory)
             .unwrap_or_else(|_| Sym::constant(0));
@@ -187,15 +167,9 @@ impl Canonical {
         }
     }
 
-    /// The names of the variables in code: the coordinates', then the locals', each named
-    /// after its dim and made unique (`m`, `m1`, …).
+    /// The names of the variables in code: the coordinates', then the locals'.
     fn var_names(&self) -> Vec<String> {
-        let mut used: HashSet<String> = self.coord_names.iter().cloned().collect();
-        let mut names = self.coord_names.clone();
-        for local in &self.locals {
-            names.push(code::fresh(&local.name, &mut used));
-        }
-        names
+        variable_names(&self.coord_names, &self.coord_names, &self.locals)
     }
 
     /// The lengths that bound the variables: the coordinates', then the locals'.
@@ -250,29 +224,7 @@ impl Canonical {
     /// The locals of a staged layout as code, in order; `needed` keeps only those the given
     /// code reads (directly or through another local).
     fn local_code(&self, needed: &[&Code]) -> Vec<(String, Code)> {
-        let variables = self.var_names();
-        let codes: Vec<(String, Code)> = self
-            .locals
-            .iter()
-            .enumerate()
-            .map(|(i, local)| {
-                let code = sym_code(&local.value, &variables);
-                (variables[self.lens.len() + i].clone(), code)
-            })
-            .collect();
-        let mut live: HashSet<String> = HashSet::new();
-        for code in needed {
-            code.collect_vars(&mut live);
-        }
-        let mut kept = Vec::new();
-        for (name, code) in codes.into_iter().rev() {
-            if live.contains(&name) {
-                code.collect_vars(&mut live);
-                kept.push((name, code));
-            }
-        }
-        kept.reverse();
-        kept
+        live_locals(&self.locals, &self.var_names(), self.lens.len(), needed)
     }
 
     /// The validity conditions as `(expr, lo, hi)` code, dropping bounds the coordinate
@@ -322,27 +274,64 @@ impl Canonical {
     /// (after the locals of a staged layout).
     pub fn offset_block(&self) -> Block {
         let (code, names) = self.offset_code();
-        if self.locals.is_empty() {
-            return Block::share(vec![code], &names, &self.coord_names);
-        }
-        let staged = self.local_code(&[&code]);
-        let mut block = Block::share(vec![code], &names, &self.var_names());
-        block.locals.splice(0..0, staged);
-        block
+        let params = &self.coord_names;
+        staged_block(vec![code], &names, params, params, &self.locals)
     }
 
     /// The inverse's body (one result per coordinate, over the variable `offset`), when the
-    /// layout is provably a bijection onto `0..space` within `limit` enumerated coordinates.
-    pub fn inverse_block(&self, descriptor: &Descriptor, limit: usize) -> Option<Block> {
-        let (codes, names) = self.inverse_code(descriptor, limit)?;
+    /// layout is provably a bijection onto `0..space` within `limit` enumerated coordinates:
+    /// the proof is [`Canonical::bijectivity`]'s, the one `assert bijective` checks. An
+    /// inverse that does not fold into one expression per coordinate is staged as the
+    /// offset is (one named local per large intermediate value).
+    pub fn inverse(&self, descriptor: &Descriptor, limit: usize) -> Result<Block, NoInverse> {
+        self.bijectivity(descriptor, limit)
+            .map_err(NoInverse::NotBijective)?;
         // Locals must not shadow the parameter or the coordinates bound after them.
-        let taken: Vec<String> = self
-            .coord_names
+        let offset = ["offset".to_owned()];
+        let taken: Vec<String> = self.coord_names.iter().chain(&offset).cloned().collect();
+        if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
+            // Full column rank (the bijectivity above) makes the F2 map invertible.
+            if let Some(inverse) = f2.inverse(inputs.total()) {
+                let source = Inputs {
+                    names: offset.to_vec(),
+                    widths: vec![inputs.total()],
+                };
+                let mut names = HashMap::new();
+                let coords = (0..inputs.names.len())
+                    .map(|var| {
+                        // Stages are named after the coordinate they extract, not `offset`.
+                        let label = format!("{}_bits", inputs.names[var]);
+                        let slice = inverse.slice(inputs.start(var), inputs.widths[var]);
+                        slice.to_code(&source, &mut names, Some(&label))
+                    })
+                    .collect();
+                return Ok(Block::share(coords, &names, &taken));
+            }
+        }
+        let raised = raise(descriptor)?;
+        let variables = variable_names(&offset, &taken, &raised.locals);
+        let names = raised
+            .names
             .iter()
-            .cloned()
-            .chain(["offset".to_owned()])
+            .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
             .collect();
-        Some(Block::share(codes, &names, &taken))
+        let coords = raised
+            .coords
+            .iter()
+            .map(|sym| sym_code(sym, &variables))
+            .collect();
+        Ok(staged_block(
+            coords,
+            &names,
+            &offset,
+            &taken,
+            &raised.locals,
+        ))
+    }
+
+    /// [`Canonical::inverse`], where there is one.
+    pub fn inverse_block(&self, descriptor: &Descriptor, limit: usize) -> Option<Block> {
+        self.inverse(descriptor, limit).ok()
     }
 
     /// Decides whether distinct valid coordinates always get distinct offsets, enumerating at
@@ -369,7 +358,13 @@ impl Canonical {
         if let Some(collision) = self.affine_collision() {
             return Injectivity::Collides(collision);
         }
-        self.enumerate(limit)
+        match self.enumerate(limit) {
+            // Too large to enumerate, but a few coordinates may still collide.
+            Injectivity::Unknown => self
+                .step_collision(descriptor)
+                .map_or(Injectivity::Unknown, Injectivity::Collides),
+            verdict => verdict,
+        }
     }
 
     /// Two coordinates an affine offset `Σ c_i · x_i + k` sends to one offset, found from its
@@ -423,6 +418,38 @@ impl Canonical {
             }
         }
         None
+    }
+
+    /// Two coordinates that differ in one coordinate by the length of some dim (or by 1) and
+    /// share an offset: the collisions of the transforms that are not one-to-one, found by
+    /// evaluating a few coordinates instead of all of them. A `modulo` onto `N > len(l)`
+    /// sends `0` and `len(l)` to one index, a broadcast dim any two values; either way the
+    /// step is a dim's length or 1. `None` proves nothing.
+    fn step_collision(&self, descriptor: &Descriptor) -> Option<Collision> {
+        let mut steps: Vec<usize> = descriptor.dims.iter().map(|dim| dim.len).collect();
+        steps.push(1);
+        steps.sort_unstable();
+        steps.dedup();
+        let valid = |coord: &[usize]| self.valid.is_empty() || self.is_valid(coord);
+        let a = vec![0; self.lens.len()];
+        if !valid(&a) {
+            return None;
+        }
+        let offset = self.eval(&a);
+        (0..self.lens.len()).find_map(|var| {
+            steps
+                .iter()
+                .filter(|&&step| step > 0 && step < self.lens[var])
+                .find_map(|&step| {
+                    let mut b = a.clone();
+                    b[var] = step;
+                    (valid(&b) && self.eval(&b) == offset).then(|| Collision {
+                        a: a.clone(),
+                        b,
+                        offset: offset as usize,
+                    })
+                })
+        })
     }
 
     /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding
@@ -482,49 +509,6 @@ impl Canonical {
         }
         Injectivity::Injective
     }
-
-    /// The inverse, one code per coordinate over the variable `offset`, when the layout is a
-    /// bijection onto `0..space`; with a dim name for intermediate expressions.
-    fn inverse_code(
-        &self,
-        descriptor: &Descriptor,
-        limit: usize,
-    ) -> Option<(Vec<Code>, HashMap<Code, String>)> {
-        let space = descriptor.space()?;
-        if !self.valid.is_empty()
-            || descriptor.size()? != space
-            || self.injectivity(descriptor, limit) != Injectivity::Injective
-        {
-            return None;
-        }
-        let offset = ["offset".to_owned()];
-        if let (Some(f2), Some(inputs)) = (&self.f2, self.inputs()) {
-            let inverse = f2.inverse(inputs.total())?;
-            let source = Inputs {
-                names: offset.to_vec(),
-                widths: vec![inputs.total()],
-            };
-            let mut names = HashMap::new();
-            let coords = (0..inputs.names.len())
-                .map(|var| {
-                    // Stages are named after the coordinate they extract, not `offset`.
-                    let label = format!("{}_bits", inputs.names[var]);
-                    let slice = inverse.slice(inputs.start(var), inputs.widths[var]);
-                    slice.to_code(&source, &mut names, Some(&label))
-                })
-                .collect();
-            return Some((coords, names));
-        }
-        let (coords, names) = raise(descriptor)?;
-        let names = names
-            .iter()
-            .map(|(sym, name)| (sym_code(sym, &offset), name.clone()))
-            .collect();
-        Some((
-            coords.iter().map(|sym| sym_code(sym, &offset)).collect(),
-            names,
-        ))
-    }
 }
 
 fn power_of_two_inputs(lens: &[usize], names: &[String]) -> Option<Inputs> {
@@ -555,44 +539,187 @@ fn stagewise_injective(descriptor: &Descriptor) -> bool {
             .all(|stage| stage.injective(&descriptor.dims))
 }
 
+/// Why a layout has no inverse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoInverse {
+    /// It is not a bijection onto `0..space` (or could not be proved one): why, as
+    /// [`Canonical::bijectivity`] says.
+    NotBijective(String),
+    /// It is a bijection, but one of its stages has no inverse of its own (a wrapping
+    /// `modulo` whose upper values a later stage restricts), so it cannot be undone stage by
+    /// stage: that stage as the language writes it, and why.
+    Stage { stage: String, why: &'static str },
+}
+
+/// A layout's inverse run on symbols: each coordinate over variable 0 (the offset) and the
+/// locals (variables 1 onwards), with a dim name for intermediate expressions.
+struct Raised {
+    coords: Vec<Sym>,
+    names: HashMap<Sym, String>,
+    locals: Vec<Local>,
+}
+
 /// The inverse by running every stage upwards (memory first), for bijective layouts that are
-/// not F2-affine. Each coordinate comes out as an expression of the variable 0, the offset;
-/// intermediate expressions are named after the dim they compute.
-fn raise(descriptor: &Descriptor) -> Option<(Vec<Sym>, HashMap<Sym, String>)> {
+/// not F2-affine: folded into one expression per coordinate when it fits
+/// [`budget::SYMBOLIC_NODES`], else staged past [`budget::STAGE_NODES`], as
+/// [`Canonical::new`] stages the offset.
+fn raise(descriptor: &Descriptor) -> Result<Raised, NoInverse> {
+    let folded = raise_staged(descriptor, budget::SYMBOLIC_NODES, true)?;
+    match folded.locals.is_empty() {
+        true => Ok(folded),
+        false => raise_staged(descriptor, budget::STAGE_NODES, false),
+    }
+}
+
+/// The stages run upwards, every value past `local_past` nodes a local. A `probe` stops at
+/// the first local (its `coords` are then empty): its caller only asks whether the inverse
+/// folds.
+fn raise_staged(
+    descriptor: &Descriptor,
+    local_past: usize,
+    probe: bool,
+) -> Result<Raised, NoInverse> {
+    let space = descriptor.space().unwrap_or(0);
     let symbolic = Symbolic {
-        lens: vec![descriptor.space()?],
+        lens: vec![space],
         valid: Vec::new(),
     };
     let mut on = Lowering::new(symbolic, &descriptor.dims);
     let memory = &descriptor.memory;
-    unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides).ok()?;
-    let too_large = |sym: &Option<Sym>| {
-        sym.as_ref()
-            .is_some_and(|s| !s.fits(budget::SYMBOLIC_NODES, budget::SYMBOLIC_DEPTH))
-    };
+    let mut stager = Stager::new(local_past);
+    // A checked memory always unstrides (its strides dominate, as the bijectivity proved).
+    let unstrided = unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides);
+    unstrided.map_err(|why| NoInverse::Stage {
+        stage: "memory".to_owned(),
+        why,
+    })?;
+    stager.settle(&mut on, &memory.dims);
     for stage in descriptor.stages.iter() {
-        // An inverse past the budget is not folded: the layout gets none.
-        if stage.lower().iter().any(|&d| too_large(&on.values[d])) {
-            return None;
-        }
-        stage.raise(&mut on).ok()?;
-    }
-    let values = on.values;
-    let mut names = HashMap::new();
-    for (dim, value) in descriptor.dims.iter().zip(&values) {
-        if let Some(sym) = value
-            .clone()
-            .filter(|s| !matches!(s, Sym::Var(_)) && s.as_constant().is_none())
-        {
-            names.entry(sym).or_insert_with(|| dim.name.to_string());
+        stage.raise(&mut on).map_err(|why| NoInverse::Stage {
+            stage: stage.describe(&descriptor.dims),
+            why,
+        })?;
+        stager.settle(&mut on, &stage.upper());
+        if probe && !stager.locals.is_empty() {
+            return Ok(Raised {
+                coords: Vec::new(),
+                names: HashMap::new(),
+                locals: stager.locals,
+            });
         }
     }
     let coords = descriptor
         .coords
         .iter()
-        .map(|&d| values[d].clone().filter(|_| !too_large(&values[d])))
-        .collect::<Option<Vec<_>>>()?;
-    Some((coords, names))
+        // A coordinate no stage raised is one a stage ignores: 0 is its only value.
+        .map(|&d| on.values[d].clone().unwrap_or_else(|| Sym::constant(0)))
+        .collect();
+    Ok(Raised {
+        coords,
+        names: stager.names,
+        locals: stager.locals,
+    })
+}
+
+/// The values of a pipeline run on symbols, kept small: after each stage, a value past
+/// `local_past` nodes (or [`budget::SYMBOLIC_DEPTH`] levels) becomes a local, a fresh
+/// variable bounded by its dim's length, so that no chain of transforms grows the code
+/// faster than its length.
+struct Stager {
+    local_past: usize,
+    locals: Vec<Local>,
+    /// A dim name for each intermediate expression, to name shared locals after.
+    names: HashMap<Sym, String>,
+}
+
+impl Stager {
+    fn new(local_past: usize) -> Stager {
+        Stager {
+            local_past,
+            locals: Vec::new(),
+            names: HashMap::new(),
+        }
+    }
+
+    /// Settles the values a stage has just computed for `dims`.
+    fn settle(&mut self, on: &mut Lowering<'_, Symbolic>, dims: &[DimId]) {
+        for &dim in dims {
+            let Some(mut sym) = on.values[dim].take() else {
+                continue;
+            };
+            if !matches!(sym, Sym::Var(_)) && sym.as_constant().is_none() {
+                let name = on.dims[dim].name.to_string();
+                if sym.fits(self.local_past, budget::SYMBOLIC_DEPTH) {
+                    self.names.entry(sym.clone()).or_insert(name);
+                } else {
+                    let len = on.dims[dim].len;
+                    on.domain.lens.push(len);
+                    self.locals.push(Local {
+                        name,
+                        value: sym,
+                        len,
+                    });
+                    sym = Sym::Var(on.domain.lens.len() - 1);
+                }
+            }
+            on.values[dim] = Some(sym);
+        }
+    }
+}
+
+/// The names of the variables in code: the parameters, then the locals, each named after
+/// its dim and made unique (`m`, `m1`, …) among themselves and `taken`.
+fn variable_names(params: &[String], taken: &[String], locals: &[Local]) -> Vec<String> {
+    let mut used: HashSet<String> = params.iter().chain(taken).cloned().collect();
+    let mut names = params.to_vec();
+    for local in locals {
+        names.push(code::fresh(&local.name, &mut used));
+    }
+    names
+}
+
+/// The `locals` of a staged pipeline (variables `first` onwards of `variables`) as code, in
+/// order, keeping only those the `needed` code reads (directly or through another local).
+fn live_locals(
+    locals: &[Local],
+    variables: &[String],
+    first: usize,
+    needed: &[&Code],
+) -> Vec<(String, Code)> {
+    let mut live: HashSet<String> = HashSet::new();
+    for code in needed {
+        code.collect_vars(&mut live);
+    }
+    let mut kept = Vec::new();
+    for (i, local) in locals.iter().enumerate().rev() {
+        let name = &variables[first + i];
+        if live.contains(name) {
+            let code = sym_code(&local.value, variables);
+            code.collect_vars(&mut live);
+            kept.push((name.clone(), code));
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// A block of `results` over `params` and the `locals` of a staged pipeline: the locals the
+/// results read, in order, then the subexpressions the results share, no local named as
+/// one of `taken`.
+fn staged_block(
+    results: Vec<Code>,
+    names: &HashMap<Code, String>,
+    params: &[String],
+    taken: &[String],
+    locals: &[Local],
+) -> Block {
+    let variables = variable_names(params, taken, locals);
+    let needed: Vec<&Code> = results.iter().collect();
+    let staged = live_locals(locals, &variables, params.len(), &needed);
+    let used: Vec<String> = variables.iter().chain(taken).cloned().collect();
+    let mut block = Block::share(results, names, &used);
+    block.locals.splice(0..0, staged);
+    block
 }
 
 /// Integer code for a symbolic expression: power-of-two factors and divisors become shifts

@@ -321,13 +321,16 @@ fn bits(sym: &Sym, inputs: &Inputs) -> Option<Vec<BitForm>> {
                 })
                 .collect();
             for (term, coefficient) in terms {
-                let coefficient = u128::try_from(*coefficient)
-                    .ok()
-                    .filter(|c| c.is_power_of_two())?;
-                let shift = coefficient.trailing_zeros() as usize;
-                let mut term_bits = vec![BitForm::default(); shift];
-                term_bits.extend(bits(term, inputs)?);
-                acc = combine_disjoint(acc, term_bits)?;
+                let coefficient = u128::try_from(*coefficient).ok()?;
+                let term = bits(term, inputs)?;
+                // `c · t` is one copy of `t` shifted to each set bit of `c` (equal rows of a
+                // `bits` map fold into one term of coefficient `2^i + 2^j`): an XOR while
+                // no two copies share a position.
+                for shift in (0..u128::BITS as usize).filter(|&k| coefficient >> k & 1 == 1) {
+                    let mut copy = vec![BitForm::default(); shift];
+                    copy.extend(term.iter().copied());
+                    acc = combine_disjoint(acc, copy)?;
+                }
             }
             acc
         }

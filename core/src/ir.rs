@@ -180,7 +180,61 @@ pub const fn text(name: &'static str) -> Cow<'static, str> {
     Cow::Borrowed(name)
 }
 
+/// A borrowed list's items, restated as a new borrowed list (see [`Transform::restate`]).
+/// A list that owns its items has no place in const data, and stops the evaluation.
+#[doc(hidden)]
+pub const fn restated<T: Clone>(items: &List<T>) -> List<T> {
+    match items {
+        Cow::Borrowed(items) => Cow::Borrowed(items),
+        Cow::Owned(_) => panic!("const data borrows its lists"),
+    }
+}
+
+/// Declares a const fn that lays `base` then `own` out in one array, each item copied by
+/// its const `restate`: the dims and stages of a layout `over` a base, which start with the
+/// base's, read from the base's const data instead of being repeated.
+macro_rules! then {
+    ($name:ident, $item:ty, $filler:expr) => {
+        #[doc(hidden)]
+        pub const fn $name<const N: usize>(base: &[$item], own: &[$item]) -> [$item; N] {
+            assert!(base.len() + own.len() == N, "the lists fill the array");
+            let mut out = [const { $filler }; N];
+            let mut i = 0;
+            while i < N {
+                let item = match i < base.len() {
+                    true => &base[i],
+                    false => &own[i - base.len()],
+                };
+                // The filler owns nothing: forgetting it leaks nothing.
+                core::mem::forget(core::mem::replace(&mut out[i], item.restate()));
+                i += 1;
+            }
+            out
+        }
+    };
+}
+
+then!(dims_then, Dim, Dim::new("", 0));
+then!(
+    stages_then,
+    Transform,
+    Transform::Replicate(crate::transform::Replicate {
+        upper: Cow::Borrowed(&[])
+    })
+);
+
 impl Dim {
+    /// A copy in const data (see [`Transform::restate`]).
+    pub const fn restate(&self) -> Dim {
+        Dim {
+            name: match &self.name {
+                Cow::Borrowed(name) => Cow::Borrowed(name),
+                Cow::Owned(_) => panic!("const data borrows its names"),
+            },
+            len: self.len,
+        }
+    }
+
     pub const fn new(name: &'static str, len: usize) -> Dim {
         Dim {
             name: Cow::Borrowed(name),

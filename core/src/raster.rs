@@ -123,21 +123,28 @@ impl Raster {
             }
             Raster::Grouped(n) | Raster::Morton(n) => {
                 let n = n as u128;
-                // The band of `n` rows the workgroup is in, its first row, the index inside.
-                let band_size = Code::bin(Op::Mul, grid_x.clone(), Code::Lit(n));
-                prologue.push(("band_size".to_owned(), band_size));
+                // The workgroup's row in row-major order, the first row of its band of `n`
+                // rows, and its index inside the band. No value passes `group` or the grid's
+                // extents: `first · grid_x ≤ row · grid_x ≤ group`, where the band's size
+                // `n · grid_x` may not fit an index.
                 prologue.push((
-                    "band".to_owned(),
-                    Code::bin(Op::Div, group.clone(), var("band_size")),
+                    "row".to_owned(),
+                    Code::bin(Op::Div, group.clone(), grid_x.clone()),
                 ));
-                prologue.push(("first".to_owned(), var("band").times(n)));
+                prologue.push(("first".to_owned(), var("row").quotient(n).times(n)));
                 prologue.push((
                     "within".to_owned(),
-                    Code::bin(Op::Rem, group, var("band_size")),
+                    Code::bin(
+                        Op::Sub,
+                        group,
+                        Code::bin(Op::Mul, var("first"), grid_x.clone()),
+                    ),
                 ));
+                // `first < grid_y`: the rows left never underflow, and `first + n` is
+                // never computed.
                 let full_band = Condition::AtLeast(
-                    grid_y.clone(),
-                    Code::bin(Op::Add, var("first"), Code::Lit(n)),
+                    Code::bin(Op::Sub, grid_y.clone(), var("first")),
+                    Code::Lit(n),
                 );
                 let mut cases = Vec::new();
                 if let Raster::Morton(_) = self {
@@ -154,7 +161,10 @@ impl Raster {
                 // The last band: the rows that are left, column by column.
                 cases.push(Case {
                     when: Vec::new(),
-                    lets: vec![("rows".to_owned(), Code::bin(Op::Sub, grid_y, var("first")))],
+                    lets: vec![(
+                        "rows".to_owned(),
+                        Code::bin(Op::Sub, grid_y.clone(), var("first")),
+                    )],
                     tile: columns(var("first"), Code::Lit(0), var("within"), var("rows")),
                 });
                 cases
@@ -196,9 +206,10 @@ fn morton_cases(n: u128, full_band: &Condition, grid_x: &Code) -> Vec<Case> {
     };
     let square = Code::var("square");
     let left = square.clone().times(n);
+    // `left < grid_x`, so the columns left never underflow (`left + n` could overflow).
     let whole_square = Condition::AtLeast(
-        grid_x.clone(),
-        Code::bin(Op::Add, left.clone(), Code::Lit(n)),
+        Code::bin(Op::Sub, grid_x.clone(), left.clone()),
+        Code::Lit(n),
     );
     let whole = Case {
         when: vec![full_band.clone(), whole_square],

@@ -274,21 +274,23 @@ impl<'d> TiledCopy<'d> {
     /// pieces ([`TiledCopy::piece`]), the worst of its pieces.
     pub fn instructions(&self, width: usize) -> Vec<Instruction> {
         let values = self.threads.value_count();
+        // Each side's piece once: finding it walks the whole tile.
+        let pieces = [self.source, self.destination].map(|side| self.piece(side, width));
         (0..values)
             .step_by(width.max(1))
             .map(|first| Instruction {
                 first,
                 width,
-                source: self.cost(self.source, first, width),
-                destination: self.cost(self.destination, first, width),
+                source: self.cost(self.source, first, width, pieces[0]),
+                destination: self.cost(self.destination, first, width, pieces[1]),
             })
             .collect()
     }
 
-    /// What the values `first..first + width` of every thread cost on `side`: the worst
-    /// subgroup of the worst of the side's pieces.
-    fn cost(&self, side: Side<'_>, first: usize, width: usize) -> Cost {
-        let piece = self.piece(side, width);
+    /// What the values `first..first + width` of every thread cost on `side`, accessed in
+    /// pieces of `piece`: the worst subgroup of the worst of the side's pieces.
+    fn cost(&self, side: Side<'_>, first: usize, width: usize, piece: usize) -> Cost {
+        let piece = piece.max(1);
         let mut worst: Option<Cost> = None;
         for start in (first..first + width).step_by(piece) {
             let cost = self.access_cost(side, start, piece);
@@ -433,6 +435,9 @@ impl<'d> TiledCopy<'d> {
             image_vars.strides = self.strides(&image_vars.extents, width, &mut used, &mut prologue);
         }
         let vars = Vars { lens: &thread_lens };
+        // Each side's entry and piece once: finding them walks the whole tile.
+        let shape = |side: Side<'_>| (self.words(side, width), self.piece(side, width).max(1));
+        let shapes = [shape(self.source), shape(self.destination)];
         let mut moves: Vec<Move> = Vec::new();
         for first in (0..self.threads.value_count()).step_by(width.max(1)) {
             let lowered = self.threads.element_of_thread(first)?;
@@ -456,11 +461,10 @@ impl<'d> TiledCopy<'d> {
                     ]
                 })
                 .collect();
-            let address = |side: Side<'_>| -> Option<Address> {
+            let address = |side: Side<'_>, (words, piece): (usize, usize)| -> Option<Address> {
                 Some(match side {
                     Side::Image => image_vars.address(&lowered.memory, &names, vars, width),
                     Side::Tile(layout) => {
-                        let (words, piece) = (self.words(side, width), self.piece(side, width));
                         let last = lowered.memory.len().saturating_sub(1);
                         let mut accesses = Vec::new();
                         for step in (0..width.max(1)).step_by(piece) {
@@ -491,8 +495,8 @@ impl<'d> TiledCopy<'d> {
             moves.push(Move {
                 first,
                 element,
-                source: address(self.source)?,
-                destination: address(self.destination)?,
+                source: address(self.source, shapes[0])?,
+                destination: address(self.destination, shapes[1])?,
                 valid,
                 bounds,
             });

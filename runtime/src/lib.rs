@@ -52,7 +52,9 @@ pub mod __private {
     /// Everything a descriptor's const expression names: the IR's types and every
     /// transform's struct, for `use ::swizzle::__private::descriptor::*`.
     pub mod descriptor {
-        pub use swizzle_core::ir::{Descriptor, Dim, GridDim, Memory, Transform, list, text};
+        pub use swizzle_core::ir::{
+            Descriptor, Dim, GridDim, Memory, Transform, dims_then, list, stages_then, text,
+        };
         pub use swizzle_core::transform::*;
     }
 }

@@ -5,7 +5,7 @@
 use crate::check::{Accesses, CheckedAccess, Claim, Claimed};
 use crate::errors::{Errors, Reported};
 use swizzle_core::analysis::Touch;
-use swizzle_core::analysis::banks::{Banks, bank_conflicts};
+use swizzle_core::analysis::banks::{BankConflict, Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
 use swizzle_core::analysis::transactions::{Coalescing, transactions};
 use swizzle_core::budget::{self, ANALYSIS_COORDINATES, EVIDENCE};
@@ -38,30 +38,24 @@ pub fn verify(
                     Err(error) => Some(format!("`{access}` does not fit this layout: {error}")),
                     Ok(report) if report.degree <= *max => None,
                     Ok(report) => {
-                        let evidence = report.worst.map_or_else(String::new, |worst| {
-                            // The first `EVIDENCE` touches are named; the rest counted.
-                            let shown = &worst.touches[..worst.touches.len().min(EVIDENCE)];
-                            let more = worst.touches.len() - shown.len();
-                            let mut lanes: Vec<String> =
-                                shown.iter().map(|t| t.lane.to_string()).collect();
-                            let mut touches: Vec<String> =
-                                shown.iter().map(|t| show_touch(descriptor, t)).collect();
-                            if more > 0 {
-                                lanes.push(format!("{more} more"));
-                                touches.push(format!("… ({more} more)"));
-                            }
-                            format!(
-                                ": lanes {} all hit bank {} in phase {}: {}",
-                                list(&lanes),
-                                worst.bank,
-                                worst.phase,
-                                touches.join(", ")
-                            )
-                        });
+                        let evidence = report
+                            .worst
+                            .as_ref()
+                            .map_or_else(String::new, |worst| conflict_evidence(descriptor, worst));
+                        let lane_bytes = checked.access.element_bytes * checked.access.vector;
+                        let fix = match lane_bytes > count * width_bytes {
+                            true => format!(
+                                "one lane's {lane_bytes} bytes span every bank more than once \
+                                 whatever the layout: access fewer bytes per lane"
+                            ),
+                            false => format!(
+                                "swizzle the colliding bits apart (`swizzle i -> s (auto for \
+                                 {access})` finds one) or pad the rows"
+                            ),
+                        };
                         Some(format!(
-                            "`{access}` has {}-way bank conflicts, more than the {max} asserted{evidence}; \
-                             swizzle the colliding bits apart (`swizzle i -> s (auto for {access})` finds one) \
-                             or pad the rows",
+                            "`{access}` has {}-way bank conflicts, more than the {max} \
+                             asserted{evidence}; {fix}",
                             report.degree
                         ))
                     }
@@ -151,6 +145,45 @@ fn coalescing(model: Option<&Ident>, errors: &mut Errors) -> Option<Coalescing> 
             None
         }
     }
+}
+
+/// `: lanes 0, 8 and 16 all hit bank 3 in phase 0: (y=0, x=3) → 3, …`: the first
+/// [`EVIDENCE`] lanes and elements of a conflict, each element once with the number of the
+/// bank's words it spans (an element wider than a bank word spans several).
+fn conflict_evidence(descriptor: &Descriptor, worst: &BankConflict) -> String {
+    let elements = worst.elements();
+    let mut lanes: Vec<usize> = elements.iter().map(|(touch, _)| touch.lane).collect();
+    lanes.dedup();
+    // The first `EVIDENCE` are named, the rest counted.
+    let more = |count: usize| count.saturating_sub(EVIDENCE);
+    let lanes = match lanes.as_slice() {
+        [one] => format!("lane {one} hits"),
+        _ => {
+            let mut names: Vec<String> =
+                lanes.iter().take(EVIDENCE).map(usize::to_string).collect();
+            if more(lanes.len()) > 0 {
+                names.push(format!("{} more", more(lanes.len())));
+            }
+            format!("lanes {} all hit", list(&names))
+        }
+    };
+    let mut touches: Vec<String> = elements
+        .iter()
+        .take(EVIDENCE)
+        .map(|(touch, words)| match words {
+            1 => show_touch(descriptor, touch),
+            words => format!("{} ({words} words)", show_touch(descriptor, touch)),
+        })
+        .collect();
+    if more(elements.len()) > 0 {
+        touches.push(format!("… ({} more)", more(elements.len())));
+    }
+    format!(
+        ": {lanes} bank {} in phase {}: {}",
+        worst.bank,
+        worst.phase,
+        touches.join(", ")
+    )
 }
 
 fn show_touch(descriptor: &Descriptor, touch: &Touch) -> String {

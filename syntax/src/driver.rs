@@ -13,7 +13,7 @@ use crate::check::{
 };
 use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
-use swizzle_core::canon::{Canonical, enumeration_limit};
+use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
 use swizzle_core::code::Block;
 use swizzle_core::raster::Raster;
 
@@ -225,18 +225,22 @@ fn verify(
     let mark = errors.mark();
     assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
     let limit = enumeration_limit(checked.inverse.is_some());
-    let inverse = canonical.inverse_block(descriptor, limit);
-    if let (Some(keyword), None) = (&checked.inverse, &inverse) {
-        let why = canonical
-            .bijectivity(descriptor, limit)
-            .err()
-            .unwrap_or_default();
-        let fix = "remove `inverse;` or make every offset belong to exactly one coordinate";
-        errors.error(
-            keyword,
-            format!("`inverse` needs a bijection, but {why}: {fix}"),
-        );
+    let inverse = canonical.inverse(descriptor, limit);
+    if let (Some(keyword), Err(no_inverse)) = (&checked.inverse, &inverse) {
+        let message = match no_inverse {
+            NoInverse::NotBijective(why) => format!(
+                "`inverse` needs a bijection, but {why}: remove `inverse;` or make every offset \
+                 belong to exactly one coordinate"
+            ),
+            NoInverse::Stage { stage, why } => format!(
+                "`inverse` undoes a bijection stage by stage, but `{stage}` cannot be undone \
+                 ({why}): remove `inverse;` or write that stage with a transform that is \
+                 one-to-one on its own"
+            ),
+        };
+        errors.error(keyword, message);
     }
+    let inverse = inverse.ok();
     errors.since(mark).map(|()| Verified {
         checked,
         canonical,

@@ -961,30 +961,46 @@ fn parse_exprs(input: ParseStream) -> syn::Result<Vec<Expr>> {
 /// [`EXPRESSION_NODES`] operators, negations and parentheses (the checker, the evaluator and
 /// the printer all recurse on its depth).
 pub fn parse_expr(input: ParseStream) -> syn::Result<Expr> {
-    parse_binary(input, 0, &mut 0)
+    parse_binary(input, 0, &mut Spent::default())
+}
+
+/// What the expression being parsed has spent of its budget: its nodes, and whether it
+/// names bits (`x[3]`), which makes it a row of `bits` rather than a constant.
+#[derive(Default)]
+struct Spent {
+    nodes: usize,
+    bits: bool,
 }
 
 /// Counts one more node of the expression being parsed, failing past the budget.
-fn count_node(input: ParseStream, nodes: &mut usize) -> syn::Result<()> {
-    *nodes += 1;
-    if *nodes > EXPRESSION_NODES {
-        return Err(input.error(format!(
+fn count_node(input: ParseStream, spent: &mut Spent) -> syn::Result<()> {
+    spent.nodes += 1;
+    if spent.nodes <= EXPRESSION_NODES {
+        return Ok(());
+    }
+    Err(input.error(match spent.bits {
+        true => format!(
+            "this row of `bits` has more than {EXPRESSION_NODES} operators and parentheses, \
+             the most one may have: name each bit once (a bit named twice cancels), at most \
+             the {} bits of an index",
+            usize::BITS
+        ),
+        false => format!(
             "this constant expression has more than {EXPRESSION_NODES} operators and \
              parentheses, the most one may have: split it into named `const`s"
-        )));
-    }
-    Ok(())
+        ),
+    }))
 }
 
-fn parse_binary(input: ParseStream, min_precedence: u8, nodes: &mut usize) -> syn::Result<Expr> {
-    let mut lhs = parse_unary(input, nodes)?;
+fn parse_binary(input: ParseStream, min_precedence: u8, spent: &mut Spent) -> syn::Result<Expr> {
+    let mut lhs = parse_unary(input, spent)?;
     while let Some(kind) = peek_op(input) {
         if kind.precedence() < min_precedence {
             break;
         }
-        count_node(input, nodes)?;
+        count_node(input, spent)?;
         let tokens = parse_op_tokens(input, kind)?;
-        let rhs = parse_binary(input, kind.precedence() + 1, nodes)?;
+        let rhs = parse_binary(input, kind.precedence() + 1, spent)?;
         lhs = Expr::Binary {
             lhs: Box::new(lhs),
             op: BinOp { kind, tokens },
@@ -994,20 +1010,20 @@ fn parse_binary(input: ParseStream, min_precedence: u8, nodes: &mut usize) -> sy
     Ok(lhs)
 }
 
-fn parse_unary(input: ParseStream, nodes: &mut usize) -> syn::Result<Expr> {
+fn parse_unary(input: ParseStream, spent: &mut Spent) -> syn::Result<Expr> {
     if input.peek(Token![-]) {
-        count_node(input, nodes)?;
+        count_node(input, spent)?;
         let minus = input.parse()?;
         return Ok(Expr::Neg {
             minus,
-            operand: Box::new(parse_unary(input, nodes)?),
+            operand: Box::new(parse_unary(input, spent)?),
         });
     }
     if input.peek(syn::token::Paren) {
-        count_node(input, nodes)?;
+        count_node(input, spent)?;
         let content;
         let paren = parenthesized!(content in input);
-        let inner = parse_binary(&content, 0, nodes)?;
+        let inner = parse_binary(&content, 0, spent)?;
         expect_end(&content)?;
         return Ok(Expr::Paren {
             paren,
@@ -1018,11 +1034,12 @@ fn parse_unary(input: ParseStream, nodes: &mut usize) -> syn::Result<Expr> {
         return Ok(Expr::Lit(input.parse()?));
     }
     if input.peek(Ident) && input.peek2(syn::token::Bracket) {
-        count_node(input, nodes)?;
+        spent.bits = true;
+        count_node(input, spent)?;
         let dim = input.parse()?;
         let content;
         let bracket = bracketed!(content in input);
-        let index = parse_binary(&content, 0, nodes)?;
+        let index = parse_binary(&content, 0, spent)?;
         expect_end(&content)?;
         return Ok(Expr::Bit {
             dim,

@@ -4,9 +4,12 @@
 //! line's entry) on a thread of its own under a deadline, and must come back with items or
 //! with errors that point into the input — never a hang, a panic or an unlocated error.
 
+#[path = "common/chains.rs"]
+mod chains;
 mod common;
 
 use std::time::Duration;
+use swizzle_core::canon::Injectivity;
 
 /// Generous for an unoptimized build on a loaded 2-core machine; the inputs take
 /// milliseconds when nothing is wrong.
@@ -212,4 +215,149 @@ fn overlapping_embeds_collide_without_enumeration() {
              offset 2046: make every transform one-to-one"
         )
     );
+}
+
+/// A `bits` map is decided by the rank of its matrix over GF(2) at every width, singular
+/// or not, with two colliding coordinates as the witness (issue "Never hang, round two",
+/// item 4: a singular map whose equal rows folded into one term of coefficient `2^i + 2^j`
+/// lost its F2 form and was enumerated, 9.1 s and 470 MB at 22 bits, "too large" past).
+#[test]
+fn bits_are_decided_by_rank_at_every_width() {
+    for width in [8, 16, 22, 23, 32, 48, 63] {
+        for singular in [true, false] {
+            let source = bits_map(width, singular);
+            let descriptor = common::layout(&source);
+            let verdict = common::within(DEADLINE, &source, move || {
+                let canonical = swizzle_core::canon::Canonical::new(&descriptor);
+                let limit = swizzle_core::budget::REQUESTED_ENUMERATION;
+                (canonical.injectivity(&descriptor, limit), descriptor)
+            });
+            match verdict {
+                (Injectivity::Collides(c), descriptor) if singular => {
+                    assert_ne!(c.a, c.b, "{width}");
+                    assert_eq!(descriptor.offset(&c.a), descriptor.offset(&c.b), "{width}");
+                }
+                (Injectivity::Injective, _) if !singular => {}
+                (verdict, _) => panic!("{width} bits, singular {singular}: {verdict:?}"),
+            }
+        }
+    }
+}
+
+/// `bits l -> [y, x]` over `width` bits: row `j` reads input bit `j`, every third XORed
+/// with the next; `singular` makes the last row a copy of the first.
+fn bits_map(width: u32, singular: bool) -> String {
+    let high = width / 2;
+    let low = width - high;
+    let input = |k: u32| match k < low {
+        true => format!("x[{k}]"),
+        false => format!("y[{}]", k - low),
+    };
+    let rows: Vec<String> = (0..width)
+        .map(|j| match j {
+            j if singular && j == width - 1 => format!("{} ^ {}", input(0), input(1)),
+            j if j % 3 == 0 && j + 1 < width => format!("{} ^ {}", input(j), input(j + 1)),
+            j => input(j),
+        })
+        .collect();
+    format!(
+        "layout B {{ memory [l: {}]; bits l -> [y: {}, x: {}] ({}); coords [y, x]; }}",
+        1u64 << width,
+        1u64 << high,
+        1u64 << low,
+        rows.join(", ")
+    )
+}
+
+/// The cases of issue "Never hang, round two", each of which once gave a wrong answer, a
+/// panic or minutes of work.
+#[test]
+fn round_two() {
+    // Item 1: staged bijections, refused `inverse;` with an empty reason.
+    survives(chains::shift_chain(8));
+    survives(chains::transpose_chain(21));
+    survives(chains::over_chain(30));
+    survives(
+        "layout W { memory [l: 6]; modulo l -> u (10); slice u -> v (0..6); coords [v]; \
+         inverse; }"
+            .to_owned(),
+    );
+    // Item 7: errors that misled.
+    let errors = [
+        (
+            "layout A { over A; coords [n]; }",
+            "`A` cannot start `over` itself: start it from `memory` or from a layout declared \
+             before it",
+        ),
+        (
+            "layout M { memory [l: 4]; modulo l -> u (18446744073709551615); coords [u]; \
+             assert bijective; }",
+            "`assert bijective` fails: coordinates (u=0) and (u=4) both map to offset 0: make \
+             every transform one-to-one",
+        ),
+        (
+            "access A { lanes 32; bytes 4096; y = lane; x = 0; }
+             layout L { memory [y: 64, x: 64]; coords [y, x]; assert conflict_free(for A); }",
+            "`A` has 32-way bank conflicts, more than the 1 asserted: lane 0 hits bank 0 in \
+             phase 0: (y=0, x=0) → 0 (32 words); one lane's 4096 bytes span every bank more \
+             than once whatever the layout: access fewer bytes per lane",
+        ),
+    ];
+    for (source, expected) in errors {
+        survives(source.to_owned());
+        let message = swizzle_syntax::source(source).err().map(|e| e.to_string());
+        assert_eq!(message.as_deref(), Some(expected), "{source}");
+    }
+    let row = vec!["x[0]"; 20_001].join(" ^ ");
+    let source = format!(
+        "layout B {{ memory [l: 4]; bits l -> [y: 2, x: 2] ({row}, y[0]); coords [y, x]; }}"
+    );
+    survives(source.clone());
+    let message = swizzle_syntax::source(&source).err().map(|e| e.to_string());
+    assert!(
+        message.is_some_and(|m| m.starts_with("this row of `bits` has more than 256 operators")),
+        "{source}"
+    );
+}
+
+/// Issue 28 item 2: tiled copies of large tiles. Within the budgets they expand (one thread
+/// holding 64 × 64, 32 threads holding rows of 128 × 128); past them the copy's `threads T`
+/// names the budget (one thread holding 256 × 256 took over 600 s, 1024 × 1024 over 4 GB).
+#[test]
+fn tiled_copies_of_large_tiles() {
+    let copy = |n: usize, body: &str| {
+        format!(
+            "threads T {{ tile [y: {n}, x: {n}]; {body} }}
+             layout P {{ memory [y: {n}, x: {n}]; coords [y, x]; }}
+             kernel K = tiled_copy(image -> P, threads T);"
+        )
+    };
+    let one = "threads []; values [y, x];";
+    let rows = |v: usize| format!("unmerge y -> [ty: 32, v: {v}]; threads [ty]; values [x, v];");
+    for source in [copy(64, one), copy(128, &rows(4))] {
+        survives(source.clone());
+        assert!(swizzle_syntax::source(&source).is_ok(), "{source}");
+    }
+    let refused = [
+        (
+            copy(256, one),
+            "each thread of `T` moves 65536 values in vectors of 4: 16384 moves",
+        ),
+        (
+            copy(256, &rows(8)),
+            "each thread of `T` moves 2048 values in vectors of 1: 2048 moves",
+        ),
+        (
+            copy(1024, one),
+            "`T` distributes a tile of 1024 × 1024 = 1048576 elements",
+        ),
+    ];
+    for (source, start) in refused {
+        survives(source.clone());
+        let message = swizzle_syntax::source(&source).err().map(|e| e.to_string());
+        assert!(
+            message.as_deref().is_some_and(|m| m.starts_with(start)),
+            "{source}: {message:?}"
+        );
+    }
 }

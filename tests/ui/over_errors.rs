@@ -16,6 +16,12 @@ swizzle::layout! {
         coords [a];
     }
 
+    /// A layout cannot start from itself.
+    layout Itself {
+        over Itself;
+        coords [n];
+    }
+
     /// One start only.
     layout Twice {
         over Later;

@@ -75,6 +75,21 @@ pub struct BankConflict {
     pub touches: Vec<Touch>,
 }
 
+impl BankConflict {
+    /// The elements behind the colliding words, in lane order, each once with the number
+    /// of its words: an element wider than a bank word spans several words of one bank.
+    pub fn elements(&self) -> Vec<(&Touch, usize)> {
+        let mut elements: Vec<(&Touch, usize)> = Vec::new();
+        for touch in &self.touches {
+            match elements.last_mut() {
+                Some((last, words)) if *last == touch => *words += 1,
+                _ => elements.push((touch, 1)),
+            }
+        }
+        elements
+    }
+}
+
 /// The bank conflicts of one access.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankReport {

@@ -81,3 +81,33 @@ fn bad_groups_are_refused() {
     assert!(error.contains("power-of-two"), "{error}");
     assert_eq!(Raster::Morton(6).tile(0, [4, 4]), None);
 }
+
+/// Grids whose bands or squares hold more tiles than a `u64` counts: every order still
+/// sends each workgroup to its tile, which the extreme corners of the grid check (the band
+/// size `n · columns` was multiplied out and overflowed).
+#[test]
+fn no_value_passes_the_grid() {
+    let max = u64::MAX;
+    for order in ORDERS {
+        for grid in [[1, max], [max, 1], [2, max / 2], [max / 3, 3], [max / 8, 8]] {
+            let tiles = grid[0] * grid[1];
+            for group in [0, 1, tiles / 2, tiles - 1] {
+                let [y, x] = order
+                    .tile(group, grid)
+                    .unwrap_or_else(|| panic!("{order} {grid:?} {group}"));
+                assert!(y < grid[0] && x < grid[1], "{order} {grid:?} {group}");
+            }
+            // The last workgroup takes the last tile of the last band's last column, or of
+            // the last row.
+            let last = order.tile(tiles - 1, grid);
+            assert!(
+                last.is_some_and(|[y, _]| y == grid[0] - 1),
+                "{order} {grid:?}"
+            );
+        }
+    }
+    assert_eq!(
+        Raster::Grouped(8).tile(max - 1, [1, max]),
+        Some([0, max - 1])
+    );
+}

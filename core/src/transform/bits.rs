@@ -9,7 +9,7 @@ use super::check::{self, Blame, Context};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
 use crate::f2::{BitForm, F2Map};
-use crate::ir::{Dim, DimId, List};
+use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -19,6 +19,13 @@ pub struct Bits {
     /// Row `r` is bit `r` of `lower`: the input bits it XORs. Input bits number the upper
     /// dims' bits as their row-major index does (the last dim lowest).
     pub rows: List<u128>,
+}
+
+impl Bits {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Bits { lower: self.lower, upper: restated(&self.upper), rows: restated(&self.rows) }
+    }
 }
 
 impl Bits {

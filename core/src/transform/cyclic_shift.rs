@@ -7,11 +7,18 @@ use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CyclicShift {
     pub lower: DimId,
     pub upper: DimId,
     pub key: DimId,
+}
+
+impl CyclicShift {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        *self
+    }
 }
 
 impl CyclicShift {

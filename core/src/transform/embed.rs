@@ -5,7 +5,7 @@
 use super::check::{self, Blame, Context, show};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::ir::{Dim, DimId, List};
+use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13,6 +13,13 @@ pub struct Embed {
     pub lower: DimId,
     pub upper: List<DimId>,
     pub strides: List<usize>,
+}
+
+impl Embed {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Embed { lower: self.lower, upper: restated(&self.upper), strides: restated(&self.strides) }
+    }
 }
 
 /// Whether `Σ index_i · stride_i` is injective because, in increasing order of stride, each

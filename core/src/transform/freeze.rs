@@ -5,10 +5,17 @@ use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Freeze {
     pub lower: DimId,
     pub value: usize,
+}
+
+impl Freeze {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        *self
+    }
 }
 
 impl Stage for Freeze {

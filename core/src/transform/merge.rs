@@ -5,13 +5,20 @@
 use super::check::{self, Blame, Context, show};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::ir::{Dim, DimId, List};
+use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Merge {
     pub lower: List<DimId>,
     pub upper: DimId,
+}
+
+impl Merge {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Merge { upper: self.upper, lower: restated(&self.lower) }
+    }
 }
 
 impl Stage for Merge {

@@ -129,6 +129,13 @@ macro_rules! transforms {
                 match self { $(Self::$variant(t) => (stringify!($variant), t.fields()),)* }
             }
 
+            /// A copy of a transform of const data, field by field (a const fn cannot call
+            /// `Clone`): its lists must be borrowed, as every const value's are. A layout
+            /// `over` another copies its base's stages so, instead of repeating them.
+            pub const fn restate(&self) -> Transform {
+                match self { $(Self::$variant(t) => Self::$variant(t.restate()),)* }
+            }
+
             /// See [`Stage::pads`].
             pub fn pads(&self) -> bool {
                 match self { $(Self::$variant(t) => t.pads(),)* }

@@ -6,13 +6,20 @@
 use super::check::{self, Context};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::ir::{Dim, DimId, List};
+use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Morton {
     pub lower: DimId,
     pub upper: List<DimId>,
+}
+
+impl Morton {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Morton { lower: self.lower, upper: restated(&self.upper) }
+    }
 }
 
 /// Bit positions of a Morton interleave: for each dim (in `upper` order) the bit of the

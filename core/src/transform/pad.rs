@@ -7,12 +7,19 @@ use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pad {
     pub lower: DimId,
     pub upper: DimId,
     pub left: usize,
     pub right: usize,
+}
+
+impl Pad {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        *self
+    }
 }
 
 impl Stage for Pad {

@@ -4,12 +4,19 @@
 use super::check::{self, Context};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::ir::{Dim, DimId, List};
+use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Replicate {
     pub upper: List<DimId>,
+}
+
+impl Replicate {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Replicate { upper: restated(&self.upper) }
+    }
 }
 
 impl Stage for Replicate {

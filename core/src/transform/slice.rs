@@ -6,11 +6,18 @@ use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
     pub lower: DimId,
     pub upper: DimId,
     pub begin: usize,
+}
+
+impl Slice {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        *self
+    }
 }
 
 impl Stage for Slice {

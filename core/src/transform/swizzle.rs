@@ -9,13 +9,20 @@ use super::{Domain, Field, Lowering, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
     pub lower: DimId,
     pub upper: DimId,
     pub bits: u32,
     pub base: u32,
     pub shift: i32,
+}
+
+impl Swizzle {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        *self
+    }
 }
 
 /// `Swizzle<bits, base, shift>` as a value: every part of swizzle that needs its bits asks

@@ -10,13 +10,20 @@
 use super::check::{self, Blame, Context, Written};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::ir::{Dim, DimId, List, row_major_strides};
+use crate::ir::{Dim, DimId, List, row_major_strides, restated};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unmerge {
     pub lower: DimId,
     pub upper: List<DimId>,
+}
+
+impl Unmerge {
+    /// A copy in const data (see [`Transform::restate`](super::Transform::restate)).
+    pub const fn restate(&self) -> Self {
+        Unmerge { lower: self.lower, upper: restated(&self.upper) }
+    }
 }
 
 impl Unmerge {

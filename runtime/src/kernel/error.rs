@@ -63,6 +63,8 @@ pub enum KernelError {
     },
     /// Byte buffers of an element size [`copy_bytes`](super::copy_bytes) does not copy.
     ElementSize { element_size: usize },
+    /// Elements of 0 bytes (the pixels of `swizzle::tegra`), which hold nothing.
+    ZeroSizedElement,
     /// The requested [`Level`] does not run on this CPU.
     Unsupported(Level),
     /// A hand-built [`Plan`](super::Plan) that is not consistent (the macro's always are).
@@ -200,6 +202,9 @@ impl fmt::Display for KernelError {
                 "elements of {element_size} bytes: byte buffers take elements of {:?} bytes; copy typed slices otherwise",
                 super::ELEMENT_SIZES
             ),
+            Self::ZeroSizedElement => {
+                f.write_str("elements of 0 bytes hold nothing: give each at least one byte")
+            }
             Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
             Self::Plan(why) => write!(f, "malformed plan: {why}"),
         }

@@ -62,6 +62,18 @@ pub struct Checked {
     pub auto: Option<AutoSwizzle>,
     /// For a thread-value layout, how many of its coordinates (the first) index threads.
     pub thread_coords: Option<usize>,
+    /// The layout it starts from (`over`), if any.
+    pub over: Option<Over>,
+}
+
+/// The layout a layout starts `over`, and what of it this layout's descriptor repeats: its
+/// stages (the first ones) always, its dims (the first ones) unless `over Base [names]`
+/// renamed its coordinates. The expansion reads those from the base's const data.
+pub struct Over {
+    pub base: Ident,
+    /// How many of the first dims are the base's, unchanged (0 where renamed).
+    pub dims: usize,
+    pub stages: usize,
 }
 
 impl Checked {
@@ -122,8 +134,8 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
         lookup_failed: false,
     };
     let mut memory = None;
-    // Whether the layout starts from another layout's coordinates instead of memory.
-    let mut over = false;
+    // The layout this one starts from instead of memory, with its dims.
+    let mut over: Option<(Over, Vec<Dim>)> = None;
     let mut stages = Vec::new();
     let mut coords: Option<(&Vec<Ident>, TokenStream)> = None;
     let mut inverse = None;
@@ -192,7 +204,7 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
                     *slot = Some((names, head));
                 }
             }
-            StmtKind::Memory { .. } if over => {
+            StmtKind::Memory { .. } if over.is_some() => {
                 checker.errors.error(
                     &head,
                     "this layout already starts from another layout (`over`): remove this \
@@ -221,11 +233,16 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
                         "a layout starts from one `memory` or one `over`: remove this one",
                     );
                 } else {
-                    let (start, base_stages) =
-                        checker.over(keyword, base, names.as_deref(), bases)?;
+                    let (start, base_stages, base_dims) =
+                        checker.over(&item.name, keyword, base, names.as_deref(), bases)?;
                     memory = Some(start);
+                    let shared = Over {
+                        base: base.clone(),
+                        dims: base_dims.len(),
+                        stages: base_stages.len(),
+                    };
                     stages.extend(base_stages);
-                    over = true;
+                    over = Some((shared, base_dims));
                 }
             }
             StmtKind::Transform { keyword, stage } => {
@@ -363,6 +380,12 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
     if let Some(reported) = errors.unparsed_in(&item.name) {
         return Err(reported);
     }
+    let over = over.map(|(mut over, base_dims)| {
+        if descriptor.dims.get(..base_dims.len()) != Some(&base_dims[..]) {
+            over.dims = 0;
+        }
+        over
+    });
     Ok(Checked {
         descriptor,
         coords: names,
@@ -370,6 +393,7 @@ pub fn check(item: &LayoutItem, bases: &Bases, errors: &mut Errors) -> Result<Ch
         claims,
         auto,
         thread_coords,
+        over,
     })
 }
 
@@ -734,19 +758,29 @@ impl Checker<'_> {
         (dims, lens)
     }
 
-    /// `over Base [names]`: `Base`'s dims, memory and stages, its coordinates live under
-    /// `names` (or its own names), every other dim of it consumed. The base's dims keep their
+    /// `over Base [names]` in `layout`: `Base`'s memory, stages and dims, its coordinates live
+    /// under `names` (or its own names), every other dim of it consumed. The base's dims keep their
     /// ids, so its stages apply as they are: `over` comes before any dim is declared.
     fn over(
         &mut self,
+        layout: &Ident,
         keyword: &Ident,
         base: &Ident,
         names: Option<&[Ident]>,
         bases: &Bases,
-    ) -> Result<(Memory, Vec<Transform>), Reported> {
+    ) -> Result<(Memory, Vec<Transform>, Vec<Dim>), Reported> {
         let descriptor = match bases.get(&base.to_string()) {
             Some(Some(Ok(descriptor))) => descriptor,
             Some(Some(Err(reported))) => return Err(*reported),
+            Some(None) if base == layout => {
+                return Err(self.errors.error(
+                    base,
+                    format!(
+                        "`{layout}` cannot start `over` itself: start it from `memory` or \
+                         from a layout declared before it"
+                    ),
+                ));
+            }
             Some(None) => {
                 return Err(self.errors.error(
                     base,
@@ -813,7 +847,8 @@ impl Checker<'_> {
                 self.scope.merged_into[g.dim] = Some(coord);
             }
         }
-        Ok((descriptor.memory.clone(), descriptor.stages.to_vec()))
+        let (stages, dims) = (descriptor.stages.to_vec(), descriptor.dims.to_vec());
+        Ok((descriptor.memory.clone(), stages, dims))
     }
 
     /// Resolves `coords [...]`: every live dim exactly once.

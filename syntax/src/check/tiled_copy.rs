@@ -11,7 +11,7 @@ use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use swizzle_core::analysis::banks::BankReport;
-use swizzle_core::budget::{ACCESS_SETTING, EVIDENCE};
+use swizzle_core::budget::{ACCESS_SETTING, COPY_MOVES, COPY_TILE, EVIDENCE};
 use swizzle_core::tiled_copy::{Cost, Instruction, Part, Program, Side, TiledCopy};
 use syn::Ident;
 
@@ -186,6 +186,23 @@ pub fn check_tiled_copy<'a>(
             ),
         ));
     }
+    let tile = copy.threads.tile();
+    let elements = tile
+        .iter()
+        .try_fold(1usize, |acc, &len| acc.checked_mul(len))
+        .unwrap_or(usize::MAX);
+    if elements > COPY_TILE {
+        return Err(errors.error(
+            threads_name,
+            format!(
+                "`{threads_name}` distributes a tile of {} = {} elements, more than a tiled \
+                 copy moves (its budget `COPY_TILE` = {COPY_TILE}, a 256 × 256 tile): use a \
+                 smaller tile, and copy the image in more of them",
+                lengths(&tile),
+                elements
+            ),
+        ));
+    }
     let width = match vector {
         Some((width, expr)) => {
             if let Err(broken) = copy.fits(width) {
@@ -209,6 +226,19 @@ pub fn check_tiled_copy<'a>(
         }
         None => copy.widest(),
     };
+    let values = copy.threads.value_count();
+    let moves = values.div_ceil(width.max(1));
+    if moves > COPY_MOVES {
+        return Err(errors.error(
+            threads_name,
+            format!(
+                "each thread of `{threads_name}` moves {values} values in vectors of {width}: \
+                 {moves} moves, more than the code of a tiled copy writes out for one thread \
+                 (its budget `COPY_MOVES` = {COPY_MOVES}): give the workgroup more threads, \
+                 each thread fewer values, or the copy wider vectors"
+            ),
+        ));
+    }
     let Some(program) = copy.program(width) else {
         return Err(errors.error(
             &item.name,

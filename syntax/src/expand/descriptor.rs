@@ -2,19 +2,50 @@
 //! and draw the generated type.
 
 use super::lit;
+use crate::check::Over;
 use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, format_ident, quote};
 use swizzle_core::ir::{Descriptor, GridDim, Memory, Transform};
 use swizzle_core::transform::Field;
 use syn::Ident;
 
-/// The descriptor as a const expression.
-pub fn tokens(descriptor: &Descriptor) -> TokenStream {
+/// A layout's descriptor in const data.
+pub struct Tokens {
+    /// Hidden associated consts of the layout's type, `__DIMS` and `__STAGES`: its dims and
+    /// stages, which a layout `over` it reads instead of repeating them (its expansion then
+    /// grows with its own stages, not with the whole chain of its bases).
+    pub lists: TokenStream,
+    /// The descriptor, a const expression over them.
+    pub value: TokenStream,
+}
+
+/// The descriptor of a layout that starts `over` another or not.
+pub fn tokens(descriptor: &Descriptor, over: Option<&Over>) -> Tokens {
     let name = descriptor.name.as_ref();
-    let dims = descriptor.dims.iter().map(|dim| {
+    let (shared_dims, shared_stages) = over.map_or((0, 0), |over| (over.dims, over.stages));
+    let dims = descriptor.dims[shared_dims..].iter().map(|dim| {
         let (name, len) = (dim.name.as_ref(), Literal::usize_unsuffixed(dim.len));
         quote!(Dim::new(#name, #len))
     });
+    let stages = descriptor.stages[shared_stages..]
+        .iter()
+        .map(transform_tokens);
+    let dims = shared(
+        over.filter(|_| shared_dims > 0),
+        "__DIMS",
+        "dims_then",
+        descriptor.dims.len(),
+        quote!(Dim),
+        quote!(#(#dims),*),
+    );
+    let stages = shared(
+        over,
+        "__STAGES",
+        "stages_then",
+        descriptor.stages.len(),
+        quote!(Transform),
+        quote!(#(#stages),*),
+    );
     let Memory {
         dims: memory_dims,
         strides,
@@ -25,7 +56,6 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     );
     let memory =
         quote!(Memory { dims: list(&[#(#memory_dims),*]), strides: list(&[#(#strides),*]) });
-    let stages = descriptor.stages.iter().map(transform_tokens);
     let coords = descriptor.coords.iter().map(|&c| lit(c));
     let grid = descriptor.grid.iter().map(|GridDim { dim, coord }| {
         let (dim, coord) = (lit(*dim), lit(*coord));
@@ -33,19 +63,51 @@ pub fn tokens(descriptor: &Descriptor) -> TokenStream {
     });
     // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
     let items = super::paths::descriptor_items();
-    quote! {{
+    let lists = quote! {
+        #[doc(hidden)]
+        pub const __DIMS: &'static [#items::Dim] = {
+            use #items::*;
+            #dims
+        };
+        #[doc(hidden)]
+        pub const __STAGES: &'static [#items::Transform] = {
+            use #items::*;
+            #stages
+        };
+    };
+    let value = quote! {{
         use #items::*;
-        const DIMS: &[Dim] = &[#(#dims),*];
-        const STAGES: &[Transform] = &[#(#stages),*];
         Descriptor {
             name: text(#name),
-            dims: list(DIMS),
+            dims: list(Self::__DIMS),
             memory: #memory,
-            stages: list(STAGES),
+            stages: list(Self::__STAGES),
             coords: list(&[#(#coords),*]),
             grid: list(&[#(#grid),*]),
         }
-    }}
+    }};
+    Tokens { lists, value }
+}
+
+/// A list of `len` items of type `item`: `own` alone, or the base's list `base_list` (of
+/// `over`'s base) followed by `own`, laid out by the const fn `then`.
+fn shared(
+    over: Option<&Over>,
+    base_list: &str,
+    then: &str,
+    len: usize,
+    item: TokenStream,
+    own: TokenStream,
+) -> TokenStream {
+    let Some(Over { base, .. }) = over else {
+        return quote!(&[#own]);
+    };
+    let (base_list, then) = (format_ident!("{base_list}"), format_ident!("{then}"));
+    let (items, len) = (super::paths::descriptor_items(), lit(len));
+    quote! {
+        const OWN: &[#item] = &[#own];
+        &#items::#then::<#len>(#base::#base_list, OWN)
+    }
 }
 
 /// `Transform::Xor(Xor { lower: 3, upper: 4, key: 1 })`: the variant with its fields,

@@ -78,7 +78,10 @@ impl<'a> Expansion<'a> {
         let size = Literal::usize_unsuffixed(descriptor.size().unwrap_or(0));
         let space = Literal::usize_unsuffixed(descriptor.space().unwrap_or(0));
         let docs = self.docs();
-        let ir = descriptor::tokens(descriptor);
+        let descriptor::Tokens {
+            lists: ir_lists,
+            value: ir_value,
+        } = descriptor::tokens(descriptor, self.checked.over.as_ref());
         let offset = self.offset_fn(Prefix::Layout);
         let is_valid = self.is_valid_fn(Prefix::Layout);
         let coord = self.coord_fn(Prefix::Layout);
@@ -143,7 +146,8 @@ impl<'a> Expansion<'a> {
                 /// Number of elements the offsets index into.
                 pub const SPACE: usize = #space;
                 /// The checked transform pipeline, for analysis and pictures at run time.
-                pub const DESCRIPTOR: #descriptor = #ir;
+                pub const DESCRIPTOR: #descriptor = #ir_value;
+                #ir_lists
                 #wgsl
                 #offset
                 #is_valid

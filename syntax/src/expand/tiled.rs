@@ -24,7 +24,10 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
     let dynamic = dynamic_coords(descriptor);
     let docs = expansion.docs();
     let grid_doc = grid_doc(descriptor, &tile);
-    let ir = super::descriptor::tokens(descriptor);
+    let super::descriptor::Tokens {
+        lists: ir_lists,
+        value: ir_value,
+    } = super::descriptor::tokens(descriptor, expansion.checked.over.as_ref());
     let tile_offset = expansion.offset_fn(Prefix::Tile);
     let tile_is_valid = expansion.is_valid_fn(Prefix::Tile);
     let tile_coord = expansion.coord_fn(Prefix::Tile);
@@ -141,7 +144,8 @@ pub fn tokens(expansion: &Expansion) -> TokenStream {
             pub const TILE_SPACE: usize = #space_lit;
             /// The checked transform pipeline of one tile, for analysis and pictures at run
             /// time.
-            pub const DESCRIPTOR: #descriptor = #ir;
+            pub const DESCRIPTOR: #descriptor = #ir_value;
+            #ir_lists
             #wgsl
 
             #[doc = #new_doc]

@@ -295,18 +295,33 @@ fn doc(copy: &CheckedTiledCopy, from: &str, to: &str) -> Vec<String> {
         copy.subgroup
     ));
     lines.push(String::new());
+    let cost = |cost: &Cost| match cost {
+        Cost::Banks(report) => format!("{}-way bank conflicts", report.degree),
+        Cost::Memory(memory) => format!("{} transactions", memory.transactions),
+    };
+    // Consecutive instructions that cost the same share one line, so that the doc grows
+    // with the different costs, not with the moves.
+    let mut runs: Vec<(usize, usize, usize, String)> = Vec::new();
     for instruction in &copy.instructions {
-        let cost = |cost: &Cost| match cost {
-            Cost::Banks(report) => format!("{}-way bank conflicts", report.degree),
-            Cost::Memory(memory) => format!("{} transactions", memory.transactions),
-        };
-        lines.push(format!(
-            " - values {}..{}: reads {}, writes {}",
-            instruction.first,
-            instruction.first + instruction.width,
+        let costs = format!(
+            "reads {}, writes {}",
             cost(&instruction.source),
             cost(&instruction.destination)
-        ));
+        );
+        let end = instruction.first + instruction.width;
+        match runs.last_mut() {
+            Some((_, last, count, same)) if *same == costs && *last == instruction.first => {
+                *last = end;
+                *count += 1;
+            }
+            _ => runs.push((instruction.first, end, 1, costs)),
+        }
+    }
+    for (first, end, count, costs) in runs {
+        lines.push(match count {
+            1 => format!(" - values {first}..{end}: {costs}"),
+            count => format!(" - values {first}..{end}, {count} instructions: {costs} each"),
+        });
     }
     lines
 }
