@@ -617,7 +617,8 @@ fn check_wiiu(surface: Surface) {
         tile_mode: TileMode::from_repr(tile_mode as u32).unwrap(),
         swizzle,
         alignment: 512 * bpp,
-        pitch: u32::MAX,
+        // The header's pitch (mip 0's), to which the reference clamps its own.
+        pitch: u(swizzle::texture::wiiu::level_mode(&surface, 0).unwrap().1),
         mipmap_offsets,
     };
     let untiled = gx2.deswizzle().expect("wiiu_swizzle untiles it");

@@ -31,10 +31,10 @@
 //! - A 2-D surface's mip falls back to 1-D when its (power-of-two) width is under
 //!   `32 · max(1, 4 / bytes)` or its height under 16; mip 0 never does.
 //! - 1-D pitches are multiples of `max(8, 32 / bytes)` texels, heights of 8.
-//! - 2-D pitches are multiples of `32 · max(1, 4 / bytes)`, heights of 16; for texels of 4
-//!   bytes or more, mip 0 whose width spans an odd number of macro tiles past the first (or
-//!   an odd number of macro-tile rows past the first, wider than one) gets one more macro
-//!   tile of pitch, so that neighbouring rows start on different banks.
+//! - 2-D pitches are multiples of `32 · max(1, 4 / bytes)`, heights of 16. (addrlib also
+//!   widens some mip-0 pitches by a macro tile, its "dual pitch alignment"; GX2 texture
+//!   files do not: a 1024² BC1 texture has a pitch of 256 blocks, not 288, and
+//!   `wiiu_swizzle` clamps its computed pitch to the header's. Ours is the files'.)
 //! - A level's tiled size is `pitch × padded height × bytes`; levels follow one another.
 //!
 //! GX2 files keep their own mip offsets (`mipOffset`, which may leave gaps between levels):
@@ -285,12 +285,6 @@ impl Rules {
             true => (32 * per_group, 16),
             false => ((32 / bytes).max(8), 8),
         };
-        if macro_tiled && mip == 0 && per_group == 1 {
-            let odd = |n: usize, tile: usize| (n - 1) / tile % 2 == 1;
-            if odd(pitch, 32) && (pitch > 32 || (odd(rows, 16) && rows > 16)) {
-                pitch += 32;
-            }
-        }
         pitch = pitch
             .checked_next_multiple_of(pitch_align)
             .ok_or_else(overflow)?;
