@@ -528,3 +528,176 @@ proptest! {
         check_d3d12(width, height, layers, mips, format);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Wii U
+
+const WIIU_FORMATS: [Format; 7] = [
+    Format::R8,
+    Format::RG8,
+    Format::RGBA8,
+    Format::RGBA16,
+    Format::RGBA32,
+    Format::BC1,
+    Format::BC3,
+];
+
+/// `wiiu_swizzle` reads our tiled surface back: each level with `deswizzle_mipmap` at the
+/// level's tile mode and pitch, and the whole surface with `Gx2Surface::deswizzle`, which
+/// derives each mip's tile mode and pitch itself. (Its `swizzle_mipmap` sizes a level by
+/// its last texel's address, not the level's end, so that it drops or panics on texels
+/// past it: the reads are the reference.) Ours writes nothing else: a swizzle of ones
+/// leaves as many ones as the linear surface has bytes.
+fn check_wiiu(surface: Surface) {
+    use wiiu_swizzle::{AaMode, Gx2Surface, SurfaceDim, SurfaceFormat, TileMode};
+    let Platform::WiiU { tile_mode, swizzle } = surface.platform else {
+        unreachable!()
+    };
+    let f = surface.format;
+    let u = |v: usize| v as u32;
+    let bpp = u(f.bytes_per_block);
+    let linear = bytes(surface.linear_size().unwrap(), surface.width + surface.mips);
+    let tiled = surface.swizzle_to_vec(&linear).unwrap();
+    assert_eq!(surface.deswizzle_to_vec(&tiled).unwrap(), linear);
+    let one = swizzle::kernel::Options::default().threads(1);
+    let mut tiled_1t = vec![0u8; tiled.len()];
+    surface.swizzle_with(one, &linear, &mut tiled_1t).unwrap();
+    assert!(tiled_1t == tiled, "one-thread swizzle of {surface:?}");
+    let ones = surface.swizzle_to_vec(&vec![1; linear.len()]).unwrap();
+    assert_eq!(ones.iter().filter(|&&b| b == 1).count(), linear.len());
+    let levels = surface.levels().unwrap();
+    for level in &levels {
+        let (mode, pitch) = swizzle::texture::wiiu::level_mode(&surface, level.mip).unwrap();
+        let [_, h, w] = level.blocks;
+        let untiled = wiiu_swizzle::deswizzle_mipmap(
+            u(w),
+            u(h),
+            1,
+            &tiled[level.swizzled.clone()],
+            swizzle,
+            u(pitch),
+            TileMode::from_repr(mode as u32).unwrap(),
+            bpp,
+            AaMode::X1,
+        )
+        .expect("wiiu_swizzle untiles the level");
+        assert!(
+            untiled == linear[level.linear.clone()],
+            "deswizzle_mipmap of {surface:?} mip {}",
+            level.mip
+        );
+    }
+    // The whole surface, as a GX2 texture's header describes it.
+    let format = match (f.block_width, bpp) {
+        (4, 8) => SurfaceFormat::Bc1Unorm,
+        (4, _) => SurfaceFormat::Bc3Unorm,
+        (_, 1) => SurfaceFormat::R8Unorm,
+        (_, 2) => SurfaceFormat::R8G8Unorm,
+        (_, 4) => SurfaceFormat::R8G8B8A8Unorm,
+        (_, 8) => SurfaceFormat::R16G16B16A16Unorm,
+        _ => SurfaceFormat::R32G32B32A32Float,
+    };
+    let mip1 = levels.get(1).map_or(tiled.len(), |l| l.swizzled.start);
+    let mut mipmap_offsets = [0u32; 13];
+    mipmap_offsets[0] = u(mip1);
+    for (offset, level) in mipmap_offsets[1..].iter_mut().zip(levels.iter().skip(2)) {
+        *offset = u(level.swizzled.start - mip1);
+    }
+    let gx2 = Gx2Surface {
+        dim: SurfaceDim::D2,
+        width: u(surface.width),
+        height: u(surface.height),
+        depth_or_array_layers: 1,
+        mipmap_count: u(surface.mips),
+        format,
+        aa: AaMode::X1,
+        usage: 1,
+        image_data: &tiled[..mip1],
+        mipmap_data: &tiled[mip1..],
+        tile_mode: TileMode::from_repr(tile_mode as u32).unwrap(),
+        swizzle,
+        alignment: 512 * bpp,
+        // The header's pitch (mip 0's), to which the reference clamps its own.
+        pitch: u(swizzle::texture::wiiu::level_mode(&surface, 0).unwrap().1),
+        mipmap_offsets,
+    };
+    let untiled = gx2.deswizzle().expect("wiiu_swizzle untiles it");
+    assert!(untiled == linear, "Gx2Surface::deswizzle of {surface:?}");
+}
+
+fn wiiu(tile_mode: swizzle::texture::wiiu::TileMode, swizzle: u32) -> Platform {
+    Platform::WiiU { tile_mode, swizzle }
+}
+
+#[test]
+fn wiiu_1d_surfaces_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::TileMode::Tiled1DThin1;
+    for (width, height, mips) in [
+        (1, 1, 1),
+        (8, 8, 4),
+        (64, 64, 7),
+        (100, 37, 3),
+        (33, 200, 5),
+        (256, 256, 9),
+        (1024, 512, 3),
+    ] {
+        for format in WIIU_FORMATS {
+            check_wiiu(Surface::new(wiiu(Tiled1DThin1, 0), width, height, format).mips(mips));
+        }
+    }
+}
+
+#[test]
+fn wiiu_2d_surfaces_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::TileMode::Tiled2DThin1;
+    for (width, height, mips) in [
+        (1, 1, 1),
+        (64, 64, 7),
+        (100, 37, 3),
+        (33, 200, 5),
+        (96, 48, 2),
+        (256, 256, 9),
+        (1024, 1024, 4),
+    ] {
+        for format in WIIU_FORMATS {
+            // The swizzles of every pipe and bank (bits 8 to 10; the others are ignored).
+            for swizzle in [0, 0x100, 0x200, 0x500, 0x700, 0x20500] {
+                let platform = wiiu(Tiled2DThin1, swizzle);
+                check_wiiu(Surface::new(platform, width, height, format).mips(mips));
+            }
+        }
+    }
+    // The other modes are typed errors.
+    let thick = wiiu(swizzle::texture::wiiu::TileMode::Tiled2DThick, 0);
+    assert!(matches!(
+        Surface::new(thick, 64, 64, Format::RGBA8).swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        Surface::new(Platform::WIIU, 64, 64, Format::RGBA8)
+            .layers(6)
+            .swizzled_size(),
+        Err(TextureError::Unsupported { .. })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn wiiu_surfaces(
+        width in 1usize..300,
+        height in 1usize..300,
+        mips in 1usize..10,
+        format in format_of(&WIIU_FORMATS),
+        macro_tiled in any::<bool>(),
+        swizzle in 0u32..8,
+    ) {
+        use swizzle::texture::wiiu::TileMode;
+        let mode = if macro_tiled { TileMode::Tiled2DThin1 } else { TileMode::Tiled1DThin1 };
+        // Mips while both sides last (the reference's levels stop at a side of 0).
+        let mips = mips.min(width.min(height).ilog2() as usize + 1);
+        let surface = Surface::new(wiiu(mode, swizzle << 8), width, height, format).mips(mips);
+        check_wiiu(surface);
+    }
+}

@@ -1,4 +1,5 @@
-//! The command line: `swizzle show|analyze|svg FILE [options]`, read into a [`Command`].
+//! The command line: `swizzle show|analyze|svg FILE [options]` and `swizzle texture
+//! swizzle|deswizzle|info [options] [IN OUT]`, read into a [`Command`].
 //! Options take their value as the next argument or after `=`; `--banks` of `show` is a
 //! switch that may carry a configuration (`--banks=64x4`).
 
@@ -6,6 +7,7 @@ use crate::spec;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use swizzle::texture::{Format, Platform, Surface};
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::picture::Coloring;
@@ -14,7 +16,11 @@ pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
        swizzle analyze FILE [--layout NAME] --access SPEC|NAME [--banks COUNTxWIDTH] [--line-bytes N]
        swizzle svg FILE [--layout NAME] [--color bank|lane|thread] [--access SPEC|NAME] [--banks COUNTxWIDTH]
-                   [--element-bytes N] [--path memory|NAME] [-o OUT.svg]";
+                   [--element-bytes N] [--path memory|NAME] [-o OUT.svg]
+       swizzle texture swizzle|deswizzle --platform P --width W --height H [--depth D] [--layers L]
+                   [--mips M] --format F IN OUT
+       swizzle texture info --platform P --width W --height H [--depth D] [--layers L] [--mips M]
+                   --format F";
 
 pub const HELP: &str = "\
 Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
@@ -39,6 +45,14 @@ An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lan
 (lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
 name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and parentheses).
 --access NAME uses the `access NAME { ... }` item of FILE instead, with its banks.
+
+  texture   whole texture surfaces (mips, layers, depth, compressed blocks) as a platform
+            tiles them: `swizzle` tiles the raw linear file IN (levels tightly packed, layer
+            by layer, mips within a layer: a DDS payload) into OUT, `deswizzle` the other
+            way, `info` prints each level's size and byte ranges on both sides. --platform:
+            switch, wiiu (GX2 2-D macro tiles, no swizzle), 3ds, ps4, d3d12; --format: r8,
+            rg8, rgb8, rgba8, rgba16, rgba32, bc1 to bc7, astcWxH, …; --depth, --layers and
+            --mips default to 1.
 ";
 
 /// What the user asked for.
@@ -65,6 +79,20 @@ pub enum Command {
         path: Option<PathArg>,
         output: Option<PathBuf>,
     },
+    Texture {
+        action: TextureAction,
+        surface: Surface,
+    },
+}
+
+/// What `swizzle texture` does with its surface.
+pub enum TextureAction {
+    /// Tile the linear file `input` into `output`.
+    Swizzle { input: PathBuf, output: PathBuf },
+    /// Untile the tiled file `input` into `output`.
+    Deswizzle { input: PathBuf, output: PathBuf },
+    /// Print every level's size and ranges.
+    Info,
 }
 
 /// `--access`: an inline SPEC, or the name of an `access` item of the file (resolved once
@@ -134,9 +162,9 @@ enum Arity {
     Switch,
 }
 
-/// The options and the one positional argument (FILE) of a subcommand.
+/// The options and the positional arguments (FILE; IN OUT) of a subcommand.
 struct Options {
-    file: Option<PathBuf>,
+    positionals: Vec<String>,
     /// `-h` or `--help` was given: nothing else matters.
     help: bool,
     /// Option name → its value (`None` for a switch given alone).
@@ -157,6 +185,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         .ok_or_else(|| UsageError("no command given".to_owned()))?;
     let allowed: &[(&str, Arity)] = match command.as_str() {
         "-h" | "--help" | "help" => return Ok(Command::Help),
+        "texture" => return texture(args),
         "show" => &[
             ("--layout", Arity::Value),
             ("--banks", Arity::Switch),
@@ -183,10 +212,15 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if options.help {
         return Ok(Command::Help);
     }
-    let file = options
-        .file
-        .take()
-        .ok_or_else(|| UsageError("no FILE given".to_owned()))?;
+    let file = match options.positionals.as_slice() {
+        [] => return Err(UsageError("no FILE given".to_owned())),
+        [file] => PathBuf::from(file),
+        [first, second, ..] => {
+            return Err(UsageError(format!(
+                "one FILE expected, found `{first}` and `{second}`"
+            )));
+        }
+    };
     let layout = options.take("--layout");
     Ok(match command.as_str() {
         "show" => Command::Show {
@@ -225,6 +259,75 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             file,
         },
     })
+}
+
+/// `swizzle texture ACTION [options] [IN OUT]`: the surface from the options, the files
+/// from the positionals (two for `swizzle` and `deswizzle`, none for `info`).
+fn texture(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
+    let action = args
+        .next()
+        .ok_or_else(|| UsageError("`texture` needs swizzle, deswizzle or info".to_owned()))?;
+    let allowed = [
+        ("--platform", Arity::Value),
+        ("--width", Arity::Value),
+        ("--height", Arity::Value),
+        ("--depth", Arity::Value),
+        ("--layers", Arity::Value),
+        ("--mips", Arity::Value),
+        ("--format", Arity::Value),
+    ];
+    let mut options = Options::parse(args, &allowed)?;
+    if options.help || matches!(action.as_str(), "-h" | "--help") {
+        return Ok(Command::Help);
+    }
+    let platform = options.required("--platform")?;
+    let platform = Platform::parse(&platform).ok_or_else(|| {
+        let names: Vec<&str> = Platform::NAMES.iter().map(|(name, _)| *name).collect();
+        UsageError(format!(
+            "unknown platform `{platform}` (one of {})",
+            names.join(", ")
+        ))
+    })?;
+    let format = options.required("--format")?;
+    let format = Format::parse(&format).ok_or_else(|| {
+        UsageError(format!(
+            "unknown format `{format}` (rgba8, bc1 … bc7, astc4x4 … astc12x12, …)"
+        ))
+    })?;
+    let dimension = |options: &mut Options, name: &str| {
+        options
+            .positive(name)?
+            .ok_or_else(|| UsageError(format!("`texture` needs {name}")))
+    };
+    let (width, height) = (
+        dimension(&mut options, "--width")?,
+        dimension(&mut options, "--height")?,
+    );
+    let surface = Surface::new(platform, width, height, format)
+        .depth(options.positive("--depth")?.unwrap_or(1))
+        .layers(options.positive("--layers")?.unwrap_or(1))
+        .mips(options.positive("--mips")?.unwrap_or(1));
+    let files = std::mem::take(&mut options.positionals);
+    let action = match (action.as_str(), <[String; 2]>::try_from(files)) {
+        ("info", Err(files)) if files.is_empty() => TextureAction::Info,
+        ("info", _) => return Err(UsageError("`texture info` takes no files".to_owned())),
+        (action @ ("swizzle" | "deswizzle"), Ok([input, output])) => {
+            let (input, output) = (PathBuf::from(input), PathBuf::from(output));
+            match action {
+                "swizzle" => TextureAction::Swizzle { input, output },
+                _ => TextureAction::Deswizzle { input, output },
+            }
+        }
+        ("swizzle" | "deswizzle", _) => {
+            return Err(UsageError(format!("`texture {action}` needs IN and OUT")));
+        }
+        (other, _) => {
+            return Err(UsageError(format!(
+                "unknown texture action `{other}` (swizzle, deswizzle or info)"
+            )));
+        }
+    };
+    Ok(Command::Texture { action, surface })
 }
 
 /// `--color lane` (the default with `--access`) colours by the access's lanes, `--color
@@ -266,17 +369,12 @@ impl Options {
         args: impl Iterator<Item = String>,
         allowed: &[(&'static str, Arity)],
     ) -> Result<Options, UsageError> {
-        let (mut file, mut help) = (None, false);
+        let (mut positionals, mut help) = (Vec::new(), false);
         let mut values = HashMap::new();
         let mut args = args.peekable();
         while let Some(arg) = args.next() {
             if !arg.starts_with('-') || arg == "-" {
-                if let Some(first) = file.replace(PathBuf::from(&arg)) {
-                    return Err(UsageError(format!(
-                        "one FILE expected, found `{}` and `{arg}`",
-                        first.display()
-                    )));
-                }
+                positionals.push(arg);
                 continue;
             }
             let (flag, inline) = match arg.split_once('=') {
@@ -308,7 +406,17 @@ impl Options {
                 return Err(UsageError(format!("{name} is given twice")));
             }
         }
-        Ok(Options { file, help, values })
+        Ok(Options {
+            positionals,
+            help,
+            values,
+        })
+    }
+
+    /// The value of an option that must be given.
+    fn required(&mut self, name: &str) -> Result<String, UsageError> {
+        self.take(name)
+            .ok_or_else(|| UsageError(format!("`texture` needs {name}")))
     }
 
     /// The value of an option that takes one.

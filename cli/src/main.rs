@@ -2,12 +2,14 @@
 //! the `layout!` macro, so that the command line and the compiler always agree.
 //!
 //! Exit codes: 0 on success, 1 when the input is wrong (a file that does not read or parse,
-//! an unknown layout or traversal, an access or traversal that does not fit the layout), 2
+//! an unknown layout or traversal, an access or traversal that does not fit the layout, a
+//! texture file of the wrong length or a surface its platform does not tile), 2
 //! when the command line is.
 
 mod args;
 mod diagnostics;
 mod spec;
+mod texture;
 
 use args::{AccessArg, Command, HELP, PathArg, USAGE, UsageError};
 use std::io::Write;
@@ -20,7 +22,7 @@ use swizzle_syntax::check::Checked;
 use swizzle_syntax::{NamedTraversal, Source};
 
 /// Why a command failed.
-enum Failure {
+pub(crate) enum Failure {
     /// The command line is wrong: exit 2 with the usage.
     Usage(String),
     /// The input is wrong: exit 1 with the message.
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<String, Failure> {
     match command {
         Command::Help => Ok(format!("{USAGE}\n\n{HELP}")),
+        Command::Texture { action, surface } => texture::run(action, surface),
         Command::Show {
             file,
             layout,

@@ -908,3 +908,204 @@ fn svg_colours_a_thread_value_layout_by_thread() {
     );
     assert!(err.contains("not a thread-value layout"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------
+// `swizzle texture`
+
+/// Bytes that differ from their neighbours'.
+fn texture_bytes(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
+}
+
+#[test]
+fn texture_files_round_trip_to_the_librarys_bytes() {
+    use swizzle::texture::{Format, Platform, Surface};
+    let cases = [
+        ("switch", Platform::SWITCH, "bc7", Format::BC7),
+        ("wiiu", Platform::WIIU, "bc1", Format::BC1),
+        ("3ds", Platform::N3ds, "rgba8", Format::RGBA8),
+        ("ps4", Platform::Ps4, "bc3", Format::BC3),
+        ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8),
+    ];
+    for (name, platform, format_name, format) in cases {
+        let surface = Surface::new(platform, 128, 64, format)
+            .mips(4)
+            .layers(match name {
+                "wiiu" => 1,
+                _ => 2,
+            });
+        let linear = texture_bytes(surface.linear_size().unwrap());
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let (input, tiled, back) = (
+            dir.join(format!("texture_{name}.linear")),
+            dir.join(format!("texture_{name}.tiled")),
+            dir.join(format!("texture_{name}.back")),
+        );
+        std::fs::write(&input, &linear).unwrap();
+        let layers = surface.layers.to_string();
+        let common = [
+            "--platform",
+            name,
+            "--width=128",
+            "--height=64",
+            "--mips=4",
+            "--layers",
+            &layers,
+            "--format",
+            format_name,
+        ];
+        let path = |p: &PathBuf| p.to_str().unwrap().to_owned();
+        let swizzle_args: Vec<String> = ["texture", "swizzle"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(common.iter().map(|s| s.to_string()))
+            .chain([path(&input), path(&tiled)])
+            .collect();
+        let args: Vec<&str> = swizzle_args.iter().map(String::as_str).collect();
+        let (out, err) = run(&args, 0);
+        assert_eq!(err, "");
+        assert!(out.starts_with("wrote "), "{out}");
+        assert_eq!(
+            std::fs::read(&tiled).unwrap(),
+            surface.swizzle_to_vec(&linear).unwrap(),
+            "{name}"
+        );
+        let mut args = args.clone();
+        args[1] = "deswizzle";
+        let (n, t, b) = (args.len(), path(&tiled), path(&back));
+        args[n - 2] = &t;
+        args[n - 1] = &b;
+        run(&args, 0);
+        assert_eq!(std::fs::read(&back).unwrap(), linear, "{name}");
+    }
+}
+
+#[test]
+fn texture_info_lists_every_level() {
+    let (out, err) = run(
+        &[
+            "texture",
+            "info",
+            "--platform",
+            "wiiu",
+            "--width",
+            "64",
+            "--height",
+            "32",
+            "--mips",
+            "3",
+            "--format",
+            "bc1",
+        ],
+        0,
+    );
+    assert_eq!(err, "");
+    assert_eq!(
+        out,
+        "\
+WiiU { tile_mode: Tiled2DThin1, swizzle: 0 } 64×32×1, 1 layer(s), 3 mip(s): linear 1344 bytes, tiled 5120 bytes
+layer mip  pixels          blocks          linear                tiled
+    0   0  64×32×1         16×8×1          0+1024                0+4096
+    0   1  32×16×1         8×4×1           1024+256              4096+512
+    0   2  16×8×1          4×2×1           1280+64               4608+512
+"
+    );
+}
+
+#[test]
+fn texture_errors_are_clear() {
+    let short = file("texture_short.bin", "not a texture");
+    let short = short.to_str().unwrap();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_out.bin");
+    let out = out.to_str().unwrap();
+    let base = ["--width", "8", "--height", "8"];
+    let cases: [(Vec<&str>, i32, &str); 7] = [
+        (
+            vec![
+                "texture",
+                "swizzle",
+                "--platform",
+                "ps4",
+                "--format",
+                "rgba8",
+                short,
+                out,
+            ],
+            1,
+            "holds 13 bytes; the linear surface is 256",
+        ),
+        (
+            vec![
+                "texture",
+                "deswizzle",
+                "--platform",
+                "switch",
+                "--format",
+                "r8",
+                short,
+                out,
+            ],
+            1,
+            "holds 13 bytes; the tiled surface is 512",
+        ),
+        (
+            vec![
+                "texture",
+                "info",
+                "--platform",
+                "gamecube",
+                "--format",
+                "r8",
+            ],
+            2,
+            "unknown platform `gamecube` (one of switch, 3ds, ps4, d3d12, wiiu)",
+        ),
+        (
+            vec!["texture", "info", "--platform", "ps4", "--format", "rgb9"],
+            2,
+            "unknown format `rgb9`",
+        ),
+        (
+            vec![
+                "texture",
+                "info",
+                "--platform",
+                "d3d12",
+                "--format",
+                "r8",
+                "--depth",
+                "2",
+            ],
+            1,
+            "does not tile this surface: 3-D textures",
+        ),
+        (
+            vec![
+                "texture",
+                "swizzle",
+                "--platform",
+                "ps4",
+                "--format",
+                "r8",
+                short,
+            ],
+            2,
+            "`texture swizzle` needs IN and OUT",
+        ),
+        (
+            vec!["texture", "mirror", "--platform", "ps4", "--format", "r8"],
+            2,
+            "unknown texture action `mirror`",
+        ),
+    ];
+    for (mut args, code, message) in cases {
+        args.splice(2..2, base);
+        let (_, err) = run(&args, code);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    let (_, err) = run(
+        &["texture", "info", "--platform", "ps4", "--format", "r8"],
+        2,
+    );
+    assert!(err.contains("`texture` needs --width"), "{err}");
+}

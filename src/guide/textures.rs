@@ -50,7 +50,7 @@
 //! A texture file holds more than one image: a mip chain, array layers (six for a cube map),
 //! depth slices, often BC or ASTC blocks. [`swizzle::texture`](crate::texture) takes the
 //! whole surface: a [`Surface`](crate::texture::Surface) is a
-//! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps4`, `D3d12`), a size in
+//! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps4`, `D3d12`, `WiiU`), a size in
 //! pixels, layers, mips and a [`Format`](crate::texture::Format) (blocks of w × h pixels of
 //! n bytes: `Format::RGBA8`, `Format::BC7`, `Format::astc(6, 6)`, …). The linear side is a
 //! DDS file's payload: levels tightly packed, layer by layer, mips within a layer.
@@ -96,6 +96,32 @@
 //! (`morton`), D3D12's standard swizzle as one `bits` matrix per texel size. A surface a
 //! platform does not tile (3DS levels under 8×8, D3D12 3-D textures, texel sizes without a
 //! kernel) is a `TextureError::Unsupported` saying why.
+//!
+//! The Wii U's GX2 surfaces name a tile mode and a swizzle, as their headers store them:
+//!
+//! ```rust
+//! use swizzle::texture::{Format, Platform, Surface, wiiu::{self, TileMode}};
+//! // A 256² BC1 texture with 8 mips, 2-D macro tiled with pipe 1, bank 2 (GX2 swizzle 0x500).
+//! let platform = Platform::WiiU { tile_mode: TileMode::Tiled2DThin1, swizzle: 0x500 };
+//! let surface = Surface::new(platform, 256, 256, Format::BC1).mips(8);
+//! let linear = vec![1u8; surface.linear_size()?];
+//! let tiled = surface.swizzle_to_vec(&linear)?;
+//! assert_eq!(surface.deswizzle_to_vec(&tiled)?, linear);
+//! // Mips too small for macro tiles fall back to 1-D; the header records each pitch.
+//! assert_eq!(wiiu::level_mode(&surface, 0)?, (TileMode::Tiled2DThin1, 64));
+//! assert_eq!(wiiu::level_mode(&surface, 3)?, (TileMode::Tiled1DThin1, 8));
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
+//!
+//! The same from the command line, on raw files (the linear one a DDS payload):
+//!
+//! ```text
+//! swizzle texture info --platform wiiu --width 256 --height 256 --mips 8 --format bc1
+//! swizzle texture deswizzle --platform switch --width 512 --height 512 --layers 6 --mips 10 \
+//!     --format bc7 tiled.bin linear.bin
+//! swizzle texture swizzle --platform switch --width 512 --height 512 --layers 6 --mips 10 \
+//!     --format bc7 linear.bin tiled.bin
+//! ```
 //!
 //! `tests/texture.rs` checks every platform byte for byte against its crate in property tests
 //! over sizes (1×1, odd, NPOT, 2048²), formats, mips, layers and depth;

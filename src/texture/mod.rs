@@ -9,8 +9,8 @@
 //! is what the platform's texture files and GPU memory hold.
 //!
 //! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
-//! [`ps4`], [`d3d12`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard swizzle as a
-//! `bits` matrix. This module adds the bookkeeping: the size of every level, each platform's
+//! [`ps4`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard
+//! swizzle and GX2's micro and macro tiles as `bits` matrices. This module adds the bookkeeping: the size of every level, each platform's
 //! block-height, block-depth and alignment rules, and the copies of each level with the
 //! layouts' kernels.
 //!
@@ -30,12 +30,13 @@
 //!
 //! Every platform is tested byte for byte against the crate its users reach for
 //! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS4),
-//! and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
+//! `wiiu_swizzle` (Wii U) and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
 
 pub mod d3d12;
 pub mod n3ds;
 pub mod ps4;
 pub mod switch;
+pub mod wiiu;
 
 use crate::__private::{GeneratedCode, copy_generated};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
@@ -138,21 +139,34 @@ pub enum Platform {
     /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
     /// interleave inside each ([`d3d12`]).
     D3d12,
+    /// Wii U (GX2): 8×8 micro tiles, macro tiles over pipes and banks, GX2's `swizzle`
+    /// (bits 8 to 10: the pipe and bank) ([`wiiu`]).
+    WiiU {
+        tile_mode: wiiu::TileMode,
+        swizzle: u32,
+    },
 }
 
 impl Platform {
     /// The Switch with the block height inferred per surface.
     pub const SWITCH: Platform = Platform::Switch { block_height: None };
 
+    /// The Wii U's usual texture tiling: 2-D macro tiles (`Tiled2DThin1`), no swizzle.
+    pub const WIIU: Platform = Platform::WiiU {
+        tile_mode: wiiu::TileMode::Tiled2DThin1,
+        swizzle: 0,
+    };
+
     /// Every platform by its command-line name.
-    pub const NAMES: [(&'static str, Platform); 4] = [
+    pub const NAMES: [(&'static str, Platform); 5] = [
         ("switch", Platform::SWITCH),
         ("3ds", Platform::N3ds),
         ("ps4", Platform::Ps4),
         ("d3d12", Platform::D3d12),
+        ("wiiu", Platform::WIIU),
     ];
 
-    /// A platform by its name (`switch`, `3ds`, `ps4`, `d3d12`).
+    /// A platform by its name (`switch`, `3ds`, `ps4`, `d3d12`, `wiiu`).
     pub fn parse(name: &str) -> Option<Platform> {
         let name = name.to_ascii_lowercase();
         Platform::NAMES
@@ -253,6 +267,8 @@ enum Tiling {
     Morton { reversed: bool },
     /// 64 KB standard swizzle tiles.
     Standard64K,
+    /// GX2 micro or macro tiles, row of tiles by row.
+    Gx2(wiiu::LevelTiling),
 }
 
 /// Which way a copy goes.
@@ -435,6 +451,9 @@ impl Surface {
                 Tiling::Standard64K => {
                     d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
                 }
+                Tiling::Gx2(tiling) => {
+                    wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
+                }
             }
         })?;
         Ok(())
@@ -499,6 +518,7 @@ enum Rules {
     Switch(switch::Rules),
     Morton { reversed: bool },
     Standard64K,
+    WiiU(wiiu::Rules),
 }
 
 impl Rules {
@@ -510,6 +530,9 @@ impl Rules {
             Platform::N3ds => n3ds::check(surface).map(|()| Rules::Morton { reversed: true })?,
             Platform::Ps4 => ps4::check(surface).map(|()| Rules::Morton { reversed: false })?,
             Platform::D3d12 => d3d12::check(surface).map(|()| Rules::Standard64K)?,
+            Platform::WiiU { tile_mode, swizzle } => {
+                Rules::WiiU(wiiu::rules(surface, tile_mode, swizzle)?)
+            }
         })
     }
 
@@ -534,6 +557,7 @@ impl Rules {
             Rules::Standard64K => {
                 d3d12::level_size(blocks, bytes).map(|size| (size, Tiling::Standard64K))
             }
+            Rules::WiiU(rules) => rules.level(mip, blocks, bytes),
         }
     }
 
