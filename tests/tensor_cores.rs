@@ -102,15 +102,6 @@ fn the_tensor_core_gemm_validates_with_cooperative_matrices() {
 }
 
 #[test]
-#[ignore = "prints the WGSL"]
-fn print_the_tensor_core_wgsl() {
-    println!(
-        "{}",
-        swizzle::gemm::tensor_cores().wgsl([256, 256, 64]).unwrap()
-    );
-}
-
-#[test]
 fn the_prefetching_tensor_core_gemm_validates() {
     let tc = TensorCores {
         prefetch: true,

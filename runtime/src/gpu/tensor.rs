@@ -510,25 +510,7 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             } else {
                 splits.push(0);
             }
-            let _ = writeln!(
-                functions,
-                "{}",
-                wgsl::tiled_copy(
-                    &format!("load_{letter}{buffer}"),
-                    &format!(
-                        "Copies a tile of {} into `{letter}_tile{buffer}` (`{}`), zeros past the \
-                         matrix's edges.",
-                        letter.to_uppercase(),
-                        tile.name
-                    ),
-                    &program,
-                    (letter, &format!("{letter}_tile{buffer}")),
-                    wgsl::Writes {
-                        outside: wgsl::Outside::Zero,
-                        convert: None,
-                    },
-                )
-            );
+            let _ = writeln!(functions, "{copy_text}");
         }
     }
     let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
