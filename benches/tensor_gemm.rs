@@ -15,29 +15,6 @@ use swizzle::gpu::{Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCo
 use swizzle::raster::Raster;
 
 swizzle::layout! {
-    /// Design step 1 (the first version): a 128 × 128 tile of C, eight subgroups (2 × 4)
-    /// of 4 × 2 fragments, A's tile 128 × 32, double-buffered.
-    pub threads TcFragments1 {
-        tile [fi: 8, fj: 8];
-        unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 4, fc: 2];
-        threads [wr, wc];
-        values [fr, fc];
-    }
-    /// A's 128 × 32 tile, rows padded to 40 f16.
-    pub layout TcA128 {
-        memory [m: 128, k: 32] strides [40, 1];
-        coords [m, k];
-    }
-    /// A's loads for 256 threads over 128 rows: four `vec4<f16>`s each, 32 rows apart.
-    pub threads TcALoads1 {
-        tile [m: 128, k: 32];
-        unmerge m -> [mr: 4, mh: 4, ml: 8];
-        unmerge k -> [kv: 8, v: 4];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
     /// Design step 2: four subgroups (2 × 2) of 4 × 4 fragments each (64 × 64 of C per
     /// subgroup: 8 fragment loads for 16 multiply-adds per 16 of k), 128 threads.
     pub threads TcFragments4 {
@@ -135,10 +112,12 @@ static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
 static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
 static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
-static TC_A128: swizzle::ir::Descriptor = TcA128::DESCRIPTOR;
 
 #[path = "common/tc_probe.rs"]
 mod tc_probe;
+#[path = "common/tc_step1.rs"]
+mod tc_step1;
+use tc_step1::TC_A128;
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -236,14 +215,7 @@ fn main() -> Result<(), GpuError> {
             })
         };
     let library = gemm::tensor_cores_tiled();
-    let step1 = TensorCores {
-        prefetch: false,
-        a_tile: &TC_A128,
-        a_loads: TcALoads1::THREAD_VALUES,
-        fragments: TcFragments1::THREAD_VALUES,
-        double_buffer: true,
-        ..library
-    };
+    let step1 = tc_step1::step1();
     let step2 = TensorCores {
         prefetch: false,
         a_tile: &TC_A128,

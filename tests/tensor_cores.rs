@@ -5,31 +5,8 @@
 
 use swizzle::gpu::{Accumulate, TensorCores};
 
-swizzle::layout! {
-    /// A 128-row A tile and its loads, with 8 subgroups of 4 × 2 fragments: a 128 × 128
-    /// tile of C, small enough to double-buffer.
-    pub layout HalfA {
-        memory [m: 128, k: 32] strides [40, 1];
-        coords [m, k];
-    }
-    pub threads HalfALoads {
-        tile [m: 128, k: 32];
-        unmerge m -> [mr: 4, mh: 4, ml: 8];
-        unmerge k -> [kv: 8, v: 4];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
-    pub threads HalfFragments {
-        tile [fi: 8, fj: 8];
-        unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 4, fc: 2];
-        threads [wr, wc];
-        values [fr, fc];
-    }
-}
-
-static HALF_A: swizzle::ir::Descriptor = HalfA::DESCRIPTOR;
+#[path = "../benches/common/tc_step1.rs"]
+mod tc_step1;
 
 fn validate(wgsl: &str) {
     let module = naga::front::wgsl::parse_str(wgsl)
@@ -60,14 +37,7 @@ fn variants() -> Vec<TensorCores<'static>> {
             prefetch: false,
             ..library
         },
-        TensorCores {
-            a_tile: &HALF_A,
-            a_loads: HalfALoads::THREAD_VALUES,
-            fragments: HalfFragments::THREAD_VALUES,
-            double_buffer: true,
-            prefetch: false,
-            ..library
-        },
+        tc_step1::step1(),
         TensorCores {
             accumulate: Accumulate::F16,
             ..library
