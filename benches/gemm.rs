@@ -67,6 +67,26 @@ fn wall<T: GemmElement>(
     Ok([median(single), median(batched)])
 }
 
+/// Checks `kernel` on A and B (whose values are `values`), times it by the GPU clock
+/// (median of `runs`) and by the wall clock ([`wall`]), and checks C again: the batches
+/// wrote it too.
+fn measure<T: GemmElement>(
+    gpu: &Gpu,
+    kernel: &GemmKernel,
+    [a, b]: [&Buffer<T>; 2],
+    c: &Buffer<f32>,
+    values: [&[f32]; 2],
+    n: usize,
+    runs: usize,
+) -> Result<(Duration, [Duration; 2]), GpuError> {
+    kernel.run(gpu, a, b, c)?;
+    check(&gpu.download(c)?, values[0], values[1], n, kernel);
+    let time = kernel.median(gpu, a, b, c, runs)?;
+    let wall = wall(gpu, kernel, [a, b], c)?;
+    check(&gpu.download(c)?, values[0], values[1], n, kernel);
+    Ok((time, wall))
+}
+
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -205,29 +225,17 @@ fn main() -> Result<(), GpuError> {
                 runs
             };
             // Checked, then timed, on the operands' buffers.
-            let time = match operands {
+            let values = [a.as_slice(), b.as_slice()];
+            let (time, [single, batched]) = match operands {
                 Operands::F32 => {
-                    let (a_buffer, b_buffer) = (&a_buffers[*a_stored], &b_buffers[*b_stored]);
-                    kernel.run(&gpu, a_buffer, b_buffer, &c)?;
-                    check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
-                    let wall = wall(&gpu, kernel, [a_buffer, b_buffer], &c)?;
-                    // The batches wrote C too: checked again.
-                    check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    (time, wall)
+                    let buffers = [&a_buffers[*a_stored], &b_buffers[*b_stored]];
+                    measure(&gpu, kernel, buffers, &c, values, n, runs)?
                 }
                 Operands::F16 => {
-                    let (a_buffer, b_buffer) = (&a_halves[*a_stored], &b_halves[*b_stored]);
-                    kernel.run(&gpu, a_buffer, b_buffer, &c)?;
-                    check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    let time = kernel.median(&gpu, a_buffer, b_buffer, &c, runs)?;
-                    let wall = wall(&gpu, kernel, [a_buffer, b_buffer], &c)?;
-                    // The batches wrote C too: checked again.
-                    check(&gpu.download(&c)?, &a, &b, n, kernel);
-                    (time, wall)
+                    let buffers = [&a_halves[*a_stored], &b_halves[*b_stored]];
+                    measure(&gpu, kernel, buffers, &c, values, n, runs)?
                 }
             };
-            let (time, [single, batched]) = time;
             let tflops = |time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
             let ratio = |tflops: f64, anchor: Option<f64>| {
                 anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t))
