@@ -1,7 +1,8 @@
 //! `swizzle-core`: the layout IR and everything that works on it without a Rust parser —
 //! the reference [`interp`]reter, the canonical forms ([`canon`], [`f2`], [`sym`]), the
 //! target-neutral straight-line [`code`] and its WGSL printer, the [`analysis`]es, CK's
-//! space-filling curves ([`sfc`]), copy-kernel plans ([`kernel`]) and [`picture`]s.
+//! space-filling curves ([`sfc`]), copy-kernel plans ([`kernel`]), the SIMD
+//! vocabulary they are planned and generated for ([`simd`]) and [`picture`]s.
 //!
 //! It depends on nothing: the `layout!` macro's front end (`swizzle-syntax`, which owns
 //! syn) builds the IR, and the runtime reads it, without either pulling the other in.
@@ -23,6 +24,7 @@ pub mod picture;
 pub mod raster;
 pub mod report;
 pub mod sfc;
+pub mod simd;
 pub mod sym;
 pub mod table;
 pub mod threads;
