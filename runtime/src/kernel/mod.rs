@@ -39,7 +39,8 @@ use grid::Grid;
 use swizzle_core::simd as simd_level;
 
 /// Element types a kernel copies: plain data of any size (those of
-/// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4 and 8 bytes, get SIMD networks), such as `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
+/// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4 and 8 bytes, get SIMD networks), such as
+/// `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
 pub trait Element: Pod + Send + Sync {}
 
 impl<E: Pod + Send + Sync> Element for E {}
