@@ -33,6 +33,8 @@ pub use ir::interp::CoordError;
 pub use canon::{f2, f2_pipeline, sym};
 #[doc(hidden)]
 pub use emit::{code, function, grid, table, wgsl};
+#[allow(unused_imports)]
+pub(crate) use emit::network;
 #[doc(hidden)]
 pub use ir::{interp, transform};
 #[doc(hidden)]
