@@ -19,7 +19,7 @@
 //! `feature_detected`), and which of them the expander picks for a step
 //! (`syntax/src/expand/simd.rs`, `permutes`).
 
-use crate::kernel::Step;
+use crate::plans::kernel::Step;
 
 /// The element sizes, in bytes, that get permute networks and generated SIMD rows.
 pub const ELEMENT_SIZES: [usize; 4] = [1, 2, 4, 8];

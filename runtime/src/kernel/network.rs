@@ -227,7 +227,7 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use swizzle_core::kernel::Plan;
+    use swizzle_core::plans::kernel::Plan;
     use swizzle_core::simd::ELEMENT_SIZES;
 
     include!("../../../benches/common/kernels.rs");
