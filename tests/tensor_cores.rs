@@ -158,8 +158,7 @@ fn the_library_loads_a_from_memory_where_its_tiles_fit_and_falls_back_elsewhere(
 /// where an operand that `tc` reads straight from memory has tiles crossing the matrix's
 /// edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the WGSL).
 fn tile(tc: &TensorCores, [m, n, k]: [usize; 3]) -> [usize; 2] {
-    let (&[bm, bk], &[_, bn]) = (tc.a_tile.shape().as_slice(), tc.b_tile.shape().as_slice())
-    else {
+    let (&[bm, bk], &[_, bn]) = (tc.a_tile.shape().as_slice(), tc.b_tile.shape().as_slice()) else {
         panic!("GEMM tiles have two coordinates");
     };
     let direct = [
@@ -190,7 +189,9 @@ fn evaluate(tc: &TensorCores, [m, n, k]: [usize; 3], a: &[f16], b: &[f16]) -> Ve
     buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
     wgsl_eval::dispatch(&module, "main", [gn as u32, gm as u32, 1], &mut buffers)
         .unwrap_or_else(|e| panic!("{}, {m} × {n} × {k}: {e}", tc.a_tile.name));
-    buffers.get(0, 2).expect("C")
+    buffers
+        .get(0, 2)
+        .expect("C")
         .chunks_exact(4)
         .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
         .collect()
@@ -201,7 +202,9 @@ fn operand(count: usize, seed: u64) -> Vec<f16> {
     let mut state = seed;
     (0..count)
         .map(|_| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             f16::from_f32(((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0)
         })
         .collect()
@@ -214,9 +217,21 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
     for shape @ [m, n, k] in [[37, 50, 29], [130, 70, 48], [256, 128, 128]] {
         let a = operand(m * k, 1);
         let b = operand(k * n, 2);
+        // The CPU GEMM: f32 sums of the f16 products (each exact in f32), in order of k,
+        // and the sums of their magnitudes.
+        let mut expected = vec![(0f32, 0f64); m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let (sum, magnitude) = &mut expected[i * n + j];
+                for p in 0..k {
+                    let product = a[i * k + p].to_f32() * b[p * n + j].to_f32();
+                    *sum += product;
+                    *magnitude += product.abs() as f64;
+                }
+            }
+        }
         for tc in variants() {
             let c = evaluate(&tc, shape, &a, &b);
-            // The CPU GEMM: f32 sums of the f16 products (each exact in f32), in order of k.
             // The kernel sums the same products in f32 (or f16) in another order: they
             // differ by at most 2 γ_k Σ|a b| (γ_k = k u / (1 - k u), u = 2⁻²⁴) for f32
             // accumulators, plus one f16 rounding (u = 2⁻¹¹) of the running sum per
@@ -228,25 +243,18 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
             };
             let u = 2f64.powi(-24);
             let gamma = k as f64 * u / (1.0 - k as f64 * u);
-            for i in 0..m {
-                for j in 0..n {
-                    let (mut sum, mut magnitude) = (0f32, 0f64);
-                    for p in 0..k {
-                        let product = a[i * k + p].to_f32() * b[p * n + j].to_f32();
-                        sum += product;
-                        magnitude += product.abs() as f64;
-                    }
-                    let got = c[i * n + j];
-                    let bound = (2.0 * gamma + rounding) * magnitude;
-                    assert!(
-                        ((got - sum).abs() as f64) <= bound,
-                        "{} ({:?}, direct {:?}), {m} × {n} × {k}: C[{i}][{j}] = {got}, \
-                         the CPU says {sum} (bound {bound:e})",
-                        tc.a_tile.name,
-                        tc.accumulate,
-                        tc.direct
-                    );
-                }
+            for (at, (&got, &(sum, magnitude))) in c.iter().zip(&expected).enumerate() {
+                let bound = (2.0 * gamma + rounding) * magnitude;
+                assert!(
+                    ((got - sum).abs() as f64) <= bound,
+                    "{} ({:?}, direct {:?}), {m} × {n} × {k}: C[{}][{}] = {got}, the CPU says \
+                     {sum} (bound {bound:e})",
+                    tc.a_tile.name,
+                    tc.accumulate,
+                    tc.direct,
+                    at / n,
+                    at % n
+                );
             }
         }
     }

@@ -82,7 +82,9 @@ pub fn dispatch(
         .find(|e| e.name == entry && e.stage == naga::ShaderStage::Compute)
         .ok_or_else(|| Error::new(format!("no compute entry point `{entry}`")))?;
     if entry_point.workgroup_size_overrides.is_some() {
-        return Err(Error::new("a workgroup size from overrides is not supported"));
+        return Err(Error::new(
+            "a workgroup size from overrides is not supported",
+        ));
     }
     let mut machine = Machine::new(module, entry_point.workgroup_size, workgroups);
     machine.bind(buffers)?;
@@ -90,10 +92,9 @@ pub fn dispatch(
     for (handle, variable) in module.global_variables.iter() {
         if let (Some(binding), Some(memory)) =
             (&variable.binding, machine.memories[handle.index()].take())
+            && !memory.workgroup
         {
-            if !memory.workgroup {
-                buffers.bind(binding.group, binding.binding, memory.bytes);
-            }
+            buffers.bind(binding.group, binding.binding, memory.bytes);
         }
     }
     result
@@ -228,9 +229,10 @@ impl<'m> Machine<'m> {
             let name = variable.name.clone().unwrap_or_default();
             let memory = match variable.space {
                 AddressSpace::Storage { .. } | AddressSpace::Uniform => {
-                    let binding = variable.binding.as_ref().ok_or_else(|| {
-                        Error::new(format!("`{name}` has no binding"))
-                    })?;
+                    let binding = variable
+                        .binding
+                        .as_ref()
+                        .ok_or_else(|| Error::new(format!("`{name}` has no binding")))?;
                     let bytes = buffers
                         .buffers
                         .remove(&(binding.group, binding.binding))
@@ -324,15 +326,17 @@ impl<'m> Machine<'m> {
             ))),
         };
         (0..self.lanes)
-            .map(|lane| match (&argument.binding, &self.module.types[argument.ty].inner) {
-                (None, TypeInner::Struct { members, .. }) => Ok(Value::Composite(Rc::new(
-                    members
-                        .iter()
-                        .map(|member| self.builtin(builtin(&member.binding)?, lane))
-                        .collect::<Result<_, _>>()?,
-                ))),
-                (binding, _) => self.builtin(builtin(binding)?, lane),
-            })
+            .map(
+                |lane| match (&argument.binding, &self.module.types[argument.ty].inner) {
+                    (None, TypeInner::Struct { members, .. }) => Ok(Value::Composite(Rc::new(
+                        members
+                            .iter()
+                            .map(|member| self.builtin(builtin(&member.binding)?, lane))
+                            .collect::<Result<_, _>>()?,
+                    ))),
+                    (binding, _) => self.builtin(builtin(binding)?, lane),
+                },
+            )
             .collect()
     }
 
@@ -405,7 +409,12 @@ impl<'m> Machine<'m> {
     }
 
     /// Runs `block` for the lanes of `mask`, leaving in it the lanes that reach its end.
-    fn block(&mut self, frame: &mut Frame<'m>, block: &'m Block, mask: &mut Vec<bool>) -> Result<(), Error> {
+    fn block(
+        &mut self,
+        frame: &mut Frame<'m>,
+        block: &'m Block,
+        mask: &mut Vec<bool>,
+    ) -> Result<(), Error> {
         for statement in block.iter() {
             if !mask.iter().any(|&on| on) {
                 break;
@@ -567,8 +576,7 @@ impl<'m> Machine<'m> {
                     Jump::Loop { continues, .. } => Some(continues),
                     Jump::Switch { .. } => None,
                 });
-                let continues =
-                    continues.ok_or_else(|| Error::new("`continue` outside a loop"))?;
+                let continues = continues.ok_or_else(|| Error::new("`continue` outside a loop"))?;
                 for lane in active(mask) {
                     continues[lane] = true;
                 }
@@ -765,11 +773,11 @@ impl<'m> Machine<'m> {
                     matrix
                 }
                 Expression::CooperativeMultiplyAdd { a, b, c } => {
-                    let operand = |machine: &mut Self, frame: &mut Frame<'m>, h| {
-                        match machine.uniform(frame, h, lanes.clone())? {
-                            Value::Matrix(matrix) => Ok(matrix),
-                            other => Err(Error::new(format!("coopMultiplyAdd of {other:?}"))),
-                        }
+                    let operand = |machine: &mut Self, frame: &mut Frame<'m>, h| match machine
+                        .uniform(frame, h, lanes.clone())?
+                    {
+                        Value::Matrix(matrix) => Ok(matrix),
+                        other => Err(Error::new(format!("coopMultiplyAdd of {other:?}"))),
                     };
                     let (a, b, c) = (
                         operand(self, frame, a)?,
@@ -862,7 +870,9 @@ impl<'m> Machine<'m> {
             };
         }
         match frame.function.expressions[handle] {
-            Expression::FunctionArgument(argument) => Ok(frame.args[argument as usize][lane].clone()),
+            Expression::FunctionArgument(argument) => {
+                Ok(frame.args[argument as usize][lane].clone())
+            }
             Expression::LocalVariable(local) => Ok(Value::Pointer(Pointer(Target::Variable {
                 root: Root::Local(local),
                 path: Vec::new(),
@@ -879,7 +889,12 @@ impl<'m> Machine<'m> {
     }
 
     /// Evaluates `handle` in `lane` from its operands' values.
-    fn eval(&mut self, frame: &mut Frame<'m>, handle: Handle<Expression>, lane: usize) -> Result<Value, Error> {
+    fn eval(
+        &mut self,
+        frame: &mut Frame<'m>,
+        handle: Handle<Expression>,
+        lane: usize,
+    ) -> Result<Value, Error> {
         let function = frame.function;
         Ok(match function.expressions[handle] {
             Expression::Literal(ref literal) => Value::Scalar(Scalar::literal(literal)?),
@@ -1046,9 +1061,8 @@ impl<'m> Machine<'m> {
 
     /// `base[index]`: of a pointer, a pointer to the element; of a value, the element.
     fn access(&self, base: Value, index: usize) -> Result<Value, Error> {
-        let outside = |len: usize| {
-            Error::new(format!("index {index} outside the {len} elements indexed"))
-        };
+        let outside =
+            |len: usize| Error::new(format!("index {index} outside the {len} elements indexed"));
         Ok(match base {
             Value::Pointer(Pointer(Target::Memory {
                 memory,
@@ -1085,7 +1099,9 @@ impl<'m> Machine<'m> {
                             None,
                         )
                     }
-                    ref other => return Err(Error::new(format!("unsupported index into {other:?}"))),
+                    ref other => {
+                        return Err(Error::new(format!("unsupported index into {other:?}")));
+                    }
                 };
                 Value::Pointer(Pointer(Target::Memory {
                     memory,
@@ -1104,7 +1120,10 @@ impl<'m> Machine<'m> {
                 }
                 Value::Scalar(items[index])
             }
-            Value::Composite(items) => items.get(index).cloned().ok_or_else(|| outside(items.len()))?,
+            Value::Composite(items) => items
+                .get(index)
+                .cloned()
+                .ok_or_else(|| outside(items.len()))?,
             other => return Err(Error::new(format!("an index into {other:?}"))),
         })
     }
@@ -1145,7 +1164,13 @@ impl<'m> Machine<'m> {
         }
     }
 
-    fn store(&mut self, frame: &mut Frame, pointer: &Value, value: Value, lane: usize) -> Result<(), Error> {
+    fn store(
+        &mut self,
+        frame: &mut Frame,
+        pointer: &Value,
+        value: Value,
+        lane: usize,
+    ) -> Result<(), Error> {
         match pointer {
             Value::Pointer(Pointer(Target::Memory {
                 memory,
@@ -1164,15 +1189,25 @@ impl<'m> Machine<'m> {
         }
     }
 
-    fn read_value(&mut self, memory: usize, offset: usize, pointee: Pointee, who: u32) -> Result<Value, Error> {
+    fn read_value(
+        &mut self,
+        memory: usize,
+        offset: usize,
+        pointee: Pointee,
+        who: u32,
+    ) -> Result<Value, Error> {
         let ty = match pointee {
             Pointee::Scalar(scalar) => {
-                return Ok(Value::Scalar(self.read_scalar(memory, offset, scalar, who)?));
+                return Ok(Value::Scalar(
+                    self.read_scalar(memory, offset, scalar, who)?,
+                ));
             }
             Pointee::Type(ty) => ty,
         };
         Ok(match self.module.types[ty].inner {
-            TypeInner::Scalar(scalar) => Value::Scalar(self.read_scalar(memory, offset, scalar, who)?),
+            TypeInner::Scalar(scalar) => {
+                Value::Scalar(self.read_scalar(memory, offset, scalar, who)?)
+            }
             TypeInner::Vector { size, scalar } => {
                 let width = scalar.width as usize;
                 let items: Vec<Scalar> = (0..size as usize)
@@ -1186,20 +1221,41 @@ impl<'m> Machine<'m> {
                 stride,
             } => Value::Composite(Rc::new(
                 (0..n.get() as usize)
-                    .map(|i| self.read_value(memory, offset + i * stride as usize, Pointee::Type(base), who))
+                    .map(|i| {
+                        self.read_value(
+                            memory,
+                            offset + i * stride as usize,
+                            Pointee::Type(base),
+                            who,
+                        )
+                    })
                     .collect::<Result<_, _>>()?,
             )),
             TypeInner::Struct { ref members, .. } => Value::Composite(Rc::new(
                 members
                     .iter()
-                    .map(|m| self.read_value(memory, offset + m.offset as usize, Pointee::Type(m.ty), who))
+                    .map(|m| {
+                        self.read_value(
+                            memory,
+                            offset + m.offset as usize,
+                            Pointee::Type(m.ty),
+                            who,
+                        )
+                    })
                     .collect::<Result<_, _>>()?,
             )),
             ref other => return Err(Error::new(format!("unsupported load of {other:?}"))),
         })
     }
 
-    fn write_value(&mut self, memory: usize, offset: usize, pointee: Pointee, value: &Value, who: u32) -> Result<(), Error> {
+    fn write_value(
+        &mut self,
+        memory: usize,
+        offset: usize,
+        pointee: Pointee,
+        value: &Value,
+        who: u32,
+    ) -> Result<(), Error> {
         let ty = match pointee {
             Pointee::Scalar(_) => return self.write_scalar(memory, offset, value.scalar()?, who),
             Pointee::Type(ty) => ty,
@@ -1214,18 +1270,32 @@ impl<'m> Machine<'m> {
             }
             (&TypeInner::Array { base, stride, .. }, Value::Composite(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.write_value(memory, offset + i * stride as usize, Pointee::Type(base), item, who)?;
+                    self.write_value(
+                        memory,
+                        offset + i * stride as usize,
+                        Pointee::Type(base),
+                        item,
+                        who,
+                    )?;
                 }
                 Ok(())
             }
             (TypeInner::Struct { members, .. }, Value::Composite(items)) => {
                 let members = members.clone();
                 for (member, item) in members.iter().zip(items.iter()) {
-                    self.write_value(memory, offset + member.offset as usize, Pointee::Type(member.ty), item, who)?;
+                    self.write_value(
+                        memory,
+                        offset + member.offset as usize,
+                        Pointee::Type(member.ty),
+                        item,
+                        who,
+                    )?;
                 }
                 Ok(())
             }
-            (other, value) => Err(Error::new(format!("unsupported store of {value:?} as {other:?}"))),
+            (other, value) => Err(Error::new(format!(
+                "unsupported store of {value:?} as {other:?}"
+            ))),
         }
     }
 
@@ -1234,7 +1304,10 @@ impl<'m> Machine<'m> {
         let party = match access.who {
             MANY => "several invocations".to_owned(),
             who if (who as usize) < self.lanes => format!("invocation {who}"),
-            who => format!("subgroup {}'s cooperative operation", who as usize - self.lanes),
+            who => format!(
+                "subgroup {}'s cooperative operation",
+                who as usize - self.lanes
+            ),
         };
         match access.group == self.group_index {
             true => party,
@@ -1243,7 +1316,13 @@ impl<'m> Machine<'m> {
     }
 
     /// Checks the bytes `range` of `memory` for races with `who`'s access and records it.
-    fn track(&mut self, memory: usize, range: Range<usize>, who: u32, write: bool) -> Result<(), Error> {
+    fn track(
+        &mut self,
+        memory: usize,
+        range: Range<usize>,
+        who: u32,
+        write: bool,
+    ) -> Result<(), Error> {
         let now = Access {
             group: self.group_index,
             epoch: self.epoch,
@@ -1276,14 +1355,20 @@ impl<'m> Machine<'m> {
             }
             if write {
                 tag.write = now;
-            } else if tag.read.group == now.group && tag.read.epoch == now.epoch && tag.read.who != who {
+            } else if tag.read.group == now.group
+                && tag.read.epoch == now.epoch
+                && tag.read.who != who
+            {
                 tag.read.who = MANY;
             } else {
                 tag.read = now;
             }
         }
         if let Some((other, what)) = race {
-            let name = self.memories[memory].as_ref().map(|m| m.name.clone()).unwrap_or_default();
+            let name = self.memories[memory]
+                .as_ref()
+                .map(|m| m.name.clone())
+                .unwrap_or_default();
             return Err(Error::new(format!(
                 "a data race: {} {} byte {} of `{name}`, which {} {what} with no barrier between",
                 self.who(now),
@@ -1295,14 +1380,26 @@ impl<'m> Machine<'m> {
         Ok(())
     }
 
-    fn read_scalar(&mut self, memory: usize, offset: usize, scalar: naga::Scalar, who: u32) -> Result<Scalar, Error> {
+    fn read_scalar(
+        &mut self,
+        memory: usize,
+        offset: usize,
+        scalar: naga::Scalar,
+        who: u32,
+    ) -> Result<Scalar, Error> {
         let width = scalar.width as usize;
         self.track(memory, offset..offset + width, who, false)?;
         let bytes = &self.memory(memory)?.bytes[offset..offset + width];
         Scalar::from_bytes(scalar, bytes)
     }
 
-    fn write_scalar(&mut self, memory: usize, offset: usize, value: Scalar, who: u32) -> Result<(), Error> {
+    fn write_scalar(
+        &mut self,
+        memory: usize,
+        offset: usize,
+        value: Scalar,
+        who: u32,
+    ) -> Result<(), Error> {
         let bytes = value.bytes()?;
         self.track(memory, offset..offset + bytes.len(), who, true)?;
         let mem = self.memories[memory].as_mut().expect("tracked above");
@@ -1361,7 +1458,10 @@ impl<'m> Machine<'m> {
                 ..
             } => Value::Composite(Rc::new(vec![self.zero(base)?; n.get() as usize])),
             TypeInner::Struct { ref members, .. } => Value::Composite(Rc::new(
-                members.iter().map(|m| self.zero(m.ty)).collect::<Result<_, _>>()?,
+                members
+                    .iter()
+                    .map(|m| self.zero(m.ty))
+                    .collect::<Result<_, _>>()?,
             )),
             TypeInner::CooperativeMatrix {
                 columns,
@@ -1449,7 +1549,9 @@ fn set_path(root: &mut Value, path: &[u32], value: Value) -> Result<(), Error> {
             items[first as usize] = value.scalar()?;
             Ok(())
         }
-        other => Err(Error::new(format!("a store at index {first} into {other:?}"))),
+        other => Err(Error::new(format!(
+            "a store at index {first} into {other:?}"
+        ))),
     }
 }
 
@@ -1533,9 +1635,13 @@ fn math(fun: MathFunction, args: &[Value]) -> Result<Value, Error> {
             }
         }
         (M::Dot, [a, b]) => {
-            let products = a.zip(b, |x, y| Scalar::binary(naga::BinaryOperator::Multiply, x, y))?;
+            let products = a.zip(b, |x, y| {
+                Scalar::binary(naga::BinaryOperator::Multiply, x, y)
+            })?;
             let mut items = products.components()?.iter().copied();
-            let first = items.next().ok_or_else(|| Error::new("dot of empty vectors"))?;
+            let first = items
+                .next()
+                .ok_or_else(|| Error::new("dot of empty vectors"))?;
             Value::Scalar(items.try_fold(first, |sum, x| {
                 Scalar::binary(naga::BinaryOperator::Add, sum, x)
             })?)

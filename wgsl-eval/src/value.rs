@@ -20,7 +20,10 @@ pub enum Scalar {
 pub enum Value {
     Scalar(Scalar),
     /// A vector: its first `len` components.
-    Vector { len: u8, items: [Scalar; 4] },
+    Vector {
+        len: u8,
+        items: [Scalar; 4],
+    },
     /// An array or a structure.
     Composite(Rc<Vec<Value>>),
     /// A pointer (a reference in WGSL's terms).
@@ -331,7 +334,9 @@ impl Scalar {
                 B::ShiftRight => Some(S::I32(x >> (y % 32))),
                 _ => None,
             },
-            (S::F32(x), S::F32(y)) => float(op, x, y).map(S::F32).or_else(|| compare(x.partial_cmp(&y))),
+            (S::F32(x), S::F32(y)) => float(op, x, y)
+                .map(S::F32)
+                .or_else(|| compare(x.partial_cmp(&y))),
             (S::F16(x), S::F16(y)) => float(op, x.to_f32(), y.to_f32())
                 .map(|v| S::F16(f16::from_f32(v)))
                 .or_else(|| compare(x.partial_cmp(&y))),
