@@ -41,6 +41,13 @@ impl<E: Element> GeneratedCode<E> {
                 Some(level) => (level, Reason::WidestGenerated),
                 None if self.tile.is_some() => (Level::Runs, Reason::StraightLineFirst),
                 None => match Level::detect::<E>(plan) {
+                    Level::Runs
+                        if Level::ALL
+                            .iter()
+                            .any(|l| l.is_available() && l.network::<E>(plan).is_some()) =>
+                    {
+                        (Level::Runs, Reason::LargeNetwork)
+                    }
                     Level::Runs => (Level::Runs, Reason::NoNetwork),
                     level => (level, Reason::WidestNetwork),
                 },
