@@ -667,6 +667,9 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
         false => Reason::NoNetwork,
     };
     assert_eq!(large.reason, reason, "{large}");
+    // Its generated rows would hold more source registers than any level has: runs too.
+    let generated = PackBlock16::route::<u32>(Options::default()).unwrap();
+    assert_eq!(generated.level, Level::Runs, "{generated}");
     // The default copy and the runs agree on an image of partial blocks.
     let layout = Block16::new(300, 40).expect("fits");
     let image: Vec<u32> = (0..300 * 40).collect();

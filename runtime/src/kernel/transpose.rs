@@ -7,16 +7,14 @@
 
 use super::{Element, KernelError, Level, Options, View};
 
-/// Destination rows per band of a transpose, at least: the source lines a band reads are
-/// 64 elements long (whole cache lines for every element size up to 8 bytes).
+/// Destination rows per band of a transpose: the source lines a band reads are 64 elements
+/// long (whole cache lines for every element size up to 8 bytes).
 const BLOCK: usize = 64;
-/// Destination rows per band, at most: a band reads this many elements of every source
-/// line, so that each page of a large source (whose lines lie a page or more apart) is
-/// visited by `rows / BAND_MAX` bands, not `rows / BLOCK`: 4× fewer page walks.
-const BAND_MAX: usize = 256;
-/// Source lines per cache block of a band: runs of each destination row written one after
-/// the other, while the block's source lines (`BLOCK_COLS` × the band's rows) stay in L2.
-const BLOCK_COLS: usize = 128;
+/// Destination columns per cache block of a band: long runs of each destination row
+/// written one after the other, while the block's source lines (512 × 64 elements) stay
+/// in L2. Measured at 4096² f32 against blocks of 32 to 256 columns
+/// (docs/benchmarks/history.md, "Transposes").
+const BLOCK_COLS: usize = 512;
 
 /// Copies `src`, laid out as `from` says, into `dst`, laid out as `to` says, with the
 /// widest SIMD this CPU runs, across threads from 1 MiB of destination on. Both views
@@ -133,10 +131,7 @@ fn copy_plane<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) {
-    let threads = options
-        .threads
-        .map_or_else(rayon::current_num_threads, |n| n.get());
-    let plane = Plane::new(from, to, threads);
+    let plane = Plane::new(from, to);
     super::options::for_each_band(
         &mut dst[to.origin()..],
         plane.band_len(),
@@ -165,9 +160,8 @@ struct Plane {
 
 impl Plane {
     /// Rows are the destination's slowest coordinate with more than one element, columns
-    /// the other (a plane of one row in one dimension). A transpose's bands are as tall as
-    /// leaves one for each of `threads`, from `BLOCK` to `BAND_MAX` rows.
-    fn new(from: &View, to: &View, threads: usize) -> Self {
+    /// the other (a plane of one row in one dimension).
+    fn new(from: &View, to: &View) -> Self {
         let extents = to.extents();
         let (row, col) = match extents.len() {
             1 => (None, 0),
@@ -196,10 +190,7 @@ impl Plane {
             src_col,
             dst_row,
             dst_col,
-            band_rows: match transposed {
-                true => (rows / threads.max(1) / BLOCK * BLOCK).clamp(BLOCK, BAND_MAX),
-                false => 1,
-            },
+            band_rows: if transposed { BLOCK } else { 1 },
         }
     }
 
