@@ -283,12 +283,21 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
             tiled!("xor8", Xor8, PackXor8, UnpackXor8, side),
             tiled!("block16", Block16, PackBlock16, UnpackBlock16, side),
             by_hand!("morton8_by_hand", Morton8, PackMorton8, UnpackMorton8, side),
-            by_hand!("morton16_by_hand", Morton16, PackMorton16, UnpackMorton16, side),
+            by_hand!(
+                "morton16_by_hand",
+                Morton16,
+                PackMorton16,
+                UnpackMorton16,
+                side
+            ),
             by_hand!("block16_by_hand", Block16, PackBlock16, UnpackBlock16, side),
         ];
         // `SWIZZLE_BENCH_KERNELS` (comma-separated names) keeps those alone.
         let only = std::env::var("SWIZZLE_BENCH_KERNELS").ok();
-        let chosen = |name: &str| only.as_ref().is_none_or(|only| only.split(',').any(|o| o == name));
+        let chosen = |name: &str| {
+            only.as_ref()
+                .is_none_or(|only| only.split(',').any(|o| o == name))
+        };
         let mut choices = Vec::new();
         for layout in layouts.iter().filter(|layout| chosen(layout.name)) {
             bench_layout(&mut group, layout, &image, &mut names, &mut choices);

@@ -693,7 +693,10 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
     assert!(detected == runs);
     let mut packed = vec![u32::MAX; layout.space()];
     PackBlock16::run(&layout, &image, &mut packed).expect("fits");
-    assert!(packed == runs, "the hand-written copy differs from the kernel's");
+    assert!(
+        packed == runs,
+        "the hand-written copy differs from the kernel's"
+    );
 }
 
 /// Code written when a kernel's plan was the constant `K::PLAN` still compiles (with a
