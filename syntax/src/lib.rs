@@ -7,6 +7,7 @@ mod assertions;
 pub mod ast;
 mod auto;
 mod consts;
+mod diagnostic;
 mod driver;
 mod errors;
 pub mod items;
@@ -14,6 +15,7 @@ mod lex;
 mod parse;
 mod print;
 
+pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
 pub use print::rust::Rust;
 
@@ -122,13 +124,16 @@ impl Visit for ErrorsOnly {
 
 /// [`inspect`] of items given as text (the language inside `layout! { }`); a text that does
 /// not lex expands to nothing, with its error.
-pub fn inspect_text(text: &str, view: impl FnMut(View<'_>)) -> (TokenStream, syn::Result<()>) {
+pub fn inspect_text(
+    text: &str,
+    view: impl FnMut(View<'_>),
+) -> (TokenStream, Result<(), Diagnostics>) {
     match lex::lex(text) {
         Ok(tokens) => {
             let (output, errors) = inspect(tokens, view);
-            (output, errors.finish())
+            (output, errors.finish().map_err(Diagnostics::from))
         }
-        Err(error) => (TokenStream::new(), Err(error)),
+        Err(error) => (TokenStream::new(), Err(error.into())),
     }
 }
 
@@ -148,19 +153,19 @@ pub struct NamedTraversal {
 }
 
 /// Parses and checks layouts given as text, as [`source`] does, keeping only the layouts.
-pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
+pub fn layouts(text: &str) -> Result<Vec<check::Checked>, Diagnostics> {
     source(text).map(|source| source.layouts)
 }
 
 /// Parses and checks the items of a text, with the macro's checks and errors.
-pub fn source(text: &str) -> syn::Result<Source> {
+pub fn source(text: &str) -> Result<Source, Diagnostics> {
     checked(lex::lex(text)?)
 }
 
 /// Parses and checks the items of every `layout! { .. }` invocation in a Rust source file,
 /// as one invocation (in file order), with the macro's checks and errors located in the
 /// file: what the command line reads from a `.rs` file.
-pub fn rust_source(text: &str) -> syn::Result<Source> {
+pub fn rust_source(text: &str) -> Result<Source, Diagnostics> {
     let mut items = TokenStream::new();
     invocations(lex::lex(text)?, &mut items);
     checked(items)
@@ -189,7 +194,7 @@ fn invocations(tokens: TokenStream, into: &mut TokenStream) {
 }
 
 /// Parses and checks the items of one invocation's tokens.
-fn checked(tokens: TokenStream) -> syn::Result<Source> {
+fn checked(tokens: TokenStream) -> Result<Source, Diagnostics> {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
     let outcome = driver::check(&invocation, &mut errors, &mut ErrorsOnly);
@@ -216,5 +221,5 @@ fn checked(tokens: TokenStream) -> syn::Result<Source> {
             .collect(),
         traversals,
     };
-    errors.finish().map(|()| source)
+    errors.finish().map(|()| source).map_err(Diagnostics::from)
 }
