@@ -17,6 +17,7 @@ mod print;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
+pub use items::access::spec::{access as access_pattern, banks};
 pub use print::rust::Rust;
 
 /// The checked forms of the items, by the names they had before each kind had its folder.

@@ -37,7 +37,7 @@ fn survives(text: String) {
             Ok(_) => Vec::new(),
             Err(errors) => errors
                 .into_iter()
-                .map(|e| (e.to_string(), e.span().byte_range()))
+                .map(|e| (e.message, e.bytes))
                 .collect(),
         }
     });

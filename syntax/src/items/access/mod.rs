@@ -4,6 +4,7 @@
 mod check;
 mod expand;
 mod parse;
+pub mod spec;
 
 pub use check::{Accesses, CheckedAccess, DEFAULT_BANKS};
 
