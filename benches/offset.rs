@@ -17,9 +17,9 @@ mod common;
 mod fixtures;
 
 use common::{is_benchmark_run, median_ns};
-use fixtures::LdsA;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
+use fixtures::LdsA;
 use swizzle::Layout;
 use swizzle::batch::{self, BatchError, Simd};
 

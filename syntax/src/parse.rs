@@ -34,6 +34,34 @@ pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation 
     Invocation { items }
 }
 
+/// The options after the first argument of a kernel's parentheses (`, walk T, vector 4`):
+/// each read by `option` from its keyword, a trailing `,` allowed, up to the end.
+pub fn parse_options<T>(
+    content: ParseStream,
+    mut option: impl FnMut(Ident, ParseStream) -> syn::Result<T>,
+) -> syn::Result<Vec<T>> {
+    let mut options = Vec::new();
+    while content.peek(Token![,]) {
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let keyword: Ident = content.parse()?;
+        options.push(option(keyword, content)?);
+    }
+    expect_end(content)?;
+    Ok(options)
+}
+
+/// The `;` that ends an item, or an error that shows the item's form: `after` is what it
+/// ends and how it is written ("the kernel: `kernel Name = pack(Layout);`").
+pub fn expect_semicolon(input: ParseStream, after: &str) -> syn::Result<()> {
+    input
+        .parse::<Token![;]>()
+        .map(|_| ())
+        .map_err(|e| syn::Error::new(e.span(), format!("expected `;` after {after}")))
+}
+
 /// `Name { body }`: the name and the body's tokens.
 pub fn braced_body(input: ParseStream) -> syn::Result<(Ident, TokenStream)> {
     let name: Ident = input.parse()?;

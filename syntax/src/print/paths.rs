@@ -133,6 +133,10 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 20, "only {checked} expander files found in {}", src.display());
+        assert!(
+            checked >= 20,
+            "only {checked} expander files found in {}",
+            src.display()
+        );
     }
 }

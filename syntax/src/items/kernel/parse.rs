@@ -2,7 +2,7 @@
 
 use super::{KernelItem, KernelOption};
 use crate::items::Head;
-use crate::parse::{expect_end, parse_expr};
+use crate::parse::{expect_semicolon, parse_expr, parse_options};
 use syn::parse::ParseStream;
 use syn::{Ident, Token, parenthesized};
 
@@ -37,21 +37,15 @@ pub fn parse(head: Head, input: ParseStream) -> syn::Result<KernelItem> {
             ));
         }
     };
-    let mut options = Vec::new();
-    while content.peek(Token![,]) {
-        content.parse::<Token![,]>()?;
-        if content.is_empty() {
-            break;
-        }
-        let option: Ident = content.parse()?;
-        options.push(match option.to_string().as_str() {
+    let options = parse_options(&content, |option, content| {
+        Ok(match option.to_string().as_str() {
             "walk" => KernelOption::Walk {
                 keyword: option,
                 traversal: content.parse()?,
             },
             "vector" => KernelOption::Vector {
                 keyword: option,
-                len: parse_expr(&content)?,
+                len: parse_expr(content)?,
             },
             other => {
                 return Err(syn::Error::new(
@@ -61,15 +55,9 @@ pub fn parse(head: Head, input: ParseStream) -> syn::Result<KernelItem> {
                     ),
                 ));
             }
-        });
-    }
-    expect_end(&content)?;
-    input.parse::<Token![;]>().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "expected `;` after the kernel: `kernel Name = pack(Layout);`",
-        )
+        })
     })?;
+    expect_semicolon(input, "the kernel: `kernel Name = pack(Layout);`")?;
     let Head { attrs, vis } = head;
     Ok(KernelItem {
         attrs,

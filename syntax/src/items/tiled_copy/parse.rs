@@ -2,7 +2,7 @@
 
 use super::{CopyClaim, TiledCopyItem, TiledCopyOption};
 use crate::items::Head;
-use crate::parse::{expect_end, parse_expr};
+use crate::parse::{expect_end, expect_semicolon, parse_expr, parse_options};
 use syn::parse::ParseStream;
 use syn::{Ident, Token, parenthesized};
 
@@ -30,25 +30,19 @@ pub fn parse(head: Head, input: ParseStream) -> syn::Result<TiledCopyItem> {
     let source: Ident = content.parse()?;
     content.parse::<Token![->]>()?;
     let destination: Ident = content.parse()?;
-    let mut options = Vec::new();
-    while content.peek(Token![,]) {
-        content.parse::<Token![,]>()?;
-        if content.is_empty() {
-            break;
-        }
-        let option: Ident = content.parse()?;
-        options.push(match option.to_string().as_str() {
+    let options = parse_options(&content, |option, content| {
+        Ok(match option.to_string().as_str() {
             "threads" => TiledCopyOption::Threads {
                 keyword: option,
                 layout: content.parse()?,
             },
             "vector" => TiledCopyOption::Vector {
                 keyword: option,
-                len: parse_expr(&content)?,
+                len: parse_expr(content)?,
             },
             "subgroup" => TiledCopyOption::Subgroup {
                 keyword: option,
-                len: parse_expr(&content)?,
+                len: parse_expr(content)?,
             },
             "buffers" => {
                 let names;
@@ -64,7 +58,7 @@ pub fn parse(head: Head, input: ParseStream) -> syn::Result<TiledCopyItem> {
                 }
             }
             "assert" => {
-                let (claim, word) = parse_copy_claim(&content)?;
+                let (claim, word) = parse_copy_claim(content)?;
                 let tokens = quote::quote!(#option #word);
                 TiledCopyOption::Assert {
                     keyword: option,
@@ -78,15 +72,12 @@ pub fn parse(head: Head, input: ParseStream) -> syn::Result<TiledCopyItem> {
                     format!("unknown option `{other}` of a tiled copy: expected {OPTIONS}"),
                 ));
             }
-        });
-    }
-    expect_end(&content)?;
-    input.parse::<Token![;]>().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "expected `;` after the kernel: `kernel Name = tiled_copy(image -> Tile, threads T);`",
-        )
+        })
     })?;
+    expect_semicolon(
+        input,
+        "the kernel: `kernel Name = tiled_copy(image -> Tile, threads T);`",
+    )?;
     let Head { attrs, vis } = head;
     Ok(TiledCopyItem {
         attrs,

@@ -3,7 +3,7 @@
 use super::{SfcArg, SfcArgKind, TraversalItem};
 use crate::errors::Errors;
 use crate::items::Head;
-use crate::parse::{expect_end, parse_exprs};
+use crate::parse::{expect_end, expect_semicolon, parse_exprs};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
@@ -56,12 +56,7 @@ pub fn parse(head: Head, input: ParseStream, errors: &mut Errors) -> syn::Result
             }
         }
     }
-    input.parse::<Token![;]>().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "expected `;` after the traversal: `traversal Name = sfc(...);`",
-        )
-    })?;
+    expect_semicolon(input, "the traversal: `traversal Name = sfc(...);`")?;
     let Head { attrs, vis } = head;
     Ok(TraversalItem {
         attrs,
