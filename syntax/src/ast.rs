@@ -11,7 +11,7 @@ pub use crate::items::tiled_copy::{CopyClaim, TiledCopyItem, TiledCopyOption};
 pub use crate::items::traversal::{SfcArg, SfcArgKind, TraversalItem};
 
 use proc_macro2::TokenStream;
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 use syn::{Ident, LitInt};
 
 /// Everything inside one `layout! { ... }`.

@@ -11,7 +11,7 @@ use crate::errors::{Errors, Reported};
 use crate::items::{self, Of, Scope, Visit, access, layout, traversal};
 use std::collections::HashSet;
 use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
-use swizzle_core::code::Block;
+use swizzle_core::emit::code::Block;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
 /// with what its code is printed from.

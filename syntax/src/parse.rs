@@ -9,7 +9,7 @@ use crate::errors::Errors;
 use crate::items::{Head, Item};
 use proc_macro2::{TokenStream, TokenTree};
 use swizzle_core::budget::EXPRESSION_NODES;
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, Token, bracketed, parenthesized};

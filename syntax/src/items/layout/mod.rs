@@ -86,7 +86,7 @@ pub enum StmtKind {
 }
 
 /// A transform statement, in the positions its module's check reads
-/// (`swizzle_core::transform::Context`): every transform's statement is one of these, and
+/// (`swizzle_core::ir::transform::Context`): every transform's statement is one of these, and
 /// what each position means is the transform's business.
 #[derive(Default)]
 pub struct Stage {

@@ -10,7 +10,7 @@ use crate::parse::{
     braced_body, expect_end, parse_decls, parse_expr, parse_exprs, parse_names, split_statements,
 };
 use proc_macro2::TokenStream;
-use swizzle_core::transform::KEYWORDS as TRANSFORMS;
+use swizzle_core::ir::transform::KEYWORDS as TRANSFORMS;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Ident, Token, parenthesized};

@@ -1,5 +1,5 @@
 //! `raster Name = grouped(8);`: the order in which workgroups take the tiles of a grid
-//! (`swizzle_core::raster`).
+//! (`swizzle_core::plans::raster`).
 
 mod check;
 mod expand;
@@ -29,7 +29,7 @@ pub struct Kind;
 
 impl ItemKind for Kind {
     type Item = RasterItem;
-    type Checked<'c> = swizzle_core::raster::Raster;
+    type Checked<'c> = swizzle_core::plans::raster::Raster;
     const FORMS: &'static [&'static str] = &["`raster Name = grouped(8);`"];
 
     fn starts(input: ParseStream) -> bool {

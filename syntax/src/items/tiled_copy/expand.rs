@@ -8,8 +8,8 @@ use crate::print::lit;
 use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;
 use quote::quote;
-use swizzle_core::tiled_copy::{Address, Cost, Move, Program};
-use swizzle_core::wgsl;
+use swizzle_core::emit::wgsl;
+use swizzle_core::plans::tiled_copy::{Address, Cost, Move, Program};
 
 pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     let TiledCopyItem {

@@ -10,12 +10,12 @@
 //! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
 
 use crate::canon::{Canonical, enumeration_limit};
-use crate::code::{Code, Op};
-use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
+use crate::emit::code::{Code, Op};
+use crate::emit::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
-use crate::raster::RasterProgram;
-use crate::sfc::IndexProgram;
-use crate::tiled_copy::{Address, Move, Program};
+use crate::plans::raster::RasterProgram;
+use crate::plans::sfc::IndexProgram;
+use crate::plans::tiled_copy::{Address, Move, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
