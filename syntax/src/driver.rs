@@ -8,7 +8,7 @@ use crate::ast::{AccessItem, Invocation, Item, LayoutItem, TraversalItem};
 use crate::auto::{self, Choice};
 use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedTraversal};
 use crate::errors::{Errors, Reported};
-use crate::items::{self, Of, Scope, Visit, access, layout, traversal};
+use crate::items::{self, CheckedItem, Of, Scope, Visit, access, layout, traversal};
 use std::collections::HashSet;
 use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
 use swizzle_core::emit::code::Block;
@@ -65,7 +65,7 @@ fn checked<'i, 'c, K: Of>(
     items: &[&'i Item],
     scope: &Scope<'c>,
     errors: &mut Errors,
-) -> Vec<(&'i K::Item, Result<K::Checked<'c>, Reported>)>
+) -> Vec<CheckedItem<'i, 'c, K>>
 where
     'i: 'c,
 {

@@ -113,6 +113,13 @@ fn by_name<'c, I: 'c, C: 'c, P: ?Sized>(
         .collect()
 }
 
+/// An item of kind `K` as written (`'i`) and its check, which may borrow what it names
+/// (`'c`; `Err`: with errors, already reported).
+pub type CheckedItem<'i, 'c, K> = (
+    &'i <K as ItemKind>::Item,
+    Result<<K as ItemKind>::Checked<'c>, Reported>,
+);
+
 /// What is done with each item once it is checked: the macro expands it, the command line
 /// only wants its errors.
 pub trait Visit {
@@ -141,7 +148,7 @@ pub fn check_kind<'c, K: Of>(
 
 /// Hands each item of kind `K` that the driver checked to `visit`.
 pub fn visit_checked<K: ItemKind>(
-    checked: &[(&K::Item, Result<K::Checked<'_>, Reported>)],
+    checked: &[CheckedItem<'_, '_, K>],
     scope: &Scope<'_>,
     visit: &mut impl Visit,
 ) {
