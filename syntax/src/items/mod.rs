@@ -1,11 +1,11 @@
 //! The item kinds of the language, one folder each (its syntax tree, parser, check and
-//! expansion) behind one trait, [`ItemKind`], and the one list of them, [`kinds!`], from
+//! expansion) behind one trait, [`ItemKind`], and the one list of them, `kinds!`, from
 //! which the [`Item`] enum, the parser's choice of kind and the driver's iteration come.
 //!
 //! The kinds that other items name (accesses, layouts, traversals) are checked first, in
 //! that order, by the driver, which keeps them in a [`Scope`]; every other kind is checked
 //! against that scope and handed on as it is checked. A new kind is one of those: its
-//! folder, one line in [`kinds!`], its grammar in the `layout!` reference and a UI case.
+//! folder, one line in `kinds!`, its grammar in the `layout!` reference and a UI case.
 
 pub mod access;
 pub mod kernel;
@@ -173,7 +173,7 @@ macro_rules! kinds {
         named { $($named:ident($named_kind:ty),)* }
         then { $($then:ident($then_kind:ty),)* }
     ) => {
-        /// A top-level item of an invocation, of one of the kinds of [`kinds!`].
+        /// A top-level item of an invocation, of one of the kinds of `kinds!`.
         pub enum Item {
             $($named(<$named_kind as ItemKind>::Item),)*
             $($then(<$then_kind as ItemKind>::Item),)*
