@@ -11,18 +11,14 @@ const I: usize = 7;
 #[allow(dead_code)]
 const K0: usize = 8;
 
-swizzle::layout! {
-    /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
-    pub layout MortonTexture {
-        memory [n: 64];
-        unmerge n -> [ty: 2, tx: 2, m: 16];
-        morton m -> [yi: 4, xi: 4];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-        inverse;
-    }
+#[path = "common/fixtures.rs"]
+mod fixtures;
 
+use fixtures::MortonTexture;
+
+swizzle::layout! {
+    /// `fixtures::LdsA` again: `OverLds` below starts `over` it, which needs it in this
+    /// invocation.
     /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
     pub layout LdsA {
         const KPACK = 8; const L = 2; const K0 = 4;

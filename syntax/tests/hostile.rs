@@ -35,10 +35,7 @@ fn survives(text: String) {
     let errors = common::within(DEADLINE, &name, move || {
         match swizzle_syntax::source(&text) {
             Ok(_) => Vec::new(),
-            Err(errors) => errors
-                .into_iter()
-                .map(|e| (e.to_string(), e.span().byte_range()))
-                .collect(),
+            Err(errors) => errors.into_iter().map(|e| (e.message, e.bytes)).collect(),
         }
     });
     for (message, range) in errors {

@@ -1,9 +1,9 @@
 //! `raster` items → a unit type with the order's WGSL function (`R::WGSL`) and the same
 //! code in Rust (`R::tile`), so that a kernel's workgroup order can be tested on the CPU.
 
-use super::lit;
-use super::rust::{Rust, conjunction, ident};
 use crate::ast::RasterItem;
+use crate::print::lit;
+use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;
 use quote::quote;
 use swizzle_core::emit::code::Code;
@@ -24,7 +24,7 @@ pub fn tokens(item: &RasterItem, raster: &Raster) -> TokenStream {
     let order = order_tokens(raster);
     let body = body(&program);
     let doc = doc(raster);
-    let raster_type = super::paths::raster();
+    let raster_type = crate::print::paths::raster();
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -79,7 +79,7 @@ fn body(program: &RasterProgram) -> TokenStream {
 }
 
 fn order_tokens(raster: &Raster) -> TokenStream {
-    let raster_type = super::paths::raster();
+    let raster_type = crate::print::paths::raster();
     match *raster {
         Raster::RowMajor => quote!(#raster_type::RowMajor),
         Raster::Snake => quote!(#raster_type::Snake),

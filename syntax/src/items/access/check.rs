@@ -24,7 +24,7 @@ pub struct CheckedAccess {
 pub type Accesses<'a> = HashMap<String, Result<&'a CheckedAccess, Reported>>;
 
 /// Checks one access item; `Err` (with the reasons in `errors`) if anything is wrong.
-pub fn check_access(item: &AccessItem, errors: &mut Errors) -> Result<CheckedAccess, Reported> {
+pub fn check(item: &AccessItem, errors: &mut Errors) -> Result<CheckedAccess, Reported> {
     let mark = errors.mark();
     let mut consts = Consts::new(Unparsed::default());
     let (mut lanes, mut bytes, mut vector, mut along, mut banks) =

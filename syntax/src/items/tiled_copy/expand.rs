@@ -2,10 +2,10 @@
 //! and the same thread program in Rust, so that a kernel can be stepped through and tested on
 //! the CPU: `K::run` moves a whole tile, `K::run_thread` one thread's values.
 
-use super::lit;
-use super::rust::{Rust, conjunction, ident};
 use crate::ast::TiledCopyItem;
 use crate::check::CheckedTiledCopy;
+use crate::print::lit;
+use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;
 use quote::quote;
 use swizzle_core::emit::wgsl;
@@ -56,7 +56,10 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     };
     let (source_space, destination_space) = (space(copy.source), space(copy.destination));
     let moves = moves(program);
-    let (copy_error, check_run) = (super::paths::copy_error(), super::paths::check_run());
+    let (copy_error, check_run) = (
+        crate::print::paths::copy_error(),
+        crate::print::paths::check_run(),
+    );
     let image = !program.tiles.is_empty();
     let thread = ident(&program.thread);
     let tiles: Vec<_> = program.tiles.iter().map(|t| ident(t)).collect();
@@ -339,7 +342,7 @@ pub fn stub(item: &TiledCopyItem) -> TokenStream {
     let image = source == "image" || destination == "image";
     let grid = image.then(|| quote!(_: [usize; N], _: [usize; N],));
     let generic = image.then(|| quote!(const N: usize,));
-    let error = super::paths::copy_error();
+    let error = crate::print::paths::copy_error();
     quote! {
         #(#attrs)*
         #vis struct #name;

@@ -7,22 +7,13 @@
 //! reported as unknown, and "never used" is not reported once a lookup failed (the unknown
 //! name was most likely meant to be one of the unused dims).
 
-mod access;
-mod kernel;
-mod raster;
+#[path = "stage.rs"]
 mod stage;
+#[path = "threads.rs"]
 pub mod threads;
-mod tiled_copy;
-mod traversal;
-
-pub use access::{Accesses, CheckedAccess, DEFAULT_BANKS, check_access};
-pub use kernel::{CheckedKernel, Direction, check_kernel};
-pub use raster::check_raster;
-pub use tiled_copy::{CheckedTiledCopy, check_tiled_copy};
-pub use traversal::{CheckedTraversal, check_traversal, traversal_rank};
 
 use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
-use crate::consts::{Consts, Eval, similar};
+use crate::consts::{Consts, Eval, known_names, similar};
 use crate::errors::{Errors, Reported, Unparsed};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -32,22 +23,6 @@ use swizzle_core::ir::transform::embed::element_space;
 use swizzle_core::ir::transform::show;
 use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
 use syn::Ident;
-
-/// What an error about an unknown `name` adds: the closest of the `known` names, or all of
-/// them.
-fn known_names<'n>(name: &Ident, known: impl Iterator<Item = &'n String>) -> String {
-    let mut known: Vec<&String> = known.collect();
-    known.sort();
-    let name = name.to_string();
-    match known.iter().find(|k| similar(k, &name)) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None if known.is_empty() => "this invocation declares none".to_owned(),
-        None => {
-            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-            format!("this invocation declares {}", known.join(", "))
-        }
-    }
-}
 
 /// A layout that passed every check.
 pub struct Checked {

@@ -6,8 +6,8 @@
 //! threads and copies the edge tiles. The operations are those of
 //! `swizzle::kernel::simd`'s level tokens.
 
-use super::{lit, paths};
 use crate::check::{CheckedKernel, Direction};
+use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};

@@ -9,7 +9,7 @@ use swizzle_core::plans::raster::Raster;
 /// The orders, as written.
 const KINDS: &str = "`row_major`, `snake`, `grouped(n)` or `morton(n)`";
 
-pub fn check_raster(item: &RasterItem, errors: &mut Errors) -> Result<Raster, Reported> {
+pub fn check(item: &RasterItem, errors: &mut Errors) -> Result<Raster, Reported> {
     let kind = item.kind.to_string();
     let group = |errors: &mut Errors| -> Result<usize, Reported> {
         let Some(group) = &item.group else {

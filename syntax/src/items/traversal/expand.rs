@@ -2,10 +2,10 @@
 //! time: `index(i)` as straight-line arithmetic, the `INDICES` table, steps, and a `for_each`
 //! unrolled into one call per access whose index, offset and extent are constants.
 
-use super::rust::{ident, rust};
-use super::{lit, paths};
 use crate::ast::TraversalItem;
 use crate::check::{Checked, CheckedTraversal};
+use crate::print::rust::{ident, rust};
+use crate::print::{lit, paths};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::HashSet;

@@ -1,5 +1,5 @@
-//! The small languages of the command line: an access pattern
-//! (`lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8`) and a bank configuration
+//! An access on one line, as the command line takes it (`swizzle analyze --access ..`):
+//! `lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8`, and a bank configuration
 //! (`32x4`).
 //!
 //! An access is a list of `name = value` settings, separated by spaces, commas or

@@ -1,27 +1,15 @@
 //! Checked IR + canonical form → the Rust items of one layout.
 
-mod access;
+#[path = "descriptor.rs"]
 mod descriptor;
-mod kernel;
-mod paths;
-mod raster;
-pub mod rust;
-pub mod simd;
-mod straight;
+#[path = "tiled.rs"]
 mod tiled;
-mod tiled_copy;
-mod traversal;
-
-pub use access::{access, access_stub};
-pub use kernel::{doc as kernel_doc, stub as kernel_stub, tokens as kernel};
-pub use raster::{stub as raster_stub, tokens as raster};
-pub use tiled_copy::{doc_lines as tiled_copy_doc, stub as tiled_copy_stub, tokens as tiled_copy};
-pub use traversal::{stub as traversal_stub, tokens as traversal};
 
 use crate::ast::{LayoutItem, Length, StmtKind};
 use crate::auto::Choice;
 use crate::check::Checked;
 use crate::driver::Verified;
+use crate::print::{lit, paths, rust};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use swizzle_core::canon::{Canonical, Injectivity, enumeration_limit};
@@ -513,10 +501,6 @@ pub fn stub(item: &LayoutItem) -> TokenStream {
         #vis struct #name;
         #items
     }
-}
-
-pub(crate) fn lit(value: usize) -> Literal {
-    Literal::usize_unsuffixed(value)
 }
 
 /// `#[allow(clippy::too_many_arguments)]` where a layout's functions, one parameter per

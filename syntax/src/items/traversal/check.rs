@@ -2,10 +2,11 @@
 //! is a permutation, vectors no wider than their dims, and, for a traversal over a layout,
 //! vectors that are contiguous in it (each access one run of consecutive offsets).
 
-use super::{Checked, known_names};
 use crate::ast::{Expr, SfcArg, SfcArgKind, TraversalItem};
 use crate::consts::Consts;
+use crate::consts::known_names;
 use crate::errors::{Errors, Reported};
+use crate::items::layout::check::Checked;
 use quote::quote;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -26,7 +27,7 @@ pub struct CheckedTraversal {
 
 /// The rank a traversal has, as far as its arguments tell, for a stub that stands in for it
 /// when it has errors.
-pub fn traversal_rank(
+pub fn rank(
     item: &TraversalItem,
     layouts: &HashMap<String, Result<&Checked, Reported>>,
 ) -> Option<usize> {
@@ -53,7 +54,7 @@ fn label(dims: &[String], named: bool, dim: usize) -> String {
 
 /// Checks one traversal; `layouts` are the layouts of the invocation (`Err`: one that did
 /// not check, whose errors are already reported).
-pub fn check_traversal(
+pub fn check(
     item: &TraversalItem,
     layouts: &HashMap<String, Result<&Checked, Reported>>,
     errors: &mut Errors,

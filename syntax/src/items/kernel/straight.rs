@@ -3,8 +3,8 @@
 //! to load, bounds checks folded into one per row). Emitted for two-coordinate tiles of up
 //! to [`MAX_RUNS`] runs; larger tiles keep the runtime's loop over the plan.
 
-use super::lit;
 use crate::check::{CheckedKernel, Direction};
+use crate::print::lit;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
@@ -120,7 +120,7 @@ pub fn full_tile(kernel: &CheckedKernel) -> TokenStream {
          (`src` and `dst` start at the tile; an image's rows lie `row` elements apart).",
         plan.runs.len()
     );
-    let element = super::paths::element();
+    let element = crate::print::paths::element();
     quote! {
         #[doc = #doc]
         /// The runtime calls it for every full tile where the CPU copies in runs.

@@ -3,9 +3,9 @@
 //! tile), and a `run` function that hands it, the buffers and the layouts' extents to the
 //! runtime.
 
-use super::{lit, paths};
 use crate::ast::{Item, KernelItem, Length, StmtKind};
 use crate::check::{Checked, CheckedKernel, Direction};
+use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -425,7 +425,7 @@ fn layout_param(tiled: bool, name: &TokenStream, layout: &Checked) -> TokenStrea
 }
 
 fn type_name(layout: &Checked) -> Ident {
-    super::rust::ident(&layout.descriptor.name)
+    crate::print::rust::ident(&layout.descriptor.name)
 }
 
 /// `plan()`: the plan of one tile, computed once at first use from the two sides and the
@@ -448,7 +448,7 @@ fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
                        so that a kernel's expansion stays small however large its tile \
                        (`PLAN` derefs to it)";
     let plan_constant = paths::plan_constant();
-    let walk = super::traversal::sfc_value(&kernel.walk);
+    let walk = crate::items::traversal::sfc_value(&kernel.walk);
     quote! {
         /// The copy of one tile: its runs, and its permute networks for full tiles. Planned
         /// once, at first use, from the layouts and the walk (the macro planned it too, to

@@ -4,10 +4,11 @@
 //! `assert` about the instructions holds — or the error names the instruction, the lanes
 //! and their banks or sectors.
 
-use super::{Checked, known_names};
 use crate::ast::{CopyClaim, TiledCopyItem, TiledCopyOption};
 use crate::consts::Consts;
+use crate::consts::known_names;
 use crate::errors::{Errors, Reported};
+use crate::items::layout::check::Checked;
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use swizzle_core::analysis::banks::BankReport;
@@ -64,7 +65,7 @@ const IMAGE: &str = "image";
 
 /// Checks one tiled copy; `layouts` are those of the invocation (`Err`: one with errors,
 /// already reported).
-pub fn check_tiled_copy<'a>(
+pub fn check<'a>(
     item: &TiledCopyItem,
     layouts: &HashMap<String, Result<&'a Checked, Reported>>,
     errors: &mut Errors,

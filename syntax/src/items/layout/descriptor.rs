@@ -1,8 +1,8 @@
 //! A checked layout's IR as a const expression, so that the runtime can interpret, analyse
 //! and draw the generated type.
 
-use super::lit;
 use crate::check::Over;
+use crate::print::lit;
 use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 use swizzle_core::ir::transform::Field;
@@ -62,7 +62,7 @@ pub fn tokens(descriptor: &Descriptor, over: Option<&Over>) -> Tokens {
         quote!(GridDim { dim: #dim, coord: #coord })
     });
     // Dims and stages own `Cow`s, so their arrays must be const items to live for 'static.
-    let items = super::paths::descriptor_items();
+    let items = crate::print::paths::descriptor_items();
     let lists = quote! {
         #[doc(hidden)]
         pub const __DIMS: &'static [#items::Dim] = {
@@ -103,7 +103,7 @@ fn shared(
         return quote!(&[#own]);
     };
     let (base_list, then) = (format_ident!("{base_list}"), format_ident!("{then}"));
-    let (items, len) = (super::paths::descriptor_items(), lit(len));
+    let (items, len) = (crate::print::paths::descriptor_items(), lit(len));
     quote! {
         const OWN: &[#item] = &[#own];
         &#items::#then::<#len>(#base::#base_list, OWN)

@@ -2,10 +2,12 @@
 //! when tiled, their tiles and grid), the walk covers one tile, and every run the walk makes
 //! is contiguous on both sides, or the error names the transform that breaks it.
 
-use super::{Checked, CheckedTraversal, known_names};
 use crate::ast::{KernelItem, KernelOption};
 use crate::consts::Consts;
+use crate::consts::known_names;
 use crate::errors::{Errors, Reported};
+use crate::items::layout::check::Checked;
+use crate::items::traversal::CheckedTraversal;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use swizzle_core::analysis::runs::culprit;
@@ -44,7 +46,7 @@ pub struct CheckedKernel<'a> {
 
 /// Checks one kernel; `layouts` and `traversals` are those of the invocation (`Err`: one with
 /// errors, already reported).
-pub fn check_kernel<'a>(
+pub fn check<'a>(
     item: &KernelItem,
     layouts: &HashMap<String, Result<&'a Checked, Reported>>,
     traversals: &HashMap<String, Result<&CheckedTraversal, Reported>>,

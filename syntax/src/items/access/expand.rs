@@ -1,8 +1,8 @@
 //! `access` items → a unit type whose `access()` builds the pattern for `swizzle::analysis`.
 
-use super::lit;
 use crate::ast::AccessItem;
 use crate::check::CheckedAccess;
+use crate::print::lit;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use swizzle_core::analysis::{Access, LaneExpr};
@@ -38,13 +38,13 @@ pub fn access(item: &AccessItem, checked: &CheckedAccess) -> TokenStream {
         .iter()
         .any(|(_, expr)| has_operator(expr));
     let operators = binary.then(|| {
-        let op = super::paths::op();
+        let op = crate::print::paths::op();
         quote!(use #op::*;)
     });
     let (banks, access, lane_expr) = (
-        super::paths::banks(),
-        super::paths::access(),
-        super::paths::lane_expr(),
+        crate::print::paths::banks(),
+        crate::print::paths::access(),
+        crate::print::paths::lane_expr(),
     );
     quote! {
         #(#attrs)*
