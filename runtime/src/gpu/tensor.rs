@@ -131,7 +131,11 @@ impl TensorCores<'_> {
     /// The WGSL module of the tensor-core GEMM of `[m, n, k]` (no device needed: for
     /// validation and for the CPU evaluator in the tests).
     pub fn wgsl(&self, shape: [usize; 3]) -> Result<String, GpuError> {
-        tensor_wgsl(shape, resolve(self, shape))
+        let text = tensor_wgsl(shape, resolve(self, shape));
+        if let Ok(text) = &text {
+            super::shader::dump(text);
+        }
+        text
     }
 }
 
