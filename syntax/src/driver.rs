@@ -14,8 +14,8 @@ use crate::check::{
 use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
-use swizzle_core::code::Block;
-use swizzle_core::raster::Raster;
+use swizzle_core::emit::code::Block;
+use swizzle_core::plans::raster::Raster;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
 /// with what its code is printed from.

@@ -40,7 +40,7 @@ pub enum View<'a> {
         &'a check::CheckedTraversal,
         Option<&'a check::Checked>,
     ),
-    Raster(&'a ast::RasterItem, &'a swizzle_core::raster::Raster),
+    Raster(&'a ast::RasterItem, &'a swizzle_core::plans::raster::Raster),
     /// With the rustdoc lines of its type: the plan of a tile's copy.
     Kernel(
         &'a ast::KernelItem,

@@ -53,7 +53,7 @@ fn inverts(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
 fn agrees(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
     let block = canonical.offset_block();
     let names = &canonical.coord_names;
-    let wgsl = swizzle_core::wgsl::layout("Chain", descriptor, false)
+    let wgsl = swizzle_core::emit::wgsl::layout("Chain", descriptor, false)
         .expect("fits u32")
         .text;
     let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));

@@ -12,13 +12,13 @@ use super::tensor::{self, TensorCores};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use std::time::Duration;
-use swizzle_core::fragment::{Fragment, Operand, Read};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
-use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
-use swizzle_core::{canon, wgsl};
+use swizzle_core::plans::fragment::{Fragment, Operand, Read};
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -300,7 +300,10 @@ impl Gpu {
             shape: [m, n, k],
             operand_bits: operands.bits(),
             path: GemmPath::Scalar { why },
-            loads: scalar.loads.each_ref().map(|l| l.copy.instructions(l.width)),
+            loads: scalar
+                .loads
+                .each_ref()
+                .map(|l| l.copy.instructions(l.width)),
             fragment_conflicts: [
                 conflicts(Operand::A, a_tile, &scalar.reads[0]),
                 conflicts(Operand::B, b_tile, &scalar.reads[1]),

@@ -6,8 +6,8 @@ use super::narrow;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
-use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
 use std::time::Duration;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
 
 /// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
 /// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
@@ -27,10 +27,13 @@ pub(super) fn entry(threads: u64) -> (Entry, Block) {
         .builtin(Builtin::NumWorkgroups, "groups")
         .builtin(Builtin::LocalInvocationIndex, "lane");
     let mut body = Block::new();
-    body.let_("t", format_args!("(group.y * groups.x + group.x) * {GROUP}u + lane"))
-        .if_(format_args!("t >= {threads}u"), |past| {
-            past.line("return;");
-        });
+    body.let_(
+        "t",
+        format_args!("(group.y * groups.x + group.x) * {GROUP}u + lane"),
+    )
+    .if_(format_args!("t >= {threads}u"), |past| {
+        past.line("return;");
+    });
     (entry, body)
 }
 
@@ -593,7 +596,11 @@ fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
 pub(super) fn bindings(module: &mut Module, source: &str, destination: &str) {
     module
         .storage("src", Access::Read, format_args!("array<{source}>"))
-        .storage("dst", Access::ReadWrite, format_args!("array<{destination}>"));
+        .storage(
+            "dst",
+            Access::ReadWrite,
+            format_args!("array<{destination}>"),
+        );
 }
 
 /// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
@@ -605,7 +612,9 @@ pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
     element_at.body.ret(element);
     let mut value_at = Function::new("value_at", [format!("c: array<u32, {rank}>")]).returns("u32");
     if from.is_padded() {
-        value_at.body.guard(from.call("is_valid", "c"), "return 0u;");
+        value_at
+            .body
+            .guard(from.call("is_valid", "c"), "return 0u;");
     }
     value_at
         .body
@@ -714,7 +723,9 @@ pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> Functi
         .returns("bool")
         .comment("Whether offset `o` holds an element.");
     if let Some(space) = space {
-        holds.body.guard(format_args!("(o < {space}u)"), "return false;");
+        holds
+            .body
+            .guard(format_args!("(o < {space}u)"), "return false;");
     }
     match to.is_padded() {
         true => holds
@@ -738,7 +749,10 @@ fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize
     if to.is_padded() {
         body.guard(to.call("is_valid", "c"), "return;");
     }
-    body.assign(format_args!("dst[{}]", to.call("offset", "c")), "value_at(c)");
+    body.assign(
+        format_args!("dst[{}]", to.call("offset", "c")),
+        "value_at(c)",
+    );
     module.entry(entry, body);
     (module, size)
 }

@@ -5,7 +5,7 @@
 
 use super::GpuLayout;
 use super::kernel::{bindings, entry, holds, reads, source};
-use swizzle_core::wgsl::module::{Function, Module};
+use swizzle_core::emit::wgsl::module::{Function, Module};
 
 /// How elements of `bits` bits lie in a word: `per` of them, the first in the low bits.
 struct Packing {
@@ -62,11 +62,14 @@ impl Packing {
                 one.let_("word", "src[words.x / 4u][words.x % 4u]")
                     .ret(join(&from_word));
             })
-            .if_(format_args!("all(words / 4u == {vector}(words.x / 4u))"), |quad| {
-                quad.let_("v", "src[words.x / 4u]")
-                    .let_("lane", format_args!("words % {vector}(4u)"))
-                    .ret(join(&from_quad));
-            })
+            .if_(
+                format_args!("all(words / 4u == {vector}(words.x / 4u))"),
+                |quad| {
+                    quad.let_("v", "src[words.x / 4u]")
+                        .let_("lane", format_args!("words % {vector}(4u)"))
+                        .ret(join(&from_quad));
+                },
+            )
             .ret(join(&element));
         module.function(&source(from, coord)).function(&word_at);
     }
@@ -164,8 +167,12 @@ pub(super) fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Mo
     }
     body.let_("o", to.call("offset", "c"))
         .let_("shift", format_args!("o % {per}u * {bits}u"))
-        .line(format_args!("atomicAnd(&dst[o / {per}u], ~({mask:#x}u << shift));"))
-        .line(format_args!("atomicOr(&dst[o / {per}u], value_at(c) << shift);"));
+        .line(format_args!(
+            "atomicAnd(&dst[o / {per}u], ~({mask:#x}u << shift));"
+        ))
+        .line(format_args!(
+            "atomicOr(&dst[o / {per}u], value_at(c) << shift);"
+        ));
     module.entry(entry, body);
     (module, size)
 }

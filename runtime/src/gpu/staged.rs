@@ -13,7 +13,7 @@
 //! gather kernels otherwise.
 
 use super::GpuLayout;
-use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Module};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
 /// Threads per workgroup where the tiles are small enough to share one.
 const THREADS: usize = 256;
@@ -213,13 +213,14 @@ impl Staged {
             let (place, inside) = match xor {
                 Some(k) if word != i => (format!("((rc{word}[1] % PER) ^ {k}u)"), word),
                 _ => {
-                    find.let_(format_args!("rc{i}"), format_args!("{prefix}_coord(first + {i}u)"));
+                    find.let_(
+                        format_args!("rc{i}"),
+                        format_args!("{prefix}_coord(first + {i}u)"),
+                    );
                     if partial {
                         find.let_(
                             format_args!("in{i}"),
-                            format_args!(
-                                "top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH"
-                            ),
+                            format_args!("top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH"),
                         );
                     }
                     (format!("(rc{i}[1] % PER)"), i)
@@ -242,8 +243,10 @@ impl Staged {
                 false => elements.push(value),
             }
         }
-        find.let_("words", self.words(&elements))
-            .let_("block", "(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad");
+        find.let_("words", self.words(&elements)).let_(
+            "block",
+            "(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad",
+        );
         match partial {
             true => find
                 .let_("kept", self.words(&kept))
@@ -302,7 +305,10 @@ impl Staged {
                 }
             };
             if word == i {
-                find.let_(format_args!("w{i}"), format_args!("region[padded(at{i} / PER)]"));
+                find.let_(
+                    format_args!("w{i}"),
+                    format_args!("region[padded(at{i} / PER)]"),
+                );
             }
             elements.push(format!("((w{word} >> ({place} * BITS)) & MASK)"));
         }

@@ -26,13 +26,13 @@ use super::transpose::{fitting, unsupported};
 use super::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
-use swizzle_core::fragment::Fragment;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module, vector};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{Side, TiledCopy};
-use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Function, Module, vector};
-use swizzle_core::{canon, wgsl};
+use swizzle_core::plans::fragment::Fragment;
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{Side, TiledCopy};
+use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup the kernel is written for (a warp): the adapter must run compute
 /// shaders with exactly this many.
@@ -593,7 +593,10 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         out.let_(format_args!("fc{j}"), print(column, &names));
     }
     for &(i, j) in &fragment.values {
-        out.var(format_args!("acc{i}_{j}"), format_args!("coop_mat16x16<{acc}, C>()"));
+        out.var(
+            format_args!("acc{i}_{j}"),
+            format_args!("coop_mat16x16<{acc}, C>()"),
+        );
     }
     let steps = k.div_ceil(bk);
     // The tiled operands' copies into buffer `buffer` for step `step`, as one line.
@@ -689,7 +692,11 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
                     next.assign(format_args!("pb_{j}_{kk}"), load);
                 }
                 for &(i, j) in &fragment.values {
-                    mads.line(mad(&format!("a0_{i}_{kk}"), &format!("b0_{j}_{kk}"), (i, j)));
+                    mads.line(mad(
+                        &format!("a0_{i}_{kk}"),
+                        &format!("b0_{j}_{kk}"),
+                        (i, j),
+                    ));
                 }
             }
             out.for_(&each_step, |step| {
@@ -719,21 +726,26 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
                 .map(|(l, _)| l)
                 .collect();
             for l in &tiled {
-                out.var(format_args!("{l}_next"), format_args!("fetch_{l}0({})", args(l, "0u")));
+                out.var(
+                    format_args!("{l}_next"),
+                    format_args!("fetch_{l}0({})", args(l, "0u")),
+                );
             }
             out.for_(&each_step, |step| {
                 for l in &tiled {
                     step.line(format_args!("put_{l}0({}, {l}_next);", args(l, "step")));
                 }
-                step.line("workgroupBarrier();")
-                    .if_(format_args!("step + 1u < {steps}u"), |next| {
+                step.line("workgroupBarrier();").if_(
+                    format_args!("step + 1u < {steps}u"),
+                    |next| {
                         for l in &tiled {
                             next.assign(
                                 format_args!("{l}_next"),
                                 format_args!("fetch_{l}0({})", args(l, "step + 1u")),
                             );
                         }
-                    });
+                    },
+                );
                 k0(step);
                 compute("0", step);
                 step.line("workgroupBarrier();");
@@ -752,21 +764,21 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             // before it, which step `s - 1` finished reading at its barrier. Steps go in
             // pairs (the multiply-adds must stay in uniform control flow: no `if` around
             // them), an odd last step after the loop.
-            out.line(loads("0", "0u"))
-                .line("workgroupBarrier();")
-                .for_(
-                    format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
-                    |pair| {
-                        pair.line(loads("1", "step + 1u"));
-                        compute("0", pair);
-                        pair.line("workgroupBarrier();")
-                            .if_(format_args!("step + 2u < {steps}u"), |next| {
-                                next.line(loads("0", "step + 2u"));
-                            });
-                        compute("1", pair);
-                        pair.line("workgroupBarrier();");
-                    },
-                );
+            out.line(loads("0", "0u")).line("workgroupBarrier();").for_(
+                format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
+                |pair| {
+                    pair.line(loads("1", "step + 1u"));
+                    compute("0", pair);
+                    pair.line("workgroupBarrier();").if_(
+                        format_args!("step + 2u < {steps}u"),
+                        |next| {
+                            next.line(loads("0", "step + 2u"));
+                        },
+                    );
+                    compute("1", pair);
+                    pair.line("workgroupBarrier();");
+                },
+            );
             if steps % 2 == 1 {
                 compute("0", &mut out);
                 out.line("workgroupBarrier();");
@@ -782,7 +794,10 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             "interior",
             format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
         )
-        .let_("stage", format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"));
+        .let_(
+            "stage",
+            format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"),
+        );
     let lane_names = coordinates(
         &mut out,
         "lane",
@@ -918,7 +933,9 @@ fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usiz
             Some(rest) => {
                 let (index, value) = rest.split_once("] = ")?;
                 let register = places.iter().position(|p| p == index)?;
-                fetch.body.verbatim(format_args!("{indent}r[{register}] = {value}"));
+                fetch
+                    .body
+                    .verbatim(format_args!("{indent}r[{register}] = {value}"));
             }
             None if trimmed == "return;" => {
                 fetch.body.verbatim(format_args!("{indent}return r;"));
@@ -930,8 +947,10 @@ fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usiz
     }
     fetch.body.ret("r");
     for (register, place) in places.iter().enumerate() {
-        put.body
-            .assign(format_args!("{destination}[{place}]"), format_args!("r[{register}]"));
+        put.body.assign(
+            format_args!("{destination}[{place}]"),
+            format_args!("r[{register}]"),
+        );
     }
     Some((fetch, put, count))
 }

@@ -8,12 +8,12 @@
 
 use super::{BoundsChecks, Gpu, GpuError, Kernel};
 use std::borrow::Cow;
+use swizzle_core::emit::wgsl;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
-use swizzle_core::wgsl;
-use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -181,9 +181,20 @@ impl Gpu {
         let grid = [height.div_ceil(rows), width.div_ceil(columns)];
         let mut module = Module::new();
         module
-            .storage("input", Access::Read, format_args!("array<{}>", vector("u32", load_width)))
-            .storage("output", Access::ReadWrite, format_args!("array<{}>", vector("u32", store_width)))
-            .workgroup("tile", format_args!("array<{}, {}>", vector("u32", words), space / words))
+            .storage(
+                "input",
+                Access::Read,
+                format_args!("array<{}>", vector("u32", load_width)),
+            )
+            .storage(
+                "output",
+                Access::ReadWrite,
+                format_args!("array<{}>", vector("u32", store_width)),
+            )
+            .workgroup(
+                "tile",
+                format_args!("array<{}, {}>", vector("u32", words), space / words),
+            )
             .text(&load_wgsl)
             .text(&store_wgsl)
             .text(&order_wgsl);
@@ -193,11 +204,18 @@ impl Gpu {
         let mut main = Block::new();
         main.let_(
             "at",
-            format_args!("order(group.y * {}u + group.x, {}u, {}u)", grid[1], grid[0], grid[1]),
+            format_args!(
+                "order(group.y * {}u + group.x, {}u, {}u)",
+                grid[1], grid[0], grid[1]
+            ),
         )
-        .line(format_args!("load_tile(thread, at.x, at.y, {height}u, {width}u);"))
+        .line(format_args!(
+            "load_tile(thread, at.x, at.y, {height}u, {width}u);"
+        ))
         .line("workgroupBarrier();")
-        .line(format_args!("store_tile(thread, at.y, at.x, {width}u, {height}u);"));
+        .line(format_args!(
+            "store_tile(thread, at.y, at.x, {width}u, {height}u);"
+        ));
         let module = module.entry(entry, main).finish();
         let groups = self.workgroups([grid[1], grid[0]])?;
         let threads = match loads.descriptor.name == stores.descriptor.name {

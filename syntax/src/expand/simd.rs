@@ -11,7 +11,7 @@ use crate::check::{CheckedKernel, Direction};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
-use swizzle_core::kernel::{Network, Step};
+use swizzle_core::plans::kernel::{Network, Step};
 
 /// The most permute steps a network is unrolled for: a few hundred lines of expansion at
 /// most (a 16 × 16 Morton tile of 4-byte elements has 64 on AVX2).

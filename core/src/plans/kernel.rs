@@ -15,7 +15,7 @@
 //! the array's run-time extents).
 
 use crate::ir::{Descriptor, List, coordinates};
-use crate::sfc::Sfc;
+use crate::plans::sfc::Sfc;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 

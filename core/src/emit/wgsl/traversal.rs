@@ -3,7 +3,7 @@
 use super::expr;
 use super::module::{Block, Function};
 use super::names::{Names, snake_case};
-use crate::sfc::IndexProgram;
+use crate::plans::sfc::IndexProgram;
 
 /// A traversal's `index(i)` as a WGSL function `fn <name>_index(i: u32) -> array<u32, N>`:
 /// where access `i` starts, each dim a `let` (a snake's backward passes through `select`).

@@ -6,7 +6,7 @@
 //! between items, declarations of one kind together.
 //!
 //! ```
-//! use swizzle_core::wgsl::module::{Access, Block, Builtin, Entry, Module};
+//! use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 //!
 //! let mut module = Module::new();
 //! module

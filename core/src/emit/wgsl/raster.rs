@@ -3,8 +3,8 @@
 use super::module::{Block, Function};
 use super::names::{Names, snake_case};
 use super::{conjunction, expr};
-use crate::code::Code;
-use crate::raster::RasterProgram;
+use crate::emit::code::Code;
+use crate::plans::raster::RasterProgram;
 
 /// A workgroup order as a WGSL function of the workgroup's index and the grid's rows and
 /// columns of tiles, returning the tile's `vec2(y, x)`; `group` must lie in the grid.

@@ -10,8 +10,8 @@
 //! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
 
 use crate::canon::{Canonical, enumeration_limit};
-use crate::code::{Code, Op};
-use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
+use crate::emit::code::{Code, Op};
+use crate::emit::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 

@@ -3,8 +3,8 @@
 use super::module::{Block, Function};
 use super::names::{Names, snake_case};
 use super::{conjunction, expr};
-use crate::function::Condition;
-use crate::tiled_copy::{Address, Move, Program};
+use crate::emit::function::Condition;
+use crate::plans::tiled_copy::{Address, Move, Program};
 
 /// A tiled copy's thread program as a WGSL function `<name>(thread, …)` that reads the
 /// module-scope array `source` and writes `destination`, both named by the caller. An image
