@@ -31,7 +31,6 @@ pub(crate) fn validate_with(
     text: &str,
     capabilities: naga::valid::Capabilities,
 ) -> Result<(), GpuError> {
-    dump(text);
     let module =
         naga::front::wgsl::parse_str(text).map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
@@ -49,16 +48,4 @@ pub(crate) fn distinct(a: &GpuLayout, b: &GpuLayout) -> Result<(), GpuError> {
         )));
     }
     Ok(())
-}
-
-/// TEMPORARY (refactor check, not to be merged): every module validated, into
-/// `$SWIZZLE_WGSL_DUMP/<hash>.wgsl`.
-pub(crate) fn dump(text: &str) {
-    use std::hash::{Hash, Hasher};
-    if let Some(dir) = std::env::var_os("SWIZZLE_WGSL_DUMP") {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut hasher);
-        let path = std::path::Path::new(&dir).join(format!("{:016x}.wgsl", hasher.finish()));
-        let _ = std::fs::write(path, text);
-    }
 }

@@ -131,11 +131,7 @@ impl TensorCores<'_> {
     /// The WGSL module of the tensor-core GEMM of `[m, n, k]` (no device needed: for
     /// validation and for the CPU evaluator in the tests).
     pub fn wgsl(&self, shape: [usize; 3]) -> Result<String, GpuError> {
-        let text = tensor_wgsl(shape, resolve(self, shape));
-        if let Ok(text) = &text {
-            super::shader::dump(text);
-        }
-        text
+        tensor_wgsl(shape, resolve(self, shape))
     }
 }
 
