@@ -10,7 +10,8 @@
 //! 4. [`plans`] — what runs over layouts: copy kernels, thread-value layouts, tiled copies,
 //!    fragments, rasters, space-filling curves;
 //!
-//! beside them the [`analysis`]es, the [`picture`]s, the text [`report`]s and the work
+//! beside them the SIMD vocabulary that plans and generated rows share ([`simd`]), the
+//! [`analysis`]es, the [`picture`]s, the text [`report`]s and the work
 //! [`budget`]s every stage keeps to.
 //!
 //! It depends on nothing: the `layout!` macro's front end (`swizzle-syntax`, which owns
@@ -24,6 +25,7 @@ pub mod ir;
 pub mod picture;
 pub mod plans;
 pub mod report;
+pub mod simd;
 
 pub use ir::interp::CoordError;
 

@@ -3,6 +3,8 @@
 //! wgpu backend). Users reach all of it through the `swizzle` crate, the one place of its
 //! public API; the layout IR comes from `swizzle-core`.
 
+#[macro_use]
+mod features;
 pub mod batch;
 #[cfg(feature = "gpu")]
 pub mod gpu;

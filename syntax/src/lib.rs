@@ -16,6 +16,10 @@ mod parse;
 
 pub use errors::Errors;
 pub use expand::rust::Rust;
+/// The controls the generated SIMD rows build from each step of a network (the runtime's
+/// interpreted networks are tested against them).
+#[doc(hidden)]
+pub use expand::simd::step_controls;
 
 pub use driver::{Outcome, Verified};
 

@@ -7,8 +7,6 @@
 #[path = "common/chains.rs"]
 mod chains;
 mod common;
-#[path = "common/wgsl_eval.rs"]
-mod wgsl_eval;
 
 use chains::{over_chain, rotation_chain, shift_chain, transpose_chain, xor_chain, xor_over_chain};
 use std::time::Duration;

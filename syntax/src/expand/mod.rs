@@ -6,7 +6,7 @@ mod kernel;
 mod paths;
 mod raster;
 pub mod rust;
-mod simd;
+pub mod simd;
 mod straight;
 mod tiled;
 mod tiled_copy;
