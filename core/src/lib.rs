@@ -1,10 +1,11 @@
 //! `swizzle-core`: the layout IR and everything that works on it without a Rust parser, in
 //! the order of the pipeline:
 //!
-//! 1. [`ir`] — the checked intermediate representation, its [`transform`](ir::transform)s
-//!    (one file each) and the reference [`interp`](ir::interp)reter that defines them;
-//! 2. [`canon`] — canonical forms: the folded symbolic offset ([`sym`](canon::sym)), the F2
-//!    bit-matrix ([`f2`](canon::f2)), validity and the inverse;
+//! 1. [`ir`] — the checked intermediate representation, its transforms
+//!    ([`ir::transform`], one file each) and the reference interpreter ([`ir::interp`]) that
+//!    defines them;
+//! 2. [`canon`] — canonical forms: the folded symbolic offset ([`canon::sym`]), the F2
+//!    bit-matrix ([`canon::f2`]), validity and the inverse;
 //! 3. [`emit`] — straight-line code from the canonical form and its non-Rust printers
 //!    (WGSL, the rustdoc table);
 //! 4. [`plans`] — what runs over layouts: copy kernels, thread-value layouts, tiled copies,
