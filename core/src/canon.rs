@@ -123,6 +123,22 @@ impl Canonical {
     /// nodes becomes a local (a fresh variable). A `probe` stops at the first local: its
     /// caller only asks whether the pipeline folds, and the rest would be wasted work.
     fn fold(descriptor: &Descriptor, local_past: usize, probe: bool) -> Canonical {
+        Canonical::fold_parts(descriptor, local_past, probe).0
+    }
+
+    /// The canonical form of `descriptor` lowered symbolically and staged (never from its F2
+    /// map), with the value of each memory dim over its variables: what a layout `over`
+    /// another passes to its base's functions ([`crate::compose`]).
+    pub(crate) fn staged_parts(descriptor: &Descriptor) -> (Canonical, Vec<Sym>) {
+        let folded = Canonical::fold_parts(descriptor, budget::SYMBOLIC_NODES, true);
+        match folded.0.locals.is_empty() {
+            true => folded,
+            false => Canonical::fold_parts(descriptor, budget::STAGE_NODES, false),
+        }
+    }
+
+    /// [`Canonical::fold`], with the value of each memory dim (in memory order).
+    fn fold_parts(descriptor: &Descriptor, local_past: usize, probe: bool) -> (Canonical, Vec<Sym>) {
         let lens = descriptor.shape();
         // The variables' lengths grow with the locals: the coordinates', then the locals'.
         let symbolic = Symbolic {
@@ -143,6 +159,12 @@ impl Canonical {
             }
         }
         let Stager { locals, names, .. } = stager;
+        let memory = descriptor
+            .memory
+            .dims
+            .iter()
+            .map(|&dim| on.values[dim].clone().unwrap_or_else(|| Sym::constant(0)))
+            .collect();
         let offset = on
             .offset(&descriptor.memory)
             .unwrap_or_else(|_| Sym::constant(0));
@@ -156,7 +178,7 @@ impl Canonical {
         let f2 = power_of_two_inputs(&lens, &coord_names)
             .filter(|_| locals.is_empty())
             .and_then(|inputs| F2Map::from_sym(&offset, &inputs));
-        Canonical {
+        let canonical = Canonical {
             offset,
             f2,
             valid,
@@ -164,11 +186,12 @@ impl Canonical {
             lens,
             coord_names,
             locals,
-        }
+        };
+        (canonical, memory)
     }
 
     /// The names of the variables in code: the coordinates', then the locals'.
-    fn var_names(&self) -> Vec<String> {
+    pub(crate) fn var_names(&self) -> Vec<String> {
         variable_names(&self.coord_names, &self.coord_names, &self.locals)
     }
 
@@ -308,25 +331,7 @@ impl Canonical {
                 return Ok(Block::share(coords, &names, &taken));
             }
         }
-        let raised = raise(descriptor)?;
-        let variables = variable_names(&offset, &taken, &raised.locals);
-        let names = raised
-            .names
-            .iter()
-            .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
-            .collect();
-        let coords = raised
-            .coords
-            .iter()
-            .map(|sym| sym_code(sym, &variables))
-            .collect();
-        Ok(staged_block(
-            coords,
-            &names,
-            &offset,
-            &taken,
-            &raised.locals,
-        ))
+        raised_block(descriptor, Start::Offset, &offset, &taken)
     }
 
     /// [`Canonical::inverse`], where there is one.
@@ -455,30 +460,9 @@ impl Canonical {
     /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding
     /// coordinates, padding, unused offsets, or a layout too large to decide.
     pub fn bijectivity(&self, descriptor: &Descriptor, limit: usize) -> Result<(), String> {
-        let (size, space) = (
-            descriptor.size().unwrap_or(0),
-            descriptor.space().unwrap_or(0),
-        );
-        match self.injectivity(descriptor, limit) {
-            Injectivity::Collides(c) => Err(format!(
-                "coordinates {} and {} both map to offset {}",
-                descriptor.describe(&c.a),
-                descriptor.describe(&c.b),
-                c.offset
-            )),
-            _ if !self.valid.is_empty() => Err("this layout is padded".to_owned()),
-            Injectivity::Injective if size == space => Ok(()),
-            Injectivity::Injective => Err(format!(
-                "the {size} coordinates cover only part of the {space} offsets"
-            )),
-            Injectivity::Unknown => Err(format!(
-                "this layout is too large ({size} coordinates, more than {limit}) to check by \
-                 enumeration: build it from power-of-two or one-to-one transforms, which are \
-                 checked without enumerating"
-            )),
-        }
+        let padded = !self.valid.is_empty();
+        verdict(descriptor, self.injectivity(descriptor, limit), padded, limit)
     }
-
     /// Checks injectivity by evaluating every valid coordinate.
     fn enumerate(&self, limit: usize) -> Injectivity {
         let size = self.lens.iter().try_fold(1usize, |a, &l| a.checked_mul(l));
@@ -508,6 +492,39 @@ impl Canonical {
             }
         }
         Injectivity::Injective
+    }
+}
+
+
+/// Whether a layout is a bijection onto `0..space`, from its injectivity verdict and whether
+/// it is padded: `Err` says why not, as errors and reports show it.
+pub(crate) fn verdict(
+    descriptor: &Descriptor,
+    injectivity: Injectivity,
+    padded: bool,
+    limit: usize,
+) -> Result<(), String> {
+    let (size, space) = (
+    descriptor.size().unwrap_or(0),
+    descriptor.space().unwrap_or(0),
+    );
+    match injectivity {
+        Injectivity::Collides(c) => Err(format!(
+            "coordinates {} and {} both map to offset {}",
+            descriptor.describe(&c.a),
+            descriptor.describe(&c.b),
+            c.offset
+        )),
+        _ if padded => Err("this layout is padded".to_owned()),
+        Injectivity::Injective if size == space => Ok(()),
+        Injectivity::Injective => Err(format!(
+            "the {size} coordinates cover only part of the {space} offsets"
+        )),
+        Injectivity::Unknown => Err(format!(
+            "this layout is too large ({size} coordinates, more than {limit}) to check by \
+             enumeration: build it from power-of-two or one-to-one transforms, which are \
+             checked without enumerating"
+        )),
     }
 }
 
@@ -559,15 +576,47 @@ struct Raised {
     locals: Vec<Local>,
 }
 
+/// Where an inverse starts: the offset (memory's dims unstrided from it), or the values of
+/// some dims, each a variable of its own (the base coordinates of a layout `over` another).
+#[derive(Clone, Copy)]
+pub(crate) enum Start<'a> {
+    Offset,
+    /// Dims and their lengths: variable `i` is the value of `dims[i]`.
+    Dims(&'a [DimId], &'a [usize]),
+}
+
+/// The inverse's body from `start`, one result per coordinate over `params` (the start's
+/// variables), staged as [`raise`] stages it; no local is named as one of `taken`.
+pub(crate) fn raised_block(
+    descriptor: &Descriptor,
+    start: Start<'_>,
+    params: &[String],
+    taken: &[String],
+) -> Result<Block, NoInverse> {
+    let raised = raise(descriptor, start)?;
+    let variables = variable_names(params, taken, &raised.locals);
+    let names = raised
+        .names
+        .iter()
+        .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
+        .collect();
+    let coords = raised
+        .coords
+        .iter()
+        .map(|sym| sym_code(sym, &variables))
+        .collect();
+    Ok(staged_block(coords, &names, params, taken, &raised.locals))
+}
+
 /// The inverse by running every stage upwards (memory first), for bijective layouts that are
 /// not F2-affine: folded into one expression per coordinate when it fits
 /// [`budget::SYMBOLIC_NODES`], else staged past [`budget::STAGE_NODES`], as
 /// [`Canonical::new`] stages the offset.
-fn raise(descriptor: &Descriptor) -> Result<Raised, NoInverse> {
-    let folded = raise_staged(descriptor, budget::SYMBOLIC_NODES, true)?;
+fn raise(descriptor: &Descriptor, start: Start<'_>) -> Result<Raised, NoInverse> {
+    let folded = raise_staged(descriptor, start, budget::SYMBOLIC_NODES, true)?;
     match folded.locals.is_empty() {
         true => Ok(folded),
-        false => raise_staged(descriptor, budget::STAGE_NODES, false),
+        false => raise_staged(descriptor, start, budget::STAGE_NODES, false),
     }
 }
 
@@ -576,24 +625,42 @@ fn raise(descriptor: &Descriptor) -> Result<Raised, NoInverse> {
 /// folds.
 fn raise_staged(
     descriptor: &Descriptor,
+    start: Start<'_>,
     local_past: usize,
     probe: bool,
 ) -> Result<Raised, NoInverse> {
-    let space = descriptor.space().unwrap_or(0);
-    let symbolic = Symbolic {
-        lens: vec![space],
-        valid: Vec::new(),
-    };
-    let mut on = Lowering::new(symbolic, &descriptor.dims);
-    let memory = &descriptor.memory;
     let mut stager = Stager::new(local_past);
-    // A checked memory always unstrides (its strides dominate, as the bijectivity proved).
-    let unstrided = unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides);
-    unstrided.map_err(|why| NoInverse::Stage {
-        stage: "memory".to_owned(),
-        why,
-    })?;
-    stager.settle(&mut on, &memory.dims);
+    let mut on = match start {
+        Start::Offset => {
+            let space = descriptor.space().unwrap_or(0);
+            let symbolic = Symbolic {
+                lens: vec![space],
+                valid: Vec::new(),
+            };
+            let mut on = Lowering::new(symbolic, &descriptor.dims);
+            let memory = &descriptor.memory;
+            // A checked memory always unstrides (its strides dominate, as the bijectivity
+            // proved).
+            let unstrided = unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides);
+            unstrided.map_err(|why| NoInverse::Stage {
+                stage: "memory".to_owned(),
+                why,
+            })?;
+            stager.settle(&mut on, &memory.dims);
+            on
+        }
+        Start::Dims(dims, lens) => {
+            let symbolic = Symbolic {
+                lens: lens.to_vec(),
+                valid: Vec::new(),
+            };
+            let mut on = Lowering::new(symbolic, &descriptor.dims);
+            for (i, &dim) in dims.iter().enumerate() {
+                on.values[dim] = Some(Sym::Var(i));
+            }
+            on
+        }
+    };
     for stage in descriptor.stages.iter() {
         stage.raise(&mut on).map_err(|why| NoInverse::Stage {
             stage: stage.describe(&descriptor.dims),
@@ -680,7 +747,7 @@ fn variable_names(params: &[String], taken: &[String], locals: &[Local]) -> Vec<
 
 /// The `locals` of a staged pipeline (variables `first` onwards of `variables`) as code, in
 /// order, keeping only those the `needed` code reads (directly or through another local).
-fn live_locals(
+pub(crate) fn live_locals(
     locals: &[Local],
     variables: &[String],
     first: usize,

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod budget;
 pub mod canon;
 pub mod code;
+pub mod compose;
 pub mod f2;
 pub mod f2_pipeline;
 pub mod fragment;
