@@ -661,11 +661,19 @@ fn raise_staged(
             on
         }
     };
+    // The forward values of the dims, for a stage that is one-to-one only on the values
+    // the stages above it leave (computed once, where one needs them).
+    let mut forward: Option<Option<Forward>> = None;
     for stage in descriptor.stages.iter() {
-        stage.raise(&mut on).map_err(|why| NoInverse::Stage {
-            stage: stage.describe(&descriptor.dims),
-            why,
-        })?;
+        if let Err(why) = stage.raise(&mut on) {
+            let forward = forward.get_or_insert_with(|| forward_values(descriptor));
+            restricted_raise(stage, forward.as_ref(), &mut on).ok_or_else(|| {
+                NoInverse::Stage {
+                    stage: stage.describe(&descriptor.dims),
+                    why,
+                }
+            })?;
+        }
         stager.settle(&mut on, &stage.upper());
         if probe && !stager.locals.is_empty() {
             return Ok(Raised {
@@ -686,6 +694,74 @@ fn raise_staged(
         names: stager.names,
         locals: stager.locals,
     })
+}
+
+/// The value of every dim of a layout run forward (coordinates to memory), staged: where
+/// each stage's upper values lie.
+struct Forward {
+    /// Each dim's value over the variables (`None` for one never computed).
+    values: Vec<Option<Sym>>,
+    /// The variables' lengths: the coordinates', then the locals'.
+    lens: Vec<usize>,
+}
+
+/// [`Forward`] of `descriptor`; `None` where a stage fails.
+fn forward_values(descriptor: &Descriptor) -> Option<Forward> {
+    let symbolic = Symbolic {
+        lens: descriptor.shape(),
+        valid: Vec::new(),
+    };
+    let mut on = Lowering::new(symbolic, &descriptor.dims);
+    for (i, &dim) in descriptor.coords.iter().enumerate() {
+        on.values[dim] = Some(Sym::Var(i));
+    }
+    let mut stager = Stager::new(budget::STAGE_NODES);
+    let mut values: Vec<Option<Sym>> = on.values.clone();
+    for stage in descriptor.stages.iter().rev() {
+        stage.apply(&mut on).ok()?;
+        stager.settle(&mut on, &stage.lower());
+        for &dim in &stage.lower() {
+            values[dim] = on.values[dim].clone();
+        }
+    }
+    Some(Forward {
+        values,
+        lens: on.domain.lens,
+    })
+}
+
+/// Raises a stage that has no inverse of its own on the values the stages above it leave:
+/// a wrapping `modulo l -> u (N)` whose `u` stays within `lo..lo + len(l)` on every
+/// coordinate (a `slice` above it, say) is `u = lo + (l - lo) mod len(l)` there. `None`
+/// where no such range is known.
+fn restricted_raise(
+    stage: &crate::ir::Transform,
+    forward: Option<&Forward>,
+    on: &mut Lowering<'_, Symbolic>,
+) -> Option<()> {
+    let crate::ir::Transform::Modulo(modulo) = stage else {
+        return None;
+    };
+    let forward = forward?;
+    let upper = forward.values.get(modulo.upper)?.as_ref()?;
+    let (lo, hi) = upper.range(Vars {
+        lens: &forward.lens,
+    });
+    let len = on.len(modulo.lower) as i128;
+    if lo < 0 || hi - lo >= len {
+        return None;
+    }
+    let lower = on.values[modulo.lower].clone()?;
+    let vars = on.domain.vars();
+    let value = match lo {
+        0 => lower,
+        lo => lower
+            .plus(Sym::constant(len - lo % len))
+            .rem(len, vars)
+            .plus(Sym::constant(lo)),
+    };
+    on.values[modulo.upper] = Some(value);
+    Some(())
 }
 
 /// The values of a pipeline run on symbols, kept small: after each stage, a value past
