@@ -138,7 +138,11 @@ impl Canonical {
     }
 
     /// [`Canonical::fold`], with the value of each memory dim (in memory order).
-    fn fold_parts(descriptor: &Descriptor, local_past: usize, probe: bool) -> (Canonical, Vec<Sym>) {
+    fn fold_parts(
+        descriptor: &Descriptor,
+        local_past: usize,
+        probe: bool,
+    ) -> (Canonical, Vec<Sym>) {
         let lens = descriptor.shape();
         // The variables' lengths grow with the locals: the coordinates', then the locals'.
         let symbolic = Symbolic {
@@ -461,7 +465,12 @@ impl Canonical {
     /// coordinates, padding, unused offsets, or a layout too large to decide.
     pub fn bijectivity(&self, descriptor: &Descriptor, limit: usize) -> Result<(), String> {
         let padded = !self.valid.is_empty();
-        verdict(descriptor, self.injectivity(descriptor, limit), padded, limit)
+        verdict(
+            descriptor,
+            self.injectivity(descriptor, limit),
+            padded,
+            limit,
+        )
     }
     /// Checks injectivity by evaluating every valid coordinate.
     fn enumerate(&self, limit: usize) -> Injectivity {
@@ -495,7 +504,6 @@ impl Canonical {
     }
 }
 
-
 /// Whether a layout is a bijection onto `0..space`, from its injectivity verdict and whether
 /// it is padded: `Err` says why not, as errors and reports show it.
 pub(crate) fn verdict(
@@ -505,8 +513,8 @@ pub(crate) fn verdict(
     limit: usize,
 ) -> Result<(), String> {
     let (size, space) = (
-    descriptor.size().unwrap_or(0),
-    descriptor.space().unwrap_or(0),
+        descriptor.size().unwrap_or(0),
+        descriptor.space().unwrap_or(0),
     );
     match injectivity {
         Injectivity::Collides(c) => Err(format!(
@@ -667,11 +675,9 @@ fn raise_staged(
     for stage in descriptor.stages.iter() {
         if let Err(why) = stage.raise(&mut on) {
             let forward = forward.get_or_insert_with(|| forward_values(descriptor));
-            restricted_raise(stage, forward.as_ref(), &mut on).ok_or_else(|| {
-                NoInverse::Stage {
-                    stage: stage.describe(&descriptor.dims),
-                    why,
-                }
+            restricted_raise(stage, forward.as_ref(), &mut on).ok_or_else(|| NoInverse::Stage {
+                stage: stage.describe(&descriptor.dims),
+                why,
             })?;
         }
         stager.settle(&mut on, &stage.upper());

@@ -106,7 +106,12 @@ impl Composed {
     /// [`Canonical::bijectivity`] says it.
     pub fn bijectivity(&self, descriptor: &Descriptor, limit: usize) -> Result<(), String> {
         let padded = !self.canonical.valid.is_empty();
-        canon::verdict(descriptor, self.injectivity(descriptor, limit), padded, limit)
+        canon::verdict(
+            descriptor,
+            self.injectivity(descriptor, limit),
+            padded,
+            limit,
+        )
     }
 
     /// Whether the layout is padded: only its own stages can be (the base is not).
@@ -151,7 +156,11 @@ impl Composed {
     pub fn functions(&self, coord: Option<Function>) -> LayoutFunctions {
         let own = &self.canonical;
         let variables = self.variables();
-        let args: Vec<Code> = self.args.iter().map(|sym| sym_code(sym, &variables)).collect();
+        let args: Vec<Code> = self
+            .args
+            .iter()
+            .map(|sym| sym_code(sym, &variables))
+            .collect();
         let mut used: HashSet<String> = variables.iter().cloned().collect();
         let result = fresh("offset", &mut used);
         let mut body = self.locals_for(&args);

@@ -257,10 +257,7 @@ fn verify(
         };
         errors.error(keyword, message);
     }
-    let injective = matches!(
-        form.injectivity(descriptor, limit),
-        Injectivity::Injective
-    );
+    let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
     let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
         over_base: matches!(form, Form::Over(_)),

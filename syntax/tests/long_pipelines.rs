@@ -210,7 +210,9 @@ fn a_wrapping_modulo_restricted_to_one_period_is_undone() {
                   coords [v]; inverse; }";
     let message = swizzle_syntax::source(source).err().map(|e| e.to_string());
     assert!(
-        message.as_deref().is_some_and(|m| m.starts_with("`inverse` needs a bijection, but")),
+        message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("`inverse` needs a bijection, but")),
         "{message:?}"
     );
 }
