@@ -221,6 +221,8 @@ pub fn is_staged(canonical: &Canonical) -> bool {
 
 /// How a layout's functions and verdicts are built: from its whole pipeline, or over its
 /// base's functions.
+// One per layout, kept while it is checked: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Form {
     Whole(Canonical),
     Over(Composed),
