@@ -19,40 +19,11 @@ use std::hint::black_box;
 use std::time::SystemTime;
 use swizzle::kernel::{Level, Options, Plan};
 
-swizzle::layout! {
-    /// 8×8 Morton tiles.
-    pub layout Morton8 {
-        memory [ty: dyn, tx: dyn, m: 64];
-        morton m -> [yi: 8, xi: 8];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-    }
-    pub kernel PackMorton8 = pack(Morton8);
-    pub kernel UnpackMorton8 = unpack(Morton8);
+#[path = "common/kernels.rs"]
+#[macro_use]
+mod kernels;
 
-    /// 16×16 Morton tiles: rows fill 64-byte registers of 4-byte elements.
-    pub layout Morton16 {
-        memory [ty: dyn, tx: dyn, m: 256];
-        morton m -> [yi: 16, xi: 16];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-    }
-    pub kernel PackMorton16 = pack(Morton16);
-    pub kernel UnpackMorton16 = unpack(Morton16);
-
-    /// 8×8 tiles, columns XOR-swizzled by the row (CK's LDS preshuffle on one tile).
-    pub layout Xor8 {
-        memory [ty: dyn, tx: dyn, r: 8, c: 8];
-        xor c by r;
-        merge [ty, r] -> y;
-        merge [tx, c] -> x;
-        coords [y, x];
-    }
-    pub kernel PackXor8 = pack(Xor8);
-    pub kernel UnpackXor8 = unpack(Xor8);
-}
+kernel_layouts!(swizzle::layout);
 
 /// Square images: 1 MiB of `u32` (cache-resident), 64 MiB and 256 MiB (memory-bound).
 const SIDES: [usize; 3] = [512, 4096, 8192];

@@ -12,7 +12,7 @@
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::analysis::{Access, LaneExpr};
 use swizzle_core::budget::{ACCESS_SETTING, EXPRESSION_NODES};
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 
 /// Parses an access pattern; the error says what is wrong and at which column.
 pub fn access(spec: &str) -> Result<Access, String> {

@@ -9,7 +9,7 @@ use swizzle_core::analysis::banks::{BankConflict, Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
 use swizzle_core::analysis::transactions::{Coalescing, transactions};
 use swizzle_core::budget::{self, ANALYSIS_COORDINATES, EVIDENCE};
-use swizzle_core::compose::Form;
+use swizzle_core::emit::compose::Form;
 use swizzle_core::ir::Descriptor;
 use syn::Ident;
 

@@ -2,7 +2,7 @@
 //! that errors can point at exactly the faulty transform, dim or length.
 
 use proc_macro2::TokenStream;
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 use syn::{Attribute, Ident, LitInt, Visibility};
 
 /// Everything inside one `layout! { ... }`.
@@ -37,7 +37,7 @@ impl Item {
 }
 
 /// `/// docs  pub raster Name = grouped(8);`: the order in which workgroups take the tiles of
-/// a grid (`swizzle_core::raster`).
+/// a grid (`swizzle_core::plans::raster`).
 pub struct RasterItem {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
@@ -257,7 +257,7 @@ pub enum Length {
 }
 
 /// A transform statement, in the positions its module's check reads
-/// (`swizzle_core::transform::Context`): every transform's statement is one of these, and
+/// (`swizzle_core::ir::transform::Context`): every transform's statement is one of these, and
 /// what each position means is the transform's business.
 #[derive(Default)]
 pub struct Stage {

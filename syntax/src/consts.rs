@@ -5,7 +5,7 @@ use crate::ast::Expr;
 use crate::errors::{Failure, Reported, Unparsed};
 use quote::ToTokens;
 use std::collections::HashMap;
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 
 /// The result of an evaluation. `Failure::Reported` means that the expression depends on
 /// something whose error is already recorded (a constant whose own definition failed, or a
@@ -183,7 +183,7 @@ pub fn show(value: i128) -> String {
     let sign = if value < 0 { "-" } else { "" };
     format!(
         "{sign}{}",
-        swizzle_core::transform::show(value.unsigned_abs())
+        swizzle_core::ir::transform::show(value.unsigned_abs())
     )
 }
 

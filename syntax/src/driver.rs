@@ -14,9 +14,9 @@ use crate::check::{
 use crate::errors::{Errors, Reported};
 use std::collections::{HashMap, HashSet};
 use swizzle_core::canon::{Injectivity, NoInverse, enumeration_limit};
-use swizzle_core::compose::{Base, Form};
-use swizzle_core::function::LayoutFunctions;
-use swizzle_core::raster::Raster;
+use swizzle_core::emit::compose::{Base, Form};
+use swizzle_core::emit::function::LayoutFunctions;
+use swizzle_core::plans::raster::Raster;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
 /// with its functions, built once for every printer.
@@ -26,7 +26,7 @@ pub struct Verified {
     /// `coord`: from its whole pipeline, or calling its base's functions where it starts
     /// `over` a staged layout (then `over_base`).
     pub functions: LayoutFunctions,
-    /// Whether its functions call its base's ([`swizzle_core::compose`]).
+    /// Whether its functions call its base's ([`swizzle_core::emit::compose`]).
     pub over_base: bool,
     /// Whether a layout `over` this one calls its functions instead of repeating them.
     pub staged: bool,

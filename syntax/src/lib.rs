@@ -16,6 +16,10 @@ mod parse;
 
 pub use errors::Errors;
 pub use expand::rust::Rust;
+/// The controls the generated SIMD rows build from each step of a network (the runtime's
+/// interpreted networks are tested against them).
+#[doc(hidden)]
+pub use expand::simd::step_controls;
 
 pub use driver::{Outcome, Verified};
 
@@ -40,7 +44,7 @@ pub enum View<'a> {
         &'a check::CheckedTraversal,
         Option<&'a check::Checked>,
     ),
-    Raster(&'a ast::RasterItem, &'a swizzle_core::raster::Raster),
+    Raster(&'a ast::RasterItem, &'a swizzle_core::plans::raster::Raster),
     /// With the rustdoc lines of its type: the plan of a tile's copy.
     Kernel(
         &'a ast::KernelItem,

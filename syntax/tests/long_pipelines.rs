@@ -7,8 +7,6 @@
 #[path = "common/chains.rs"]
 mod chains;
 mod common;
-#[path = "common/wgsl_eval.rs"]
-mod wgsl_eval;
 
 use chains::{over_chain, rotation_chain, shift_chain, transpose_chain, xor_chain, xor_over_chain};
 use std::time::Duration;
@@ -53,7 +51,7 @@ fn inverts(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
 fn agrees(descriptor: &Descriptor, canonical: &Canonical, source: &str) {
     let block = canonical.offset_block();
     let names = &canonical.coord_names;
-    let wgsl = swizzle_core::wgsl::layout("Chain", descriptor, false)
+    let wgsl = swizzle_core::emit::wgsl::layout("Chain", descriptor, false)
         .expect("fits u32")
         .text;
     let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));

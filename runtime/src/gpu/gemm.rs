@@ -13,12 +13,12 @@ use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use std::fmt::Write;
 use std::time::Duration;
-use swizzle_core::fragment::{Fragment, Operand, Read};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
-use swizzle_core::{canon, wgsl};
+use swizzle_core::plans::fragment::{Fragment, Operand, Read};
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;

@@ -5,11 +5,11 @@ use super::{GpuError, Word};
 use crate::Layout;
 use swizzle_core::budget;
 use swizzle_core::canon::{Canonical, Injectivity};
-use swizzle_core::code::{Code, Op};
-use swizzle_core::function::{Condition, Function, Kind, Stmt, Value};
-use swizzle_core::grid::{self, Grid};
+use swizzle_core::emit::code::{Code, Op};
+use swizzle_core::emit::function::{Condition, Function, Kind, Stmt, Value};
+use swizzle_core::emit::grid::{self, Grid};
+use swizzle_core::emit::wgsl;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::wgsl;
 
 /// A layout's WGSL and the facts kernels need: which functions exist, shape and space.
 #[derive(Clone, Debug, PartialEq, Eq)]

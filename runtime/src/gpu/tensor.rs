@@ -27,12 +27,12 @@ use super::{BoundsChecks, Gpu, GpuError};
 use std::fmt::Write;
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
-use swizzle_core::fragment::Fragment;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{Side, TiledCopy};
-use swizzle_core::{canon, wgsl};
+use swizzle_core::plans::fragment::Fragment;
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{Side, TiledCopy};
+use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup the kernel is written for (a warp): the adapter must run compute
 /// shaders with exactly this many.

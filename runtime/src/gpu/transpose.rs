@@ -8,11 +8,11 @@
 
 use super::{BoundsChecks, Gpu, GpuError, Kernel};
 use std::borrow::Cow;
+use swizzle_core::emit::wgsl;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::raster::Raster;
-use swizzle_core::threads::ThreadValues;
-use swizzle_core::tiled_copy::{self, Instruction, Side, TiledCopy};
-use swizzle_core::wgsl;
+use swizzle_core::plans::raster::Raster;
+use swizzle_core::plans::threads::ThreadValues;
+use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;

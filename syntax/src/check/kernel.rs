@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use swizzle_core::analysis::runs::culprit;
 use swizzle_core::budget::KERNEL_TILE;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::kernel::{self, Plan, Storage};
-use swizzle_core::sfc::Sfc;
+use swizzle_core::plans::kernel::{self, Plan, Storage};
+use swizzle_core::plans::sfc::Sfc;
 use syn::Ident;
 
 /// What a kernel copies.

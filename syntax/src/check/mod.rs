@@ -28,9 +28,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use swizzle_core::ir::transform::embed::element_space;
+use swizzle_core::ir::transform::show;
 use swizzle_core::ir::{Descriptor, Dim, DimId, GridDim, Memory, Transform, row_major_strides};
-use swizzle_core::transform::embed::element_space;
-use swizzle_core::transform::show;
 use syn::Ident;
 
 /// What an error about an unknown `name` adds: the closest of the `known` names, or all of
@@ -78,9 +78,9 @@ pub struct Over {
 
 impl Checked {
     /// The layout as a thread-value layout, if it is one.
-    pub fn thread_values(&self) -> Option<swizzle_core::threads::ThreadValues<'_>> {
+    pub fn thread_values(&self) -> Option<swizzle_core::plans::threads::ThreadValues<'_>> {
         let thread_coords = self.thread_coords?;
-        Some(swizzle_core::threads::ThreadValues::new(
+        Some(swizzle_core::plans::threads::ThreadValues::new(
             &self.descriptor,
             thread_coords,
         ))

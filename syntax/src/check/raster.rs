@@ -4,7 +4,7 @@
 use crate::ast::RasterItem;
 use crate::consts::Consts;
 use crate::errors::{Errors, Reported};
-use swizzle_core::raster::Raster;
+use swizzle_core::plans::raster::Raster;
 
 /// The orders, as written.
 const KINDS: &str = "`row_major`, `snake`, `grouped(n)` or `morton(n)`";

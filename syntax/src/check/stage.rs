@@ -1,4 +1,4 @@
-//! A transform statement's check: the transform's module (in `swizzle_core::transform`)
+//! A transform statement's check: the transform's module (in `swizzle_core::ir::transform`)
 //! holds its rules and blames positions of the statement; this puts each error on the
 //! tokens at that position and runs the scope's bookkeeping (consuming, declaring, looking
 //! up dims) for it.
@@ -7,9 +7,9 @@ use super::{Checker, or};
 use crate::ast::{Expr, Length, Stage};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
+use swizzle_core::ir::transform::{Blame, Context, Written};
 use swizzle_core::ir::{DimId, Transform};
-use swizzle_core::transform::{Blame, Context, Written};
 use syn::Ident;
 
 impl Checker<'_> {

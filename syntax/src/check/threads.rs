@@ -8,8 +8,8 @@ use crate::ast::{LayoutItem, StmtKind};
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
 use swizzle_core::ir::Transform;
-use swizzle_core::threads::{Coverage, MAX_WORKGROUP_THREADS, ThreadValues};
-use swizzle_core::transform::show;
+use swizzle_core::ir::transform::show;
+use swizzle_core::plans::threads::{Coverage, MAX_WORKGROUP_THREADS, ThreadValues};
 
 /// Verifies a checked thread-value layout; `Ok` for other layouts.
 pub fn verify(item: &LayoutItem, checked: &Checked, errors: &mut Errors) -> Result<(), Reported> {

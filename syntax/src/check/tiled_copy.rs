@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use swizzle_core::analysis::banks::BankReport;
 use swizzle_core::budget::{ACCESS_SETTING, COPY_MOVES, COPY_TILE, EVIDENCE};
-use swizzle_core::tiled_copy::{Cost, Instruction, Part, Program, Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{Cost, Instruction, Part, Program, Side, TiledCopy};
 use syn::Ident;
 
 /// A tiled copy that passed every check.

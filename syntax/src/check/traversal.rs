@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use swizzle_core::analysis::runs::culprit;
 use swizzle_core::budget::TRAVERSAL_CONTIGUITY;
 use swizzle_core::ir::{Descriptor, List, coordinates};
-use swizzle_core::sfc::Sfc;
+use swizzle_core::plans::sfc::Sfc;
 use syn::Ident;
 
 /// A checked traversal.

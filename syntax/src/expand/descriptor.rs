@@ -5,8 +5,8 @@ use super::lit;
 use crate::check::Over;
 use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
+use swizzle_core::ir::transform::Field;
 use swizzle_core::ir::{Descriptor, GridDim, Memory, Transform};
-use swizzle_core::transform::Field;
 use syn::Ident;
 
 /// A layout's descriptor in const data.

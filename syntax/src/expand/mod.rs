@@ -6,7 +6,7 @@ mod kernel;
 mod paths;
 mod raster;
 pub mod rust;
-mod simd;
+pub mod simd;
 mod straight;
 mod tiled;
 mod tiled_copy;
@@ -24,9 +24,9 @@ use crate::check::Checked;
 use crate::driver::Verified;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use swizzle_core::function::{Function, LayoutFunctions};
-use swizzle_core::table;
-use swizzle_core::wgsl;
+use swizzle_core::emit::function::{Function, LayoutFunctions};
+use swizzle_core::emit::table;
+use swizzle_core::emit::wgsl;
 
 /// One layout's expansion: its item as written, and what the driver verified.
 pub struct Expansion<'a> {

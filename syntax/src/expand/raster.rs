@@ -6,9 +6,9 @@ use super::rust::{Rust, conjunction, ident};
 use crate::ast::RasterItem;
 use proc_macro2::TokenStream;
 use quote::quote;
-use swizzle_core::code::Code;
-use swizzle_core::raster::{Raster, RasterProgram};
-use swizzle_core::wgsl;
+use swizzle_core::emit::code::Code;
+use swizzle_core::emit::wgsl;
+use swizzle_core::plans::raster::{Raster, RasterProgram};
 
 /// The grid the rustdoc draws the order on.
 const PICTURE: u64 = 8;

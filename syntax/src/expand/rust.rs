@@ -3,8 +3,8 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, quote};
-use swizzle_core::code::{Code, Op};
-use swizzle_core::function::{Condition, Function, Kind, Stmt, Value};
+use swizzle_core::emit::code::{Code, Op};
+use swizzle_core::emit::function::{Condition, Function, Kind, Stmt, Value};
 
 /// [`Code`] as Rust tokens: `quote!(#{Rust(&code)})`.
 pub struct Rust<'a>(pub &'a Code);

@@ -11,146 +11,32 @@ use crate::check::{CheckedKernel, Direction};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
-use swizzle_core::kernel::{Network, Step};
+use swizzle_core::plans::kernel::{Network, Step};
+use swizzle_core::simd::{ELEMENT_SIZES, Level, Permute, StepControl};
 
 /// The most permute steps a network is unrolled for: a few hundred lines of expansion at
 /// most (a 16 × 16 Morton tile of 4-byte elements has 64 on AVX2).
 pub const MAX_STEPS: usize = 256;
 
-/// The element sizes code is generated for, in the order of `ROWS` (the runtime's
-/// `Rows::SIZES`).
-const SIZES: [usize; 4] = [1, 2, 4, 8];
-
-/// The SIMD levels code is generated for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
-    Avx512,
-    Avx2,
-    Neon,
+/// The runtime's token type of a level: what proves the CPU runs it.
+fn token(level: Level) -> TokenStream {
+    let simd = paths::simd();
+    let token = match level {
+        Level::Avx512 => quote!(Avx512),
+        Level::Avx2 => quote!(Avx2),
+        Level::Neon => quote!(Neon),
+    };
+    quote!(#simd::#token)
 }
 
-impl Level {
-    const ALL: [Level; 3] = [Level::Avx512, Level::Avx2, Level::Neon];
-
-    /// Bytes per register.
-    fn register(self) -> usize {
-        match self {
-            Level::Avx512 => 64,
-            Level::Avx2 => 32,
-            Level::Neon => 16,
-        }
-    }
-
-    /// The field of the runtime's `simd::Rows`, and the prefix of the functions.
-    fn name(self) -> &'static str {
-        match self {
-            Level::Avx512 => "avx512",
-            Level::Avx2 => "avx2",
-            Level::Neon => "neon",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Level::Avx512 => "AVX-512",
-            Level::Avx2 => "AVX2",
-            Level::Neon => "NEON",
-        }
-    }
-
-    fn token(self) -> TokenStream {
-        let simd = paths::simd();
-        match self {
-            Level::Avx512 => quote!(#simd::Avx512),
-            Level::Avx2 => quote!(#simd::Avx2),
-            Level::Neon => quote!(#simd::Neon),
-        }
-    }
-
-    fn arch(self) -> &'static str {
-        match self {
-            Level::Avx512 | Level::Avx2 => "x86_64",
-            Level::Neon => "aarch64",
-        }
-    }
-
-    /// Whether stores may stream (x86): the code then takes a `STREAM` parameter.
-    fn streams(self) -> bool {
-        self != Level::Neon
-    }
-}
-
-/// How one level moves elements of one size: in words (x86, elements of 4 and 8 bytes) or
-/// in bytes (narrower elements on x86, every size on NEON, whose lookups are bytewise).
-#[derive(Clone, Copy)]
-struct Shape {
-    level: Level,
-    /// Bytes per element.
-    size: usize,
-}
-
-impl Shape {
-    /// Bytes per unit of the permutes: 4 (words) or 1 (bytes).
-    fn unit(self) -> usize {
-        match (self.level, self.size) {
-            (Level::Neon, _) => 1,
-            (_, size) if size >= 4 => 4,
-            _ => 1,
-        }
-    }
-
-    fn words(self) -> bool {
-        self.unit() == 4
-    }
-
-    /// Units per register.
-    fn units(self) -> usize {
-        self.level.register() / self.unit()
-    }
-
-    /// Elements per register: the network's lanes.
-    fn lanes(self) -> usize {
-        self.level.register() / self.size
-    }
-
-    /// Units per element.
-    fn per_lane(self) -> usize {
-        self.size / self.unit()
-    }
-
-    /// The units `step` writes, as a bit mask.
-    fn mask(self, step: &Step) -> u64 {
-        (0..self.units())
-            .filter(|unit| step.mask >> (unit / self.per_lane()) & 1 == 1)
-            .fold(0, |mask, unit| mask | 1 << unit)
-    }
-
-    /// The unit indices of one step, or of two (the second's from `units()` on); `fill`
-    /// where neither writes.
-    fn control(self, first: &Step, second: Option<&Step>, fill: u32) -> Vec<u32> {
-        let (units, per_lane) = (self.units(), self.per_lane());
-        (0..units)
-            .map(|unit| {
-                let (lane, part) = (unit / per_lane, unit % per_lane);
-                let writes = |step: &Step| step.mask >> lane & 1 == 1;
-                let source = |step: &Step| usize::from(step.lanes[lane]) * per_lane + part;
-                match second {
-                    _ if writes(first) => source(first) as u32,
-                    Some(second) if writes(second) => (units + source(second)) as u32,
-                    _ => fill,
-                }
-            })
-            .collect()
-    }
-
-    /// The functions' names: `<level>_rows_<size>` and `<level>_tiles_<size>`.
-    fn names(self) -> (Ident, Ident) {
-        let (level, size) = (self.level.name(), self.size);
-        (
-            format_ident!("{}_rows_{}", level, size),
-            format_ident!("{}_tiles_{}", level, size),
-        )
-    }
+/// The functions' names for one level's permutes of one element size:
+/// `<level>_rows_<size>` and `<level>_tiles_<size>`.
+fn names(shape: Permute) -> (Ident, Ident) {
+    let (level, size) = (shape.level.name(), shape.size);
+    (
+        format_ident!("{}_rows_{}", level, size),
+        format_ident!("{}_tiles_{}", level, size),
+    )
 }
 
 /// The generated rows and `ROWS`, `code()`: everything `copy_generated` takes. `full_tile`
@@ -158,12 +44,13 @@ impl Shape {
 pub fn rows(kernel: &CheckedKernel, full_tile: bool) -> TokenStream {
     let simd = paths::simd();
     let mut functions = Vec::new();
-    let per_size = SIZES.map(|size| {
-        let fields = Level::ALL.into_iter().filter_map(|level| {
-            let shape = Shape { level, size };
+    let per_size = ELEMENT_SIZES.map(|size| {
+        // Widest first, as the runtime tries them.
+        let fields = Level::ALL.into_iter().rev().filter_map(|level| {
+            let shape = Permute::new(level, size);
             functions.push(shape_rows(kernel, shape)?);
             let (field, arch) = (format_ident!("{}", level.name()), level.arch());
-            let (rows, _) = shape.names();
+            let (rows, _) = names(shape);
             Some(quote!(#[cfg(target_arch = #arch)] #field: Some(Self::#rows),))
         });
         let fields: Vec<TokenStream> = fields.collect();
@@ -279,7 +166,7 @@ impl Frame {
 /// The rows of one level and element size, or `None` where the plan has no network for its
 /// registers, the network is too large to unroll, or a side's image rows are not those of
 /// a 2-D tile.
-fn shape_rows(kernel: &CheckedKernel, shape: Shape) -> Option<TokenStream> {
+fn shape_rows(kernel: &CheckedKernel, shape: Permute) -> Option<TokenStream> {
     let plan = &kernel.plan;
     let lanes = shape.lanes();
     let network = plan.networks.iter().find(|n| n.lanes == lanes)?;
@@ -332,9 +219,9 @@ fn shape_rows(kernel: &CheckedKernel, shape: Shape) -> Option<TokenStream> {
     let stores_slices = to.slices(&network.stores, &dst, &to_start, true);
     let controls = controls.lets(shape);
     let level = shape.level;
-    let token = level.token();
+    let token = token(level);
     let arch = level.arch();
-    let (rows, tiles_fn) = shape.names();
+    let (rows, tiles_fn) = names(shape);
     let doc = format!(
         " {} rows of full tiles ({}-byte elements, {} per register): {} stores from {} \
          loads, {} permutes.",
@@ -419,7 +306,7 @@ impl Controls {
         name
     }
 
-    fn lets(&self, shape: Shape) -> TokenStream {
+    fn lets(&self, shape: Permute) -> TokenStream {
         let lets = self.order.iter().map(|key| {
             let name = &self.named[key];
             let values = key.1.iter().map(|&v| lit(v as usize));
@@ -432,10 +319,17 @@ impl Controls {
     }
 }
 
+/// The control of each step of `network` as the generated rows of `shape` permute: what
+/// their constants are made of (the runtime's interpreted networks compute theirs with the
+/// same [`Permute::step`]; a test holds the two to the same bytes).
+pub fn step_controls(shape: Permute, network: &Network) -> Vec<StepControl> {
+    network.steps.iter().map(|step| shape.step(step)).collect()
+}
+
 /// The statements of one tile: per store, its loads (first use), permutes and the store;
 /// and how many permutes there are.
 fn stores(
-    shape: Shape,
+    shape: Permute,
     network: &Network,
     from: &Frame,
     to: &Frame,
@@ -444,13 +338,18 @@ fn stores(
     let mut permuted = 0;
     let mut loaded = BTreeSet::new();
     let mut statements = Vec::new();
-    let mut by_store: BTreeMap<usize, Vec<&Step>> = BTreeMap::new();
-    for step in network.steps.iter() {
-        by_store.entry(step.store).or_default().push(step);
+    let step_controls = step_controls(shape, network);
+    let mut by_store: BTreeMap<usize, Vec<Planned>> = BTreeMap::new();
+    for (step, control) in network.steps.iter().zip(&step_controls) {
+        by_store
+            .entry(step.store)
+            .or_default()
+            .push((step, control));
     }
     let lanes = shape.lanes();
-    for (&store, steps) in &by_store {
-        for step in steps {
+    for (&store, planned) in &by_store {
+        let steps: Vec<&Step> = planned.iter().map(|&(step, _)| step).collect();
+        for step in &steps {
             if loaded.insert(step.load) {
                 let Place { slice, at } = from.place(network.loads[step.load]);
                 let (name, at) = (format_ident!("load_{}", step.load), lit(at));
@@ -472,7 +371,7 @@ fn stores(
             false => format_ident!("store_{}", store),
         };
         if !identity {
-            let built = permutes(shape, &register, steps, controls, load);
+            let built = permutes(shape, &register, planned, controls, load);
             permuted += built.len();
             statements.extend(built);
         }
@@ -495,11 +394,14 @@ fn mask_literal(mask: u64, units: usize) -> TokenStream {
     text.parse().unwrap_or_default()
 }
 
+/// A step of a network and its control.
+type Planned<'a> = (&'a Step, &'a StepControl);
+
 /// The permutes that build one destination register from its steps.
 fn permutes(
-    shape: Shape,
+    shape: Permute,
     register: &Ident,
-    steps: &[&Step],
+    steps: &[Planned],
     controls: &mut Controls,
     load: impl Fn(&Step) -> Ident,
 ) -> Vec<TokenStream> {
@@ -507,15 +409,15 @@ fn permutes(
     let mut out = Vec::new();
     match (shape.level, shape.words()) {
         (Level::Avx2, true) => {
-            for (index, step) in steps.iter().enumerate() {
-                let control = controls.name(Constant::Control, shape.control(step, None, 0));
+            for (index, &(step, control)) in steps.iter().enumerate() {
+                let name = controls.name(Constant::Control, control.sources.clone());
                 let load = load(step);
                 out.push(match index {
-                    0 => quote!(let #register = cpu.permute(#load, #control);),
+                    0 => quote!(let #register = cpu.permute(#load, #name);),
                     _ => {
-                        let mask = mask_literal(shape.mask(step), units);
+                        let mask = mask_literal(control.writes, units);
                         quote! {
-                            let #register = cpu.blend::<#mask>(#register, cpu.permute(#load, #control));
+                            let #register = cpu.blend::<#mask>(#register, cpu.permute(#load, #name));
                         }
                     }
                 });
@@ -524,29 +426,16 @@ fn permutes(
         (Level::Avx2, false) => {
             // `vpshufb` indexes within 128-bit halves: each byte's index there, and whether
             // it comes from the other half.
-            for (index, step) in steps.iter().enumerate() {
-                let sources = shape.control(step, None, 0);
-                let within = sources.iter().map(|&source| source % 16).collect();
-                let cross = sources
-                    .iter()
-                    .enumerate()
-                    .map(|(byte, &source)| match source / 16 == byte as u32 / 16 {
-                        true => 0,
-                        false => 0x80,
-                    })
-                    .collect();
-                let control = controls.name(Constant::Control, within);
+            for (index, &(step, control)) in steps.iter().enumerate() {
+                let (within, cross) = control.in_halves();
+                let within = controls.name(Constant::Control, within);
                 let cross = controls.name(Constant::Cross, cross);
                 let load = load(step);
-                let permuted = quote!(cpu.permute_bytes(#load, #control, #cross));
+                let permuted = quote!(cpu.permute_bytes(#load, #within, #cross));
                 out.push(match index {
                     0 => quote!(let #register = #permuted;),
                     _ => {
-                        let mask = shape.mask(step);
-                        let blend = (0..units)
-                            .map(|byte| if mask >> byte & 1 == 1 { 0xFF } else { 0 })
-                            .collect();
-                        let blend = controls.name(Constant::Blend, blend);
+                        let blend = controls.name(Constant::Blend, control.blend());
                         quote!(let #register = cpu.blend_bytes(#register, #permuted, #blend);)
                     }
                 });
@@ -562,43 +451,46 @@ fn permutes(
                 ),
             };
             let (first, rest) = match steps {
-                [a, b, rest @ ..] => {
-                    let control = controls.name(Constant::Control, shape.control(a, Some(b), 0));
+                [(a, ca), (b, cb), rest @ ..] => {
+                    let control = controls.name(Constant::Control, shape.pair(ca, Some(cb), 0));
                     let (a, b) = (load(a), load(b));
                     (
                         quote!(let #register = cpu.#permute2(#a, #control, #b);),
                         rest,
                     )
                 }
-                [a, rest @ ..] => {
-                    let control = controls.name(Constant::Control, shape.control(a, None, 0));
+                [(a, ca), rest @ ..] => {
+                    let control = controls.name(Constant::Control, ca.sources.clone());
                     let a = load(a);
                     (quote!(let #register = cpu.#permute(#a, #control);), rest)
                 }
                 [] => return out,
             };
             out.push(first);
-            for step in rest {
-                let control = controls.name(Constant::Control, shape.control(step, None, 0));
-                let (mask, load) = (mask_literal(shape.mask(step), units), load(step));
+            for &(step, control) in rest {
+                let mask = mask_literal(control.writes, units);
+                let name = controls.name(Constant::Control, control.sources.clone());
+                let load = load(step);
                 out.push(quote! {
-                    let #register = cpu.#permute_into(#register, #mask, #load, #control);
+                    let #register = cpu.#permute_into(#register, #mask, #load, #name);
                 });
             }
         }
         (Level::Neon, _) => {
             // Indices past the tables (255) keep the register's byte (`tbx`).
             for (index, pair) in steps.chunks(2).enumerate() {
+                let (a, ca) = pair[0];
                 let second = pair.get(1).copied();
-                let control = controls.name(Constant::Control, shape.control(pair[0], second, 255));
-                let a = load(pair[0]);
+                let control = shape.pair(ca, second.map(|(_, c)| c), 255);
+                let control = controls.name(Constant::Control, control);
+                let a = load(a);
                 out.push(match (index, second) {
-                    (0, Some(b)) => {
+                    (0, Some((b, _))) => {
                         let b = load(b);
                         quote!(let #register = cpu.permute2(#a, #control, #b);)
                     }
                     (0, None) => quote!(let #register = cpu.permute(#a, #control);),
-                    (_, Some(b)) => {
+                    (_, Some((b, _))) => {
                         let b = load(b);
                         quote!(let #register = cpu.permute2_into(#register, #a, #control, #b);)
                     }

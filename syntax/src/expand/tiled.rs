@@ -6,9 +6,9 @@ use super::{Expansion, Prefix, lit, paths, rust};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::HashSet;
-use swizzle_core::code::{self, Code};
-use swizzle_core::function::Function;
-use swizzle_core::grid::Grid;
+use swizzle_core::emit::code::{self, Code};
+use swizzle_core::emit::function::Function;
+use swizzle_core::emit::grid::Grid;
 use swizzle_core::ir::Descriptor;
 
 pub fn tokens(expansion: &Expansion) -> TokenStream {

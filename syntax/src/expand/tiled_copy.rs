@@ -8,8 +8,8 @@ use crate::ast::TiledCopyItem;
 use crate::check::CheckedTiledCopy;
 use proc_macro2::TokenStream;
 use quote::quote;
-use swizzle_core::tiled_copy::{Address, Cost, Move, Program};
-use swizzle_core::wgsl;
+use swizzle_core::emit::wgsl;
+use swizzle_core::plans::tiled_copy::{Address, Cost, Move, Program};
 
 pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     let TiledCopyItem {

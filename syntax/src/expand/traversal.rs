@@ -10,8 +10,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::HashSet;
 use swizzle_core::budget::TRAVERSAL_UNROLL;
-use swizzle_core::code;
-use swizzle_core::sfc::Sfc;
+use swizzle_core::emit::code;
+use swizzle_core::plans::sfc::Sfc;
 
 /// The rustdoc lists the accesses of traversals up to this long.
 const DOC_LIMIT: usize = 64;
@@ -54,7 +54,7 @@ pub fn tokens(
     let home = Home::new(sfc, layout);
     let doc = doc(sfc, traversal, count);
     let index_fn = index_fn(sfc, &names);
-    let wgsl = swizzle_core::wgsl::sfc_index(
+    let wgsl = swizzle_core::emit::wgsl::sfc_index(
         &name.to_string(),
         &format!("Traversal `{name}`: where access `i` starts."),
         &index_program(sfc, &names),
@@ -270,7 +270,7 @@ fn index_fn(sfc: &Sfc, names: &Names) -> TokenStream {
 }
 
 /// The traversal's `index` as the core's program, over the generated locals.
-fn index_program(sfc: &Sfc, names: &Names) -> swizzle_core::sfc::IndexProgram {
+fn index_program(sfc: &Sfc, names: &Names) -> swizzle_core::plans::sfc::IndexProgram {
     let dims: Vec<String> = names.dims.iter().map(|d| d.to_string()).collect();
     sfc.index_program(&dims, &names.access.to_string())
 }

@@ -1,11 +1,11 @@
 //! A layout's functions before they are printed: name-free, type-free straight-line bodies
 //! of index arithmetic, built once here and printed by one printer per target (Rust tokens
-//! in the macro's front end, WGSL text in [`crate::wgsl`]). What a function computes —
+//! in the macro's front end, WGSL text in [`crate::emit::wgsl`]). What a function computes —
 //! which bounds `is_valid` tests and in what order, how a tile's place in a grid is found —
 //! is decided here and nowhere else.
 
 use crate::canon::{Canonical, ValidStep};
-use crate::code::{Block, Code};
+use crate::emit::code::{Block, Code};
 use std::collections::{HashMap, HashSet};
 
 /// One function of a layout.
@@ -28,7 +28,7 @@ pub struct LayoutFunctions {
     /// For a bijection, from its inverse block.
     pub coord: Option<Function>,
     /// For a thread-value layout: the tile element a slot holds
-    /// ([`ThreadValues::element_function`](crate::threads::ThreadValues::element_function)).
+    /// ([`ThreadValues::element_function`](crate::plans::threads::ThreadValues::element_function)).
     pub element: Option<Function>,
 }
 
@@ -76,7 +76,7 @@ pub enum Stmt {
     /// Binds the results of the callee's function `kind` at `args`: one name for an index or
     /// a truth value, one per coordinate for [`Kind::Coord`]. The callee is the tile's own
     /// function in a layout with run-time dims, the base's in a layout `over` another
-    /// ([`crate::compose`]).
+    /// ([`crate::emit::compose`]).
     Call {
         names: Vec<String>,
         kind: Kind,

@@ -2,9 +2,9 @@
 //! first, exactly as docs/semantics.md defines each lowering. It is deliberately naive (no folding,
 //! run-time lengths, checked arithmetic); everything faster is tested against it.
 
-use crate::grid;
+use crate::emit::grid;
+use crate::ir::transform::{Domain, Lowering};
 use crate::ir::{Descriptor, Dim, DimId};
-use crate::transform::{Domain, Lowering};
 use std::fmt;
 
 /// Why a coordinate could not be evaluated.

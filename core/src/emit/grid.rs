@@ -3,8 +3,8 @@
 //! functions over the whole array that wrap the tile's own, which the macro prints as Rust
 //! and the GPU backend as WGSL with the tile counts as constants.
 
-use crate::code::{Code, Op};
-use crate::function::{Condition, Function, Kind, Stmt, Value};
+use crate::emit::code::{Code, Op};
+use crate::emit::function::{Condition, Function, Kind, Stmt, Value};
 use crate::ir::Descriptor;
 
 /// The number of tiles along each coordinate at `extents` (`ceil(extent / tile)`; 1 along a
@@ -99,7 +99,7 @@ impl<'a> Grid<'a> {
     /// A local named after `base` that no coordinate's name takes.
     fn local(&self, base: &str) -> String {
         let mut used = self.coords.iter().cloned().collect();
-        crate::code::fresh(base, &mut used)
+        crate::emit::code::fresh(base, &mut used)
     }
 
     fn tile(&self) -> Vec<usize> {

@@ -9,9 +9,9 @@
 //! anything that would carry or borrow (padding, a non-power-of-two length, an offset into
 //! bits that are in use) fails, and the symbolic form decides.
 
-use crate::f2::{BitForm, F2Map, Inputs};
+use crate::canon::f2::{BitForm, F2Map, Inputs};
+use crate::ir::transform::{Domain, Lowering};
 use crate::ir::{Descriptor, DimId};
-use crate::transform::{Domain, Lowering};
 
 /// The F2 map from the coordinates' bits (`inputs`) to the offset's, if the pipeline has one.
 pub fn lower(descriptor: &Descriptor, inputs: &Inputs) -> Option<F2Map> {

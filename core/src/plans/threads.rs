@@ -11,10 +11,10 @@
 //! for code unrolled per thread.
 
 use crate::budget;
+use crate::canon::sym::Sym;
 use crate::canon::{self, Lowered};
-use crate::function::{Function, Kind, Value};
+use crate::emit::function::{Function, Kind, Value};
 use crate::ir::{Descriptor, row_major_strides};
-use crate::sym::Sym;
 use std::fmt;
 
 /// The most threads one workgroup may have on any GPU API (Vulkan, Metal, DX12 and CUDA
@@ -220,8 +220,8 @@ pub fn digits(mut index: usize, lens: &[usize]) -> Vec<usize> {
 
 #[cfg(test)]
 pub(crate) mod fixtures {
+    use crate::ir::transform::{Merge, Transform, Unmerge};
     use crate::ir::{Descriptor, Dim, Memory};
-    use crate::transform::{Merge, Transform, Unmerge};
     use std::borrow::Cow;
 
     /// A 4 × 8 tile held by 8 threads, 4 values each along `x`: `tile [y: 4, x: 8];

@@ -8,7 +8,7 @@
 use super::check::{self, Blame, Context};
 use super::{Domain, Field, Lowering, Stage, names};
 use crate::analysis::runs::Walk;
-use crate::f2::{BitForm, F2Map};
+use crate::canon::f2::{BitForm, F2Map};
 use crate::ir::{Dim, DimId, List, restated};
 use std::borrow::Cow;
 

@@ -5,7 +5,7 @@
 //! Stages are planned by simulating where every bit is after each stage, so a plan is only
 //! used when no two bits ever meet; no lemma about which masks admit which order is needed.
 
-use crate::code::{Code, Op};
+use crate::emit::code::{Code, Op};
 
 /// A planned network, the operations it costs, and its intermediate stages in order (what
 /// the locals binding them are named after).

@@ -1,7 +1,7 @@
 use super::*;
+use crate::ir::transform::{Transform, Xor};
 use crate::ir::{Dim, Memory};
-use crate::threads::fixtures::rows_of_four;
-use crate::transform::{Transform, Xor};
+use crate::plans::threads::fixtures::rows_of_four;
 use std::borrow::Cow;
 
 /// The 4 × 8 tile in workgroup memory with `x ^= y` on its words: `memory [y: 4, x: 8];

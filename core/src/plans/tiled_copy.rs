@@ -23,12 +23,12 @@ use crate::analysis::access::Touch;
 use crate::analysis::banks::{self, BankReport, Banks};
 use crate::analysis::runs::culprit;
 use crate::analysis::transactions::{self, Coalescing, Transactions};
+use crate::canon::sym::{Sym, Vars};
 use crate::canon::sym_code;
-use crate::code::{Code, Op, fresh};
-use crate::function::Condition;
+use crate::emit::code::{Code, Op, fresh};
+use crate::emit::function::Condition;
 use crate::ir::Descriptor;
-use crate::sym::{Sym, Vars};
-use crate::threads::{Slot, ThreadValues};
+use crate::plans::threads::{Slot, ThreadValues};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -1000,7 +1000,7 @@ fn run_words(layout: &Descriptor, axis: usize, element_bytes: usize) -> usize {
     let widest = (MAX_VECTOR_BYTES / element_bytes.max(1)).max(1);
     let runs_hold = |width: usize| {
         (0..elements).all(|index| {
-            let start = crate::threads::digits(index, &shape);
+            let start = crate::plans::threads::digits(index, &shape);
             !start[axis].is_multiple_of(width) || contiguous(layout, &start, width, axis).is_ok()
         })
     };

@@ -5,9 +5,12 @@
 //! generated code as `const` data (borrowed) while the checker builds it at expansion time
 //! (owned). Lists hold [`DimId`]s: indices into [`Descriptor::dims`].
 
+pub mod interp;
+pub mod transform;
+
 use std::borrow::Cow;
 
-pub use crate::transform::Transform;
+pub use crate::ir::transform::Transform;
 
 /// A list that is borrowed when embedded as const data and owned when built by the checker.
 pub type List<T> = Cow<'static, [T]>;
@@ -218,7 +221,7 @@ then!(dims_then, Dim, Dim::new("", 0));
 then!(
     stages_then,
     Transform,
-    Transform::Replicate(crate::transform::Replicate {
+    Transform::Replicate(crate::ir::transform::Replicate {
         upper: Cow::Borrowed(&[])
     })
 );

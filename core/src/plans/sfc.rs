@@ -8,7 +8,7 @@
 //! the last access along such a dim is partial ([`Sfc::extent`] says how many of its scalars
 //! are in bounds).
 
-use crate::code::Code;
+use crate::emit::code::Code;
 use crate::ir::List;
 use std::collections::HashMap;
 

@@ -8,9 +8,9 @@
 
 use crate::analysis::access::Touch;
 use crate::analysis::banks::{self, BankReport, Banks};
+use crate::canon::sym::Sym;
 use crate::ir::Descriptor;
-use crate::sym::Sym;
-use crate::threads::{ThreadValues, digits};
+use crate::plans::threads::{ThreadValues, digits};
 
 /// The rows and columns of one thread's values, over the thread coordinates.
 #[derive(Clone, Debug, PartialEq, Eq)]

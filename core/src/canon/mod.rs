@@ -2,13 +2,17 @@
 //! the coordinates, the F2 bit-matrix when the whole map is F2-affine, the validity
 //! conditions of its padding, and the inverse when it is a bijection.
 
+pub mod f2;
+pub mod f2_pipeline;
+pub mod sym;
+
 use crate::budget;
-use crate::code::{self, Block, Code, Op};
-use crate::f2::{F2Map, Inputs};
+use crate::canon::f2::{F2Map, Inputs};
+use crate::canon::sym::{Sym, Vars};
+use crate::emit::code::{self, Block, Code, Op};
+use crate::ir::transform::embed::{dominating_strides, unstride};
+use crate::ir::transform::{Domain, Lowering};
 use crate::ir::{Descriptor, DimId, coordinates};
-use crate::sym::{Sym, Vars};
-use crate::transform::embed::{dominating_strides, unstride};
-use crate::transform::{Domain, Lowering};
 use std::collections::{HashMap, HashSet};
 
 /// The enumeration limit for a layout that asks for its inverse (`inverse;`) or not: the one
@@ -84,8 +88,12 @@ impl Canonical {
         if folded.locals.is_empty() {
             return folded;
         }
-        let f2 = power_of_two_inputs(&folded.lens, &folded.coord_names)
-            .and_then(|inputs| Some((crate::f2_pipeline::lower(descriptor, &inputs)?, inputs)));
+        let f2 = power_of_two_inputs(&folded.lens, &folded.coord_names).and_then(|inputs| {
+            Some((
+                crate::canon::f2_pipeline::lower(descriptor, &inputs)?,
+                inputs,
+            ))
+        });
         match f2 {
             Some((f2, inputs)) => Canonical::from_f2(f2, &inputs, folded.lens),
             None => Canonical::fold(descriptor, budget::STAGE_NODES, false),
@@ -128,7 +136,7 @@ impl Canonical {
 
     /// The canonical form of `descriptor` lowered symbolically and staged (never from its F2
     /// map), with the value of each memory dim over its variables: what a layout `over`
-    /// another passes to its base's functions ([`crate::compose`]).
+    /// another passes to its base's functions ([`crate::emit::compose`]).
     pub(crate) fn staged_parts(descriptor: &Descriptor) -> (Canonical, Vec<Sym>) {
         let folded = Canonical::fold_parts(descriptor, budget::SYMBOLIC_NODES, true);
         match folded.0.locals.is_empty() {

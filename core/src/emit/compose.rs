@@ -10,11 +10,11 @@
 //! (the arguments of the base's functions), its validity tests, and whether it is one-to-one
 //! and onto the base's coordinates.
 
+use crate::canon::sym::Sym;
 use crate::canon::{self, Canonical, Injectivity, NoInverse, Start, sym_code};
-use crate::code::{Code, fresh};
-use crate::function::{Function, Kind, LayoutFunctions, Stmt, Value};
+use crate::emit::code::{Code, fresh};
+use crate::emit::function::{Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::{Descriptor, Memory, row_major_strides};
-use crate::sym::Sym;
 use std::borrow::Cow;
 use std::collections::HashSet;
 

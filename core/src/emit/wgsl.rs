@@ -10,12 +10,12 @@
 //! tile, `…_tile_offset` and so on: a kernel adds `tile · TILE_SPACE` itself.
 
 use crate::canon::{Canonical, enumeration_limit};
-use crate::code::{Code, Op};
-use crate::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
+use crate::emit::code::{Code, Op};
+use crate::emit::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::Descriptor;
-use crate::raster::RasterProgram;
-use crate::sfc::IndexProgram;
-use crate::tiled_copy::{Address, Move, Program};
+use crate::plans::raster::RasterProgram;
+use crate::plans::sfc::IndexProgram;
+use crate::plans::tiled_copy::{Address, Move, Program};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -47,7 +47,7 @@ pub fn layout(
 }
 
 /// The WGSL functions of a layout from its functions; `base` names the layout whose
-/// functions they call, for a layout built over its base's ([`crate::compose`]): the module
+/// functions they call, for a layout built over its base's ([`crate::emit::compose`]): the module
 /// then needs the base's WGSL too.
 pub fn functions(
     name: &str,

@@ -6,22 +6,19 @@
 //!
 //! - the *runs*: in the order of a traversal, blocks of consecutive coordinates along the last
 //!   one that are consecutive in memory on both sides, so each is one `copy_from_slice`;
-//! - *networks*: for each SIMD width that fits, the permute-and-blend program that builds
-//!   every register of the destination from whole registers of the source, so that every load
-//!   and every store is a full vector even where runs are shorter (Morton's runs of 2).
+//! - *networks*: for each SIMD width that fits ([`network_lanes`](crate::simd::network_lanes)),
+//!   the permute-and-blend program that builds every register of the destination from whole
+//!   registers of the source, so that every load and every store is a full vector even where
+//!   runs are shorter (Morton's runs of 2).
 //!
 //! Offsets in a plan are in each side's *frame*: the offset within the tile for a layout, and
 //! the row-major index within the tile for a row-major array (whose real offsets depend on
 //! the array's run-time extents).
 
 use crate::ir::{Descriptor, List, coordinates};
-use crate::sfc::Sfc;
+use crate::plans::sfc::Sfc;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-
-/// Widths of the SIMD registers networks are planned for, in elements: 32- and 64-byte
-/// registers of 1-, 2-, 4- and 8-byte elements.
-pub const REGISTER_LANES: [usize; 5] = [4, 8, 16, 32, 64];
 
 /// One side of a copy.
 #[derive(Clone, Copy, Debug)]
@@ -149,9 +146,9 @@ pub fn plan(from: Storage, to: Storage, tile: &[usize], walk: &Sfc) -> Plan {
         }
     }
     let vector = walk.vector[rank - 1];
-    let networks = REGISTER_LANES
-        .iter()
-        .filter_map(|&lanes| network(from, to, tile, lanes, &source, &destination))
+    let networks = crate::simd::network_lanes()
+        .into_iter()
+        .filter_map(|lanes| network(from, to, tile, lanes, &source, &destination))
         .collect();
     Plan {
         tile: Cow::Owned(tile.to_vec()),

@@ -3,9 +3,9 @@
 //! layouts). It decides bijectivity exactly, inverts by Gauss–Jordan elimination, and emits
 //! the shortest mask/shift code: one term per (coordinate, shift) pair.
 
-use crate::code::{Code, Op};
-use crate::network;
-use crate::sym::Sym;
+use crate::canon::sym::Sym;
+use crate::emit::code::{Code, Op};
+use crate::emit::network;
 use std::collections::HashMap;
 
 /// One output bit: the XOR of the input bits in `mask`, flipped when `constant`.

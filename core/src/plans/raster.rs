@@ -16,8 +16,8 @@
 //!   in Morton (Z) order, square after square; a square cut short by the grid's last
 //!   columns, and the last band, are walked column by column as `grouped` does.
 
-use crate::code::{Code, Op};
-use crate::function::Condition;
+use crate::emit::code::{Code, Op};
+use crate::emit::function::Condition;
 use std::collections::HashMap;
 use std::fmt;
 
