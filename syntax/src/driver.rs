@@ -10,16 +10,24 @@ use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedTraversal};
 use crate::errors::{Errors, Reported};
 use crate::items::{self, CheckedItem, Of, Scope, Visit, access, layout, traversal};
 use std::collections::HashSet;
-use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
-use swizzle_core::emit::code::Block;
+use swizzle_core::canon::{Injectivity, NoInverse, enumeration_limit};
+use swizzle_core::emit::compose::{Base, Form};
+use swizzle_core::emit::function::LayoutFunctions;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
-/// with what its code is printed from.
+/// with its functions, built once for every printer.
 pub struct Verified {
     pub checked: Checked,
-    pub canonical: Canonical,
-    /// `coord(offset)`, when the layout is a bijection (proved within the enumeration limit).
-    pub inverse: Option<Block>,
+    /// Its offset, validity test and (for a bijection, proved within the enumeration limit)
+    /// `coord`: from its whole pipeline, or calling its base's functions where it starts
+    /// `over` a staged layout (then `over_base`).
+    pub functions: LayoutFunctions,
+    /// Whether its functions call its base's ([`swizzle_core::emit::compose`]).
+    pub over_base: bool,
+    /// Whether a layout `over` this one calls its functions instead of repeating them.
+    pub staged: bool,
+    /// Whether distinct valid coordinates get distinct offsets (proved).
+    pub injective: bool,
     /// What `swizzle (auto ...)` chose, if the layout has one.
     pub auto: Option<Choice>,
 }
@@ -98,15 +106,27 @@ pub fn check_layouts(
         bases.insert(layout.name.to_string(), Some(descriptor.map_err(|r| *r)));
         checked.push((layout, layout_checked, auto));
     }
-    checked
-        .into_iter()
-        .map(|(layout, checked, auto)| {
-            checked.and_then(|checked| {
-                check::threads::verify(layout, &checked, errors)?;
-                verify(checked, auto, by_name, errors)
-            })
-        })
-        .collect()
+    let mut verified: Vec<Result<Verified, Reported>> = Vec::with_capacity(checked.len());
+    for (layout, checked, auto) in checked {
+        let outcome = checked.and_then(|checked| {
+            check::threads::verify(layout, &checked, errors)?;
+            // A layout `over` one checked before it composes the base's verdicts.
+            let base = checked.over.as_ref().and_then(|over| {
+                let at = layouts.iter().position(|item| item.name == over.base)?;
+                let base = verified.get(at)?.as_ref().ok()?;
+                let form = Base {
+                    descriptor: &base.checked.descriptor,
+                    injective: base.injective,
+                    coord: base.functions.coord.is_some(),
+                };
+                Some((over.stages, form, base.staged))
+            });
+            let form = Form::new(&checked.descriptor, base);
+            verify(checked, form, auto, by_name, errors)
+        });
+        verified.push(outcome);
+    }
+    verified
 }
 
 /// The items whose names are their own. Every item defines a type of its name, so a second
@@ -154,22 +174,21 @@ fn resolve_auto(checked: &mut Checked, accesses: &Accesses, errors: &mut Errors)
     auto::resolve(&mut checked.descriptor, request, accesses, errors)
 }
 
-/// Builds the canonical form and the inverse, and verifies the layout's assertions; an
-/// `inverse;` request on a layout that is not a bijection is an error naming two colliding
-/// coordinates.
+/// Builds the layout's functions and verifies its assertions; an `inverse;` request on a
+/// layout that is not a bijection is an error naming two colliding coordinates.
 fn verify(
     checked: Checked,
+    form: Form,
     auto: Option<Choice>,
     accesses: &Accesses,
     errors: &mut Errors,
 ) -> Result<Verified, Reported> {
     let descriptor = &checked.descriptor;
-    let canonical = Canonical::new(descriptor);
     let mark = errors.mark();
-    assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
+    assertions::verify(descriptor, &form, &checked.claims, accesses, errors);
     let limit = enumeration_limit(checked.inverse.is_some());
-    let inverse = canonical.inverse(descriptor, limit);
-    if let (Some(keyword), Err(no_inverse)) = (&checked.inverse, &inverse) {
+    let coord = form.coord(descriptor, limit);
+    if let (Some(keyword), Err(no_inverse)) = (&checked.inverse, &coord) {
         let message = match no_inverse {
             NoInverse::NotBijective(why) => format!(
                 "`inverse` needs a bijection, but {why}: remove `inverse;` or make every offset \
@@ -183,11 +202,14 @@ fn verify(
         };
         errors.error(keyword, message);
     }
-    let inverse = inverse.ok();
+    let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
+    let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
+        over_base: matches!(form, Form::Over(_)),
+        staged: form.is_staged(),
         checked,
-        canonical,
-        inverse,
+        functions,
+        injective,
         auto,
     })
 }

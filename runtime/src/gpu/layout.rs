@@ -310,7 +310,7 @@ impl GpuLayout {
         let offset = Function {
             kind: Kind::Offset,
             params: params.clone(),
-            body: vec![Stmt::Tile {
+            body: vec![Stmt::Call {
                 names: vec!["element".to_owned()],
                 kind: Kind::Offset,
                 args: element.clone(),
@@ -326,7 +326,7 @@ impl GpuLayout {
             functions.push(Function {
                 kind: Kind::IsValid,
                 params,
-                body: vec![Stmt::Tile {
+                body: vec![Stmt::Call {
                     names: vec!["valid".to_owned()],
                     kind: Kind::IsValid,
                     args: element.clone(),
@@ -341,7 +341,7 @@ impl GpuLayout {
             functions.push(Function {
                 kind: Kind::Coord,
                 params: vec!["offset".to_owned()],
-                body: vec![Stmt::Tile {
+                body: vec![Stmt::Call {
                     names: coords,
                     kind: Kind::Coord,
                     args: vec![Code::bin(Op::Div, offset, count)],

@@ -75,13 +75,28 @@ pub fn rust(code: &Code) -> TokenStream {
 /// calls are `callee(kind)` (`Self::tile_offset`, …).
 pub fn body(function: &Function, callee: impl Fn(Kind) -> TokenStream) -> TokenStream {
     let mut tokens = TokenStream::new();
-    for stmt in &function.body {
+    // A call whose one result is the value is the value: `Base::offset(…)`, not
+    // `let offset = Base::offset(…); offset`.
+    let tail = match (function.body.last(), &function.result) {
+        (Some(Stmt::Call { names, kind, args }), Value::Index(Code::Var(value)))
+            if names.len() == 1 && names[0] == *value =>
+        {
+            let (callee, args) = (callee(*kind), args.iter().map(Rust));
+            Some(quote!(#callee(#(#args),*)))
+        }
+        _ => None,
+    };
+    let statements = match tail {
+        Some(_) => &function.body[..function.body.len() - 1],
+        None => &function.body[..],
+    };
+    for stmt in statements {
         tokens.extend(match stmt {
             Stmt::Let(name, code) => {
                 let (name, code) = (ident(name), Rust(code));
                 quote!(let #name = #code;)
             }
-            Stmt::Tile { names, kind, args } => {
+            Stmt::Call { names, kind, args } => {
                 let (callee, args) = (callee(*kind), args.iter().map(Rust));
                 let call = quote!(#callee(#(#args),*));
                 // A coordinate is an array, even of one index.
@@ -101,6 +116,10 @@ pub fn body(function: &Function, callee: impl Fn(Kind) -> TokenStream) -> TokenS
                 quote!(if !(#tested) { return false; })
             }
         });
+    }
+    if let Some(tail) = tail {
+        tokens.extend(tail);
+        return tokens;
     }
     tokens.extend(match &function.result {
         Value::Index(code) => Rust(code).into_token_stream(),

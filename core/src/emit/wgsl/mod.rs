@@ -52,22 +52,30 @@ pub fn layout(
     let canonical = Canonical::new(descriptor);
     let inverse = canonical.inverse_block(descriptor, enumeration_limit(inverse_requested));
     let functions = LayoutFunctions::new(&canonical, inverse.as_ref());
-    self::functions(name, descriptor, &canonical, &functions)
+    self::functions(name, descriptor, &functions, None)
 }
 
-/// The WGSL functions of a layout from its canonical form and its functions.
+/// The WGSL functions of a layout from its functions; `base` names the layout whose
+/// functions they call, for a layout built over its base's ([`crate::emit::compose`]): the
+/// module then needs the base's WGSL too.
 pub fn functions(
     name: &str,
     descriptor: &Descriptor,
-    canonical: &Canonical,
     functions: &LayoutFunctions,
+    base: Option<&str>,
 ) -> Result<Functions, String> {
     let prefix = match descriptor.is_tiled() {
         true => format!("{}_tile", snake_case(name)),
         false => snake_case(name),
     };
-    let coords = &canonical.coord_names;
-    let shape = &canonical.lens;
+    let callee = base.map_or_else(|| prefix.clone(), snake_case);
+    let coords: Vec<String> = descriptor
+        .coords
+        .iter()
+        .map(|&c| descriptor.dims[c].name.to_string())
+        .collect();
+    let coords = &coords;
+    let shape = &descriptor.shape();
     let space = descriptor
         .space()
         .ok_or("its element space overflows `usize`")?;
@@ -92,14 +100,19 @@ pub fn functions(
         "Layout `{name}`{whole}: coords [{}], {space} elements.",
         described.join(", ")
     ));
-    out.text(&print(&prefix, &functions.offset, &prefix, Some(&maxima))?);
+    if let Some(base) = base {
+        out.note(format_args!(
+            "Calls the functions of layout `{base}` (`{callee}_…`): add its WGSL to the module."
+        ));
+    }
+    out.text(&print(&prefix, &functions.offset, &callee, Some(&maxima))?);
     if let Some(is_valid) = &functions.is_valid {
-        out.text(&print(&prefix, is_valid, &prefix, Some(&maxima))?);
+        out.text(&print(&prefix, is_valid, &callee, Some(&maxima))?);
     }
     let coord = functions.coord.as_ref().filter(|_| !coords.is_empty());
     if let Some(coord) = coord {
         let maxima = HashMap::from([("offset".to_owned(), (space as u128).saturating_sub(1))]);
-        out.text(&print(&prefix, coord, &prefix, Some(&maxima))?);
+        out.text(&print(&prefix, coord, &callee, Some(&maxima))?);
     }
     if let Some(element) = &functions.element {
         out.text(&print(&prefix, element, &prefix, Some(&maxima))?);
@@ -153,31 +166,42 @@ pub fn print(
                 let typed = if read.is_empty() { ": u32" } else { "" };
                 body.line(format_args!("let {}{typed} = {value};", names.get(name)));
             }
-            Stmt::Tile {
-                names: bound,
+            Stmt::Call {
+                names: results,
                 kind,
                 args,
             } => {
+                // A callee's `coord` inverts a bijection onto `0..space`, the range of the
+                // offset it is given: each coordinate it returns is below its length, at most
+                // that space. Other results are below bounds their own printing checked,
+                // which the caller does not know: what it computes from them is not bounded.
+                let coordinate_bound = match (*kind, args.as_slice(), &maxima) {
+                    (Kind::Coord, [offset], Some(known)) => bound(offset, known).ok(),
+                    _ => None,
+                };
                 let args: Vec<String> = args.iter().map(|a| expr(a, &names)).collect();
                 let call = format!("{callee}_{}({})", kind.name(), args.join(", "));
                 // A coordinate is an array, even of one index.
-                if let ([single], false) = (bound.as_slice(), *kind == Kind::Coord) {
+                if let ([single], false) = (results.as_slice(), *kind == Kind::Coord) {
                     names.add(single);
                     body.let_(names.get(single), call);
                 } else {
                     // WGSL has no destructuring: the array, then its elements.
-                    let all = format!("{}_all", bound.first().map_or("tile", String::as_str));
+                    let all = format!("{}_all", results.first().map_or("tile", String::as_str));
                     names.add(&all);
                     let all = names.get(&all).to_owned();
                     body.let_(&all, call);
-                    for (i, name) in bound.iter().enumerate() {
+                    for (i, name) in results.iter().enumerate() {
                         names.add(name);
                         body.let_(names.get(name), format_args!("{all}[{i}]"));
                     }
                 }
-                // A tile function's results are below its own bounds, which its printing
-                // checked; the wrappers that call them are not bounded here.
-                maxima = None;
+                match (coordinate_bound, &mut maxima) {
+                    (Some(largest), Some(known)) => {
+                        known.extend(results.iter().map(|name| (name.clone(), largest)));
+                    }
+                    _ => maxima = None,
+                }
             }
             Stmt::Require(conditions) => {
                 let tested = conjunction(conditions, &names, &maxima)?;

@@ -12,7 +12,6 @@ use crate::driver::Verified;
 use crate::print::{lit, paths, rust};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use swizzle_core::canon::{Canonical, Injectivity, enumeration_limit};
 use swizzle_core::emit::function::{Function, LayoutFunctions};
 use swizzle_core::emit::table;
 use swizzle_core::emit::wgsl;
@@ -21,7 +20,7 @@ use swizzle_core::emit::wgsl;
 pub struct Expansion<'a> {
     item: &'a LayoutItem,
     checked: &'a Checked,
-    canonical: &'a Canonical,
+    verified: &'a Verified,
     auto: Option<&'a Choice>,
     /// Its functions, once for the Rust and the WGSL printer.
     functions: LayoutFunctions,
@@ -29,14 +28,14 @@ pub struct Expansion<'a> {
 
 impl<'a> Expansion<'a> {
     pub fn new(item: &'a LayoutItem, verified: &'a Verified) -> Self {
-        let mut functions = LayoutFunctions::new(&verified.canonical, verified.inverse.as_ref());
+        let mut functions = verified.functions.clone();
         if let Some(threads) = verified.checked.thread_values() {
             functions.element = threads.element_function();
         }
         Expansion {
             item,
             checked: &verified.checked,
-            canonical: &verified.canonical,
+            verified,
             auto: verified.auto.as_ref(),
             functions,
         }
@@ -82,13 +81,7 @@ impl<'a> Expansion<'a> {
                 const WGSL: &'static str = Self::WGSL;
             )
         });
-        let injective = matches!(
-            self.canonical.injectivity(
-                descriptor,
-                enumeration_limit(self.checked.inverse.is_some())
-            ),
-            Injectivity::Injective
-        );
+        let injective = self.verified.injective;
         let (padded, has_inverse) = (is_valid.is_some(), coord.is_some());
         let indexing_is_valid = match is_valid {
             Some(_) => quote!(Self::is_valid(#(#coords),*)),
@@ -197,7 +190,8 @@ impl<'a> Expansion<'a> {
     fn wgsl(&self) -> Result<String, String> {
         let name = self.item.name.to_string();
         let descriptor = &self.checked.descriptor;
-        wgsl::functions(&name, descriptor, self.canonical, &self.functions)
+        let base = self.base().map(|base| base.to_string());
+        wgsl::functions(&name, descriptor, &self.functions, base.as_deref())
             .map(|functions| functions.text)
     }
 
@@ -225,11 +219,26 @@ impl<'a> Expansion<'a> {
         }
     }
 
-    /// A function of the layout (or of its tile), printed from its target-neutral form.
+    /// The layout whose functions this one's call, where it is built over its base's.
+    fn base(&self) -> Option<&syn::Ident> {
+        let over = self.checked.over.as_ref()?;
+        self.verified.over_base.then_some(&over.base)
+    }
+
+    /// A function of the layout (or of its tile), printed from its target-neutral form: the
+    /// functions it calls are its tile's (`Self::tile_offset`) or its base's
+    /// (`Base::offset`).
     fn print(&self, function: &Function) -> TokenStream {
-        rust::body(function, |kind| {
-            let name = Prefix::Tile.ident(kind.name());
-            quote!(Self::#name)
+        let base = self.base();
+        rust::body(function, |kind| match base {
+            Some(base) => {
+                let name = Prefix::Layout.ident(kind.name());
+                quote!(#base::#name)
+            }
+            None => {
+                let name = Prefix::Tile.ident(kind.name());
+                quote!(Self::#name)
+            }
         })
     }
 
@@ -243,7 +252,7 @@ impl<'a> Expansion<'a> {
                 quote!(#c < #len)
             });
         let bounds: Vec<TokenStream> = bounds.collect();
-        let check = if self.canonical.valid.is_empty() {
+        let check = if self.functions.is_valid.is_none() {
             // A layout without coordinates (everything frozen) has nothing to check.
             (!bounds.is_empty())
                 .then(|| quote!(debug_assert!(#(#bounds)&&*, "coordinate out of bounds");))
