@@ -29,16 +29,3 @@ pub mod report;
 pub mod simd;
 
 pub use ir::interp::CoordError;
-
-// Transitional: the modules' paths before the move into tiers, for branches that were cut
-// before it. Removed once they have landed (paths are rewritten by the merge).
-#[doc(hidden)]
-pub use canon::{f2, f2_pipeline, sym};
-#[allow(unused_imports)]
-pub(crate) use emit::network;
-#[doc(hidden)]
-pub use emit::{code, function, grid, table, wgsl};
-#[doc(hidden)]
-pub use ir::{interp, transform};
-#[doc(hidden)]
-pub use plans::{fragment, kernel, raster, sfc, threads, tiled_copy};

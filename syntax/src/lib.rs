@@ -18,11 +18,11 @@ mod print;
 pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
 pub use items::access::spec::{access as access_pattern, banks};
-pub use print::rust::Rust;
 /// The controls the generated SIMD rows build from each step of a network (the runtime's
 /// interpreted networks are tested against them).
 #[doc(hidden)]
 pub use items::kernel::simd::step_controls;
+pub use print::rust::Rust;
 
 /// The checked forms of the items, by the names they had before each kind had its folder.
 pub mod check {
