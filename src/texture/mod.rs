@@ -6,7 +6,8 @@
 //! block_height × block_depth` pixels of `bytes_per_block` bytes (plain pixels are 1×1×1
 //! blocks; BC1–7 are 4×4; ASTC n×m). The linear side is what DDS files and graphics APIs
 //! hold: every level tightly packed, layer by layer, mip by mip within a layer. The tiled side
-//! is what the platform's texture files and GPU memory hold.
+//! is what the platform's texture files and GPU memory hold, in the platform's order (the
+//! same, except on the Wii U: mip by mip, each mip's layers together).
 //!
 //! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
 //! [`ps4`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard
@@ -139,8 +140,9 @@ pub enum Platform {
     /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
     /// interleave inside each ([`d3d12`]).
     D3d12,
-    /// Wii U (GX2): 8×8 micro tiles, macro tiles over pipes and banks, GX2's `swizzle`
-    /// (bits 8 to 10: the pipe and bank) ([`wiiu`]).
+    /// Wii U (GX2): every tiled mode of GX2 (`tile_mode`): 8×8 (×4) micro tiles, macro
+    /// tiles over pipes and banks, GX2's `swizzle` (bits 8 to 10: the pipe and bank)
+    /// ([`wiiu`]).
     WiiU {
         tile_mode: wiiu::TileMode,
         swizzle: u32,
@@ -336,8 +338,8 @@ impl Surface {
         self.walk(|_| Ok(())).map(|(_, swizzled)| swizzled)
     }
 
-    /// Every level, layer by layer and mip by mip within a layer (the order of both
-    /// buffers).
+    /// Every level, layer by layer and mip by mip within a layer (the linear buffer's
+    /// order; [`Level::swizzled`] says where each lies on the tiled side).
     pub fn levels(&self) -> Result<Vec<Level>, TextureError> {
         let mut levels = Vec::new();
         self.walk(|level| {
@@ -479,16 +481,34 @@ impl Surface {
             return Ok((0, 0));
         }
         let rules = Rules::of(self)?;
-        let (mut linear, mut swizzled) = (0usize, 0usize);
+        let bytes = f.bytes_per_block;
         let add = |a: usize, b: usize| a.checked_add(b).ok_or(TextureError::Overflow);
+        let mul = |a: usize, b: usize| a.checked_mul(b).ok_or(TextureError::Overflow);
+        // Where each mip's layers start on the tiled side, when the platform stores a mip's
+        // layers together (GX2's slices): after the slots of the mips before.
+        let mut mip_starts = Vec::new();
+        if let Some(slots) = rules.mip_slots() {
+            let mut start = 0;
+            for mip in 0..self.mips {
+                mip_starts.push(start);
+                let (slot, _) = rules.level(0, mip, self.mip_size(mip).1, bytes)?;
+                start = add(start, mul(slot, slots(mip))?)?;
+            }
+            mip_starts.push(start);
+        }
+        let (mut linear, mut swizzled) = (0usize, 0usize);
         for layer in 0..self.layers {
             for mip in 0..self.mips {
                 let (pixels, blocks) = self.mip_size(mip);
                 let linear_len = blocks
                     .iter()
-                    .try_fold(f.bytes_per_block, |acc, n| acc.checked_mul(*n))
+                    .try_fold(bytes, |acc, n| acc.checked_mul(*n))
                     .ok_or(TextureError::Overflow)?;
-                let (swizzled_len, tiling) = rules.level(mip, blocks, f.bytes_per_block)?;
+                let (swizzled_len, tiling) = rules.level(layer, mip, blocks, bytes)?;
+                let start = match mip_starts.get(mip) {
+                    Some(&start) => add(start, mul(layer, swizzled_len)?)?,
+                    None => swizzled,
+                };
                 let level = Level {
                     layer,
                     mip,
@@ -497,7 +517,7 @@ impl Surface {
                     depth: pixels[0],
                     blocks,
                     linear: linear..add(linear, linear_len)?,
-                    swizzled: swizzled..add(swizzled, swizzled_len)?,
+                    swizzled: start..add(start, swizzled_len)?,
                     tiling,
                 };
                 visit(&level)?;
@@ -507,7 +527,7 @@ impl Surface {
                 .checked_next_multiple_of(rules.layer_alignment())
                 .ok_or(TextureError::Overflow)?;
         }
-        Ok((linear, swizzled))
+        Ok((linear, mip_starts.last().copied().unwrap_or(swizzled)))
     }
 }
 
@@ -536,10 +556,11 @@ impl Rules {
         })
     }
 
-    /// Mip `mip`'s tiled size and tiling, for a level of `blocks` (`[depth, rows, columns]`)
-    /// of `bytes`-byte blocks.
+    /// Mip `mip` of layer `layer`: its tiled size and tiling, for a level of `blocks`
+    /// (`[depth, rows, columns]`) of `bytes`-byte blocks.
     fn level(
         &self,
+        layer: usize,
         mip: usize,
         blocks: [usize; 3],
         bytes: usize,
@@ -557,7 +578,16 @@ impl Rules {
             Rules::Standard64K => {
                 d3d12::level_size(blocks, bytes).map(|size| (size, Tiling::Standard64K))
             }
-            Rules::WiiU(rules) => rules.level(mip, blocks, bytes),
+            Rules::WiiU(rules) => rules.level(layer, mip, blocks, bytes),
+        }
+    }
+
+    /// For platforms that store each mip's layers together (the Wii U): how many slots of
+    /// one layer's size each mip takes. `None`: layers one after another, each with its mips.
+    fn mip_slots(&self) -> Option<impl Fn(usize) -> usize + '_> {
+        match self {
+            Rules::WiiU(rules) => Some(|mip| rules.mip_slots(mip)),
+            _ => None,
         }
     }
 
@@ -580,9 +610,24 @@ fn copy_tiles<E: Element>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
+    let frames = [Frame::RowMajor, tiled];
+    copy_tiles_framed(options, kernels, direction, extents, frames, src, dst)
+}
+
+/// [`copy_tiles`] between any two frames: `[linear, tiled]` (a part of a level: a view of
+/// its linear bytes, and the tiles of that part).
+fn copy_tiles_framed<E: Element>(
+    options: Options,
+    kernels: [(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    [linear, tiled]: [Frame; 2],
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
     let linear = Side {
         extents,
-        frame: Frame::RowMajor,
+        frame: linear,
     };
     let tiled = Side {
         extents,
