@@ -553,7 +553,7 @@ const WIIU_FORMATS: [Format; 7] = [
 /// given; addrlib's slices are padded to whole tiles (`LevelInfo::rows`), so it is given
 /// the padded height and its rows past the level's are dropped. `Gx2Surface` passes the
 /// level's own height: it is checked on surfaces of one slice, and on cube maps whose
-/// levels' heights are whole tiles.
+/// levels' heights are whole tiles (as `D2` surfaces of 6 layers, mip by mip).
 fn check_wiiu(surface: Surface) {
     use swizzle::texture::wiiu::level_info;
     use wiiu_swizzle::{AaMode, Gx2Surface, SurfaceDim, SurfaceFormat, TileMode};
@@ -636,7 +636,7 @@ fn check_wiiu(surface: Surface) {
         *offset = u(start - mip1);
     }
     let gx2 = Gx2Surface {
-        dim: if cube { SurfaceDim::Cube } else { SurfaceDim::D2 },
+        dim: SurfaceDim::D2,
         width: u(surface.width),
         height: u(surface.height),
         depth_or_array_layers: u(surface.layers),
@@ -654,7 +654,14 @@ fn check_wiiu(surface: Surface) {
         mipmap_offsets,
     };
     let untiled = gx2.deswizzle().expect("wiiu_swizzle untiles it");
-    assert!(untiled == linear, "Gx2Surface::deswizzle of {surface:?}");
+    // Mip by mip, each mip's layers in order (its `Cube` reordering to layer by layer
+    // misplaces mips past 2: it sums no offsets).
+    let mip_major: Vec<u8> = (0..surface.mips)
+        .flat_map(|mip| levels.iter().filter(move |l| l.mip == mip))
+        .flat_map(|level| &linear[level.linear.clone()])
+        .copied()
+        .collect();
+    assert!(untiled == mip_major, "Gx2Surface::deswizzle of {surface:?}");
 }
 
 fn wiiu(tile_mode: swizzle::texture::wiiu::TileMode, swizzle: u32) -> Platform {
