@@ -789,3 +789,55 @@ proptest! {
         check_wiiu(surface);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Pictures of a level
+
+/// A level's cells say where each block's first byte lands: a whole surface's swizzle puts
+/// that block's first byte there, on every platform; the text map and the SVG draw them.
+#[test]
+fn level_pictures_show_where_blocks_land() {
+    use swizzle::texture::wiiu::TileMode;
+    let platforms = [
+        Platform::SWITCH,
+        Platform::N3ds,
+        Platform::Ps4,
+        Platform::D3d12,
+        Platform::WIIU,
+        wiiu(TileMode::Tiled2BThin4, 0x300),
+        wiiu(TileMode::Tiled1DThick, 0),
+    ];
+    for platform in platforms {
+        for (format, depth) in [(Format::RGBA8, 1), (Format::BC1, 1), (Format::RGB8, 1), (Format::R8, 5)] {
+            let surface = Surface::new(platform, 40, 24, format).mips(3).layers(2);
+            let surface = if depth > 1 { surface.layers(1).depth(depth) } else { surface };
+            let Ok(linear_len) = surface.linear_size() else {
+                continue; // A format or shape the platform does not tile (a typed error).
+            };
+            // Every block's bytes differ from every other block's first byte.
+            let bytes = format.bytes_per_block;
+            let linear: Vec<u8> = (0..linear_len).map(|i| (i / bytes * 31 + i % bytes) as u8).collect();
+            let tiled = surface.swizzle_to_vec(&linear).unwrap();
+            for level in surface.levels().unwrap() {
+                let cells = surface.level_cells(level.layer, level.mip).unwrap();
+                assert_eq!(cells.len(), level.blocks.iter().product::<usize>());
+                let mut seen = std::collections::HashSet::new();
+                for block in 0..cells.len() {
+                    let at = cells.offset(block).expect("every block lands somewhere");
+                    assert!(seen.insert(at), "{surface:?} {level:?}: two blocks at {at}");
+                    let first = linear[level.linear.start + block * bytes];
+                    assert_eq!(tiled[level.swizzled.start + at], first, "{surface:?} {level:?} block {block}");
+                }
+            }
+            let map = surface.offset_map(0, 0).unwrap();
+            let [d, h, w] = surface.level(0, 0).unwrap().blocks;
+            assert_eq!(map.lines().filter(|l| !l.is_empty() && !l.ends_with(':')).count(), d * h);
+            assert!(map.lines().next().unwrap().split_whitespace().count() == w || d > 1);
+            let svg = surface.svg(0, 0, 512).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("tile of 512 elements"));
+        }
+    }
+    // Too many blocks to draw: a typed error.
+    let huge = Surface::new(Platform::SWITCH, 4096, 2048, Format::R8);
+    assert!(matches!(huge.level_cells(0, 0), Err(TextureError::Picture(_))));
+}

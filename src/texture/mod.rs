@@ -41,6 +41,7 @@ pub mod wiiu;
 
 use crate::__private::{GeneratedCode, copy_generated};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
+use crate::picture::{Cells, PictureError};
 use std::fmt;
 use std::ops::Range;
 
@@ -198,6 +199,8 @@ pub enum TextureError {
     Level { layer: usize, mip: usize },
     /// The kernel refused a level (not expected: sizes are checked before).
     Kernel(KernelError),
+    /// A picture of a level could not be drawn (too many blocks).
+    Picture(PictureError),
 }
 
 impl fmt::Display for TextureError {
@@ -217,6 +220,7 @@ impl fmt::Display for TextureError {
                 write!(f, "the surface has no layer {layer}, mip {mip}")
             }
             TextureError::Kernel(error) => write!(f, "{error}"),
+            TextureError::Picture(error) => write!(f, "{error}"),
         }
     }
 }
@@ -429,14 +433,27 @@ impl Surface {
         };
         check("source", src_len, src.len())?;
         check("destination", dst_len, dst.len())?;
-        let bytes = self.format.bytes_per_block;
         self.walk(|level| {
             let (from, to) = match direction {
                 Direction::Swizzle => (level.linear.clone(), level.swizzled.clone()),
                 Direction::Deswizzle => (level.swizzled.clone(), level.linear.clone()),
             };
-            let (src, dst) = (&src[from], &mut dst[to]);
-            match level.tiling {
+            self.copy_level(options, direction, level, &src[from], &mut dst[to])
+        })?;
+        Ok(())
+    }
+
+    /// Copies one level: `src` and `dst` are its bytes on either side.
+    fn copy_level(
+        &self,
+        options: Options,
+        direction: Direction,
+        level: &Level,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let bytes = self.format.bytes_per_block;
+        match level.tiling {
                 Tiling::Gobs { stack, three_d } => switch::copy_level(
                     options,
                     direction,
@@ -457,8 +474,77 @@ impl Surface {
                     wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
                 }
             }
-        })?;
-        Ok(())
+    }
+
+    /// Where each block of mip `mip` of layer `layer` starts among the level's tiled bytes
+    /// (from the level's start), `[depth, rows, columns]` row-major, as cells for the
+    /// pictures ([`picture::cells_map`](crate::picture::cells_map),
+    /// [`picture::tile_svg`](crate::picture::tile_svg)). Computed by tiling the level with
+    /// the surface's own kernels: once with each block's byte positions, then once per
+    /// base-256 digit of each block's index, and reading them back where they landed.
+    pub fn level_cells(&self, layer: usize, mip: usize) -> Result<Cells, TextureError> {
+        let level = self.level(layer, mip)?;
+        let bytes = self.format.bytes_per_block;
+        if bytes >= u8::MAX as usize {
+            return Err(unsupported(self.platform, "pictures of blocks past 254 bytes"));
+        }
+        let blocks = level.blocks.iter().product::<usize>();
+        let tile = |mark: &dyn Fn(usize, usize) -> u8| -> Result<Vec<u8>, TextureError> {
+            let linear: Vec<u8> = (0..level.linear.len())
+                .map(|i| mark(i / bytes, i % bytes))
+                .collect();
+            let mut tiled = vec![0; level.swizzled.len()];
+            let one = Options::default().threads(1);
+            self.copy_level(one, Direction::Swizzle, &level, &linear, &mut tiled)?;
+            Ok(tiled)
+        };
+        // Byte j of every block marked j + 1: a block starts where a 1 landed.
+        let starts = tile(&|_, byte| byte as u8 + 1)?;
+        let mut index = vec![0usize; starts.len()];
+        let mut shift = 0;
+        while shift < usize::BITS && blocks.checked_shr(shift).unwrap_or(0) > 0 {
+            let digits = tile(&|block, _| (block >> shift) as u8)?;
+            for (index, digit) in index.iter_mut().zip(digits) {
+                *index |= usize::from(digit) << shift;
+            }
+            shift += 8;
+        }
+        let mut offsets = vec![None; blocks];
+        for (at, _) in starts.iter().enumerate().filter(|(_, mark)| **mark == 1) {
+            offsets[index[at]] = Some(at);
+        }
+        let [depth, rows, columns] = level.blocks;
+        let (names, shape): (&[&str], Vec<usize>) = match depth {
+            1 => (&["y", "x"], vec![rows, columns]),
+            _ => (&["z", "y", "x"], vec![depth, rows, columns]),
+        };
+        let row_major = |coord: &[usize]| coord.iter().zip(&shape).fold(0, |i, (c, n)| i * n + c);
+        Cells::from_fn(names, &shape, |coord| offsets[row_major(coord)])
+            .map_err(TextureError::Picture)
+    }
+
+    /// A text grid of mip `mip` of layer `layer`: each block's first tiled byte
+    /// ([`level_cells`](Self::level_cells)), rows of blocks down, columns across.
+    pub fn offset_map(&self, layer: usize, mip: usize) -> Result<String, TextureError> {
+        Ok(crate::picture::cells_map(&self.level_cells(layer, mip)?))
+    }
+
+    /// An SVG picture of mip `mip` of layer `layer`: each block numbered with its first
+    /// tiled byte and coloured by the `tile_bytes`-byte tile that holds it (512: the
+    /// Switch's GOBs; 256: the Wii U's pipe groups).
+    pub fn svg(
+        &self,
+        layer: usize,
+        mip: usize,
+        tile_bytes: usize,
+    ) -> Result<String, TextureError> {
+        let cells = self.level_cells(layer, mip)?;
+        let [_, h, w] = self.level(layer, mip)?.blocks;
+        let title = format!(
+            "{:?}, layer {layer}, mip {mip}: {w} × {h} blocks of {} bytes",
+            self.platform, self.format.bytes_per_block
+        );
+        Ok(crate::picture::tile_svg(&cells, &title, tile_bytes))
     }
 
     /// Visits every level in buffer order; returns the linear and tiled sizes.
