@@ -730,16 +730,26 @@ fn wiiu_other_modes_equal_wiiu_swizzle() {
 #[test]
 fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode::{self, *};
-    let thin = [Tiled1DThin1, Tiled2DThin1, Tiled2BThin2, Tiled3DThin1, Tiled3BThin1];
+    let thin = [
+        Tiled1DThin1,
+        Tiled2DThin1,
+        Tiled2BThin2,
+        Tiled3DThin1,
+        Tiled3BThin1,
+    ];
     for mode in thin {
         for format in WIIU_FORMATS {
-            for (width, height, layers, mips) in [(64, 64, 6, 2), (128, 128, 6, 4), (50, 70, 3, 3)] {
+            for (width, height, layers, mips) in [(64, 64, 6, 2), (128, 128, 6, 4), (50, 70, 3, 3)]
+            {
                 let surface = Surface::new(wiiu(mode, 0x500), width, height, format);
                 check_wiiu(surface.layers(layers).mips(mips));
             }
         }
     }
-    let all: Vec<TileMode> = TileMode::ALL.into_iter().filter(|m| m.is_supported()).collect();
+    let all: Vec<TileMode> = TileMode::ALL
+        .into_iter()
+        .filter(|m| m.is_supported())
+        .collect();
     for mode in all {
         for format in WIIU_FORMATS {
             for (width, height, depth, mips) in [(16, 16, 16, 1), (40, 24, 5, 3), (64, 64, 8, 4)] {
@@ -808,15 +818,26 @@ fn level_pictures_show_where_blocks_land() {
         wiiu(TileMode::Tiled1DThick, 0),
     ];
     for platform in platforms {
-        for (format, depth) in [(Format::RGBA8, 1), (Format::BC1, 1), (Format::RGB8, 1), (Format::R8, 5)] {
+        for (format, depth) in [
+            (Format::RGBA8, 1),
+            (Format::BC1, 1),
+            (Format::RGB8, 1),
+            (Format::R8, 5),
+        ] {
             let surface = Surface::new(platform, 40, 24, format).mips(3).layers(2);
-            let surface = if depth > 1 { surface.layers(1).depth(depth) } else { surface };
+            let surface = if depth > 1 {
+                surface.layers(1).depth(depth)
+            } else {
+                surface
+            };
             let Ok(linear_len) = surface.linear_size() else {
                 continue; // A format or shape the platform does not tile (a typed error).
             };
             // Every block's bytes differ from every other block's first byte.
             let bytes = format.bytes_per_block;
-            let linear: Vec<u8> = (0..linear_len).map(|i| (i / bytes * 31 + i % bytes) as u8).collect();
+            let linear: Vec<u8> = (0..linear_len)
+                .map(|i| (i / bytes * 31 + i % bytes) as u8)
+                .collect();
             let tiled = surface.swizzle_to_vec(&linear).unwrap();
             for level in surface.levels().unwrap() {
                 let cells = surface.level_cells(level.layer, level.mip).unwrap();
@@ -826,12 +847,21 @@ fn level_pictures_show_where_blocks_land() {
                     let at = cells.offset(block).expect("every block lands somewhere");
                     assert!(seen.insert(at), "{surface:?} {level:?}: two blocks at {at}");
                     let first = linear[level.linear.start + block * bytes];
-                    assert_eq!(tiled[level.swizzled.start + at], first, "{surface:?} {level:?} block {block}");
+                    assert_eq!(
+                        tiled[level.swizzled.start + at],
+                        first,
+                        "{surface:?} {level:?} block {block}"
+                    );
                 }
             }
             let map = surface.offset_map(0, 0).unwrap();
             let [d, h, w] = surface.level(0, 0).unwrap().blocks;
-            assert_eq!(map.lines().filter(|l| !l.is_empty() && !l.ends_with(':')).count(), d * h);
+            assert_eq!(
+                map.lines()
+                    .filter(|l| !l.is_empty() && !l.ends_with(':'))
+                    .count(),
+                d * h
+            );
             assert!(map.lines().next().unwrap().split_whitespace().count() == w || d > 1);
             let svg = surface.svg(0, 0, 512).unwrap();
             assert!(svg.starts_with("<svg") && svg.contains("tile of 512 elements"));
@@ -839,5 +869,8 @@ fn level_pictures_show_where_blocks_land() {
     }
     // Too many blocks to draw: a typed error.
     let huge = Surface::new(Platform::SWITCH, 4096, 2048, Format::R8);
-    assert!(matches!(huge.level_cells(0, 0), Err(TextureError::Picture(_))));
+    assert!(matches!(
+        huge.level_cells(0, 0),
+        Err(TextureError::Picture(_))
+    ));
 }

@@ -454,26 +454,26 @@ impl Surface {
     ) -> Result<(), TextureError> {
         let bytes = self.format.bytes_per_block;
         match level.tiling {
-                Tiling::Gobs { stack, three_d } => switch::copy_level(
-                    options,
-                    direction,
-                    level.blocks,
-                    bytes,
-                    stack,
-                    three_d,
-                    src,
-                    dst,
-                ),
-                Tiling::Morton { reversed } => {
-                    ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
-                }
-                Tiling::Standard64K => {
-                    d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
-                }
-                Tiling::Gx2(tiling) => {
-                    wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
-                }
+            Tiling::Gobs { stack, three_d } => switch::copy_level(
+                options,
+                direction,
+                level.blocks,
+                bytes,
+                stack,
+                three_d,
+                src,
+                dst,
+            ),
+            Tiling::Morton { reversed } => {
+                ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
             }
+            Tiling::Standard64K => {
+                d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
+            }
+            Tiling::Gx2(tiling) => {
+                wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
+            }
+        }
     }
 
     /// Where each block of mip `mip` of layer `layer` starts among the level's tiled bytes
@@ -486,7 +486,10 @@ impl Surface {
         let level = self.level(layer, mip)?;
         let bytes = self.format.bytes_per_block;
         if bytes >= u8::MAX as usize {
-            return Err(unsupported(self.platform, "pictures of blocks past 254 bytes"));
+            return Err(unsupported(
+                self.platform,
+                "pictures of blocks past 254 bytes",
+            ));
         }
         let blocks = level.blocks.iter().product::<usize>();
         let tile = |mark: &dyn Fn(usize, usize) -> u8| -> Result<Vec<u8>, TextureError> {
@@ -532,12 +535,7 @@ impl Surface {
     /// An SVG picture of mip `mip` of layer `layer`: each block numbered with its first
     /// tiled byte and coloured by the `tile_bytes`-byte tile that holds it (512: the
     /// Switch's GOBs; 256: the Wii U's pipe groups).
-    pub fn svg(
-        &self,
-        layer: usize,
-        mip: usize,
-        tile_bytes: usize,
-    ) -> Result<String, TextureError> {
+    pub fn svg(&self, layer: usize, mip: usize, tile_bytes: usize) -> Result<String, TextureError> {
         let cells = self.level_cells(layer, mip)?;
         let [_, h, w] = self.level(layer, mip)?.blocks;
         let title = format!(

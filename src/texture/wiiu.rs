@@ -609,8 +609,12 @@ impl Rules {
                 (align.max(bank_swap_width(mode, bytes, pitch)), tile_height)
             }
         };
-        pitch = pitch.checked_next_multiple_of(pitch_align).ok_or_else(overflow)?;
-        rows = rows.checked_next_multiple_of(row_align).ok_or_else(overflow)?;
+        pitch = pitch
+            .checked_next_multiple_of(pitch_align)
+            .ok_or_else(overflow)?;
+        rows = rows
+            .checked_next_multiple_of(row_align)
+            .ok_or_else(overflow)?;
         slices = slices.next_multiple_of(thickness);
         // A 3-D level holds its slices; an array layer is one slice of its mip (a 2-D
         // surface in a thick mode: one slice of the 4 its tiles hold).
@@ -750,8 +754,8 @@ pub(super) fn copy_level(
     let unit = unit(mode, bytes);
     // The bank swap's steps inside a unit (thin-4 of 16-byte texels, 16 texels a step):
     // its low bit in the layout, its others in the XOR.
-    let swap_in_unit = (1..unit.width).contains(&tiling.bank_swap_width)
-        && tiling.pitch > tiling.bank_swap_width;
+    let swap_in_unit =
+        (1..unit.width).contains(&tiling.bank_swap_width) && tiling.pitch > tiling.bank_swap_width;
     if swap_in_unit && (mode.aspect(), bytes, tiling.bank_swap_width) != (4, 16, 16) {
         return Err(unsupported(
             Platform::WiiU {
@@ -788,7 +792,9 @@ pub(super) fn copy_level(
             };
             let copy = |src: &[u8], dst: &mut [u8]| {
                 let kernels = (mode, bytes, swap_in_unit);
-                copy_unit(options, direction, kernels, extents, linear, tiled, src, dst)
+                copy_unit(
+                    options, direction, kernels, extents, linear, tiled, src, dst,
+                )
             };
             let at = group * group_bytes + band * band_bytes;
             let tiled_range = at..at + band_bytes;
@@ -836,7 +842,9 @@ pub(super) fn copy_level(
 /// Copies `from` into `to`, group `g` of 2 KB row `r` into group `g ^ xor(r)`, over the
 /// rows both hold.
 fn xor_groups(from: &[u8], to: &mut [u8], xor: impl Fn(usize) -> usize) {
-    let rows = from.chunks_exact(ROW_BYTES).zip(to.chunks_exact_mut(ROW_BYTES));
+    let rows = from
+        .chunks_exact(ROW_BYTES)
+        .zip(to.chunks_exact_mut(ROW_BYTES));
     for (r, (from, to)) in rows.enumerate() {
         let xor = xor(r);
         for (g, group) in from.chunks_exact(GROUP_BYTES).enumerate() {
@@ -882,7 +890,15 @@ fn copy_unit(
                 ($swizzle::plan(), $swizzle::code()),
                 ($deswizzle::plan(), $deswizzle::code()),
             ];
-            copy_tiles_framed(options, kernels, direction, extents, [linear, tiled], src, dst)
+            copy_tiles_framed(
+                options,
+                kernels,
+                direction,
+                extents,
+                [linear, tiled],
+                src,
+                dst,
+            )
         }};
     }
     match (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes) {

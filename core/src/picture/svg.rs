@@ -61,7 +61,9 @@ pub fn tile_svg(cells: &Cells, title: &str, tile: usize) -> String {
         kind: "tile",
         count,
         of,
-        caption: format!("colour: the tile of {tile} elements holding each cell; number: its offset"),
+        caption: format!(
+            "colour: the tile of {tile} elements holding each cell; number: its offset"
+        ),
         untouched: false,
         empty: "padding",
     };
