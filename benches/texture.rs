@@ -356,7 +356,9 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
         group.bench_function("swizzle_deswizzle_alloc_1t", |b| {
             b.iter(|| {
                 let mut l = vec![0u8; linear.len()];
-                surface.deswizzle_with(one, black_box(&tiled), &mut l).unwrap();
+                surface
+                    .deswizzle_with(one, black_box(&tiled), &mut l)
+                    .unwrap();
                 l
             })
         });
@@ -364,7 +366,14 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             "swizzle_deswizzle_alloc_1t".into(),
             Some("wiiu_swizzle_deswizzle_alloc".into()),
         ));
-        ours(&mut group, &mut names, &surface, &linear, &tiled, [None, None]);
+        ours(
+            &mut group,
+            &mut names,
+            &surface,
+            &linear,
+            &tiled,
+            [None, None],
+        );
         group.finish();
         cases.push((group_name, names));
     }
@@ -405,7 +414,9 @@ fn gx2_surface<'a>(surface: &Surface, tiled: &'a [u8]) -> wiiu_swizzle::Gx2Surfa
         tile_mode: TileMode::from_repr(tile_mode as u32).unwrap(),
         swizzle,
         alignment: 512 * u(bytes),
-        pitch: u(swizzle::texture::wiiu::level_info(surface, 0).unwrap().pitch),
+        pitch: u(swizzle::texture::wiiu::level_info(surface, 0)
+            .unwrap()
+            .pitch),
         mipmap_offsets,
     }
 }

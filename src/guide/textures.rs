@@ -136,7 +136,7 @@
 //! use swizzle::texture::{Format, Platform, Surface};
 //! // The PS4's 8×8 Morton tiles, one byte a texel.
 //! let surface = Surface::new(Platform::Ps4, 8, 2, Format::R8);
-//! assert_eq!(surface.offset_map(0, 0)?, "0 1 4 5 16 17 20 21\n2 3 6 7 18 19 22 23\n");
+//! assert_eq!(surface.offset_map(0, 0)?, " 0  1  4  5 16 17 20 21\n 2  3  6  7 18 19 22 23\n");
 //! let svg = surface.svg(0, 0, 16)?; // colours: 16-byte tiles
 //! assert!(svg.starts_with("<svg"));
 //! # Ok::<(), swizzle::texture::TextureError>(())
