@@ -36,7 +36,7 @@ pub mod ir {
 /// The transforms of a pipeline, one struct per [`ir::Transform`] variant, to read a
 /// descriptor's stages or write one by hand.
 pub mod transform {
-    pub use swizzle_core::transform::{
+    pub use swizzle_core::ir::transform::{
         Bits, CyclicShift, Embed, Freeze, Merge, Modulo, Morton, Offset, Pad, Replicate, Slice,
         Swizzle, Unmerge, Xor,
     };
@@ -75,27 +75,27 @@ pub mod picture {
 
 /// Space-filling curves: what `traversal` items are, and the accesses they visit.
 pub mod sfc {
-    pub use swizzle_core::sfc::{Sfc, Visit};
+    pub use swizzle_core::plans::sfc::{Sfc, Visit};
 }
 
 /// Orders of workgroups over a grid of tiles (`raster` items).
 pub mod raster {
-    pub use swizzle_core::raster::{MAX_GROUP, Raster};
+    pub use swizzle_core::plans::raster::{MAX_GROUP, Raster};
 }
 
 /// Thread-value layouts: which thread holds which element of a tile.
 pub mod threads {
-    pub use swizzle_core::threads::{Coverage, MAX_WORKGROUP_THREADS, Slot, ThreadValues};
+    pub use swizzle_core::plans::threads::{Coverage, MAX_WORKGROUP_THREADS, Slot, ThreadValues};
 }
 
 /// Tiled copies between an image and workgroup memory (`tiled copy` items): their errors.
 pub mod tiled_copy {
-    pub use swizzle_core::tiled_copy::{CopyError, MAX_VECTOR_BYTES, Part};
+    pub use swizzle_core::plans::tiled_copy::{CopyError, MAX_VECTOR_BYTES, Part};
 }
 
 /// Matrix-multiply fragments: which lane reads which element.
 pub mod fragment {
-    pub use swizzle_core::fragment::{Fragment, Operand, Read};
+    pub use swizzle_core::plans::fragment::{Fragment, Operand, Read};
 }
 
 #[doc(hidden)]

@@ -3,7 +3,6 @@
 //! Options take their value as the next argument or after `=`; `--banks` of `show` is a
 //! switch that may carry a configuration (`--banks=64x4`).
 
-use crate::spec;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -241,7 +240,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             banks: match options.values.remove("--banks") {
                 None => None,
                 Some(None) => Some(Banks::default()),
-                Some(Some(config)) => Some(spec::banks(&config).map_err(UsageError)?),
+                Some(Some(config)) => Some(swizzle_syntax::banks(&config).map_err(UsageError)?),
             },
             element_bytes: options.positive("--element-bytes")?.unwrap_or(4),
             file,
@@ -507,7 +506,7 @@ impl Options {
         self.take("--access")
             .map(|value| match is_name(&value) {
                 true => Ok(AccessArg::Named(value)),
-                false => spec::access(&value)
+                false => swizzle_syntax::access_pattern(&value)
                     .map(AccessArg::Spec)
                     .map_err(|e| UsageError(format!("--access: {e}"))),
             })
@@ -516,7 +515,7 @@ impl Options {
 
     fn banks(&mut self) -> Result<Option<Banks>, UsageError> {
         self.take("--banks")
-            .map(|value| spec::banks(&value).map_err(UsageError))
+            .map(|value| swizzle_syntax::banks(&value).map_err(UsageError))
             .transpose()
     }
 }

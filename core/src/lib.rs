@@ -1,7 +1,19 @@
-//! `swizzle-core`: the layout IR and everything that works on it without a Rust parser —
-//! the reference [`interp`]reter, the canonical forms ([`canon`], [`f2`], [`sym`]), the
-//! target-neutral straight-line [`code`] and its WGSL printer, the [`analysis`]es, CK's
-//! space-filling curves ([`sfc`]), copy-kernel plans ([`kernel`]) and [`picture`]s.
+//! `swizzle-core`: the layout IR and everything that works on it without a Rust parser, in
+//! the order of the pipeline:
+//!
+//! 1. [`ir`] — the checked intermediate representation, its transforms
+//!    ([`ir::transform`], one file each) and the reference interpreter ([`ir::interp`]) that
+//!    defines them;
+//! 2. [`canon`] — canonical forms: the folded symbolic offset ([`canon::sym`]), the F2
+//!    bit-matrix ([`canon::f2`]), validity and the inverse;
+//! 3. [`emit`] — straight-line code from the canonical form and its non-Rust printers
+//!    (WGSL, the rustdoc table);
+//! 4. [`plans`] — what runs over layouts: copy kernels, thread-value layouts, tiled copies,
+//!    fragments, rasters, space-filling curves;
+//!
+//! beside them the SIMD vocabulary that plans and generated rows share ([`simd`]), the
+//! [`analysis`]es, the [`picture`]s, the text [`report`]s and the work
+//! [`budget`]s every stage keeps to.
 //!
 //! It depends on nothing: the `layout!` macro's front end (`swizzle-syntax`, which owns
 //! syn) builds the IR, and the runtime reads it, without either pulling the other in.
@@ -9,25 +21,24 @@
 pub mod analysis;
 pub mod budget;
 pub mod canon;
-pub mod code;
-pub mod f2;
-pub mod f2_pipeline;
-pub mod fragment;
-pub mod function;
-pub mod grid;
-pub mod interp;
+pub mod emit;
 pub mod ir;
-pub mod kernel;
-mod network;
 pub mod picture;
-pub mod raster;
+pub mod plans;
 pub mod report;
-pub mod sfc;
-pub mod sym;
-pub mod table;
-pub mod threads;
-pub mod tiled_copy;
-pub mod transform;
-pub mod wgsl;
+pub mod simd;
 
-pub use interp::CoordError;
+pub use ir::interp::CoordError;
+
+// Transitional: the modules' paths before the move into tiers, for branches that were cut
+// before it. Removed once they have landed (paths are rewritten by the merge).
+#[doc(hidden)]
+pub use canon::{f2, f2_pipeline, sym};
+#[allow(unused_imports)]
+pub(crate) use emit::network;
+#[doc(hidden)]
+pub use emit::{code, function, grid, table, wgsl};
+#[doc(hidden)]
+pub use ir::{interp, transform};
+#[doc(hidden)]
+pub use plans::{fragment, kernel, raster, sfc, threads, tiled_copy};

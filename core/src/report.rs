@@ -8,7 +8,7 @@ use crate::budget;
 use crate::canon::Canonical;
 use crate::ir::Descriptor;
 use crate::picture;
-use crate::threads::ThreadValues;
+use crate::plans::threads::ThreadValues;
 use std::fmt::Write;
 
 /// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a

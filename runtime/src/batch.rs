@@ -18,14 +18,15 @@
 use crate::{CoordError, Layout};
 use std::fmt;
 
-/// An instruction set the batch loop can be compiled for.
+/// An instruction set the batch loop can be compiled for: the baseline, or one of the x86-64
+/// levels of `swizzle_core::simd::Level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Simd {
     /// The compilation target's baseline (SSE2 on x86-64): always available.
     Scalar,
     /// x86-64 AVX2: 4 lanes of 64 bits.
     Avx2,
-    /// x86-64 AVX-512F: 8 lanes of 64 bits.
+    /// x86-64 AVX-512 (F, BW and VBMI, as the copy kernels' level): 8 lanes of 64 bits.
     Avx512,
 }
 
@@ -33,17 +34,19 @@ impl Simd {
     /// Every level, narrowest first.
     pub const ALL: [Simd; 3] = [Simd::Scalar, Simd::Avx2, Simd::Avx512];
 
+    /// The SIMD level of `self` (`None` for the baseline): its registers and target
+    /// features.
+    pub(crate) const fn simd(self) -> Option<swizzle_core::simd::Level> {
+        match self {
+            Simd::Scalar => None,
+            Simd::Avx2 => Some(swizzle_core::simd::Level::Avx2),
+            Simd::Avx512 => Some(swizzle_core::simd::Level::Avx512),
+        }
+    }
+
     /// Whether this CPU can run code compiled for `self`.
     pub fn is_available(self) -> bool {
-        match self {
-            Simd::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => is_x86_feature_detected!("avx512f"),
-            #[cfg(not(target_arch = "x86_64"))]
-            Simd::Avx2 | Simd::Avx512 => false,
-        }
+        self.simd().is_none_or(crate::features::detected)
     }
 
     /// The widest level this CPU can run.
@@ -192,9 +195,11 @@ fn avx2<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) 
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn avx512<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
-    kernel::<L, N>(coords, out)
+target_features! {
+    Avx512,
+    fn avx512<L: Layout<N>, const N: usize>(coords: &[[usize; N]], out: &mut [usize]) -> bool {
+        kernel::<L, N>(coords, out)
+    }
 }
 
 /// A narrow coordinate type for the `u32` batch paths: `u16` or `u32`. Narrow coordinates
@@ -413,7 +418,9 @@ fn narrow_avx2<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut 
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn narrow_avx512<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut [u32]) -> bool {
-    narrow_kernel::<L, N, S, false>(coords, out)
+target_features! {
+    Avx512,
+    fn narrow_avx512<L: Layout<N>, const N: usize, S: Coords<N>>(coords: S, out: &mut [u32]) -> bool {
+        narrow_kernel::<L, N, S, false>(coords, out)
+    }
 }

@@ -3,6 +3,8 @@
 //! wgpu backend). Users reach all of it through the `swizzle` crate, the one place of its
 //! public API; the layout IR comes from `swizzle-core`.
 
+#[macro_use]
+mod features;
 pub mod batch;
 #[cfg(feature = "gpu")]
 pub mod gpu;
@@ -27,21 +29,21 @@ pub mod __private {
     pub use crate::{Bijective, ExtentError, Indexing, Layout, Traversal};
     pub use swizzle_core::analysis::banks::Banks;
     pub use swizzle_core::analysis::{Access, LaneExpr, Op};
-    pub use swizzle_core::raster::Raster;
-    pub use swizzle_core::sfc::{Sfc, Visit};
-    pub use swizzle_core::threads::ThreadValues;
-    pub use swizzle_core::tiled_copy::CopyError;
+    pub use swizzle_core::plans::raster::Raster;
+    pub use swizzle_core::plans::sfc::{Sfc, Visit};
+    pub use swizzle_core::plans::threads::ThreadValues;
+    pub use swizzle_core::plans::tiled_copy::CopyError;
 
     // Kernels: the run-time copy and what it takes.
     pub use crate::kernel::generated::{GeneratedCode, PlanConstant, copy_generated};
     pub use crate::kernel::{Element, Frame, KernelError, Options, Plan, Route, Side, View};
     pub use crate::kernel::{copy_bytes, stacked_space};
-    pub use swizzle_core::kernel::{Storage, plan};
+    pub use swizzle_core::plans::kernel::{Storage, plan};
 
     // Const data and checks.
-    pub use swizzle_core::grid::space as grid_space;
+    pub use swizzle_core::emit::grid::space as grid_space;
     pub use swizzle_core::ir::{list, text};
-    pub use swizzle_core::tiled_copy::check_run;
+    pub use swizzle_core::plans::tiled_copy::check_run;
 
     /// The operations of generated SIMD rows: the level tokens, the rows of full tiles, and
     /// the image rows a tile covers.
@@ -52,10 +54,10 @@ pub mod __private {
     /// Everything a descriptor's const expression names: the IR's types and every
     /// transform's struct, for `use ::swizzle::__private::descriptor::*`.
     pub mod descriptor {
+        pub use swizzle_core::ir::transform::*;
         pub use swizzle_core::ir::{
             Descriptor, Dim, GridDim, Memory, Transform, dims_then, list, stages_then, text,
         };
-        pub use swizzle_core::transform::*;
     }
 }
 
@@ -78,8 +80,10 @@ pub trait Layout<const N: usize> {
     /// Whether the layout is a bijection onto `0..SPACE` with `coord` ([`Bijective`]).
     const INVERSE: bool = false;
     /// The layout's WGSL functions (`<snake_name>_offset`, and `_coord`, `_is_valid` where
-    /// they exist). A layout whose values do not fit `u32` has none: using this constant
-    /// is then a compile error (the type's own `WGSL` constant says why).
+    /// they exist). A layout `over` a staged layout calls its base's functions: a module
+    /// needs the base's `WGSL` too (the text's first lines name it). A layout whose values
+    /// do not fit `u32` has none: using this constant is then a compile error (the type's
+    /// own `WGSL` constant says why).
     const WGSL: &'static str =
         panic!("this layout has no WGSL: its offsets do not fit u32 (see its own `WGSL`)");
 

@@ -6,8 +6,8 @@
 
 use proptest::prelude::*;
 use swizzle_core::ir::{Descriptor, coordinates};
-use swizzle_core::kernel::{self, Storage, common_vector};
-use swizzle_core::sfc::Sfc;
+use swizzle_core::plans::kernel::{self, Storage, common_vector};
+use swizzle_core::plans::sfc::Sfc;
 use swizzle_runtime::kernel::{
     Element, Frame, KernelError, Level, Options, Plan, Side, View, copy_views_with, copy_with,
     stacked_space,

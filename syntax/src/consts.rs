@@ -5,7 +5,7 @@ use crate::ast::Expr;
 use crate::errors::{Failure, Reported, Unparsed};
 use quote::ToTokens;
 use std::collections::HashMap;
-use swizzle_core::code::Op;
+use swizzle_core::emit::code::Op;
 
 /// The result of an evaluation. `Failure::Reported` means that the expression depends on
 /// something whose error is already recorded (a constant whose own definition failed, or a
@@ -183,7 +183,7 @@ pub fn show(value: i128) -> String {
     let sign = if value < 0 { "-" } else { "" };
     format!(
         "{sign}{}",
-        swizzle_core::transform::show(value.unsigned_abs())
+        swizzle_core::ir::transform::show(value.unsigned_abs())
     )
 }
 
@@ -213,4 +213,20 @@ fn distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// What an error about an unknown `name` adds: the closest of the `known` names, or all of
+/// them.
+pub fn known_names<'n>(name: &syn::Ident, known: impl Iterator<Item = &'n String>) -> String {
+    let mut known: Vec<&String> = known.collect();
+    known.sort();
+    let name = name.to_string();
+    match known.iter().find(|k| similar(k, &name)) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None if known.is_empty() => "this invocation declares none".to_owned(),
+        None => {
+            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("this invocation declares {}", known.join(", "))
+        }
+    }
 }

@@ -95,7 +95,7 @@ const OTHER_WORDS: &[&str] = &[
 
 /// Every word of the language: each transform's keyword, and the rest.
 fn vocabulary() -> Vec<&'static str> {
-    let transforms = swizzle_core::transform::KEYWORDS.iter();
+    let transforms = swizzle_core::ir::transform::KEYWORDS.iter();
     transforms.chain(OTHER_WORDS).copied().collect()
 }
 

@@ -5,9 +5,9 @@
 mod common;
 use common::layout;
 use std::collections::HashMap;
-use swizzle_core::code::Code;
-use swizzle_core::function::{Kind, Outcome};
-use swizzle_core::grid::{self, Grid};
+use swizzle_core::emit::code::Code;
+use swizzle_core::emit::function::{Kind, Outcome};
+use swizzle_core::emit::grid::{self, Grid};
 use swizzle_core::ir::coordinates;
 
 #[test]

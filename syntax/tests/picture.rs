@@ -11,7 +11,7 @@ use swizzle_core::ir::Descriptor;
 use swizzle_core::picture::{
     Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, offset_map, svg, svg_with_path,
 };
-use swizzle_core::sfc::Sfc;
+use swizzle_core::plans::sfc::Sfc;
 
 const MORTON_4X4: &str = "
 layout Morton4 {

@@ -11,7 +11,7 @@ use swizzle_core::CoordError;
 use swizzle_core::analysis::runs::culprit;
 use swizzle_core::budget::REQUESTED_ENUMERATION;
 use swizzle_core::canon::{Canonical, Injectivity};
-use swizzle_core::code::Block;
+use swizzle_core::emit::code::Block;
 use swizzle_core::ir::{Descriptor, coordinates};
 
 fn env(names: &[String], coord: &[usize]) -> HashMap<String, u64> {
@@ -60,7 +60,7 @@ struct Printed {
 
 impl Printed {
     fn new(block: &Block) -> Printed {
-        let parse = |code: &swizzle_core::code::Code| {
+        let parse = |code: &swizzle_core::emit::code::Code| {
             let code = swizzle_syntax::Rust(code);
             syn::parse2::<syn::Expr>(quote::quote!(#code)).expect("valid Rust")
         };
@@ -334,7 +334,7 @@ fn the_pipeline_f2_form_equals_the_folded_one() {
         let (Some(folded), Some(inputs)) = (&canonical.f2, canonical.inputs()) else {
             continue;
         };
-        if let Some(lowered) = swizzle_core::f2_pipeline::lower(&descriptor, &inputs) {
+        if let Some(lowered) = swizzle_core::canon::f2_pipeline::lower(&descriptor, &inputs) {
             assert_eq!(&lowered, folded, "seed {seed}");
             compared += 1;
         }

@@ -2,7 +2,7 @@
 //! printed in seed 001.
 
 use swizzle_core::ir::list;
-use swizzle_core::sfc::Sfc;
+use swizzle_core::plans::sfc::Sfc;
 
 fn sfc(
     lengths: &'static [usize],

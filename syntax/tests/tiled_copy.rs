@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::threads::Slot;
-use swizzle_core::tiled_copy::{Copied, Side, TiledCopy};
+use swizzle_core::plans::threads::Slot;
+use swizzle_core::plans::tiled_copy::{Copied, Side, TiledCopy};
 
 /// A random thread-value layout over a `rows × columns` tile: each coordinate split into a
 /// thread part and a value part, the parts ordered and merged at random, the value parts

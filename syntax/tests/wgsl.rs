@@ -3,8 +3,6 @@
 //! arithmetic), and it reads well (snapshot).
 
 mod common;
-#[path = "common/wgsl_eval.rs"]
-mod wgsl_eval;
 use common::generator::Generator;
 use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;
@@ -15,7 +13,7 @@ fn wgsl(source: &str) -> Result<String, String> {
     let checked = swizzle_syntax::layouts(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
     let [checked] = <[_; 1]>::try_from(checked).unwrap_or_else(|_| panic!("one layout"));
     let name = checked.descriptor.name.to_string();
-    swizzle_core::wgsl::layout(&name, &checked.descriptor, checked.inverse.is_some())
+    swizzle_core::emit::wgsl::layout(&name, &checked.descriptor, checked.inverse.is_some())
         .map(|functions| functions.text)
 }
 
@@ -174,8 +172,11 @@ fn evaluate_against_the_interpreter(source: &str) -> Result<usize, String> {
     let module = validate(&text)?;
     let names = function_names(&module);
     let prefix = match descriptor.is_tiled() {
-        true => format!("{}_tile", swizzle_core::wgsl::snake_case(&descriptor.name)),
-        false => swizzle_core::wgsl::snake_case(&descriptor.name),
+        true => format!(
+            "{}_tile",
+            swizzle_core::emit::wgsl::snake_case(&descriptor.name)
+        ),
+        false => swizzle_core::emit::wgsl::snake_case(&descriptor.name),
     };
     let function = |suffix: &str| {
         let name = format!("{prefix}_{suffix}");
@@ -265,7 +266,7 @@ proptest! {
 /// core's program says, on grids with partial bands and squares.
 #[test]
 fn raster_wgsl_agrees_with_the_core() {
-    use swizzle_core::raster::Raster;
+    use swizzle_core::plans::raster::Raster;
     for raster in [
         Raster::RowMajor,
         Raster::Snake,
@@ -273,7 +274,7 @@ fn raster_wgsl_agrees_with_the_core() {
         Raster::Morton(2),
         Raster::Morton(4),
     ] {
-        let text = swizzle_core::wgsl::raster("order", "test", &raster.program());
+        let text = swizzle_core::emit::wgsl::raster("order", "test", &raster.program());
         let module = validate(&text).unwrap_or_else(|e| panic!("{raster}: {e}\n{text}"));
         for grid in [[1u64, 1], [5, 7], [8, 8], [9, 6]] {
             for group in 0..grid[0] * grid[1] {
@@ -303,9 +304,12 @@ fn traversal_wgsl_agrees_with_the_curve() {
         let sfc = &traversal.checked.sfc;
         let names: Vec<String> = (0..sfc.lengths.len()).map(|d| format!("d{d}")).collect();
         let program = sfc.index_program(&names, "i");
-        let text = swizzle_core::wgsl::sfc_index(&traversal.name, "test", &program);
+        let text = swizzle_core::emit::wgsl::sfc_index(&traversal.name, "test", &program);
         let module = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let function = format!("{}_index", swizzle_core::wgsl::snake_case(&traversal.name));
+        let function = format!(
+            "{}_index",
+            swizzle_core::emit::wgsl::snake_case(&traversal.name)
+        );
         for i in 0..sfc.num_access() {
             let start = wgsl_eval::call(&module, &function, &[i as u32])
                 .and_then(|v| v.array())

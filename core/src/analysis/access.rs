@@ -2,7 +2,7 @@
 //! reads or writes `vector` consecutive elements along one coordinate, starting at a
 //! coordinate given by integer expressions of its lane id (`m = lane % 16, k = lane / 16 * 8`).
 
-use crate::code::Op;
+use crate::emit::code::Op;
 use crate::ir::Descriptor;
 use std::fmt;
 use std::ops;

@@ -9,7 +9,7 @@ pub mod locality;
 pub mod runs;
 pub mod transactions;
 
-pub use crate::code::Op;
+pub use crate::emit::code::Op;
 pub use access::{Access, AccessError, LaneExpr, Touch};
 pub use banks::{BankConflict, BankReport, Banks, bank_conflicts, bank_of};
 pub use contiguity::vector_width;

@@ -52,7 +52,7 @@ pub struct Part {
 }
 
 /// A block on its way down the pipeline: its parts, outermost first. Each transform's
-/// [`runs`](crate::transform::Stage::runs) lowers it through that transform with these
+/// [`runs`](crate::ir::transform::Stage::runs) lowers it through that transform with these
 /// steps.
 pub struct Walk<'a> {
     pub parts: Vec<Part>,

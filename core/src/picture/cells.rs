@@ -3,9 +3,9 @@
 
 use crate::analysis::AccessError;
 use crate::budget::PICTURE_CELLS;
-use crate::interp::CoordError;
 use crate::ir::Descriptor;
-use crate::sfc::Sfc;
+use crate::ir::interp::CoordError;
+use crate::plans::sfc::Sfc;
 use std::fmt;
 
 /// Why a layout cannot be drawn.

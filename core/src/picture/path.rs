@@ -3,7 +3,7 @@
 
 use super::cells::{Cells, PictureError};
 use crate::ir::coordinates;
-use crate::sfc::Sfc;
+use crate::plans::sfc::Sfc;
 
 /// A walk over the cells, drawn as arrows from each stop's centre to the next one's.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use super::cells::{Cells, PictureError};
 use super::svg::{Classes, draw};
 use crate::budget::PICTURE_CELLS;
-use crate::threads::{Slot, ThreadValues};
+use crate::plans::threads::{Slot, ThreadValues};
 use std::fmt::Write;
 
 /// Who holds each element of the tile: `(thread, value)`, row-major over the tile.
@@ -112,7 +112,7 @@ pub fn thread_svg(threads: &ThreadValues<'_>) -> Result<String, PictureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::threads::fixtures::rows_of_four;
+    use crate::plans::threads::fixtures::rows_of_four;
 
     #[test]
     fn each_cell_shows_its_thread_and_value() {

@@ -29,16 +29,18 @@ pub use bytes::{ELEMENT_SIZES, copy_bytes};
 pub use error::KernelError;
 pub use options::Options;
 pub use route::{Reason, Route, TileCopy};
-pub use swizzle_core::kernel::{Network, Plan, Run, Step};
+pub use swizzle_core::plans::kernel::{Network, Plan, Run, Step};
 pub use transpose::{copy_views, copy_views_with};
 pub use view::View;
 
 use bytemuck::Pod;
 use generated::GeneratedCode;
 use grid::Grid;
+use swizzle_core::simd as simd_level;
 
-/// Element types a kernel copies: plain data of any size (1, 2, 4 and 8 bytes get SIMD
-/// networks), such as `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
+/// Element types a kernel copies: plain data of any size (those of
+/// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4 and 8 bytes, get SIMD networks), such as
+/// `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
 pub trait Element: Pod + Send + Sync {}
 
 impl<E: Pod + Send + Sync> Element for E {}
@@ -78,7 +80,8 @@ pub struct Side<'a> {
     pub frame: Frame<'a>,
 }
 
-/// How the tiles are copied.
+/// How the tiles are copied: runs, or one of the SIMD levels of
+/// `swizzle_core::simd::Level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     /// Runs of `copy_from_slice`, on any CPU.
@@ -97,54 +100,45 @@ impl Level {
     /// Every level, narrowest first.
     pub const ALL: [Level; 4] = [Level::Runs, Level::Neon, Level::Avx2, Level::Avx512];
 
+    /// The SIMD level of `self` (`None` for runs): its registers and target features.
+    pub(crate) const fn simd(self) -> Option<simd_level::Level> {
+        match self {
+            Level::Runs => None,
+            Level::Neon => Some(simd_level::Level::Neon),
+            Level::Avx2 => Some(simd_level::Level::Avx2),
+            Level::Avx512 => Some(simd_level::Level::Avx512),
+        }
+    }
+
     /// Whether this CPU runs `self`.
     pub fn is_available(self) -> bool {
-        match self {
-            Level::Runs => true,
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => {
-                is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512bw")
-                    && is_x86_feature_detected!("avx512vbmi")
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Level::Avx2 | Level::Avx512 => false,
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-            #[cfg(not(target_arch = "aarch64"))]
-            Level::Neon => false,
-        }
+        self.simd().is_none_or(crate::features::detected)
     }
 
     /// Bytes per register (0 for runs).
     pub fn register_bytes(self) -> usize {
-        match self {
-            Level::Runs => 0,
-            Level::Neon => 16,
-            Level::Avx2 => 32,
-            Level::Avx512 => 64,
-        }
+        self.simd().map_or(0, |level| level.register_bytes())
     }
 
-    /// The level a copy of `E` with `plan` uses on this CPU: the widest available one
-    /// whose registers the plan has a network for.
+    /// The level a copy of `E` with `plan` and no generated code uses on this CPU: the
+    /// widest available one whose network for `E`'s registers beats the plan's runs
+    /// interpreted (its controls fit a quarter of an L1 cache and it takes fewer steps than
+    /// the tile has runs), else [`Level::Runs`].
     pub fn detect<E>(plan: &Plan) -> Level {
         Level::ALL
             .into_iter()
             .rev()
-            .find(|level| level.is_available() && level.network::<E>(plan).is_some())
+            .find(|&level| level.is_available() && network::interpreting_pays::<E>(level, plan))
             .unwrap_or(Level::Runs)
     }
 
     /// The network of `plan` for this level's registers of `E`, if it has one.
     pub fn network<E>(self, plan: &Plan) -> Option<&Network> {
-        let size = size_of::<E>();
-        if self == Level::Runs || !matches!(size, 1 | 2 | 4 | 8) {
+        let (simd, size) = (self.simd()?, size_of::<E>());
+        if !simd_level::ELEMENT_SIZES.contains(&size) {
             return None;
         }
-        let lanes = self.register_bytes() / size;
+        let lanes = simd.lanes(size);
         plan.networks.iter().find(|network| network.lanes == lanes)
     }
 }
@@ -201,6 +195,13 @@ pub fn copy_with<E: Element>(
         src,
         dst,
     )
+}
+
+/// The route [`copy_with`] takes on this CPU for elements of `E`, `plan` and `options`: the
+/// SIMD level, what copies full tiles, and why. A level this CPU does not run is the same
+/// error as the copy's.
+pub fn route<E: Element>(plan: &Plan, options: impl Into<Options>) -> Result<Route, KernelError> {
+    GeneratedCode::<E>::NONE.route(plan, options.into())
 }
 
 /// [`copy_with`], under its old name.

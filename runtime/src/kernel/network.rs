@@ -5,6 +5,7 @@ use super::grid::Grid;
 use super::simd::{Bound, Rows, TileRow};
 use super::{Element, Level, Network, Step};
 use std::ops::Range;
+use swizzle_core::simd::{Level as SimdLevel, Permute};
 
 /// The byte controls of one step. AVX-512 uses `control` (64 byte indices) and `keep`;
 /// AVX2 uses the first 32 bytes of `control` (eight `u32` indices for 4- and 8-byte
@@ -33,31 +34,65 @@ impl Control {
             keep: 0,
             load,
         };
-        for byte in 0..level.register_bytes() {
-            let lane = byte / size;
-            if step.mask >> lane & 1 == 0 {
-                continue;
+        let Some(simd) = level.simd() else {
+            return control;
+        };
+        // Byte permutes on AVX-512 (`vpermb`) whatever the size; AVX2's as the generated
+        // rows permute: words (`vpermd`) for 4- and 8-byte elements, bytes otherwise.
+        let permute = match simd {
+            SimdLevel::Avx512 => Permute::bytes(simd, size),
+            _ => Permute::new(simd, size),
+        };
+        let step = permute.step(step);
+        let bytes = |values: &[u32], into: &mut [u8]| {
+            for (byte, &value) in into.iter_mut().zip(values) {
+                *byte = value as u8;
             }
-            let source = usize::from(step.lanes[lane]) * size + byte % size;
-            match level {
-                Level::Avx512 => {
-                    control.control[byte] = source as u8;
-                    control.keep |= 1 << byte;
+        };
+        match simd {
+            SimdLevel::Avx512 => {
+                bytes(&step.sources, &mut control.control);
+                control.keep = step.writes;
+            }
+            _ if permute.words() => {
+                // Little-endian `u32` word indices; a word's four bytes blend alike.
+                for (word, &source) in step.sources.iter().enumerate() {
+                    control.control[word * 4] = source as u8;
+                    let blend = if step.writes >> word & 1 == 1 {
+                        0xFF
+                    } else {
+                        0
+                    };
+                    control.blend[word * 4..][..4].fill(blend);
                 }
-                _ if size >= 4 => {
-                    // Little-endian `u32` word indices; a word's four bytes agree.
-                    control.control[byte / 4 * 4] = (source / 4) as u8;
-                    control.blend[byte] = 0xFF;
-                }
-                _ => {
-                    control.control[byte] = (source % 16) as u8;
-                    control.cross[byte] = if source / 16 == byte / 16 { 0 } else { 0x80 };
-                    control.blend[byte] = 0xFF;
-                }
+            }
+            _ => {
+                let (within, cross) = step.in_halves();
+                bytes(&within, &mut control.control);
+                bytes(&cross, &mut control.cross);
+                bytes(&step.blend(), &mut control.blend);
             }
         }
         control
     }
+}
+
+/// Bytes of controls an interpreted network may read per tile: a quarter of a 32 KiB L1
+/// data cache, so that they stay there beside the tile's registers and the runs of the
+/// edges. Past it, every step's controls come from L2 (a 2048-word block-linear tile's
+/// AVX-512 network has 256 steps, 48 KiB of controls, and ran 3–10× slower than its runs
+/// on the 2-core machine: BENCHMARKS.md, "The default level").
+const INTERPRETED_CONTROL_BYTES: usize = 8 << 10;
+
+/// Whether the interpreted network of `level` for `E` beats the plan's runs, by the cost
+/// model the default level follows: its controls fit [`INTERPRETED_CONTROL_BYTES`], and it
+/// takes fewer steps than the tile has runs (a step, one load, permute and blend, costs
+/// about what a run's load and store do).
+pub fn interpreting_pays<E>(level: Level, plan: &super::Plan) -> bool {
+    level.network::<E>(plan).is_some_and(|network| {
+        network.steps.len() * size_of::<Control>() <= INTERPRETED_CONTROL_BYTES
+            && network.steps.len() < plan.runs.len()
+    })
 }
 
 /// Bytes per cache line, the unit in which streaming stores reach memory.
@@ -204,5 +239,90 @@ impl Prepared {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use swizzle_core::plans::kernel::Plan;
+    use swizzle_core::simd::ELEMENT_SIZES;
+
+    include!("../../../benches/common/kernels.rs");
+
+    /// The plans of the kernel bench's kernels, as the front end checks them.
+    fn bench_plans() -> Vec<(String, Plan)> {
+        let mut plans = Vec::new();
+        let (_, checked) = swizzle_syntax::inspect_text(kernel_layouts!(stringify), |view| {
+            if let swizzle_syntax::View::Kernel(item, kernel, _) = view {
+                plans.push((item.name.to_string(), kernel.plan.clone()));
+            }
+        });
+        checked.expect("the bench's kernels check");
+        plans
+    }
+
+    /// For each byte of the register a step writes, the byte of its source register.
+    type Sources = Vec<Option<usize>>;
+
+    /// The sources of the interpreter's controls.
+    fn interpreted(level: Level, control: &Control, words: bool) -> Sources {
+        (0..level.register_bytes())
+            .map(|byte| match level {
+                Level::Avx512 => {
+                    (control.keep >> byte & 1 == 1).then(|| control.control[byte].into())
+                }
+                _ if control.blend[byte] != 0xFF => None,
+                _ if words => Some(usize::from(control.control[byte / 4 * 4]) * 4 + byte % 4),
+                _ => {
+                    let half = match control.cross[byte] {
+                        0x80 => 16 - byte / 16 * 16,
+                        _ => byte / 16 * 16,
+                    };
+                    Some(half + usize::from(control.control[byte]))
+                }
+            })
+            .collect()
+    }
+
+    /// The sources of the generated rows' controls, in units of `unit` bytes.
+    fn generated(control: &swizzle_core::simd::StepControl, unit: usize) -> Sources {
+        (0..control.sources.len() * unit)
+            .map(|byte| {
+                let u = byte / unit;
+                (control.writes >> u & 1 == 1)
+                    .then(|| control.sources[u] as usize * unit + byte % unit)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn generated_rows_and_interpreted_networks_build_the_same_controls() {
+        let plans = bench_plans();
+        assert_eq!(plans.len(), 8, "every kernel of the bench");
+        let mut compared = 0;
+        for (name, plan) in &plans {
+            for level in [Level::Avx2, Level::Avx512] {
+                for size in ELEMENT_SIZES {
+                    let simd = level.simd().expect("a SIMD level");
+                    let lanes = simd.lanes(size);
+                    let Some(network) = plan.networks.iter().find(|n| n.lanes == lanes) else {
+                        continue;
+                    };
+                    let permute = Permute::new(simd, size);
+                    let generated_controls = swizzle_syntax::step_controls(permute, network);
+                    for (step, generated_control) in network.steps.iter().zip(&generated_controls) {
+                        let control = Control::new(level, size, step, 0);
+                        assert_eq!(
+                            interpreted(level, &control, permute.words()),
+                            generated(generated_control, permute.unit),
+                            "{name}, {level:?}, {size}-byte elements, {step:?}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 0);
     }
 }

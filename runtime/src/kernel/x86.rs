@@ -31,8 +31,9 @@ pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: Tile
     }
 }
 
+target_features! {
+Avx512,
 /// AVX-512: a masked byte permute (VBMI) per step.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn avx512<const STREAM: bool>(
     network: &Prepared,
     src: *const u8,
@@ -57,9 +58,12 @@ unsafe fn avx512<const STREAM: bool>(
     }
 }
 
+}
+
+target_features! {
+Avx512,
 /// One tile of [`avx512`].
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn avx512_tile<const STREAM: bool>(network: &Prepared, src: *const u8, dst: *mut u8) {
     for (store, steps) in &network.stores {
         let mut register = _mm512_setzero_si512();
@@ -87,6 +91,8 @@ unsafe fn avx512_tile<const STREAM: bool>(network: &Prepared, src: *const u8, ds
             }
         }
     }
+}
+
 }
 
 /// AVX2: `vpermd` for 4- and 8-byte elements (`WORDS`), otherwise two in-lane byte

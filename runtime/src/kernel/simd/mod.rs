@@ -15,15 +15,17 @@
 /// their intrinsics into single instructions. The one `unsafe` step between the generated
 /// code and the level.
 macro_rules! vectorize {
-    ($token:ident, $features:literal) => {
+    ($token:ident) => {
         impl $token {
-            #[doc = concat!("Runs `op` compiled for `", $features, "`, so that the operations it calls inline.")]
+            #[doc = concat!("Runs `op` compiled for `", target_features!($token), "`, so that the operations it calls inline.")]
             #[inline(always)]
             pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-                #[target_feature(enable = $features)]
-                fn with_features<R>(op: impl FnOnce() -> R) -> R {
-                    op()
-                }
+                target_features!(
+                    $token,
+                    fn with_features<R>(op: impl FnOnce() -> R) -> R {
+                        op()
+                    }
+                );
                 // SAFETY: `self` exists only where detection found the level's features
                 // (its `detect`, the only constructor).
                 unsafe { with_features(op) }
@@ -140,8 +142,9 @@ impl Rows {
         neon: None,
     };
 
-    /// The element sizes rows are generated for, in the order of a kernel's `ROWS`.
-    pub const SIZES: [usize; 4] = [1, 2, 4, 8];
+    /// The element sizes rows are generated for, in the order of a kernel's `ROWS`
+    /// ([`swizzle_core::simd::ELEMENT_SIZES`]).
+    pub const SIZES: [usize; 4] = swizzle_core::simd::ELEMENT_SIZES;
 
     /// The rows for elements of `E` among a kernel's `ROWS` (one per size of
     /// [`SIZES`](Self::SIZES)); none for other sizes.

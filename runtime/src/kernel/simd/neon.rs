@@ -8,7 +8,7 @@
 use super::Neon;
 use std::arch::aarch64::*;
 
-vectorize!(Neon, "neon");
+vectorize!(Neon);
 
 impl Neon {
     /// The 16 bytes of `bytes` at `at`.

@@ -10,8 +10,8 @@
 use super::{Avx2, Avx512};
 use std::arch::x86_64::*;
 
-vectorize!(Avx2, "avx2");
-vectorize!(Avx512, "avx512f,avx512bw,avx512vbmi");
+vectorize!(Avx2);
+vectorize!(Avx512);
 
 impl Avx2 {
     /// The 32 bytes of `bytes` at `at`.

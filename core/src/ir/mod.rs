@@ -1,0 +1,247 @@
+//! The checked intermediate representation of a layout: named dims, a memory base and the
+//! transforms stacked on it, exactly as docs/semantics.md describes them.
+//!
+//! Every list is a `Cow<'static, [_]>` so that the macro can embed a layout's IR in the
+//! generated code as `const` data (borrowed) while the checker builds it at expansion time
+//! (owned). Lists hold [`DimId`]s: indices into [`Descriptor::dims`].
+
+pub mod interp;
+pub mod transform;
+
+use std::borrow::Cow;
+
+pub use crate::ir::transform::Transform;
+
+/// A list that is borrowed when embedded as const data and owned when built by the checker.
+pub type List<T> = Cow<'static, [T]>;
+
+/// Index of a dim in [`Descriptor::dims`].
+pub type DimId = usize;
+
+/// One dim: its name (as written by the user, so shadowed dims share names) and length.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dim {
+    pub name: Cow<'static, str>,
+    pub len: usize,
+}
+
+/// The memory base: the offset space split into dims with strides (row-major when packed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Memory {
+    pub dims: List<DimId>,
+    pub strides: List<usize>,
+}
+
+/// A whole checked layout: the IR that the generated code embeds as `const` data.
+///
+/// A layout with run-time (`dyn`) outer dims is described by one tile: its run-time dims
+/// have length 1 in `dims`, and [`Descriptor::grid`] says which coordinates they scale.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Descriptor {
+    pub name: Cow<'static, str>,
+    pub dims: List<Dim>,
+    pub memory: Memory,
+    /// Oldest (closest to memory) first; evaluation runs them newest-first.
+    pub stages: List<Transform>,
+    /// The user's coordinates, in `coords` order.
+    pub coords: List<DimId>,
+    /// The run-time outer memory dims, outermost first (empty for a fixed-size layout).
+    pub grid: List<GridDim>,
+}
+
+/// A run-time (`dyn`) memory dim: it counts tiles along the coordinate it becomes, either
+/// directly or as the slowest digit of a `merge`. Tiles are stored row-major over the grid
+/// dims, each tile a whole copy of the layout's element space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GridDim {
+    /// The memory dim (length 1 in the tile).
+    pub dim: DimId,
+    /// The index, in `coords` order, of the coordinate it scales.
+    pub coord: usize,
+}
+
+impl Memory {
+    /// Number of elements the base addresses: `1 + Σ (len_i − 1)·stride_i`, `None` on overflow.
+    pub fn space(&self, dims: &[Dim]) -> Option<usize> {
+        self.dims
+            .iter()
+            .zip(self.strides.iter())
+            .try_fold(1usize, |acc, (&dim, &stride)| {
+                let len = dims.get(dim)?.len;
+                acc.checked_add(len.checked_sub(1)?.checked_mul(stride)?)
+            })
+    }
+}
+
+impl Descriptor {
+    /// The dense row-major array of `extents` (last fastest), with coordinates `i0, i1, …`:
+    /// what `layout Name { memory [i0: E0, i1: E1, …]; coords [i0, i1, …]; }` checks to.
+    /// `None` when its element space overflows `usize`.
+    pub fn row_major(name: &str, extents: &[usize]) -> Option<Descriptor> {
+        let strides = row_major_strides(extents)?;
+        let dims: Vec<Dim> = extents
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| Dim {
+                name: Cow::Owned(format!("i{i}")),
+                len,
+            })
+            .collect();
+        let descriptor = Descriptor {
+            name: Cow::Owned(name.to_owned()),
+            dims: Cow::Owned(dims),
+            memory: Memory {
+                dims: (0..extents.len()).collect(),
+                strides: Cow::Owned(strides),
+            },
+            stages: Cow::Borrowed(&[]),
+            coords: (0..extents.len()).collect(),
+            grid: Cow::Borrowed(&[]),
+        };
+        descriptor.space().map(|_| descriptor)
+    }
+
+    /// Lengths of the coordinates, in `coords` order.
+    pub fn shape(&self) -> Vec<usize> {
+        self.coords.iter().map(|&c| self.dims[c].len).collect()
+    }
+
+    /// Number of coordinates (product of the shape), `None` on overflow.
+    pub fn size(&self) -> Option<usize> {
+        self.coords
+            .iter()
+            .try_fold(1usize, |acc, &c| acc.checked_mul(self.dims[c].len))
+    }
+
+    /// Size of the element space the offsets index into.
+    pub fn space(&self) -> Option<usize> {
+        self.memory.space(&self.dims)
+    }
+
+    /// A coordinate with its names, as errors and reports show it: `(m=0, k=8)`.
+    pub fn describe(&self, coord: &[usize]) -> String {
+        let parts: Vec<String> = self
+            .coords
+            .iter()
+            .zip(coord)
+            .map(|(&dim, value)| format!("{}={value}", self.dims[dim].name))
+            .collect();
+        format!("({})", parts.join(", "))
+    }
+
+    /// Whether coordinate `j` (in `coords` order) is scaled by a run-time dim: its extent
+    /// counts tiles.
+    pub fn is_dynamic(&self, j: usize) -> bool {
+        self.grid.iter().any(|g| g.coord == j)
+    }
+
+    /// Whether some outer dims have run-time lengths: the descriptor then describes one tile.
+    pub fn is_tiled(&self) -> bool {
+        !self.grid.is_empty()
+    }
+
+    /// Whether any transform can make a coordinate invalid (padding).
+    pub fn is_padded(&self) -> bool {
+        self.stages.iter().any(Transform::pads)
+    }
+}
+
+/// Every coordinate of `shape` in row-major order (last fastest); none if a length is 0.
+pub fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let first = (!shape.contains(&0)).then(|| vec![0; shape.len()]);
+    std::iter::successors(first, |previous| {
+        let mut next = previous.clone();
+        for d in (0..shape.len()).rev() {
+            next[d] += 1;
+            if next[d] < shape[d] {
+                return Some(next);
+            }
+            next[d] = 0;
+        }
+        None
+    })
+}
+
+/// Row-major strides of `lens` (last dim fastest), `None` on overflow.
+pub fn row_major_strides(lens: &[usize]) -> Option<Vec<usize>> {
+    let mut strides = vec![1usize; lens.len()];
+    for i in (0..lens.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1].checked_mul(lens[i + 1])?;
+    }
+    Some(strides)
+}
+
+/// A borrowed list, for const data emitted by the macro (not part of the API).
+#[doc(hidden)]
+pub const fn list<T: Clone>(items: &'static [T]) -> List<T> {
+    Cow::Borrowed(items)
+}
+
+/// A borrowed name, for const data emitted by the macro (not part of the API).
+#[doc(hidden)]
+pub const fn text(name: &'static str) -> Cow<'static, str> {
+    Cow::Borrowed(name)
+}
+
+/// A borrowed list's items, restated as a new borrowed list (see [`Transform::restate`]).
+/// A list that owns its items has no place in const data, and stops the evaluation.
+#[doc(hidden)]
+pub const fn restated<T: Clone>(items: &List<T>) -> List<T> {
+    match items {
+        Cow::Borrowed(items) => Cow::Borrowed(items),
+        Cow::Owned(_) => panic!("const data borrows its lists"),
+    }
+}
+
+/// Declares a const fn that lays `base` then `own` out in one array, each item copied by
+/// its const `restate`: the dims and stages of a layout `over` a base, which start with the
+/// base's, read from the base's const data instead of being repeated.
+macro_rules! then {
+    ($name:ident, $item:ty, $filler:expr) => {
+        #[doc(hidden)]
+        pub const fn $name<const N: usize>(base: &[$item], own: &[$item]) -> [$item; N] {
+            assert!(base.len() + own.len() == N, "the lists fill the array");
+            let mut out = [const { $filler }; N];
+            let mut i = 0;
+            while i < N {
+                let item = match i < base.len() {
+                    true => &base[i],
+                    false => &own[i - base.len()],
+                };
+                // The filler owns nothing: forgetting it leaks nothing.
+                core::mem::forget(core::mem::replace(&mut out[i], item.restate()));
+                i += 1;
+            }
+            out
+        }
+    };
+}
+
+then!(dims_then, Dim, Dim::new("", 0));
+then!(
+    stages_then,
+    Transform,
+    Transform::Replicate(crate::ir::transform::Replicate {
+        upper: Cow::Borrowed(&[])
+    })
+);
+
+impl Dim {
+    /// A copy in const data (see [`Transform::restate`]).
+    pub const fn restate(&self) -> Dim {
+        Dim {
+            name: match &self.name {
+                Cow::Borrowed(name) => Cow::Borrowed(name),
+                Cow::Owned(_) => panic!("const data borrows its names"),
+            },
+            len: self.len,
+        }
+    }
+
+    pub const fn new(name: &'static str, len: usize) -> Dim {
+        Dim {
+            name: Cow::Borrowed(name),
+            len,
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! The SIMD vocabulary, in one place: the levels that copy kernels and batch offsets are
+//! compiled for ([`Level`]: register width, lanes, target features, architecture), the
+//! element sizes that get permute networks, and the one function from a network step to the
+//! control of its permute ([`Permute::step`]). The expander (`swizzle-syntax`, which prints
+//! the generated SIMD rows), the runtime's interpreted networks and its feature detection
+//! all read them from here, so that the generated rows and the interpreted networks cannot
+//! drift apart.
+//!
+//! # Adding a level
+//!
+//! A level (say SVE at a fixed 256-bit vector length) is a variant of [`Level`] and an arm in
+//! each of its `const fn`s below ([`Level::ALL`], [`register_bytes`](Level::register_bytes),
+//! [`target_features`](Level::target_features), [`arch`](Level::arch),
+//! [`name`](Level::name), [`title`](Level::title), [`unit`](Level::unit),
+//! [`streams`](Level::streams)); networks for its lanes are then planned
+//! ([`network_lanes`]) and its steps' controls computed ([`Permute`]) with no other change.
+//! What is outside this crate is the level's instructions: its token and operations in the
+//! runtime (`kernel::simd`, with its feature names in `target_features!` and
+//! `feature_detected`), and which of them the expander picks for a step
+//! (`syntax/src/expand/simd.rs`, `permutes`).
+
+use crate::plans::kernel::Step;
+
+/// The element sizes, in bytes, that get permute networks and generated SIMD rows.
+pub const ELEMENT_SIZES: [usize; 4] = [1, 2, 4, 8];
+
+/// The fewest lanes a network is planned for: with two, a step moves at most one element on
+/// average more than a run would, which does not pay for its permute.
+pub const MIN_NETWORK_LANES: usize = 4;
+
+/// A SIMD instruction set that kernels and batch loops are compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// aarch64 NEON: 16-byte registers, byte table lookups (`tbl`, `tbx`).
+    Neon,
+    /// x86-64 AVX2: 32-byte registers.
+    Avx2,
+    /// x86-64 AVX-512 F, BW and VBMI: 64-byte registers, masked word and byte permutes.
+    Avx512,
+}
+
+impl Level {
+    /// Every level, narrowest register first.
+    pub const ALL: [Level; 3] = [Level::Neon, Level::Avx2, Level::Avx512];
+
+    /// Bytes per register.
+    pub const fn register_bytes(self) -> usize {
+        match self {
+            Level::Neon => 16,
+            Level::Avx2 => 32,
+            Level::Avx512 => 64,
+        }
+    }
+
+    /// Elements of `size` bytes per register (0 for a size of 0).
+    pub const fn lanes(self, size: usize) -> usize {
+        match size {
+            0 => 0,
+            size => self.register_bytes() / size,
+        }
+    }
+
+    /// The target features code for the level is compiled with, as `#[target_feature(enable
+    /// = ..)]` takes them (comma-separated), and as run-time detection checks them.
+    pub const fn target_features(self) -> &'static str {
+        match self {
+            Level::Neon => "neon",
+            Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512f,avx512bw,avx512vbmi",
+        }
+    }
+
+    /// The `target_arch` the level exists on.
+    pub const fn arch(self) -> &'static str {
+        match self {
+            Level::Neon => "aarch64",
+            Level::Avx2 | Level::Avx512 => "x86_64",
+        }
+    }
+
+    /// Its name in code: the prefix of generated functions and the runtime's `Rows` field.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Neon => "neon",
+            Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512",
+        }
+    }
+
+    /// Its name in prose.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Level::Neon => "NEON",
+            Level::Avx2 => "AVX2",
+            Level::Avx512 => "AVX-512",
+        }
+    }
+
+    /// Bytes per unit of the permutes the generated rows use for elements of `size` bytes:
+    /// words (4) on x86 for elements of 4 bytes and more (`vpermd`, `vpermt2d`), bytes (1)
+    /// for narrower elements and on NEON, whose lookups are bytewise.
+    pub const fn unit(self, size: usize) -> usize {
+        match self {
+            Level::Neon => 1,
+            Level::Avx2 | Level::Avx512 if size >= 4 => 4,
+            Level::Avx2 | Level::Avx512 => 1,
+        }
+    }
+
+    /// Whether stores may stream around the caches (x86 non-temporal stores).
+    pub const fn streams(self) -> bool {
+        match self {
+            Level::Neon => false,
+            Level::Avx2 | Level::Avx512 => true,
+        }
+    }
+}
+
+/// The register widths, in elements, that copy plans get networks for: every level's lanes
+/// for every element size of [`ELEMENT_SIZES`], from [`MIN_NETWORK_LANES`] on, narrowest
+/// first.
+pub fn network_lanes() -> Vec<usize> {
+    let mut lanes: Vec<usize> = Level::ALL
+        .iter()
+        .flat_map(|level| ELEMENT_SIZES.map(|size| level.lanes(size)))
+        .filter(|&lanes| lanes >= MIN_NETWORK_LANES)
+        .collect();
+    lanes.sort_unstable();
+    lanes.dedup();
+    lanes
+}
+
+/// How one level permutes elements of one size, in units of [`unit`](Self::unit) bytes:
+/// what turns a network step into the control of a permute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Permute {
+    pub level: Level,
+    /// Bytes per element.
+    pub size: usize,
+    /// Bytes per unit of the permute: 1 (byte indices) or 4 (word indices).
+    pub unit: usize,
+}
+
+/// The control of one step: for each unit of the destination register, the unit of the
+/// source register it takes, and which units the step writes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StepControl {
+    /// Source unit per destination unit; 0 where the step does not write.
+    pub sources: Vec<u32>,
+    /// Bit `u` set where the step writes unit `u`.
+    pub writes: u64,
+}
+
+impl Permute {
+    /// The permutes the generated rows use: units of [`Level::unit`].
+    pub const fn new(level: Level, size: usize) -> Self {
+        Permute {
+            level,
+            size,
+            unit: level.unit(size),
+        }
+    }
+
+    /// Byte permutes, whatever the element size (AVX-512 VBMI's `vpermb`, as the
+    /// runtime's interpreted networks use).
+    pub const fn bytes(level: Level, size: usize) -> Self {
+        Permute {
+            level,
+            size,
+            unit: 1,
+        }
+    }
+
+    /// Units per register.
+    pub const fn units(self) -> usize {
+        self.level.register_bytes() / self.unit
+    }
+
+    /// Elements per register: the network's lanes.
+    pub const fn lanes(self) -> usize {
+        self.level.lanes(self.size)
+    }
+
+    /// Units per element.
+    pub const fn per_lane(self) -> usize {
+        self.size / self.unit
+    }
+
+    /// Whether the units are words (4 bytes).
+    pub const fn words(self) -> bool {
+        self.unit == 4
+    }
+
+    /// The control of `step`: the one place a step's lanes become unit indices.
+    pub fn step(self, step: &Step) -> StepControl {
+        let per_lane = self.per_lane();
+        let mut writes = 0;
+        let sources = (0..self.units())
+            .map(|unit| {
+                let (lane, part) = (unit / per_lane, unit % per_lane);
+                match step.mask >> lane & 1 {
+                    1 => {
+                        writes |= 1 << unit;
+                        (usize::from(step.lanes[lane]) * per_lane + part) as u32
+                    }
+                    _ => 0,
+                }
+            })
+            .collect();
+        StepControl { sources, writes }
+    }
+
+    /// The control of a two-register permute (AVX-512 `vpermt2`, NEON two-table lookups):
+    /// `first`'s units, then `second`'s numbered from [`units`](Self::units) on, and `fill`
+    /// where neither writes.
+    pub fn pair(self, first: &StepControl, second: Option<&StepControl>, fill: u32) -> Vec<u32> {
+        let units = self.units() as u32;
+        (0..first.sources.len())
+            .map(|unit| match second {
+                _ if first.writes >> unit & 1 == 1 => first.sources[unit],
+                Some(second) if second.writes >> unit & 1 == 1 => units + second.sources[unit],
+                _ => fill,
+            })
+            .collect()
+    }
+}
+
+impl StepControl {
+    /// AVX2's byte permutes index within 128-bit halves (`vpshufb`): each byte's index in
+    /// its source half, and 0x80 where that half is the other one.
+    pub fn in_halves(&self) -> (Vec<u32>, Vec<u32>) {
+        let within = self.sources.iter().map(|&source| source % 16).collect();
+        let cross = self
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(byte, &source)| match source / 16 == byte as u32 / 16 {
+                true => 0,
+                false => 0x80,
+            })
+            .collect();
+        (within, cross)
+    }
+
+    /// The written units as a byte mask of a byte blend: 0xFF where written.
+    pub fn blend(&self) -> Vec<u32> {
+        (0..self.sources.len())
+            .map(|unit| match self.writes >> unit & 1 {
+                1 => 0xFF,
+                _ => 0,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    #[test]
+    fn network_lanes_are_every_level_and_size_from_four() {
+        assert_eq!(network_lanes(), [4, 8, 16, 32, 64]);
+    }
+
+    #[test]
+    fn a_step_takes_each_written_lanes_units_from_its_source_lane() {
+        let step = Step {
+            store: 0,
+            load: 0,
+            mask: 0b0110,
+            lanes: Cow::Owned(vec![0, 3, 0, 0]),
+        };
+        let words = Permute::new(Level::Avx512, 16).step(&step);
+        // 16-byte elements: 4 lanes of 4 words; lane 1 takes lane 3, lane 2 lane 0.
+        assert_eq!(&words.sources[4..12], &[12, 13, 14, 15, 0, 1, 2, 3]);
+        assert_eq!(words.writes, 0x0FF0);
+        let bytes = Permute::bytes(Level::Avx512, 16).step(&step);
+        assert_eq!(bytes.sources[16], 48);
+        assert_eq!(bytes.writes, 0xFFFF_FFFF_0000);
+    }
+}
