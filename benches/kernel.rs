@@ -42,10 +42,13 @@ struct Tiled {
     run_unpack: Box<Runner>,
     descriptor: swizzle::ir::Descriptor,
     /// The route each direction (pack, unpack) takes with default options.
-    routes: [Box<dyn Fn(Options) -> Result<Route, KernelError>>; 2],
+    routes: [Box<Router>; 2],
 }
 
 type Runner = dyn Fn(Options, &[u32], &mut [u32]) -> Result<(), KernelError>;
+
+/// The route a kernel takes with some options.
+type Router = dyn Fn(Options) -> Result<Route, KernelError>;
 
 macro_rules! tiled {
     ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
