@@ -649,7 +649,10 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
     };
     let small = route::<u32>(PackMorton::plan(), Options::default()).unwrap();
     assert_eq!(small.level, Level::detect::<u32>(PackMorton::plan()));
+    // Interpreted networks run on x86-64 only; elsewhere the route is the rule's answer,
+    // checked just above.
     match any_network(PackMorton::plan()) {
+        _ if !cfg!(target_arch = "x86_64") => {}
         true => {
             assert_ne!(small.level, Level::Runs);
             assert_eq!(
