@@ -20,12 +20,12 @@ pub struct Verified {
     pub checked: Checked,
     /// Its offset, validity test and (for a bijection, proved within the enumeration limit)
     /// `coord`: from its whole pipeline, or calling its base's functions where it starts
-    /// `over` a staged layout (then `over_base`).
+    /// `over` a staged layout (then its [`Verified::form`] is [`Form::Over`]).
     pub functions: LayoutFunctions,
-    /// Whether its functions call its base's ([`swizzle_core::emit::compose`]).
-    pub over_base: bool,
-    /// Whether a layout `over` this one calls its functions instead of repeating them.
-    pub staged: bool,
+    /// The form its functions and verdicts come from: its whole pipeline's canonical form,
+    /// or its own stages over its base's functions. What else is decided of it (`swizzle
+    /// show`'s bijectivity) is decided from this, as the macro decides it.
+    pub form: Form,
     /// Whether distinct valid coordinates get distinct offsets (proved).
     pub injective: bool,
     /// What `swizzle (auto ...)` chose, if the layout has one.
@@ -118,8 +118,12 @@ pub fn check_layouts(
                     descriptor: &base.checked.descriptor,
                     injective: base.injective,
                     coord: base.functions.coord.is_some(),
+                    f2: match &base.form {
+                        Form::Whole(canonical) => canonical.f2.as_ref(),
+                        Form::Over(_) => None,
+                    },
                 };
-                Some((over.stages, form, base.staged))
+                Some((over.stages, form, base.form.is_staged()))
             });
             let form = Form::new(&checked.descriptor, base);
             verify(checked, form, auto, by_name, errors)
@@ -205,10 +209,9 @@ fn verify(
     let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
     let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
-        over_base: matches!(form, Form::Over(_)),
-        staged: form.is_staged(),
         checked,
         functions,
+        form,
         injective,
         auto,
     })

@@ -10,8 +10,9 @@
 //! (the arguments of the base's functions), its validity tests, and whether it is one-to-one
 //! and onto the base's coordinates.
 
+use crate::canon::f2::F2Map;
 use crate::canon::sym::Sym;
-use crate::canon::{self, Canonical, Injectivity, NoInverse, Start, sym_code};
+use crate::canon::{self, Canonical, F2Base, Injectivity, NoInverse, Start, sym_code};
 use crate::emit::code::{Code, fresh};
 use crate::emit::function::{Function, Kind, LayoutFunctions, Stmt, Value};
 use crate::ir::{Descriptor, Memory, row_major_strides};
@@ -29,6 +30,8 @@ pub struct Base<'a> {
     pub injective: bool,
     /// The base has a `coord` function: it is a bijection onto its element space.
     pub coord: bool,
+    /// The base's F2 map, where its canonical form has one.
+    pub f2: Option<&'a F2Map>,
 }
 
 /// A layout `over` a base, lowered down to the base's coordinates.
@@ -55,30 +58,17 @@ impl Composed {
     /// (whose validity the layout would have to repeat).
     pub fn new(descriptor: &Descriptor, base_stages: usize, base: &Base<'_>) -> Option<Composed> {
         let parent = base.descriptor;
-        if descriptor.is_tiled() || parent.is_tiled() || parent.is_padded() {
+        if parent.is_padded() {
             return None;
         }
-        let base_dims: Vec<usize> = parent.coords.to_vec();
-        let base_lens = parent.shape();
-        let own = Descriptor {
-            name: descriptor.name.clone(),
-            dims: descriptor.dims.clone(),
-            memory: Memory {
-                dims: Cow::Owned(base_dims.clone()),
-                strides: Cow::Owned(row_major_strides(&base_lens)?),
-            },
-            stages: Cow::Owned(descriptor.stages.get(base_stages..)?.to_vec()),
-            coords: descriptor.coords.clone(),
-            grid: Cow::Borrowed(&[]),
-        };
-        own.space()?;
+        let own = own_stages(descriptor, base_stages, parent)?;
         let (canonical, args) = Canonical::staged_parts(&own);
         Some(Composed {
             own,
             canonical,
             args,
-            base_dims,
-            base_lens,
+            base_dims: parent.coords.to_vec(),
+            base_lens: parent.shape(),
             base_injective: base.injective,
             base_coord: base.coord,
         })
@@ -213,6 +203,34 @@ impl Composed {
     }
 }
 
+/// The stages `descriptor` adds to its base's (those after the first `base_stages`), as a
+/// layout of their own: the same dims and coordinates, over a memory that is `base`'s
+/// coordinates packed row-major, so that its offset is the row-major index of the base
+/// coordinate a coordinate of `descriptor` reaches. `None` where either layout has run-time
+/// dims (its coordinates are per tile) or the base's shape overflows `usize`.
+pub fn own_stages(
+    descriptor: &Descriptor,
+    base_stages: usize,
+    base: &Descriptor,
+) -> Option<Descriptor> {
+    if descriptor.is_tiled() || base.is_tiled() {
+        return None;
+    }
+    let own = Descriptor {
+        name: descriptor.name.clone(),
+        dims: descriptor.dims.clone(),
+        memory: Memory {
+            dims: Cow::Owned(base.coords.to_vec()),
+            strides: Cow::Owned(row_major_strides(&base.shape())?),
+        },
+        stages: Cow::Owned(descriptor.stages.get(base_stages..)?.to_vec()),
+        coords: descriptor.coords.clone(),
+        grid: Cow::Borrowed(&[]),
+    };
+    own.space()?;
+    Some(own)
+}
+
 /// Whether `canonical` is staged: its offset did not fold into one expression (nor into an
 /// F2 map). A layout `over` a staged layout calls its functions instead of repeating them.
 pub fn is_staged(canonical: &Canonical) -> bool {
@@ -231,14 +249,25 @@ pub enum Form {
 impl Form {
     /// The form of `descriptor`: over `base`'s functions where it starts `over` (after
     /// `base_stages` stages of the base's) a base that is itself staged or composed, and
-    /// the base's functions can be called as they are; else its whole canonical form.
+    /// the base's functions can be called as they are; else its whole canonical form, its
+    /// F2 map (where it needs one) composed from the base's where the base has one.
     pub fn new(descriptor: &Descriptor, over: Option<(usize, Base<'_>, bool)>) -> Form {
         let composed = over
-            .filter(|&(_, _, staged)| staged)
-            .and_then(|(stages, base, _)| Composed::new(descriptor, stages, &base));
+            .as_ref()
+            .filter(|&&(_, _, staged)| staged)
+            .and_then(|(stages, base, _)| Composed::new(descriptor, *stages, base));
         match composed {
             Some(composed) => Form::Over(composed),
-            None => Form::Whole(Canonical::new(descriptor)),
+            None => {
+                let f2 = over.and_then(|(stages, base, _)| {
+                    Some(F2Base {
+                        stages,
+                        descriptor: base.descriptor,
+                        f2: base.f2?,
+                    })
+                });
+                Form::Whole(Canonical::over(descriptor, f2))
+            }
         }
     }
 
