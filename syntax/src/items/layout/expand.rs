@@ -176,10 +176,15 @@ impl<'a> Expansion<'a> {
 
     /// The offset table and the `swizzle (auto)` choice, as rustdoc.
     fn docs(&self) -> TokenStream {
-        let table = table::markdown(&self.checked.descriptor).map(|table| {
-            let lines = table.lines().map(|line| format!(" {line}"));
-            quote!(#[doc = ""] #(#[doc = #lines])*)
-        });
+        let table = self
+            .verified
+            .table
+            .as_ref()
+            .and_then(table::markdown_of)
+            .map(|table| {
+                let lines = table.lines().map(|line| format!(" {line}"));
+                quote!(#[doc = ""] #(#[doc = #lines])*)
+            });
         let auto = self.auto.as_ref().map(|choice| {
             let line = auto_doc(choice);
             quote!(#[doc = ""] #[doc = #line])
