@@ -10,7 +10,7 @@ use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedTraversal};
 use crate::errors::{Errors, Reported};
 use crate::items::{self, CheckedItem, Of, Scope, Visit, access, layout, traversal};
 use std::collections::HashSet;
-use swizzle_core::canon::{Injectivity, NoInverse, enumeration_limit};
+use swizzle_core::canon::{Collision, Injectivity, NoInverse, enumeration_limit};
 use swizzle_core::emit::compose::{Base, Form};
 use swizzle_core::emit::function::LayoutFunctions;
 use swizzle_core::emit::table;
@@ -31,6 +31,8 @@ pub struct Verified {
     pub form: Form,
     /// Whether distinct valid coordinates get distinct offsets (proved).
     pub injective: bool,
+    /// Two coordinates with one offset, where it was proved not injective.
+    pub collision: Option<Collision>,
     /// What `swizzle (auto ...)` chose, if the layout has one.
     pub auto: Option<Choice>,
     /// The offsets its rustdoc table shows, for a layout that has one
@@ -126,6 +128,7 @@ pub fn check_layouts(
                 let form = Base {
                     descriptor: &base.checked.descriptor,
                     injective: base.injective,
+                    collision: base.collision.as_ref(),
                     coord: base.functions.coord.is_some(),
                     f2: match &base.form {
                         Form::Whole(canonical) => canonical.f2.as_ref(),
@@ -231,13 +234,19 @@ fn verify(
         };
         errors.error(keyword, message);
     }
-    let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
+    let injectivity = form.injectivity(descriptor, limit);
+    let injective = matches!(injectivity, Injectivity::Injective);
+    let collision = match injectivity {
+        Injectivity::Collides(collision) => Some(collision),
+        _ => None,
+    };
     let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
         checked,
         functions,
         form,
         injective,
+        collision,
         auto,
         table,
     })

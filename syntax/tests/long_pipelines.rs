@@ -307,3 +307,42 @@ fn over_chains_are_shown_linearly() {
         assert!(expand_200 <= 2 * expand_100 + expand_100 / 4, "{work:?}");
     }
 }
+
+/// A layout whose own stages are one-to-one, over a staged base proved not injective,
+/// collides at two of its coordinates that its own stages send to the base's colliding
+/// pair: the macro and `swizzle show` name them (checked against the interpreter), instead
+/// of calling a layout of 60 coordinates too large to check by enumeration.
+#[test]
+fn over_a_colliding_base_names_the_collision() {
+    let layouts = |inverse: &str| {
+        format!(
+            "{}\nlayout M {{ over O39; modulo c -> d (10); coords [r, d]; }}\n\
+             layout T {{ over M; cyclic_shift d by r; coords [r, d]; {inverse} }}",
+            over_chain(40)
+        )
+    };
+    let collision = "coordinates (r=0, d=0) and (r=0, d=5) both map to offset 0";
+    let text = layouts("inverse;");
+    let tokens: proc_macro2::TokenStream = text.parse().expect("tokens");
+    let expansion = swizzle_syntax::expand(tokens).to_string();
+    assert!(expansion.contains(collision), "{expansion}");
+    assert!(!expansion.contains("too large"), "{expansion}");
+    let diagnostics = swizzle_syntax::source(&text)
+        .err()
+        .expect("`inverse` is refused");
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages.len() == 1 && messages[0].contains(collision),
+        "{messages:?}"
+    );
+    let source = swizzle_syntax::source(&layouts("")).expect("checks without `inverse`");
+    let t = source.layouts.last().expect("T");
+    assert_eq!(t.descriptor.name, "T");
+    let offsets = [[0, 0], [0, 5]].map(|coord| t.descriptor.offset(&coord));
+    assert_eq!(offsets, [Ok(0), Ok(0)]);
+    let t_index = source.layouts.len() - 1;
+    source.shown(&[t_index], |_, facts| {
+        let why = facts.bijectivity.as_ref().expect_err("not a bijection");
+        assert!(why.contains(collision), "{why}");
+    });
+}

@@ -12,10 +12,10 @@
 
 use crate::canon::f2::F2Map;
 use crate::canon::sym::Sym;
-use crate::canon::{self, Canonical, F2Base, Injectivity, NoInverse, Start, sym_code};
+use crate::canon::{self, Canonical, Collision, F2Base, Injectivity, NoInverse, Start, sym_code};
 use crate::emit::code::{Code, fresh};
 use crate::emit::function::{Function, Kind, LayoutFunctions, Stmt, Value};
-use crate::ir::{Descriptor, Memory, row_major_strides};
+use crate::ir::{Descriptor, Memory, coordinates, row_major_strides};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -28,6 +28,9 @@ pub struct Base<'a> {
     pub descriptor: &'a Descriptor,
     /// The base is injective (proved, not merely unrefuted).
     pub injective: bool,
+    /// Two base coordinates the base sends to one offset, where it was proved not
+    /// injective.
+    pub collision: Option<&'a Collision>,
     /// The base has a `coord` function: it is a bijection onto its element space.
     pub coord: bool,
     /// The base's F2 map, where its canonical form has one.
@@ -48,6 +51,8 @@ pub struct Composed {
     base_lens: Vec<usize>,
     /// The base is proved injective, so the layout is exactly when its own stages are.
     base_injective: bool,
+    /// Two base coordinates that collide, where the base was proved not injective.
+    base_collision: Option<Collision>,
     base_coord: bool,
 }
 
@@ -70,6 +75,7 @@ impl Composed {
             base_dims: parent.coords.to_vec(),
             base_lens: parent.shape(),
             base_injective: base.injective,
+            base_collision: base.collision.cloned(),
             base_coord: base.coord,
         })
     }
@@ -77,7 +83,8 @@ impl Composed {
     /// Whether distinct valid coordinates of the whole layout (`descriptor`) get distinct
     /// offsets: exactly when its own stages send them to distinct base coordinates, the base
     /// being injective. Two coordinates its own stages send to one base coordinate collide
-    /// in the whole layout too.
+    /// in the whole layout too, and so do two that they send to the two base coordinates
+    /// of the base's collision (found within `limit` coordinates).
     pub fn injectivity(&self, descriptor: &Descriptor, limit: usize) -> Injectivity {
         match self.canonical.injectivity(&self.own, limit) {
             Injectivity::Collides(mut collision) => match descriptor.offset(&collision.a) {
@@ -88,8 +95,41 @@ impl Composed {
                 Err(_) => Injectivity::Unknown,
             },
             Injectivity::Injective if self.base_injective => Injectivity::Injective,
-            _ => Injectivity::Unknown,
+            _ => self
+                .base_collision_reached(limit)
+                .map_or(Injectivity::Unknown, Injectivity::Collides),
         }
+    }
+
+    /// Two valid coordinates of the layout that its own stages send to the two colliding
+    /// coordinates of the base, found by running the own stages alone on each of at most
+    /// `limit` coordinates: their offsets are the base's at those, one offset.
+    fn base_collision_reached(&self, limit: usize) -> Option<Collision> {
+        let base = self.base_collision.as_ref()?;
+        let index = |coord: &[usize]| {
+            coord
+                .iter()
+                .zip(&self.base_lens)
+                .fold(0, |index, (&c, &len)| index * len + c)
+        };
+        let (a_index, b_index) = (index(&base.a), index(&base.b));
+        self.own.size().filter(|&size| size <= limit)?;
+        let (mut a, mut b) = (None, None);
+        for coord in coordinates(&self.own.shape()) {
+            match self.own.offset(&coord) {
+                Ok(index) if index == a_index && a.is_none() => a = Some(coord),
+                Ok(index) if index == b_index && b.is_none() => b = Some(coord),
+                _ => {}
+            }
+            if let (Some(a), Some(b)) = (&a, &b) {
+                return Some(Collision {
+                    a: a.clone(),
+                    b: b.clone(),
+                    offset: base.offset,
+                });
+            }
+        }
+        None
     }
 
     /// Why the whole layout is not a bijection onto `0..space`, if it is not, as
