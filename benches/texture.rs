@@ -4,8 +4,9 @@
 //! - Switch against `tegra_swizzle` 0.4: into caller buffers (its C API) on one thread, and
 //!   allocating (its safe `swizzle_surface` / `deswizzle_surface` allocate their output;
 //!   ours then is `swizzle_to_vec`, the allocation counted).
-//! - PS4 against `swizzleinator` 0.2 (caller buffers; one level per call, so its surface
-//!   is a loop over our levels' ranges).
+//! - PS4, PS3 and Xbox 360 against `swizzleinator` 0.2 (caller buffers; one level per call,
+//!   so its surface is a loop over our levels' ranges): PS3 RGBA8 and BC3 of 13 mips, Xbox
+//!   360 RGBA8 of 1 and 8 mips (its BCn formats byte-swap the texels).
 //! - 3DS against `swizzle_3ds` 0.2 (caller buffers; it only tiles): RGBA8, mip 0 and 10 mips
 //!   (4096 to 8; the 3DS has no BC7).
 //! - D3D12 standard swizzle: no crate; our time alone.
@@ -24,8 +25,12 @@ use std::num::NonZeroU32;
 use std::time::SystemTime;
 use swizzle::kernel::Options;
 use swizzle::texture::{Format, Platform, Surface};
-use swizzleinator::format::GcnSurfaceFormat;
-use swizzleinator::swizzle::{Deswizzler, Swizzler, ps::Ps4};
+use swizzleinator::format::GcmSurfaceFormat::{A8R8G8B8, COMPRESSED_DXT45};
+use swizzleinator::format::GcnSurfaceFormat::{self, Format8_8_8_8};
+use swizzleinator::format::XenosSurfaceFormat;
+use swizzleinator::swizzle::ps::{Ps3, Ps4};
+use swizzleinator::swizzle::xbox::Xbox360;
+use swizzleinator::swizzle::{Deswizzler, Swizzler};
 
 const SIDE: usize = 4096;
 
@@ -92,10 +97,11 @@ fn tegra_alloc(surface: &Surface, src: &[u8], deswizzle: bool) -> Vec<u8> {
     .expect("tegra_swizzle tiles it")
 }
 
-/// `swizzleinator`'s PS4 tiling, level by level over our levels' ranges.
-fn ps4_into(
+/// `swizzleinator`'s tiling `S` (PS3, PS4 or Xbox 360), level by level over our levels'
+/// ranges (it tiles one level per call).
+fn swizzleinator_into<S: Swizzler + Deswizzler>(
     surface: &Surface,
-    gcn: GcnSurfaceFormat,
+    format: impl swizzleinator::swizzle::Format + Copy,
     src: &mut [u8],
     dst: &mut [u8],
     deswizzle: bool,
@@ -110,8 +116,8 @@ fn ps4_into(
         };
         let (src, dst) = (&mut src[from], &mut dst[to]);
         let done = match deswizzle {
-            false => Ps4::swizzle(src, dst, dims, gcn, false),
-            true => Ps4::deswizzle(src, dst, dims, gcn, false),
+            false => S::swizzle(src, dst, dims, format, false),
+            true => S::deswizzle(src, dst, dims, format, false),
         };
         done.expect("swizzleinator tiles it");
     }
@@ -172,6 +178,61 @@ fn ours(
         b.iter(|| surface.deswizzle(black_box(tiled), &mut l).unwrap())
     });
     add("swizzle_deswizzle_all", anchors[1]);
+}
+
+/// One surface of `S`'s platform against `swizzleinator` (caller buffers, one thread).
+fn swizzleinator_case<S: Swizzler + Deswizzler + Platformed>(
+    criterion: &mut Criterion,
+    cases: &mut Vec<(String, Names)>,
+    (format, mips, label): (Format, usize, &str),
+    theirs: impl swizzleinator::swizzle::Format + Copy,
+) {
+    let surface = Surface::new(S::PLATFORM, SIDE, SIDE, format).mips(mips);
+    let mut linear = data(surface.linear_size().unwrap());
+    let mut tiled = surface.swizzle_to_vec(&linear).unwrap();
+    let mut t = vec![0u8; tiled.len()];
+    swizzleinator_into::<S>(&surface, theirs, &mut linear, &mut t, false);
+    assert!(t == tiled, "{:?} {label}", S::PLATFORM);
+    let mut l = vec![0u8; linear.len()];
+    let group_name = format!("texture_{}_{label}", S::NAME);
+    let mut group = criterion.benchmark_group(&group_name);
+    let mut names = Names::new();
+    group.bench_function("swizzleinator_swizzle_1t", |b| {
+        b.iter(|| swizzleinator_into::<S>(&surface, theirs, black_box(&mut linear), &mut t, false))
+    });
+    group.bench_function("swizzleinator_deswizzle_1t", |b| {
+        b.iter(|| swizzleinator_into::<S>(&surface, theirs, black_box(&mut tiled), &mut l, true))
+    });
+    names.push(("swizzleinator_swizzle_1t".into(), None));
+    names.push(("swizzleinator_deswizzle_1t".into(), None));
+    let anchors = [
+        Some("swizzleinator_swizzle_1t"),
+        Some("swizzleinator_deswizzle_1t"),
+    ];
+    ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
+    group.finish();
+    cases.push((group_name, names));
+}
+
+/// Our platform for each of `swizzleinator`'s, and its name in the bench's groups.
+trait Platformed {
+    const PLATFORM: Platform;
+    const NAME: &str;
+}
+
+impl Platformed for Ps4 {
+    const PLATFORM: Platform = Platform::Ps4;
+    const NAME: &str = "ps4";
+}
+
+impl Platformed for Ps3 {
+    const PLATFORM: Platform = Platform::Ps3;
+    const NAME: &str = "ps3";
+}
+
+impl Platformed for Xbox360 {
+    const PLATFORM: Platform = Platform::Xbox360;
+    const NAME: &str = "xbox360";
 }
 
 fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
@@ -252,37 +313,18 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
         cases.push((group_name, names));
     }
 
-    // PS4.
-    for ((format, mips, label), gcn) in [
-        (rgba8, GcnSurfaceFormat::Format8_8_8_8),
-        (bc7, GcnSurfaceFormat::BC7),
-    ] {
-        let surface = Surface::new(Platform::Ps4, SIDE, SIDE, format).mips(mips);
-        let mut linear = data(surface.linear_size().unwrap());
-        let mut tiled = surface.swizzle_to_vec(&linear).unwrap();
-        let mut t = vec![0u8; tiled.len()];
-        ps4_into(&surface, gcn, &mut linear, &mut t, false);
-        assert!(t == tiled, "PS4 {label}");
-        let mut l = vec![0u8; linear.len()];
-        let group_name = format!("texture_ps4_{label}");
-        let mut group = criterion.benchmark_group(&group_name);
-        let mut names = Names::new();
-        group.bench_function("swizzleinator_swizzle_1t", |b| {
-            b.iter(|| ps4_into(&surface, gcn, black_box(&mut linear), &mut t, false))
-        });
-        group.bench_function("swizzleinator_deswizzle_1t", |b| {
-            b.iter(|| ps4_into(&surface, gcn, black_box(&mut tiled), &mut l, true))
-        });
-        names.push(("swizzleinator_swizzle_1t".into(), None));
-        names.push(("swizzleinator_deswizzle_1t".into(), None));
-        let anchors = [
-            Some("swizzleinator_swizzle_1t"),
-            Some("swizzleinator_deswizzle_1t"),
-        ];
-        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
-        group.finish();
-        cases.push((group_name, names));
-    }
+    // PS4, PS3 and Xbox 360 against swizzleinator (the Xbox 360: RGBA8 only, its BCn
+    // formats byte-swapping; levels of whole 32 × 32 tiles, its swizzle dropping texels past
+    // the linear size in padded ones).
+    swizzleinator_case::<Ps4>(criterion, &mut cases, rgba8, Format8_8_8_8);
+    swizzleinator_case::<Ps4>(criterion, &mut cases, bc7, GcnSurfaceFormat::BC7);
+    swizzleinator_case::<Ps3>(criterion, &mut cases, rgba8, A8R8G8B8);
+    let bc3 = (Format::BC3, 13, "bc3_13mips");
+    swizzleinator_case::<Ps3>(criterion, &mut cases, bc3, COMPRESSED_DXT45);
+    let xenos = XenosSurfaceFormat::k_8_8_8_8;
+    swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8, xenos);
+    let rgba8_8mips = (Format::RGBA8, 8, "rgba8_8mips");
+    swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8_8mips, xenos);
 
     // 3DS: RGBA8, mip 0 and 10 mips.
     for (mips, label) in [(1, "rgba8"), (10, "rgba8_10mips")] {

@@ -925,6 +925,8 @@ fn texture_files_round_trip_to_the_librarys_bytes() {
         ("wiiu", Platform::WIIU, "bc1", Format::BC1),
         ("3ds", Platform::N3ds, "rgba8", Format::RGBA8),
         ("ps4", Platform::Ps4, "bc3", Format::BC3),
+        ("ps3", Platform::Ps3, "bc1", Format::BC1),
+        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8),
         ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8),
     ];
     for (name, platform, format_name, format) in cases {
@@ -1112,7 +1114,7 @@ fn texture_errors_are_clear() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_out.bin");
     let out = out.to_str().unwrap();
     let base = ["--width", "8", "--height", "8"];
-    let cases: [(Vec<&str>, i32, &str); 7] = [
+    let cases: [(Vec<&str>, i32, &str); 8] = [
         (
             vec![
                 "texture",
@@ -1151,7 +1153,7 @@ fn texture_errors_are_clear() {
                 "r8",
             ],
             2,
-            "unknown platform `gamecube` (one of switch, 3ds, ps4, d3d12, wiiu)",
+            "unknown platform `gamecube` (one of switch, 3ds, ps3, ps4, xbox360, d3d12, wiiu)",
         ),
         (
             vec!["texture", "info", "--platform", "ps4", "--format", "rgb9"],
@@ -1171,6 +1173,11 @@ fn texture_errors_are_clear() {
             ],
             1,
             "does not tile this surface: 3-D textures",
+        ),
+        (
+            vec!["texture", "info", "--platform", "xbox360", "--format", "r8"],
+            1,
+            "does not tile this surface: texels of 1 bytes",
         ),
         (
             vec![
