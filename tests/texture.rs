@@ -1062,6 +1062,8 @@ fn level_pictures_show_where_blocks_land() {
         Platform::SWITCH,
         Platform::N3ds,
         Platform::Ps4,
+        Platform::Ps3,
+        Platform::Xbox360,
         Platform::D3d12,
         Platform::WIIU,
         wiiu(TileMode::Tiled2BThin4, 0x300),

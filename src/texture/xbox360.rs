@@ -12,9 +12,11 @@
 //!
 //! Each row is a `bits` layout below. Texels of 1 and 2 bytes are
 //! [`TextureError::Unsupported`]: `swizzleinator`'s addresses for them are no grid of tiles
-//! (the macro tile's index is split around a bit of y, so a tile's place depends on the
-//! pitch in a way no row-major grid has), and for 1-byte texels at a pitch of an odd number
-//! of 32-texel tiles two texels share an address. The 16-bit byte swap of the Xenos's
+//! (which bits of the offset hold the tile's column and which hold y's bit 4 changes with
+//! the pitch: for 1-byte texels, the offset's bits 9 and up are `x5 y5 y4` at a pitch of 64
+//! texels, `x5 x6 y4` at 128, `x5 x6 y4 x7` at 256; for 2-byte texels `x5 y4` at 64, `x5 y4
+//! x6` at 128, `x5 y4 x6 x7` at 256), and for 1-byte texels at a pitch of an odd number of 32-texel tiles
+//! two texels share an address. The 16-bit byte swap of the Xenos's
 //! big-endian formats (`swizzleinator`'s `x360_swap`) is a conversion of the texels, not of
 //! their places, and is left to the caller. Mip chains are our levels one after another
 //! (`swizzleinator` tiles one level; the console's packed mip tails are not modelled).
