@@ -889,15 +889,18 @@ fn staged_narrow_packs_match_the_interpreter() {
                         wgsl.contains("var<workgroup> region"),
                         "{extents:?}\n{wgsl}"
                     );
-                    // Each region word is loaded once: four loads for a thread's vec4 where
-                    // each word's elements share a word on the other side (the XOR; four
-                    // bytes of a row of Morton's 4 × 4 blocks), eight where they come in
-                    // pairs (an unpack of Morton bytes).
+                    // Each region word is loaded once: four loads for each of a thread's
+                    // vec4s (two for XOR tiles, whose region rows are short runs; one for
+                    // Morton's) where each word's elements share a word on the other side (the
+                    // XOR; four bytes of a row of Morton's 4 × 4 blocks), eight where they
+                    // come in pairs (an unpack of Morton bytes).
                     let loads = wgsl.matches("= region[padded(").count();
                     let bits = staged.element_bits();
                     let pairs =
                         descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
-                    assert_eq!(loads, if pairs { 8 } else { 4 }, "{direction}\n{wgsl}");
+                    let per_vec4 = if pairs { 8 } else { 4 };
+                    let quads = if descriptor.name == "DynXor" { 2 } else { 1 };
+                    assert_eq!(loads, quads * per_vec4, "{direction}\n{wgsl}");
                     // And one inverse or offset per word: the word's other elements lie at
                     // its first element's place XOR a constant.
                     let computed =
