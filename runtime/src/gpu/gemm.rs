@@ -9,6 +9,7 @@
 
 use super::Dispatch;
 use super::batch::{Batch, Pipeline};
+use super::buffer::{check_element, check_lengths};
 use super::tensor::{self, TensorCores};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
@@ -185,27 +186,13 @@ impl GemmKernel {
         b: &Buffer<T>,
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
-        if T::BITS != self.operand_bits {
-            return Err(GpuError::Element {
-                expected: self.operand_bits,
-                actual: T::BITS,
-            });
-        }
+        check_element::<T>(self.operand_bits)?;
         let [m, n, k] = self.shape;
-        for (buffer, expected, actual) in [
+        check_lengths([
             ("A", m * k, a.len()),
             ("B", k * n, b.len()),
             ("C", m * n, c.len()),
-        ] {
-            if expected != actual {
-                return Err(GpuError::Length {
-                    buffer,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 

@@ -2,6 +2,7 @@
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
 use super::batch::{Batch, Pipeline};
+use super::buffer::{check_element, check_lengths};
 use super::narrow;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
@@ -95,19 +96,10 @@ impl Kernel {
 
     fn check_lengths<T: Word>(&self, input: usize, output: usize) -> Result<(), GpuError> {
         check_element::<T>(self.bits)?;
-        for (buffer, expected, actual) in [
+        check_lengths([
             ("input", self.input, input),
             ("output", self.output, output),
-        ] {
-            if expected != actual {
-                return Err(GpuError::Length {
-                    buffer,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
@@ -132,14 +124,7 @@ impl<T: Word> Dispatch<&Buffer<T>> for MapKernel {
 impl MapKernel {
     fn check_length<T: Word>(&self, data: &Buffer<T>) -> Result<(), GpuError> {
         check_element::<T>(32)?;
-        if data.len() != self.len {
-            return Err(GpuError::Length {
-                buffer: "data",
-                expected: self.len,
-                actual: data.len(),
-            });
-        }
-        Ok(())
+        check_lengths([("data", self.len, data.len())])
     }
 
     /// The whole WGSL module.
@@ -514,17 +499,6 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
         });
     }
     Ok([x as u32, y as u32])
-}
-
-/// Fails unless `T` has `bits` bits: the width a kernel was built for.
-fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
-    match T::BITS == bits {
-        true => Ok(()),
-        false => Err(GpuError::Element {
-            expected: bits,
-            actual: T::BITS,
-        }),
-    }
 }
 
 /// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
