@@ -334,7 +334,7 @@ impl Gpu {
     }
 
     /// [`Gpu::kernel`] with wgpu's bounds checks as `checks` says: `Off` only for kernels
-    /// whose every index is in range of its buffers of the lengths [`Kernel::run`] checks.
+    /// whose every index is in range of its buffers of the lengths [`Dispatch::run`] checks.
     pub(super) fn kernel_with(
         &self,
         name: String,
@@ -385,8 +385,8 @@ impl Gpu {
                 // for tiled copies (transposes, GEMM tiles) a layout's offsets below its
                 // space in workgroup memory and image indices under guards derived from
                 // the extents; for a GEMM's fragments, elements of its tile (a checked
-                // thread-value layout) and C's indices under the same guards. `Kernel::run`
-                // and `GemmKernel::run` check that the buffers hold exactly the matrices.
+                // thread-value layout) and C's indices under the same guards. `Dispatch::run`
+                // checks that the buffers hold exactly the matrices.
                 unsafe {
                     self.device()
                         .create_shader_module_trusted(descriptor, runtime)
