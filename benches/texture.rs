@@ -141,13 +141,12 @@ fn n3ds_into(surface: &Surface, src: &[u8], dst: &mut [u8]) {
 type Names = Vec<(String, Option<String>)>;
 
 fn ours(
-    criterion: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    names: &mut Names,
+    (group_name, mut criterion, mut names): Group<'_>,
     surface: &Surface,
     linear: &[u8],
     tiled: &[u8],
     anchors: [Option<&str>; 2],
-) {
+) -> (String, Names) {
     let one = Options::default().threads(1);
     let mut t = vec![0u8; tiled.len()];
     let mut l = vec![0u8; linear.len()];
@@ -178,6 +177,24 @@ fn ours(
         b.iter(|| surface.deswizzle(black_box(tiled), &mut l).unwrap())
     });
     add("swizzle_deswizzle_all", anchors[1]);
+    criterion.finish();
+    (group_name, names)
+}
+
+/// A case's group as it is being filled: its name, the criterion group and the names of
+/// the functions measured so far.
+type Group<'c> = (
+    String,
+    criterion::BenchmarkGroup<'c, criterion::measurement::WallTime>,
+    Names,
+);
+
+/// A surface of `SIDE × SIDE` texels on `platform`, its linear data and its tiling.
+fn texture(platform: Platform, format: Format, mips: usize) -> (Surface, Vec<u8>, Vec<u8>) {
+    let surface = Surface::new(platform, SIDE, SIDE, format).mips(mips);
+    let linear = data(surface.linear_size().unwrap());
+    let tiled = surface.swizzle_to_vec(&linear).unwrap();
+    (surface, linear, tiled)
 }
 
 /// One surface of `S`'s platform against `swizzleinator` (caller buffers, one thread).
@@ -187,9 +204,7 @@ fn swizzleinator_case<S: Swizzler + Deswizzler + Platformed>(
     (format, mips, label): (Format, usize, &str),
     theirs: impl swizzleinator::swizzle::Format + Copy,
 ) {
-    let surface = Surface::new(S::PLATFORM, SIDE, SIDE, format).mips(mips);
-    let mut linear = data(surface.linear_size().unwrap());
-    let mut tiled = surface.swizzle_to_vec(&linear).unwrap();
+    let (surface, mut linear, mut tiled) = texture(S::PLATFORM, format, mips);
     let mut t = vec![0u8; tiled.len()];
     swizzleinator_into::<S>(&surface, theirs, &mut linear, &mut t, false);
     assert!(t == tiled, "{:?} {label}", S::PLATFORM);
@@ -209,9 +224,8 @@ fn swizzleinator_case<S: Swizzler + Deswizzler + Platformed>(
         Some("swizzleinator_swizzle_1t"),
         Some("swizzleinator_deswizzle_1t"),
     ];
-    ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
-    group.finish();
-    cases.push((group_name, names));
+    let group = (group_name, group, names);
+    cases.push(ours(group, &surface, &linear, &tiled, anchors));
 }
 
 /// Our platform for each of `swizzleinator`'s, and its name in the bench's groups.
@@ -243,9 +257,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
 
     // Switch.
     for (format, mips, label) in [rgba8, bc7] {
-        let surface = Surface::new(Platform::SWITCH, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::SWITCH, format, mips);
         assert!(
             tiled == tegra_alloc(&surface, &linear, false),
             "Switch {label}"
@@ -308,9 +320,8 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             Some("tegra_swizzle_swizzle_1t"),
             Some("tegra_swizzle_deswizzle_1t"),
         ];
-        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
-        group.finish();
-        cases.push((group_name, names));
+        let group = (group_name, group, names);
+        cases.push(ours(group, &surface, &linear, &tiled, anchors));
     }
 
     // PS4, PS3 and Xbox 360 against swizzleinator (the Xbox 360: RGBA8 only, its BCn
@@ -328,9 +339,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
 
     // 3DS: RGBA8, mip 0 and 10 mips.
     for (mips, label) in [(1, "rgba8"), (10, "rgba8_10mips")] {
-        let surface = Surface::new(Platform::N3ds, SIDE, SIDE, Format::RGBA8).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::N3ds, Format::RGBA8, mips);
         let mut t = vec![0u8; tiled.len()];
         n3ds_into(&surface, &linear, &mut t);
         assert!(t == tiled, "3DS {label}");
@@ -341,36 +350,23 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             b.iter(|| n3ds_into(&surface, black_box(&linear), &mut t))
         });
         names.push(("swizzle_3ds_swizzle_1t".into(), None));
-        ours(
-            &mut group,
-            &mut names,
+        let group = (group_name, group, names);
+        cases.push(ours(
+            group,
             &surface,
             &linear,
             &tiled,
             [Some("swizzle_3ds_swizzle_1t"), None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        ));
     }
 
     // D3D12 standard swizzle: ours alone.
     for (format, mips, label) in [rgba8, bc7] {
-        let surface = Surface::new(Platform::D3d12, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::D3d12, format, mips);
         let group_name = format!("texture_d3d12_{label}");
-        let mut group = criterion.benchmark_group(&group_name);
-        let mut names = Names::new();
-        ours(
-            &mut group,
-            &mut names,
-            &surface,
-            &linear,
-            &tiled,
-            [None, None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        let group = criterion.benchmark_group(&group_name);
+        let group = (group_name, group, Names::new());
+        cases.push(ours(group, &surface, &linear, &tiled, [None, None]));
     }
     // Wii U (2-D thin-1 macro tiles, swizzle 0x500): against `wiiu_swizzle`'s read of the
     // whole surface (`Gx2Surface::deswizzle`, which allocates; its write path drops texels,
@@ -381,9 +377,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             tile_mode: swizzle::texture::wiiu::TileMode::Tiled2DThin1,
             swizzle: 0x500,
         };
-        let surface = Surface::new(platform, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(platform, format, mips);
         let gx2 = gx2_surface(&surface, &tiled);
         assert!(gx2.deswizzle().unwrap() == linear, "Wii U {label}");
         let group_name = format!("texture_wiiu_{label}");
@@ -408,16 +402,8 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             "swizzle_deswizzle_alloc_1t".into(),
             Some("wiiu_swizzle_deswizzle_alloc".into()),
         ));
-        ours(
-            &mut group,
-            &mut names,
-            &surface,
-            &linear,
-            &tiled,
-            [None, None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        let group = (group_name, group, names);
+        cases.push(ours(group, &surface, &linear, &tiled, [None, None]));
     }
     cases
 }

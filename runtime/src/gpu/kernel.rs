@@ -1,19 +1,13 @@
 //! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
-use super::batch::{Batch, Dispatch};
+use super::batch::{Batch, Pipeline};
+use super::buffer::{check_element, check_lengths};
 use super::narrow;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
-use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
-use std::time::Duration;
+use super::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
-
-/// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
-/// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
-/// and needs a few hundred milliseconds of work to return to 1980 MHz, and timed cold, a copy
-/// measures half its bandwidth.
-pub const WARM_UP: Duration = Duration::from_millis(500);
 
 /// Threads per workgroup of the one-dimensional kernels.
 const GROUP: u32 = 256;
@@ -54,82 +48,28 @@ pub enum BoundsChecks {
 pub struct Kernel {
     name: String,
     wgsl: String,
-    dispatch: Dispatch,
+    pipeline: Pipeline,
     input: usize,
     output: usize,
     /// Bits per element.
     bits: usize,
 }
 
-impl Kernel {
-    /// Runs the kernel once, reading `input` and writing `output`, and waits for it. To
-    /// run several kernels with one wait, record them into a [`Batch`] with
-    /// [`Kernel::enqueue`].
-    pub fn run<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-    ) -> Result<(), GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch.run(gpu, &[&input.buffer, &output.buffer])
-    }
-
-    /// Records a run reading `input` and writing `output` into `batch`, after the runs
-    /// recorded before it; [`Batch::submit`] runs them all.
-    pub fn enqueue<T: Word>(
+impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for Kernel {
+    /// Records a run reading `input` and writing `output`.
+    fn enqueue(
         &self,
         batch: &mut Batch,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
+        (input, output): (&Buffer<T>, &Buffer<T>),
     ) -> Result<(), GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
+        self.pipeline
             .enqueue(batch, &[&input.buffer, &output.buffer]);
         Ok(())
     }
+}
 
-    /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries. A GPU
-    /// that was idle runs at low clocks: see [`Kernel::warm_up`] and [`Kernel::median`].
-    pub fn time<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        runs: usize,
-    ) -> Result<Vec<Duration>, GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .time(gpu, &[&input.buffer, &output.buffer], runs)
-    }
-
-    /// Runs the kernel back to back for at least `duration`, so that the GPU leaves its
-    /// idle clocks before it is timed.
-    pub fn warm_up<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        duration: Duration,
-    ) -> Result<(), GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .warm_up(gpu, &[&input.buffer, &output.buffer], duration)
-    }
-
-    /// The median GPU time of `runs` runs (at least one), after [`WARM_UP`] of warm-up.
-    pub fn median<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        runs: usize,
-    ) -> Result<Duration, GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .median(gpu, &[&input.buffer, &output.buffer], runs)
-    }
-
+impl Kernel {
     /// The kernel's name, for reports.
     pub fn name(&self) -> &str {
         &self.name
@@ -152,19 +92,10 @@ impl Kernel {
 
     fn check_lengths<T: Word>(&self, input: usize, output: usize) -> Result<(), GpuError> {
         check_element::<T>(self.bits)?;
-        for (buffer, expected, actual) in [
+        check_lengths([
             ("input", self.input, input),
             ("output", self.output, output),
-        ] {
-            if expected != actual {
-                return Err(GpuError::Length {
-                    buffer,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
@@ -173,34 +104,23 @@ impl Kernel {
 #[derive(Debug)]
 pub struct MapKernel {
     wgsl: String,
-    dispatch: Dispatch,
+    pipeline: Pipeline,
     len: usize,
 }
 
-impl MapKernel {
-    /// Applies the body to `data` in place, and waits for it.
-    pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
+impl<T: Word> Dispatch<&Buffer<T>> for MapKernel {
+    /// Records applying the body to `data` in place.
+    fn enqueue(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
         self.check_length(data)?;
-        self.dispatch.run(gpu, &[&data.buffer])
-    }
-
-    /// Records applying the body to `data` into `batch`; [`Batch::submit`] runs it.
-    pub fn enqueue<T: Word>(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
-        self.check_length(data)?;
-        self.dispatch.enqueue(batch, &[&data.buffer]);
+        self.pipeline.enqueue(batch, &[&data.buffer]);
         Ok(())
     }
+}
 
+impl MapKernel {
     fn check_length<T: Word>(&self, data: &Buffer<T>) -> Result<(), GpuError> {
         check_element::<T>(32)?;
-        if data.len() != self.len {
-            return Err(GpuError::Length {
-                buffer: "data",
-                expected: self.len,
-                actual: data.len(),
-            });
-        }
-        Ok(())
+        check_lengths([("data", self.len, data.len())])
     }
 
     /// The whole WGSL module.
@@ -425,7 +345,7 @@ impl Gpu {
         let pipeline = self.pipeline("map", &wgsl, BoundsChecks::On)?;
         Ok(MapKernel {
             wgsl,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             len: layout.space(),
         })
     }
@@ -444,7 +364,7 @@ impl Gpu {
     }
 
     /// [`Gpu::kernel`] with wgpu's bounds checks as `checks` says: `Off` only for kernels
-    /// whose every index is in range of its buffers of the lengths [`Kernel::run`] checks.
+    /// whose every index is in range of its buffers of the lengths [`Dispatch::run`] checks.
     pub(super) fn kernel_with(
         &self,
         name: String,
@@ -458,7 +378,7 @@ impl Gpu {
         Ok(Kernel {
             name,
             wgsl,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             input,
             output,
             bits,
@@ -495,8 +415,8 @@ impl Gpu {
                 // for tiled copies (transposes, GEMM tiles) a layout's offsets below its
                 // space in workgroup memory and image indices under guards derived from
                 // the extents; for a GEMM's fragments, elements of its tile (a checked
-                // thread-value layout) and C's indices under the same guards. `Kernel::run`
-                // and `GemmKernel::run` check that the buffers hold exactly the matrices.
+                // thread-value layout) and C's indices under the same guards. `Dispatch::run`
+                // checks that the buffers hold exactly the matrices.
                 unsafe {
                     self.device()
                         .create_shader_module_trusted(descriptor, runtime)
@@ -609,17 +529,6 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
         });
     }
     Ok([x as u32, y as u32])
-}
-
-/// Fails unless `T` has `bits` bits: the width a kernel was built for.
-fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
-    match T::BITS == bits {
-        true => Ok(()),
-        false => Err(GpuError::Element {
-            expected: bits,
-            actual: T::BITS,
-        }),
-    }
 }
 
 /// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
