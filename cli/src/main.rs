@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use swizzle_core::analysis::{Access, Banks};
 use swizzle_core::picture::{self, PictureError};
 use swizzle_core::report;
-use swizzle_syntax::check::Checked;
+use swizzle_syntax::check::{Checked, CheckedAccess};
 use swizzle_syntax::{NamedTraversal, Source};
 
 /// Why a command failed.
@@ -198,7 +198,7 @@ fn resolve(
     file: &Path,
 ) -> Result<(Access, Option<Banks>), Failure> {
     let name = match access {
-        AccessArg::Spec(access) => return Ok((access, None)),
+        AccessArg::Spec(checked) => return Ok(declared(&checked)),
         AccessArg::Named(name) => name,
     };
     let found = source
@@ -217,8 +217,13 @@ fn resolve(
             listing(&held)
         ))
     })?;
-    let (count, width_bytes) = found.banks;
-    Ok((found.access.clone(), Some(Banks { count, width_bytes })))
+    Ok(declared(found))
+}
+
+/// An access and the banks it declares (32 of 4 bytes where it declares none).
+fn declared(checked: &CheckedAccess) -> (Access, Option<Banks>) {
+    let (count, width_bytes) = checked.banks;
+    (checked.access.clone(), Some(Banks { count, width_bytes }))
 }
 
 /// The traversal item named `name`.

@@ -17,7 +17,6 @@ mod print;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
-pub use items::access::spec::{access as access_pattern, banks};
 /// The controls the generated SIMD rows build from each step of a network (the runtime's
 /// interpreted networks are tested against them).
 #[doc(hidden)]
@@ -223,6 +222,23 @@ pub fn layouts(text: &str) -> Result<Vec<check::Checked>, Diagnostics> {
 /// Parses and checks the items of a text, with the macro's checks and errors.
 pub fn source(text: &str) -> Result<Source, Diagnostics> {
     checked(lex::lex(text)?)
+}
+
+/// An access written as the statements of an `access` item's body — `lanes 32; bytes 2;
+/// m = lane % 16; k = lane / 16 * 8;` — as the command line takes it (`--access`): parsed
+/// and checked by the macro's own parser and checks, with the macro's errors, placed in
+/// `text`. The access is named by its text.
+pub fn access_pattern(text: &str) -> Result<check::CheckedAccess, Diagnostics> {
+    let body = lex::lex(text)?;
+    let mut source = checked(quote::quote!(access inline { #body }))?;
+    let mut found = source.accesses.pop().ok_or_else(|| {
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "expected the statements of an access body, e.g. `lanes 32; bytes 4; m = lane % 16;`",
+        )
+    })?;
+    found.access.name = text.trim().to_owned();
+    Ok(found)
 }
 
 /// Parses and checks the items of every `layout! { .. }` invocation in a Rust source file,

@@ -71,6 +71,25 @@ pub trait Stage: Sized {
     }
 }
 
+/// A stage between one upper and one lower dim that is its own inverse (`xor`, `swizzle`):
+/// the one [`SelfInverse::flip`] computes either dim from the other, so its `apply` and
+/// `raise` are [`SelfInverse::flip_from`] in the two directions.
+trait SelfInverse {
+    /// The value of one end given the other's.
+    fn flip<D: Domain>(&self, on: &Lowering<'_, D>, value: D::Value) -> Result<D::Value, D::Error>;
+
+    /// Sets `to` to the flip of `from`'s value.
+    fn flip_from<D: Domain>(
+        &self,
+        on: &mut Lowering<'_, D>,
+        from: DimId,
+        to: DimId,
+    ) -> Result<(), D::Error> {
+        let value = self.flip(on, on.get(from)?)?;
+        on.set(to, value)
+    }
+}
+
 /// A field of a transform, as const data.
 #[derive(Clone, Copy, Debug)]
 pub enum Field<'a> {
