@@ -73,6 +73,14 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
+    /// 32 × 32 XOR tiles: one `vec4` a thread would give short region rows.
+    pub layout DynXor32 {
+        memory [ty: dyn, tx: dyn, yi: 32, xi: 32];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
     /// `DynMorton` cut into blocks of 4 × 2 counted at run time (a divide over a `dyn` base).
     pub layout DynMortonBlocks {
         over DynMorton;
@@ -876,7 +884,12 @@ fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)
 fn staged_narrow_packs_match_the_interpreter() {
     let gpu = gpu();
     for extents in [[37, 48], [8, 16], [64, 96], [5, 32], [24, 272]] {
-        for descriptor in [&DynMorton::DESCRIPTOR, &DynXor::DESCRIPTOR] {
+        let descriptors = [
+            &DynMorton::DESCRIPTOR,
+            &DynXor::DESCRIPTOR,
+            &DynXor32::DESCRIPTOR,
+        ];
+        for descriptor in descriptors {
             let (layout, offset) = tiled(descriptor, &extents);
             for staged in [layout.with_element::<u8>(), layout.with_element::<u16>()] {
                 let staged = staged.expect("narrow layout");
@@ -891,16 +904,21 @@ fn staged_narrow_packs_match_the_interpreter() {
                         "{extents:?}\n{wgsl}"
                     );
                     // Each region word is loaded once: four loads for each of a thread's
-                    // vec4s (two for XOR tiles, whose region rows are short runs; one for
-                    // Morton's) where each word's elements share a word on the other side (the
+                    // vec4s where each word's elements share a word on the other side (the
                     // XOR; four bytes of a row of Morton's 4 × 4 blocks), eight where they
-                    // come in pairs (an unpack of Morton bytes).
+                    // come in pairs (an unpack of Morton bytes). A thread moves two vec4s
+                    // where one each (256 threads) would make the region's image rows
+                    // shorter than 256 bytes: 32 × 32 tiles, not 8 × 8 ones.
                     let loads = wgsl.matches("= region[padded(").count();
                     let bits = staged.element_bits();
                     let pairs =
                         descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
                     let per_vec4 = if pairs { 8 } else { 4 };
-                    let quads = if descriptor.name == "DynXor" { 2 } else { 1 };
+                    let columns = if descriptor.name == "DynXor32" { 32 } else { 8 };
+                    let elements_per_vec4 = 128 / bits;
+                    let tiles_per_region = 256 * elements_per_vec4 / (columns * columns);
+                    let row_bytes = tiles_per_region * columns * bits / 8;
+                    let quads = if row_bytes < 256 { 2 } else { 1 };
                     assert_eq!(loads, quads * per_vec4, "{direction}\n{wgsl}");
                     // And one inverse or offset per word: the word's other elements lie at
                     // its first element's place XOR a constant.
