@@ -7,7 +7,6 @@ mod paths;
 mod raster;
 pub mod rust;
 pub mod simd;
-mod straight;
 mod tiled;
 mod tiled_copy;
 mod traversal;

@@ -36,8 +36,11 @@ macro_rules! vectorize {
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
+mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+pub use table::{FullTiles, MAX_UNROLLED, Network, Run, full_tile};
 
 use super::Level;
 
@@ -153,6 +156,26 @@ impl Rows {
             .iter()
             .position(|&size| size == size_of::<E>())
             .map_or(Rows::NONE, |index| rows[index])
+    }
+
+    /// The rows of `K`'s networks for elements of `E`, at every level of this
+    /// architecture that has one.
+    pub fn generated<K: FullTiles, E>() -> Rows {
+        #[allow(unused_mut)]
+        let mut rows = Rows::NONE;
+        let has = |level| table::has_rows::<K>(level, size_of::<E>());
+        #[cfg(target_arch = "x86_64")]
+        {
+            use swizzle_core::simd::Level;
+            rows.avx512 = has(Level::Avx512).then_some(x86::avx512_rows::<K, E> as RowFn<_>);
+            rows.avx2 = has(Level::Avx2).then_some(x86::avx2_rows::<K, E> as RowFn<_>);
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            rows.neon = has(swizzle_core::simd::Level::Neon).then_some(neon::neon_rows::<K, E> as RowFn<_>);
+        }
+        let _ = has;
+        rows
     }
 
     /// The rows of `level` with the token that runs them, bound once per copy; `None` where

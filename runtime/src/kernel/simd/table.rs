@@ -1,0 +1,301 @@
+//! A kernel's full tiles as constant tables, and the generic code that runs them: `layout!`
+//! emits each permute network once per lane count ([`Network`]) and the straight-line
+//! tile's runs ([`FullTiles::RUNS`]); the rows of each level (x86.rs, neon.rs) and
+//! [`full_tile`] unroll them here, with every step's offsets and controls computed at
+//! compile time ([`Op::of`], from `swizzle_core::simd::Permute`), so that after inlining
+//! they are the constants of straight-line code, as if the macro had printed it.
+
+use super::super::Element;
+use swizzle_core::simd::{Level, Permute, Units};
+
+/// The most steps of a network, and runs of a tile, the runtime unrolls: larger ones are
+/// not emitted (the runtime's interpreted networks and its loop over the plan's runs copy
+/// them).
+pub const MAX_UNROLLED: usize = 256;
+
+/// Repeats `$body` with `$i` a `const usize` from 0 to [`MAX_UNROLLED`] - 1: straight-line
+/// code over a constant table, each index's branch folded at compile time.
+macro_rules! unroll {
+    ($i:ident => $body:block) => {
+        unroll!(@high [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] $i $body)
+    };
+    (@high [$($high:literal)*] $i:ident $body:block) => {
+        $(unroll!(@low $high [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] $i $body);)*
+    };
+    (@low $high:literal [$($low:literal)*] $i:ident $body:block) => {
+        $({
+            const $i: usize = $high * 16 + $low;
+            $body
+        })*
+    };
+}
+pub(crate) use unroll;
+
+/// A permute network of full tiles as const data, for registers of `lanes` elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Network {
+    pub lanes: usize,
+    /// Where each source register starts, in elements of the source's frame.
+    pub loads: &'static [usize],
+    /// Where each destination register starts, in elements of the destination's frame.
+    pub stores: &'static [usize],
+    /// Per step, grouped by store: its store and load (indices into `stores`, `loads`),
+    /// the destination lanes it writes (bit `i` for lane `i`) and its map (an index into
+    /// `maps`).
+    pub steps: &'static [(usize, usize, u64, usize)],
+    /// The distinct lane maps of the steps: for each destination lane, its source lane.
+    pub maps: &'static [&'static [u8]],
+}
+
+/// A run of the straight-line tile: the first element's row-major index in the tile, its
+/// offsets in the source and destination frames, its length.
+pub type Run = (usize, usize, usize, usize);
+
+/// What `layout!` emits for a kernel's full tiles (the kernel type implements it).
+pub trait FullTiles {
+    /// The side that is a row-major image (0: the source, 1: the destination) and the
+    /// tile's columns; `None` between two layouts.
+    const IMAGE: Option<(usize, usize)>;
+    /// One network per lane count that generated rows run.
+    const NETWORKS: &'static [Network];
+    /// The straight-line tile's runs; empty where the tile is not unrolled.
+    const RUNS: &'static [Run];
+}
+
+/// The network of `lanes` among `networks`, if any.
+pub const fn network(networks: &'static [Network], lanes: usize) -> Option<&'static Network> {
+    let mut i = 0;
+    while i < networks.len() {
+        if networks[i].lanes == lanes && networks[i].steps.len() <= MAX_UNROLLED {
+            return Some(&networks[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether `K` has rows for `level` and elements of `size` bytes.
+pub const fn has_rows<K: FullTiles>(level: Level, size: usize) -> bool {
+    network(K::NETWORKS, level.lanes(size)).is_some()
+}
+
+/// Where a register lies in one side of a tile: the image row (0 for a tile) and the byte
+/// offset in it.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub row: usize,
+    pub at: usize,
+}
+
+/// How one side of a tile is sliced: into image rows of `span` bytes, or one slice of
+/// `span` bytes from the tile's start.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    pub span: usize,
+}
+
+impl Span {
+    /// The bytes of `place`'s row or tile, from a tile at `start` (image rows `pitch` apart).
+    #[inline(always)]
+    pub fn of(self, bytes: &[u8], start: usize, pitch: usize, place: Place) -> &[u8] {
+        &bytes[start + place.row * pitch..][..self.span]
+    }
+
+    /// [`of`](Self::of) to write.
+    #[inline(always)]
+    pub fn of_mut(self, bytes: &mut [u8], start: usize, pitch: usize, place: Place) -> &mut [u8] {
+        &mut bytes[start + place.row * pitch..][..self.span]
+    }
+}
+
+/// One step of a network as a level's rows run it, computed at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Op {
+    /// Whether the network has this step (the unrolled code has room for more).
+    pub present: bool,
+    /// The step's index among its store's steps, and how many that store has.
+    pub index: usize,
+    pub count: usize,
+    /// A single step that stores its load as it is.
+    pub identity: bool,
+    pub load: Place,
+    pub store: Place,
+    /// The step's control in the units of the level's permutes.
+    pub control: Units,
+}
+
+impl Op {
+    /// The `i`-th step of `K`'s network for `level` and elements of `size` bytes.
+    pub const fn of<K: FullTiles>(level: Level, size: usize, i: usize) -> Op {
+        let permute = Permute::new(level, size);
+        let absent = Op {
+            present: false,
+            index: 0,
+            count: 0,
+            identity: false,
+            load: Place { row: 0, at: 0 },
+            store: Place { row: 0, at: 0 },
+            control: permute.control(0, &[]),
+        };
+        let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
+            return absent;
+        };
+        if i >= network.steps.len() {
+            return absent;
+        }
+        let (store, load, mask, map) = network.steps[i];
+        let (mut first, mut end) = (i, i + 1);
+        while first > 0 && network.steps[first - 1].0 == store {
+            first -= 1;
+        }
+        while end < network.steps.len() && network.steps[end].0 == store {
+            end += 1;
+        }
+        let lanes = network.lanes;
+        let map = network.maps[map];
+        let full = u64::MAX >> (64 - lanes);
+        let mut identity = end - first == 1 && mask & full == full;
+        let mut lane = 0;
+        while lane < lanes {
+            identity &= map[lane] as usize == lane;
+            lane += 1;
+        }
+        let sides = sides::<K>(level, size);
+        Op {
+            present: true,
+            index: i - first,
+            count: end - first,
+            identity,
+            load: place::<K>(0, sides[0], size, level, network.loads[load]),
+            store: place::<K>(1, sides[1], size, level, network.stores[store]),
+            control: permute.control(mask, map),
+        }
+    }
+
+    /// The control of a two-register permute of steps `i - 1` and `i` (`fill` where
+    /// neither writes), or of step `i` alone where `pair` is false.
+    pub const fn pair<K: FullTiles>(level: Level, size: usize, i: usize, pair: bool, fill: u32) -> Units {
+        let permute = Permute::new(level, size);
+        let this = Op::of::<K>(level, size, i).control;
+        match (pair, i) {
+            (true, 1..) => {
+                let first = Op::of::<K>(level, size, i - 1).control;
+                permute.pair_units(&first, Some(&this), fill)
+            }
+            _ => permute.pair_units(&this, None, fill),
+        }
+    }
+
+    /// Whether this is its store's last step: the register is then stored.
+    pub const fn last(&self) -> bool {
+        self.index + 1 == self.count
+    }
+}
+
+/// How `K`'s rows slice each side for `level` and `size`-byte elements.
+pub const fn sides<K: FullTiles>(level: Level, size: usize) -> [Span; 2] {
+    let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
+        return [Span { span: 0 }; 2];
+    };
+    [
+        span::<K>(0, size, reach(network.loads, network.lanes, size)),
+        span::<K>(1, size, reach(network.stores, network.lanes, size)),
+    ]
+}
+
+/// Bytes from a tile's start to the end of its last register at `offsets`.
+const fn reach(offsets: &[usize], lanes: usize, size: usize) -> usize {
+    let (mut max, mut i) = (0, 0);
+    while i < offsets.len() {
+        if offsets[i] > max {
+            max = offsets[i];
+        }
+        i += 1;
+    }
+    (max + lanes) * size
+}
+
+/// How side `side` is sliced: image rows, or the tile up to `reach` bytes.
+const fn span<K: FullTiles>(side: usize, size: usize, reach: usize) -> Span {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => Span { span: cols * size },
+        _ => Span { span: reach },
+    }
+}
+
+/// The place of the register at element `at` of side `side`.
+const fn place<K: FullTiles>(side: usize, span: Span, size: usize, level: Level, at: usize) -> Place {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => {
+            let place = Place {
+                row: at / cols,
+                at: at % cols * size,
+            };
+            assert!(
+                place.at + level.register_bytes() <= span.span,
+                "a register lies across two image rows"
+            );
+            place
+        }
+        _ => Place { row: 0, at: at * size },
+    }
+}
+
+/// The image pitch of `K`'s rows, in bytes, from the row's pitches.
+#[inline(always)]
+pub fn pitch<K: FullTiles>(pitches: [usize; 2]) -> usize {
+    match K::IMAGE {
+        Some((side, _)) => pitches[side],
+        None => 0,
+    }
+}
+
+/// One full tile of `K` in straight lines: each of its [`FullTiles::RUNS`] a slice copy at
+/// constant offsets (`src` and `dst` start at the tile; an image's rows lie `rows[0]`
+/// (source) or `rows[1]` (destination) elements apart). The runtime calls it for every full
+/// tile where the CPU copies in runs.
+#[inline]
+pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usize; 2]) {
+    let reach = const { tile_reach(K::RUNS) };
+    unroll!(I => {
+        let (at, from, to, len) = const { run(K::RUNS, I) };
+        if len > 0 {
+            match K::IMAGE {
+                Some((0, cols)) => {
+                    let image = &src[at / cols * rows[0]..][..cols];
+                    dst[..reach[1]][to..][..len].copy_from_slice(&image[at % cols..][..len]);
+                }
+                Some((_, cols)) => {
+                    let image = &mut dst[at / cols * rows[1]..][..cols];
+                    image[at % cols..][..len].copy_from_slice(&src[..reach[0]][from..][..len]);
+                }
+                None => dst[..reach[1]][to..][..len]
+                    .copy_from_slice(&src[..reach[0]][from..][..len]),
+            }
+        }
+    });
+}
+
+/// Run `i` of `runs`, or an empty one past them.
+const fn run(runs: &[Run], i: usize) -> Run {
+    match i < runs.len() {
+        true => runs[i],
+        false => (0, 0, 0, 0),
+    }
+}
+
+/// Elements of a tile the runs reach in the source and in the destination frames.
+const fn tile_reach(runs: &[Run]) -> [usize; 2] {
+    let (mut reach, mut i) = ([0, 0], 0);
+    while i < runs.len() {
+        let (_, from, to, len) = runs[i];
+        if from + len > reach[0] {
+            reach[0] = from + len;
+        }
+        if to + len > reach[1] {
+            reach[1] = to + len;
+        }
+        i += 1;
+    }
+    reach
+}
