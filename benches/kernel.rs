@@ -11,13 +11,13 @@
 
 mod common;
 
-use common::{fastest, is_benchmark_run, medians};
+use common::{fastest, is_benchmark_run, median_ns, medians};
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::SystemTime;
-use swizzle::kernel::{Level, Options, Plan};
+use swizzle::kernel::{self, Frame, KernelError, Level, Options, Plan, Route, Side};
 
 #[path = "common/kernels.rs"]
 #[macro_use]
@@ -31,6 +31,7 @@ const SIDES: [usize; 3] = [512, 4096, 8192];
 /// A tiled layout's sides for the runtime: row-major image and tiles.
 struct Tiled {
     name: &'static str,
+    /// The image's sides: rows, columns.
     extents: [usize; 2],
     space: usize,
     /// The pack kernel's plan: which levels have networks.
@@ -40,9 +41,14 @@ struct Tiled {
     run_pack: Box<Runner>,
     run_unpack: Box<Runner>,
     descriptor: swizzle::ir::Descriptor,
+    /// The route each direction (pack, unpack) takes with default options.
+    routes: [Box<Router>; 2],
 }
 
-type Runner = dyn Fn(Options, &[u32], &mut [u32]) -> Result<(), swizzle::kernel::KernelError>;
+type Runner = dyn Fn(Options, &[u32], &mut [u32]) -> Result<(), KernelError>;
+
+/// The route a kernel takes with some options.
+type Router = dyn Fn(Options) -> Result<Route, KernelError>;
 
 macro_rules! tiled {
     ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
@@ -54,6 +60,10 @@ macro_rules! tiled {
             space: layout.space(),
             pack: $pack::plan().clone(),
             descriptor: $layout::DESCRIPTOR,
+            routes: [
+                Box::new(|options| $pack::route::<u32>(options)),
+                Box::new(|options| $unpack::route::<u32>(options)),
+            ],
             run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
                 $pack::run_with(&layout, options, src, dst)
             }),
@@ -64,16 +74,64 @@ macro_rules! tiled {
     }};
 }
 
+/// The same kernel written by hand: its plan copied through `swizzle::kernel::copy_with`,
+/// with none of the code `layout!` generates for it (the runtime's interpreted networks
+/// and runs).
+macro_rules! by_hand {
+    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
+        let layout = $layout::new($side, $side).expect("fits");
+        let (extents, tiles) = (layout.extents(), layout.tiles());
+        // The two sides, image first; built per call, as they borrow the tile counts.
+        let copy = move |pack: bool, options, plan, src: &[u32], dst: &mut [u32]| {
+            let image = Side {
+                extents: &extents,
+                frame: Frame::RowMajor,
+            };
+            let tiled = Side {
+                extents: &extents,
+                frame: Frame::Tiles {
+                    tiles: &tiles,
+                    tile_space: $layout::TILE_SPACE,
+                },
+            };
+            let (from, to) = if pack { (image, tiled) } else { (tiled, image) };
+            kernel::copy_with(options, plan, from, to, src, dst)
+        };
+        Tiled {
+            name: $name,
+            extents,
+            space: layout.space(),
+            pack: $pack::plan().clone(),
+            descriptor: $layout::DESCRIPTOR,
+            routes: [
+                Box::new(|options| kernel::route::<u32>($pack::plan(), options)),
+                Box::new(|options| kernel::route::<u32>($unpack::plan(), options)),
+            ],
+            run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                copy(true, options, $pack::plan(), src, dst)
+            }),
+            run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                copy(false, options, $unpack::plan(), src, dst)
+            }),
+        }
+    }};
+}
+
 impl Tiled {
     /// The image packed by the interpreter: every element at its offset.
     fn expected(&self, image: &[u32]) -> Vec<u32> {
+        // The interpreter's offsets across threads, row by row (it is slow at 8192²).
+        let (descriptor, extents) = (&self.descriptor, self.extents);
+        let [rows, cols] = extents;
+        let offsets: Vec<usize> = (0..rows)
+            .into_par_iter()
+            .flat_map_iter(|y| {
+                (0..cols).map(move |x| descriptor.offset_in(&extents, &[y, x]).expect("valid"))
+            })
+            .collect();
         let mut packed = vec![u32::MAX; self.space];
-        for (i, coord) in swizzle::ir::coordinates(&self.extents).enumerate() {
-            let offset = self
-                .descriptor
-                .offset_in(&self.extents, &coord)
-                .expect("valid");
-            packed[offset] = image[i];
+        for (offset, value) in offsets.into_iter().zip(image) {
+            packed[offset] = *value;
         }
         packed
     }
@@ -99,12 +157,29 @@ fn levels(plan: &Plan) -> Vec<Level> {
         .collect()
 }
 
+/// One direction of one kernel in one group: the level its default options choose, and the
+/// levels it ran at (for the summary of the choice).
+struct Choice {
+    /// `morton8_pack`, …: the functions' names without the level.
+    kernel: String,
+    route: Route,
+    levels: Vec<Level>,
+}
+
 fn bench_layout(
     group: &mut BenchmarkGroup<WallTime>,
     layout: &Tiled,
     image: &[u32],
     names: &mut Vec<String>,
+    choices: &mut Vec<Choice>,
 ) {
+    for (direction, route) in ["pack", "unpack"].into_iter().zip(&layout.routes) {
+        choices.push(Choice {
+            kernel: format!("{}_{direction}", layout.name),
+            route: route(Options::default()).expect("the default options run"),
+            levels: levels(&layout.pack),
+        });
+    }
     let mut packed = vec![0u32; layout.space];
     let mut back = vec![0u32; image.len()];
     let expected = layout.expected(image);
@@ -134,10 +209,21 @@ fn bench_layout(
     }
 }
 
+/// What one group ran: its name, its functions, and the kernels' default choices.
+type Ran = (String, Vec<String>, Vec<Choice>);
+
+/// The sides this run measures: `SWIZZLE_BENCH_SIDES` (comma-separated), else [`SIDES`].
+fn sides() -> Vec<usize> {
+    std::env::var("SWIZZLE_BENCH_SIDES")
+        .ok()
+        .and_then(|list| list.split(',').map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| SIDES.to_vec())
+}
+
 /// The groups and the functions each ran, for the summary.
-fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
+fn benches(criterion: &mut Criterion) -> Vec<Ran> {
     let mut ran = Vec::new();
-    for side in SIDES {
+    for side in sides() {
         let image: Vec<u32> = (0..(side * side) as u32).collect();
         let group_name = format!("kernel_{side}");
         let mut group = criterion.benchmark_group(&group_name);
@@ -158,23 +244,40 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
             tiled!("morton8", Morton8, PackMorton8, UnpackMorton8, side),
             tiled!("morton16", Morton16, PackMorton16, UnpackMorton16, side),
             tiled!("xor8", Xor8, PackXor8, UnpackXor8, side),
+            tiled!("block16", Block16, PackBlock16, UnpackBlock16, side),
+            by_hand!("morton8_by_hand", Morton8, PackMorton8, UnpackMorton8, side),
+            by_hand!(
+                "morton16_by_hand",
+                Morton16,
+                PackMorton16,
+                UnpackMorton16,
+                side
+            ),
+            by_hand!("block16_by_hand", Block16, PackBlock16, UnpackBlock16, side),
         ];
-        for layout in &layouts {
-            bench_layout(&mut group, layout, &image, &mut names);
+        // `SWIZZLE_BENCH_KERNELS` (comma-separated names) keeps those alone.
+        let only = std::env::var("SWIZZLE_BENCH_KERNELS").ok();
+        let chosen = |name: &str| {
+            only.as_ref()
+                .is_none_or(|only| only.split(',').any(|o| o == name))
+        };
+        let mut choices = Vec::new();
+        for layout in layouts.iter().filter(|layout| chosen(layout.name)) {
+            bench_layout(&mut group, layout, &image, &mut names, &mut choices);
         }
         group.finish();
-        ran.push((group_name, names));
+        ran.push((group_name, names, choices));
     }
     ran
 }
 
 /// The markdown table: time, bandwidth (bytes read + written) and the ratio of the best
 /// memcpy's time to each function's.
-fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
+fn summary(ran: &[Ran], since: SystemTime) -> String {
     let mut out = String::from(
         "| image | function | median µs | GB/s (read + write) | memcpy / function |\n|---|---|---:|---:|---:|\n",
     );
-    for (group, names) in ran {
+    for (group, names, _) in ran {
         let side: usize = group.trim_start_matches("kernel_").parse().unwrap_or(0);
         let bytes = (side * side * 4 * 2) as f64;
         let times = medians(group, names, since);
@@ -196,6 +299,45 @@ fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
     out
 }
 
+/// The markdown table of the default level: for each kernel and direction (on all threads),
+/// the level its default options choose, the fastest level of this run, and how much slower
+/// the chosen one ran (the rule: never more than 10 %).
+fn choices(ran: &[Ran], since: SystemTime) -> String {
+    let mut out = String::from(
+        "| image | kernel | default route | its µs | best level | best µs | default / best |\n|---|---|---|---:|---|---:|---:|\n",
+    );
+    for (group, _, choices) in ran {
+        let side = group.trim_start_matches("kernel_");
+        for choice in choices {
+            let time = |level: &Level| {
+                median_ns(group, &format!("{}_{level:?}", choice.kernel), since).ok()
+            };
+            let timed: Vec<(Level, f64)> = choice
+                .levels
+                .iter()
+                .filter_map(|level| Some((*level, time(level)?)))
+                .collect();
+            let best = timed.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
+            let chosen = timed.iter().find(|(level, _)| *level == choice.route.level);
+            let (Some((best_level, best)), Some(&(_, chosen))) = (best, chosen) else {
+                continue;
+            };
+            let route = &choice.route;
+            let _ = writeln!(
+                out,
+                "| {side}² u32 | {} | {} {} | {:.1} | {best_level} | {:.1} | {:.2} |",
+                choice.kernel,
+                route.level,
+                route.tiles,
+                chosen / 1e3,
+                best / 1e3,
+                chosen / best
+            );
+        }
+    }
+    out
+}
+
 fn main() {
     let started = SystemTime::now();
     let mut criterion = common::criterion(20);
@@ -204,5 +346,7 @@ fn main() {
     if is_benchmark_run() {
         println!("\n## Copy kernels, u32 images\n");
         println!("{}", summary(&ran, started));
+        println!("\n## The default level against the best\n");
+        println!("{}", choices(&ran, started));
     }
 }

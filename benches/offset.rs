@@ -13,10 +13,13 @@ use std::marker::PhantomData;
 use std::time::SystemTime;
 
 mod common;
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
 
 use common::{is_benchmark_run, median_ns};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
+use fixtures::LdsA;
 use swizzle::Layout;
 use swizzle::batch::{self, BatchError, Simd};
 
@@ -25,16 +28,6 @@ swizzle::layout! {
     pub layout Morton16 { memory [m: 256]; morton m -> [y: 16, x: 16]; coords [y, x]; }
     /// 256×256 Morton tile.
     pub layout Morton256 { memory [m: 65536]; morton m -> [y: 256, x: 256]; coords [y, x]; }
-    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (docs/semantics.md §5).
-    pub layout LdsA {
-        const KPACK = 8; const L = 2; const K0 = 4;
-        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-        xor k0l by mr;
-        unmerge k0l -> [l: L, k0: K0];
-        merge [mr, l] -> m;
-        merge [k0, k1] -> k;
-        coords [m, k];
-    }
 }
 
 /// Coordinates per timed batch.

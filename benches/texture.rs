@@ -9,6 +9,8 @@
 //! - 3DS against `swizzle_3ds` 0.2 (caller buffers; it only tiles): RGBA8, mip 0 and 10 mips
 //!   (4096 to 8; the 3DS has no BC7).
 //! - D3D12 standard swizzle: no crate; our time alone.
+//! - Wii U (2-D thin-1, swizzle 0x500) against `wiiu_swizzle` 0.3's whole-surface read
+//!   (`Gx2Surface::deswizzle`, allocating; RGBA8 and BC3, GX2 having no BC7).
 //!
 //! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; `main`
 //! prints each function's ratio against the crate in the same direction.
@@ -328,7 +330,95 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
         group.finish();
         cases.push((group_name, names));
     }
+    // Wii U (2-D thin-1 macro tiles, swizzle 0x500): against `wiiu_swizzle`'s read of the
+    // whole surface (`Gx2Surface::deswizzle`, which allocates; its write path drops texels,
+    // so it has no swizzle to time). GX2 has no BC7: BC3, of the same 16-byte blocks.
+    let bc3 = (Format::BC3, 13, "bc3_13mips");
+    for (format, mips, label) in [rgba8, bc3] {
+        let platform = Platform::WiiU {
+            tile_mode: swizzle::texture::wiiu::TileMode::Tiled2DThin1,
+            swizzle: 0x500,
+        };
+        let surface = Surface::new(platform, SIDE, SIDE, format).mips(mips);
+        let linear = data(surface.linear_size().unwrap());
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let gx2 = gx2_surface(&surface, &tiled);
+        assert!(gx2.deswizzle().unwrap() == linear, "Wii U {label}");
+        let group_name = format!("texture_wiiu_{label}");
+        let mut group = criterion.benchmark_group(&group_name);
+        // The reference computes every texel's address: seconds a surface.
+        group.sample_size(10);
+        let mut names = Names::new();
+        group.bench_function("wiiu_swizzle_deswizzle_alloc", |b| {
+            b.iter(|| black_box(&gx2).deswizzle().unwrap())
+        });
+        names.push(("wiiu_swizzle_deswizzle_alloc".into(), None));
+        group.bench_function("swizzle_deswizzle_alloc_1t", |b| {
+            b.iter(|| {
+                let mut l = vec![0u8; linear.len()];
+                surface
+                    .deswizzle_with(one, black_box(&tiled), &mut l)
+                    .unwrap();
+                l
+            })
+        });
+        names.push((
+            "swizzle_deswizzle_alloc_1t".into(),
+            Some("wiiu_swizzle_deswizzle_alloc".into()),
+        ));
+        ours(
+            &mut group,
+            &mut names,
+            &surface,
+            &linear,
+            &tiled,
+            [None, None],
+        );
+        group.finish();
+        cases.push((group_name, names));
+    }
     cases
+}
+
+/// `wiiu_swizzle`'s view of our tiled Wii U surface (one layer): the header GX2 files hold.
+fn gx2_surface<'a>(surface: &Surface, tiled: &'a [u8]) -> wiiu_swizzle::Gx2Surface<'a> {
+    use wiiu_swizzle::{AaMode, Gx2Surface, SurfaceDim, SurfaceFormat, TileMode};
+    let Platform::WiiU { tile_mode, swizzle } = surface.platform else {
+        unreachable!("a Wii U surface")
+    };
+    let u = |v: usize| v as u32;
+    let starts: Vec<usize> = (0..surface.mips)
+        .map(|mip| surface.level(0, mip).unwrap().swizzled.start)
+        .collect();
+    let mip1 = starts.get(1).copied().unwrap_or(tiled.len());
+    let mut mipmap_offsets = [0u32; 13];
+    mipmap_offsets[0] = u(mip1);
+    for (offset, start) in mipmap_offsets[1..].iter_mut().zip(starts.iter().skip(2)) {
+        *offset = u(start - mip1);
+    }
+    let bytes = surface.format.bytes_per_block;
+    Gx2Surface {
+        dim: SurfaceDim::D2,
+        width: u(surface.width),
+        height: u(surface.height),
+        depth_or_array_layers: 1,
+        mipmap_count: u(surface.mips),
+        format: match bytes {
+            4 => SurfaceFormat::R8G8B8A8Unorm,
+            _ => SurfaceFormat::Bc3Unorm,
+        },
+        aa: AaMode::X1,
+        usage: 1,
+        image_data: &tiled[..mip1],
+        mipmap_data: &tiled[mip1..],
+        tile_mode: TileMode::from_repr(tile_mode as u32).unwrap(),
+        swizzle,
+        alignment: 512 * u(bytes),
+        pitch: u(swizzle::texture::wiiu::level_info(surface, 0)
+            .unwrap()
+            .pitch),
+        mipmap_offsets,
+    }
 }
 
 /// The markdown table of this run: each function's median and its ratio against its anchor

@@ -68,8 +68,8 @@ pub mod picture {
     #[allow(deprecated)]
     pub use swizzle_core::picture::grid;
     pub use swizzle_core::picture::{
-        Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, offset_map, svg,
-        svg_with_path, thread_grid, thread_svg,
+        Cells, Coloring, Geometry, Path, PictureError, Stop, bank_map, cells_map, offset_map, svg,
+        svg_with_path, thread_grid, thread_svg, tile_svg,
     };
 }
 

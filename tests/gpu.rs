@@ -29,30 +29,12 @@ use swizzle::threads::ThreadValues;
 /// What no kernel writes.
 const POISON: u32 = 0xDEAD_BEEF;
 
+#[path = "common/fixtures.rs"]
+mod fixtures;
+
+use fixtures::{LdsA, MortonTexture};
+
 swizzle::layout! {
-    /// Seed 000.
-    pub layout MortonTexture {
-        memory [n: 64];
-        unmerge n -> [ty: 2, tx: 2, m: 16];
-        morton m -> [yi: 4, xi: 4];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-        inverse;
-    }
-
-    /// Seed 003.
-    pub layout LdsA {
-        const KPACK = 8; const L = 2; const K0 = 4;
-        memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
-        xor k0l by mr;
-        unmerge k0l -> [l: L, k0: K0];
-        merge [mr, l] -> m;
-        merge [k0, k1] -> k;
-        coords [m, k];
-        inverse;
-    }
-
     /// CuTe's Swizzle<3,3,3> over the same 128×32 shape as `LdsA`.
     pub layout Cute {
         memory [row: 128, col: 32];

@@ -58,6 +58,14 @@ swizzle::layout! {
     kernel PackPadded = pack(Padded);
     kernel UnpackPadded = unpack(Padded, vector 2);
 
+    /// A block-linear block of 16 Tegra GOBs of words as one tile: 2048 elements, runs of 4.
+    layout Block16 {
+        memory [by: dyn, bx: dyn, gy: 16, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
+        merge [by, gy, yq, y1] -> y;
+        merge [bx, xh, xq, x4] -> x;
+        coords [y, x];
+    }
+    kernel PackBlock16 = pack(Block16);
 }
 
 /// A poison value no source element has.
@@ -625,6 +633,73 @@ fn route_tells_the_path_of_each_element_type() {
             Err(KernelError::Unsupported(level)) if level == missing
         ));
     }
+}
+
+/// A plan copied by hand (no generated code) takes the default level of the cost model:
+/// a small network (an 8 × 8 Morton tile's) at the widest level that has one, a network
+/// whose controls would leave the L1 cache (a 2048-word block-linear tile's) not at all;
+/// either copy equals the pinned runs' copy, which the interpreter checks elsewhere.
+#[test]
+fn hand_written_plans_take_the_level_of_the_cost_model() {
+    use swizzle::kernel::{Frame, Side, copy, copy_with, route};
+    let any_network = |plan: &swizzle::kernel::Plan| {
+        Level::ALL
+            .into_iter()
+            .any(|level| level.is_available() && level.network::<u32>(plan).is_some())
+    };
+    let small = route::<u32>(PackMorton::plan(), Options::default()).unwrap();
+    assert_eq!(small.level, Level::detect::<u32>(PackMorton::plan()));
+    // Interpreted networks run on x86-64 only; elsewhere the route is the rule's answer,
+    // checked just above.
+    match any_network(PackMorton::plan()) {
+        _ if !cfg!(target_arch = "x86_64") => {}
+        true => {
+            assert_ne!(small.level, Level::Runs);
+            assert_eq!(
+                (small.tiles, small.reason),
+                (TileCopy::InterpretedNetwork, Reason::WidestNetwork)
+            );
+        }
+        false => assert_eq!(small.reason, Reason::NoNetwork),
+    }
+    let plan = PackBlock16::plan();
+    let large = route::<u32>(plan, Options::default()).unwrap();
+    assert_eq!((large.level, large.tiles), (Level::Runs, TileCopy::Runs));
+    let reason = match any_network(plan) {
+        true => Reason::LargeNetwork,
+        false => Reason::NoNetwork,
+    };
+    assert_eq!(large.reason, reason, "{large}");
+    // Its generated rows would hold more source registers than any level has: runs too.
+    let generated = PackBlock16::route::<u32>(Options::default()).unwrap();
+    assert_eq!(generated.level, Level::Runs, "{generated}");
+    // The default copy and the runs agree on an image of partial blocks.
+    let layout = Block16::new(300, 40).expect("fits");
+    let image: Vec<u32> = (0..300 * 40).collect();
+    let sides = (
+        Side {
+            extents: &[300, 40],
+            frame: Frame::RowMajor,
+        },
+        Side {
+            extents: &[300, 40],
+            frame: Frame::Tiles {
+                tiles: &layout.tiles(),
+                tile_space: Block16::TILE_SPACE,
+            },
+        },
+    );
+    let mut detected = vec![u32::MAX; layout.space()];
+    copy(plan, sides.0, sides.1, &image, &mut detected).expect("fits");
+    let mut runs = vec![u32::MAX; layout.space()];
+    copy_with(Level::Runs, plan, sides.0, sides.1, &image, &mut runs).expect("fits");
+    assert!(detected == runs);
+    let mut packed = vec![u32::MAX; layout.space()];
+    PackBlock16::run(&layout, &image, &mut packed).expect("fits");
+    assert!(
+        packed == runs,
+        "the hand-written copy differs from the kernel's"
+    );
 }
 
 /// Code written when a kernel's plan was the constant `K::PLAN` still compiles (with a

@@ -11,18 +11,14 @@ const I: usize = 7;
 #[allow(dead_code)]
 const K0: usize = 8;
 
-swizzle::layout! {
-    /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
-    pub layout MortonTexture {
-        memory [n: 64];
-        unmerge n -> [ty: 2, tx: 2, m: 16];
-        morton m -> [yi: 4, xi: 4];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-        inverse;
-    }
+#[path = "common/fixtures.rs"]
+mod fixtures;
 
+use fixtures::MortonTexture;
+
+swizzle::layout! {
+    /// `fixtures::LdsA` again: `OverLds` below starts `over` it, which needs it in this
+    /// invocation.
     /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
     pub layout LdsA {
         const KPACK = 8; const L = 2; const K0 = 4;
@@ -763,4 +759,62 @@ swizzle::layout! {
         unmerge m -> [d0: 7, d1: 8, d2: 5];
         coords [d0, d1, d2];
     }
+}
+
+swizzle::layout! {
+    /// A staged chain of cyclic shifts: its offset does not fold, so the layouts `over` it
+    /// call its functions instead of repeating its stages.
+    layout ShiftBase {
+        memory [r: 6, c: 5];
+        cyclic_shift c by r; cyclic_shift r by c; cyclic_shift c by r; cyclic_shift r by c;
+        cyclic_shift c by r; cyclic_shift r by c; cyclic_shift c by r; cyclic_shift r by c;
+        cyclic_shift c by r; cyclic_shift r by c; cyclic_shift c by r; cyclic_shift r by c;
+        cyclic_shift c by r; cyclic_shift r by c; cyclic_shift c by r; cyclic_shift r by c;
+        cyclic_shift c by r; cyclic_shift r by c; cyclic_shift c by r; cyclic_shift r by c;
+        coords [r, c];
+        inverse;
+    }
+    /// Over a staged layout: calls `ShiftBase::offset` and `ShiftBase::coord`.
+    layout ShiftOver { over ShiftBase; cyclic_shift c by r; coords [r, c]; inverse; }
+    /// Over a layout over a staged one, renaming and transposing its coordinates.
+    layout ShiftOverTwice {
+        over ShiftOver [a, b];
+        merge [b, a] -> m;
+        unmerge m -> [y: 3, x: 10];
+        coords [y, x];
+        inverse;
+    }
+    /// Over a staged layout with padding of its own: `is_valid` is its own test alone.
+    layout ShiftOverPadded { over ShiftBase; pad c -> c (1, 2); coords [r, c]; }
+    /// A wrapping `modulo` that a `slice` keeps within one period: undone on those values.
+    layout WrappedSlice { memory [l: 6]; modulo l -> u (10); slice u -> v (3..9); coords [v]; inverse; }
+}
+
+/// Layouts whose functions call their base's (issue "Never hang, round two", item 5), and a
+/// `coord` undone on a restricted `modulo` (item 1): `offset`, `is_valid` and `coord` equal
+/// the interpreter on every coordinate and offset.
+#[test]
+fn layouts_over_staged_bases_and_restricted_modulos_agree_with_the_interpreter() {
+    fn agrees<L: Layout<N>, const N: usize>() {
+        for coord in coordinates(&L::SHAPE) {
+            let valid = L::DESCRIPTOR.is_valid(&coord);
+            let coord: [usize; N] = coord.try_into().expect("rank");
+            assert_eq!(L::is_valid(coord), valid, "{coord:?}");
+            if valid {
+                let offset = L::DESCRIPTOR.offset(&coord).expect("valid");
+                assert_eq!(L::offset(coord), offset, "{coord:?}");
+            }
+        }
+    }
+    fn inverts<L: Bijective<N>, const N: usize>() {
+        agrees::<L, N>();
+        for offset in 0..L::SPACE {
+            assert_eq!(L::offset(L::coord(offset)), offset, "{offset}");
+        }
+    }
+    inverts::<ShiftBase, 2>();
+    inverts::<ShiftOver, 2>();
+    inverts::<ShiftOverTwice, 2>();
+    agrees::<ShiftOverPadded, 2>();
+    inverts::<WrappedSlice, 1>();
 }

@@ -1,14 +1,17 @@
 //! The tensor-core GEMM's WGSL (`swizzle::gemm::tensor_cores`), without a GPU: validated by
 //! naga with the cooperative-matrix capability at odd and tile-multiple sizes: the library's
 //! layouts with and without `prefetch`, a double-buffered 128 × 128 variant, and f16
-//! accumulators.
+//! accumulators; and each variant's own WGSL run on the CPU (`wgsl-eval`: workgroups in
+//! lockstep, cooperative matrices per subgroup, races and out-of-bounds accesses reported)
+//! against a CPU GEMM at odd sizes and at a tile multiple.
 
+use half::f16;
 use swizzle::gpu::{Accumulate, TensorCores};
 
 #[path = "../benches/common/tc_step1.rs"]
 mod tc_step1;
 
-fn validate(wgsl: &str) {
+fn validate(wgsl: &str) -> naga::Module {
     let module = naga::front::wgsl::parse_str(wgsl)
         .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(wgsl)));
     let capabilities = naga::valid::Capabilities::default()
@@ -17,6 +20,7 @@ fn validate(wgsl: &str) {
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
         .validate(&module)
         .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(wgsl)));
+    module
 }
 
 const SHAPES: [[usize; 3]; 6] = [
@@ -147,5 +151,111 @@ fn the_library_loads_a_from_memory_where_its_tiles_fit_and_falls_back_elsewhere(
             wgsl,
             swizzle::gemm::tensor_cores_tiled().wgsl(shape).unwrap()
         );
+    }
+}
+
+/// The workgroup tile `[BM, BN]` of the kernel of `[m, n, k]`: `tc`'s, or its fallback's
+/// where an operand that `tc` reads straight from memory has tiles crossing the matrix's
+/// edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the WGSL).
+fn tile(tc: &TensorCores, [m, n, k]: [usize; 3]) -> [usize; 2] {
+    let (&[bm, bk], &[_, bn]) = (tc.a_tile.shape().as_slice(), tc.b_tile.shape().as_slice()) else {
+        panic!("GEMM tiles have two coordinates");
+    };
+    let direct = [
+        tc.direct[0] && m.is_multiple_of(bm) && k.is_multiple_of(bk),
+        tc.direct[1] && k.is_multiple_of(bk) && n.is_multiple_of(bn),
+    ];
+    match tc.fallback {
+        Some(fallback) if direct != tc.direct => tile(fallback, [m, n, k]),
+        _ => [bm, bn],
+    }
+}
+
+/// C of the kernel of `tc` for A (`m × k`) and B (`k × n`), row-major, run by the CPU
+/// evaluator; C starts as NaNs so that an element the kernel misses fails the comparison.
+fn evaluate(tc: &TensorCores, [m, n, k]: [usize; 3], a: &[f16], b: &[f16]) -> Vec<f32> {
+    let wgsl = tc.wgsl([m, n, k]).expect("WGSL");
+    let module = validate(&wgsl);
+    let [bm, bn] = tile(tc, [m, n, k]);
+    let [gm, gn] = [m.div_ceil(bm), n.div_ceil(bn)];
+    assert!(
+        wgsl.contains(&format!("order(group.y * {gn}u + group.x, {gm}u, {gn}u)")),
+        "the kernel's grid is not {gm} × {gn}:\n{wgsl}"
+    );
+    let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut buffers = wgsl_eval::Buffers::new();
+    buffers.bind(0, 0, bytes(a));
+    buffers.bind(0, 1, bytes(b));
+    buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
+    wgsl_eval::dispatch(&module, "main", [gn as u32, gm as u32, 1], &mut buffers)
+        .unwrap_or_else(|e| panic!("{}, {m} × {n} × {k}: {e}", tc.a_tile.name));
+    buffers
+        .get(0, 2)
+        .expect("C")
+        .chunks_exact(4)
+        .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
+        .collect()
+}
+
+/// `count` f16 in [-1, 1], of a fixed pseudo-random sequence.
+fn operand(count: usize, seed: u64) -> Vec<f16> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            f16::from_f32(((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0)
+        })
+        .collect()
+}
+
+#[test]
+fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
+    // Odd sizes (partial tiles on every side, k off the fragments and the steps), and a
+    // multiple of every variant's tiles (where operands come straight from memory).
+    for shape @ [m, n, k] in [[37, 50, 29], [130, 70, 48], [256, 128, 128]] {
+        let a = operand(m * k, 1);
+        let b = operand(k * n, 2);
+        // The CPU GEMM: f32 sums of the f16 products (each exact in f32), in order of k,
+        // and the sums of their magnitudes.
+        let mut expected = vec![(0f32, 0f64); m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let (sum, magnitude) = &mut expected[i * n + j];
+                for p in 0..k {
+                    let product = a[i * k + p].to_f32() * b[p * n + j].to_f32();
+                    *sum += product;
+                    *magnitude += product.abs() as f64;
+                }
+            }
+        }
+        for tc in variants() {
+            let c = evaluate(&tc, shape, &a, &b);
+            // The kernel sums the same products in f32 (or f16) in another order: they
+            // differ by at most 2 γ_k Σ|a b| (γ_k = k u / (1 - k u), u = 2⁻²⁴) for f32
+            // accumulators, plus one f16 rounding (u = 2⁻¹¹) of the running sum per
+            // 16-deep multiply-add for f16 ones. An indexing or barrier mistake errs by
+            // the size of a product (up to 1).
+            let rounding = match tc.accumulate {
+                Accumulate::F32 => 0.0,
+                Accumulate::F16 => k.div_ceil(16) as f64 * 2f64.powi(-11),
+            };
+            let u = 2f64.powi(-24);
+            let gamma = k as f64 * u / (1.0 - k as f64 * u);
+            for (at, (&got, &(sum, magnitude))) in c.iter().zip(&expected).enumerate() {
+                let bound = (2.0 * gamma + rounding) * magnitude;
+                assert!(
+                    ((got - sum).abs() as f64) <= bound,
+                    "{} ({:?}, direct {:?}), {m} × {n} × {k}: C[{}][{}] = {got}, the CPU says \
+                     {sum} (bound {bound:e})",
+                    tc.a_tile.name,
+                    tc.accumulate,
+                    tc.direct,
+                    at / n,
+                    at % n
+                );
+            }
+        }
     }
 }

@@ -542,13 +542,20 @@ const WIIU_FORMATS: [Format; 7] = [
     Format::BC3,
 ];
 
-/// `wiiu_swizzle` reads our tiled surface back: each level with `deswizzle_mipmap` at the
-/// level's tile mode and pitch, and the whole surface with `Gx2Surface::deswizzle`, which
-/// derives each mip's tile mode and pitch itself. (Its `swizzle_mipmap` sizes a level by
-/// its last texel's address, not the level's end, so that it drops or panics on texels
-/// past it: the reads are the reference.) Ours writes nothing else: a swizzle of ones
-/// leaves as many ones as the linear surface has bytes.
+/// `wiiu_swizzle` reads our tiled surface back: each mip (all its layers or depth slices)
+/// with `deswizzle_mipmap` at the level's tile mode and pitch, and the whole surface with
+/// `Gx2Surface::deswizzle`, which derives each mip's tile mode and pitch itself. (Its
+/// `swizzle_mipmap` sizes a level by its last texel's address, not the level's end, so that
+/// it drops or panics on texels past it: the reads are the reference.) Ours writes nothing
+/// else: a swizzle of ones leaves as many ones as the linear surface has bytes.
+///
+/// `deswizzle_mipmap` strides from slice to slice by `pitch × height` of the height it is
+/// given; addrlib's slices are padded to whole tiles (`LevelInfo::rows`), so it is given
+/// the padded height and its rows past the level's are dropped. `Gx2Surface` passes the
+/// level's own height: it is checked on surfaces of one slice, and on cube maps whose
+/// levels' heights are whole tiles (as `D2` surfaces of 6 layers, mip by mip).
 fn check_wiiu(surface: Surface) {
+    use swizzle::texture::wiiu::level_info;
     use wiiu_swizzle::{AaMode, Gx2Surface, SurfaceDim, SurfaceFormat, TileMode};
     let Platform::WiiU { tile_mode, swizzle } = surface.platform else {
         unreachable!()
@@ -566,28 +573,49 @@ fn check_wiiu(surface: Surface) {
     let ones = surface.swizzle_to_vec(&vec![1; linear.len()]).unwrap();
     assert_eq!(ones.iter().filter(|&&b| b == 1).count(), linear.len());
     let levels = surface.levels().unwrap();
-    for level in &levels {
-        let (mode, pitch) = swizzle::texture::wiiu::level_mode(&surface, level.mip).unwrap();
-        let [_, h, w] = level.blocks;
+    for mip in 0..surface.mips {
+        let info = level_info(&surface, mip).unwrap();
+        let layers: Vec<_> = levels.iter().filter(|l| l.mip == mip).collect();
+        let [d, h, w] = layers[0].blocks;
+        let slices = d * layers.len();
         let untiled = wiiu_swizzle::deswizzle_mipmap(
             u(w),
-            u(h),
-            1,
-            &tiled[level.swizzled.clone()],
+            u(info.rows),
+            u(slices),
+            &tiled[layers[0].swizzled.start..],
             swizzle,
-            u(pitch),
-            TileMode::from_repr(mode as u32).unwrap(),
+            u(info.pitch),
+            TileMode::from_repr(info.mode as u32).unwrap(),
             bpp,
             AaMode::X1,
         )
         .expect("wiiu_swizzle untiles the level");
+        let slice = info.rows * w * f.bytes_per_block;
+        let expected: Vec<u8> = untiled
+            .chunks(slice)
+            .flat_map(|rows| &rows[..h * w * f.bytes_per_block])
+            .copied()
+            .collect();
+        let ours: Vec<u8> = layers
+            .iter()
+            .flat_map(|level| &linear[level.linear.clone()])
+            .copied()
+            .collect();
         assert!(
-            untiled == linear[level.linear.clone()],
-            "deswizzle_mipmap of {surface:?} mip {}",
-            level.mip
+            expected == ours,
+            "deswizzle_mipmap of {surface:?} mip {mip} ({info:?})"
         );
     }
     // The whole surface, as a GX2 texture's header describes it.
+    let cube = surface.layers == 6;
+    let whole_tiles = (0..surface.mips).all(|mip| {
+        let info = level_info(&surface, mip).unwrap();
+        let (_, [_, h, _]) = surface.mip_size(mip);
+        info.rows == h
+    });
+    if !(surface.layers == 1 && surface.depth == 1 || cube && whole_tiles) {
+        return;
+    }
     let format = match (f.block_width, bpp) {
         (4, 8) => SurfaceFormat::Bc1Unorm,
         (4, _) => SurfaceFormat::Bc3Unorm,
@@ -597,17 +625,21 @@ fn check_wiiu(surface: Surface) {
         (_, 8) => SurfaceFormat::R16G16B16A16Unorm,
         _ => SurfaceFormat::R32G32B32A32Float,
     };
-    let mip1 = levels.get(1).map_or(tiled.len(), |l| l.swizzled.start);
+    // Each mip's start: its first layer's.
+    let starts: Vec<usize> = (0..surface.mips)
+        .map(|mip| surface.level(0, mip).unwrap().swizzled.start)
+        .collect();
+    let mip1 = starts.get(1).copied().unwrap_or(tiled.len());
     let mut mipmap_offsets = [0u32; 13];
     mipmap_offsets[0] = u(mip1);
-    for (offset, level) in mipmap_offsets[1..].iter_mut().zip(levels.iter().skip(2)) {
-        *offset = u(level.swizzled.start - mip1);
+    for (offset, start) in mipmap_offsets[1..].iter_mut().zip(starts.iter().skip(2)) {
+        *offset = u(start - mip1);
     }
     let gx2 = Gx2Surface {
         dim: SurfaceDim::D2,
         width: u(surface.width),
         height: u(surface.height),
-        depth_or_array_layers: 1,
+        depth_or_array_layers: u(surface.layers),
         mipmap_count: u(surface.mips),
         format,
         aa: AaMode::X1,
@@ -618,11 +650,18 @@ fn check_wiiu(surface: Surface) {
         swizzle,
         alignment: 512 * bpp,
         // The header's pitch (mip 0's), to which the reference clamps its own.
-        pitch: u(swizzle::texture::wiiu::level_mode(&surface, 0).unwrap().1),
+        pitch: u(level_info(&surface, 0).unwrap().pitch),
         mipmap_offsets,
     };
     let untiled = gx2.deswizzle().expect("wiiu_swizzle untiles it");
-    assert!(untiled == linear, "Gx2Surface::deswizzle of {surface:?}");
+    // Mip by mip, each mip's layers in order (its `Cube` reordering to layer by layer
+    // misplaces mips past 2: it sums no offsets).
+    let mip_major: Vec<u8> = (0..surface.mips)
+        .flat_map(|mip| levels.iter().filter(move |l| l.mip == mip))
+        .flat_map(|level| &linear[level.linear.clone()])
+        .copied()
+        .collect();
+    assert!(untiled == mip_major, "Gx2Surface::deswizzle of {surface:?}");
 }
 
 fn wiiu(tile_mode: swizzle::texture::wiiu::TileMode, swizzle: u32) -> Platform {
@@ -667,22 +706,75 @@ fn wiiu_2d_surfaces_equal_wiiu_swizzle() {
             }
         }
     }
-    // The other modes are typed errors.
-    let thick = wiiu(swizzle::texture::wiiu::TileMode::Tiled2DThick, 0);
+}
+
+/// The tiled modes past 1-D and 2-D thin-1: thin-2 and thin-4 macro tiles, bank swapping,
+/// 3-D rotation and thick tiles, over the sizes where their mips fall back.
+#[test]
+fn wiiu_other_modes_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::TileMode;
+    for mode in TileMode::ALL.into_iter().filter(|m| m.is_supported()) {
+        for (width, height, mips) in [(1, 1, 1), (100, 37, 3), (256, 256, 9), (640, 96, 2)] {
+            for format in WIIU_FORMATS {
+                for swizzle in [0, 0x300, 0x600] {
+                    let platform = wiiu(mode, swizzle);
+                    check_wiiu(Surface::new(platform, width, height, format).mips(mips));
+                }
+            }
+        }
+    }
+}
+
+/// Array layers (each a slice of its mip, stored mip by mip) and cube maps; depth (thin
+/// modes: a slice each; thick modes: 4 slices to a tile).
+#[test]
+fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::TileMode::{self, *};
+    let thin = [
+        Tiled1DThin1,
+        Tiled2DThin1,
+        Tiled2BThin2,
+        Tiled3DThin1,
+        Tiled3BThin1,
+    ];
+    for mode in thin {
+        for format in WIIU_FORMATS {
+            for (width, height, layers, mips) in [(64, 64, 6, 2), (128, 128, 6, 4), (50, 70, 3, 3)]
+            {
+                let surface = Surface::new(wiiu(mode, 0x500), width, height, format);
+                check_wiiu(surface.layers(layers).mips(mips));
+            }
+        }
+    }
+    let all: Vec<TileMode> = TileMode::ALL
+        .into_iter()
+        .filter(|m| m.is_supported())
+        .collect();
+    for mode in all {
+        for format in WIIU_FORMATS {
+            for (width, height, depth, mips) in [(16, 16, 16, 1), (40, 24, 5, 3), (64, 64, 8, 4)] {
+                let surface = Surface::new(wiiu(mode, 0x200), width, height, format);
+                check_wiiu(surface.depth(depth).mips(mips));
+            }
+        }
+    }
+    // GX2 has no 3-D arrays, and thick tiles interleave 4 slices: typed errors.
+    for (mode, depth, layers) in [(Tiled2DThin1, 4, 2), (Tiled2DThick, 1, 2)] {
+        let surface = Surface::new(wiiu(mode, 0), 64, 64, Format::RGBA8);
+        assert!(matches!(
+            surface.depth(depth).layers(layers).swizzled_size(),
+            Err(TextureError::Unsupported { .. })
+        ));
+    }
+    let linear = wiiu(TileMode::LinearAligned, 0);
     assert!(matches!(
-        Surface::new(thick, 64, 64, Format::RGBA8).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
-    assert!(matches!(
-        Surface::new(Platform::WIIU, 64, 64, Format::RGBA8)
-            .layers(6)
-            .swizzled_size(),
+        Surface::new(linear, 64, 64, Format::RGBA8).swizzled_size(),
         Err(TextureError::Unsupported { .. })
     ));
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn wiiu_surfaces(
@@ -690,14 +782,95 @@ proptest! {
         height in 1usize..300,
         mips in 1usize..10,
         format in format_of(&WIIU_FORMATS),
-        macro_tiled in any::<bool>(),
+        mode in 2usize..16,
         swizzle in 0u32..8,
+        (layers, depth) in prop_oneof![Just((1, 1)), (2usize..5, Just(1)), (Just(1), 2usize..10)],
     ) {
         use swizzle::texture::wiiu::TileMode;
-        let mode = if macro_tiled { TileMode::Tiled2DThin1 } else { TileMode::Tiled1DThin1 };
+        let mode = TileMode::ALL[mode];
+        // Thick tiles hold 4 slices: their array layers are a typed error (checked above).
+        let layers = if mode.is_thick() { 1 } else { layers };
         // Mips while both sides last (the reference's levels stop at a side of 0).
         let mips = mips.min(width.min(height).ilog2() as usize + 1);
-        let surface = Surface::new(wiiu(mode, swizzle << 8), width, height, format).mips(mips);
+        let surface = Surface::new(wiiu(mode, swizzle << 8), width, height, format)
+            .mips(mips)
+            .layers(layers)
+            .depth(depth);
         check_wiiu(surface);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Pictures of a level
+
+/// A level's cells say where each block's first byte lands: a whole surface's swizzle puts
+/// that block's first byte there, on every platform; the text map and the SVG draw them.
+#[test]
+fn level_pictures_show_where_blocks_land() {
+    use swizzle::texture::wiiu::TileMode;
+    let platforms = [
+        Platform::SWITCH,
+        Platform::N3ds,
+        Platform::Ps4,
+        Platform::D3d12,
+        Platform::WIIU,
+        wiiu(TileMode::Tiled2BThin4, 0x300),
+        wiiu(TileMode::Tiled1DThick, 0),
+    ];
+    for platform in platforms {
+        for (format, depth) in [
+            (Format::RGBA8, 1),
+            (Format::BC1, 1),
+            (Format::RGB8, 1),
+            (Format::R8, 5),
+        ] {
+            let surface = Surface::new(platform, 40, 24, format).mips(3).layers(2);
+            let surface = if depth > 1 {
+                surface.layers(1).depth(depth)
+            } else {
+                surface
+            };
+            let Ok(linear_len) = surface.linear_size() else {
+                continue; // A format or shape the platform does not tile (a typed error).
+            };
+            // Every block's bytes differ from every other block's first byte.
+            let bytes = format.bytes_per_block;
+            let linear: Vec<u8> = (0..linear_len)
+                .map(|i| (i / bytes * 31 + i % bytes) as u8)
+                .collect();
+            let tiled = surface.swizzle_to_vec(&linear).unwrap();
+            for level in surface.levels().unwrap() {
+                let cells = surface.level_cells(level.layer, level.mip).unwrap();
+                assert_eq!(cells.len(), level.blocks.iter().product::<usize>());
+                let mut seen = std::collections::HashSet::new();
+                for block in 0..cells.len() {
+                    let at = cells.offset(block).expect("every block lands somewhere");
+                    assert!(seen.insert(at), "{surface:?} {level:?}: two blocks at {at}");
+                    let first = linear[level.linear.start + block * bytes];
+                    assert_eq!(
+                        tiled[level.swizzled.start + at],
+                        first,
+                        "{surface:?} {level:?} block {block}"
+                    );
+                }
+            }
+            let map = surface.offset_map(0, 0).unwrap();
+            let [d, h, w] = surface.level(0, 0).unwrap().blocks;
+            assert_eq!(
+                map.lines()
+                    .filter(|l| !l.is_empty() && !l.ends_with(':'))
+                    .count(),
+                d * h
+            );
+            assert!(map.lines().next().unwrap().split_whitespace().count() == w || d > 1);
+            let svg = surface.svg(0, 0, 512).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("tile of 512 elements"));
+        }
+    }
+    // Too many blocks to draw: a typed error.
+    let huge = Surface::new(Platform::SWITCH, 4096, 2048, Format::R8);
+    assert!(matches!(
+        huge.level_cells(0, 0),
+        Err(TextureError::Picture(_))
+    ));
 }

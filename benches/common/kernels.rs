@@ -39,6 +39,17 @@ macro_rules! kernel_layouts {
             }
             pub kernel PackXor8 = pack(Xor8);
             pub kernel UnpackXor8 = unpack(Xor8);
+
+            /// A block-linear block of words as one tile: 16 Tegra X1 GOBs of 8 rows × 16 words
+            /// stacked (2048 elements), its runs 4 words long.
+            pub layout Block16 {
+                memory [by: dyn, bx: dyn, gy: 16, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
+                merge [by, gy, yq, y1] -> y;
+                merge [bx, xh, xq, x4] -> x;
+                coords [y, x];
+            }
+            pub kernel PackBlock16 = pack(Block16);
+            pub kernel UnpackBlock16 = unpack(Block16);
         }
     };
 }

@@ -3,10 +3,10 @@
 //! Options take their value as the next argument or after `=`; `--banks` of `show` is a
 //! switch that may carry a configuration (`--banks=64x4`).
 
-use crate::spec;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use swizzle::texture::wiiu::TileMode;
 use swizzle::texture::{Format, Platform, Surface};
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
@@ -20,7 +20,8 @@ usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-byte
        swizzle texture swizzle|deswizzle --platform P --width W --height H [--depth D] [--layers L]
                    [--mips M] --format F IN OUT
        swizzle texture info --platform P --width W --height H [--depth D] [--layers L] [--mips M]
-                   --format F";
+                   --format F [--picture OUT.svg [--layer N] [--mip N] [--tile BYTES]]
+       (wiiu: [--tile-mode N] [--swizzle N], the GX2 header's values)";
 
 pub const HELP: &str = "\
 Pictures and analyses of swizzle layouts. FILE holds layouts written as inside
@@ -49,10 +50,13 @@ name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and p
   texture   whole texture surfaces (mips, layers, depth, compressed blocks) as a platform
             tiles them: `swizzle` tiles the raw linear file IN (levels tightly packed, layer
             by layer, mips within a layer: a DDS payload) into OUT, `deswizzle` the other
-            way, `info` prints each level's size and byte ranges on both sides. --platform:
-            switch, wiiu (GX2 2-D macro tiles, no swizzle), 3ds, ps4, d3d12; --format: r8,
-            rg8, rgb8, rgba8, rgba16, rgba32, bc1 to bc7, astcWxH, …; --depth, --layers and
-            --mips default to 1.
+            way, `info` prints each level's size and byte ranges on both sides, and with
+            --picture draws one level (--layer, --mip: 0 and 0) as an SVG: each block
+            numbered with the tiled byte it starts at, coloured by its tile of --tile bytes
+            (512, a Switch GOB). --platform: switch, wiiu, 3ds, ps4, d3d12; the Wii U takes
+            GX2's --tile-mode (0 to 15, default 4: 2-D thin-1) and --swizzle (default 0);
+            --format: r8, rg8, rgb8, rgba8, rgba16, rgba32, bc1 to bc7, astcWxH, …;
+            --depth, --layers and --mips default to 1.
 ";
 
 /// What the user asked for.
@@ -91,8 +95,16 @@ pub enum TextureAction {
     Swizzle { input: PathBuf, output: PathBuf },
     /// Untile the tiled file `input` into `output`.
     Deswizzle { input: PathBuf, output: PathBuf },
-    /// Print every level's size and ranges.
-    Info,
+    /// Print every level's size and ranges; draw one level.
+    Info { picture: Option<LevelPicture> },
+}
+
+/// `--picture OUT.svg`: which level to draw, and the tiles its colours show.
+pub struct LevelPicture {
+    pub output: PathBuf,
+    pub layer: usize,
+    pub mip: usize,
+    pub tile_bytes: usize,
 }
 
 /// `--access`: an inline SPEC, or the name of an `access` item of the file (resolved once
@@ -228,7 +240,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             banks: match options.values.remove("--banks") {
                 None => None,
                 Some(None) => Some(Banks::default()),
-                Some(Some(config)) => Some(spec::banks(&config).map_err(UsageError)?),
+                Some(Some(config)) => Some(swizzle_syntax::banks(&config).map_err(UsageError)?),
             },
             element_bytes: options.positive("--element-bytes")?.unwrap_or(4),
             file,
@@ -275,19 +287,47 @@ fn texture(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError
         ("--layers", Arity::Value),
         ("--mips", Arity::Value),
         ("--format", Arity::Value),
+        ("--tile-mode", Arity::Value),
+        ("--swizzle", Arity::Value),
+        ("--picture", Arity::Value),
+        ("--layer", Arity::Value),
+        ("--mip", Arity::Value),
+        ("--tile", Arity::Value),
     ];
     let mut options = Options::parse(args, &allowed)?;
     if options.help || matches!(action.as_str(), "-h" | "--help") {
         return Ok(Command::Help);
     }
     let platform = options.required("--platform")?;
-    let platform = Platform::parse(&platform).ok_or_else(|| {
+    let mut platform = Platform::parse(&platform).ok_or_else(|| {
         let names: Vec<&str> = Platform::NAMES.iter().map(|(name, _)| *name).collect();
         UsageError(format!(
             "unknown platform `{platform}` (one of {})",
             names.join(", ")
         ))
     })?;
+    let tile_mode = options.natural("--tile-mode")?;
+    let swizzle = options.natural("--swizzle")?;
+    if let Platform::WiiU {
+        tile_mode: mode,
+        swizzle: bits,
+    } = &mut platform
+    {
+        if let Some(value) = tile_mode {
+            *mode = u32::try_from(value)
+                .ok()
+                .and_then(TileMode::from_gx2)
+                .ok_or_else(|| UsageError(format!("--tile-mode takes 0 to 15, not {value}")))?;
+        }
+        if let Some(value) = swizzle {
+            *bits = u32::try_from(value)
+                .map_err(|_| UsageError(format!("--swizzle takes a 32-bit value, not {value}")))?;
+        }
+    } else if tile_mode.is_some() || swizzle.is_some() {
+        return Err(UsageError(
+            "--tile-mode and --swizzle are the Wii U's (--platform wiiu)".to_owned(),
+        ));
+    }
     let format = options.required("--format")?;
     let format = Format::parse(&format).ok_or_else(|| {
         UsageError(format!(
@@ -309,7 +349,17 @@ fn texture(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError
         .mips(options.positive("--mips")?.unwrap_or(1));
     let files = std::mem::take(&mut options.positionals);
     let action = match (action.as_str(), <[String; 2]>::try_from(files)) {
-        ("info", Err(files)) if files.is_empty() => TextureAction::Info,
+        ("info", Err(files)) if files.is_empty() => TextureAction::Info {
+            picture: match options.take("--picture") {
+                Some(output) => Some(LevelPicture {
+                    output: PathBuf::from(output),
+                    layer: options.natural("--layer")?.unwrap_or(0),
+                    mip: options.natural("--mip")?.unwrap_or(0),
+                    tile_bytes: options.positive("--tile")?.unwrap_or(512),
+                }),
+                None => None,
+            },
+        },
         ("info", _) => return Err(UsageError("`texture info` takes no files".to_owned())),
         (action @ ("swizzle" | "deswizzle"), Ok([input, output])) => {
             let (input, output) = (PathBuf::from(input), PathBuf::from(output));
@@ -424,6 +474,19 @@ impl Options {
         self.values.remove(name).flatten()
     }
 
+    /// A value of 0 or more.
+    fn natural(&mut self, name: &str) -> Result<Option<usize>, UsageError> {
+        self.take(name)
+            .map(|value| {
+                value.parse().map_err(|_| {
+                    UsageError(format!(
+                        "{name} takes an integer of 0 or more, not `{value}`"
+                    ))
+                })
+            })
+            .transpose()
+    }
+
     fn positive(&mut self, name: &str) -> Result<Option<usize>, UsageError> {
         self.take(name)
             .map(|value| {
@@ -443,7 +506,7 @@ impl Options {
         self.take("--access")
             .map(|value| match is_name(&value) {
                 true => Ok(AccessArg::Named(value)),
-                false => spec::access(&value)
+                false => swizzle_syntax::access_pattern(&value)
                     .map(AccessArg::Spec)
                     .map_err(|e| UsageError(format!("--access: {e}"))),
             })
@@ -452,7 +515,7 @@ impl Options {
 
     fn banks(&mut self) -> Result<Option<Banks>, UsageError> {
         self.take("--banks")
-            .map(|value| spec::banks(&value).map_err(UsageError))
+            .map(|value| swizzle_syntax::banks(&value).map_err(UsageError))
             .transpose()
     }
 }

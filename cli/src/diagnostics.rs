@@ -1,23 +1,22 @@
 //! Parse and check errors located in the file the way rustc shows them: the message,
-//! `--> file:line:column`, the line and a caret under the faulty tokens. The spans come from
-//! proc-macro2's `span-locations`, which tracks lines and columns in parsed strings. An
-//! error at the parser's "call site" (byte range `0..0`) has no location and names the file
-//! alone; a lexer error is an empty span at the faulty character and gets one caret.
+//! `--> file:line:column`, the line and a caret under the faulty tokens. An error without a
+//! place in the text (the parser's "call site") names the file alone; a lexer error is an
+//! empty span at the faulty character and gets one caret.
 
 use std::fmt::Write;
 use std::path::Path;
+use swizzle_syntax::Diagnostics;
 
 /// Every error of `errors`, located in `source` (the text of `file`).
-pub fn render(errors: syn::Error, file: &Path, source: &str) -> String {
+pub fn render(errors: &Diagnostics, file: &Path, source: &str) -> String {
     let mut out = String::new();
     for error in errors {
-        let span = error.span();
-        let _ = writeln!(out, "error: {error}");
-        if span.byte_range() == (0..0) {
+        let _ = writeln!(out, "error: {}", error.message);
+        if !error.is_placed() {
             let _ = writeln!(out, " --> {}", file.display());
             continue;
         }
-        let (start, end) = (span.start(), span.end());
+        let (start, end) = (error.start, error.end);
         let _ = writeln!(
             out,
             " --> {}:{}:{}",

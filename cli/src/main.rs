@@ -8,7 +8,6 @@
 
 mod args;
 mod diagnostics;
-mod spec;
 mod texture;
 
 use args::{AccessArg, Command, HELP, PathArg, USAGE, UsageError};
@@ -183,7 +182,7 @@ fn load(file: &Path) -> Result<Source, Failure> {
         true => swizzle_syntax::rust_source(&text),
         false => swizzle_syntax::source(&text),
     }
-    .map_err(|errors| Failure::Parse(diagnostics::render(errors, file, &text)))?;
+    .map_err(|errors| Failure::Parse(diagnostics::render(&errors, file, &text)))?;
     if source.layouts.is_empty() {
         return Err(Failure::Input(format!(
             "{} holds no layout",

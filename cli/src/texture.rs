@@ -2,7 +2,7 @@
 //! where each level lies.
 
 use crate::Failure;
-use crate::args::TextureAction;
+use crate::args::{LevelPicture, TextureAction};
 use std::fmt::Write;
 use std::path::Path;
 use swizzle::texture::{Surface, TextureError};
@@ -10,7 +10,13 @@ use swizzle::texture::{Surface, TextureError};
 /// Runs `texture ACTION` on `surface`; what it prints.
 pub fn run(action: TextureAction, surface: Surface) -> Result<String, Failure> {
     match action {
-        TextureAction::Info => info(&surface).map_err(input),
+        TextureAction::Info { picture } => {
+            let mut out = info(&surface).map_err(input)?;
+            if let Some(picture) = picture {
+                out.push_str(&draw(&surface, &picture)?);
+            }
+            Ok(out)
+        }
         TextureAction::Swizzle {
             input: from,
             output,
@@ -60,6 +66,14 @@ fn info(surface: &Surface) -> Result<String, TextureError> {
         );
     }
     Ok(out)
+}
+
+/// Writes the SVG of the picture's level.
+fn draw(surface: &Surface, picture: &LevelPicture) -> Result<String, Failure> {
+    let svg = surface
+        .svg(picture.layer, picture.mip, picture.tile_bytes)
+        .map_err(input)?;
+    write(&picture.output, svg.as_bytes())
 }
 
 fn input(error: TextureError) -> Failure {

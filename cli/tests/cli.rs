@@ -1012,6 +1012,99 @@ layer mip  pixels          blocks          linear                tiled
     );
 }
 
+/// `--picture` draws a level as the library does; the Wii U's `--tile-mode` and `--swizzle`
+/// reach its platform.
+#[test]
+fn texture_info_draws_a_level() {
+    use swizzle::texture::{Format, Platform, Surface, wiiu::TileMode};
+    let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_level.svg");
+    let args = [
+        "texture",
+        "info",
+        "--platform",
+        "wiiu",
+        "--tile-mode",
+        "9",
+        "--swizzle",
+        "0x0",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--mips",
+        "2",
+        "--format",
+        "rgba8",
+    ];
+    // `--swizzle` is a number.
+    let (_, err) = run(&args, 2);
+    assert!(err.contains("--swizzle takes an integer"), "{err}");
+    let mut args = args.to_vec();
+    args[7] = "1280";
+    let picture = [
+        "--picture",
+        svg.to_str().unwrap(),
+        "--mip",
+        "1",
+        "--tile",
+        "256",
+    ];
+    args.extend(picture);
+    let (out, err) = run(&args, 0);
+    assert_eq!(err, "");
+    assert!(
+        out.starts_with("WiiU { tile_mode: Tiled2BThin2, swizzle: 1280 }"),
+        "{out}"
+    );
+    assert!(out.contains("wrote "), "{out}");
+    let platform = Platform::WiiU {
+        tile_mode: TileMode::Tiled2BThin2,
+        swizzle: 1280,
+    };
+    let surface = Surface::new(platform, 64, 64, Format::RGBA8).mips(2);
+    assert_eq!(
+        std::fs::read_to_string(&svg).unwrap(),
+        surface.svg(0, 1, 256).unwrap()
+    );
+    // The options of the Wii U on another platform, and a mode past 15, are usage errors.
+    let (_, err) = run(
+        &[
+            "texture",
+            "info",
+            "--platform",
+            "ps4",
+            "--tile-mode",
+            "4",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--format",
+            "r8",
+        ],
+        2,
+    );
+    assert!(err.contains("are the Wii U's"), "{err}");
+    let (_, err) = run(
+        &[
+            "texture",
+            "info",
+            "--platform",
+            "wiiu",
+            "--tile-mode",
+            "16",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--format",
+            "r8",
+        ],
+        2,
+    );
+    assert!(err.contains("--tile-mode takes 0 to 15"), "{err}");
+}
+
 #[test]
 fn texture_errors_are_clear() {
     let short = file("texture_short.bin", "not a texture");

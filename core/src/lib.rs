@@ -1,10 +1,11 @@
 //! `swizzle-core`: the layout IR and everything that works on it without a Rust parser, in
 //! the order of the pipeline:
 //!
-//! 1. [`ir`] — the checked intermediate representation, its [`transform`](ir::transform)s
-//!    (one file each) and the reference [`interp`](ir::interp)reter that defines them;
-//! 2. [`canon`] — canonical forms: the folded symbolic offset ([`sym`](canon::sym)), the F2
-//!    bit-matrix ([`f2`](canon::f2)), validity and the inverse;
+//! 1. [`ir`] — the checked intermediate representation, its transforms
+//!    ([`ir::transform`], one file each) and the reference interpreter ([`ir::interp`]) that
+//!    defines them;
+//! 2. [`canon`] — canonical forms: the folded symbolic offset ([`canon::sym`]), the F2
+//!    bit-matrix ([`canon::f2`]), validity and the inverse;
 //! 3. [`emit`] — straight-line code from the canonical form and its non-Rust printers
 //!    (WGSL, the rustdoc table);
 //! 4. [`plans`] — what runs over layouts: copy kernels, thread-value layouts, tiled copies,
@@ -28,16 +29,3 @@ pub mod report;
 pub mod simd;
 
 pub use ir::interp::CoordError;
-
-// Transitional: the modules' paths before the move into tiers, for branches that were cut
-// before it. Removed once they have landed (paths are rewritten by the merge).
-#[doc(hidden)]
-pub use canon::{f2, f2_pipeline, sym};
-#[allow(unused_imports)]
-pub(crate) use emit::network;
-#[doc(hidden)]
-pub use emit::{code, function, grid, table, wgsl};
-#[doc(hidden)]
-pub use ir::{interp, transform};
-#[doc(hidden)]
-pub use plans::{fragment, kernel, raster, sfc, threads, tiled_copy};

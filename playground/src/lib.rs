@@ -248,7 +248,10 @@ pub fn check(text: &str) -> String {
     // The expansion ends with the errors' `compile_error!`s, as the macro's does.
     let mut tokens = tokens;
     if let Err(errors) = &result {
-        tokens.extend(errors.to_compile_error());
+        for error in errors {
+            let error = format!("::core::compile_error! {{ {:?} }}", error.message);
+            tokens.extend(error.parse::<proc_macro2::TokenStream>());
+        }
     }
     let (rust, wgsl) = generated(tokens);
     let mut out = Json::default();
@@ -377,12 +380,11 @@ fn lines(kind: &str, name: &syn::Ident, what: &str, doc: &[String]) -> Json {
 }
 
 /// One error: the macro's message and where it is.
-fn error_json(out: &mut Json, error: &syn::Error) {
-    let span = error.span();
-    let (start, end) = (span.start(), span.end());
-    let placed = span.byte_range() != (0..0);
+fn error_json(out: &mut Json, error: &swizzle_syntax::Diagnostic) {
+    let (start, end) = (error.start, error.end);
+    let placed = error.is_placed();
     out.object(|out| {
-        out.field("message").string(&error.to_string());
+        out.field("message").string(&error.message);
         out.field("line")
             .number(if placed { start.line } else { 0 });
         out.field("column").number(start.column + 1);

@@ -80,8 +80,10 @@ pub trait Layout<const N: usize> {
     /// Whether the layout is a bijection onto `0..SPACE` with `coord` ([`Bijective`]).
     const INVERSE: bool = false;
     /// The layout's WGSL functions (`<snake_name>_offset`, and `_coord`, `_is_valid` where
-    /// they exist). A layout whose values do not fit `u32` has none: using this constant
-    /// is then a compile error (the type's own `WGSL` constant says why).
+    /// they exist). A layout `over` a staged layout calls its base's functions: a module
+    /// needs the base's `WGSL` too (the text's first lines name it). A layout whose values
+    /// do not fit `u32` has none: using this constant is then a compile error (the type's
+    /// own `WGSL` constant says why).
     const WGSL: &'static str =
         panic!("this layout has no WGSL: its offsets do not fit u32 (see its own `WGSL`)");
 

@@ -97,7 +97,10 @@
 //! platform does not tile (3DS levels under 8×8, D3D12 3-D textures, texel sizes without a
 //! kernel) is a `TextureError::Unsupported` saying why.
 //!
-//! The Wii U's GX2 surfaces name a tile mode and a swizzle, as their headers store them:
+//! The Wii U's GX2 surfaces name a tile mode and a swizzle, as their headers store them.
+//! Every tiled mode of GX2 is there (1-D and 2-D/3-D thin-1, thin-2, thin-4 and thick,
+//! bank-swapped or not); array layers and cube maps are stored mip by mip (each mip's
+//! layers together, as GX2 slices), 3-D surfaces with their depth in each level:
 //!
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface, wiiu::{self, TileMode}};
@@ -110,6 +113,32 @@
 //! // Mips too small for macro tiles fall back to 1-D; the header records each pitch.
 //! assert_eq!(wiiu::level_mode(&surface, 0)?, (TileMode::Tiled2DThin1, 64));
 //! assert_eq!(wiiu::level_mode(&surface, 3)?, (TileMode::Tiled1DThin1, 8));
+//!
+//! // A cube map: mip 1's six faces follow mip 0's six on the tiled side.
+//! let cube = Surface::new(platform, 64, 64, Format::RGBA8).layers(6).mips(2);
+//! let (face5_mip0, face0_mip1) = (cube.level(5, 0)?, cube.level(0, 1)?);
+//! assert_eq!(face5_mip0.swizzled.end, face0_mip1.swizzled.start);
+//! // A 3-D texture in a thick mode: 4 slices to a micro tile.
+//! let thick = Platform::WiiU { tile_mode: TileMode::Tiled2DThick, swizzle: 0 };
+//! let volume = Surface::new(thick, 32, 32, Format::RGBA8).depth(8);
+//! assert_eq!(wiiu::level_info(&volume, 0)?.mode, TileMode::Tiled2DThick);
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
+//!
+//! **Seeing a level.** Where each block of a level lands is worth a look when a texture comes
+//! out scrambled: [`Surface::level_cells`](crate::texture::Surface::level_cells) finds it by
+//! tiling the level's block indices with the surface's own kernels;
+//! [`offset_map`](crate::texture::Surface::offset_map) prints it as the layout pictures do,
+//! and [`svg`](crate::texture::Surface::svg) draws it, each block numbered with its first
+//! tiled byte and coloured by its tile (a 512-byte GOB, a 256-byte pipe group):
+//!
+//! ```rust
+//! use swizzle::texture::{Format, Platform, Surface};
+//! // The PS4's 8×8 Morton tiles, one byte a texel.
+//! let surface = Surface::new(Platform::Ps4, 8, 2, Format::R8);
+//! assert_eq!(surface.offset_map(0, 0)?, " 0  1  4  5 16 17 20 21\n 2  3  6  7 18 19 22 23\n");
+//! let svg = surface.svg(0, 0, 16)?; // colours: 16-byte tiles
+//! assert!(svg.starts_with("<svg"));
 //! # Ok::<(), swizzle::texture::TextureError>(())
 //! ```
 //!
@@ -121,6 +150,11 @@
 //!     --format bc7 tiled.bin linear.bin
 //! swizzle texture swizzle --platform switch --width 512 --height 512 --layers 6 --mips 10 \
 //!     --format bc7 linear.bin tiled.bin
+//! # a Wii U cube map in GX2's 2-B thin-1 mode (its header's tile mode 8 and swizzle), and a
+//! # picture of mip 1 of face 3, coloured by 256-byte pipe group
+//! swizzle texture info --platform wiiu --tile-mode 8 --swizzle 1280 --width 128 \
+//!     --height 128 --layers 6 --mips 4 --format rgba8 --picture face3.svg --layer 3 --mip 1 \
+//!     --tile 256
 //! ```
 //!
 //! `tests/texture.rs` checks every platform byte for byte against its crate in property tests

@@ -6,7 +6,8 @@
 //! block_height × block_depth` pixels of `bytes_per_block` bytes (plain pixels are 1×1×1
 //! blocks; BC1–7 are 4×4; ASTC n×m). The linear side is what DDS files and graphics APIs
 //! hold: every level tightly packed, layer by layer, mip by mip within a layer. The tiled side
-//! is what the platform's texture files and GPU memory hold.
+//! is what the platform's texture files and GPU memory hold, in the platform's order (the
+//! same, except on the Wii U: mip by mip, each mip's layers together).
 //!
 //! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
 //! [`ps4`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard
@@ -40,6 +41,7 @@ pub mod wiiu;
 
 use crate::__private::{GeneratedCode, copy_generated};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
+use crate::picture::{Cells, PictureError};
 use std::fmt;
 use std::ops::Range;
 
@@ -139,8 +141,9 @@ pub enum Platform {
     /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
     /// interleave inside each ([`d3d12`]).
     D3d12,
-    /// Wii U (GX2): 8×8 micro tiles, macro tiles over pipes and banks, GX2's `swizzle`
-    /// (bits 8 to 10: the pipe and bank) ([`wiiu`]).
+    /// Wii U (GX2): every tiled mode of GX2 (`tile_mode`): 8×8 (×4) micro tiles, macro
+    /// tiles over pipes and banks, GX2's `swizzle` (bits 8 to 10: the pipe and bank)
+    /// ([`wiiu`]).
     WiiU {
         tile_mode: wiiu::TileMode,
         swizzle: u32,
@@ -196,6 +199,8 @@ pub enum TextureError {
     Level { layer: usize, mip: usize },
     /// The kernel refused a level (not expected: sizes are checked before).
     Kernel(KernelError),
+    /// A picture of a level could not be drawn (too many blocks).
+    Picture(PictureError),
 }
 
 impl fmt::Display for TextureError {
@@ -215,6 +220,7 @@ impl fmt::Display for TextureError {
                 write!(f, "the surface has no layer {layer}, mip {mip}")
             }
             TextureError::Kernel(error) => write!(f, "{error}"),
+            TextureError::Picture(error) => write!(f, "{error}"),
         }
     }
 }
@@ -336,8 +342,8 @@ impl Surface {
         self.walk(|_| Ok(())).map(|(_, swizzled)| swizzled)
     }
 
-    /// Every level, layer by layer and mip by mip within a layer (the order of both
-    /// buffers).
+    /// Every level, layer by layer and mip by mip within a layer (the linear buffer's
+    /// order; [`Level::swizzled`] says where each lies on the tiled side).
     pub fn levels(&self) -> Result<Vec<Level>, TextureError> {
         let mut levels = Vec::new();
         self.walk(|level| {
@@ -427,36 +433,116 @@ impl Surface {
         };
         check("source", src_len, src.len())?;
         check("destination", dst_len, dst.len())?;
-        let bytes = self.format.bytes_per_block;
         self.walk(|level| {
             let (from, to) = match direction {
                 Direction::Swizzle => (level.linear.clone(), level.swizzled.clone()),
                 Direction::Deswizzle => (level.swizzled.clone(), level.linear.clone()),
             };
-            let (src, dst) = (&src[from], &mut dst[to]);
-            match level.tiling {
-                Tiling::Gobs { stack, three_d } => switch::copy_level(
-                    options,
-                    direction,
-                    level.blocks,
-                    bytes,
-                    stack,
-                    three_d,
-                    src,
-                    dst,
-                ),
-                Tiling::Morton { reversed } => {
-                    ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
-                }
-                Tiling::Standard64K => {
-                    d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
-                }
-                Tiling::Gx2(tiling) => {
-                    wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
-                }
-            }
+            self.copy_level(options, direction, level, &src[from], &mut dst[to])
         })?;
         Ok(())
+    }
+
+    /// Copies one level: `src` and `dst` are its bytes on either side.
+    fn copy_level(
+        &self,
+        options: Options,
+        direction: Direction,
+        level: &Level,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let bytes = self.format.bytes_per_block;
+        match level.tiling {
+            Tiling::Gobs { stack, three_d } => switch::copy_level(
+                options,
+                direction,
+                level.blocks,
+                bytes,
+                stack,
+                three_d,
+                src,
+                dst,
+            ),
+            Tiling::Morton { reversed } => {
+                ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
+            }
+            Tiling::Standard64K => {
+                d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
+            }
+            Tiling::Gx2(tiling) => {
+                wiiu::copy_level(options, direction, level.blocks, bytes, tiling, src, dst)
+            }
+        }
+    }
+
+    /// Where each block of mip `mip` of layer `layer` starts among the level's tiled bytes
+    /// (from the level's start), `[depth, rows, columns]` row-major, as cells for the
+    /// pictures ([`picture::cells_map`](crate::picture::cells_map),
+    /// [`picture::tile_svg`](crate::picture::tile_svg)). Computed by tiling the level with
+    /// the surface's own kernels: once with each block's byte positions, then once per
+    /// base-256 digit of each block's index, and reading them back where they landed.
+    pub fn level_cells(&self, layer: usize, mip: usize) -> Result<Cells, TextureError> {
+        let level = self.level(layer, mip)?;
+        let bytes = self.format.bytes_per_block;
+        if bytes >= u8::MAX as usize {
+            return Err(unsupported(
+                self.platform,
+                "pictures of blocks past 254 bytes",
+            ));
+        }
+        let blocks = level.blocks.iter().product::<usize>();
+        let tile = |mark: &dyn Fn(usize, usize) -> u8| -> Result<Vec<u8>, TextureError> {
+            let linear: Vec<u8> = (0..level.linear.len())
+                .map(|i| mark(i / bytes, i % bytes))
+                .collect();
+            let mut tiled = vec![0; level.swizzled.len()];
+            let one = Options::default().threads(1);
+            self.copy_level(one, Direction::Swizzle, &level, &linear, &mut tiled)?;
+            Ok(tiled)
+        };
+        // Byte j of every block marked j + 1: a block starts where a 1 landed.
+        let starts = tile(&|_, byte| byte as u8 + 1)?;
+        let mut index = vec![0usize; starts.len()];
+        let mut shift = 0;
+        while shift < usize::BITS && blocks.checked_shr(shift).unwrap_or(0) > 0 {
+            let digits = tile(&|block, _| (block >> shift) as u8)?;
+            for (index, digit) in index.iter_mut().zip(digits) {
+                *index |= usize::from(digit) << shift;
+            }
+            shift += 8;
+        }
+        let mut offsets = vec![None; blocks];
+        for (at, _) in starts.iter().enumerate().filter(|(_, mark)| **mark == 1) {
+            offsets[index[at]] = Some(at);
+        }
+        let [depth, rows, columns] = level.blocks;
+        let (names, shape): (&[&str], Vec<usize>) = match depth {
+            1 => (&["y", "x"], vec![rows, columns]),
+            _ => (&["z", "y", "x"], vec![depth, rows, columns]),
+        };
+        let row_major = |coord: &[usize]| coord.iter().zip(&shape).fold(0, |i, (c, n)| i * n + c);
+        Cells::from_fn(names, &shape, |coord| offsets[row_major(coord)])
+            .map_err(TextureError::Picture)
+    }
+
+    /// A text grid of mip `mip` of layer `layer`: each block's first tiled byte
+    /// ([`level_cells`](Self::level_cells)), rows of blocks down, columns across.
+    pub fn offset_map(&self, layer: usize, mip: usize) -> Result<String, TextureError> {
+        Ok(crate::picture::cells_map(&self.level_cells(layer, mip)?))
+    }
+
+    /// An SVG picture of mip `mip` of layer `layer`: each block numbered with its first
+    /// tiled byte and coloured by the `tile_bytes`-byte tile that holds it (512: the
+    /// Switch's GOBs; 256: the Wii U's pipe groups).
+    pub fn svg(&self, layer: usize, mip: usize, tile_bytes: usize) -> Result<String, TextureError> {
+        let cells = self.level_cells(layer, mip)?;
+        let [_, h, w] = self.level(layer, mip)?.blocks;
+        let title = format!(
+            "{:?}, layer {layer}, mip {mip}: {w} × {h} blocks of {} bytes",
+            self.platform, self.format.bytes_per_block
+        );
+        Ok(crate::picture::tile_svg(&cells, &title, tile_bytes))
     }
 
     /// Visits every level in buffer order; returns the linear and tiled sizes.
@@ -479,16 +565,34 @@ impl Surface {
             return Ok((0, 0));
         }
         let rules = Rules::of(self)?;
-        let (mut linear, mut swizzled) = (0usize, 0usize);
+        let bytes = f.bytes_per_block;
         let add = |a: usize, b: usize| a.checked_add(b).ok_or(TextureError::Overflow);
+        let mul = |a: usize, b: usize| a.checked_mul(b).ok_or(TextureError::Overflow);
+        // Where each mip's layers start on the tiled side, when the platform stores a mip's
+        // layers together (GX2's slices): after the slots of the mips before.
+        let mut mip_starts = Vec::new();
+        if let Some(slots) = rules.mip_slots() {
+            let mut start = 0;
+            for mip in 0..self.mips {
+                mip_starts.push(start);
+                let (slot, _) = rules.level(0, mip, self.mip_size(mip).1, bytes)?;
+                start = add(start, mul(slot, slots(mip))?)?;
+            }
+            mip_starts.push(start);
+        }
+        let (mut linear, mut swizzled) = (0usize, 0usize);
         for layer in 0..self.layers {
             for mip in 0..self.mips {
                 let (pixels, blocks) = self.mip_size(mip);
                 let linear_len = blocks
                     .iter()
-                    .try_fold(f.bytes_per_block, |acc, n| acc.checked_mul(*n))
+                    .try_fold(bytes, |acc, n| acc.checked_mul(*n))
                     .ok_or(TextureError::Overflow)?;
-                let (swizzled_len, tiling) = rules.level(mip, blocks, f.bytes_per_block)?;
+                let (swizzled_len, tiling) = rules.level(layer, mip, blocks, bytes)?;
+                let start = match mip_starts.get(mip) {
+                    Some(&start) => add(start, mul(layer, swizzled_len)?)?,
+                    None => swizzled,
+                };
                 let level = Level {
                     layer,
                     mip,
@@ -497,7 +601,7 @@ impl Surface {
                     depth: pixels[0],
                     blocks,
                     linear: linear..add(linear, linear_len)?,
-                    swizzled: swizzled..add(swizzled, swizzled_len)?,
+                    swizzled: start..add(start, swizzled_len)?,
                     tiling,
                 };
                 visit(&level)?;
@@ -507,7 +611,7 @@ impl Surface {
                 .checked_next_multiple_of(rules.layer_alignment())
                 .ok_or(TextureError::Overflow)?;
         }
-        Ok((linear, swizzled))
+        Ok((linear, mip_starts.last().copied().unwrap_or(swizzled)))
     }
 }
 
@@ -536,10 +640,11 @@ impl Rules {
         })
     }
 
-    /// Mip `mip`'s tiled size and tiling, for a level of `blocks` (`[depth, rows, columns]`)
-    /// of `bytes`-byte blocks.
+    /// Mip `mip` of layer `layer`: its tiled size and tiling, for a level of `blocks`
+    /// (`[depth, rows, columns]`) of `bytes`-byte blocks.
     fn level(
         &self,
+        layer: usize,
         mip: usize,
         blocks: [usize; 3],
         bytes: usize,
@@ -557,7 +662,16 @@ impl Rules {
             Rules::Standard64K => {
                 d3d12::level_size(blocks, bytes).map(|size| (size, Tiling::Standard64K))
             }
-            Rules::WiiU(rules) => rules.level(mip, blocks, bytes),
+            Rules::WiiU(rules) => rules.level(layer, mip, blocks, bytes),
+        }
+    }
+
+    /// For platforms that store each mip's layers together (the Wii U): how many slots of
+    /// one layer's size each mip takes. `None`: layers one after another, each with its mips.
+    fn mip_slots(&self) -> Option<impl Fn(usize) -> usize + '_> {
+        match self {
+            Rules::WiiU(rules) => Some(|mip| rules.mip_slots(mip)),
+            _ => None,
         }
     }
 
@@ -580,9 +694,24 @@ fn copy_tiles<E: Element>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
+    let frames = [Frame::RowMajor, tiled];
+    copy_tiles_framed(options, kernels, direction, extents, frames, src, dst)
+}
+
+/// [`copy_tiles`] between any two frames: `[linear, tiled]` (a part of a level: a view of
+/// its linear bytes, and the tiles of that part).
+fn copy_tiles_framed<E: Element>(
+    options: Options,
+    kernels: [(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    [linear, tiled]: [Frame; 2],
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
     let linear = Side {
         extents,
-        frame: Frame::RowMajor,
+        frame: linear,
     };
     let tiled = Side {
         extents,

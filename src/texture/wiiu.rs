@@ -1,8 +1,10 @@
 //! Wii U surfaces (GX2, the R600 family's tiling), as AMD's addrlib and `wiiu_swizzle` tile
-//! them: 1-D micro tiling and 2-D macro tiling over 2 pipes and 4 banks, one sample.
+//! them: every tiled mode (1-D, 2-D and 3-D; thin-1, thin-2, thin-4 and thick; bank-swapped
+//! or not) over 2 pipes and 4 banks, one sample; array layers, cube maps and depth.
 //!
-//! - **Micro tiles** are 8×8 texels. The texel's index inside one (6 bits) takes the bits of
-//!   x and y in an order that depends on the texel size (the displayable order):
+//! - **Micro tiles** are 8×8 texels (8×8×4 in the thick modes). The texel's index inside
+//!   one (6 bits, then `z0 z1` for thick tiles) takes the bits of x and y in an order that
+//!   depends on the texel size (the displayable order):
 //!
 //!   | bytes per texel | index bits 0 … 5 |
 //!   |---:|---|
@@ -12,37 +14,52 @@
 //!   | 8 | `x0 y0 x1 x2 y1 y2` |
 //!   | 16 | `y0 x0 x1 x2 y1 y2` |
 //!
-//! - **1-D thin** ([`TileMode::Tiled1DThin1`]): micro tiles row-major, `pitch / 8` to a row.
-//! - **2-D thin** ([`TileMode::Tiled2DThin1`]): macro tiles of 4 × 2 micro tiles (32 × 16
-//!   texels), row-major, `pitch / 32` to a row. Memory comes in 256-byte groups, eight to a
-//!   2 KB row: the group's 3 bits are the pipe (`x3 ^ y3`) and the bank (`x3 ^ y5`,
-//!   `x4 ^ y4`), XORed with the surface's swizzle (bits 8 to 10 of GX2's `swizzle`: pipe,
-//!   then bank). A micro tile's bytes fill its group; texels of 1 and 2 bytes put 4 and 2
-//!   macro tiles side by side in a group, texels of 8 and 16 bytes spread one micro tile over
-//!   2 and 4 2-KB rows.
+//! - **1-D** ([`TileMode::Tiled1DThin1`], [`TileMode::Tiled1DThick`]): micro tiles
+//!   row-major, `pitch / 8` to a row.
+//! - **2-D** ([`TileMode::Tiled2DThin1`] and the others): macro tiles of 32 × 16 texels
+//!   (thin-1 and thick), 16 × 32 (thin-2) or 8 × 64 (thin-4), row-major, `pitch / width` to
+//!   a row. Memory comes in 256-byte groups, eight to a 2 KB row: the group's 3 bits are the
+//!   pipe (`x3 ^ y3`) and the bank (`x3 ^ y5`, `x4 ^ y4`), XORed with the surface's swizzle
+//!   (bits 8 to 10 of GX2's `swizzle`: pipe, then bank) plus the slice times the mode's
+//!   rotation (2 for 2-D modes, 1 for 3-D ones; a thick tile's 4 slices count as one). A
+//!   micro tile's bytes fill its group; small texels put several macro tiles side by side
+//!   in a group, large ones spread one micro tile over several 2 KB rows.
+//! - **Bank swapping** (the `2B` and `3B` modes): every `bank_swap_width` texels of x, the
+//!   bank is XORed with the next of 0, 1, 3, 2.
 //!
-//! Both are `bits` layouts below, over texels. One macro-tile row (16 texel rows) has
-//! constant `y4` and `y5`, so their part of the bank, and the swizzle's, is one XOR of the
-//! group index per row: an *affine* map, which no GF(2) matrix is; it is applied as that
-//! permutation of the eight groups of every 2 KB row.
+//! Each mode and texel size is a `bits` layout below, over texels: the tiles that make
+//! whole 2 KB rows and hold every bit of x the pipe and bank take. Along one row of macro
+//! tiles, the bits of y above the tile (`y4`, `y5`), the swizzle, the slice's rotation and
+//! the bank swap of a column are constant, so their part of the group is one XOR of the
+//! group index per 2 KB row: an *affine* map, which no GF(2) matrix is; it is applied as
+//! that permutation of the eight groups of every 2 KB row.
 //!
-//! **Sizes** (addrlib's `ComputeSurfaceInfo` for one sample, thin modes):
-//! - Mips past 0 round their width and height up to powers of two before padding.
-//! - A 2-D surface's mip falls back to 1-D when its (power-of-two) width is under
-//!   `32 · max(1, 4 / bytes)` or its height under 16; mip 0 never does.
-//! - 1-D pitches are multiples of `max(8, 32 / bytes)` texels, heights of 8.
-//! - 2-D pitches are multiples of `32 · max(1, 4 / bytes)`, heights of 16. (addrlib also
-//!   widens some mip-0 pitches by a macro tile, its "dual pitch alignment"; GX2 texture
-//!   files do not: a 1024² BC1 texture has a pitch of 256 blocks, not 288, and
-//!   `wiiu_swizzle` clamps its computed pitch to the header's. Ours is the files'.)
-//! - A level's tiled size is `pitch × padded height × bytes`; levels follow one another.
+//! **Sizes and modes** (addrlib's `ComputeSurfaceInfo` and `ComputeSurfaceMipLevelTileMode`
+//! for one sample):
+//! - Thick macro modes of 16-byte texels are thin-1 (their tiles would split).
+//! - Mips past 0 round their width, height and slice count up to powers of two before
+//!   padding; they drop bank swapping; a macro-tiled mip falls back to 1-D when it is
+//!   narrower or lower than a macro tile (a width of `max(1, 256 / micro tile bytes)` macro
+//!   tiles) and a thick one to thin under 4 slices.
+//! - 1-D pitches are multiples of `max(8, 32 / bytes / thickness)` texels, heights of 8.
+//! - 2-D pitches are multiples of the macro tile's width times
+//!   `max(1, 32 / bytes / (8 · thickness))` and of the bank-swap width, heights of the
+//!   macro tile's. (addrlib also widens some mip-0 pitches by a macro tile, its "dual pitch
+//!   alignment"; GX2 texture files do not: a 1024² BC1 texture has a pitch of 256 blocks,
+//!   not 288, and `wiiu_swizzle` clamps its computed pitch to the header's. Ours is the
+//!   files'.)
+//! - A slice is `pitch × padded height × bytes`; thick slices are padded to multiples of
+//!   4, and past mip 0 to powers of two.
+//! - **Mip by mip**: the tiled surface holds each mip's slices together (all its array
+//!   layers, as slices in layer order, or its depth), the mips one after another. The
+//!   linear side is, as for every platform, layer by layer.
 //!
 //! GX2 files keep their own mip offsets (`mipOffset`, which may leave gaps between levels):
-//! [`Level::swizzled`](super::Level::swizzled) says where ours are. Linear, thick (1-D and
-//! 2-D), thin-2/thin-4, bank-swapped and 3-D tile modes, array layers and depth, and texel
-//! sizes other than 1, 2, 4, 8 and 16 bytes are [`TextureError::Unsupported`].
+//! [`Level::swizzled`](super::Level::swizzled) says where ours are. The linear modes, 3-D
+//! arrays, array layers in thick modes, and texel sizes other than 1, 2, 4, 8 and 16 bytes
+//! are [`TextureError::Unsupported`].
 
-use super::{Direction, Platform, Surface, TextureError, Tiling, copy_tiles, unsupported};
+use super::{Direction, Platform, Surface, TextureError, Tiling, copy_tiles_framed, unsupported};
 use crate::__private::GeneratedCode;
 use crate::kernel::{Frame, Options, Plan};
 
@@ -157,6 +174,207 @@ crate::layout! {
     }
     pub kernel SwizzleMacro128 = pack(Macro128);
     pub kernel DeswizzleMacro128 = unpack(Macro128);
+
+    /// 2-D thin-2 (16 × 32 macro tiles), bytes: 64 texels wide.
+    pub layout Thin2Macro8 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 32, x: 64] (x[0], x[1], x[2], y[1], y[0], y[2], x[4], x[5], x[3] ^ y[3], x[3], x[4] ^ y[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin2Macro8 = pack(Thin2Macro8);
+    pub kernel DeswizzleThin2Macro8 = unpack(Thin2Macro8);
+
+    /// 2-D thin-2 (16 × 32 macro tiles), 2-byte texels: 32 texels wide.
+    pub layout Thin2Macro16 {
+        memory [q: dyn, u: 1024];
+        bits u -> [y: 32, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], x[4], x[3] ^ y[3], x[3], x[4] ^ y[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin2Macro16 = pack(Thin2Macro16);
+    pub kernel DeswizzleThin2Macro16 = unpack(Thin2Macro16);
+
+    /// 2-D thin-2 (16 × 32 macro tiles), 4-byte texels: 32 texels wide.
+    pub layout Thin2Macro32 {
+        memory [q: dyn, u: 1024];
+        bits u -> [y: 32, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3], x[4] ^ y[4], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin2Macro32 = pack(Thin2Macro32);
+    pub kernel DeswizzleThin2Macro32 = unpack(Thin2Macro32);
+
+    /// 2-D thin-2 (16 × 32 macro tiles), 8-byte texels (BC1, BC4): 32 texels wide.
+    pub layout Thin2Macro64 {
+        memory [q: dyn, u: 1024];
+        bits u -> [y: 32, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3], x[4] ^ y[4], y[2], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin2Macro64 = pack(Thin2Macro64);
+    pub kernel DeswizzleThin2Macro64 = unpack(Thin2Macro64);
+
+    /// 2-D thin-2 (16 × 32 macro tiles), 16-byte texels (BC2, BC3, BC5, BC7): 32 texels wide.
+    pub layout Thin2Macro128 {
+        memory [q: dyn, u: 1024];
+        bits u -> [y: 32, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3], x[4] ^ y[4], y[1], y[2], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin2Macro128 = pack(Thin2Macro128);
+    pub kernel DeswizzleThin2Macro128 = unpack(Thin2Macro128);
+
+    /// 2-D thin-4 (8 × 64 macro tiles), bytes: 32 texels wide.
+    pub layout Thin4Macro8 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (x[0], x[1], x[2], y[1], y[0], y[2], x[3], x[4], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4Macro8 = pack(Thin4Macro8);
+    pub kernel DeswizzleThin4Macro8 = unpack(Thin4Macro8);
+
+    /// 2-D thin-4 (8 × 64 macro tiles), 2-byte texels: 32 texels wide.
+    pub layout Thin4Macro16 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], x[3], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4Macro16 = pack(Thin4Macro16);
+    pub kernel DeswizzleThin4Macro16 = unpack(Thin4Macro16);
+
+    /// 2-D thin-4 (8 × 64 macro tiles), 4-byte texels: 32 texels wide.
+    pub layout Thin4Macro32 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], x[3], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4Macro32 = pack(Thin4Macro32);
+    pub kernel DeswizzleThin4Macro32 = unpack(Thin4Macro32);
+
+    /// 2-D thin-4 (8 × 64 macro tiles), 8-byte texels (BC1, BC4): 32 texels wide.
+    pub layout Thin4Macro64 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], y[2], x[3], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4Macro64 = pack(Thin4Macro64);
+    pub kernel DeswizzleThin4Macro64 = unpack(Thin4Macro64);
+
+    /// 2-D thin-4 (8 × 64 macro tiles), 16-byte texels (BC2, BC3, BC5, BC7): 32 texels wide.
+    pub layout Thin4Macro128 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], y[1], y[2], x[3], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4Macro128 = pack(Thin4Macro128);
+    pub kernel DeswizzleThin4Macro128 = unpack(Thin4Macro128);
+
+    /// 2-D thin-4 bank-swapped, 16-byte texels, when the bank swaps every 16 texels of x
+    /// (inside the unit): the swap's `x4` on the bank's low bit.
+    pub layout Thin4SwapMacro128 {
+        memory [q: dyn, u: 2048];
+        bits u -> [y: 64, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3] ^ y[5] ^ x[4], x[4] ^ y[4], y[1], y[2], x[3], x[4]);
+        merge [q, x] -> column;
+        coords [y, column];
+    }
+    pub kernel SwizzleThin4SwapMacro128 = pack(Thin4SwapMacro128);
+    pub kernel DeswizzleThin4SwapMacro128 = unpack(Thin4SwapMacro128);
+
+    /// 2-D thick (32 × 16 × 4 macro tiles), bytes.
+    pub layout ThickMacro8 {
+        memory [q: dyn, u: 2048];
+        bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], x[2], y[1], y[0], y[2], z[0], z[1], x[3] ^ y[3], x[3], x[4]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMacro8 = pack(ThickMacro8);
+    pub kernel DeswizzleThickMacro8 = unpack(ThickMacro8);
+
+    /// 2-D thick (32 × 16 × 4 macro tiles), 2-byte texels.
+    pub layout ThickMacro16 {
+        memory [q: dyn, u: 2048];
+        bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], z[0], x[3] ^ y[3], x[3], x[4], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMacro16 = pack(ThickMacro16);
+    pub kernel DeswizzleThickMacro16 = unpack(ThickMacro16);
+
+    /// 2-D thick (32 × 16 × 4 macro tiles), 4-byte texels.
+    pub layout ThickMacro32 {
+        memory [q: dyn, u: 2048];
+        bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3], x[4], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMacro32 = pack(ThickMacro32);
+    pub kernel DeswizzleThickMacro32 = unpack(ThickMacro32);
+
+    /// 2-D thick (32 × 16 × 4 macro tiles), 8-byte texels (BC1, BC4).
+    pub layout ThickMacro64 {
+        memory [q: dyn, u: 2048];
+        bits u -> [z: 4, y: 16, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3], x[4], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMacro64 = pack(ThickMacro64);
+    pub kernel DeswizzleThickMacro64 = unpack(ThickMacro64);
+
+    /// 1-D thick: 8 × 8 × 4 micro tiles, bytes.
+    pub layout ThickMicro8 {
+        memory [q: dyn, u: 256];
+        bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], x[2], y[1], y[0], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMicro8 = pack(ThickMicro8);
+    pub kernel DeswizzleThickMicro8 = unpack(ThickMicro8);
+
+    /// 1-D thick: 8 × 8 × 4 micro tiles, 2-byte texels.
+    pub layout ThickMicro16 {
+        memory [q: dyn, u: 256];
+        bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMicro16 = pack(ThickMicro16);
+    pub kernel DeswizzleThickMicro16 = unpack(ThickMicro16);
+
+    /// 1-D thick: 8 × 8 × 4 micro tiles, 4-byte texels.
+    pub layout ThickMicro32 {
+        memory [q: dyn, u: 256];
+        bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], y[0], x[2], y[1], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMicro32 = pack(ThickMicro32);
+    pub kernel DeswizzleThickMicro32 = unpack(ThickMicro32);
+
+    /// 1-D thick: 8 × 8 × 4 micro tiles, 8-byte texels (BC1, BC4).
+    pub layout ThickMicro64 {
+        memory [q: dyn, u: 256];
+        bits u -> [z: 4, y: 8, x: 8] (x[0], y[0], x[1], x[2], y[1], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMicro64 = pack(ThickMicro64);
+    pub kernel DeswizzleThickMicro64 = unpack(ThickMicro64);
+
+    /// 1-D thick: 8 × 8 × 4 micro tiles, 16-byte texels (BC2, BC3, BC5, BC7).
+    pub layout ThickMicro128 {
+        memory [q: dyn, u: 256];
+        bits u -> [z: 4, y: 8, x: 8] (y[0], x[0], x[1], x[2], y[1], y[2], z[0], z[1]);
+        merge [q, x] -> column;
+        coords [z, y, column];
+    }
+    pub kernel SwizzleThickMicro128 = pack(ThickMicro128);
+    pub kernel DeswizzleThickMicro128 = unpack(ThickMicro128);
 }
 
 /// GX2's tile modes (`GX2TileMode`, addrlib's `AddrTileMode`), by their values.
@@ -207,22 +425,104 @@ impl TileMode {
         TileMode::ALL.get(usize::try_from(value).ok()?).copied()
     }
 
-    /// Whether [`Surface`] tiles this mode.
+    /// Whether [`Surface`] tiles this mode: every tiled mode (not the linear ones).
     pub fn is_supported(self) -> bool {
-        matches!(self, TileMode::Tiled1DThin1 | TileMode::Tiled2DThin1)
+        !matches!(self, TileMode::LinearGeneral | TileMode::LinearAligned)
+    }
+
+    /// Micro tiles of 4 slices (thick) instead of 1.
+    pub fn is_thick(self) -> bool {
+        self.thickness() == 4
+    }
+
+    fn thickness(self) -> usize {
+        use TileMode::*;
+        match self {
+            Tiled1DThick | Tiled2DThick | Tiled2BThick | Tiled3DThick | Tiled3BThick => 4,
+            _ => 1,
+        }
+    }
+
+    /// Macro tiles over pipes and banks (the 2-D and 3-D modes), not micro tiles alone.
+    fn is_macro(self) -> bool {
+        self as u32 >= TileMode::Tiled2DThin1 as u32
+    }
+
+    fn is_thick_macro(self) -> bool {
+        self.is_macro() && self.is_thick()
+    }
+
+    fn is_bank_swapped(self) -> bool {
+        use TileMode::*;
+        matches!(
+            self,
+            Tiled2BThin1 | Tiled2BThin2 | Tiled2BThin4 | Tiled2BThick | Tiled3BThin1 | Tiled3BThick
+        )
+    }
+
+    /// The macro tile's aspect: 1 (32 × 16 texels), 2 (16 × 32) or 4 (8 × 64).
+    fn aspect(self) -> usize {
+        use TileMode::*;
+        match self {
+            Tiled2DThin2 | Tiled2BThin2 => 2,
+            Tiled2DThin4 | Tiled2BThin4 => 4,
+            _ => 1,
+        }
+    }
+
+    /// How far each slice turns the pipe and bank (addrlib's rotation): 2 for the 2-D
+    /// modes, 1 for the 3-D ones.
+    fn rotation(self) -> usize {
+        use TileMode::*;
+        match self {
+            Tiled3DThin1 | Tiled3DThick | Tiled3BThin1 | Tiled3BThick => 1,
+            _ if self.is_macro() => 2,
+            _ => 0,
+        }
+    }
+
+    /// The mode without bank swapping.
+    fn unswapped(self) -> TileMode {
+        use TileMode::*;
+        match self {
+            Tiled2BThin1 => Tiled2DThin1,
+            Tiled2BThin2 => Tiled2DThin2,
+            Tiled2BThin4 => Tiled2DThin4,
+            Tiled2BThick => Tiled2DThick,
+            Tiled3BThin1 => Tiled3DThin1,
+            Tiled3BThick => Tiled3DThick,
+            mode => mode,
+        }
+    }
+
+    /// The thin mode of a thick one (1-D thick to 1-D thin, 2-D thick to 2-D thin-1, …).
+    fn thin(self) -> TileMode {
+        use TileMode::*;
+        match self {
+            Tiled1DThick => Tiled1DThin1,
+            Tiled2DThick => Tiled2DThin1,
+            Tiled2BThick => Tiled2BThin1,
+            Tiled3DThick => Tiled3DThin1,
+            Tiled3BThick => Tiled3BThin1,
+            mode => mode,
+        }
     }
 }
 
 /// Bytes of a pipe-interleave group; eight groups (2 pipes × 4 banks) make a 2 KB row.
 const GROUP_BYTES: usize = 256;
 const GROUPS: usize = 8;
+const ROW_BYTES: usize = GROUP_BYTES * GROUPS;
 
 /// A Wii U surface's rules.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Rules {
-    macro_tiled: bool,
+    mode: TileMode,
     /// The swizzle's pipe and bank, as one group index (pipe lowest).
     group_swizzle: usize,
+    /// Depth slices are the level's (a 3-D surface); otherwise each layer is one slice.
+    three_d: bool,
+    layers: usize,
 }
 
 pub(super) fn rules(
@@ -234,7 +534,7 @@ pub(super) fn rules(
     if !tile_mode.is_supported() {
         return Err(unsupported(
             platform,
-            format!("tile mode {tile_mode:?} (tiled: Tiled1DThin1 and Tiled2DThin1)"),
+            format!("tile mode {tile_mode:?} (linear; every tiled mode is)"),
         ));
     }
     let bytes = surface.format.bytes_per_block;
@@ -244,46 +544,70 @@ pub(super) fn rules(
             format!("texels of {bytes} bytes (tiled: 1, 2, 4, 8 and 16)"),
         ));
     }
-    if surface.depth != 1 || surface.layers != 1 {
-        return Err(unsupported(platform, "array layers and depth"));
+    if surface.depth != 1 && surface.layers != 1 {
+        return Err(unsupported(
+            platform,
+            "3-D arrays (GX2 tiles depth or layers as slices, not both)",
+        ));
+    }
+    if surface.layers != 1 && tile_mode.is_thick() {
+        return Err(unsupported(
+            platform,
+            format!("array layers in {tile_mode:?} (its tiles interleave 4 slices)"),
+        ));
     }
     Ok(Rules {
-        macro_tiled: tile_mode == TileMode::Tiled2DThin1,
+        mode: tile_mode,
         group_swizzle: (swizzle >> 8) as usize % GROUPS,
+        three_d: surface.depth != 1,
+        layers: surface.layers,
     })
 }
 
-/// How one level is tiled.
+/// How one level (of one layer) is tiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LevelTiling {
-    macro_tiled: bool,
+    /// The level's mode (small mips fall back to simpler ones).
+    mode: TileMode,
     /// Texels per row of tiles.
     pitch: usize,
+    /// Rows of texels per slice, padded to whole tiles.
+    rows: usize,
+    /// The slice index of the level's first slice (its layer, for arrays).
+    first_slice: usize,
     group_swizzle: usize,
+    /// Texels of x per bank-swap step (0: no bank swapping).
+    bank_swap_width: usize,
 }
 
 impl Rules {
-    /// Mip `mip`'s tiled size and tiling, for `[_, height, width]` blocks of `bytes` bytes.
+    /// Mip `mip`'s tiled size (one layer's slot) and tiling, for `[depth, height, width]`
+    /// blocks of `bytes` bytes; `layer` is the slice of an array layer.
     pub(super) fn level(
         &self,
+        layer: usize,
         mip: usize,
-        [_, height, width]: [usize; 3],
+        [depth, height, width]: [usize; 3],
         bytes: usize,
     ) -> Result<(usize, Tiling), TextureError> {
         let overflow = || TextureError::Overflow;
-        let (mut pitch, mut rows) = match mip {
-            0 => (width, height),
-            _ => (
-                width.checked_next_power_of_two().ok_or_else(overflow)?,
-                height.checked_next_power_of_two().ok_or_else(overflow)?,
-            ),
+        let slices = if self.three_d { depth } else { self.layers };
+        let pow2 = |n: usize| n.checked_next_power_of_two().ok_or_else(overflow);
+        let (mut pitch, mut rows, mut slices) = match mip {
+            0 => (width, height, slices),
+            _ => (pow2(width)?, pow2(height)?, pow2(slices)?),
         };
-        // Macro tiles side by side in one group.
-        let per_group = (4 / bytes).max(1);
-        let macro_tiled = self.macro_tiled && (mip == 0 || (pitch >= 32 * per_group && rows >= 16));
-        let (pitch_align, row_align) = match macro_tiled {
-            true => (32 * per_group, 16),
-            false => ((32 / bytes).max(8), 8),
+        let mode = level_mode_of(self.mode, bytes, mip, pitch, rows, slices);
+        let thickness = mode.thickness();
+        let (pitch_align, row_align) = match mode.is_macro() {
+            false => ((GROUP_BYTES / (8 * bytes) / thickness).max(8), 8),
+            true => {
+                let aspect = mode.aspect();
+                let (tile_width, tile_height) = (32 / aspect, 16 * aspect);
+                let per_group = GROUP_BYTES / (8 * bytes) / (8 * thickness);
+                let align = (tile_width * per_group).max(tile_width);
+                (align.max(bank_swap_width(mode, bytes, pitch)), tile_height)
+            }
         };
         pitch = pitch
             .checked_next_multiple_of(pitch_align)
@@ -291,109 +615,272 @@ impl Rules {
         rows = rows
             .checked_next_multiple_of(row_align)
             .ok_or_else(overflow)?;
-        let size = [pitch, rows]
+        slices = slices.next_multiple_of(thickness);
+        // A 3-D level holds its slices; an array layer is one slice of its mip (a 2-D
+        // surface in a thick mode: one slice of the 4 its tiles hold).
+        let slot_slices = if self.three_d { slices } else { thickness };
+        let size = [pitch, rows, slot_slices]
             .into_iter()
             .try_fold(bytes, |acc, n| acc.checked_mul(n))
             .ok_or_else(overflow)?;
         let tiling = LevelTiling {
-            macro_tiled,
+            mode,
             pitch,
+            rows,
+            first_slice: if self.three_d { 0 } else { layer },
             group_swizzle: self.group_swizzle,
+            bank_swap_width: match mode.is_bank_swapped() {
+                true => bank_swap_width(mode, bytes, pitch),
+                false => 0,
+            },
         };
         Ok((size, Tiling::Gx2(tiling)))
     }
+
+    /// Slots of one layer's size that mip `mip` holds: its layers (a power of two past mip
+    /// 0, as addrlib pads them), or 1 for a 3-D level.
+    pub(super) fn mip_slots(&self, mip: usize) -> usize {
+        match (self.three_d, mip) {
+            (true, _) => 1,
+            (false, 0) => self.layers,
+            (false, _) => self.layers.next_power_of_two(),
+        }
+    }
 }
 
-/// Copies one level, one row of tiles (8 texel rows for micro tiling, 16 for macro) at a
-/// time: the tiles of a row take the start of its `pitch`-wide stretch.
+/// Mip `mip`'s mode for a surface of `base` mode, as addrlib picks it
+/// (`ComputeSurfaceMipLevelTileMode` and the macro-tiled surface info): thick modes of
+/// 16-byte texels are thin; past mip 0, bank swapping is dropped, a level narrower or lower
+/// than a macro tile (or, from a thick mode, than its pitch alignment) is micro-tiled, and
+/// one of fewer than 4 slices is thin. `pitch`, `rows` and `slices` are the level's, rounded
+/// up to powers of two past mip 0.
+fn level_mode_of(
+    base: TileMode,
+    bytes: usize,
+    mip: usize,
+    pitch: usize,
+    rows: usize,
+    slices: usize,
+) -> TileMode {
+    // Thick micro tiles of 16-byte texels would split (addrlib's tile slices).
+    let degraded = match base.is_thick_macro() && bytes == 16 {
+        true => base.thin(),
+        false => base,
+    };
+    if mip == 0 {
+        return degraded;
+    }
+    let mut mode = degraded.unswapped();
+    let thickness = mode.thickness();
+    let micro_tile_bytes = 64 * bytes * thickness;
+    let width_factor = (GROUP_BYTES / micro_tile_bytes).max(1);
+    let aspect = mode.aspect();
+    if mode.is_macro() && (pitch < width_factor * 32 / aspect || rows < 16 * aspect) {
+        mode = match mode.is_thick() {
+            true => TileMode::Tiled1DThick,
+            false => TileMode::Tiled1DThin1,
+        };
+    }
+    if mode.is_thick() && slices < 4 {
+        mode = mode.thin();
+    }
+    // From a thick base, a thin macro level needs the base's pitch alignment.
+    let base_align = 32 * (GROUP_BYTES / (8 * bytes) / 32).max(1);
+    let factor = (32 / (8 * bytes)).max(1);
+    if base.is_thick_macro()
+        && mode.is_macro()
+        && !mode.is_thick()
+        && mode != base
+        && (pitch < base_align * factor || rows < 16)
+    {
+        mode = TileMode::Tiled1DThin1;
+    }
+    mode
+}
+
+/// addrlib's bank-swap width of a bank-swapped `mode` (texels of x per step of the swap
+/// order), for a level of `pitch` texels.
+fn bank_swap_width(mode: TileMode, bytes: usize, pitch: usize) -> usize {
+    if !mode.is_bank_swapped() {
+        return 0;
+    }
+    let bits = 8 * bytes;
+    let samples = match mode.is_thick() {
+        true => 4,
+        false => 1,
+    };
+    let bytes_per_tile_slice = samples * 64 * bytes;
+    let swap_width = (128 / bits).max(1) * 8 * 4;
+    let height_bytes = samples * mode.aspect() * 2 * bits;
+    let swap_max = 2 * 4 * 2048 / height_bytes;
+    let swap_min = GROUP_BYTES * 8 * 4 / bytes_per_tile_slice;
+    let mut width = swap_max.min(swap_min.max(swap_width));
+    while width >= 2 * pitch {
+        width >>= 1;
+    }
+    width
+}
+
+/// A macro-tiled level's unit of copy: the tiles that one `layout!` item covers (whole
+/// 2 KB rows, every x bit the pipe and bank take): its texels, width and height.
+struct Unit {
+    texels: usize,
+    width: usize,
+}
+
+/// Copies one level: slice by slice (4 at a time for thick modes), one row of tiles at a
+/// time. Macro-tiled rows go through a scratch row: the `layout!` item places each texel
+/// at its group before the XOR of the row's constant part (the swizzle, the slice's
+/// rotation, the tile row's bits of y and the bank swap of its columns), which permutes the
+/// eight groups of every 2 KB row.
 pub(super) fn copy_level(
     options: Options,
     direction: Direction,
-    [_, height, width]: [usize; 3],
+    [depth, height, width]: [usize; 3],
     bytes: usize,
     tiling: LevelTiling,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
-    let rows_per_band = if tiling.macro_tiled { 16 } else { 8 };
-    let band_bytes = tiling.pitch * rows_per_band * bytes;
-    let linear_band = rows_per_band * width * bytes;
-    // The tiles' width in texels (a group's macro tiles, for small texels).
-    let tile_width = match tiling.macro_tiled {
-        true => 32 * (4 / bytes).max(1),
+    let mode = tiling.mode;
+    let thickness = mode.thickness();
+    let aspect = mode.aspect();
+    let band_rows = match mode.is_macro() {
+        true => 16 * aspect,
         false => 8,
     };
-    let tiles = [1, width.div_ceil(tile_width)];
-    let tile_space = rows_per_band * tile_width;
-    let used = tiles[1] * tile_space * bytes;
+    let group_bytes = tiling.pitch * tiling.rows * thickness * bytes;
+    let band_bytes = tiling.pitch * band_rows * thickness * bytes;
+    let unit = unit(mode, bytes);
+    // The bank swap's steps inside a unit (thin-4 of 16-byte texels, 16 texels a step):
+    // its low bit in the layout, its others in the XOR.
+    let swap_in_unit =
+        (1..unit.width).contains(&tiling.bank_swap_width) && tiling.pitch > tiling.bank_swap_width;
+    if swap_in_unit && (mode.aspect(), bytes, tiling.bank_swap_width) != (4, 16, 16) {
+        return Err(unsupported(
+            Platform::WiiU {
+                tile_mode: mode,
+                swizzle: 0,
+            },
+            format!("a bank swap every {} texels", tiling.bank_swap_width),
+        ));
+    }
+    let units = width.div_ceil(unit.width);
+    let used = units * unit.texels * bytes;
     let mut scratch = Vec::new();
-    for band in 0..height.div_ceil(rows_per_band) {
-        let rows = rows_per_band.min(height - band * rows_per_band);
-        let extents = [rows, width];
-        let frame = Frame::Tiles {
-            tiles: &tiles,
-            tile_space,
-        };
-        let linear = band * linear_band..band * linear_band + rows * width * bytes;
-        let tiled = band * band_bytes..(band + 1) * band_bytes;
-        // The row's XOR of the group: the swizzle's, and y5 and y4 (the band's low bits) on
-        // the bank's bits.
-        let xor = match tiling.macro_tiled {
-            true => tiling.group_swizzle ^ (band & 2) ^ ((band & 1) << 2),
-            false => 0,
-        };
-        let copy = |src: &[u8], dst: &mut [u8]| {
-            copy_band(
-                options,
-                direction,
-                tiling.macro_tiled,
-                bytes,
-                &extents,
-                frame,
-                src,
-                dst,
-            )
-        };
-        match (direction, xor) {
-            (Direction::Swizzle, 0) => copy(&src[linear], &mut dst[tiled][..used])?,
-            (Direction::Deswizzle, 0) => copy(&src[tiled][..used], &mut dst[linear])?,
-            (Direction::Swizzle, _) => {
-                // Into the row's groups as the matrix places them, then XORed into place
-                // (the padding kept as it was).
-                scratch.resize(band_bytes, 0);
-                xor_groups(&dst[tiled.clone()], &mut scratch, xor);
-                copy(&src[linear], &mut scratch[..used])?;
-                xor_groups(&scratch, &mut dst[tiled], xor);
+    for group in 0..depth.div_ceil(thickness) {
+        let slices = thickness.min(depth - group * thickness);
+        let slice_xor =
+            (tiling.group_swizzle + (tiling.first_slice + group) * mode.rotation()) % GROUPS;
+        for band in 0..height.div_ceil(band_rows) {
+            let rows = band_rows.min(height - band * band_rows);
+            let extents = [slices, rows, width];
+            let extents = match thickness {
+                4 => &extents[..],
+                _ => &extents[1..],
+            };
+            let strides = [height * width, width, 1];
+            let strides = &strides[3 - extents.len()..];
+            let linear = Frame::Strided {
+                strides,
+                origin: (group * thickness * height + band * band_rows) * width,
+            };
+            let tiles = [1, 1, units];
+            let tiled = Frame::Tiles {
+                tiles: &tiles[3 - extents.len()..],
+                tile_space: unit.texels,
+            };
+            let copy = |src: &[u8], dst: &mut [u8]| {
+                let kernels = (mode, bytes, swap_in_unit);
+                copy_unit(
+                    options, direction, kernels, extents, linear, tiled, src, dst,
+                )
+            };
+            let at = group * group_bytes + band * band_bytes;
+            let tiled_range = at..at + band_bytes;
+            if !mode.is_macro() {
+                match direction {
+                    Direction::Swizzle => copy(src, &mut dst[tiled_range][..used])?,
+                    Direction::Deswizzle => copy(&src[tiled_range][..used], dst)?,
+                }
+                continue;
             }
-            (Direction::Deswizzle, _) => {
-                scratch.resize(band_bytes, 0);
-                xor_groups(&src[tiled], &mut scratch, xor);
-                copy(&scratch[..used], &mut dst[linear])?;
+            // The tile row's bits of y above the macro tile, on the bank's bits.
+            let band_xor = match aspect {
+                1 => ((band & 1) << 2) | (band & 2),
+                2 => (band & 1) << 1,
+                _ => 0,
+            };
+            let rows_per_unit = unit.texels * bytes / ROW_BYTES;
+            let xor = |row: usize| {
+                let column = row / rows_per_unit * unit.width;
+                let swap = match tiling.bank_swap_width {
+                    0 => 0,
+                    step => (column / step) & 3,
+                };
+                // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
+                slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
+            };
+            scratch.resize(used.max(band_bytes), 0);
+            match direction {
+                Direction::Swizzle => {
+                    // The padding kept as it was.
+                    xor_groups(&dst[tiled_range.clone()], &mut scratch, xor);
+                    copy(src, &mut scratch[..used])?;
+                    xor_groups(&scratch, &mut dst[tiled_range], xor);
+                }
+                Direction::Deswizzle => {
+                    xor_groups(&src[tiled_range], &mut scratch, xor);
+                    copy(&scratch[..used], dst)?;
+                }
             }
         }
     }
     Ok(())
 }
 
-/// Copies `from` into `to`, group `g` of each 2 KB row into group `g ^ xor`.
-fn xor_groups(from: &[u8], to: &mut [u8], xor: usize) {
-    let row = GROUP_BYTES * GROUPS;
-    for (from, to) in from.chunks_exact(row).zip(to.chunks_exact_mut(row)) {
+/// Copies `from` into `to`, group `g` of 2 KB row `r` into group `g ^ xor(r)`, over the
+/// rows both hold.
+fn xor_groups(from: &[u8], to: &mut [u8], xor: impl Fn(usize) -> usize) {
+    let rows = from
+        .chunks_exact(ROW_BYTES)
+        .zip(to.chunks_exact_mut(ROW_BYTES));
+    for (r, (from, to)) in rows.enumerate() {
+        let xor = xor(r);
         for (g, group) in from.chunks_exact(GROUP_BYTES).enumerate() {
             to[(g ^ xor) * GROUP_BYTES..][..GROUP_BYTES].copy_from_slice(group);
         }
     }
 }
 
-/// One row of tiles through the kernels of the texel size and mode.
+/// The unit of the `layout!` item of `mode` and `bytes`-byte texels.
+fn unit(mode: TileMode, bytes: usize) -> Unit {
+    let thickness = mode.thickness();
+    let (width, height) = match (mode.is_macro(), mode.aspect()) {
+        (false, _) => (8, 8),
+        // Four macro tiles to a group for bytes, two for 2-byte texels.
+        (true, 1) if thickness == 1 => (32 * (4 / bytes).max(1), 16),
+        (true, 1) => (32, 16),
+        (true, 2) if bytes == 1 => (64, 32),
+        (true, 2) => (32, 32),
+        (true, _) => (32, 64),
+    };
+    Unit {
+        texels: width * height * thickness,
+        width,
+    }
+}
+
+/// One row of tiles through the kernels of the mode and texel size (and whether the bank
+/// swaps inside a unit).
 #[allow(clippy::too_many_arguments)]
-fn copy_band(
+fn copy_unit(
     options: Options,
     direction: Direction,
-    macro_tiled: bool,
-    bytes: usize,
+    (mode, bytes, swap_in_unit): (TileMode, usize, bool),
     extents: &[usize],
-    frame: Frame,
+    linear: Frame,
+    tiled: Frame,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
@@ -403,26 +890,65 @@ fn copy_band(
                 ($swizzle::plan(), $swizzle::code()),
                 ($deswizzle::plan(), $deswizzle::code()),
             ];
-            copy_tiles(options, kernels, direction, extents, frame, src, dst)
+            copy_tiles_framed(
+                options,
+                kernels,
+                direction,
+                extents,
+                [linear, tiled],
+                src,
+                dst,
+            )
         }};
     }
-    match (macro_tiled, bytes) {
-        (false, 1) => copy!(1, SwizzleMicro8, DeswizzleMicro8),
-        (false, 2) => copy!(2, SwizzleMicro16, DeswizzleMicro16),
-        (false, 4) => copy!(4, SwizzleMicro32, DeswizzleMicro32),
-        (false, 8) => copy!(8, SwizzleMicro64, DeswizzleMicro64),
-        (false, _) => copy!(16, SwizzleMicro128, DeswizzleMicro128),
-        (true, 1) => copy!(1, SwizzleMacro8, DeswizzleMacro8),
-        (true, 2) => copy!(2, SwizzleMacro16, DeswizzleMacro16),
-        (true, 4) => copy!(4, SwizzleMacro32, DeswizzleMacro32),
-        (true, 8) => copy!(8, SwizzleMacro64, DeswizzleMacro64),
-        (true, _) => copy!(16, SwizzleMacro128, DeswizzleMacro128),
+    match (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes) {
+        _ if swap_in_unit => copy!(16, SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128),
+        (false, false, _, 1) => copy!(1, SwizzleMicro8, DeswizzleMicro8),
+        (false, false, _, 2) => copy!(2, SwizzleMicro16, DeswizzleMicro16),
+        (false, false, _, 4) => copy!(4, SwizzleMicro32, DeswizzleMicro32),
+        (false, false, _, 8) => copy!(8, SwizzleMicro64, DeswizzleMicro64),
+        (false, false, _, _) => copy!(16, SwizzleMicro128, DeswizzleMicro128),
+        (false, true, _, 1) => copy!(1, SwizzleThickMicro8, DeswizzleThickMicro8),
+        (false, true, _, 2) => copy!(2, SwizzleThickMicro16, DeswizzleThickMicro16),
+        (false, true, _, 4) => copy!(4, SwizzleThickMicro32, DeswizzleThickMicro32),
+        (false, true, _, 8) => copy!(8, SwizzleThickMicro64, DeswizzleThickMicro64),
+        (false, true, _, _) => copy!(16, SwizzleThickMicro128, DeswizzleThickMicro128),
+        (true, true, _, 1) => copy!(1, SwizzleThickMacro8, DeswizzleThickMacro8),
+        (true, true, _, 2) => copy!(2, SwizzleThickMacro16, DeswizzleThickMacro16),
+        (true, true, _, 4) => copy!(4, SwizzleThickMacro32, DeswizzleThickMacro32),
+        // Thick macro modes of 16-byte texels are thin (`level_mode_of`).
+        (true, true, _, _) => copy!(8, SwizzleThickMacro64, DeswizzleThickMacro64),
+        (true, false, 1, 1) => copy!(1, SwizzleMacro8, DeswizzleMacro8),
+        (true, false, 1, 2) => copy!(2, SwizzleMacro16, DeswizzleMacro16),
+        (true, false, 1, 4) => copy!(4, SwizzleMacro32, DeswizzleMacro32),
+        (true, false, 1, 8) => copy!(8, SwizzleMacro64, DeswizzleMacro64),
+        (true, false, 1, _) => copy!(16, SwizzleMacro128, DeswizzleMacro128),
+        (true, false, 2, 1) => copy!(1, SwizzleThin2Macro8, DeswizzleThin2Macro8),
+        (true, false, 2, 2) => copy!(2, SwizzleThin2Macro16, DeswizzleThin2Macro16),
+        (true, false, 2, 4) => copy!(4, SwizzleThin2Macro32, DeswizzleThin2Macro32),
+        (true, false, 2, 8) => copy!(8, SwizzleThin2Macro64, DeswizzleThin2Macro64),
+        (true, false, 2, _) => copy!(16, SwizzleThin2Macro128, DeswizzleThin2Macro128),
+        (true, false, _, 1) => copy!(1, SwizzleThin4Macro8, DeswizzleThin4Macro8),
+        (true, false, _, 2) => copy!(2, SwizzleThin4Macro16, DeswizzleThin4Macro16),
+        (true, false, _, 4) => copy!(4, SwizzleThin4Macro32, DeswizzleThin4Macro32),
+        (true, false, _, 8) => copy!(8, SwizzleThin4Macro64, DeswizzleThin4Macro64),
+        (true, false, _, _) => copy!(16, SwizzleThin4Macro128, DeswizzleThin4Macro128),
     }
 }
 
-/// Mip `mip`'s tile mode (mips of 2-D surfaces may fall back to 1-D) and pitch in blocks, as
-/// a GX2 surface's header records them.
-pub fn level_mode(surface: &Surface, mip: usize) -> Result<(TileMode, usize), TextureError> {
+/// One mip level of a Wii U surface as GX2 sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelInfo {
+    /// The level's tile mode (mips may fall back to simpler modes than the surface's).
+    pub mode: TileMode,
+    /// Its pitch in blocks (what a GX2 header records for mip 0).
+    pub pitch: usize,
+    /// Its height in blocks, padded to whole tiles: one slice is `pitch × rows` blocks.
+    pub rows: usize,
+}
+
+/// Mip `mip`'s mode, pitch and padded height.
+pub fn level_info(surface: &Surface, mip: usize) -> Result<LevelInfo, TextureError> {
     let Platform::WiiU { tile_mode, swizzle } = surface.platform else {
         return Err(unsupported(
             surface.platform,
@@ -434,12 +960,19 @@ pub fn level_mode(surface: &Surface, mip: usize) -> Result<(TileMode, usize), Te
     }
     let (_, blocks) = surface.mip_size(mip);
     let rules = rules(surface, tile_mode, swizzle)?;
-    let (_, Tiling::Gx2(level)) = rules.level(mip, blocks, surface.format.bytes_per_block)? else {
+    let (_, Tiling::Gx2(level)) = rules.level(0, mip, blocks, surface.format.bytes_per_block)?
+    else {
         unreachable!("Wii U rules give GX2 tilings")
     };
-    let mode = match level.macro_tiled {
-        true => TileMode::Tiled2DThin1,
-        false => TileMode::Tiled1DThin1,
-    };
-    Ok((mode, level.pitch))
+    Ok(LevelInfo {
+        mode: level.mode,
+        pitch: level.pitch,
+        rows: level.rows,
+    })
+}
+
+/// Mip `mip`'s tile mode and pitch in blocks, as a GX2 surface's header records them
+/// ([`level_info`] without the height).
+pub fn level_mode(surface: &Surface, mip: usize) -> Result<(TileMode, usize), TextureError> {
+    level_info(surface, mip).map(|level| (level.mode, level.pitch))
 }

@@ -9,21 +9,21 @@ use swizzle_core::analysis::banks::{BankConflict, Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
 use swizzle_core::analysis::transactions::{Coalescing, transactions};
 use swizzle_core::budget::{self, ANALYSIS_COORDINATES, EVIDENCE};
-use swizzle_core::canon::Canonical;
+use swizzle_core::emit::compose::Form;
 use swizzle_core::ir::Descriptor;
 use syn::Ident;
 
 /// Checks every claim of a layout; failures go to `errors`.
 pub fn verify(
     descriptor: &Descriptor,
-    canonical: &Canonical,
+    form: &Form,
     claims: &[Claim],
     accesses: &Accesses,
     errors: &mut Errors,
 ) {
     for claim in claims {
         let failure = match &claim.assertion {
-            Claimed::Bijective => canonical
+            Claimed::Bijective => form
                 .bijectivity(descriptor, budget::REQUESTED_ENUMERATION)
                 .err()
                 .map(|why| {

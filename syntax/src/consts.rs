@@ -214,3 +214,19 @@ fn distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+/// What an error about an unknown `name` adds: the closest of the `known` names, or all of
+/// them.
+pub fn known_names<'n>(name: &syn::Ident, known: impl Iterator<Item = &'n String>) -> String {
+    let mut known: Vec<&String> = known.collect();
+    known.sort();
+    let name = name.to_string();
+    match known.iter().find(|k| similar(k, &name)) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None if known.is_empty() => "this invocation declares none".to_owned(),
+        None => {
+            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("this invocation declares {}", known.join(", "))
+        }
+    }
+}

@@ -4,166 +4,129 @@
 //! `assert`) is rejected everywhere with the same message.
 
 use crate::assertions;
-use crate::ast::{
-    AccessItem, Invocation, Item, KernelItem, LayoutItem, RasterItem, TiledCopyItem, TraversalItem,
-};
+use crate::ast::{AccessItem, Invocation, Item, LayoutItem, TraversalItem};
 use crate::auto::{self, Choice};
-use crate::check::{
-    self, Accesses, Checked, CheckedAccess, CheckedKernel, CheckedTiledCopy, CheckedTraversal,
-};
+use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedTraversal};
 use crate::errors::{Errors, Reported};
-use std::collections::{HashMap, HashSet};
-use swizzle_core::canon::{Canonical, NoInverse, enumeration_limit};
-use swizzle_core::emit::code::Block;
-use swizzle_core::plans::raster::Raster;
+use crate::items::{self, CheckedItem, Of, Scope, Visit, access, layout, traversal};
+use std::collections::HashSet;
+use swizzle_core::canon::{Injectivity, NoInverse, enumeration_limit};
+use swizzle_core::emit::compose::{Base, Form};
+use swizzle_core::emit::function::LayoutFunctions;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
-/// with what its code is printed from.
+/// with its functions, built once for every printer.
 pub struct Verified {
     pub checked: Checked,
-    pub canonical: Canonical,
-    /// `coord(offset)`, when the layout is a bijection (proved within the enumeration limit).
-    pub inverse: Option<Block>,
+    /// Its offset, validity test and (for a bijection, proved within the enumeration limit)
+    /// `coord`: from its whole pipeline, or calling its base's functions where it starts
+    /// `over` a staged layout (then `over_base`).
+    pub functions: LayoutFunctions,
+    /// Whether its functions call its base's ([`swizzle_core::emit::compose`]).
+    pub over_base: bool,
+    /// Whether a layout `over` this one calls its functions instead of repeating them.
+    pub staged: bool,
+    /// Whether distinct valid coordinates get distinct offsets (proved).
+    pub injective: bool,
     /// What `swizzle (auto ...)` chose, if the layout has one.
     pub auto: Option<Choice>,
 }
 
-/// Every item of an invocation, checked (`Err`: it has errors, already reported), each list
-/// in the order the items were written.
+/// The items that other items name, checked (`Err`: with errors, already reported), each
+/// list in the order the items were written.
 pub struct Outcome<'i> {
     pub accesses: Vec<(&'i AccessItem, Result<CheckedAccess, Reported>)>,
     pub layouts: Vec<(&'i LayoutItem, Result<Verified, Reported>)>,
-    /// With the traversal's rank where it is known despite errors (for a stub).
-    pub traversals: Vec<(
-        &'i TraversalItem,
-        Result<CheckedTraversal, Reported>,
-        Option<usize>,
-    )>,
-    pub rasters: Vec<(&'i RasterItem, Result<Raster, Reported>)>,
+    pub traversals: Vec<(&'i TraversalItem, Result<CheckedTraversal, Reported>)>,
 }
 
-impl Outcome<'_> {
-    /// The layout named `name`, if it passed every check.
-    pub fn layout(&self, name: &str) -> Option<&Verified> {
-        self.layouts
-            .iter()
-            .find(|(item, _)| item.name == name)
-            .and_then(|(_, verified)| verified.as_ref().ok())
-    }
-}
-
-/// Checks `invocation` completely — accesses, layouts (with their auto swizzles, assertions
-/// and inverses), traversals, kernels — with every error in `errors`. Kernels borrow the
-/// layouts they copy, so each is handed to `kernel` as it is checked. Layouts are checked
-/// first, whatever the order of the items: the others name them.
+/// Checks `invocation` completely, with every error in `errors`, and hands each item to
+/// `visit` once it is checked: first the kinds that other items name — accesses, layouts
+/// (with their auto swizzles, assertions and inverses), traversals, whatever the order of
+/// the items, each against those before it — then every other kind of the registry
+/// ([`items::check_the_rest`]) against them.
 pub fn check<'i>(
     invocation: &'i Invocation,
     errors: &mut Errors,
-    mut kernel: impl FnMut(&KernelItem, Result<&CheckedKernel, Reported>),
-    mut tiled: impl FnMut(&TiledCopyItem, Result<&CheckedTiledCopy, Reported>),
+    visit: &mut impl Visit,
 ) -> Outcome<'i> {
     let items = &distinct(&invocation.items, errors);
-    let accesses: Vec<(&AccessItem, Result<CheckedAccess, Reported>)> = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Access(access) => Some((access, check::check_access(access, errors))),
-            _ => None,
-        })
-        .collect();
-    let by_name: Accesses = accesses
-        .iter()
-        .map(|(item, checked)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
-        .collect();
-    let mut checked = Vec::new();
-    // Each layout may start from one before it (`over`); those after it are named only.
-    let mut bases: check::Bases = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Layout(layout) => Some((layout.name.to_string(), None)),
-            _ => None,
-        })
-        .collect();
-    for &item in items {
-        let Item::Layout(layout) = item else { continue };
-        let mut layout_checked = check::check(layout, &bases, errors);
-        let auto = layout_checked
-            .as_mut()
-            .ok()
-            .and_then(|checked| resolve_auto(checked, &by_name, errors));
-        let descriptor = layout_checked.as_ref().map(|c| c.descriptor.clone());
-        bases.insert(layout.name.to_string(), Some(descriptor.map_err(|r| *r)));
-        checked.push((layout, layout_checked, auto));
-    }
-    let layouts: Vec<(&LayoutItem, Result<Verified, Reported>)> = checked
-        .into_iter()
-        .map(|(layout, checked, auto)| {
-            let verified = checked.and_then(|checked| {
-                check::threads::verify(layout, &checked, errors)?;
-                verify(checked, auto, &by_name, errors)
-            });
-            (layout, verified)
-        })
-        .collect();
-    let usable: HashMap<String, Result<&Checked, Reported>> = layouts
-        .iter()
-        .map(|(item, verified)| {
-            let checked = verified.as_ref().map(|v| &v.checked).map_err(|r| *r);
-            (item.name.to_string(), checked)
-        })
-        .collect();
-    let traversals: Vec<(
-        &TraversalItem,
-        Result<CheckedTraversal, Reported>,
-        Option<usize>,
-    )> = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Traversal(traversal) => Some(traversal),
-            _ => None,
-        })
-        .map(|traversal| {
-            let checked = check::check_traversal(traversal, &usable, errors);
-            (
-                traversal,
-                checked,
-                check::traversal_rank(traversal, &usable),
-            )
-        })
-        .collect();
-    let walks = traversals
-        .iter()
-        .map(|(item, checked, _)| (item.name.to_string(), checked.as_ref().map_err(|r| *r)))
-        .collect();
-    for item in items {
-        match item {
-            Item::Kernel(item) => kernel(
-                item,
-                check::check_kernel(item, &usable, &walks, errors)
-                    .as_ref()
-                    .map_err(|r| *r),
-            ),
-            Item::TiledCopy(item) => tiled(
-                item,
-                check::check_tiled_copy(item, &usable, errors)
-                    .as_ref()
-                    .map_err(|r| *r),
-            ),
-            _ => {}
-        }
-    }
-    let rasters = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Raster(raster) => Some((raster, check::check_raster(raster, errors))),
-            _ => None,
-        })
-        .collect();
+    let all = &invocation.items;
+    let accesses = checked::<access::Kind>(items, &Scope::new(all, &[], &[], &[]), errors);
+    let layouts = checked::<layout::Kind>(items, &Scope::new(all, &accesses, &[], &[]), errors);
+    let scope = Scope::new(all, &accesses, &layouts, &[]);
+    let traversals = checked::<traversal::Kind>(items, &scope, errors);
+    let scope = Scope::new(all, &accesses, &layouts, &traversals);
+    items::visit_checked::<access::Kind>(&accesses, &scope, visit);
+    items::visit_checked::<layout::Kind>(&layouts, &scope, visit);
+    items::visit_checked::<traversal::Kind>(&traversals, &scope, visit);
+    items::check_the_rest(items, &scope, errors, visit);
     Outcome {
         accesses,
         layouts,
         traversals,
-        rasters,
     }
+}
+
+/// The items of kind `K` among `items`, each with its check.
+fn checked<'i, 'c, K: Of>(
+    items: &[&'i Item],
+    scope: &Scope<'c>,
+    errors: &mut Errors,
+) -> Vec<CheckedItem<'i, 'c, K>>
+where
+    'i: 'c,
+{
+    let of_kind: Vec<&'i K::Item> = items.iter().filter_map(|item| K::of(item)).collect();
+    let checked = K::check(&of_kind, scope, errors);
+    of_kind.into_iter().zip(checked).collect()
+}
+
+/// Checks the layouts of an invocation (`layouts`, in the order written): each one, then
+/// its auto swizzle (with the `accesses`), then, once every layout is checked, its
+/// thread-value checks, assertions and inverse.
+pub fn check_layouts(
+    layouts: &[&LayoutItem],
+    by_name: &Accesses,
+    errors: &mut Errors,
+) -> Vec<Result<Verified, Reported>> {
+    let mut checked = Vec::new();
+    // Each layout may start from one before it (`over`); those after it are named only.
+    let mut bases: check::Bases = layouts
+        .iter()
+        .map(|layout| (layout.name.to_string(), None))
+        .collect();
+    for &layout in layouts {
+        let mut layout_checked = check::check(layout, &bases, errors);
+        let auto = layout_checked
+            .as_mut()
+            .ok()
+            .and_then(|checked| resolve_auto(checked, by_name, errors));
+        let descriptor = layout_checked.as_ref().map(|c| c.descriptor.clone());
+        bases.insert(layout.name.to_string(), Some(descriptor.map_err(|r| *r)));
+        checked.push((layout, layout_checked, auto));
+    }
+    let mut verified: Vec<Result<Verified, Reported>> = Vec::with_capacity(checked.len());
+    for (layout, checked, auto) in checked {
+        let outcome = checked.and_then(|checked| {
+            check::threads::verify(layout, &checked, errors)?;
+            // A layout `over` one checked before it composes the base's verdicts.
+            let base = checked.over.as_ref().and_then(|over| {
+                let at = layouts.iter().position(|item| item.name == over.base)?;
+                let base = verified.get(at)?.as_ref().ok()?;
+                let form = Base {
+                    descriptor: &base.checked.descriptor,
+                    injective: base.injective,
+                    coord: base.functions.coord.is_some(),
+                };
+                Some((over.stages, form, base.staged))
+            });
+            let form = Form::new(&checked.descriptor, base);
+            verify(checked, form, auto, by_name, errors)
+        });
+        verified.push(outcome);
+    }
+    verified
 }
 
 /// The items whose names are their own. Every item defines a type of its name, so a second
@@ -211,22 +174,21 @@ fn resolve_auto(checked: &mut Checked, accesses: &Accesses, errors: &mut Errors)
     auto::resolve(&mut checked.descriptor, request, accesses, errors)
 }
 
-/// Builds the canonical form and the inverse, and verifies the layout's assertions; an
-/// `inverse;` request on a layout that is not a bijection is an error naming two colliding
-/// coordinates.
+/// Builds the layout's functions and verifies its assertions; an `inverse;` request on a
+/// layout that is not a bijection is an error naming two colliding coordinates.
 fn verify(
     checked: Checked,
+    form: Form,
     auto: Option<Choice>,
     accesses: &Accesses,
     errors: &mut Errors,
 ) -> Result<Verified, Reported> {
     let descriptor = &checked.descriptor;
-    let canonical = Canonical::new(descriptor);
     let mark = errors.mark();
-    assertions::verify(descriptor, &canonical, &checked.claims, accesses, errors);
+    assertions::verify(descriptor, &form, &checked.claims, accesses, errors);
     let limit = enumeration_limit(checked.inverse.is_some());
-    let inverse = canonical.inverse(descriptor, limit);
-    if let (Some(keyword), Err(no_inverse)) = (&checked.inverse, &inverse) {
+    let coord = form.coord(descriptor, limit);
+    if let (Some(keyword), Err(no_inverse)) = (&checked.inverse, &coord) {
         let message = match no_inverse {
             NoInverse::NotBijective(why) => format!(
                 "`inverse` needs a bijection, but {why}: remove `inverse;` or make every offset \
@@ -240,11 +202,14 @@ fn verify(
         };
         errors.error(keyword, message);
     }
-    let inverse = inverse.ok();
+    let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
+    let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
+        over_base: matches!(form, Form::Over(_)),
+        staged: form.is_staged(),
         checked,
-        canonical,
-        inverse,
+        functions,
+        injective,
         auto,
     })
 }

@@ -6,23 +6,37 @@
 mod assertions;
 pub mod ast;
 mod auto;
-pub mod check;
 mod consts;
+mod diagnostic;
 mod driver;
 mod errors;
-mod expand;
+pub mod items;
 mod lex;
 mod parse;
+mod print;
 
+pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
-pub use expand::rust::Rust;
+pub use items::access::spec::{access as access_pattern, banks};
 /// The controls the generated SIMD rows build from each step of a network (the runtime's
 /// interpreted networks are tested against them).
 #[doc(hidden)]
-pub use expand::simd::step_controls;
+pub use items::kernel::simd::step_controls;
+pub use print::rust::Rust;
+
+/// The checked forms of the items, by the names they had before each kind had its folder.
+pub mod check {
+    pub use crate::items::access::{Accesses, CheckedAccess, DEFAULT_BANKS};
+    pub use crate::items::kernel::{CheckedKernel, Direction};
+    pub use crate::items::layout::check::*;
+    pub use crate::items::tiled_copy::CheckedTiledCopy;
+    pub use crate::items::traversal::CheckedTraversal;
+}
 
 pub use driver::{Outcome, Verified};
 
+use errors::Reported;
+use items::{ItemKind, Scope, Visit};
 use proc_macro2::TokenStream;
 
 /// The expansion of a `layout!` invocation: the items of every layout, access, traversal and
@@ -60,99 +74,71 @@ pub enum View<'a> {
 }
 
 /// [`expand`] without the errors' `compile_error!`s, which come back apart; each item that
-/// checks is shown to `view` (kernels and tiled copies as they are checked, then accesses,
-/// layouts, traversals and rasters, each in the order written).
+/// checks is shown to `view` as it is expanded (accesses, layouts, traversals, then the
+/// other kinds in the order of the registry, each in the order written).
 pub fn inspect(input: TokenStream, view: impl FnMut(View<'_>)) -> (TokenStream, Errors) {
-    // Kernels and tiled copies are shown from the driver's callbacks, the others after it.
-    let view = std::cell::RefCell::new(view);
-    let show = |shown: View<'_>| (view.borrow_mut())(shown);
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(input, &mut errors);
-    // Kernels come last in the expansion, as they do in `cargo expand`'s reading order.
-    let mut kernels = TokenStream::new();
-    let mut copies = TokenStream::new();
-    let outcome = driver::check(
-        &invocation,
-        &mut errors,
-        |item, checked| {
-            kernels.extend(match checked {
-                Ok(checked) => {
-                    show(View::Kernel(item, checked, expand::kernel_doc(checked)));
-                    expand::kernel(item, checked)
-                }
-                Err(_) => expand::kernel_stub(item, &invocation.items),
-            });
-        },
-        |item, checked| {
-            copies.extend(match checked {
-                Ok(checked) => {
-                    show(View::TiledCopy(
-                        item,
-                        checked,
-                        expand::tiled_copy_doc(checked),
-                    ));
-                    expand::tiled_copy(item, checked)
-                }
-                Err(_) => expand::tiled_copy_stub(item),
-            });
-        },
-    );
-    let mut output = TokenStream::new();
-    for (item, checked) in &outcome.accesses {
-        output.extend(match checked {
+    let mut expansion = Expansion {
+        tokens: TokenStream::new(),
+        view,
+    };
+    driver::check(&invocation, &mut errors, &mut expansion);
+    (expansion.tokens, errors)
+}
+
+/// The macro's use of each checked item: its generated items (or a stub where it has
+/// errors), and its view.
+struct Expansion<V> {
+    tokens: TokenStream,
+    view: V,
+}
+
+impl<V: FnMut(View<'_>)> Visit for Expansion<V> {
+    fn visit<K: ItemKind>(
+        &mut self,
+        item: &K::Item,
+        checked: Result<&K::Checked<'_>, Reported>,
+        scope: &Scope<'_>,
+    ) {
+        self.tokens.extend(match checked {
             Ok(checked) => {
-                show(View::Access(item, checked));
-                expand::access(item, checked)
+                if let Some(view) = K::view(item, checked, scope) {
+                    (self.view)(view);
+                }
+                K::expand(item, checked, scope)
             }
-            Err(_) => expand::access_stub(item),
+            Err(_) => K::stub(item, scope),
         });
     }
-    for (item, verified) in &outcome.layouts {
-        output.extend(match verified {
-            Ok(verified) => {
-                show(View::Layout(item, verified));
-                expand::Expansion::new(item, verified).to_tokens()
-            }
-            Err(_) => expand::stub(item),
-        });
+}
+
+/// Checks for the errors only: the command line draws and analyses the items it reads
+/// from the [`Outcome`].
+struct ErrorsOnly;
+
+impl Visit for ErrorsOnly {
+    fn visit<K: ItemKind>(
+        &mut self,
+        _: &K::Item,
+        _: Result<&K::Checked<'_>, Reported>,
+        _: &Scope<'_>,
+    ) {
     }
-    for (item, checked, rank) in &outcome.traversals {
-        output.extend(match checked {
-            Ok(checked) => {
-                let walked = checked.over.as_ref().and_then(|name| {
-                    outcome
-                        .layout(&name.to_string())
-                        .map(|verified| &verified.checked)
-                });
-                show(View::Traversal(item, checked, walked));
-                expand::traversal(item, checked, walked)
-            }
-            Err(_) => expand::traversal_stub(item, *rank),
-        });
-    }
-    for (item, checked) in &outcome.rasters {
-        output.extend(match checked {
-            Ok(raster) => {
-                show(View::Raster(item, raster));
-                expand::raster(item, raster)
-            }
-            Err(_) => expand::raster_stub(item),
-        });
-    }
-    output.extend(kernels);
-    output.extend(copies);
-    (output, errors)
 }
 
 /// [`inspect`] of items given as text (the language inside `layout! { }`); a text that does
 /// not lex expands to nothing, with its error.
-pub fn inspect_text(text: &str, view: impl FnMut(View<'_>)) -> (TokenStream, syn::Result<()>) {
+pub fn inspect_text(
+    text: &str,
+    view: impl FnMut(View<'_>),
+) -> (TokenStream, Result<(), Diagnostics>) {
     match lex::lex(text) {
         Ok(tokens) => {
             let (output, errors) = inspect(tokens, view);
-            (output, errors.finish())
+            (output, errors.finish().map_err(Diagnostics::from))
         }
-        Err(error) => (TokenStream::new(), Err(error)),
+        Err(error) => (TokenStream::new(), Err(error.into())),
     }
 }
 
@@ -172,19 +158,19 @@ pub struct NamedTraversal {
 }
 
 /// Parses and checks layouts given as text, as [`source`] does, keeping only the layouts.
-pub fn layouts(text: &str) -> syn::Result<Vec<check::Checked>> {
+pub fn layouts(text: &str) -> Result<Vec<check::Checked>, Diagnostics> {
     source(text).map(|source| source.layouts)
 }
 
 /// Parses and checks the items of a text, with the macro's checks and errors.
-pub fn source(text: &str) -> syn::Result<Source> {
+pub fn source(text: &str) -> Result<Source, Diagnostics> {
     checked(lex::lex(text)?)
 }
 
 /// Parses and checks the items of every `layout! { .. }` invocation in a Rust source file,
 /// as one invocation (in file order), with the macro's checks and errors located in the
 /// file: what the command line reads from a `.rs` file.
-pub fn rust_source(text: &str) -> syn::Result<Source> {
+pub fn rust_source(text: &str) -> Result<Source, Diagnostics> {
     let mut items = TokenStream::new();
     invocations(lex::lex(text)?, &mut items);
     checked(items)
@@ -213,16 +199,14 @@ fn invocations(tokens: TokenStream, into: &mut TokenStream) {
 }
 
 /// Parses and checks the items of one invocation's tokens.
-fn checked(tokens: TokenStream) -> syn::Result<Source> {
+fn checked(tokens: TokenStream) -> Result<Source, Diagnostics> {
     let mut errors = Errors::default();
     let invocation = parse::parse_invocation(tokens, &mut errors);
-    // Kernels are checked for their errors only: the command line draws and analyses
-    // layouts and traversals.
-    let outcome = driver::check(&invocation, &mut errors, |_, _| {}, |_, _| {});
+    let outcome = driver::check(&invocation, &mut errors, &mut ErrorsOnly);
     let traversals = outcome
         .traversals
         .into_iter()
-        .filter_map(|(item, checked, _)| {
+        .filter_map(|(item, checked)| {
             Some(NamedTraversal {
                 name: item.name.to_string(),
                 checked: checked.ok()?,
@@ -242,5 +226,5 @@ fn checked(tokens: TokenStream) -> syn::Result<Source> {
             .collect(),
         traversals,
     };
-    errors.finish().map(|()| source)
+    errors.finish().map(|()| source).map_err(Diagnostics::from)
 }

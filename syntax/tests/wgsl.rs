@@ -3,8 +3,6 @@
 //! arithmetic), and it reads well (snapshot).
 
 mod common;
-#[path = "common/wgsl_eval.rs"]
-mod wgsl_eval;
 use common::generator::Generator;
 use common::{LDS_A, MORTON_TEXTURE};
 use proptest::prelude::*;

@@ -131,6 +131,26 @@ impl Canonical {
     /// nodes becomes a local (a fresh variable). A `probe` stops at the first local: its
     /// caller only asks whether the pipeline folds, and the rest would be wasted work.
     fn fold(descriptor: &Descriptor, local_past: usize, probe: bool) -> Canonical {
+        Canonical::fold_parts(descriptor, local_past, probe).0
+    }
+
+    /// The canonical form of `descriptor` lowered symbolically and staged (never from its F2
+    /// map), with the value of each memory dim over its variables: what a layout `over`
+    /// another passes to its base's functions ([`crate::emit::compose`]).
+    pub(crate) fn staged_parts(descriptor: &Descriptor) -> (Canonical, Vec<Sym>) {
+        let folded = Canonical::fold_parts(descriptor, budget::SYMBOLIC_NODES, true);
+        match folded.0.locals.is_empty() {
+            true => folded,
+            false => Canonical::fold_parts(descriptor, budget::STAGE_NODES, false),
+        }
+    }
+
+    /// [`Canonical::fold`], with the value of each memory dim (in memory order).
+    fn fold_parts(
+        descriptor: &Descriptor,
+        local_past: usize,
+        probe: bool,
+    ) -> (Canonical, Vec<Sym>) {
         let lens = descriptor.shape();
         // The variables' lengths grow with the locals: the coordinates', then the locals'.
         let symbolic = Symbolic {
@@ -151,6 +171,12 @@ impl Canonical {
             }
         }
         let Stager { locals, names, .. } = stager;
+        let memory = descriptor
+            .memory
+            .dims
+            .iter()
+            .map(|&dim| on.values[dim].clone().unwrap_or_else(|| Sym::constant(0)))
+            .collect();
         let offset = on
             .offset(&descriptor.memory)
             .unwrap_or_else(|_| Sym::constant(0));
@@ -164,7 +190,7 @@ impl Canonical {
         let f2 = power_of_two_inputs(&lens, &coord_names)
             .filter(|_| locals.is_empty())
             .and_then(|inputs| F2Map::from_sym(&offset, &inputs));
-        Canonical {
+        let canonical = Canonical {
             offset,
             f2,
             valid,
@@ -172,11 +198,12 @@ impl Canonical {
             lens,
             coord_names,
             locals,
-        }
+        };
+        (canonical, memory)
     }
 
     /// The names of the variables in code: the coordinates', then the locals'.
-    fn var_names(&self) -> Vec<String> {
+    pub(crate) fn var_names(&self) -> Vec<String> {
         variable_names(&self.coord_names, &self.coord_names, &self.locals)
     }
 
@@ -316,25 +343,7 @@ impl Canonical {
                 return Ok(Block::share(coords, &names, &taken));
             }
         }
-        let raised = raise(descriptor)?;
-        let variables = variable_names(&offset, &taken, &raised.locals);
-        let names = raised
-            .names
-            .iter()
-            .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
-            .collect();
-        let coords = raised
-            .coords
-            .iter()
-            .map(|sym| sym_code(sym, &variables))
-            .collect();
-        Ok(staged_block(
-            coords,
-            &names,
-            &offset,
-            &taken,
-            &raised.locals,
-        ))
+        raised_block(descriptor, Start::Offset, &offset, &taken)
     }
 
     /// [`Canonical::inverse`], where there is one.
@@ -463,30 +472,14 @@ impl Canonical {
     /// Why the layout is not a bijection onto `0..space`, if it is not: two colliding
     /// coordinates, padding, unused offsets, or a layout too large to decide.
     pub fn bijectivity(&self, descriptor: &Descriptor, limit: usize) -> Result<(), String> {
-        let (size, space) = (
-            descriptor.size().unwrap_or(0),
-            descriptor.space().unwrap_or(0),
-        );
-        match self.injectivity(descriptor, limit) {
-            Injectivity::Collides(c) => Err(format!(
-                "coordinates {} and {} both map to offset {}",
-                descriptor.describe(&c.a),
-                descriptor.describe(&c.b),
-                c.offset
-            )),
-            _ if !self.valid.is_empty() => Err("this layout is padded".to_owned()),
-            Injectivity::Injective if size == space => Ok(()),
-            Injectivity::Injective => Err(format!(
-                "the {size} coordinates cover only part of the {space} offsets"
-            )),
-            Injectivity::Unknown => Err(format!(
-                "this layout is too large ({size} coordinates, more than {limit}) to check by \
-                 enumeration: build it from power-of-two or one-to-one transforms, which are \
-                 checked without enumerating"
-            )),
-        }
+        let padded = !self.valid.is_empty();
+        verdict(
+            descriptor,
+            self.injectivity(descriptor, limit),
+            padded,
+            limit,
+        )
     }
-
     /// Checks injectivity by evaluating every valid coordinate.
     fn enumerate(&self, limit: usize) -> Injectivity {
         let size = self.lens.iter().try_fold(1usize, |a, &l| a.checked_mul(l));
@@ -516,6 +509,38 @@ impl Canonical {
             }
         }
         Injectivity::Injective
+    }
+}
+
+/// Whether a layout is a bijection onto `0..space`, from its injectivity verdict and whether
+/// it is padded: `Err` says why not, as errors and reports show it.
+pub(crate) fn verdict(
+    descriptor: &Descriptor,
+    injectivity: Injectivity,
+    padded: bool,
+    limit: usize,
+) -> Result<(), String> {
+    let (size, space) = (
+        descriptor.size().unwrap_or(0),
+        descriptor.space().unwrap_or(0),
+    );
+    match injectivity {
+        Injectivity::Collides(c) => Err(format!(
+            "coordinates {} and {} both map to offset {}",
+            descriptor.describe(&c.a),
+            descriptor.describe(&c.b),
+            c.offset
+        )),
+        _ if padded => Err("this layout is padded".to_owned()),
+        Injectivity::Injective if size == space => Ok(()),
+        Injectivity::Injective => Err(format!(
+            "the {size} coordinates cover only part of the {space} offsets"
+        )),
+        Injectivity::Unknown => Err(format!(
+            "this layout is too large ({size} coordinates, more than {limit}) to check by \
+             enumeration: build it from power-of-two or one-to-one transforms, which are \
+             checked without enumerating"
+        )),
     }
 }
 
@@ -567,15 +592,47 @@ struct Raised {
     locals: Vec<Local>,
 }
 
+/// Where an inverse starts: the offset (memory's dims unstrided from it), or the values of
+/// some dims, each a variable of its own (the base coordinates of a layout `over` another).
+#[derive(Clone, Copy)]
+pub(crate) enum Start<'a> {
+    Offset,
+    /// Dims and their lengths: variable `i` is the value of `dims[i]`.
+    Dims(&'a [DimId], &'a [usize]),
+}
+
+/// The inverse's body from `start`, one result per coordinate over `params` (the start's
+/// variables), staged as [`raise`] stages it; no local is named as one of `taken`.
+pub(crate) fn raised_block(
+    descriptor: &Descriptor,
+    start: Start<'_>,
+    params: &[String],
+    taken: &[String],
+) -> Result<Block, NoInverse> {
+    let raised = raise(descriptor, start)?;
+    let variables = variable_names(params, taken, &raised.locals);
+    let names = raised
+        .names
+        .iter()
+        .map(|(sym, name)| (sym_code(sym, &variables), name.clone()))
+        .collect();
+    let coords = raised
+        .coords
+        .iter()
+        .map(|sym| sym_code(sym, &variables))
+        .collect();
+    Ok(staged_block(coords, &names, params, taken, &raised.locals))
+}
+
 /// The inverse by running every stage upwards (memory first), for bijective layouts that are
 /// not F2-affine: folded into one expression per coordinate when it fits
 /// [`budget::SYMBOLIC_NODES`], else staged past [`budget::STAGE_NODES`], as
 /// [`Canonical::new`] stages the offset.
-fn raise(descriptor: &Descriptor) -> Result<Raised, NoInverse> {
-    let folded = raise_staged(descriptor, budget::SYMBOLIC_NODES, true)?;
+fn raise(descriptor: &Descriptor, start: Start<'_>) -> Result<Raised, NoInverse> {
+    let folded = raise_staged(descriptor, start, budget::SYMBOLIC_NODES, true)?;
     match folded.locals.is_empty() {
         true => Ok(folded),
-        false => raise_staged(descriptor, budget::STAGE_NODES, false),
+        false => raise_staged(descriptor, start, budget::STAGE_NODES, false),
     }
 }
 
@@ -584,29 +641,53 @@ fn raise(descriptor: &Descriptor) -> Result<Raised, NoInverse> {
 /// folds.
 fn raise_staged(
     descriptor: &Descriptor,
+    start: Start<'_>,
     local_past: usize,
     probe: bool,
 ) -> Result<Raised, NoInverse> {
-    let space = descriptor.space().unwrap_or(0);
-    let symbolic = Symbolic {
-        lens: vec![space],
-        valid: Vec::new(),
-    };
-    let mut on = Lowering::new(symbolic, &descriptor.dims);
-    let memory = &descriptor.memory;
     let mut stager = Stager::new(local_past);
-    // A checked memory always unstrides (its strides dominate, as the bijectivity proved).
-    let unstrided = unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides);
-    unstrided.map_err(|why| NoInverse::Stage {
-        stage: "memory".to_owned(),
-        why,
-    })?;
-    stager.settle(&mut on, &memory.dims);
+    let mut on = match start {
+        Start::Offset => {
+            let space = descriptor.space().unwrap_or(0);
+            let symbolic = Symbolic {
+                lens: vec![space],
+                valid: Vec::new(),
+            };
+            let mut on = Lowering::new(symbolic, &descriptor.dims);
+            let memory = &descriptor.memory;
+            // A checked memory always unstrides (its strides dominate, as the bijectivity
+            // proved).
+            let unstrided = unstride(&mut on, Sym::Var(0), &memory.dims, &memory.strides);
+            unstrided.map_err(|why| NoInverse::Stage {
+                stage: "memory".to_owned(),
+                why,
+            })?;
+            stager.settle(&mut on, &memory.dims);
+            on
+        }
+        Start::Dims(dims, lens) => {
+            let symbolic = Symbolic {
+                lens: lens.to_vec(),
+                valid: Vec::new(),
+            };
+            let mut on = Lowering::new(symbolic, &descriptor.dims);
+            for (i, &dim) in dims.iter().enumerate() {
+                on.values[dim] = Some(Sym::Var(i));
+            }
+            on
+        }
+    };
+    // The forward values of the dims, for a stage that is one-to-one only on the values
+    // the stages above it leave (computed once, where one needs them).
+    let mut forward: Option<Option<Forward>> = None;
     for stage in descriptor.stages.iter() {
-        stage.raise(&mut on).map_err(|why| NoInverse::Stage {
-            stage: stage.describe(&descriptor.dims),
-            why,
-        })?;
+        if let Err(why) = stage.raise(&mut on) {
+            let forward = forward.get_or_insert_with(|| forward_values(descriptor));
+            restricted_raise(stage, forward.as_ref(), &mut on).ok_or_else(|| NoInverse::Stage {
+                stage: stage.describe(&descriptor.dims),
+                why,
+            })?;
+        }
         stager.settle(&mut on, &stage.upper());
         if probe && !stager.locals.is_empty() {
             return Ok(Raised {
@@ -627,6 +708,74 @@ fn raise_staged(
         names: stager.names,
         locals: stager.locals,
     })
+}
+
+/// The value of every dim of a layout run forward (coordinates to memory), staged: where
+/// each stage's upper values lie.
+struct Forward {
+    /// Each dim's value over the variables (`None` for one never computed).
+    values: Vec<Option<Sym>>,
+    /// The variables' lengths: the coordinates', then the locals'.
+    lens: Vec<usize>,
+}
+
+/// [`Forward`] of `descriptor`; `None` where a stage fails.
+fn forward_values(descriptor: &Descriptor) -> Option<Forward> {
+    let symbolic = Symbolic {
+        lens: descriptor.shape(),
+        valid: Vec::new(),
+    };
+    let mut on = Lowering::new(symbolic, &descriptor.dims);
+    for (i, &dim) in descriptor.coords.iter().enumerate() {
+        on.values[dim] = Some(Sym::Var(i));
+    }
+    let mut stager = Stager::new(budget::STAGE_NODES);
+    let mut values: Vec<Option<Sym>> = on.values.clone();
+    for stage in descriptor.stages.iter().rev() {
+        stage.apply(&mut on).ok()?;
+        stager.settle(&mut on, &stage.lower());
+        for &dim in &stage.lower() {
+            values[dim] = on.values[dim].clone();
+        }
+    }
+    Some(Forward {
+        values,
+        lens: on.domain.lens,
+    })
+}
+
+/// Raises a stage that has no inverse of its own on the values the stages above it leave:
+/// a wrapping `modulo l -> u (N)` whose `u` stays within `lo..lo + len(l)` on every
+/// coordinate (a `slice` above it, say) is `u = lo + (l - lo) mod len(l)` there. `None`
+/// where no such range is known.
+fn restricted_raise(
+    stage: &crate::ir::Transform,
+    forward: Option<&Forward>,
+    on: &mut Lowering<'_, Symbolic>,
+) -> Option<()> {
+    let crate::ir::Transform::Modulo(modulo) = stage else {
+        return None;
+    };
+    let forward = forward?;
+    let upper = forward.values.get(modulo.upper)?.as_ref()?;
+    let (lo, hi) = upper.range(Vars {
+        lens: &forward.lens,
+    });
+    let len = on.len(modulo.lower) as i128;
+    if lo < 0 || hi - lo >= len {
+        return None;
+    }
+    let lower = on.values[modulo.lower].clone()?;
+    let vars = on.domain.vars();
+    let value = match lo {
+        0 => lower,
+        lo => lower
+            .plus(Sym::constant(len - lo % len))
+            .rem(len, vars)
+            .plus(Sym::constant(lo)),
+    };
+    on.values[modulo.upper] = Some(value);
+    Some(())
 }
 
 /// The values of a pipeline run on symbols, kept small: after each stage, a value past
@@ -688,7 +837,7 @@ fn variable_names(params: &[String], taken: &[String], locals: &[Local]) -> Vec<
 
 /// The `locals` of a staged pipeline (variables `first` onwards of `variables`) as code, in
 /// order, keeping only those the `needed` code reads (directly or through another local).
-fn live_locals(
+pub(crate) fn live_locals(
     locals: &[Local],
     variables: &[String],
     first: usize,

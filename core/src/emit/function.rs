@@ -73,9 +73,11 @@ impl Kind {
 pub enum Stmt {
     /// `let name = code;`
     Let(String, Code),
-    /// Binds the results of the tile's own function `kind` at `args`: one name for an
-    /// index or a truth value, one per coordinate for [`Kind::Coord`].
-    Tile {
+    /// Binds the results of the callee's function `kind` at `args`: one name for an index or
+    /// a truth value, one per coordinate for [`Kind::Coord`]. The callee is the tile's own
+    /// function in a layout with run-time dims, the base's in a layout `over` another
+    /// ([`crate::emit::compose`]).
+    Call {
         names: Vec<String>,
         kind: Kind,
         args: Vec<Code>,
@@ -108,7 +110,7 @@ pub enum Condition {
     AtLeast(Code, Code),
     /// `code < bound`.
     Below(Code, Code),
-    /// A truth value bound by [`Stmt::Tile`].
+    /// A truth value bound by [`Stmt::Call`].
     True(String),
 }
 
@@ -169,7 +171,7 @@ impl Function {
         for stmt in &self.body {
             match stmt {
                 Stmt::Let(_, code) => code.collect_vars(into),
-                Stmt::Tile { args, .. } => args.iter().for_each(|a| a.collect_vars(into)),
+                Stmt::Call { args, .. } => args.iter().for_each(|a| a.collect_vars(into)),
                 Stmt::Require(tests) => conditions(tests, into),
             }
         }
@@ -199,7 +201,7 @@ impl Function {
                     let value = code.eval(&env)?;
                     env.insert(name.clone(), value);
                 }
-                Stmt::Tile { names, kind, args } => {
+                Stmt::Call { names, kind, args } => {
                     let args: Vec<u64> =
                         args.iter().map(|a| a.eval(&env)).collect::<Option<_>>()?;
                     let values = match tile(*kind, &args)? {

@@ -137,7 +137,7 @@ impl<'a> Grid<'a> {
         let (tile, within) = (self.local("tile"), self.local("within"));
         let body = vec![
             Stmt::Let(tile.clone(), place),
-            Stmt::Tile {
+            Stmt::Call {
                 names: vec![within.clone()],
                 kind: Kind::Offset,
                 args: self.inside(),
@@ -161,7 +161,7 @@ impl<'a> Grid<'a> {
         if padded {
             let valid = self.local("valid");
             body.push(Stmt::Require(std::mem::take(&mut holds)));
-            body.push(Stmt::Tile {
+            body.push(Stmt::Call {
                 names: vec![valid.clone()],
                 kind: Kind::IsValid,
                 args: self.inside(),
@@ -189,7 +189,7 @@ impl<'a> Grid<'a> {
             .collect();
         let tile_name = self.local("tile");
         let mut body = vec![
-            Stmt::Tile {
+            Stmt::Call {
                 names: within.clone(),
                 kind: Kind::Coord,
                 args: vec![offset.clone().remainder(space)],

@@ -98,6 +98,35 @@ impl Cells {
         })
     }
 
+    /// The cells of offsets that no layout computes (a texture surface's level, tiled by a
+    /// platform's rules): `offset(coord)` at every coordinate of `shape`, row-major (`None`:
+    /// padding), the coordinates named `names`. [`PictureError::TooLarge`] past the
+    /// pictures' budget, as for a layout.
+    pub fn from_fn(
+        names: &[&str],
+        shape: &[usize],
+        mut offset: impl FnMut(&[usize]) -> Option<usize>,
+    ) -> Result<Cells, PictureError> {
+        let size = shape
+            .iter()
+            .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+            .filter(|&size| size <= PICTURE_CELLS)
+            .ok_or_else(|| PictureError::TooLarge {
+                shape: shape.to_vec(),
+            })?;
+        let mut coord = vec![0; shape.len()];
+        let mut offsets = Vec::with_capacity(size);
+        for _ in 0..size {
+            offsets.push(offset(&coord));
+            advance(&mut coord, shape);
+        }
+        Ok(Cells {
+            names: names.iter().map(|n| n.to_string()).collect(),
+            shape: shape.to_vec(),
+            offsets,
+        })
+    }
+
     /// Cells of the given values (`None`: empty), row-major over `shape`, its coordinates
     /// named `names`: what a picture of something other than a layout's offsets draws.
     pub(crate) fn from_values(

@@ -18,6 +18,11 @@ pub fn offset_map(descriptor: &Descriptor) -> Result<String, PictureError> {
     Ok(render(&Cells::new(descriptor)?, |offset| offset))
 }
 
+/// [`offset_map`] of cells built otherwise ([`Cells::from_fn`]).
+pub fn cells_map(cells: &Cells) -> String {
+    render(cells, |offset| offset)
+}
+
 /// The shared-memory bank of the element at every coordinate: its first byte's bank word,
 /// modulo the number of banks.
 pub fn bank_map(

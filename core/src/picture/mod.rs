@@ -18,9 +18,9 @@ mod threads;
 
 pub use cells::{Cells, PictureError};
 pub use geometry::Geometry;
-pub use grid::{bank_map, offset_map};
+pub use grid::{bank_map, cells_map, offset_map};
 pub use path::{Path, Stop};
-pub use svg::{Coloring, svg, svg_with_path};
+pub use svg::{Coloring, svg, svg_with_path, tile_svg};
 pub use threads::{thread_grid, thread_svg};
 
 /// [`offset_map`], under its old name.

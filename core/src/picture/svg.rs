@@ -48,6 +48,28 @@ pub fn svg_with_path(
     picture(descriptor, coloring, Some(path))
 }
 
+/// An SVG picture of cells built otherwise ([`Cells::from_fn`]) under `title`: each cell
+/// numbered with its offset and coloured by the tile of `tile` elements that holds it
+/// (`offset / tile`: a texture's GOB or pipe group).
+pub fn tile_svg(cells: &Cells, title: &str, tile: usize) -> String {
+    let tile = tile.max(1);
+    let of: Vec<Option<usize>> = (0..cells.len())
+        .map(|i| cells.offset(i).map(|o| o / tile))
+        .collect();
+    let count = of.iter().flatten().max().map_or(1, |last| last + 1);
+    let classes = Classes {
+        kind: "tile",
+        count,
+        of,
+        caption: format!(
+            "colour: the tile of {tile} elements holding each cell; number: its offset"
+        ),
+        untouched: false,
+        empty: "padding",
+    };
+    draw(cells, &classes, title, None)
+}
+
 fn picture(
     descriptor: &Descriptor,
     coloring: &Coloring,

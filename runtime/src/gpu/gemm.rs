@@ -11,8 +11,8 @@ use super::batch::{Batch, Dispatch};
 use super::tensor::{self, TensorCores};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
-use std::fmt::Write;
 use std::time::Duration;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{Fragment, Operand, Read};
 use swizzle_core::plans::raster::Raster;
@@ -252,12 +252,11 @@ impl Gpu {
             operands,
             a_order,
             b_order,
-            a_loads,
-            b_loads,
             fragments,
             order,
             bounds_checks,
             tensor_cores,
+            ..
         } = *gemm;
         if operands == Operands::F16 && !self.has_f16() {
             return Err(GpuError::MissingFeature {
@@ -275,236 +274,19 @@ impl Gpu {
                 }
             }
         };
-        let [bm, bk] = shape2(a_tile)?;
-        let [bk_b, bn] = shape2(b_tile)?;
-        if bk_b != bk {
-            return Err(unsupported(
-                b_tile,
-                format!(
-                    "has {bk_b} rows of k but A's tile `{}` has {bk}",
-                    a_tile.name
-                ),
-            ));
-        }
-        // Each operand's tile as the loads see it: as the matrix is stored.
-        let stored = |order, shape: [usize; 2]| match order {
-            Stored::RowMajor => shape,
-            Stored::Transposed => [shape[1], shape[0]],
-        };
-        for (threads, expected) in [
-            (a_loads, stored(a_order, [bm, bk])),
-            (b_loads, stored(b_order, [bk, bn])),
-            (fragments, [bm, bn]),
-        ] {
-            if threads.tile() != expected {
-                return Err(unsupported(
-                    threads.descriptor,
-                    format!(
-                        "distributes a tile of {:?}, but the GEMM needs {expected:?}",
-                        threads.tile()
-                    ),
-                ));
-            }
-        }
-        let threads = fragments.thread_count();
-        for loads in [a_loads, b_loads] {
-            if loads.thread_count() != threads {
-                return Err(unsupported(
-                    loads.descriptor,
-                    format!(
-                        "has {} threads but the fragments have {threads}: one workgroup runs \
-                         all three",
-                        loads.thread_count()
-                    ),
-                ));
-            }
-        }
+        let tile = check_tiles(gemm)?;
         let bytes = (a_tile.space().unwrap_or(0) + b_tile.space().unwrap_or(0)) as u64 * 4;
-        self.check_workgroup(threads, bytes, "the tiles'")?;
-        let limits = self.device().limits();
+        self.check_workgroup(fragments.thread_count(), bytes, "the tiles'")?;
         if let Err(why) = order.check() {
             return Err(unsupported(a_tile, format!("its workgroup order: {why}")));
         }
-        let fragment = Fragment::of(&fragments).ok_or_else(|| {
-            unsupported(
-                fragments.descriptor,
-                "its elements do not fold into expressions of the thread, or it has padding",
-            )
-        })?;
-        if fragment.values.len() != fragment.rows.len() * fragment.columns.len() {
-            return Err(unsupported(
-                fragments.descriptor,
-                format!(
-                    "a thread's {} values lie on {} rows and {} columns: a fragment holds \
-                     every element where its rows and columns cross",
-                    fragment.values.len(),
-                    fragment.rows.len(),
-                    fragment.columns.len()
-                ),
-            ));
-        }
-
-        let copy = |threads, destination| TiledCopy {
-            threads,
-            source: Side::Image,
-            destination,
-            element_bytes: 4,
-            subgroup: SUBGROUP,
-        };
-        // A transposed operand is copied into its tile through the tile's transpose.
-        let (a_view, b_view) = (transposed(a_tile), transposed(b_tile));
-        let view = |order, tile, view| match order {
-            Stored::RowMajor => tile,
-            Stored::Transposed => view,
-        };
-        let load_a = copy(a_loads, Side::Tile(view(a_order, a_tile, &a_view)));
-        let load_b = copy(b_loads, Side::Tile(view(b_order, b_tile, &b_view)));
-        // The matrices' rows: the image each copy reads.
-        let a_image = stored(a_order, [m, k]);
-        let b_image = stored(b_order, [k, n]);
-        let a_width = fitting(load_a.widest(), a_image[1]);
-        let b_width = fitting(load_b.widest(), b_image[1]);
-        let program = |copy: &TiledCopy, width| {
-            copy.program(width).ok_or_else(|| {
-                unsupported(
-                    copy.threads.descriptor,
-                    "its elements do not fold into expressions of the thread small enough to \
-                     unroll",
-                )
-            })
-        };
-        let load_wgsl = |name: &str, tile: &Descriptor, copy: &TiledCopy, width, buffer| {
-            Ok::<String, GpuError>(wgsl::tiled_copy(
-                name,
-                &format!(
-                    "Loads a tile of {buffer} into `{}`, zeros past the matrix's edges.",
-                    tile.name
-                ),
-                &program(copy, width)?,
-                (buffer, &format!("{buffer}_tile")),
-                wgsl::Writes {
-                    outside: wgsl::Outside::Zero,
-                    convert: (operands != Operands::F32).then_some("f32"),
-                },
-            ))
-        };
-        let layout_wgsl = |tile: &Descriptor| {
-            wgsl::layout(&tile.name, tile, false)
-                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))
-        };
-        let (a_layout, b_layout) = (layout_wgsl(a_tile)?, layout_wgsl(b_tile)?);
-        let a_words = tiled_copy::entry_words(a_tile, 4);
-        let b_words = tiled_copy::entry_words(b_tile, 4);
-        let a_reads = fragment.reads(Operand::A, a_tile, a_words);
-        let b_reads = fragment.reads(Operand::B, b_tile, b_words);
-        let c_width = if n.is_multiple_of(4) { 4 } else { 1 };
-        let c_runs = fragment.column_runs(c_width);
-        let c_width = c_runs.iter().map(|r| r.width).max().unwrap_or(1);
-
-        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
-        let thread_names: Vec<String> = fragments.descriptor.coords[..fragments.thread_coords]
-            .iter()
-            .map(|&c| fragments.descriptor.dims[c].name.to_string())
-            .collect();
-        let body = Body {
-            fragment: &fragment,
-            thread_names: &thread_names,
-            a: TileReads::new(&fragment, (Operand::A, a_tile), &a_layout.prefix, &a_reads),
-            b: TileReads::new(&fragment, (Operand::B, b_tile), &b_layout.prefix, &b_reads),
-            c: (&c_runs, c_width),
-            loads: [
-                match a_order {
-                    Stored::RowMajor => format!("load_a(thread, at.x, step, {m}u, {k}u);"),
-                    Stored::Transposed => format!("load_a(thread, step, at.x, {k}u, {m}u);"),
-                },
-                match b_order {
-                    Stored::RowMajor => format!("load_b(thread, step, at.y, {k}u, {n}u);"),
-                    Stored::Transposed => format!("load_b(thread, at.y, step, {n}u, {k}u);"),
-                },
-            ],
-            tile: [bm, bn, bk],
-            shape: [m, n, k],
-        }
-        .main(grid);
-        let order_wgsl = wgsl::raster(
-            "order",
-            &format!("Which tile of C each workgroup computes: {order}."),
-            &order.program(),
-        );
-        let array_of = |element: &str, words: usize| match words {
-            1 => element.to_owned(),
-            words => format!("vec{words}<{element}>"),
-        };
-        let array = |words| array_of("f32", words);
-        let operand = |words| array_of(operands.wgsl(), words);
-        let module = format!(
-            "{enable}// C = A · B ({m} × {k} times {k} × {n}, {element} operands, f32 sums): tiles \
-             `{a_name}` and `{b_name}`, fragments `{f_name}`.
-@group(0) @binding(0) var<storage, read> a: array<{a_array}>;
-@group(0) @binding(1) var<storage, read> b: array<{b_array}>;
-@group(0) @binding(2) var<storage, read_write> c: array<{c_array}>;
-var<workgroup> a_tile: array<{a_entry}, {a_entries}>;
-var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
-
-{a_functions}
-{b_functions}
-{load_a}
-{load_b}
-{order_wgsl}
-{body}",
-            a_name = a_tile.name,
-            b_name = b_tile.name,
-            f_name = fragments.descriptor.name,
-            enable = match operands {
-                Operands::F32 => "",
-                Operands::F16 => "enable f16;\n\n",
-            },
-            element = operands.wgsl(),
-            a_array = operand(a_width),
-            b_array = operand(b_width),
-            c_array = array(c_width),
-            a_entry = array(a_words),
-            a_entries = a_tile.space().unwrap_or(0) / a_words,
-            b_entry = array(b_words),
-            b_entries = b_tile.space().unwrap_or(0) / b_words,
-            a_functions = a_layout.text,
-            b_functions = b_layout.text,
-            load_a = load_wgsl("load_a", a_tile, &load_a, a_width, "a")?,
-            load_b = load_wgsl("load_b", b_tile, &load_b, b_width, "b")?,
-        );
-        let max = limits.max_compute_workgroups_per_dimension as usize;
-        let groups = [grid[1], grid[0]];
-        if groups.iter().any(|&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: groups[0].max(groups[1]) as u64,
-                limit: max as u64,
-            });
-        }
-        let name = format!(
-            "GEMM{}{} through {} / {}, fragments {} (vec{a_width} / vec{b_width} loads{}{})",
-            match operands {
-                Operands::F32 => "",
-                Operands::F16 => " f16",
-            },
-            match (a_order, b_order) {
-                (Stored::RowMajor, Stored::RowMajor) => "",
-                (Stored::Transposed, Stored::RowMajor) => " Aᵀ",
-                (Stored::RowMajor, Stored::Transposed) => " Bᵀ",
-                (Stored::Transposed, Stored::Transposed) => " Aᵀ Bᵀ",
-            },
-            a_tile.name,
-            b_tile.name,
-            fragments.descriptor.name,
-            match bounds_checks {
-                BoundsChecks::On => "",
-                BoundsChecks::Off => ", no bounds checks",
-            },
-            match order {
-                Raster::RowMajor => String::new(),
-                order => format!(", {order} order"),
-            }
-        );
+        let fragment = fragment_of(fragments)?;
+        let views = [transposed(a_tile), transposed(b_tile)];
+        let scalar = Scalar::new(gemm, [m, n, k], tile, &fragment, &views);
+        let module = scalar.module()?;
+        let [grid_m, grid_n] = scalar.grid();
+        let groups = self.workgroups([grid_n, grid_m])?;
+        let name = scalar.name();
         let pipeline = self.pipeline(&name, &module, bounds_checks)?;
         let conflicts = |operand, tile, reads: &[Read]| {
             fragment
@@ -514,19 +296,300 @@ var<workgroup> b_tile: array<{b_entry}, {b_entries}>;
         Ok(GemmKernel {
             name,
             wgsl: module,
-            dispatch: Dispatch {
-                pipeline,
-                groups: groups.map(|g| g as u32),
-            },
+            dispatch: Dispatch { pipeline, groups },
             shape: [m, n, k],
             operand_bits: operands.bits(),
             path: GemmPath::Scalar { why },
-            loads: [load_a.instructions(a_width), load_b.instructions(b_width)],
+            loads: scalar
+                .loads
+                .each_ref()
+                .map(|l| l.copy.instructions(l.width)),
             fragment_conflicts: [
-                conflicts(Operand::A, a_tile, &a_reads),
-                conflicts(Operand::B, b_tile, &b_reads),
+                conflicts(Operand::A, a_tile, &scalar.reads[0]),
+                conflicts(Operand::B, b_tile, &scalar.reads[1]),
             ],
         })
+    }
+}
+
+/// An operand's tile as its loads see it: as the matrix is stored.
+fn stored(order: Stored, [rows, columns]: [usize; 2]) -> [usize; 2] {
+    match order {
+        Stored::RowMajor => [rows, columns],
+        Stored::Transposed => [columns, rows],
+    }
+}
+
+/// `[BM, BN, BK]`, checked against the tiles and the thread-value layouts of `gemm`.
+fn check_tiles(gemm: &Gemm) -> Result<[usize; 3], GpuError> {
+    let [bm, bk] = shape2(gemm.a_tile)?;
+    let [bk_b, bn] = shape2(gemm.b_tile)?;
+    if bk_b != bk {
+        return Err(unsupported(
+            gemm.b_tile,
+            format!(
+                "has {bk_b} rows of k but A's tile `{}` has {bk}",
+                gemm.a_tile.name
+            ),
+        ));
+    }
+    for (threads, expected) in [
+        (gemm.a_loads, stored(gemm.a_order, [bm, bk])),
+        (gemm.b_loads, stored(gemm.b_order, [bk, bn])),
+        (gemm.fragments, [bm, bn]),
+    ] {
+        if threads.tile() != expected {
+            return Err(unsupported(
+                threads.descriptor,
+                format!(
+                    "distributes a tile of {:?}, but the GEMM needs {expected:?}",
+                    threads.tile()
+                ),
+            ));
+        }
+    }
+    let threads = gemm.fragments.thread_count();
+    for loads in [gemm.a_loads, gemm.b_loads] {
+        if loads.thread_count() != threads {
+            return Err(unsupported(
+                loads.descriptor,
+                format!(
+                    "has {} threads but the fragments have {threads}: one workgroup runs \
+                     all three",
+                    loads.thread_count()
+                ),
+            ));
+        }
+    }
+    Ok([bm, bn, bk])
+}
+
+/// The register fragment of `fragments`: every element where its rows and columns cross.
+fn fragment_of(fragments: ThreadValues) -> Result<Fragment, GpuError> {
+    let fragment = Fragment::of(&fragments).ok_or_else(|| {
+        unsupported(
+            fragments.descriptor,
+            "its elements do not fold into expressions of the thread, or it has padding",
+        )
+    })?;
+    if fragment.values.len() != fragment.rows.len() * fragment.columns.len() {
+        return Err(unsupported(
+            fragments.descriptor,
+            format!(
+                "a thread's {} values lie on {} rows and {} columns: a fragment holds \
+                 every element where its rows and columns cross",
+                fragment.values.len(),
+                fragment.rows.len(),
+                fragment.columns.len()
+            ),
+        ));
+    }
+    Ok(fragment)
+}
+
+/// One operand's tiled copy and the width of its vectors.
+struct Load<'a> {
+    copy: TiledCopy<'a>,
+    width: usize,
+}
+
+/// The scalar GEMM of one shape, checked: what its module and name are printed from.
+struct Scalar<'a> {
+    gemm: &'a Gemm<'a>,
+    /// `[m, n, k]`.
+    shape: [usize; 3],
+    /// `[BM, BN, BK]`.
+    tile: [usize; 3],
+    fragment: &'a Fragment,
+    /// A's and B's copies into their tiles.
+    loads: [Load<'a>; 2],
+    /// Elements per entry of A's and B's tile arrays.
+    words: [usize; 2],
+    /// A thread's reads of A's and B's tiles.
+    reads: [Vec<Read>; 2],
+    /// The runs of columns stored to C as one vector, and C's vector width.
+    c_runs: Vec<Read>,
+    c_width: usize,
+}
+
+impl<'a> Scalar<'a> {
+    /// The copies and reads of `gemm` for `[m, n, k]`; `views` are its tiles' transposes,
+    /// which a transposed operand is copied through.
+    fn new(
+        gemm: &'a Gemm<'a>,
+        [m, n, k]: [usize; 3],
+        tile: [usize; 3],
+        fragment: &'a Fragment,
+        views: &'a [Descriptor; 2],
+    ) -> Scalar<'a> {
+        let load = |threads, order, tile, view, image: [usize; 2]| {
+            let destination = match order {
+                Stored::RowMajor => tile,
+                Stored::Transposed => view,
+            };
+            let copy = TiledCopy {
+                threads,
+                source: Side::Image,
+                destination: Side::Tile(destination),
+                element_bytes: 4,
+                subgroup: SUBGROUP,
+            };
+            // The matrix's rows: the image the copy reads.
+            let width = fitting(copy.widest(), stored(order, image)[1]);
+            Load { copy, width }
+        };
+        let a = load(gemm.a_loads, gemm.a_order, gemm.a_tile, &views[0], [m, k]);
+        let b = load(gemm.b_loads, gemm.b_order, gemm.b_tile, &views[1], [k, n]);
+        let words = [gemm.a_tile, gemm.b_tile].map(|tile| tiled_copy::entry_words(tile, 4));
+        let reads = [
+            fragment.reads(Operand::A, gemm.a_tile, words[0]),
+            fragment.reads(Operand::B, gemm.b_tile, words[1]),
+        ];
+        let c_runs = fragment.column_runs(if n.is_multiple_of(4) { 4 } else { 1 });
+        let c_width = c_runs.iter().map(|r| r.width).max().unwrap_or(1);
+        Scalar {
+            gemm,
+            shape: [m, n, k],
+            tile,
+            fragment,
+            loads: [a, b],
+            words,
+            reads,
+            c_runs,
+            c_width,
+        }
+    }
+
+    /// C's tiles along m and n.
+    fn grid(&self) -> [usize; 2] {
+        let ([m, n, _], [bm, bn, _]) = (self.shape, self.tile);
+        [m.div_ceil(bm), n.div_ceil(bn)]
+    }
+
+    /// The whole WGSL module.
+    fn module(&self) -> Result<String, GpuError> {
+        let gemm = self.gemm;
+        let [m, n, k] = self.shape;
+        let element = gemm.operands.wgsl();
+        let layout = |tile: &Descriptor| {
+            wgsl::layout(&tile.name, tile, false)
+                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))
+        };
+        let (a_layout, b_layout) = (layout(gemm.a_tile)?, layout(gemm.b_tile)?);
+        let copy = |name: &str, tile: &Descriptor, load: &Load, buffer: &str| {
+            let program = load.copy.program(load.width).ok_or_else(|| {
+                unsupported(
+                    load.copy.threads.descriptor,
+                    "its elements do not fold into expressions of the thread small enough to \
+                     unroll",
+                )
+            })?;
+            Ok::<String, GpuError>(wgsl::tiled_copy(
+                name,
+                &format!(
+                    "Loads a tile of {buffer} into `{}`, zeros past the matrix's edges.",
+                    tile.name
+                ),
+                &program,
+                (buffer, &format!("{buffer}_tile")),
+                wgsl::Writes {
+                    outside: wgsl::Outside::Zero,
+                    convert: (gemm.operands != Operands::F32).then_some("f32"),
+                },
+            ))
+        };
+        let [load_a, load_b] = &self.loads;
+        let array = |element: &str, width: usize| format!("array<{}>", vector(element, width));
+        let tile_array = |tile: &Descriptor, words: usize| {
+            let entries = tile.space().unwrap_or(0) / words;
+            format!("array<{}, {entries}>", vector("f32", words))
+        };
+        let mut module = Module::new();
+        if gemm.operands == Operands::F16 {
+            module.enable("f16").paragraph();
+        }
+        module
+            .note(format_args!(
+                "C = A · B ({m} × {k} times {k} × {n}, {element} operands, f32 sums): tiles `{}` \
+                 and `{}`, fragments `{}`.",
+                gemm.a_tile.name, gemm.b_tile.name, gemm.fragments.descriptor.name
+            ))
+            .storage("a", Access::Read, array(element, load_a.width))
+            .storage("b", Access::Read, array(element, load_b.width))
+            .storage("c", Access::ReadWrite, array("f32", self.c_width))
+            .workgroup("a_tile", tile_array(gemm.a_tile, self.words[0]))
+            .workgroup("b_tile", tile_array(gemm.b_tile, self.words[1]))
+            .text(&a_layout.text)
+            .text(&b_layout.text)
+            .text(&copy("load_a", gemm.a_tile, load_a, "a")?)
+            .text(&copy("load_b", gemm.b_tile, load_b, "b")?)
+            .text(&wgsl::raster(
+                "order",
+                &format!("Which tile of C each workgroup computes: {}.", gemm.order),
+                &gemm.order.program(),
+            ));
+        let main = Body {
+            fragment: self.fragment,
+            thread_names: &thread_names(&gemm.fragments),
+            a: TileReads::new(
+                self.fragment,
+                (Operand::A, gemm.a_tile),
+                &a_layout.prefix,
+                &self.reads[0],
+            ),
+            b: TileReads::new(
+                self.fragment,
+                (Operand::B, gemm.b_tile),
+                &b_layout.prefix,
+                &self.reads[1],
+            ),
+            c: (&self.c_runs, self.c_width),
+            loads: [
+                match gemm.a_order {
+                    Stored::RowMajor => format!("load_a(thread, at.x, step, {m}u, {k}u);"),
+                    Stored::Transposed => format!("load_a(thread, step, at.x, {k}u, {m}u);"),
+                },
+                match gemm.b_order {
+                    Stored::RowMajor => format!("load_b(thread, step, at.y, {k}u, {n}u);"),
+                    Stored::Transposed => format!("load_b(thread, at.y, step, {n}u, {k}u);"),
+                },
+            ],
+            tile: self.tile,
+            shape: self.shape,
+        };
+        let (entry, body) = main.main(self.grid());
+        Ok(module.entry(entry, body).finish())
+    }
+
+    /// The kernel's name, for reports.
+    fn name(&self) -> String {
+        let gemm = self.gemm;
+        format!(
+            "GEMM{}{} through {} / {}, fragments {} (vec{} / vec{} loads{}{})",
+            match gemm.operands {
+                Operands::F32 => "",
+                Operands::F16 => " f16",
+            },
+            match (gemm.a_order, gemm.b_order) {
+                (Stored::RowMajor, Stored::RowMajor) => "",
+                (Stored::Transposed, Stored::RowMajor) => " Aᵀ",
+                (Stored::RowMajor, Stored::Transposed) => " Bᵀ",
+                (Stored::Transposed, Stored::Transposed) => " Aᵀ Bᵀ",
+            },
+            gemm.a_tile.name,
+            gemm.b_tile.name,
+            gemm.fragments.descriptor.name,
+            self.loads[0].width,
+            self.loads[1].width,
+            match gemm.bounds_checks {
+                BoundsChecks::On => "",
+                BoundsChecks::Off => ", no bounds checks",
+            },
+            match gemm.order {
+                Raster::RowMajor => String::new(),
+                order => format!(", {order} order"),
+            }
+        )
     }
 }
 
@@ -538,41 +601,36 @@ impl Gpu {
         for (rows, columns) in [(m, k), (k, n), (m, n)] {
             self.image_len(rows, columns)?;
         }
-        let wgsl = format!(
-            "// C = A · B ({m} × {k} times {k} × {n}, f32), one thread per element of C.
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read_write> c: array<f32>;
-
-@compute @workgroup_size(16, 16)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
-    let row = id.y;
-    let column = id.x;
-    if (row >= {m}u || column >= {n}u) {{
-        return;
-    }}
-    var sum = 0.0;
-    for (var p = 0u; p < {k}u; p++) {{
-        sum = fma(a[row * {k}u + p], b[p * {n}u + column], sum);
-    }}
-    c[row * {n}u + column] = sum;
-}}
-"
-        );
-        let groups = [n.div_ceil(16), m.div_ceil(16)];
-        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
-        if let Some(&over) = groups.iter().find(|&&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: over as u64,
-                limit: max as u64,
-            });
-        }
+        let mut module = Module::new();
+        module
+            .note(format_args!(
+                "C = A · B ({m} × {k} times {k} × {n}, f32), one thread per element of C."
+            ))
+            .storage("a", Access::Read, "array<f32>")
+            .storage("b", Access::Read, "array<f32>")
+            .storage("c", Access::ReadWrite, "array<f32>");
+        let mut body = Block::new();
+        body.let_("row", "id.y")
+            .let_("column", "id.x")
+            .if_(format_args!("row >= {m}u || column >= {n}u"), |outside| {
+                outside.line("return;");
+            })
+            .var("sum", "0.0")
+            .for_(format_args!("var p = 0u; p < {k}u; p++"), |each| {
+                each.assign(
+                    "sum",
+                    format_args!("fma(a[row * {k}u + p], b[p * {n}u + column], sum)"),
+                );
+            })
+            .assign(format_args!("c[row * {n}u + column]"), "sum");
+        let entry = Entry::new("16, 16").builtin(Builtin::GlobalInvocationId, "id");
+        let wgsl = module.entry(entry, body).finish();
+        let groups = self.workgroups([n.div_ceil(16), m.div_ceil(16)])?;
         let name = "naive GEMM".to_owned();
         Ok(GemmKernel {
             dispatch: Dispatch {
                 pipeline: self.pipeline(&name, &wgsl, BoundsChecks::On)?,
-                groups: groups.map(|g| g as u32),
+                groups,
             },
             name,
             wgsl,
@@ -650,7 +708,7 @@ impl<'a> TileReads<'a> {
     }
 
     /// The places every step's reads start from, computed once per thread.
-    fn places(&self, out: &mut String) {
+    fn places(&self, out: &mut Block) {
         for (i, read) in self.reads.iter().enumerate() {
             let mut bases: Vec<usize> = self.bases[i].iter().map(|&(base, _)| base).collect();
             bases.dedup();
@@ -664,7 +722,7 @@ impl<'a> TileReads<'a> {
                     (1, _) => offset,
                     (_, words) => format!("{offset} / {words}u"),
                 };
-                let _ = writeln!(out, "    let {} = {value};", self.base_name(i, base));
+                out.let_(self.base_name(i, base), value);
             }
         }
     }
@@ -690,142 +748,115 @@ impl<'a> TileReads<'a> {
 }
 
 impl Body<'_> {
-    fn main(&self, [grid_m, grid_n]: [usize; 2]) -> String {
+    /// The entry point and its body.
+    fn main(&self, [grid_m, grid_n]: [usize; 2]) -> (Entry, Block) {
         let fragment = self.fragment;
         let [bm, bn, bk] = self.tile;
         let [m, n, k] = self.shape;
-        let threads = fragment.thread_count();
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "@compute @workgroup_size({threads})
-fn main(
-    @builtin(local_invocation_index) thread: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {{
-    let at = order(group.y * {grid_n}u + group.x, {grid_m}u, {grid_n}u);"
+        let entry = Entry::new(fragment.thread_count())
+            .builtin(Builtin::LocalInvocationIndex, "thread")
+            .builtin(Builtin::WorkgroupId, "group");
+        let mut body = Block::new();
+        body.let_(
+            "at",
+            format_args!("order(group.y * {grid_n}u + group.x, {grid_m}u, {grid_n}u)"),
         );
         // The thread coordinates of the fragments' layout, from the thread's index.
-        let mut stride: usize = threads;
-        let names = match self.thread_names {
-            [_] => vec!["thread".to_owned()],
-            names => {
-                let mut out_names = Vec::new();
-                for (name, &len) in names.iter().zip(&fragment.thread_lens) {
-                    let outer = stride;
-                    stride /= len.max(1);
-                    let quotient = match stride {
-                        1 => "thread".to_owned(),
-                        stride => format!("thread / {stride}u"),
-                    };
-                    let value = match outer == threads {
-                        true => quotient,
-                        false => format!("{quotient} % {len}u"),
-                    };
-                    let _ = writeln!(out, "    let {name} = {value};");
-                    out_names.push(name.clone());
-                }
-                out_names
-            }
-        };
-        let print = |sym| wgsl::expression(&canon::sym_code(sym, &names), &names);
-        let _ = writeln!(
-            out,
-            "    // The rows of A and the columns of B this thread's values lie on."
+        let names = coordinates(
+            &mut body,
+            "thread",
+            self.thread_names,
+            &fragment.thread_lens,
         );
+        let print = |sym| wgsl::expression(&canon::sym_code(sym, &names), &names);
+        body.comment("The rows of A and the columns of B this thread's values lie on.");
         // Only the lines a read or a store starts from.
-        let (runs, c_width) = self.c;
+        let (runs, _) = self.c;
         let firsts = |reads: &[Read]| reads.iter().map(|r| r.first).collect::<Vec<usize>>();
         let rows_read = firsts(self.a.reads);
         let mut columns_read = firsts(self.b.reads);
         columns_read.extend(firsts(runs));
         for (i, row) in fragment.rows.iter().enumerate() {
             if rows_read.contains(&i) || !runs.is_empty() {
-                let _ = writeln!(out, "    let row{i} = {};", print(row));
+                body.let_(format_args!("row{i}"), print(row));
             }
         }
         for (j, column) in fragment.columns.iter().enumerate() {
             if columns_read.contains(&j) {
-                let _ = writeln!(out, "    let col{j} = {};", print(column));
+                body.let_(format_args!("col{j}"), print(column));
             }
         }
         // Where each read starts, once per thread.
-        self.a.places(&mut out);
-        self.b.places(&mut out);
+        self.a.places(&mut body);
+        self.b.places(&mut body);
         // One accumulator per row and read of B: a vector where B's tile gives vectors.
-        let b_reads = self.b.reads;
-        let vector = |width: usize| match width {
-            1 => "f32".to_owned(),
-            width => format!("vec{width}<f32>"),
-        };
-        let accumulator = |r: usize, read: &Read| format!("acc{r}_{}", read.first);
         for r in 0..fragment.rows.len() {
-            for read in b_reads {
-                let _ = writeln!(
-                    out,
-                    "    var {}: {};",
-                    accumulator(r, read),
-                    vector(read.width)
-                );
+            for read in self.b.reads {
+                body.declare(accumulator(r, read), vector("f32", read.width));
             }
         }
-        let _ = writeln!(
-            out,
-            "    for (var step = 0u; step < {steps}u; step++) {{
-        {load_a}
-        {load_b}
-        workgroupBarrier();",
-            steps = k.div_ceil(bk),
-            load_a = self.loads[0],
-            load_b = self.loads[1],
+        body.for_(
+            format_args!("var step = 0u; step < {}u; step++", k.div_ceil(bk)),
+            |step| {
+                step.line(&self.loads[0])
+                    .line(&self.loads[1])
+                    .line("workgroupBarrier();");
+                for kk in 0..bk {
+                    step.scope(|products| self.products(products, kk));
+                }
+                step.line("workgroupBarrier();");
+            },
+        )
+        .comment("C's tile: unguarded where it lies wholly inside C.")
+        .let_("m0", format_args!("at.x * {bm}u"))
+        .let_("n0", format_args!("at.y * {bn}u"))
+        .if_(
+            format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
+            |interior| {
+                self.stores(interior, false);
+                interior.line("return;");
+            },
         );
+        self.stores(&mut body, true);
+        (entry, body)
+    }
+
+    /// Step `kk` of a tile: A's element of each row, B's vector of each read, then the
+    /// products.
+    fn products(&self, out: &mut Block, kk: usize) {
         let lanes = ["x", "y", "z", "w"];
-        for kk in 0..bk {
-            let _ = writeln!(out, "        {{");
-            // A's element of each row, B's vector of each read, then the products.
-            let mut rows = vec![String::new(); fragment.rows.len()];
-            for (i, read) in self.a.reads.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "            let a{} = {};",
-                    read.first,
-                    self.a.read(i, kk)
-                );
-                for lane in 0..read.width {
-                    rows[read.first + lane] = match read.width {
-                        1 => format!("a{}", read.first),
-                        _ => format!("a{}.{}", read.first, lanes[lane]),
-                    };
-                }
+        let mut rows = vec![String::new(); self.fragment.rows.len()];
+        for (i, read) in self.a.reads.iter().enumerate() {
+            out.let_(format_args!("a{}", read.first), self.a.read(i, kk));
+            for lane in 0..read.width {
+                rows[read.first + lane] = match read.width {
+                    1 => format!("a{}", read.first),
+                    _ => format!("a{}.{}", read.first, lanes[lane]),
+                };
             }
-            for (i, read) in b_reads.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "            let b{} = {};",
-                    read.first,
-                    self.b.read(i, kk)
-                );
-            }
-            for (r, row) in rows.iter().enumerate() {
-                for read in b_reads {
-                    let acc = accumulator(r, read);
-                    let a = match read.width {
-                        1 => row.clone(),
-                        width => format!("vec{width}({row})"),
-                    };
-                    let _ = writeln!(out, "            {acc} = fma({a}, b{}, {acc});", read.first);
-                }
-            }
-            let _ = writeln!(out, "        }}");
         }
-        let _ = writeln!(
-            out,
-            "        workgroupBarrier();
-    }}
-    // C's tile: unguarded where it lies wholly inside C.
-    let m0 = at.x * {bm}u;
-    let n0 = at.y * {bn}u;"
-        );
+        for (i, read) in self.b.reads.iter().enumerate() {
+            out.let_(format_args!("b{}", read.first), self.b.read(i, kk));
+        }
+        for (r, row) in rows.iter().enumerate() {
+            for read in self.b.reads {
+                let acc = accumulator(r, read);
+                let a = match read.width {
+                    1 => row.clone(),
+                    width => format!("vec{width}({row})"),
+                };
+                out.assign(&acc, format_args!("fma({a}, b{}, {acc})", read.first));
+            }
+        }
+    }
+
+    /// The stores of the accumulators into C: `guarded` by C's extents, or not (a tile
+    /// wholly inside C).
+    fn stores(&self, out: &mut Block, guarded: bool) {
+        let [m, n, _] = self.shape;
+        let (runs, c_width) = self.c;
+        let b_reads = self.b.reads;
+        let lanes = ["x", "y", "z", "w"];
         // The accumulator lane that holds the value at row `r`, column `c`.
         let held = |r: usize, c: usize| -> Option<String> {
             let read = b_reads
@@ -836,65 +867,83 @@ fn main(
                 _ => format!("{}.{}", accumulator(r, read), lanes[c - read.first]),
             })
         };
-        let stores = |guarded: bool| -> String {
-            let mut out = String::new();
-            let indent = if guarded { "    " } else { "        " };
-            for (r, _) in fragment.rows.iter().enumerate() {
-                for run in runs.iter() {
-                    let Some(parts) = (run.first..run.first + run.width)
-                        .map(|c| held(r, c))
-                        .collect::<Option<Vec<String>>>()
-                    else {
-                        continue;
-                    };
-                    let row = format!("m0 + row{r}");
-                    let column = format!("n0 + col{}", run.first);
-                    // A whole accumulator where the run is one, else its lanes gathered.
-                    let whole = b_reads
-                        .iter()
-                        .find(|read| read.first == run.first && read.width == run.width)
-                        .filter(|read| read.width > 1);
-                    let value = match (whole, parts.as_slice()) {
-                        (Some(read), _) => accumulator(r, read),
-                        (None, [one]) => one.clone(),
-                        (None, many) => format!("vec{}({})", many.len(), many.join(", ")),
-                    };
-                    let index = match c_width {
-                        1 => format!("({row}) * {n}u + {column}"),
-                        w => format!("(({row}) * {n}u + {column}) / {w}u"),
-                    };
-                    let store = if run.width == c_width {
-                        format!("c[{index}] = {value};")
-                    } else {
-                        format!("c[{index}][({column}) % {c_width}u] = {value};")
-                    };
-                    match guarded {
-                        true => {
-                            let _ = writeln!(
-                                out,
-                                "{indent}if ({row} < {m}u && {column} < {n}u) {{ {store} }}"
-                            );
-                        }
-                        false => {
-                            let _ = writeln!(out, "{indent}{store}");
-                        }
-                    }
-                }
+        for r in 0..self.fragment.rows.len() {
+            for run in runs.iter() {
+                let Some(parts) = (run.first..run.first + run.width)
+                    .map(|c| held(r, c))
+                    .collect::<Option<Vec<String>>>()
+                else {
+                    continue;
+                };
+                let row = format!("m0 + row{r}");
+                let column = format!("n0 + col{}", run.first);
+                // A whole accumulator where the run is one, else its lanes gathered.
+                let whole = b_reads
+                    .iter()
+                    .find(|read| read.first == run.first && read.width == run.width)
+                    .filter(|read| read.width > 1);
+                let value = match (whole, parts.as_slice()) {
+                    (Some(read), _) => accumulator(r, read),
+                    (None, [one]) => one.clone(),
+                    (None, many) => format!("vec{}({})", many.len(), many.join(", ")),
+                };
+                let index = match c_width {
+                    1 => format!("({row}) * {n}u + {column}"),
+                    w => format!("(({row}) * {n}u + {column}) / {w}u"),
+                };
+                let store = match run.width == c_width {
+                    true => format!("c[{index}] = {value};"),
+                    false => format!("c[{index}][({column}) % {c_width}u] = {value};"),
+                };
+                match guarded {
+                    true => out.when(format_args!("{row} < {m}u && {column} < {n}u"), store),
+                    false => out.line(store),
+                };
             }
-            out
-        };
-        let _ = write!(
-            out,
-            "    if (m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u) {{
-{interior}        return;
-    }}
-{edge}}}
-",
-            interior = stores(false),
-            edge = stores(true),
-        );
-        out
+        }
     }
+}
+
+/// The accumulator of row `r` and B's read `read`.
+fn accumulator(r: usize, read: &Read) -> String {
+    format!("acc{r}_{}", read.first)
+}
+
+/// The names of a thread-value layout's thread coordinates.
+pub(super) fn thread_names(threads: &ThreadValues) -> Vec<String> {
+    threads.descriptor.coords[..threads.thread_coords]
+        .iter()
+        .map(|&c| threads.descriptor.dims[c].name.to_string())
+        .collect()
+}
+
+/// Declares the thread coordinates `names` (lengths `lens`) from the index `index`, and
+/// returns the names the expressions use (the index itself where there is one coordinate).
+pub(super) fn coordinates(
+    out: &mut Block,
+    index: &str,
+    names: &[String],
+    lens: &[usize],
+) -> Vec<String> {
+    if names.len() == 1 {
+        return vec![index.to_owned()];
+    }
+    let total: usize = lens.iter().product();
+    let mut stride = total;
+    for (name, &len) in names.iter().zip(lens) {
+        let outer = stride;
+        stride /= len.max(1);
+        let quotient = match stride {
+            1 => index.to_owned(),
+            stride => format!("{index} / {stride}u"),
+        };
+        let value = match outer == total {
+            true => quotient,
+            false => format!("{quotient} % {len}u"),
+        };
+        out.let_(name, value);
+    }
+    names.to_vec()
 }
 
 /// The two lengths of a tile of rank 2.

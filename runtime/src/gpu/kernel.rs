@@ -7,6 +7,7 @@ use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
 use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
 use std::time::Duration;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
 
 /// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
 /// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
@@ -17,22 +18,23 @@ pub const WARM_UP: Duration = Duration::from_millis(500);
 /// Threads per workgroup of the one-dimensional kernels.
 const GROUP: u32 = 256;
 
-/// The entry point of a one-dimensional kernel, up to its thread index `t`, which it
-/// returns for at or past `threads` (the grid is two-dimensional past 65535 workgroups).
-pub(super) fn entry(threads: u64) -> String {
-    format!(
-        "@compute @workgroup_size({GROUP})
-fn main(
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lane: u32,
-) {{
-    let t = (group.y * groups.x + group.x) * {GROUP}u + lane;
-    if (t >= {threads}u) {{
-        return;
-    }}
-"
+/// The entry point of a one-dimensional kernel of `threads` threads, and its body up to
+/// the thread index `t`, which returns at or past `threads` (the grid is two-dimensional
+/// past 65535 workgroups).
+pub(super) fn entry(threads: u64) -> (Entry, Block) {
+    let entry = Entry::new(GROUP)
+        .builtin(Builtin::WorkgroupId, "group")
+        .builtin(Builtin::NumWorkgroups, "groups")
+        .builtin(Builtin::LocalInvocationIndex, "lane");
+    let mut body = Block::new();
+    body.let_(
+        "t",
+        format_args!("(group.y * groups.x + group.x) * {GROUP}u + lane"),
     )
+    .if_(format_args!("t >= {threads}u"), |past| {
+        past.line("return;");
+    });
+    (entry, body)
 }
 
 /// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
@@ -247,7 +249,7 @@ impl Gpu {
             (true, true) => narrow::gather(from, to),
             (true, false) => narrow::scatter(from, to, &rows),
         };
-        let wgsl = assemble(&[from, to, &rows], &body);
+        let wgsl = assemble(&[from, to, &rows], &body.finish());
         let groups = self.grid(threads as u64)?;
         let name = format!("copy {} -> {}", from.name(), to.name());
         let bits = to.element_bits();
@@ -271,20 +273,11 @@ impl Gpu {
         name: String,
         layout: &GpuLayout,
         staged: &Staged,
-        body: String,
+        body: Module,
         lengths: [usize; 2],
     ) -> Result<Kernel, GpuError> {
-        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
-        let groups = staged.groups();
-        if let Some(&over) = groups.iter().find(|&&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: over as u64,
-                limit: max as u64,
-            });
-        }
-        let wgsl = assemble(&[layout], &body);
-        let groups = groups.map(|g| g as u32);
+        let groups = self.workgroups(staged.groups())?;
+        let wgsl = assemble(&[layout], &body.finish());
         self.kernel(name, wgsl, groups, lengths, layout.element_bits())
     }
 
@@ -317,15 +310,11 @@ impl Gpu {
             true => ("vec4<u32>", len / 4),
             false => ("u32", len),
         };
-        let body = format!(
-            "@group(0) @binding(0) var<storage, read> src: array<{element}>;
-@group(0) @binding(1) var<storage, read_write> dst: array<{element}>;
-
-{}    dst[t] = src[t];
-}}
-",
-            entry(threads as u64)
-        );
+        let mut module = Module::new();
+        bindings(&mut module, element, element);
+        let (entry, mut body) = entry(threads as u64);
+        body.assign("dst[t]", "src[t]");
+        let body = module.entry(entry, body).finish();
         let groups = self.grid(threads as u64)?;
         let name = match checks {
             BoundsChecks::On => "plain copy".to_owned(),
@@ -338,15 +327,13 @@ impl Gpu {
     /// one thread per element: reads coalesced, writes strided (the baseline).
     pub fn naive_transpose_kernel(&self, height: usize, width: usize) -> Result<Kernel, GpuError> {
         let len = self.image_len(height, width)?;
-        let body = format!(
-            "{}{}    let y = t / {width}u;
-    let x = t % {width}u;
-    dst[x * {height}u + y] = src[t];
-}}
-",
-            bindings("u32", "u32"),
-            entry(len as u64)
-        );
+        let mut module = Module::new();
+        bindings(&mut module, "u32", "u32");
+        let (entry, mut body) = entry(len as u64);
+        body.let_("y", format_args!("t / {width}u"))
+            .let_("x", format_args!("t % {width}u"))
+            .assign(format_args!("dst[x * {height}u + y]"), "src[t]");
+        let body = module.entry(entry, body).finish();
         let groups = self.grid(len as u64)?;
         self.kernel("naive transpose".to_owned(), body, groups, [len, len], 32)
     }
@@ -364,15 +351,8 @@ impl Gpu {
         workgroups: [u32; 2],
         lengths: [usize; 2],
     ) -> Result<Kernel, GpuError> {
-        let limit = self.device().limits().max_compute_workgroups_per_dimension;
-        if let Some(&over) = workgroups.iter().find(|&&g| g > limit) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: u64::from(over),
-                limit: u64::from(limit),
-            });
-        }
-        self.kernel(name.into(), wgsl.to_owned(), workgroups, lengths, 32)
+        let groups = self.workgroups(workgroups.map(|g| g as usize))?;
+        self.kernel(name.into(), wgsl.to_owned(), groups, lengths, 32)
     }
 
     /// Applies `body`, the WGSL body of `fn body(value: u32, coord: array<u32, N>, offset:
@@ -391,28 +371,25 @@ impl Gpu {
         }
         let rows = GpuLayout::row_major(layout.shape())?;
         distinct(&rows, layout)?;
-        let skip = match layout.is_padded() {
-            true => guard(&layout.call("is_valid", "c"), "return;"),
-            false => String::new(),
-        };
         let rank = layout.shape().len();
         let size = layout.size();
-        let kernel = format!(
-            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
-
-fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
-{body}
-}}
-
-{}    let c = {}_coord(t);
-{skip}    let o = {};
-    data[o] = body(data[o], c, o);
-}}
-",
-            entry(size as u64),
-            rows.prefix(),
-            layout.call("offset", "c")
-        );
+        let mut module = Module::new();
+        module.storage("data", Access::ReadWrite, "array<u32>");
+        let params = [
+            "value: u32".to_owned(),
+            format!("coord: array<u32, {rank}>"),
+            "offset: u32".to_owned(),
+        ];
+        let mut user = Function::new("body", params).returns("u32");
+        user.body.verbatim(body);
+        let (entry, mut main) = entry(size as u64);
+        main.let_("c", format_args!("{}_coord(t)", rows.prefix()));
+        if layout.is_padded() {
+            main.guard(layout.call("is_valid", "c"), "return;");
+        }
+        main.let_("o", layout.call("offset", "c"))
+            .assign("data[o]", "body(data[o], c, o)");
+        let kernel = module.function(&user).entry(entry, main).finish();
         let wgsl = assemble(&[layout, &rows], &kernel);
         let groups = self.grid(size as u64)?;
         let pipeline = self.pipeline("map", &wgsl, BoundsChecks::On)?;
@@ -510,6 +487,20 @@ fn body(value: u32, coord: array<u32, {rank}>, offset: u32) -> u32 {{
         Ok(pipeline)
     }
 
+    /// The grid `[x, y]` in workgroups, checked against this device's limit along a
+    /// dimension.
+    pub(super) fn workgroups(&self, groups: [usize; 2]) -> Result<[u32; 2], GpuError> {
+        let max = self.device().limits().max_compute_workgroups_per_dimension;
+        match groups.iter().find(|&&g| g > max as usize) {
+            Some(&over) => Err(GpuError::TooLarge {
+                what: "workgroups along one dimension".to_owned(),
+                value: over as u64,
+                limit: u64::from(max),
+            }),
+            None => Ok(groups.map(|g| g as u32)),
+        }
+    }
+
     /// Workgroups for `threads` one-dimensional threads on this device.
     fn grid(&self, threads: u64) -> Result<[u32; 2], GpuError> {
         let max = self.device().limits().max_compute_workgroups_per_dimension;
@@ -601,26 +592,34 @@ fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
     }
 }
 
+/// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
+pub(super) fn bindings(module: &mut Module, source: &str, destination: &str) {
+    module
+        .storage("src", Access::Read, format_args!("array<{source}>"))
+        .storage(
+            "dst",
+            Access::ReadWrite,
+            format_args!("array<{destination}>"),
+        );
+}
+
 /// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
 /// as `vec4<u32>`s, so that a kernel can also load four words at once), which returns
 /// `element`, and `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
-pub(super) fn reads(from: &GpuLayout, element: &str) -> String {
+pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
     let rank = from.word_shape().len();
-    let valid = match from.is_padded() {
-        true => guard(&from.call("is_valid", "c"), "return 0u;"),
-        false => String::new(),
-    };
-    format!(
-        "fn element(s: u32) -> u32 {{
-    return {element};
-}}
-
-fn value_at(c: array<u32, {rank}>) -> u32 {{
-{valid}    return element({});
-}}
-",
-        from.call("offset", "c")
-    )
+    let mut element_at = Function::new("element", ["s: u32"]).returns("u32");
+    element_at.body.ret(element);
+    let mut value_at = Function::new("value_at", [format!("c: array<u32, {rank}>")]).returns("u32");
+    if from.is_padded() {
+        value_at
+            .body
+            .guard(from.call("is_valid", "c"), "return 0u;");
+    }
+    value_at
+        .body
+        .ret(format_args!("element({})", from.call("offset", "c")));
+    module.function(&element_at).function(&value_at);
 }
 
 /// `element(s)` of 32-bit elements: one word.
@@ -630,148 +629,132 @@ const WORD: &str = "src[s >> 2u][s & 3u]";
 /// `vec4<u32>` store) where its space allows, each found through the inverse. Where the four
 /// sources lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted
 /// run), they are one load. Offsets of `to` that hold no element (in partial tiles) keep
-/// their contents. The body and its threads.
-fn gather(from: &GpuLayout, to: &GpuLayout) -> (String, usize) {
+/// their contents. The module and its threads.
+fn gather(from: &GpuLayout, to: &GpuLayout) -> (Module, usize) {
     let coord = format!("{}_coord", to.prefix());
-    let mut helpers = reads(from, WORD);
-    if to.is_padded() {
-        helpers.push_str(&holds(to, &coord, None));
-    }
     let vector = to.word_space().is_multiple_of(4);
-    let store = match (vector, to.is_padded()) {
-        (false, padded) => {
-            let skip = match padded {
-                true => guard("holds(t)", "return;"),
-                false => String::new(),
-            };
-            format!("{skip}    dst[t] = value_at({coord}(t));\n")
-        }
-        (true, false) => "    dst[t] = quad(t * 4u);\n".to_owned(),
-        (true, true) => format!(
-            "    let o = t * 4u;
-    let held = vec4<bool>(holds(o), holds(o + 1u), holds(o + 2u), holds(o + 3u));
-    if (all(held)) {{
-        dst[t] = quad(o);
-        return;
-    }}
-    for (var i = 0u; i < 4u; i++) {{
-        if (held[i]) {{
-            dst[t][i] = value_at({coord}(o + i));
-        }}
-    }}
-"
-        ),
-    };
-    if vector {
-        helpers.push_str(&quad(from, &coord));
-    }
     let (element, threads) = match vector {
         true => ("vec4<u32>", to.word_space() / 4),
         false => ("u32", to.word_space()),
     };
-    let text = format!(
-        "{}{helpers}\n{}{store}}}\n",
-        bindings("vec4<u32>", element),
-        entry(threads as u64)
-    );
-    (text, threads)
+    let mut module = Module::new();
+    bindings(&mut module, "vec4<u32>", element);
+    reads(&mut module, from, WORD);
+    if to.is_padded() {
+        module.function(&holds(to, &coord, None));
+    }
+    if vector {
+        quad(&mut module, from, &coord);
+    }
+    let (entry, mut body) = entry(threads as u64);
+    match (vector, to.is_padded()) {
+        (false, padded) => {
+            if padded {
+                body.guard("holds(t)", "return;");
+            }
+            body.assign("dst[t]", format_args!("value_at({coord}(t))"));
+        }
+        (true, false) => {
+            body.assign("dst[t]", "quad(t * 4u)");
+        }
+        (true, true) => {
+            body.let_("o", "t * 4u")
+                .let_(
+                    "held",
+                    "vec4<bool>(holds(o), holds(o + 1u), holds(o + 2u), holds(o + 3u))",
+                )
+                .if_("all(held)", |all| {
+                    all.assign("dst[t]", "quad(o)").line("return;");
+                })
+                .for_("var i = 0u; i < 4u; i++", |each| {
+                    each.if_("held[i]", |held| {
+                        held.assign("dst[t][i]", format_args!("value_at({coord}(o + i))"));
+                    });
+                });
+        }
+    }
+    module.entry(entry, body);
+    (module, threads)
 }
 
-/// WGSL `quad(o)`: the elements of offsets `o..o + 4` of the output, found through its
-/// inverse `coord`: one `vec4` load where an unpadded `from` keeps the four in one aligned
-/// `vec4`, else four.
-fn quad(from: &GpuLayout, coord: &str) -> String {
+/// WGSL `quad(o)` (after `source(o)` where it needs it): the elements of offsets `o..o + 4`
+/// of the output, found through its inverse `coord`: one `vec4` load where an unpadded
+/// `from` keeps the four in one aligned `vec4`, else four.
+fn quad(module: &mut Module, from: &GpuLayout, coord: &str) {
+    let mut quad = Function::new("quad", ["o: u32"]).returns("vec4<u32>");
     if from.is_padded() {
-        return format!(
-            "
-fn quad(o: u32) -> vec4<u32> {{
-    return vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), value_at({coord}(o + 2u)), value_at({coord}(o + 3u)));
-}}
-"
-        );
+        quad.body.ret(format_args!(
+            "vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), value_at({coord}(o + 2u)), value_at({coord}(o + 3u)))"
+        ));
+        module.function(&quad);
+        return;
     }
-    format!(
-        "{}
-fn quad(o: u32) -> vec4<u32> {{
-    let s = vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u));
-    let aligned = s >> vec4<u32>(2u);
-    if (all(aligned == vec4<u32>(aligned.x))) {{
-        let v = src[aligned.x];
-        let lane = s & vec4<u32>(3u);
-        return vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]);
-    }}
-    return vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w));
-}}
-",
-        source(from, coord)
-    )
+    module.function(&source(from, coord));
+    quad.body
+        .let_(
+            "s",
+            "vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u))",
+        )
+        .let_("aligned", "s >> vec4<u32>(2u)")
+        .if_("all(aligned == vec4<u32>(aligned.x))", |one| {
+            one.let_("v", "src[aligned.x]")
+                .let_("lane", "s & vec4<u32>(3u)")
+                .ret("vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w])");
+        })
+        .ret("vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w))");
+    module.function(&quad);
 }
 
 /// WGSL `source(o)`: the offset in `from` of the coordinate at offset `o` of the output,
 /// found through the output's inverse `coord`.
-pub(super) fn source(from: &GpuLayout, coord: &str) -> String {
-    format!(
-        "
-fn source(o: u32) -> u32 {{
-    let c = {coord}(o);
-    return {};
-}}
-",
-        from.call("offset", "c")
-    )
+pub(super) fn source(from: &GpuLayout, coord: &str) -> Function {
+    let mut source = Function::new("source", ["o: u32"]).returns("u32");
+    source
+        .body
+        .let_("c", format_args!("{coord}(o)"))
+        .ret(from.call("offset", "c"));
+    source
 }
 
 /// WGSL `holds(o)`: whether offset `o` of `to` holds an element, its coordinate found
 /// through the inverse `coord`: below `space` where given, and valid where `to` is padded.
-pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> String {
-    let bound = match space {
-        Some(space) => guard(&format!("(o < {space}u)"), "return false;"),
-        None => String::new(),
+pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> Function {
+    let mut holds = Function::new("holds", ["o: u32"])
+        .returns("bool")
+        .comment("Whether offset `o` holds an element.");
+    if let Some(space) = space {
+        holds
+            .body
+            .guard(format_args!("(o < {space}u)"), "return false;");
+    }
+    match to.is_padded() {
+        true => holds
+            .body
+            .let_("c", format_args!("{coord}(o)"))
+            .ret(to.call("is_valid", "c")),
+        false => holds.body.ret("true"),
     };
-    let valid = match to.is_padded() {
-        true => format!(
-            "    let c = {coord}(o);\n    return {};\n",
-            to.call("is_valid", "c")
-        ),
-        false => "    return true;\n".to_owned(),
-    };
-    format!(
-        "\n/// Whether offset `o` holds an element.\nfn holds(o: u32) -> bool {{\n{bound}{valid}}}\n"
-    )
+    holds
 }
 
 /// A copy to any other injective layout: one thread per coordinate (row-major through
-/// `rows`), skipping its padding. The body and its threads.
-fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (String, usize) {
-    let skip = match to.is_padded() {
-        true => guard(&to.call("is_valid", "c"), "return;"),
-        false => String::new(),
-    };
+/// `rows`), skipping its padding. The module and its threads.
+fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize) {
     let size = to.word_size();
-    let text = format!(
-        "{}{}\n{}    let c = {}_coord(t);\n{skip}    dst[{}] = value_at(c);\n}}\n",
-        bindings("vec4<u32>", "u32"),
-        reads(from, WORD),
-        entry(size as u64),
-        rows.prefix(),
-        to.call("offset", "c")
+    let mut module = Module::new();
+    bindings(&mut module, "vec4<u32>", "u32");
+    reads(&mut module, from, WORD);
+    let (entry, mut body) = entry(size as u64);
+    body.let_("c", format_args!("{}_coord(t)", rows.prefix()));
+    if to.is_padded() {
+        body.guard(to.call("is_valid", "c"), "return;");
+    }
+    body.assign(
+        format_args!("dst[{}]", to.call("offset", "c")),
+        "value_at(c)",
     );
-    (text, size)
-}
-
-/// `if (!condition) { exit }`, as a statement of a function body.
-pub(super) fn guard(condition: &str, exit: &str) -> String {
-    format!("    if (!{condition}) {{\n        {exit}\n    }}\n")
-}
-
-/// The input (`src`, read as `source`s) and output (`dst`, `destination`s) bindings.
-pub(super) fn bindings(source: &str, destination: &str) -> String {
-    format!(
-        "@group(0) @binding(0) var<storage, read> src: array<{source}>;
-@group(0) @binding(1) var<storage, read_write> dst: array<{destination}>;
-
-"
-    )
+    module.entry(entry, body);
+    (module, size)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use swizzle_core::emit::code::{Code, Op};
 use swizzle_core::emit::function::{Condition, Function, Kind, Stmt, Value};
 use swizzle_core::emit::grid::{self, Grid};
 use swizzle_core::emit::wgsl;
+use swizzle_core::emit::wgsl::module::Module;
 use swizzle_core::ir::Descriptor;
 
 /// A layout's WGSL and the facts kernels need: which functions exist, shape and space.
@@ -165,24 +166,21 @@ impl GpuLayout {
         let print = |function: &Function| {
             wgsl::print(&prefix, function, callee, None).map_err(&unsupported)
         };
-        let mut wrapper = format!(
-            "{}
-// `{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements.
-
-{}",
-            tile_functions.text,
-            print(&grid.offset())?
-        );
+        let mut wrapper = Module::new();
+        wrapper
+            .text(&tile_functions.text)
+            .note(format_args!(
+                "`{name}` at extents {extents:?}: {tiles:?} tiles of {tile_space} elements."
+            ))
+            .text(&print(&grid.offset())?);
         let partial = (0..tile.len()).any(|j| !extents[j].is_multiple_of(tile[j]));
         let padded = partial || tile_functions.is_valid;
         if padded {
-            wrapper.push('\n');
-            wrapper.push_str(&print(&grid.is_valid(tile_functions.is_valid))?);
+            wrapper.text(&print(&grid.is_valid(tile_functions.is_valid))?);
         }
         let inverse = tile_functions.coord;
         if inverse {
-            wrapper.push('\n');
-            wrapper.push_str(&print(&grid.coord())?);
+            wrapper.text(&print(&grid.coord())?);
         }
         let injective = injective(descriptor);
         let tiles = Tiles {
@@ -196,7 +194,7 @@ impl GpuLayout {
         Ok(GpuLayout {
             name,
             prefix,
-            wgsl: wrapper,
+            wgsl: wrapper.finish(),
             shape: extents.to_vec(),
             space,
             bits: 32,
@@ -312,7 +310,7 @@ impl GpuLayout {
         let offset = Function {
             kind: Kind::Offset,
             params: params.clone(),
-            body: vec![Stmt::Tile {
+            body: vec![Stmt::Call {
                 names: vec!["element".to_owned()],
                 kind: Kind::Offset,
                 args: element.clone(),
@@ -328,7 +326,7 @@ impl GpuLayout {
             functions.push(Function {
                 kind: Kind::IsValid,
                 params,
-                body: vec![Stmt::Tile {
+                body: vec![Stmt::Call {
                     names: vec!["valid".to_owned()],
                     kind: Kind::IsValid,
                     args: element.clone(),
@@ -343,7 +341,7 @@ impl GpuLayout {
             functions.push(Function {
                 kind: Kind::Coord,
                 params: vec!["offset".to_owned()],
-                body: vec![Stmt::Tile {
+                body: vec![Stmt::Call {
                     names: coords,
                     kind: Kind::Coord,
                     args: vec![Code::bin(Op::Div, offset, count)],
@@ -351,21 +349,21 @@ impl GpuLayout {
                 result: Value::Coordinate(coordinate),
             });
         }
-        let mut wgsl = format!(
-            "{}\n// `{}` with elements of {words} words, the low word first.\n",
-            self.wgsl, self.name
-        );
+        let mut wgsl = Module::new();
+        wgsl.text(&self.wgsl).note(format_args!(
+            "`{}` with elements of {words} words, the low word first.",
+            self.name
+        ));
         for function in &functions {
             let printed = wgsl::print(&prefix, function, &self.prefix, None)
                 .map_err(|why| self.unsupported(why))?;
-            wgsl.push('\n');
-            wgsl.push_str(&printed);
+            wgsl.text(&printed);
         }
         let mut shape = self.shape.clone();
         shape.push(words);
         Ok(GpuLayout {
             prefix,
-            wgsl,
+            wgsl: wgsl.finish(),
             shape,
             space,
             bits: 32 * words,

@@ -13,6 +13,7 @@
 //! gather kernels otherwise.
 
 use super::GpuLayout;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
 /// Threads per workgroup where the tiles are small enough to share one.
 const THREADS: usize = 256;
@@ -118,83 +119,54 @@ impl Staged {
             || !self.extents[1].is_multiple_of(self.tile[1])
     }
 
-    /// The constants and the region in workgroup memory, as WGSL declarations.
-    fn preamble(&self) -> String {
+    /// The constants, the bindings, the region in workgroup memory and its helpers.
+    fn preamble(&self) -> Module {
         let [rows, columns] = self.tile;
         let [height, width] = self.extents;
-        format!(
-            "const TILE_ROWS = {rows}u;
-const TILE_COLUMNS = {columns}u;
-const TILE_SPACE = {space}u;
-const GRID_COLUMNS = {grid_x}u;
-const HEIGHT = {height}u;
-const WIDTH = {width}u;
-// Elements per word, bits per element.
-const PER = {per}u;
-const BITS = {bits}u;
-const MASK = {mask:#x}u;
-// Tiles per region, the region's image columns, vec4s per region row and per tile block.
-const REGION = {region}u;
-const REGION_COLUMNS = {region_columns}u;
-const ROW_QUADS = {row_quads}u;
-const TILE_QUADS = {tile_quads}u;
-// vec4s per image row.
-const WIDTH_QUADS = {width_quads}u;
-
-@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
-@group(0) @binding(1) var<storage, read_write> dst: array<vec4<u32>>;
-// The region's words, one padding word after every 32 (a bank's worth), so that threads
-// reading it across tiles (a tile's space apart) fall on different banks.
-var<workgroup> region: array<u32, {padded}>;
-
-/// Where word `w` of the region lies.
-fn padded(w: u32) -> u32 {{
-    return w + w / 32u;
-}}
-
-/// The element at index `at` of the region in workgroup memory.
-fn staged(at: u32) -> u32 {{
-    return (region[padded(at / PER)] >> (at % PER * BITS)) & MASK;
-}}
-
-/// Stores a vec4 of the source into the region at vec4 `index`.
-fn stage(index: u32, v: vec4<u32>) {{
-    region[padded(index * 4u)] = v.x;
-    region[padded(index * 4u + 1u)] = v.y;
-    region[padded(index * 4u + 2u)] = v.z;
-    region[padded(index * 4u + 3u)] = v.w;
-}}
-",
-            space = self.space,
-            grid_x = self.grid[1],
-            per = self.per,
-            bits = self.bits,
-            mask = (1u64 << self.bits) - 1,
-            region = self.region,
-            region_columns = self.region * columns,
-            row_quads = self.region * columns / (4 * self.per),
-            tile_quads = self.space / (4 * self.per),
-            width_quads = width / (4 * self.per),
-            padded = {
-                let words = self.region * self.space / self.per;
-                words + words / 32
-            },
-        )
+        let quad = 4 * self.per;
+        let words = self.region * self.space / self.per;
+        let mut module = Module::new();
+        let u = |value: usize| format!("{value}u");
+        module
+            .constant("TILE_ROWS", u(rows))
+            .constant("TILE_COLUMNS", u(columns))
+            .constant("TILE_SPACE", u(self.space))
+            .constant("GRID_COLUMNS", u(self.grid[1]))
+            .constant("HEIGHT", u(height))
+            .constant("WIDTH", u(width))
+            .note("Elements per word, bits per element.")
+            .constant("PER", u(self.per))
+            .constant("BITS", u(self.bits))
+            .constant("MASK", format_args!("{:#x}u", (1u64 << self.bits) - 1))
+            .note("Tiles per region, the region's image columns, vec4s per region row and per tile block.")
+            .constant("REGION", u(self.region))
+            .constant("REGION_COLUMNS", u(self.region * columns))
+            .constant("ROW_QUADS", u(self.region * columns / quad))
+            .constant("TILE_QUADS", u(self.space / quad))
+            .note("vec4s per image row.")
+            .constant("WIDTH_QUADS", u(width / quad))
+            .paragraph()
+            .storage("src", Access::Read, "array<vec4<u32>>")
+            .storage("dst", Access::ReadWrite, "array<vec4<u32>>")
+            .note(
+                "The region's words, one padding word after every 32 (a bank's worth), so that threads\n\
+                 reading it across tiles (a tile's space apart) fall on different banks.",
+            )
+            .workgroup("region", format_args!("array<u32, {}>", words + words / 32))
+            .text(include_str!("staged.wgsl"));
+        module
     }
 
-    /// The entry point's head: the thread, the region's row of tiles and first tile column.
-    fn entry(&self) -> String {
-        format!(
-            "@compute @workgroup_size({})
-fn main(
-    @builtin(local_invocation_index) thread: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {{
-    let tile_y = group.y;
-    let first_x = group.x * REGION;
-",
-            self.threads
-        )
+    /// The entry point, and its body's head: the thread, the region's row of tiles and
+    /// first tile column.
+    fn entry(&self) -> (Entry, Block) {
+        let entry = Entry::new(self.threads)
+            .builtin(Builtin::LocalInvocationIndex, "thread")
+            .builtin(Builtin::WorkgroupId, "group");
+        let mut body = Block::new();
+        body.let_("tile_y", "group.y")
+            .let_("first_x", "group.x * REGION");
+        (entry, body)
     }
 
     /// Elements each thread moves: one vec4 of words.
@@ -225,13 +197,15 @@ fn main(
         )
     }
 
-    /// A pack: image rows in, tile blocks out. The body, after the layout's functions.
-    pub(super) fn pack(&self) -> String {
+    /// A pack: image rows in, tile blocks out. The module, after the layout's functions.
+    pub(super) fn pack(&self) -> Module {
         let quad = self.quad();
         let partial = self.partial();
-        let mut body = String::new();
+        let prefix = &self.prefix;
+        // Each element of the thread's vec4 of the block, found through the tile's inverse.
         let mut elements = Vec::new();
         let mut kept = Vec::new();
+        let mut find = Block::new();
         for i in 0..quad {
             let Share { word, xor } = self.pack_shared[i];
             // An element whose place follows from its word's first element's needs neither
@@ -239,22 +213,26 @@ fn main(
             let (place, inside) = match xor {
                 Some(k) if word != i => (format!("((rc{word}[1] % PER) ^ {k}u)"), word),
                 _ => {
-                    body.push_str(&format!(
-                        "        let rc{i} = {}_coord(first + {i}u);\n",
-                        self.prefix
-                    ));
+                    find.let_(
+                        format_args!("rc{i}"),
+                        format_args!("{prefix}_coord(first + {i}u)"),
+                    );
                     if partial {
-                        body.push_str(&format!(
-                            "        let in{i} = top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH;\n"
-                        ));
+                        find.let_(
+                            format_args!("in{i}"),
+                            format_args!("top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH"),
+                        );
                     }
                     (format!("(rc{i}[1] % PER)"), i)
                 }
             };
             if word == i {
-                body.push_str(&format!(
-                    "        let w{i} = region[padded((rc{i}[0] * REGION_COLUMNS + left + rc{i}[1]) / PER)];\n"
-                ));
+                find.let_(
+                    format_args!("w{i}"),
+                    format_args!(
+                        "region[padded((rc{i}[0] * REGION_COLUMNS + left + rc{i}[1]) / PER)]"
+                    ),
+                );
             }
             let value = format!("((w{word} >> ({place} * BITS)) & MASK)");
             match partial {
@@ -265,102 +243,98 @@ fn main(
                 false => elements.push(value),
             }
         }
-        let store = match partial {
-            true => format!(
-                "        let kept = {};
-        dst[block] = words | (dst[block] & kept);
-",
-                self.words(&kept)
-            ),
-            false => "        dst[block] = words;\n".to_owned(),
+        find.let_("words", self.words(&elements)).let_(
+            "block",
+            "(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad",
+        );
+        match partial {
+            true => find
+                .let_("kept", self.words(&kept))
+                .assign("dst[block]", "words | (dst[block] & kept)"),
+            false => find.assign("dst[block]", "words"),
         };
-        format!(
-            "{preamble}
-{entry}    // The region's image rows, one vec4 per thread.
-    let row = thread / ROW_QUADS;
-    let column = thread % ROW_QUADS;
-    let y = tile_y * TILE_ROWS + row;
-    let x_quad = first_x * TILE_COLUMNS / (4u * PER) + column;
-    var loaded = vec4<u32>(0u);
-    if (y < HEIGHT && x_quad < WIDTH_QUADS) {{
-        loaded = src[y * WIDTH_QUADS + x_quad];
-    }}
-    stage(thread, loaded);
-    workgroupBarrier();
-    // One vec4 of one tile's block per thread, each element found through the tile's
-    // inverse.
-    let c = thread / TILE_QUADS;
-    let quad = thread % TILE_QUADS;
-    let tile_x = first_x + c;
-    if (tile_x < GRID_COLUMNS) {{
-        let first = quad * {quad}u;
-        let left = c * TILE_COLUMNS;
-        let top = tile_y * TILE_ROWS;
-        let tile_left = tile_x * TILE_COLUMNS;
-{body}        let words = {words};
-        let block = (tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad;
-{store}    }}
-}}
-",
-            preamble = self.preamble(),
-            entry = self.entry(),
-            words = self.words(&elements),
-        )
+        let (entry, mut body) = self.entry();
+        body.comment("The region's image rows, one vec4 per thread.")
+            .let_("row", "thread / ROW_QUADS")
+            .let_("column", "thread % ROW_QUADS")
+            .let_("y", "tile_y * TILE_ROWS + row")
+            .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+            .var("loaded", "vec4<u32>(0u)")
+            .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
+                inside.assign("loaded", "src[y * WIDTH_QUADS + x_quad]");
+            })
+            .line("stage(thread, loaded);")
+            .line("workgroupBarrier();")
+            .comment("One vec4 of one tile's block per thread, each element found through the tile's\ninverse.")
+            .let_("c", "thread / TILE_QUADS")
+            .let_("quad", "thread % TILE_QUADS")
+            .let_("tile_x", "first_x + c")
+            .if_("tile_x < GRID_COLUMNS", |tile| {
+                tile.let_("first", format_args!("quad * {quad}u"))
+                    .let_("left", "c * TILE_COLUMNS")
+                    .let_("top", "tile_y * TILE_ROWS")
+                    .let_("tile_left", "tile_x * TILE_COLUMNS")
+                    .extend(find);
+            });
+        let mut module = self.preamble();
+        module.entry(entry, body);
+        module
     }
 
-    /// An unpack: tile blocks in, image rows out. The body, after the layout's functions.
-    pub(super) fn unpack(&self) -> String {
+    /// An unpack: tile blocks in, image rows out. The module, after the layout's functions.
+    pub(super) fn unpack(&self) -> Module {
         let quad = self.quad();
+        let prefix = &self.prefix;
+        // Each element of the thread's vec4 of the row, found through the tile's offset.
         let mut elements = Vec::new();
-        let mut body = String::new();
+        let mut find = Block::new();
+        find.let_("first", format_args!("column * {quad}u"));
         for i in 0..quad {
             let Share { word, xor } = self.unpack_shared[i];
             let place = match xor {
                 Some(k) if word != i => format!("((at{word} % PER) ^ {k}u)"),
                 _ => {
-                    body.push_str(&format!(
-                        "        let x{i} = first + {i}u;
-        let at{i} = x{i} / TILE_COLUMNS * TILE_SPACE + {}_offset(row, x{i} % TILE_COLUMNS);
-",
-                        self.prefix
-                    ));
+                    find.let_(format_args!("x{i}"), format_args!("first + {i}u"))
+                        .let_(
+                            format_args!("at{i}"),
+                            format_args!(
+                                "x{i} / TILE_COLUMNS * TILE_SPACE + {prefix}_offset(row, x{i} % TILE_COLUMNS)"
+                            ),
+                        );
                     format!("(at{i} % PER)")
                 }
             };
             if word == i {
-                body.push_str(&format!(
-                    "        let w{i} = region[padded(at{i} / PER)];\n"
-                ));
+                find.let_(
+                    format_args!("w{i}"),
+                    format_args!("region[padded(at{i} / PER)]"),
+                );
             }
             elements.push(format!("((w{word} >> ({place} * BITS)) & MASK)"));
         }
-        format!(
-            "{preamble}
-{entry}    // The region's tile blocks, one vec4 per thread.
-    let c = thread / TILE_QUADS;
-    let quad = thread % TILE_QUADS;
-    let tile_x = first_x + c;
-    var loaded = vec4<u32>(0u);
-    if (tile_x < GRID_COLUMNS) {{
-        loaded = src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad];
-    }}
-    stage(thread, loaded);
-    workgroupBarrier();
-    // One vec4 of an image row per thread, each element found through the tile's offset.
-    let row = thread / ROW_QUADS;
-    let column = thread % ROW_QUADS;
-    let y = tile_y * TILE_ROWS + row;
-    let x_quad = first_x * TILE_COLUMNS / (4u * PER) + column;
-    if (y < HEIGHT && x_quad < WIDTH_QUADS) {{
-        let first = column * {quad}u;
-{body}        dst[y * WIDTH_QUADS + x_quad] = {words};
-    }}
-}}
-",
-            preamble = self.preamble(),
-            entry = self.entry(),
-            words = self.words(&elements),
-        )
+        find.assign("dst[y * WIDTH_QUADS + x_quad]", self.words(&elements));
+        let (entry, mut body) = self.entry();
+        body.comment("The region's tile blocks, one vec4 per thread.")
+            .let_("c", "thread / TILE_QUADS")
+            .let_("quad", "thread % TILE_QUADS")
+            .let_("tile_x", "first_x + c")
+            .var("loaded", "vec4<u32>(0u)")
+            .if_("tile_x < GRID_COLUMNS", |tile| {
+                tile.assign("loaded", "src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad]");
+            })
+            .line("stage(thread, loaded);")
+            .line("workgroupBarrier();")
+            .comment("One vec4 of an image row per thread, each element found through the tile's offset.")
+            .let_("row", "thread / ROW_QUADS")
+            .let_("column", "thread % ROW_QUADS")
+            .let_("y", "tile_y * TILE_ROWS + row")
+            .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+            .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
+                inside.extend(find);
+            });
+        let mut module = self.preamble();
+        module.entry(entry, body);
+        module
     }
 }
 

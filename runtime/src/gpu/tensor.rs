@@ -21,12 +21,12 @@
 //! step), the cooperative loads and multiply-adds, and the guards.
 
 use super::batch::Dispatch;
-use super::gemm::{GemmKernel, GemmPath, Stored};
+use super::gemm::{GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::transpose::{fitting, unsupported};
 use super::{BoundsChecks, Gpu, GpuError};
-use std::fmt::Write;
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::Fragment;
 use swizzle_core::plans::raster::Raster;
@@ -247,15 +247,7 @@ impl Gpu {
         let bytes = tile_bytes(tc, direct_operands(tc, [m, n, k], [bm, bn, bk])) as u64;
         self.check_workgroup(threads, bytes, "the tensor-core tiles'")?;
         let grid = [m.div_ceil(bm), n.div_ceil(bn)];
-        let groups = [grid[1], grid[0]];
-        let max = self.device().limits().max_compute_workgroups_per_dimension as usize;
-        if let Some(&over) = groups.iter().find(|&&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: over as u64,
-                limit: max as u64,
-            });
-        }
+        let groups = self.workgroups([grid[1], grid[0]])?;
         let name = format!(
             "GEMM f16 on tensor cores through {} / {}, fragments {}{}{}{}",
             tc.a_tile.name,
@@ -281,10 +273,7 @@ impl Gpu {
         Ok(GemmKernel {
             name,
             wgsl,
-            dispatch: Dispatch {
-                pipeline,
-                groups: groups.map(|g| g as u32),
-            },
+            dispatch: Dispatch { pipeline, groups },
             shape: [m, n, k],
             operand_bits: 16,
             loads: [
@@ -472,7 +461,7 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         true => &["0", "1"],
         false => &["0"],
     };
-    let mut functions = String::new();
+    let mut functions = Module::new();
     // For each copy, the registers of its split in two (0: not split).
     let mut splits: Vec<usize> = Vec::new();
     for (letter, tile, copy, width, from_memory) in [
@@ -481,7 +470,7 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
     ] {
         let layout = wgsl::layout(&tile.name, tile, false)
             .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
-        let _ = writeln!(functions, "{}", layout.text);
+        functions.text(&layout.text);
         if from_memory {
             // No tile: its fragments come straight from the storage buffer.
             splits.push(usize::MAX);
@@ -504,53 +493,48 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
                     convert: None,
                 },
             );
-            if let Some(split) = split_copy(&copy_text, &format!("{letter}_tile{buffer}")) {
-                splits.push(split.2);
-                let _ = writeln!(functions, "{}\n{}", split.0, split.1);
-            } else {
-                splits.push(0);
+            match split_copy(&copy_text, &format!("{letter}_tile{buffer}")) {
+                Some((fetch, put, registers)) => {
+                    splits.push(registers);
+                    functions.function(&fetch).function(&put);
+                }
+                None => splits.push(0),
             }
-            let _ = writeln!(functions, "{copy_text}");
+            functions.text(&copy_text);
         }
     }
     let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
         .map_err(|why| unsupported(tc.c_stage, format!("its WGSL: {why}")))?;
-    let _ = writeln!(functions, "{}", stage_layout.text);
+    functions.text(&stage_layout.text);
     let a_prefix = wgsl::layout(&tc.a_tile.name, tc.a_tile, false)
         .map(|l| l.prefix)
         .unwrap_or_default();
     let b_prefix = wgsl::layout(&tc.b_tile.name, tc.b_tile, false)
         .map(|l| l.prefix)
         .unwrap_or_default();
-    let order = wgsl::raster(
+    functions.text(&wgsl::raster(
         "order",
         &format!("Which tile of C each workgroup computes: {}.", tc.order),
         &tc.order.program(),
-    );
+    ));
 
     let grid = [m.div_ceil(bm), n.div_ceil(bn)];
     let acc = tc.accumulate.wgsl();
     let c_width = if n.is_multiple_of(4) { 4 } else { 1 };
     let entries = |tile: &Descriptor| tile.space().unwrap_or(0).div_ceil(4);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "enable f16;
-enable wgpu_cooperative_matrix;
-
-// C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative
-// matrices, f32 C): tiles `{a}` and `{b}`, fragments `{f}`, stage `{s}`.
-@group(0) @binding(0) var<storage, read> a: array<{a_array}>;
-@group(0) @binding(1) var<storage, read> b: array<{b_array}>;
-@group(0) @binding(2) var<storage, read_write> c: array<{c_array}>;",
-        a = tc.a_tile.name,
-        b = tc.b_tile.name,
-        f = tc.fragments.descriptor.name,
-        s = tc.c_stage.name,
-        a_array = vector("f16", a_width),
-        b_array = vector("f16", b_width),
-        c_array = vector("f32", c_width),
-    );
+    let mut module = Module::new();
+    module
+        .enable("f16")
+        .enable("wgpu_cooperative_matrix")
+        .paragraph()
+        .note(format_args!(
+            "C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative\n\
+             matrices, f32 C): tiles `{}` and `{}`, fragments `{}`, stage `{}`.",
+            tc.a_tile.name, tc.b_tile.name, tc.fragments.descriptor.name, tc.c_stage.name,
+        ))
+        .storage("a", Access::Read, format_args!("array<{}>", vector("f16", a_width)))
+        .storage("b", Access::Read, format_args!("array<{}>", vector("f16", b_width)))
+        .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", c_width)));
     // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from an
     // array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails with
     // `NVVM compilation failed`, BENCHMARKS.md), and naga 30 has no bitcast from `u32`s to
@@ -560,71 +544,67 @@ enable wgpu_cooperative_matrix;
             [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]
         {
             if !from_memory {
-                let _ = writeln!(
-                    out,
-                    "var<workgroup> {letter}_tile{buffer}: array<vec4<f16>, {}>;",
-                    entries(tile)
+                module.workgroup(
+                    &format!("{letter}_tile{buffer}"),
+                    format_args!("array<vec4<f16>, {}>", entries(tile)),
                 );
             }
         }
     }
-    let _ = writeln!(
-        out,
-        "var<workgroup> c_stage: array<vec4<{acc}>, {}>;\n",
-        match tc.accumulate {
-            Accumulate::F32 => entries(tc.c_stage),
-            // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the layout.
-            Accumulate::F16 => entries(tc.c_stage),
-        }
+    // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the layout.
+    module.workgroup(
+        "c_stage",
+        format_args!("array<vec4<{acc}>, {}>", entries(tc.c_stage)),
     );
-    out.push_str(&functions);
-    out.push_str(&order);
-    out.push('\n');
+    module.text(&functions.finish());
 
     // The entry point.
-    let _ = writeln!(
-        out,
-        "@compute @workgroup_size({threads})
-fn main(
-    @builtin(local_invocation_index) thread: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {{
-    let at = order(group.y * {gn}u + group.x, {gm}u, {gn}u);
-    let subgroup = thread / {SUBGROUP}u;
-    let lane = thread % {SUBGROUP}u;",
-        gm = grid[0],
-        gn = grid[1],
-    );
+    let entry = Entry::new(threads)
+        .builtin(Builtin::LocalInvocationIndex, "thread")
+        .builtin(Builtin::WorkgroupId, "group");
+    let mut out = Block::new();
+    out.let_(
+        "at",
+        format_args!(
+            "order(group.y * {gn}u + group.x, {gm}u, {gn}u)",
+            gm = grid[0],
+            gn = grid[1]
+        ),
+    )
+    .let_("subgroup", format_args!("thread / {SUBGROUP}u"))
+    .let_("lane", format_args!("thread % {SUBGROUP}u"));
     // The fragments' thread coordinates, from the subgroup's index.
-    let thread_names: Vec<String> = tc.fragments.descriptor.coords[..tc.fragments.thread_coords]
-        .iter()
-        .map(|&c| tc.fragments.descriptor.dims[c].name.to_string())
-        .collect();
-    let names = coordinates(&mut out, "subgroup", &thread_names, &fragment.thread_lens);
-    let print = |sym, names: &[String]| wgsl::expression(&canon::sym_code(sym, names), names);
-    let _ = writeln!(
-        out,
-        "    // The rows and columns of C's fragments this subgroup computes."
+    let names = coordinates(
+        &mut out,
+        "subgroup",
+        &thread_names(&tc.fragments),
+        &fragment.thread_lens,
     );
+    let print = |sym, names: &[String]| wgsl::expression(&canon::sym_code(sym, names), names);
+    out.comment("The rows and columns of C's fragments this subgroup computes.");
     for (i, row) in fragment.rows.iter().enumerate() {
-        let _ = writeln!(out, "    let fr{i} = {};", print(row, &names));
+        out.let_(format_args!("fr{i}"), print(row, &names));
     }
     for (j, column) in fragment.columns.iter().enumerate() {
-        let _ = writeln!(out, "    let fc{j} = {};", print(column, &names));
+        out.let_(format_args!("fc{j}"), print(column, &names));
     }
     for &(i, j) in &fragment.values {
-        let _ = writeln!(out, "    var acc{i}_{j} = coop_mat16x16<{acc}, C>();");
+        out.var(
+            format_args!("acc{i}_{j}"),
+            format_args!("coop_mat16x16<{acc}, C>()"),
+        );
     }
     let steps = k.div_ceil(bk);
+    // The tiled operands' copies into buffer `buffer` for step `step`, as one line.
     let loads = |buffer: &str, step: &str| {
-        let mut out = String::new();
+        let mut calls = Vec::new();
         if !direct[0] {
-            let _ = write!(out, "load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);");
+            calls.push(format!("load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);"));
         }
         if !direct[1] {
-            let _ = write!(out, " load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);");
+            calls.push(format!("load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);"));
         }
-        out.trim_start().to_owned()
+        calls.join(" ")
     };
     // Where an operand comes straight from memory: its fragments' first elements, in the
     // storage array's entries (`k0`: the step's first k), and the row pitch in entries.
@@ -642,9 +622,13 @@ fn main(
             n / b_width
         )
     };
+    let a_load = |from: String| format!("coopLoadT<coop_mat16x16<f16, A>>({from})");
+    let b_load = |from: String| format!("coopLoadT<coop_mat16x16<f16, B>>({from})");
+    let mad = |a: &str, b: &str, (i, j): (usize, usize)| {
+        format!("acc{i}_{j} = coopMultiplyAdd({a}, {b}, acc{i}_{j});")
+    };
     // The multiply-adds of one step from buffer `buffer`.
-    let compute = |buffer: &str, indent: &str| {
-        let mut out = String::new();
+    let compute = |buffer: &str, out: &mut Block| {
         for kk in 0..bk / FRAGMENT {
             for (i, _) in fragment.rows.iter().enumerate() {
                 let from = match direct[0] {
@@ -655,10 +639,7 @@ fn main(
                         stride = a_pitch / 4,
                     ),
                 };
-                let _ = writeln!(
-                    out,
-                    "{indent}let a{buffer}_{i}_{kk} = coopLoadT<coop_mat16x16<f16, A>>({from});"
-                );
+                out.let_(format_args!("a{buffer}_{i}_{kk}"), a_load(from));
             }
             for (j, _) in fragment.columns.iter().enumerate() {
                 let from = match direct[1] {
@@ -669,73 +650,64 @@ fn main(
                         stride = b_pitch / 4,
                     ),
                 };
-                let _ = writeln!(
-                    out,
-                    "{indent}let b{buffer}_{j}_{kk} = coopLoadT<coop_mat16x16<f16, B>>({from});"
-                );
+                out.let_(format_args!("b{buffer}_{j}_{kk}"), b_load(from));
             }
             for &(i, j) in &fragment.values {
-                let _ = writeln!(
-                    out,
-                    "{indent}acc{i}_{j} = coopMultiplyAdd(a{buffer}_{i}_{kk}, b{buffer}_{j}_{kk}, acc{i}_{j});"
-                );
+                let (a, b) = (format!("a{buffer}_{i}_{kk}"), format!("b{buffer}_{j}_{kk}"));
+                out.line(mad(&a, &b, (i, j)));
             }
         }
-        out
     };
     let prefetch = tc.prefetch && !double_buffer && splits.iter().all(|&r| r > 0);
     // The k of one step, for the operands read straight from memory.
-    let k0 = match direct {
-        [false, false] => "",
-        _ => &format!("        let k0 = step * {bk}u;\n"),
+    let k0 = |out: &mut Block| {
+        if direct != [false, false] {
+            out.let_("k0", format_args!("step * {bk}u"));
+        }
     };
+    let each_step = format!("var step = 0u; step < {steps}u; step++");
     match double_buffer {
         false if direct == [true; 2] && tc.prefetch => {
             // No tiles, and the next step's fragments loaded into registers before this
             // step's multiply-adds (the last step loads its own again: no read past k).
-            let mut first = String::new();
-            let mut take = String::new();
-            let mut next = String::new();
-            let mut mads = String::new();
+            let mut take = Block::new();
+            let mut next = Block::new();
+            let mut mads = Block::new();
+            out.let_("k0", "0u");
             for kk in 0..bk / FRAGMENT {
                 for (i, _) in fragment.rows.iter().enumerate() {
-                    let load = format!("coopLoadT<coop_mat16x16<f16, A>>({})", a_direct(i, kk));
-                    let _ = writeln!(first, "    var pa_{i}_{kk} = {load};");
-                    let _ = writeln!(take, "        let a0_{i}_{kk} = pa_{i}_{kk};");
-                    let _ = writeln!(next, "        pa_{i}_{kk} = {load};");
+                    let load = a_load(a_direct(i, kk));
+                    out.var(format_args!("pa_{i}_{kk}"), &load);
+                    take.let_(format_args!("a0_{i}_{kk}"), format_args!("pa_{i}_{kk}"));
+                    next.assign(format_args!("pa_{i}_{kk}"), load);
                 }
                 for (j, _) in fragment.columns.iter().enumerate() {
-                    let load = format!("coopLoadT<coop_mat16x16<f16, B>>({})", b_direct(j, kk));
-                    let _ = writeln!(first, "    var pb_{j}_{kk} = {load};");
-                    let _ = writeln!(take, "        let b0_{j}_{kk} = pb_{j}_{kk};");
-                    let _ = writeln!(next, "        pb_{j}_{kk} = {load};");
+                    let load = b_load(b_direct(j, kk));
+                    out.var(format_args!("pb_{j}_{kk}"), &load);
+                    take.let_(format_args!("b0_{j}_{kk}"), format_args!("pb_{j}_{kk}"));
+                    next.assign(format_args!("pb_{j}_{kk}"), load);
                 }
                 for &(i, j) in &fragment.values {
-                    let _ = writeln!(
-                        mads,
-                        "        acc{i}_{j} = coopMultiplyAdd(a0_{i}_{kk}, b0_{j}_{kk}, acc{i}_{j});"
-                    );
+                    mads.line(mad(
+                        &format!("a0_{i}_{kk}"),
+                        &format!("b0_{j}_{kk}"),
+                        (i, j),
+                    ));
                 }
             }
-            let _ = write!(
-                out,
-                "    let k0 = 0u;
-{first}    for (var step = 0u; step < {steps}u; step++) {{
-{take}        let k0 = min(step + 1u, {last}u) * {bk}u;
-{next}{mads}    }}
-",
-                last = steps - 1,
-            );
+            out.for_(&each_step, |step| {
+                step.extend(take)
+                    .let_("k0", format_args!("min(step + 1u, {}u) * {bk}u", steps - 1))
+                    .extend(next)
+                    .extend(mads);
+            });
         }
         false if direct == [true; 2] => {
             // No tiles: no copies and no barriers.
-            let _ = write!(
-                out,
-                "    for (var step = 0u; step < {steps}u; step++) {{
-{k0}{compute}    }}
-",
-                compute = compute("0", "        "),
-            );
+            out.for_(&each_step, |step| {
+                k0(step);
+                compute("0", step);
+            });
         }
         false if prefetch => {
             // The next step's loads go into registers before this step's multiply-adds.
@@ -749,96 +721,92 @@ fn main(
                 .filter(|&(_, d)| !d)
                 .map(|(l, _)| l)
                 .collect();
-            let mut first = String::new();
-            let mut put = String::new();
-            let mut next = String::new();
             for l in &tiled {
-                let _ = writeln!(first, "    var {l}_next = fetch_{l}0({});", args(l, "0u"));
-                let _ = writeln!(put, "        put_{l}0({}, {l}_next);", args(l, "step"));
-                let _ = writeln!(
-                    next,
-                    "            {l}_next = fetch_{l}0({});",
-                    args(l, "step + 1u")
+                out.var(
+                    format_args!("{l}_next"),
+                    format_args!("fetch_{l}0({})", args(l, "0u")),
                 );
             }
-            let _ = write!(
-                out,
-                "{first}    for (var step = 0u; step < {steps}u; step++) {{
-{put}        workgroupBarrier();
-        if (step + 1u < {steps}u) {{
-{next}        }}
-{k0}{compute}        workgroupBarrier();
-    }}
-",
-                compute = compute("0", "        "),
-            );
+            out.for_(&each_step, |step| {
+                for l in &tiled {
+                    step.line(format_args!("put_{l}0({}, {l}_next);", args(l, "step")));
+                }
+                step.line("workgroupBarrier();").if_(
+                    format_args!("step + 1u < {steps}u"),
+                    |next| {
+                        for l in &tiled {
+                            next.assign(
+                                format_args!("{l}_next"),
+                                format_args!("fetch_{l}0({})", args(l, "step + 1u")),
+                            );
+                        }
+                    },
+                );
+                k0(step);
+                compute("0", step);
+                step.line("workgroupBarrier();");
+            });
         }
         false => {
-            let _ = write!(
-                out,
-                "    for (var step = 0u; step < {steps}u; step++) {{
-        {loads}
-        workgroupBarrier();
-{k0}{compute}        workgroupBarrier();
-    }}
-",
-                loads = loads("0", "step"),
-                compute = compute("0", "        "),
-            );
+            out.for_(&each_step, |step| {
+                step.line(loads("0", "step")).line("workgroupBarrier();");
+                k0(step);
+                compute("0", step);
+                step.line("workgroupBarrier();");
+            });
         }
         true => {
             // Step `s` reads buffer `s % 2`; the copies of step `s + 1` go into the other
             // before it, which step `s - 1` finished reading at its barrier. Steps go in
             // pairs (the multiply-adds must stay in uniform control flow: no `if` around
             // them), an odd last step after the loop.
-            let _ = write!(
-                out,
-                "    {first}
-    workgroupBarrier();
-    for (var step = 0u; step + 1u < {steps}u; step += 2u) {{
-        {next1}
-{compute0}        workgroupBarrier();
-        if (step + 2u < {steps}u) {{
-            {next0}
-        }}
-{compute1}        workgroupBarrier();
-    }}
-{tail}",
-                first = loads("0", "0u"),
-                next1 = loads("1", "step + 1u"),
-                next0 = loads("0", "step + 2u"),
-                compute0 = compute("0", "        "),
-                compute1 = compute("1", "        "),
-                tail = match steps % 2 {
-                    1 => format!("{}    workgroupBarrier();\n", compute("0", "    ")),
-                    _ => String::new(),
+            out.line(loads("0", "0u")).line("workgroupBarrier();").for_(
+                format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
+                |pair| {
+                    pair.line(loads("1", "step + 1u"));
+                    compute("0", pair);
+                    pair.line("workgroupBarrier();").if_(
+                        format_args!("step + 2u < {steps}u"),
+                        |next| {
+                            next.line(loads("0", "step + 2u"));
+                        },
+                    );
+                    compute("1", pair);
+                    pair.line("workgroupBarrier();");
                 },
             );
+            if steps % 2 == 1 {
+                compute("0", &mut out);
+                out.line("workgroupBarrier();");
+            }
         }
     }
     // The epilogue: each fragment through the subgroup's stage to C's rows.
-    let lane_names = coordinates_names(&tc.c_stores);
-    let _ = writeln!(
-        out,
-        "    // C's fragments, each through the subgroup's stage, stored along C's rows.
-    let m0 = at.x * {bm}u;
-    let n0 = at.y * {bn}u;
-    let interior = m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u;
-    let stage = {prefix}_offset(subgroup, 0u, 0u) / 4u;",
-        prefix = stage_layout.prefix,
+    let stage_prefix = &stage_layout.prefix;
+    out.comment("C's fragments, each through the subgroup's stage, stored along C's rows.")
+        .let_("m0", format_args!("at.x * {bm}u"))
+        .let_("n0", format_args!("at.y * {bn}u"))
+        .let_(
+            "interior",
+            format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
+        )
+        .let_(
+            "stage",
+            format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"),
+        );
+    let lane_names = coordinates(
+        &mut out,
+        "lane",
+        &thread_names(&tc.c_stores),
+        &stores.thread_lens,
     );
-    let mut lane_out = String::new();
-    let lane_names = coordinates(&mut lane_out, "lane", &lane_names, &stores.thread_lens);
-    out.push_str(&lane_out);
     for (r, row) in stores.rows.iter().enumerate() {
-        let _ = writeln!(out, "    let sr{r} = {};", print(row, &lane_names));
+        out.let_(format_args!("sr{r}"), print(row, &lane_names));
     }
     for run in &store_runs {
-        let _ = writeln!(
-            out,
-            "    let sc{} = {};",
-            run.first,
-            print(&stores.columns[run.first], &lane_names)
+        out.let_(
+            format_args!("sc{}", run.first),
+            print(&stores.columns[run.first], &lane_names),
         );
     }
     let convert = |value: String| match tc.accumulate {
@@ -846,48 +814,51 @@ fn main(
         Accumulate::F16 => format!("vec4<f32>({value})"),
     };
     for &(i, j) in &fragment.values {
-        let _ = writeln!(
-            out,
-            "    coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);
-    workgroupBarrier();",
+        out.line(format_args!(
+            "coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);",
             c_pitch / 4
-        );
+        ))
+        .line("workgroupBarrier();");
         for (r, _) in stores.rows.iter().enumerate() {
             for run in &store_runs {
                 let f = run.first;
-                let value = convert(format!(
-                    "c_stage[{prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]",
-                    prefix = stage_layout.prefix
-                ));
-                let row = format!("m0 + fr{i} * {FRAGMENT}u + sr{r}");
-                let column = format!("n0 + fc{j} * {FRAGMENT}u + sc{f}");
-                let _ = writeln!(
-                    out,
-                    "    {{\n        let row = {row};\n        let column = {column};\n        let value = {value};"
-                );
-                match c_width {
-                    4 => {
-                        let _ = writeln!(
-                            out,
-                            "        if (interior || (row < {m}u && column < {n}u)) {{ c[(row * {n}u + column) / 4u] = value; }}"
+                out.scope(|store| {
+                    store
+                        .let_("row", format_args!("m0 + fr{i} * {FRAGMENT}u + sr{r}"))
+                        .let_("column", format_args!("n0 + fc{j} * {FRAGMENT}u + sc{f}"))
+                        .let_(
+                            "value",
+                            convert(format!(
+                                "c_stage[{stage_prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]"
+                            )),
                         );
-                    }
-                    _ => {
-                        for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
-                            let _ = writeln!(
-                                out,
-                                "        if (interior || (row < {m}u && column + {lane}u < {n}u)) {{ c[row * {n}u + column + {lane}u] = value.{component}; }}"
+                    match c_width {
+                        4 => {
+                            store.when(
+                                format_args!("interior || (row < {m}u && column < {n}u)"),
+                                format_args!("c[(row * {n}u + column) / 4u] = value;"),
                             );
                         }
+                        _ => {
+                            for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
+                                store.when(
+                                    format_args!(
+                                        "interior || (row < {m}u && column + {lane}u < {n}u)"
+                                    ),
+                                    format_args!(
+                                        "c[row * {n}u + column + {lane}u] = value.{component};"
+                                    ),
+                                );
+                            }
+                        }
                     }
-                }
-                let _ = writeln!(out, "    }}");
+                });
             }
         }
-        let _ = writeln!(out, "    workgroupBarrier();");
+        out.line("workgroupBarrier();");
     }
-    out.push_str("}\n");
-    Ok(out)
+    module.entry(entry, out);
+    Ok(module.finish())
 }
 
 /// A tiled copy's WGSL (`fn load_x(…) { … }`) split in two: `fetch_x(…)`, which loads every
@@ -895,7 +866,7 @@ fn main(
 /// which stores them into `destination` where the copy would; with the registers' count.
 /// `None` unless every write into `destination` is one whole entry and the interior and
 /// edge branches write the same entries.
-fn split_copy(copy: &str, destination: &str) -> Option<(String, String, usize)> {
+fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usize)> {
     let prefix = format!("{destination}[");
     let lines: Vec<&str> = copy.lines().collect();
     let header = lines.iter().position(|l| l.starts_with("fn "))?;
@@ -934,24 +905,23 @@ fn split_copy(copy: &str, destination: &str) -> Option<(String, String, usize)> 
     }
     let count = places.len();
     let registers = format!("array<vec4<f16>, {count}>");
-    let mut fetch = String::new();
-    let mut put = String::new();
-    let _ = writeln!(
-        fetch,
-        "// Loads what `{name}` copies into registers (`put_{stem}` stores them).\n\
-         fn fetch_{stem}({params}) -> {registers} {{\n    var r: {registers};"
-    );
-    let _ = writeln!(
-        put,
-        "// Stores the registers of `fetch_{stem}` where `{name}` would.\n\
-         fn put_{stem}({params}, r: {registers}) {{"
-    );
+    let mut fetch = Function::new(format!("fetch_{stem}"), [params])
+        .returns(&registers)
+        .comment(format_args!(
+            "Loads what `{name}` copies into registers (`put_{stem}` stores them)."
+        ));
+    fetch.body.declare("r", &registers);
+    let mut put = Function::new(format!("put_{stem}"), [params, &format!("r: {registers}")])
+        .comment(format_args!(
+            "Stores the registers of `fetch_{stem}` where `{name}` would."
+        ));
+    // The copy's lines, indented as they are.
     let mut prologue = true;
     for line in &lines[header + 1..lines.len().saturating_sub(1)] {
         let trimmed = line.trim_start();
         let indent = &line[..line.len() - trimmed.len()];
         if prologue && trimmed.starts_with("let ") {
-            let _ = writeln!(put, "{line}");
+            put.body.verbatim(line);
         } else {
             prologue = false;
         }
@@ -959,60 +929,24 @@ fn split_copy(copy: &str, destination: &str) -> Option<(String, String, usize)> 
             Some(rest) => {
                 let (index, value) = rest.split_once("] = ")?;
                 let register = places.iter().position(|p| p == index)?;
-                let _ = writeln!(fetch, "{indent}r[{register}] = {value}");
+                fetch
+                    .body
+                    .verbatim(format_args!("{indent}r[{register}] = {value}"));
             }
             None if trimmed == "return;" => {
-                let _ = writeln!(fetch, "{indent}return r;");
+                fetch.body.verbatim(format_args!("{indent}return r;"));
             }
             None => {
-                let _ = writeln!(fetch, "{line}");
+                fetch.body.verbatim(line);
             }
         }
     }
-    let _ = writeln!(fetch, "    return r;\n}}");
+    fetch.body.ret("r");
     for (register, place) in places.iter().enumerate() {
-        let _ = writeln!(put, "    {destination}[{place}] = r[{register}];");
+        put.body.assign(
+            format_args!("{destination}[{place}]"),
+            format_args!("r[{register}]"),
+        );
     }
-    let _ = writeln!(put, "}}");
     Some((fetch, put, count))
-}
-
-/// `vec<width><element>`, or the element alone.
-fn vector(element: &str, width: usize) -> String {
-    match width {
-        1 => element.to_owned(),
-        width => format!("vec{width}<{element}>"),
-    }
-}
-
-/// The names of a thread-value layout's thread coordinates.
-fn coordinates_names(threads: &ThreadValues) -> Vec<String> {
-    threads.descriptor.coords[..threads.thread_coords]
-        .iter()
-        .map(|&c| threads.descriptor.dims[c].name.to_string())
-        .collect()
-}
-
-/// Declares the thread coordinates `names` (lengths `lens`) from the index `index`, and
-/// returns the names the expressions use (the index itself where there is one coordinate).
-fn coordinates(out: &mut String, index: &str, names: &[String], lens: &[usize]) -> Vec<String> {
-    if names.len() == 1 {
-        return vec![index.to_owned()];
-    }
-    let total: usize = lens.iter().product();
-    let mut stride = total;
-    for (name, &len) in names.iter().zip(lens) {
-        let outer = stride;
-        stride /= len.max(1);
-        let quotient = match stride {
-            1 => index.to_owned(),
-            stride => format!("{index} / {stride}u"),
-        };
-        let value = match outer == total {
-            true => quotient,
-            false => format!("{quotient} % {len}u"),
-        };
-        let _ = writeln!(out, "    let {name} = {value};");
-    }
-    names.to_vec()
 }

@@ -9,6 +9,7 @@
 use super::{BoundsChecks, Gpu, GpuError, Kernel};
 use std::borrow::Cow;
 use swizzle_core::emit::wgsl;
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
@@ -128,7 +129,6 @@ impl Gpu {
         }
         let space = tile.space().unwrap_or(0);
         self.check_workgroup(threads, (space * 4) as u64, "the tile's")?;
-        let limits = self.device().limits();
         // The stores read the tile through its transpose: the same memory, coordinates
         // swapped.
         let transposed = transposed(tile);
@@ -153,10 +153,6 @@ impl Gpu {
             })
         };
         let words = tiled_copy::entry_words(tile, 4);
-        let array = |words: usize| match words {
-            1 => "u32".to_owned(),
-            words => format!("vec{words}<u32>"),
-        };
         let load_wgsl = wgsl::tiled_copy(
             "load_tile",
             &format!("Loads the input's tile into `{}`.", tile.name),
@@ -183,41 +179,45 @@ impl Gpu {
             &order.program(),
         );
         let grid = [height.div_ceil(rows), width.div_ceil(columns)];
-        let module = format!(
-            "@group(0) @binding(0) var<storage, read> input: array<{input}>;
-@group(0) @binding(1) var<storage, read_write> output: array<{output}>;
-var<workgroup> tile: array<{entry}, {entries}>;
-
-{load_wgsl}
-{store_wgsl}
-{order_wgsl}
-@compute @workgroup_size({threads})
-fn main(
-    @builtin(local_invocation_index) thread: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {{
-    let at = order(group.y * {grid_x}u + group.x, {grid_y}u, {grid_x}u);
-    load_tile(thread, at.x, at.y, {height}u, {width}u);
-    workgroupBarrier();
-    store_tile(thread, at.y, at.x, {width}u, {height}u);
-}}
-",
-            grid_y = grid[0],
-            grid_x = grid[1],
-            input = array(load_width),
-            output = array(store_width),
-            entry = array(words),
-            entries = space / words,
-        );
-        let groups = [grid[1], grid[0]];
-        let max = limits.max_compute_workgroups_per_dimension as usize;
-        if groups.iter().any(|&g| g > max) {
-            return Err(GpuError::TooLarge {
-                what: "workgroups along one dimension".to_owned(),
-                value: groups[0].max(groups[1]) as u64,
-                limit: max as u64,
-            });
-        }
+        let mut module = Module::new();
+        module
+            .storage(
+                "input",
+                Access::Read,
+                format_args!("array<{}>", vector("u32", load_width)),
+            )
+            .storage(
+                "output",
+                Access::ReadWrite,
+                format_args!("array<{}>", vector("u32", store_width)),
+            )
+            .workgroup(
+                "tile",
+                format_args!("array<{}, {}>", vector("u32", words), space / words),
+            )
+            .text(&load_wgsl)
+            .text(&store_wgsl)
+            .text(&order_wgsl);
+        let entry = Entry::new(threads)
+            .builtin(Builtin::LocalInvocationIndex, "thread")
+            .builtin(Builtin::WorkgroupId, "group");
+        let mut main = Block::new();
+        main.let_(
+            "at",
+            format_args!(
+                "order(group.y * {}u + group.x, {}u, {}u)",
+                grid[1], grid[0], grid[1]
+            ),
+        )
+        .line(format_args!(
+            "load_tile(thread, at.x, at.y, {height}u, {width}u);"
+        ))
+        .line("workgroupBarrier();")
+        .line(format_args!(
+            "store_tile(thread, at.y, at.x, {width}u, {height}u);"
+        ));
+        let module = module.entry(entry, main).finish();
+        let groups = self.workgroups([grid[1], grid[0]])?;
         let threads = match loads.descriptor.name == stores.descriptor.name {
             true => loads.descriptor.name.to_string(),
             false => format!("{} / {}", loads.descriptor.name, stores.descriptor.name),
@@ -235,7 +235,6 @@ fn main(
              stores{checks}{raster})",
             tile.name
         );
-        let groups = groups.map(|g| g as u32);
         let kernel = self.kernel_with(name, module, groups, [len, len], 32, bounds_checks)?;
         Ok(TransposeKernel {
             kernel,

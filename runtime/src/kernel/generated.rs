@@ -40,17 +40,32 @@ impl<E: Element> GeneratedCode<E> {
     pub fn route(&self, plan: &Plan, options: Options) -> Result<Route, KernelError> {
         let has_rows =
             |level: Level| self.rows.bind(level).is_some() && level.network::<E>(plan).is_some();
+        // The cost model's part for generated rows: they pay where the tile's source
+        // registers fit the level's register file; past it, the straight-line code spills.
+        let rows_pay = |level: Level| {
+            has_rows(level)
+                && level
+                    .network::<E>(plan)
+                    .is_some_and(|network| network.loads.len() <= register_file(level))
+        };
         let (level, reason) = match options.level {
             Some(level) if !level.is_available() => return Err(KernelError::Unsupported(level)),
             Some(level) => (level, Reason::Pinned),
             None => match Level::ALL
                 .into_iter()
                 .rev()
-                .find(|&l| l.is_available() && has_rows(l))
+                .find(|&l| l.is_available() && rows_pay(l))
             {
                 Some(level) => (level, Reason::WidestGenerated),
                 None if self.tile.is_some() => (Level::Runs, Reason::StraightLineFirst),
                 None => match Level::detect::<E>(plan) {
+                    Level::Runs
+                        if Level::ALL
+                            .iter()
+                            .any(|l| l.is_available() && l.network::<E>(plan).is_some()) =>
+                    {
+                        (Level::Runs, Reason::LargeNetwork)
+                    }
                     Level::Runs => (Level::Runs, Reason::NoNetwork),
                     level => (level, Reason::WidestNetwork),
                 },
@@ -68,6 +83,14 @@ impl<E: Element> GeneratedCode<E> {
             reason,
             element_size: size_of::<E>(),
         })
+    }
+}
+
+/// Vector registers of a level: 32 for AVX-512 (`zmm0`–`zmm31`) and NEON, 16 for AVX2.
+fn register_file(level: Level) -> usize {
+    match level {
+        Level::Avx2 => 16,
+        Level::Runs | Level::Neon | Level::Avx512 => 32,
     }
 }
 

@@ -120,13 +120,15 @@ impl Level {
         self.simd().map_or(0, |level| level.register_bytes())
     }
 
-    /// The level a copy of `E` with `plan` uses on this CPU: the widest available one
-    /// whose registers the plan has a network for.
+    /// The level a copy of `E` with `plan` and no generated code uses on this CPU: the
+    /// widest available one whose network for `E`'s registers beats the plan's runs
+    /// interpreted (its controls fit a quarter of an L1 cache and it takes fewer steps than
+    /// the tile has runs), else [`Level::Runs`].
     pub fn detect<E>(plan: &Plan) -> Level {
         Level::ALL
             .into_iter()
             .rev()
-            .find(|level| level.is_available() && level.network::<E>(plan).is_some())
+            .find(|&level| level.is_available() && network::interpreting_pays::<E>(level, plan))
             .unwrap_or(Level::Runs)
     }
 
@@ -193,6 +195,13 @@ pub fn copy_with<E: Element>(
         src,
         dst,
     )
+}
+
+/// The route [`copy_with`] takes on this CPU for elements of `E`, `plan` and `options`: the
+/// SIMD level, what copies full tiles, and why. A level this CPU does not run is the same
+/// error as the copy's.
+pub fn route<E: Element>(plan: &Plan, options: impl Into<Options>) -> Result<Route, KernelError> {
+    GeneratedCode::<E>::NONE.route(plan, options.into())
 }
 
 /// [`copy_with`], under its old name.

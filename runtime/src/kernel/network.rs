@@ -77,6 +77,24 @@ impl Control {
     }
 }
 
+/// Bytes of controls an interpreted network may read per tile: a quarter of a 32 KiB L1
+/// data cache, so that they stay there beside the tile's registers and the runs of the
+/// edges. Past it, every step's controls come from L2 (a 2048-word block-linear tile's
+/// AVX-512 network has 256 steps, 48 KiB of controls, and ran 3–10× slower than its runs
+/// on the 2-core machine: BENCHMARKS.md, "The default level").
+const INTERPRETED_CONTROL_BYTES: usize = 8 << 10;
+
+/// Whether the interpreted network of `level` for `E` beats the plan's runs, by the cost
+/// model the default level follows: its controls fit [`INTERPRETED_CONTROL_BYTES`], and it
+/// takes fewer steps than the tile has runs (a step, one load, permute and blend, costs
+/// about what a run's load and store do).
+pub fn interpreting_pays<E>(level: Level, plan: &super::Plan) -> bool {
+    level.network::<E>(plan).is_some_and(|network| {
+        network.steps.len() * size_of::<Control>() <= INTERPRETED_CONTROL_BYTES
+            && network.steps.len() < plan.runs.len()
+    })
+}
+
 /// Bytes per cache line, the unit in which streaming stores reach memory.
 const CACHE_LINE: usize = 64;
 
@@ -281,7 +299,7 @@ mod tests {
     #[test]
     fn generated_rows_and_interpreted_networks_build_the_same_controls() {
         let plans = bench_plans();
-        assert_eq!(plans.len(), 6, "every kernel of the bench");
+        assert_eq!(plans.len(), 8, "every kernel of the bench");
         let mut compared = 0;
         for (name, plan) in &plans {
             for level in [Level::Avx2, Level::Avx512] {

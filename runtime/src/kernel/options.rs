@@ -7,9 +7,10 @@ use std::num::NonZeroUsize;
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// How a copy runs. The default detects the level (the widest this CPU runs; for a kernel,
-/// the widest with generated rows for the element size, else the widest its
-/// plan has a network for) and splits destinations of 1 MiB and more across rayon's
-/// threads, band by band.
+/// by the cost model of [`Reason`](super::Reason): the widest with generated rows whose
+/// source registers fit the level's register file, else the straight-line tile, else the
+/// widest network whose controls stay in L1, else runs) and splits destinations of 1 MiB
+/// and more across rayon's threads, band by band.
 ///
 /// ```
 /// use swizzle_runtime::kernel::{Level, Options};

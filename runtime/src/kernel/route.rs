@@ -25,17 +25,24 @@ pub enum TileCopy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// The level was detected: the widest this CPU runs with generated rows for the
-    /// element size.
+    /// element size whose tile's source registers fit the level's register file (past
+    /// it, the straight-line rows spill: a 2048-word block-linear tile's ran 1.2–1.4×
+    /// slower than its runs).
     WidestGenerated,
     /// The level was detected: no level this CPU runs has generated rows for the element
     /// size, and the kernel has a straight-line tile, which beats an interpreted network.
     StraightLineFirst,
-    /// The level was detected: the widest this CPU runs that the plan has a network for
-    /// (the kernel has no generated code for the element size).
+    /// The level was detected: the widest this CPU runs whose network beats the plan's
+    /// runs interpreted (the kernel has no generated code for the element size).
     WidestNetwork,
     /// The level was detected: no level this CPU runs has a network for the tile and the
     /// element size.
     NoNetwork,
+    /// The level was detected: the kernel has no generated code for the element size, and
+    /// the widest network this CPU runs would cost more interpreted than the plan's runs
+    /// (its controls would not stay in the L1 cache, or it takes more steps than the tile
+    /// has runs).
+    LargeNetwork,
     /// The level was given in [`Options`](super::Options).
     Pinned,
 }
@@ -94,7 +101,8 @@ impl fmt::Display for Route {
         match reason {
             Reason::WidestGenerated => write!(
                 f,
-                "the widest level this CPU runs with generated rows for {size}-byte elements"
+                "the widest level this CPU runs with generated rows for {size}-byte elements \
+                 whose source registers fit its register file"
             )?,
             Reason::StraightLineFirst => write!(
                 f,
@@ -104,11 +112,16 @@ impl fmt::Display for Route {
             Reason::WidestNetwork => write!(
                 f,
                 "no generated code for {size}-byte elements; the widest level this CPU runs \
-                 that the plan has a network for"
+                 whose network beats the plan's runs interpreted"
             )?,
             Reason::NoNetwork => write!(
                 f,
                 "no level this CPU runs has a network for this tile of {size}-byte elements"
+            )?,
+            Reason::LargeNetwork => write!(
+                f,
+                "no generated code for {size}-byte elements; the widest network this CPU runs \
+                 would cost more interpreted than the plan's runs"
             )?,
             Reason::Pinned => write!(f, "the level the options pin")?,
         }

@@ -1,0 +1,128 @@
+//! A kernel's full tiles as constant tables (`swizzle::kernel::simd::FullTiles`): each
+//! permute network of the plan once per lane count (register offsets, and per step its
+//! store, load, written lanes and lane map), and the tile's runs for the straight-line
+//! copy. The runtime's rows of each SIMD level and its straight-line tile unroll them, with
+//! every offset and permute control computed at compile time from the same tables (its
+//! `simd::table`), so that the expansion stays a few lines of data per network.
+
+use crate::check::{CheckedKernel, Direction};
+use crate::print::{lit, paths};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use std::collections::BTreeMap;
+use swizzle_core::plans::kernel::Network;
+use swizzle_core::simd::{Permute, StepControl};
+
+/// The most permute steps of a network, and runs of a tile, the runtime unrolls
+/// (`swizzle::kernel::simd::MAX_UNROLLED`): larger ones are left to its interpreted
+/// networks and its loop over the plan's runs.
+pub const MAX_UNROLLED: usize = 256;
+
+/// `impl FullTiles for <kernel>`: the tables of its networks and runs.
+pub fn full_tiles(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
+    let plan = &kernel.plan;
+    let cols = match plan.tile[..] {
+        [_, cols] => Some(cols),
+        _ => None,
+    };
+    let image = match (kernel.direction, cols) {
+        (Direction::Pack, Some(cols)) => Some((0, cols)),
+        (Direction::Unpack, Some(cols)) => Some((1, cols)),
+        _ => None,
+    };
+    // Pack and unpack of tiles that are not 2-D get neither rows nor a straight-line tile.
+    let usable = image.is_some() || kernel.direction == Direction::Copy;
+    let networks = plan
+        .networks
+        .iter()
+        .filter(|network| usable && unrolls(network, image))
+        .map(network_table);
+    let runs = plan
+        .runs
+        .iter()
+        .filter(|_| usable && plan.runs.len() <= MAX_UNROLLED)
+        .map(|run| {
+            let (at, from, to, len) = (lit(run.at), lit(run.from), lit(run.to), lit(run.len));
+            quote!((#at, #from, #to, #len))
+        });
+    let image = match image {
+        Some((side, cols)) => {
+            let (side, cols) = (lit(side), lit(cols));
+            quote!(Some((#side, #cols)))
+        }
+        None => quote!(None),
+    };
+    let simd = paths::simd();
+    quote! {
+        impl #simd::FullTiles for #name {
+            const IMAGE: Option<(usize, usize)> = #image;
+            const NETWORKS: &'static [#simd::Network] = &[#(#networks),*];
+            const RUNS: &'static [#simd::Run] = &[#(#runs),*];
+        }
+    }
+}
+
+/// Whether the runtime unrolls `network`: not too many steps, some stores, and no register
+/// across two rows of a row-major image side.
+fn unrolls(network: &Network, image: Option<(usize, usize)>) -> bool {
+    let within_rows = |offsets: &[usize]| match image {
+        Some((_, cols)) => offsets.iter().all(|&at| at % cols + network.lanes <= cols),
+        None => true,
+    };
+    let image_offsets = match image {
+        Some((0, _)) => &network.loads[..],
+        Some(_) => &network.stores[..],
+        None => &[][..],
+    };
+    network.steps.len() <= MAX_UNROLLED && !network.stores.is_empty() && within_rows(image_offsets)
+}
+
+/// One network's table: its registers' offsets, its steps and their distinct lane maps.
+fn network_table(network: &Network) -> TokenStream {
+    let mut maps: BTreeMap<&[u8], usize> = BTreeMap::new();
+    let mut order: Vec<&[u8]> = Vec::new();
+    let steps = network.steps.iter().map(|step| {
+        let lanes = &step.lanes[..network.lanes.min(step.lanes.len())];
+        let map = *maps.entry(lanes).or_insert_with(|| {
+            order.push(lanes);
+            order.len() - 1
+        });
+        let (store, load, map) = (lit(step.store), lit(step.load), lit(map));
+        let mask = mask_literal(step.mask, network.lanes);
+        quote!((#store, #load, #mask, #map))
+    });
+    let steps: Vec<TokenStream> = steps.collect();
+    let maps = order.iter().map(|lanes| {
+        let lanes = lanes.iter().map(|&lane| lit(usize::from(lane)));
+        quote!(&[#(#lanes),*])
+    });
+    let simd = paths::simd();
+    let lanes = lit(network.lanes);
+    let loads = network.loads.iter().map(|&at| lit(at));
+    let stores = network.stores.iter().map(|&at| lit(at));
+    quote! {
+        #simd::Network {
+            lanes: #lanes,
+            loads: &[#(#loads),*],
+            stores: &[#(#stores),*],
+            steps: &[#(#steps),*],
+            maps: &[#(#maps),*],
+        }
+    }
+}
+
+/// A mask of `lanes` bits as a literal: binary up to 16 bits, hexadecimal beyond.
+fn mask_literal(mask: u64, lanes: usize) -> TokenStream {
+    let text = match lanes {
+        ..=16 => format!("0b{mask:0lanes$b}"),
+        _ => format!("0x{mask:0width$x}", width = lanes / 4),
+    };
+    text.parse().unwrap_or_default()
+}
+
+/// The control of each step of `network` as the rows of `shape` permute (the runtime's
+/// unrolled rows and its interpreted networks compute theirs with the same
+/// [`Permute::step`]; a test holds them to the same bytes).
+pub fn step_controls(shape: Permute, network: &Network) -> Vec<StepControl> {
+    network.steps.iter().map(|step| shape.step(step)).collect()
+}
