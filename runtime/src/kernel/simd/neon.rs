@@ -5,10 +5,9 @@
 //! into the code that `vectorize` compiles for NEON, its intrinsic inlines to one
 //! instruction.
 
-use super::table::{FullTiles, Op, pitch, sides, unroll};
+use super::table::{FullTiles, Unrolled, pitch, unroll};
 use super::{Neon, TileRow};
 use std::arch::aarch64::*;
-use swizzle_core::simd::Level;
 
 vectorize!(Neon);
 
@@ -96,13 +95,12 @@ pub fn neon_rows<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: 
 
 #[inline(always)]
 fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    const LEVEL: Level = Level::Neon;
-    let [from_side, to_side] = const { sides::<K>(LEVEL, size_of::<E>()) };
+    let [from_side, to_side] = const { Unrolled::<K, E>::NEON.sides };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Op::of::<K>(LEVEL, size_of::<E>(), I) };
+            let op = const { &Unrolled::<K, E>::NEON.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // Steps go in pairs, two-table lookups; indices past the tables (255) keep
@@ -111,16 +109,16 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
                     (true, ..) => load,
                     (_, 0, false, _) => register,
                     (_, 1, _, index) => {
-                        let first = const { Op::of::<K>(LEVEL, size_of::<E>(), I.saturating_sub(1)).load };
+                        let first = const { Unrolled::<K, E>::NEON.ops[I.saturating_sub(1)].load };
                         let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
-                        let control = cpu.bytes(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, true, 255).bytes() });
+                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.ops[I].pair.bytes() });
                         match index {
                             1 => cpu.permute2(first, control, load),
                             _ => cpu.permute2_into(register, first, control, load),
                         }
                     }
                     (_, _, _, index) => {
-                        let control = cpu.bytes(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, false, 255).bytes() });
+                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.ops[I].single.bytes() });
                         match index {
                             0 => cpu.permute(load, control),
                             _ => cpu.permute_into(register, load, control),

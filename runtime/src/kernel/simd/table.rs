@@ -2,10 +2,11 @@
 //! emits each permute network once per lane count ([`Network`]) and the straight-line
 //! tile's runs ([`FullTiles::RUNS`]); the rows of each level (x86.rs, neon.rs) and
 //! [`full_tile`] unroll them here, with every step's offsets and controls computed at
-//! compile time ([`Op::of`], from `swizzle_core::simd::Permute`), so that after inlining
+//! compile time ([`Steps::of`], once per kernel, level and element size, from `swizzle_core::simd::Permute`), so that after inlining
 //! they are the constants of straight-line code, as if the macro had printed it.
 
 use super::super::Element;
+use std::marker::PhantomData;
 use swizzle_core::simd::{Level, Permute, Units};
 
 /// The most steps of a network, and runs of a tile, the runtime unrolls: larger ones are
@@ -122,12 +123,42 @@ pub struct Op {
     pub store: Place,
     /// The step's control in the units of the level's permutes.
     pub control: Units,
+    /// The control of a one-register permute: [`control`](Self::control) with the level's
+    /// fill where the step does not write.
+    pub single: Units,
+    /// At an odd index, the control of the two-register permute of the step before and this
+    /// one (AVX-512 `vpermt2`, NEON two-table lookups); else [`single`](Self::single).
+    pub pair: Units,
 }
 
 impl Op {
-    /// The `i`-th step of `K`'s network for `level` and elements of `size` bytes.
-    pub const fn of<K: FullTiles>(level: Level, size: usize, i: usize) -> Op {
+    /// Whether this is its store's last step: the register is then stored.
+    pub const fn last(&self) -> bool {
+        self.index + 1 == self.count
+    }
+}
+
+/// Every step of `K`'s network for one level and element size, as its unrolled rows take
+/// them ([`Op`]s past the network are not present), and how the rows slice each side.
+/// Computed once per kernel, level and element size ([`Unrolled`]), so that each unrolled
+/// step reads its constants from this table.
+#[derive(Clone, Copy, Debug)]
+pub struct Steps {
+    pub ops: [Op; MAX_UNROLLED],
+    pub sides: [Span; 2],
+}
+
+impl Steps {
+    /// The steps of `K`'s network for `level` and elements of `size` bytes.
+    pub const fn of<K: FullTiles>(level: Level, size: usize) -> Steps {
         let permute = Permute::new(level, size);
+        // What a lookup writes where no step does: NEON's `tbx` keeps the register's byte
+        // for indices past its tables; x86 controls are masked or blended instead.
+        let fill = match level {
+            Level::Neon => 255,
+            _ => 0,
+        };
+        let none = permute.control(0, &[]);
         let absent = Op {
             present: false,
             index: 0,
@@ -135,72 +166,75 @@ impl Op {
             identity: false,
             load: Place { row: 0, at: 0 },
             store: Place { row: 0, at: 0 },
-            control: permute.control(0, &[]),
+            control: none,
+            single: none,
+            pair: none,
+        };
+        let mut steps = Steps {
+            ops: [absent; MAX_UNROLLED],
+            sides: [Span { span: 0 }; 2],
         };
         let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
-            return absent;
+            return steps;
         };
-        if i >= network.steps.len() {
-            return absent;
-        }
-        let (store, load, mask, map) = network.steps[i];
-        let (mut first, mut end) = (i, i + 1);
-        while first > 0 && network.steps[first - 1].0 == store {
-            first -= 1;
-        }
-        while end < network.steps.len() && network.steps[end].0 == store {
-            end += 1;
-        }
+        steps.sides = [
+            span::<K>(0, size, reach(network.loads, network.lanes, size)),
+            span::<K>(1, size, reach(network.stores, network.lanes, size)),
+        ];
         let lanes = network.lanes;
-        let map = network.maps[map];
         let full = u64::MAX >> (64 - lanes);
-        let mut identity = end - first == 1 && mask & full == full;
-        let mut lane = 0;
-        while lane < lanes {
-            identity &= map[lane] as usize == lane;
-            lane += 1;
-        }
-        let sides = sides::<K>(level, size);
-        Op {
-            present: true,
-            index: i - first,
-            count: end - first,
-            identity,
-            load: place::<K>(0, sides[0], size, level, network.loads[load]),
-            store: place::<K>(1, sides[1], size, level, network.stores[store]),
-            control: permute.control(mask, map),
-        }
-    }
-
-    /// The control of a two-register permute of steps `i - 1` and `i` (`fill` where
-    /// neither writes), or of step `i` alone where `pair` is false.
-    pub const fn pair<K: FullTiles>(level: Level, size: usize, i: usize, pair: bool, fill: u32) -> Units {
-        let permute = Permute::new(level, size);
-        let this = Op::of::<K>(level, size, i).control;
-        match (pair, i) {
-            (true, 1..) => {
-                let first = Op::of::<K>(level, size, i - 1).control;
-                permute.pair_units(&first, Some(&this), fill)
+        let (mut i, mut first) = (0, 0);
+        while i < network.steps.len() {
+            let (store, load, mask, map) = network.steps[i];
+            if network.steps[first].0 != store {
+                first = i;
             }
-            _ => permute.pair_units(&this, None, fill),
+            let mut end = i + 1;
+            while end < network.steps.len() && network.steps[end].0 == store {
+                end += 1;
+            }
+            let map = network.maps[map];
+            let mut identity = end - first == 1 && mask & full == full;
+            let mut lane = 0;
+            while lane < lanes {
+                identity &= map[lane] as usize == lane;
+                lane += 1;
+            }
+            let control = permute.control(mask, map);
+            let single = permute.pair_units(&control, None, fill);
+            let index = i - first;
+            let pair = match index % 2 {
+                1 => permute.pair_units(&steps.ops[i - 1].control, Some(&control), fill),
+                _ => single,
+            };
+            steps.ops[i] = Op {
+                present: true,
+                index,
+                count: end - first,
+                identity,
+                load: place::<K>(0, steps.sides[0], size, level, network.loads[load]),
+                store: place::<K>(1, steps.sides[1], size, level, network.stores[store]),
+                control,
+                single,
+                pair,
+            };
+            i += 1;
         }
-    }
-
-    /// Whether this is its store's last step: the register is then stored.
-    pub const fn last(&self) -> bool {
-        self.index + 1 == self.count
+        steps
     }
 }
 
-/// How `K`'s rows slice each side for `level` and `size`-byte elements.
-pub const fn sides<K: FullTiles>(level: Level, size: usize) -> [Span; 2] {
-    let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
-        return [Span { span: 0 }; 2];
-    };
-    [
-        span::<K>(0, size, reach(network.loads, network.lanes, size)),
-        span::<K>(1, size, reach(network.stores, network.lanes, size)),
-    ]
+/// The [`Steps`] of kernel `K` for elements of `E`, one constant per level: evaluated once
+/// per kernel, element type and level that the program runs.
+pub struct Unrolled<K, E>(PhantomData<(K, E)>);
+
+impl<K: FullTiles, E> Unrolled<K, E> {
+    #[cfg(target_arch = "x86_64")]
+    pub const AVX512: &'static Steps = &Steps::of::<K>(Level::Avx512, size_of::<E>());
+    #[cfg(target_arch = "x86_64")]
+    pub const AVX2: &'static Steps = &Steps::of::<K>(Level::Avx2, size_of::<E>());
+    #[cfg(target_arch = "aarch64")]
+    pub const NEON: &'static Steps = &Steps::of::<K>(Level::Neon, size_of::<E>());
 }
 
 /// Bytes from a tile's start to the end of its last register at `offsets`.

@@ -7,7 +7,7 @@
 //! into the code that `vectorize` compiles for the level, its intrinsic inlines to one
 //! instruction.
 
-use super::table::{FullTiles, Op, pitch, sides, unroll};
+use super::table::{FullTiles, Unrolled, pitch, unroll};
 use super::{Avx2, Avx512, TileRow};
 use std::arch::x86_64::*;
 use swizzle_core::simd::{Level, Permute};
@@ -231,14 +231,13 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
     dst: &mut [u8],
     tiles: TileRow,
 ) {
-    const LEVEL: Level = Level::Avx512;
-    let [from_side, to_side] = const { sides::<K>(LEVEL, size_of::<E>()) };
-    let words = const { Permute::new(LEVEL, size_of::<E>()).words() };
+    let [from_side, to_side] = const { Unrolled::<K, E>::AVX512.sides };
+    let words = const { Permute::new(Level::Avx512, size_of::<E>()).words() };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Op::of::<K>(LEVEL, size_of::<E>(), I) };
+            let op = const { &Unrolled::<K, E>::AVX512.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 let mask = op.control.writes;
@@ -247,17 +246,17 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
                     (true, ..) => load,
                     (_, 0, 2.., _) => register,
                     (_, 1, _, _) => {
-                        let first = const { Op::of::<K>(LEVEL, size_of::<E>(), I.saturating_sub(1)).load };
+                        let first = const { Unrolled::<K, E>::AVX512.ops[I.saturating_sub(1)].load };
                         let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
                         match words {
-                            true => cpu.permute2(first, cpu.words(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, true, 0).take() }), load),
-                            false => cpu.permute2_bytes(first, cpu.bytes(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, true, 0).bytes() }), load),
+                            true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].pair.take() }), load),
+                            false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].pair.bytes() }), load),
                         }
                     }
-                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, false, 0).take() })),
-                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, false, 0).bytes() })),
-                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, false, 0).take() })),
-                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Op::pair::<K>(LEVEL, size_of::<E>(), I, false, 0).bytes() })),
+                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].single.take() })),
+                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].single.bytes() })),
+                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].single.take() })),
+                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].single.bytes() })),
                 };
                 if op.last() {
                     let slice = to_side.of_mut(dst, to, pitch, op.store);
@@ -283,35 +282,34 @@ fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
     dst: &mut [u8],
     tiles: TileRow,
 ) {
-    const LEVEL: Level = Level::Avx2;
-    let [from_side, to_side] = const { sides::<K>(LEVEL, size_of::<E>()) };
-    let words = const { Permute::new(LEVEL, size_of::<E>()).words() };
+    let [from_side, to_side] = const { Unrolled::<K, E>::AVX2.sides };
+    let words = const { Permute::new(Level::Avx2, size_of::<E>()).words() };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Op::of::<K>(LEVEL, size_of::<E>(), I) };
+            let op = const { &Unrolled::<K, E>::AVX2.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // `vpshufb` indexes within 128-bit halves: each byte's index there, and
                 // whether it comes from the other half.
                 let permuted = match words {
-                    true => cpu.permute(load, cpu.words(const { Op::of::<K>(LEVEL, size_of::<E>(), I).control.take() })),
+                    true => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX2.ops[I].control.take() })),
                     false => cpu.permute_bytes(
                         load,
-                        cpu.bytes(const { Op::of::<K>(LEVEL, size_of::<E>(), I).control.in_halves().0.bytes() }),
-                        cpu.bytes(const { Op::of::<K>(LEVEL, size_of::<E>(), I).control.in_halves().1.bytes() }),
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.in_halves().0.bytes() }),
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.in_halves().1.bytes() }),
                     ),
                 };
                 register = match (op.identity, op.index, words) {
                     (true, ..) => load,
                     (_, 0, _) => permuted,
                     (_, _, true) => {
-                        let mask = cpu.words(const { Op::of::<K>(LEVEL, size_of::<E>(), I).control.blend(u32::MAX).take() });
+                        let mask = cpu.words(const { Unrolled::<K, E>::AVX2.ops[I].control.blend(u32::MAX).take() });
                         cpu.blend_words(register, permuted, mask)
                     }
                     (_, _, false) => {
-                        let mask = cpu.bytes(const { Op::of::<K>(LEVEL, size_of::<E>(), I).control.blend(0xFF).bytes() });
+                        let mask = cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.blend(0xFF).bytes() });
                         cpu.blend_bytes(register, permuted, mask)
                     }
                 };
