@@ -100,7 +100,7 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { &Unrolled::<K, E>::NEON.ops[I] };
+            let op = const { Unrolled::<K, E>::NEON.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // Steps go in pairs, two-table lookups; indices past the tables (255) keep
@@ -111,14 +111,14 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
                     (_, 1, _, index) => {
                         let first = const { Unrolled::<K, E>::NEON.ops[I.saturating_sub(1)].load };
                         let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
-                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.ops[I].pair.bytes() });
+                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.pairs[I].bytes() });
                         match index {
                             1 => cpu.permute2(first, control, load),
                             _ => cpu.permute2_into(register, first, control, load),
                         }
                     }
                     (_, _, _, index) => {
-                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.ops[I].single.bytes() });
+                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.singles[I].bytes() });
                         match index {
                             0 => cpu.permute(load, control),
                             _ => cpu.permute_into(register, load, control),

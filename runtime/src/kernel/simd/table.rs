@@ -121,14 +121,8 @@ pub struct Op {
     pub identity: bool,
     pub load: Place,
     pub store: Place,
-    /// The step's control in the units of the level's permutes.
-    pub control: Units,
-    /// The control of a one-register permute: [`control`](Self::control) with the level's
-    /// fill where the step does not write.
-    pub single: Units,
-    /// At an odd index, the control of the two-register permute of the step before and this
-    /// one (AVX-512 `vpermt2`, NEON two-table lookups); else [`single`](Self::single).
-    pub pair: Units,
+    /// The destination lanes the step writes (bit `i` for lane `i`).
+    pub writes: u64,
 }
 
 impl Op {
@@ -139,12 +133,20 @@ impl Op {
 }
 
 /// Every step of `K`'s network for one level and element size, as its unrolled rows take
-/// them ([`Op`]s past the network are not present), and how the rows slice each side.
-/// Computed once per kernel, level and element size ([`Unrolled`]), so that each unrolled
-/// step reads its constants from this table.
+/// them ([`Op`]s past the network are not present), with its controls, and how the rows
+/// slice each side. Computed once per kernel, level and element type ([`Unrolled`]); each
+/// unrolled step reads its constants from it.
 #[derive(Clone, Copy, Debug)]
 pub struct Steps {
     pub ops: [Op; MAX_UNROLLED],
+    /// Each step's control in the units of the level's permutes.
+    pub controls: [Units; MAX_UNROLLED],
+    /// The control of a one-register permute: the step's control with the level's fill
+    /// where the step does not write.
+    pub singles: [Units; MAX_UNROLLED],
+    /// At an odd index in its store, the control of the two-register permute of the step
+    /// before and this one (AVX-512 `vpermt2`, NEON two-table lookups); else the single.
+    pub pairs: [Units; MAX_UNROLLED],
     pub sides: [Span; 2],
 }
 
@@ -166,12 +168,13 @@ impl Steps {
             identity: false,
             load: Place { row: 0, at: 0 },
             store: Place { row: 0, at: 0 },
-            control: none,
-            single: none,
-            pair: none,
+            writes: 0,
         };
         let mut steps = Steps {
             ops: [absent; MAX_UNROLLED],
+            controls: [none; MAX_UNROLLED],
+            singles: [none; MAX_UNROLLED],
+            pairs: [none; MAX_UNROLLED],
             sides: [Span { span: 0 }; 2],
         };
         let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
@@ -200,12 +203,12 @@ impl Steps {
                 identity &= map[lane] as usize == lane;
                 lane += 1;
             }
-            let control = permute.control(mask, map);
-            let single = permute.pair_units(&control, None, fill);
             let index = i - first;
-            let pair = match index % 2 {
-                1 => permute.pair_units(&steps.ops[i - 1].control, Some(&control), fill),
-                _ => single,
+            steps.controls[i] = permute.control(mask, map);
+            steps.singles[i] = permute.pair_units(&steps.controls[i], None, fill);
+            steps.pairs[i] = match index % 2 {
+                1 => permute.pair_units(&steps.controls[i - 1], Some(&steps.controls[i]), fill),
+                _ => steps.singles[i],
             };
             steps.ops[i] = Op {
                 present: true,
@@ -214,9 +217,7 @@ impl Steps {
                 identity,
                 load: place::<K>(0, steps.sides[0], size, level, network.loads[load]),
                 store: place::<K>(1, steps.sides[1], size, level, network.stores[store]),
-                control,
-                single,
-                pair,
+                writes: steps.controls[i].writes,
             };
             i += 1;
         }

@@ -237,10 +237,10 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { &Unrolled::<K, E>::AVX512.ops[I] };
+            let op = const { Unrolled::<K, E>::AVX512.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
-                let mask = op.control.writes;
+                let mask = op.writes;
                 // The first two steps of a store are one two-register permute.
                 register = match (op.identity, op.index, op.count, words) {
                     (true, ..) => load,
@@ -249,14 +249,14 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
                         let first = const { Unrolled::<K, E>::AVX512.ops[I.saturating_sub(1)].load };
                         let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
                         match words {
-                            true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].pair.take() }), load),
-                            false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].pair.bytes() }), load),
+                            true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.pairs[I].take() }), load),
+                            false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.pairs[I].bytes() }), load),
                         }
                     }
-                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].single.take() })),
-                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].single.bytes() })),
-                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Unrolled::<K, E>::AVX512.ops[I].single.take() })),
-                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.ops[I].single.bytes() })),
+                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
+                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
+                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
+                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
                 };
                 if op.last() {
                     let slice = to_side.of_mut(dst, to, pitch, op.store);
@@ -288,28 +288,28 @@ fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { &Unrolled::<K, E>::AVX2.ops[I] };
+            let op = const { Unrolled::<K, E>::AVX2.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // `vpshufb` indexes within 128-bit halves: each byte's index there, and
                 // whether it comes from the other half.
                 let permuted = match words {
-                    true => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX2.ops[I].control.take() })),
+                    true => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].take() })),
                     false => cpu.permute_bytes(
                         load,
-                        cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.in_halves().0.bytes() }),
-                        cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.in_halves().1.bytes() }),
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().0.bytes() }),
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().1.bytes() }),
                     ),
                 };
                 register = match (op.identity, op.index, words) {
                     (true, ..) => load,
                     (_, 0, _) => permuted,
                     (_, _, true) => {
-                        let mask = cpu.words(const { Unrolled::<K, E>::AVX2.ops[I].control.blend(u32::MAX).take() });
+                        let mask = cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].blend(u32::MAX).take() });
                         cpu.blend_words(register, permuted, mask)
                     }
                     (_, _, false) => {
-                        let mask = cpu.bytes(const { Unrolled::<K, E>::AVX2.ops[I].control.blend(0xFF).bytes() });
+                        let mask = cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].blend(0xFF).bytes() });
                         cpu.blend_bytes(register, permuted, mask)
                     }
                 };
