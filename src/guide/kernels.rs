@@ -114,11 +114,14 @@
 //!
 //! - **`NETWORKS`**: each network that the runtime unrolls (two-coordinate tiles, at most 256
 //!   permute steps, no register across two image rows) once per lane count, whatever the
-//!   level and element size that use it: where its registers start on each side, and per
-//!   step its store, its load, the lanes it writes and its lane map (each distinct map once);
-//! - **`RUNS`**: for two-coordinate tiles of up to 256 runs, every run of the tile (where it
-//!   starts in the tile, its offsets on both sides, its length): the straight-line tile, what
-//!   copies full tiles of element sizes no level has a network for;
+//!   level and element size that use it: where its registers start on each side
+//!   (`every::<n>(lanes)` where they are every register of the tile in order), and per step
+//!   its store, its load, the lanes it writes (a hexadecimal mask) and its lane map
+//!   (each distinct map once);
+//! - **`RUNS`**: for two-coordinate tiles of up to 256 runs, every run of the tile (its
+//!   offsets on both sides, the image's being its row-major index in the tile, and its
+//!   length): the straight-line tile, what copies full tiles of element sizes no level has a
+//!   network for;
 //! - **`IMAGE`**: which side is the row-major image, and the tile's columns.
 //!
 //! The runtime's SIMD rows (AVX-512, AVX2 and NEON, generic over the kernel and the element
@@ -143,11 +146,11 @@
 //!         },
 //!         ::swizzle::__private::simd::Network {
 //!             lanes: 8,
-//!             loads: &[0, 8, 16, 24, 32, 40, 48, 56],
-//!             stores: &[0, 8, 16, 24, 32, 40, 48, 56],
+//!             loads: &::swizzle::__private::simd::every::<8>(8),
+//!             stores: &::swizzle::__private::simd::every::<8>(8),
 //!             steps: &[
-//!                 (0, 0, 0b11111111, 0),
-//!                 (1, 1, 0b11111111, 1),
+//!                 (0, 0, 0xff, 0),
+//!                 (1, 1, 0xff, 1),
 //!                 // … one step per store
 //!             ],
 //!             maps: &[
@@ -158,8 +161,8 @@
 //!         },
 //!     ];
 //!     const RUNS: &'static [::swizzle::__private::simd::Run] = &[
-//!         (0, 0, 0, 1),
-//!         (1, 1, 1, 1),
+//!         (0, 0, 1),
+//!         (1, 1, 1),
 //!         // … 64 runs of one element
 //!     ];
 //! }

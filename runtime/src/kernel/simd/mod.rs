@@ -40,7 +40,7 @@ mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use table::{FullTiles, MAX_UNROLLED, Network, Run, full_tile};
+pub use table::{FullTiles, MAX_UNROLLED, Network, Run, every, full_tile};
 
 use super::Level;
 

@@ -48,9 +48,20 @@ pub struct Network {
     pub maps: &'static [&'static [u8]],
 }
 
-/// A run of the straight-line tile: the first element's row-major index in the tile, its
-/// offsets in the source and destination frames, its length.
-pub type Run = (usize, usize, usize, usize);
+/// The offsets of `N` registers of `lanes` elements one after the other from a tile's
+/// start: a network's loads or stores where it reads or writes every register in order.
+pub const fn every<const N: usize>(lanes: usize) -> [usize; N] {
+    let (mut offsets, mut i) = ([0; N], 0);
+    while i < N {
+        offsets[i] = i * lanes;
+        i += 1;
+    }
+    offsets
+}
+
+/// A run of the straight-line tile: its offsets in the source and destination frames, its
+/// length. On the row-major image's side the offset is the run's row-major index in the tile.
+pub type Run = (usize, usize, usize);
 
 /// What `layout!` emits for a kernel's full tiles (the kernel type implements it).
 pub trait FullTiles {
@@ -293,16 +304,16 @@ pub fn pitch<K: FullTiles>(pitches: [usize; 2]) -> usize {
 pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usize; 2]) {
     let reach = const { tile_reach(K::RUNS) };
     unroll!(I => {
-        let (at, from, to, len) = const { run(K::RUNS, I) };
+        let (from, to, len) = const { run(K::RUNS, I) };
         if len > 0 {
             match K::IMAGE {
                 Some((0, cols)) => {
-                    let image = &src[at / cols * rows[0]..][..cols];
-                    dst[..reach[1]][to..][..len].copy_from_slice(&image[at % cols..][..len]);
+                    let image = &src[from / cols * rows[0]..][..cols];
+                    dst[..reach[1]][to..][..len].copy_from_slice(&image[from % cols..][..len]);
                 }
                 Some((_, cols)) => {
-                    let image = &mut dst[at / cols * rows[1]..][..cols];
-                    image[at % cols..][..len].copy_from_slice(&src[..reach[0]][from..][..len]);
+                    let image = &mut dst[to / cols * rows[1]..][..cols];
+                    image[to % cols..][..len].copy_from_slice(&src[..reach[0]][from..][..len]);
                 }
                 None => dst[..reach[1]][to..][..len]
                     .copy_from_slice(&src[..reach[0]][from..][..len]),
@@ -315,7 +326,7 @@ pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usiz
 const fn run(runs: &[Run], i: usize) -> Run {
     match i < runs.len() {
         true => runs[i],
-        false => (0, 0, 0, 0),
+        false => (0, 0, 0),
     }
 }
 
@@ -323,7 +334,7 @@ const fn run(runs: &[Run], i: usize) -> Run {
 const fn tile_reach(runs: &[Run]) -> [usize; 2] {
     let (mut reach, mut i) = ([0, 0], 0);
     while i < runs.len() {
-        let (_, from, to, len) = runs[i];
+        let (from, to, len) = runs[i];
         if from + len > reach[0] {
             reach[0] = from + len;
         }

@@ -33,8 +33,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
 
             #run
 
-            /// What the runtime's copy takes for full tiles of `E`: the rows and the
-            /// straight-line tile it unrolls from this kernel's tables.
+            /// The rows and the straight-line tile the runtime unrolls from the tables.
             #[doc(hidden)]
             pub fn code<E: #element>() -> #generated_code<E> {
                 #generated_code::of::<Self>()

@@ -1,6 +1,7 @@
 //! A kernel's full tiles as constant tables (`swizzle::kernel::simd::FullTiles`): each
 //! permute network of the plan once per lane count (register offsets, and per step its
-//! store, load, written lanes and lane map), and the tile's runs for the straight-line
+//! store, load, written lanes and lane map), and the tile's runs (source offset,
+//! destination offset, length) for the straight-line
 //! copy. The runtime's rows of each SIMD level and its straight-line tile unroll them, with
 //! every offset and permute control computed at compile time from the same tables (its
 //! `simd::table`), so that the expansion stays a few lines of data per network.
@@ -10,7 +11,7 @@ use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
-use swizzle_core::plans::kernel::Network;
+use swizzle_core::plans::kernel::{Network, Run};
 use swizzle_core::simd::{Permute, StepControl};
 
 /// The most permute steps of a network, and runs of a tile, the runtime unrolls
@@ -37,14 +38,18 @@ pub fn full_tiles(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
         .iter()
         .filter(|network| usable && unrolls(network, image))
         .map(network_table);
-    let runs = plan
-        .runs
-        .iter()
-        .filter(|_| usable && plan.runs.len() <= MAX_UNROLLED)
-        .map(|run| {
-            let (at, from, to, len) = (lit(run.at), lit(run.from), lit(run.to), lit(run.len));
-            quote!((#at, #from, #to, #len))
-        });
+    // A run's place in the tile is its offset in the row-major image (the runtime reads it
+    // there); a plan where it is not gets no straight-line tile.
+    let image_at = |run: &Run| match image {
+        Some((0, _)) => run.from == run.at,
+        Some(_) => run.to == run.at,
+        None => true,
+    };
+    let unrolled = usable && plan.runs.len() <= MAX_UNROLLED && plan.runs.iter().all(image_at);
+    let runs = plan.runs.iter().filter(|_| unrolled).map(|run| {
+        let (from, to, len) = (lit(run.from), lit(run.to), lit(run.len));
+        quote!((#from, #to, #len))
+    });
     let image = match image {
         Some((side, cols)) => {
             let (side, cols) = (lit(side), lit(cols));
@@ -98,25 +103,36 @@ fn network_table(network: &Network) -> TokenStream {
     });
     let simd = paths::simd();
     let lanes = lit(network.lanes);
-    let loads = network.loads.iter().map(|&at| lit(at));
-    let stores = network.stores.iter().map(|&at| lit(at));
+    // Every register of the tile in order (the common case) as `every::<count>(lanes)`.
+    let offsets = |offsets: &[usize]| {
+        let every = offsets.iter().enumerate().all(|(i, &at)| at == i * network.lanes);
+        match every && !offsets.is_empty() {
+            true => {
+                let count = lit(offsets.len());
+                quote!(&#simd::every::<#count>(#lanes))
+            }
+            false => {
+                let offsets = offsets.iter().map(|&at| lit(at));
+                quote!(&[#(#offsets),*])
+            }
+        }
+    };
+    let (loads, stores) = (offsets(&network.loads), offsets(&network.stores));
     quote! {
         #simd::Network {
             lanes: #lanes,
-            loads: &[#(#loads),*],
-            stores: &[#(#stores),*],
+            loads: #loads,
+            stores: #stores,
             steps: &[#(#steps),*],
             maps: &[#(#maps),*],
         }
     }
 }
 
-/// A mask of `lanes` bits as a literal: binary up to 16 bits, hexadecimal beyond.
+/// A mask of `lanes` bits as a hexadecimal literal, a digit per four lanes (short enough
+/// for several steps' tuples on a line).
 fn mask_literal(mask: u64, lanes: usize) -> TokenStream {
-    let text = match lanes {
-        ..=16 => format!("0b{mask:0lanes$b}"),
-        _ => format!("0x{mask:0width$x}", width = lanes / 4),
-    };
+    let text = format!("0x{mask:0width$x}", width = lanes.div_ceil(4));
     text.parse().unwrap_or_default()
 }
 
