@@ -132,8 +132,6 @@ pub struct Op {
     pub identity: bool,
     pub load: Place,
     pub store: Place,
-    /// The destination lanes the step writes (bit `i` for lane `i`).
-    pub writes: u64,
 }
 
 impl Op {
@@ -179,7 +177,6 @@ impl Steps {
             identity: false,
             load: Place { row: 0, at: 0 },
             store: Place { row: 0, at: 0 },
-            writes: 0,
         };
         let mut steps = Steps {
             ops: [absent; MAX_UNROLLED],
@@ -228,7 +225,6 @@ impl Steps {
                 identity,
                 load: place::<K>(0, steps.sides[0], size, level, network.loads[load]),
                 store: place::<K>(1, steps.sides[1], size, level, network.stores[store]),
-                writes: steps.controls[i].writes,
             };
             i += 1;
         }
@@ -270,7 +266,13 @@ const fn span<K: FullTiles>(side: usize, size: usize, reach: usize) -> Span {
 }
 
 /// The place of the register at element `at` of side `side`.
-const fn place<K: FullTiles>(side: usize, span: Span, size: usize, level: Level, at: usize) -> Place {
+const fn place<K: FullTiles>(
+    side: usize,
+    span: Span,
+    size: usize,
+    level: Level,
+    at: usize,
+) -> Place {
     match K::IMAGE {
         Some((image, cols)) if image == side => {
             let place = Place {
@@ -283,7 +285,10 @@ const fn place<K: FullTiles>(side: usize, span: Span, size: usize, level: Level,
             );
             place
         }
-        _ => Place { row: 0, at: at * size },
+        _ => Place {
+            row: 0,
+            at: at * size,
+        },
     }
 }
 

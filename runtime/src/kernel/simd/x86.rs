@@ -240,7 +240,7 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
             let op = const { Unrolled::<K, E>::AVX512.ops[I] };
             if op.present {
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
-                let mask = op.writes;
+                let mask = const { Unrolled::<K, E>::AVX512.controls[I].writes };
                 // The first two steps of a store are one two-register permute.
                 register = match (op.identity, op.index, op.count, words) {
                     (true, ..) => load,

@@ -105,7 +105,10 @@ fn network_table(network: &Network) -> TokenStream {
     let lanes = lit(network.lanes);
     // Every register of the tile in order (the common case) as `every::<count>(lanes)`.
     let offsets = |offsets: &[usize]| {
-        let every = offsets.iter().enumerate().all(|(i, &at)| at == i * network.lanes);
+        let every = offsets
+            .iter()
+            .enumerate()
+            .all(|(i, &at)| at == i * network.lanes);
         match every && !offsets.is_empty() {
             true => {
                 let count = lit(offsets.len());
