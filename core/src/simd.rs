@@ -241,7 +241,12 @@ impl Permute {
             };
             unit += 1;
         }
-        pair.writes = first.writes | if let Some(second) = second { second.writes } else { 0 };
+        pair.writes = first.writes
+            | if let Some(second) = second {
+                second.writes
+            } else {
+                0
+            };
         pair
     }
 }
@@ -314,7 +319,11 @@ impl Units {
         while byte < self.len {
             let source = self.sources[byte];
             within.sources[byte] = source % 16;
-            cross.sources[byte] = if source / 16 == byte as u32 / 16 { 0 } else { 0x80 };
+            cross.sources[byte] = if source / 16 == byte as u32 / 16 {
+                0
+            } else {
+                0x80
+            };
             byte += 1;
         }
         (within, cross)
@@ -325,7 +334,11 @@ impl Units {
         let mut mask = *self;
         let mut unit = 0;
         while unit < self.len {
-            mask.sources[unit] = if self.writes >> unit & 1 == 1 { full } else { 0 };
+            mask.sources[unit] = if self.writes >> unit & 1 == 1 {
+                full
+            } else {
+                0
+            };
             unit += 1;
         }
         mask
