@@ -100,8 +100,9 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Unrolled::<K, E>::NEON.ops[I] };
-            if op.present {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E>::NEON.ops[I].present } {
+                let op = const { Unrolled::<K, E>::NEON.ops[I] };
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // Steps go in pairs, two-table lookups; indices past the tables (255) keep
                 // the register's byte (`tbx`).

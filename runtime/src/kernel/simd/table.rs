@@ -309,8 +309,9 @@ pub fn pitch<K: FullTiles>(pitches: [usize; 2]) -> usize {
 pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usize; 2]) {
     let reach = const { tile_reach(K::RUNS) };
     unroll!(I => {
-        let (from, to, len) = const { run(K::RUNS, I) };
-        if len > 0 {
+        // Constant: runs past the table compile to nothing.
+        if const { run(K::RUNS, I).2 > 0 } {
+            let (from, to, len) = const { run(K::RUNS, I) };
             match K::IMAGE {
                 Some((0, cols)) => {
                     let image = &src[from / cols * rows[0]..][..cols];

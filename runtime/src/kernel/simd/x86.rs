@@ -237,8 +237,9 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Unrolled::<K, E>::AVX512.ops[I] };
-            if op.present {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E>::AVX512.ops[I].present } {
+                let op = const { Unrolled::<K, E>::AVX512.ops[I] };
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 let mask = const { Unrolled::<K, E>::AVX512.controls[I].writes };
                 // The first two steps of a store are one two-register permute.
@@ -288,8 +289,9 @@ fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
     for (from, to) in tiles.starts() {
         let mut register = cpu.zero();
         unroll!(I => {
-            let op = const { Unrolled::<K, E>::AVX2.ops[I] };
-            if op.present {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E>::AVX2.ops[I].present } {
+                let op = const { Unrolled::<K, E>::AVX2.ops[I] };
                 let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
                 // `vpshufb` indexes within 128-bit halves: each byte's index there, and
                 // whether it comes from the other half.
