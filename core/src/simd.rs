@@ -219,10 +219,7 @@ impl Permute {
     /// `first`'s units, then `second`'s numbered from [`units`](Self::units) on, and `fill`
     /// where neither writes.
     pub fn pair(self, first: &StepControl, second: Option<&StepControl>, fill: u32) -> Vec<u32> {
-        let second = match second {
-            Some(second) => Some(Units::of(second)),
-            None => None,
-        };
+        let second = second.map(Units::of);
         self.pair_units(&Units::of(first), second.as_ref(), fill)
             .to_vec()
     }
@@ -278,11 +275,11 @@ impl Units {
         units
     }
 
-    fn to_vec(&self) -> Vec<u32> {
+    fn to_vec(self) -> Vec<u32> {
         self.sources[..self.len].to_vec()
     }
 
-    fn to_step(&self) -> StepControl {
+    fn to_step(self) -> StepControl {
         StepControl {
             sources: self.to_vec(),
             writes: self.writes,
