@@ -16,8 +16,8 @@
 use std::time::{Duration, Instant};
 use swizzle::gemm::{self, GemmA};
 use swizzle::gpu::{
-    Batch, BoundsChecks, Buffer, Gemm, GemmElement, GemmKernel, Gpu, GpuError, Operands, Stored,
-    f16,
+    Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmElement, GemmKernel, Gpu, GpuError, Operands,
+    Stored, f16,
 };
 use swizzle::raster::Raster;
 
@@ -54,12 +54,12 @@ fn wall<T: GemmElement>(
     let mut batched = Vec::new();
     for _ in 0..BATCHES {
         let start = Instant::now();
-        kernel.run(gpu, a, b, c)?;
+        kernel.run(gpu, (a, b, c))?;
         single.push(start.elapsed());
         let start = Instant::now();
         let mut batch: Batch = gpu.batch();
         for _ in 0..BATCH {
-            kernel.enqueue(&mut batch, a, b, c)?;
+            kernel.enqueue(&mut batch, (a, b, c))?;
         }
         batch.submit()?;
         batched.push(start.elapsed() / BATCH as u32);
@@ -79,9 +79,9 @@ fn measure<T: GemmElement>(
     n: usize,
     runs: usize,
 ) -> Result<(Duration, [Duration; 2]), GpuError> {
-    kernel.run(gpu, a, b, c)?;
+    kernel.run(gpu, (a, b, c))?;
     check(&gpu.download(c)?, values[0], values[1], n, kernel);
-    let time = kernel.median(gpu, a, b, c, runs)?;
+    let time = kernel.median(gpu, (a, b, c), runs)?;
     let wall = wall(gpu, kernel, [a, b], c)?;
     check(&gpu.download(c)?, values[0], values[1], n, kernel);
     Ok((time, wall))

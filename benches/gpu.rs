@@ -15,7 +15,9 @@
 //! against closed forms on the CPU in the same run before it is reported.
 
 use std::time::Duration;
-use swizzle::gpu::{BoundsChecks, Buffer, Gpu, GpuError, GpuLayout, Kernel, Transpose, Word};
+use swizzle::gpu::{
+    BoundsChecks, Buffer, Dispatch, Gpu, GpuError, GpuLayout, Kernel, Transpose, Word,
+};
 use swizzle::ir::Descriptor;
 use swizzle::threads::ThreadValues;
 
@@ -268,7 +270,7 @@ fn measure<T: Word>(
 ) -> Result<Row, GpuError> {
     Ok(Row {
         name: kernel.name().to_owned(),
-        median: kernel.median(gpu, input, output, runs)?,
+        median: kernel.median(gpu, (input, output), runs)?,
         bytes: kernel.bytes(),
     })
 }
@@ -289,7 +291,7 @@ fn pack_and_unpack<T: Word + PartialEq>(
         let layout = layout.with_element::<T>()?;
         let pack = gpu.pack_kernel(&layout)?;
         let packed = gpu.filled(layout.space(), T::zeroed())?;
-        pack.run(gpu, &input, &packed)?;
+        pack.run(gpu, (&input, &packed))?;
         let data = gpu.download(&packed)?;
         let ok =
             (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
@@ -297,7 +299,7 @@ fn pack_and_unpack<T: Word + PartialEq>(
         rows.push(measure(gpu, &pack, &input, &packed, runs)?);
 
         let unpack = gpu.unpack_kernel(&layout)?;
-        unpack.run(gpu, &packed, &output)?;
+        unpack.run(gpu, (&packed, &output))?;
         check(unpack.name(), gpu.download(&output)? == image);
         rows.push(measure(gpu, &unpack, &packed, &output, runs)?);
     }
@@ -334,7 +336,7 @@ fn main() -> Result<(), GpuError> {
 
     for checks in [BoundsChecks::On, BoundsChecks::Off] {
         let copy = gpu.plain_copy_kernel_with(len, checks)?;
-        copy.run(&gpu, &input, &output)?;
+        copy.run(&gpu, (&input, &output))?;
         check(copy.name(), gpu.download(&output)? == image);
         rows.push(measure(&gpu, &copy, &input, &output, runs)?);
     }
@@ -394,7 +396,7 @@ fn main() -> Result<(), GpuError> {
     }
     let mut verdicts = Vec::new();
     for (kernel, verdict) in &transposes {
-        kernel.run(&gpu, &input, &output)?;
+        kernel.run(&gpu, (&input, &output))?;
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(kernel.name(), ok);

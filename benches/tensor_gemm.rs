@@ -11,7 +11,9 @@
 
 use std::time::Duration;
 use swizzle::gemm;
-use swizzle::gpu::{Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCores, f16};
+use swizzle::gpu::{
+    Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCores, f16,
+};
 use swizzle::raster::Raster;
 
 swizzle::layout! {
@@ -445,7 +447,7 @@ fn main() -> Result<(), GpuError> {
                     continue;
                 }
             };
-            kernel.run(&gpu, &ab, &bb, &c)?;
+            kernel.run(&gpu, (&ab, &bb, &c))?;
             let err = error(&gpu.download(&c)?, &a, &b, shape);
             println!(
                 "check {m}x{n}x{k} {label}: path {:?}, max error {err}",
@@ -472,13 +474,13 @@ fn main() -> Result<(), GpuError> {
             let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
                 continue;
             };
-            kernel.run(&gpu, &ab, &bb, &c)?;
+            kernel.run(&gpu, (&ab, &bb, &c))?;
             let err = error(&gpu.download(&c)?, &a, &b, shape);
             if err != 0.0 {
                 println!("WRONG RESULT: {label} at {shape:?}");
                 std::process::exit(1);
             }
-            let time = kernel.median(&gpu, &ab, &bb, &c, runs)?;
+            let time = kernel.median(&gpu, (&ab, &bb, &c), runs)?;
             rows.push((label.to_string(), kernel, time, err));
         }
         let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);

@@ -4,8 +4,9 @@
 //! - Switch against `tegra_swizzle` 0.4: into caller buffers (its C API) on one thread, and
 //!   allocating (its safe `swizzle_surface` / `deswizzle_surface` allocate their output;
 //!   ours then is `swizzle_to_vec`, the allocation counted).
-//! - PS4 against `swizzleinator` 0.2 (caller buffers; one level per call, so its surface
-//!   is a loop over our levels' ranges).
+//! - PS4, PS3 and Xbox 360 against `swizzleinator` 0.2 (caller buffers; one level per call,
+//!   so its surface is a loop over our levels' ranges): PS3 RGBA8 and BC3 of 13 mips, Xbox
+//!   360 RGBA8 of 1 and 8 mips (its BCn formats byte-swap the texels).
 //! - 3DS against `swizzle_3ds` 0.2 (caller buffers; it only tiles): RGBA8, mip 0 and 10 mips
 //!   (4096 to 8; the 3DS has no BC7).
 //! - D3D12 standard swizzle: no crate; our time alone.
@@ -24,8 +25,12 @@ use std::num::NonZeroU32;
 use std::time::SystemTime;
 use swizzle::kernel::Options;
 use swizzle::texture::{Format, Platform, Surface};
-use swizzleinator::format::GcnSurfaceFormat;
-use swizzleinator::swizzle::{Deswizzler, Swizzler, ps::Ps4};
+use swizzleinator::format::GcmSurfaceFormat::{A8R8G8B8, COMPRESSED_DXT45};
+use swizzleinator::format::GcnSurfaceFormat::{self, Format8_8_8_8};
+use swizzleinator::format::XenosSurfaceFormat;
+use swizzleinator::swizzle::ps::{Ps3, Ps4};
+use swizzleinator::swizzle::xbox::Xbox360;
+use swizzleinator::swizzle::{Deswizzler, Swizzler};
 
 const SIDE: usize = 4096;
 
@@ -92,10 +97,11 @@ fn tegra_alloc(surface: &Surface, src: &[u8], deswizzle: bool) -> Vec<u8> {
     .expect("tegra_swizzle tiles it")
 }
 
-/// `swizzleinator`'s PS4 tiling, level by level over our levels' ranges.
-fn ps4_into(
+/// `swizzleinator`'s tiling `S` (PS3, PS4 or Xbox 360), level by level over our levels'
+/// ranges (it tiles one level per call).
+fn swizzleinator_into<S: Swizzler + Deswizzler>(
     surface: &Surface,
-    gcn: GcnSurfaceFormat,
+    format: impl swizzleinator::swizzle::Format + Copy,
     src: &mut [u8],
     dst: &mut [u8],
     deswizzle: bool,
@@ -110,8 +116,8 @@ fn ps4_into(
         };
         let (src, dst) = (&mut src[from], &mut dst[to]);
         let done = match deswizzle {
-            false => Ps4::swizzle(src, dst, dims, gcn, false),
-            true => Ps4::deswizzle(src, dst, dims, gcn, false),
+            false => S::swizzle(src, dst, dims, format, false),
+            true => S::deswizzle(src, dst, dims, format, false),
         };
         done.expect("swizzleinator tiles it");
     }
@@ -135,13 +141,12 @@ fn n3ds_into(surface: &Surface, src: &[u8], dst: &mut [u8]) {
 type Names = Vec<(String, Option<String>)>;
 
 fn ours(
-    criterion: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    names: &mut Names,
+    (group_name, mut criterion, mut names): Group<'_>,
     surface: &Surface,
     linear: &[u8],
     tiled: &[u8],
     anchors: [Option<&str>; 2],
-) {
+) -> (String, Names) {
     let one = Options::default().threads(1);
     let mut t = vec![0u8; tiled.len()];
     let mut l = vec![0u8; linear.len()];
@@ -172,6 +177,76 @@ fn ours(
         b.iter(|| surface.deswizzle(black_box(tiled), &mut l).unwrap())
     });
     add("swizzle_deswizzle_all", anchors[1]);
+    criterion.finish();
+    (group_name, names)
+}
+
+/// A case's group as it is being filled: its name, the criterion group and the names of
+/// the functions measured so far.
+type Group<'c> = (
+    String,
+    criterion::BenchmarkGroup<'c, criterion::measurement::WallTime>,
+    Names,
+);
+
+/// A surface of `SIDE × SIDE` texels on `platform`, its linear data and its tiling.
+fn texture(platform: Platform, format: Format, mips: usize) -> (Surface, Vec<u8>, Vec<u8>) {
+    let surface = Surface::new(platform, SIDE, SIDE, format).mips(mips);
+    let linear = data(surface.linear_size().unwrap());
+    let tiled = surface.swizzle_to_vec(&linear).unwrap();
+    (surface, linear, tiled)
+}
+
+/// One surface of `S`'s platform against `swizzleinator` (caller buffers, one thread).
+fn swizzleinator_case<S: Swizzler + Deswizzler + Platformed>(
+    criterion: &mut Criterion,
+    cases: &mut Vec<(String, Names)>,
+    (format, mips, label): (Format, usize, &str),
+    theirs: impl swizzleinator::swizzle::Format + Copy,
+) {
+    let (surface, mut linear, mut tiled) = texture(S::PLATFORM, format, mips);
+    let mut t = vec![0u8; tiled.len()];
+    swizzleinator_into::<S>(&surface, theirs, &mut linear, &mut t, false);
+    assert!(t == tiled, "{:?} {label}", S::PLATFORM);
+    let mut l = vec![0u8; linear.len()];
+    let group_name = format!("texture_{}_{label}", S::NAME);
+    let mut group = criterion.benchmark_group(&group_name);
+    let mut names = Names::new();
+    group.bench_function("swizzleinator_swizzle_1t", |b| {
+        b.iter(|| swizzleinator_into::<S>(&surface, theirs, black_box(&mut linear), &mut t, false))
+    });
+    group.bench_function("swizzleinator_deswizzle_1t", |b| {
+        b.iter(|| swizzleinator_into::<S>(&surface, theirs, black_box(&mut tiled), &mut l, true))
+    });
+    names.push(("swizzleinator_swizzle_1t".into(), None));
+    names.push(("swizzleinator_deswizzle_1t".into(), None));
+    let anchors = [
+        Some("swizzleinator_swizzle_1t"),
+        Some("swizzleinator_deswizzle_1t"),
+    ];
+    let group = (group_name, group, names);
+    cases.push(ours(group, &surface, &linear, &tiled, anchors));
+}
+
+/// Our platform for each of `swizzleinator`'s, and its name in the bench's groups.
+trait Platformed {
+    const PLATFORM: Platform;
+    const NAME: &str;
+}
+
+impl Platformed for Ps4 {
+    const PLATFORM: Platform = Platform::Ps4;
+    const NAME: &str = "ps4";
+}
+
+impl Platformed for Ps3 {
+    const PLATFORM: Platform = Platform::Ps3;
+    const NAME: &str = "ps3";
+}
+
+impl Platformed for Xbox360 {
+    const PLATFORM: Platform = Platform::Xbox360;
+    const NAME: &str = "xbox360";
 }
 
 fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
@@ -182,9 +257,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
 
     // Switch.
     for (format, mips, label) in [rgba8, bc7] {
-        let surface = Surface::new(Platform::SWITCH, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::SWITCH, format, mips);
         assert!(
             tiled == tegra_alloc(&surface, &linear, false),
             "Switch {label}"
@@ -247,48 +320,26 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             Some("tegra_swizzle_swizzle_1t"),
             Some("tegra_swizzle_deswizzle_1t"),
         ];
-        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
-        group.finish();
-        cases.push((group_name, names));
+        let group = (group_name, group, names);
+        cases.push(ours(group, &surface, &linear, &tiled, anchors));
     }
 
-    // PS4.
-    for ((format, mips, label), gcn) in [
-        (rgba8, GcnSurfaceFormat::Format8_8_8_8),
-        (bc7, GcnSurfaceFormat::BC7),
-    ] {
-        let surface = Surface::new(Platform::Ps4, SIDE, SIDE, format).mips(mips);
-        let mut linear = data(surface.linear_size().unwrap());
-        let mut tiled = surface.swizzle_to_vec(&linear).unwrap();
-        let mut t = vec![0u8; tiled.len()];
-        ps4_into(&surface, gcn, &mut linear, &mut t, false);
-        assert!(t == tiled, "PS4 {label}");
-        let mut l = vec![0u8; linear.len()];
-        let group_name = format!("texture_ps4_{label}");
-        let mut group = criterion.benchmark_group(&group_name);
-        let mut names = Names::new();
-        group.bench_function("swizzleinator_swizzle_1t", |b| {
-            b.iter(|| ps4_into(&surface, gcn, black_box(&mut linear), &mut t, false))
-        });
-        group.bench_function("swizzleinator_deswizzle_1t", |b| {
-            b.iter(|| ps4_into(&surface, gcn, black_box(&mut tiled), &mut l, true))
-        });
-        names.push(("swizzleinator_swizzle_1t".into(), None));
-        names.push(("swizzleinator_deswizzle_1t".into(), None));
-        let anchors = [
-            Some("swizzleinator_swizzle_1t"),
-            Some("swizzleinator_deswizzle_1t"),
-        ];
-        ours(&mut group, &mut names, &surface, &linear, &tiled, anchors);
-        group.finish();
-        cases.push((group_name, names));
-    }
+    // PS4, PS3 and Xbox 360 against swizzleinator (the Xbox 360: RGBA8 only, its BCn
+    // formats byte-swapping; levels of whole 32 × 32 tiles, its swizzle dropping texels past
+    // the linear size in padded ones).
+    swizzleinator_case::<Ps4>(criterion, &mut cases, rgba8, Format8_8_8_8);
+    swizzleinator_case::<Ps4>(criterion, &mut cases, bc7, GcnSurfaceFormat::BC7);
+    swizzleinator_case::<Ps3>(criterion, &mut cases, rgba8, A8R8G8B8);
+    let bc3 = (Format::BC3, 13, "bc3_13mips");
+    swizzleinator_case::<Ps3>(criterion, &mut cases, bc3, COMPRESSED_DXT45);
+    let xenos = XenosSurfaceFormat::k_8_8_8_8;
+    swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8, xenos);
+    let rgba8_8mips = (Format::RGBA8, 8, "rgba8_8mips");
+    swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8_8mips, xenos);
 
     // 3DS: RGBA8, mip 0 and 10 mips.
     for (mips, label) in [(1, "rgba8"), (10, "rgba8_10mips")] {
-        let surface = Surface::new(Platform::N3ds, SIDE, SIDE, Format::RGBA8).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::N3ds, Format::RGBA8, mips);
         let mut t = vec![0u8; tiled.len()];
         n3ds_into(&surface, &linear, &mut t);
         assert!(t == tiled, "3DS {label}");
@@ -299,36 +350,23 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             b.iter(|| n3ds_into(&surface, black_box(&linear), &mut t))
         });
         names.push(("swizzle_3ds_swizzle_1t".into(), None));
-        ours(
-            &mut group,
-            &mut names,
+        let group = (group_name, group, names);
+        cases.push(ours(
+            group,
             &surface,
             &linear,
             &tiled,
             [Some("swizzle_3ds_swizzle_1t"), None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        ));
     }
 
     // D3D12 standard swizzle: ours alone.
     for (format, mips, label) in [rgba8, bc7] {
-        let surface = Surface::new(Platform::D3d12, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(Platform::D3d12, format, mips);
         let group_name = format!("texture_d3d12_{label}");
-        let mut group = criterion.benchmark_group(&group_name);
-        let mut names = Names::new();
-        ours(
-            &mut group,
-            &mut names,
-            &surface,
-            &linear,
-            &tiled,
-            [None, None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        let group = criterion.benchmark_group(&group_name);
+        let group = (group_name, group, Names::new());
+        cases.push(ours(group, &surface, &linear, &tiled, [None, None]));
     }
     // Wii U (2-D thin-1 macro tiles, swizzle 0x500): against `wiiu_swizzle`'s read of the
     // whole surface (`Gx2Surface::deswizzle`, which allocates; its write path drops texels,
@@ -339,9 +377,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             tile_mode: swizzle::texture::wiiu::TileMode::Tiled2DThin1,
             swizzle: 0x500,
         };
-        let surface = Surface::new(platform, SIDE, SIDE, format).mips(mips);
-        let linear = data(surface.linear_size().unwrap());
-        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        let (surface, linear, tiled) = texture(platform, format, mips);
         let gx2 = gx2_surface(&surface, &tiled);
         assert!(gx2.deswizzle().unwrap() == linear, "Wii U {label}");
         let group_name = format!("texture_wiiu_{label}");
@@ -366,16 +402,8 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
             "swizzle_deswizzle_alloc_1t".into(),
             Some("wiiu_swizzle_deswizzle_alloc".into()),
         ));
-        ours(
-            &mut group,
-            &mut names,
-            &surface,
-            &linear,
-            &tiled,
-            [None, None],
-        );
-        group.finish();
-        cases.push((group_name, names));
+        let group = (group_name, group, names);
+        cases.push(ours(group, &surface, &linear, &tiled, [None, None]));
     }
     cases
 }

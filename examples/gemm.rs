@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo run --release --features gpu --example gemm`
 
-use swizzle::gpu::{GemmKernel, Gpu, GpuError};
+use swizzle::gpu::{Dispatch, GemmKernel, Gpu, GpuError};
 
 const SHAPE: [usize; 3] = [1000, 1200, 700];
 
@@ -40,14 +40,14 @@ fn main() -> Result<(), GpuError> {
     ];
     println!("{m} × {k} times {k} × {n}, f32");
     for kernel in &kernels {
-        kernel.run(&gpu, &a_buffer, &b_buffer, &c)?;
+        kernel.run(&gpu, (&a_buffer, &b_buffer, &c))?;
         let verdict = match gpu.download(&c)? == expected {
             true => "correct",
             false => "WRONG",
         };
         let timing = match gpu.has_timestamps() {
             true => {
-                let median = kernel.median(&gpu, &a_buffer, &b_buffer, &c, 10)?;
+                let median = kernel.median(&gpu, (&a_buffer, &b_buffer, &c), 10)?;
                 let tflops = kernel.flops() / median.as_secs_f64() / 1e12;
                 format!("{:8.3} ms {tflops:6.2} TFLOP/s", median.as_secs_f64() * 1e3)
             }
@@ -55,7 +55,7 @@ fn main() -> Result<(), GpuError> {
         };
         let mut batch = gpu.batch();
         for _ in 0..10 {
-            kernel.enqueue(&mut batch, &a_buffer, &b_buffer, &c)?;
+            kernel.enqueue(&mut batch, (&a_buffer, &b_buffer, &c))?;
         }
         let start = std::time::Instant::now();
         batch.submit()?;

@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo run --release --example gpu_pack`
 
-use swizzle::gpu::{Gpu, GpuError, GpuLayout};
+use swizzle::gpu::{Dispatch, Gpu, GpuError, GpuLayout};
 
 swizzle::layout! {
     /// 4096×4096 texture in 4×4 tiles, Morton order inside each tile.
@@ -37,7 +37,7 @@ fn main() -> Result<(), GpuError> {
     let image: Vec<u32> = (0..(SIDE * SIDE) as u32).collect();
     let input = gpu.upload(&image)?;
     let packed = gpu.filled(MortonTiles::SPACE, u32::MAX)?;
-    pack.run(&gpu, &input, &packed)?;
+    pack.run(&gpu, (&input, &packed))?;
     let tiles = gpu.download(&packed)?;
     for y in 0..SIDE {
         for x in 0..SIDE {
@@ -52,7 +52,7 @@ fn main() -> Result<(), GpuError> {
 
     let unpack = gpu.unpack_kernel(&layout)?;
     let output = gpu.filled(image.len(), u32::MAX)?;
-    unpack.run(&gpu, &packed, &output)?;
+    unpack.run(&gpu, (&packed, &output))?;
     assert!(
         gpu.download(&output)? == image,
         "unpack differs from the image"
@@ -62,8 +62,8 @@ fn main() -> Result<(), GpuError> {
     // Both again as one batch: recorded in order, submitted and waited for once.
     let round_trip = gpu.filled(image.len(), u32::MAX)?;
     let mut batch = gpu.batch();
-    pack.enqueue(&mut batch, &input, &packed)?;
-    unpack.enqueue(&mut batch, &packed, &round_trip)?;
+    pack.enqueue(&mut batch, (&input, &packed))?;
+    unpack.enqueue(&mut batch, (&packed, &round_trip))?;
     batch.submit()?;
     assert!(
         gpu.download(&round_trip)? == image,
@@ -73,7 +73,7 @@ fn main() -> Result<(), GpuError> {
 
     if gpu.has_timestamps() {
         for (kernel, from, to) in [(&pack, &input, &packed), (&unpack, &packed, &output)] {
-            let median = kernel.median(&gpu, from, to, 20)?;
+            let median = kernel.median(&gpu, (from, to), 20)?;
             let gbs = kernel.bytes() as f64 / median.as_secs_f64() / 1e9;
             println!(
                 "{:24} {:8.3} ms {gbs:7.1} GB/s",

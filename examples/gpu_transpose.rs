@@ -8,7 +8,7 @@
 //!
 //! Run: `cargo run --release --example gpu_transpose`
 
-use swizzle::gpu::{Gpu, GpuError, Transpose};
+use swizzle::gpu::{Dispatch, Gpu, GpuError, Transpose};
 use swizzle::ir::Descriptor;
 
 swizzle::layout! {
@@ -65,11 +65,11 @@ fn main() -> Result<(), GpuError> {
         kernels.push((transpose.kernel, Some(conflicts)));
     }
     for (kernel, conflicts) in &kernels {
-        kernel.run(&gpu, &input, &output)?;
+        kernel.run(&gpu, (&input, &output))?;
         let correct = gpu.download(&output)? == expected;
         let timing = match gpu.has_timestamps() {
             true => {
-                let median = kernel.median(&gpu, &input, &output, 20)?;
+                let median = kernel.median(&gpu, (&input, &output), 20)?;
                 let gbs = kernel.bytes() as f64 / median.as_secs_f64() / 1e9;
                 format!("{:8.3} ms {gbs:7.1} GB/s", median.as_secs_f64() * 1e3)
             }

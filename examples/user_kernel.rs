@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo run --release --example user_kernel`
 
-use swizzle::gpu::{Gpu, GpuError};
+use swizzle::gpu::{Dispatch, Gpu, GpuError};
 
 swizzle::layout! {
     /// The workgroup's 32 × 32 tile: the XOR on groups of four words keeps whole `vec4`
@@ -118,7 +118,7 @@ pub fn main() -> Result<(), GpuError> {
         [input.len(), input.len()],
     )?;
     let (source, destination) = (gpu.upload(&input)?, gpu.filled(input.len(), 0u32)?);
-    kernel.run(&gpu, &source, &destination)?;
+    kernel.run(&gpu, (&source, &destination))?;
     let output = gpu.download(&destination)?;
     assert!(output == cpu, "the GPU differs from the CPU");
     println!("{}: the same result on the GPU", gpu.describe());

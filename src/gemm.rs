@@ -325,7 +325,7 @@ pub fn config_for(a: Stored, b: Stored) -> Gemm<'static> {
 /// The library's GEMM: the layouts above, row-major over C's tiles, without wgpu's bounds
 /// checks (every index is in range by construction: the tiles' offsets lie in their
 /// spaces, the matrices' reads and C's writes under guards derived from the extents, and
-/// [`GemmKernel::run`](crate::gpu::GemmKernel::run) checks the buffers' lengths; with
+/// [`Dispatch::run`](crate::gpu::Dispatch::run) checks the buffers' lengths; with
 /// them on, the H100 ran 10 % slower, BENCHMARKS.md).
 pub fn config() -> Gemm<'static> {
     Gemm {

@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{
-    BoundsChecks, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Operands, Stored, Transpose, Word,
-    f16,
+    Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Kernel,
+    Operands, Stored, Transpose, Word, f16,
 };
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
@@ -68,6 +68,14 @@ swizzle::layout! {
     }
     pub layout DynXor {
         memory [ty: dyn, tx: dyn, yi: 8, xi: 8];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// 32 × 32 XOR tiles: one `vec4` a thread would give short region rows.
+    pub layout DynXor32 {
+        memory [ty: dyn, tx: dyn, yi: 32, xi: 32];
         xor xi by yi;
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
@@ -279,7 +287,7 @@ fn check_gemm_stored(gpu: &Gpu, kernel: &GemmKernel, [m, n, k]: [usize; 3], stor
     );
     // Poisoned: every element of C must be written.
     let c = gpu.filled(m * n, f32::NAN).expect("C");
-    kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+    kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
     assert_eq!(
         gpu.download(&c).expect("download"),
         cpu_gemm(&a, &b, [m, n, k]),
@@ -397,7 +405,7 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
             gpu.upload(&half(&b)).expect("B"),
         );
         let c = gpu.filled(m * n, f32::NAN).expect("C");
-        kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+        kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
         assert_eq!(
             gpu.download(&c).expect("download"),
             cpu_gemm(&a, &b, [m, n, k]),
@@ -459,12 +467,12 @@ fn f16_operands_match_the_cpu() {
             let a_buffer = gpu.upload(&half(&lay(&a, [m, k], stored[0]))).expect("A");
             let b_buffer = gpu.upload(&half(&lay(&b, [k, n], stored[1]))).expect("B");
             let c = gpu.filled(m * n, f32::NAN).expect("C");
-            kernel.run(gpu, &a_buffer, &b_buffer, &c).expect("run");
+            kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
             assert_eq!(gpu.download(&c).expect("C"), cpu_gemm(&a, &b, [m, n, k]));
             let wrong = gpu.upload(&a).expect("f32 A");
             let wrong_b = gpu.upload(&b).expect("f32 B");
             assert!(matches!(
-                kernel.run(gpu, &wrong, &wrong_b, &c),
+                kernel.run(gpu, (&wrong, &wrong_b, &c)),
                 Err(GpuError::Element {
                     expected: 16,
                     actual: 32
@@ -529,6 +537,7 @@ const TESTS: &[(&str, fn())] = &tests![
     map_runs_a_users_wgsl_with_the_layouts_functions,
     bad_input_is_a_typed_error,
     timing_returns_one_duration_per_run,
+    a_type_of_ones_own_runs_and_times_through_dispatch,
     random_layouts_pack_and_unpack,
     random_tiled_transposes_match_the_cpu,
     a_lost_device_is_an_error,
@@ -638,7 +647,7 @@ fn check_elements<T: Element>(
     };
     let input = gpu.upload(&image).expect("upload");
     let packed = gpu.filled(layout.space(), T::POISON).expect("buffer");
-    pack.run(gpu, &input, &packed).expect("pack");
+    pack.run(gpu, (&input, &packed)).expect("pack");
     let packed = gpu.download(&packed).expect("download");
     let mut expected = vec![T::POISON; layout.space()];
     for (i, offset) in offsets.iter().enumerate() {
@@ -658,7 +667,7 @@ fn check_elements<T: Element>(
     let stored: Vec<T> = (0..layout.space()).map(|o| T::nth(o + 100)).collect();
     let input = gpu.upload(&stored).expect("upload");
     let image_out = gpu.filled(layout.size(), T::POISON).expect("buffer");
-    unpack.run(gpu, &input, &image_out).expect("unpack");
+    unpack.run(gpu, (&input, &image_out)).expect("unpack");
     let expected: Vec<T> = offsets
         .iter()
         .map(|offset| offset.map_or(T::ZERO, |o| stored[o]))
@@ -833,7 +842,7 @@ fn check_copy<T: Element>(
     let data: Vec<T> = (0..from.space()).map(|o| T::nth(o + 7)).collect();
     let input = gpu.upload(&data).expect("upload");
     let output = gpu.filled(to.space(), T::POISON).expect("buffer");
-    kernel.run(gpu, &input, &output).expect("copy");
+    kernel.run(gpu, (&input, &output)).expect("copy");
     let mut expected = vec![T::POISON; to.space()];
     for c in coordinates(from.shape()) {
         if let Some(o) = to_offset(&c) {
@@ -875,7 +884,12 @@ fn check_every_width(gpu: &Gpu, a: (&GpuLayout, Offset), b: (&GpuLayout, Offset)
 fn staged_narrow_packs_match_the_interpreter() {
     let gpu = gpu();
     for extents in [[37, 48], [8, 16], [64, 96], [5, 32], [24, 272]] {
-        for descriptor in [&DynMorton::DESCRIPTOR, &DynXor::DESCRIPTOR] {
+        let descriptors = [
+            &DynMorton::DESCRIPTOR,
+            &DynXor::DESCRIPTOR,
+            &DynXor32::DESCRIPTOR,
+        ];
+        for descriptor in descriptors {
             let (layout, offset) = tiled(descriptor, &extents);
             for staged in [layout.with_element::<u8>(), layout.with_element::<u16>()] {
                 let staged = staged.expect("narrow layout");
@@ -889,15 +903,23 @@ fn staged_narrow_packs_match_the_interpreter() {
                         wgsl.contains("var<workgroup> region"),
                         "{extents:?}\n{wgsl}"
                     );
-                    // Each region word is loaded once: four loads for a thread's vec4 where
-                    // each word's elements share a word on the other side (the XOR; four
-                    // bytes of a row of Morton's 4 × 4 blocks), eight where they come in
-                    // pairs (an unpack of Morton bytes).
+                    // Each region word is loaded once: four loads for each of a thread's
+                    // vec4s where each word's elements share a word on the other side (the
+                    // XOR; four bytes of a row of Morton's 4 × 4 blocks), eight where they
+                    // come in pairs (an unpack of Morton bytes). A thread moves two vec4s
+                    // where one each (256 threads) would make the region's image rows
+                    // shorter than 256 bytes: 32 × 32 tiles, not 8 × 8 ones.
                     let loads = wgsl.matches("= region[padded(").count();
                     let bits = staged.element_bits();
                     let pairs =
                         descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
-                    assert_eq!(loads, if pairs { 8 } else { 4 }, "{direction}\n{wgsl}");
+                    let per_vec4 = if pairs { 8 } else { 4 };
+                    let columns = if descriptor.name == "DynXor32" { 32 } else { 8 };
+                    let elements_per_vec4 = 128 / bits;
+                    let tiles_per_region = 256 * elements_per_vec4 / (columns * columns);
+                    let row_bytes = tiles_per_region * columns * bits / 8;
+                    let quads = if row_bytes < 256 { 2 } else { 1 };
+                    assert_eq!(loads, quads * per_vec4, "{direction}\n{wgsl}");
                     // And one inverse or offset per word: the word's other elements lie at
                     // its first element's place XOR a constant.
                     let computed =
@@ -954,7 +976,7 @@ fn layout_to_layout_copy_matches_the_offsets() {
     let data: Vec<u32> = (0..LdsA::SPACE as u32).map(|o| o * 3 + 1).collect();
     let input = gpu.upload(&data).expect("upload");
     let output = gpu.filled(Cute::SPACE, POISON).expect("buffer");
-    kernel.run(gpu, &input, &output).expect("copy");
+    kernel.run(gpu, (&input, &output)).expect("copy");
     let output = gpu.download(&output).expect("download");
     for m in 0..128 {
         for k in 0..32 {
@@ -1024,7 +1046,7 @@ fn transposes_match_the_cpu_on_partial_tiles() {
         }
         for kernel in kernels {
             let output = gpu.filled(image.len(), POISON).expect("buffer");
-            kernel.run(gpu, &input, &output).expect("transpose");
+            kernel.run(gpu, (&input, &output)).expect("transpose");
             let output = gpu.download(&output).expect("download");
             assert!(
                 output == expected,
@@ -1096,7 +1118,7 @@ fn bad_input_is_a_typed_error() {
     let short = gpu.filled(63, 0u32).expect("buffer");
     let right = gpu.filled(64, 0u32).expect("buffer");
     assert_eq!(
-        pack.run(gpu, &short, &right),
+        pack.run(gpu, (&short, &right)),
         Err(GpuError::Length {
             buffer: "input",
             expected: 64,
@@ -1165,10 +1187,10 @@ fn bad_input_is_a_typed_error() {
         expected: 64,
         actual: 32,
     });
-    assert_eq!(wide_pack.run(gpu, &right, &right), element);
+    assert_eq!(wide_pack.run(gpu, (&right, &right)), element);
     let words = gpu.filled(64, 0u64).expect("buffer");
     assert_eq!(
-        pack.run(gpu, &words, &words),
+        pack.run(gpu, (&words, &words)),
         Err(GpuError::Element {
             expected: 32,
             actual: 64
@@ -1184,7 +1206,7 @@ fn bad_input_is_a_typed_error() {
     ));
     let bytes = gpu.filled(64, 0u8).expect("buffer");
     assert_eq!(
-        pack.run(gpu, &bytes, &bytes),
+        pack.run(gpu, (&bytes, &bytes)),
         Err(GpuError::Element {
             expected: 32,
             actual: 8
@@ -1208,19 +1230,77 @@ fn timing_returns_one_duration_per_run() {
         gpu.filled(4096, 1u32).expect("buffer"),
         gpu.filled(4096, 0u32).expect("buffer"),
     );
-    match kernel.time(gpu, &input, &output, 3) {
+    match kernel.time(gpu, (&input, &output), 3) {
         Ok(times) => assert_eq!(times.len(), 3),
         Err(error) => assert!(!gpu.has_timestamps(), "{error}"),
     }
     if gpu.has_timestamps() {
-        let median = kernel.median(gpu, &input, &output, 5).expect("median");
+        let median = kernel.median(gpu, (&input, &output), 5).expect("median");
         assert!(median > std::time::Duration::ZERO);
         assert!(matches!(
-            kernel.median(gpu, &input, &output, 0),
+            kernel.median(gpu, (&input, &output), 0),
             Err(GpuError::TooLarge { .. })
         ));
     }
     assert_eq!(gpu.download(&output).expect("download"), vec![1; 4096]);
+}
+
+/// Two library kernels behind one `Dispatch` impl of the test's own: a pack into a scratch
+/// buffer and the unpack out of it.
+struct RoundTrip {
+    pack: Kernel,
+    unpack: Kernel,
+}
+
+impl<'b> Dispatch<(&'b Buffer<u32>, &'b Buffer<u32>, &'b Buffer<u32>)> for RoundTrip {
+    fn enqueue(
+        &self,
+        batch: &mut Batch,
+        (input, scratch, output): (&'b Buffer<u32>, &'b Buffer<u32>, &'b Buffer<u32>),
+    ) -> Result<(), GpuError> {
+        self.pack.enqueue(batch, (input, scratch))?;
+        self.unpack.enqueue(batch, (scratch, output))
+    }
+}
+
+/// `run` and `time` come with `enqueue`, for the library's kernels (here a `map`, which had
+/// no timing of its own) and for a type of one's own that records two passes a run: it runs both, and
+/// times one duration a run (the sum of its passes).
+fn a_type_of_ones_own_runs_and_times_through_dispatch() {
+    let gpu = gpu();
+    let layout = GpuLayout::of::<MortonTexture, 2>().expect("layout");
+    let round_trip = RoundTrip {
+        pack: gpu.pack_kernel(&layout).expect("pack"),
+        unpack: gpu.unpack_kernel(&layout).expect("unpack"),
+    };
+    let image: Vec<u32> = (1..=64).collect();
+    let input = gpu.upload(&image).expect("upload");
+    let (scratch, output) = (
+        gpu.filled(64, POISON).expect("buffer"),
+        gpu.filled(64, POISON).expect("buffer"),
+    );
+    let buffers = (&input, &scratch, &output);
+    round_trip.run(gpu, buffers).expect("round trip");
+    assert_eq!(gpu.download(&output).expect("download"), image);
+    let short = gpu.filled(63, POISON).expect("buffer");
+    assert!(matches!(
+        round_trip.run(gpu, (&input, &short, &output)),
+        Err(GpuError::Length { .. })
+    ));
+
+    let map = gpu.map_kernel(&layout, "return value + 1u;").expect("map");
+    match (round_trip.time(gpu, buffers, 4), map.time(gpu, &output, 3)) {
+        (Ok(trips), Ok(maps)) => {
+            assert_eq!((trips.len(), maps.len()), (4, 3));
+            assert!(trips.iter().all(|t| *t > std::time::Duration::ZERO));
+        }
+        (trips, maps) => assert!(!gpu.has_timestamps(), "{trips:?} {maps:?}"),
+    }
+    // The timed runs ran too: the map added one per run to the round trip's output.
+    assert_eq!(
+        gpu.download(&output).expect("download"),
+        image.iter().map(|v| v + 3).collect::<Vec<u32>>()
+    );
 }
 
 proptest! {
@@ -1299,7 +1379,7 @@ proptest! {
         let image: Vec<u32> = (0..(height * width) as u32).map(|v| v.wrapping_mul(2_654_435_761)).collect();
         let input = gpu.upload(&image).expect("upload");
         let output = gpu.filled(image.len(), POISON).expect("buffer");
-        kernel.run(gpu, &input, &output).expect("transpose");
+        kernel.run(gpu, (&input, &output)).expect("transpose");
         let output = gpu.download(&output).expect("download");
         prop_assert!(output == transposed(&image, height, width), "{}\n{}", text, kernel.wgsl());
     }
@@ -1312,7 +1392,7 @@ fn a_lost_device_is_an_error() {
     let output = gpu.filled(4, 0u32).expect("buffer");
     let kernel = gpu.plain_copy_kernel(4).expect("kernel");
     gpu.device().destroy();
-    let result = kernel.run(&gpu, &input, &output);
+    let result = kernel.run(&gpu, (&input, &output));
     assert!(matches!(result, Err(GpuError::DeviceLost(_))), "{result:?}");
 }
 
@@ -1344,15 +1424,15 @@ fn batches_run_chained_kernels_in_order() {
 
     assert!(gpu.batch().submit().is_ok(), "an empty batch");
     let mut batch = gpu.batch();
-    pack.enqueue(&mut batch, &input, &packed).expect("pack");
+    pack.enqueue(&mut batch, (&input, &packed)).expect("pack");
     map.enqueue(&mut batch, &packed).expect("map");
-    let refused = unpack.enqueue(&mut batch, &packed, &short);
+    let refused = unpack.enqueue(&mut batch, (&packed, &short));
     assert!(
         matches!(refused, Err(GpuError::Length { .. })),
         "{refused:?}"
     );
     unpack
-        .enqueue(&mut batch, &packed, &output)
+        .enqueue(&mut batch, (&packed, &output))
         .expect("unpack");
     assert_eq!(batch.runs(), 3);
     batch.submit().expect("the batch runs");
@@ -1370,7 +1450,7 @@ fn batches_run_chained_kernels_in_order() {
     let mut batch = gpu.batch();
     for _ in 0..2 {
         kernel
-            .enqueue(&mut batch, &a_buffer, &b_buffer, &c)
+            .enqueue(&mut batch, (&a_buffer, &b_buffer, &c))
             .expect("GEMM");
     }
     batch.submit().expect("the batch runs");

@@ -3,14 +3,16 @@
 //! Options take their value as the next argument or after `=`; `--banks` of `show` is a
 //! switch that may carry a configuration (`--banks=64x4`).
 
+use crate::diagnostics::render;
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use swizzle::texture::wiiu::TileMode;
 use swizzle::texture::{Format, Platform, Surface};
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::picture::Coloring;
+use swizzle_syntax::check::CheckedAccess;
 
 pub const USAGE: &str = "\
 usage: swizzle show FILE [--layout NAME] [--banks[=COUNTxWIDTH]] [--element-bytes N]
@@ -42,10 +44,11 @@ are read; --layout picks one (needed when FILE holds several).
             a `threads` item is drawn as its tile coloured by thread and numbered by value
             (--color thread, its default)
 
-An access SPEC lists settings: lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8
-(lanes, bytes and vector default to 32, 4 and 1; along to the last coordinate; every other
-name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and parentheses).
---access NAME uses the `access NAME { ... }` item of FILE instead, with its banks.
+An access SPEC is the body of an `access` item, as `layout!` reads it and with its errors:
+'lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;' (statements
+`lanes n;`, `bytes n;`, `vector n;` or `vector n along c;`, `banks (count, width);`,
+`const NAME = expr;`, and one `coordinate = expression of lane;` per coordinate).
+--access NAME uses the `access NAME { ... }` item of FILE instead.
 
   texture   whole texture surfaces (mips, layers, depth, compressed blocks) as a platform
             tiles them: `swizzle` tiles the raw linear file IN (levels tightly packed, layer
@@ -53,7 +56,8 @@ name is a coordinate as an expression of `lane` with + - * / % ^ & | << >> and p
             way, `info` prints each level's size and byte ranges on both sides, and with
             --picture draws one level (--layer, --mip: 0 and 0) as an SVG: each block
             numbered with the tiled byte it starts at, coloured by its tile of --tile bytes
-            (512, a Switch GOB). --platform: switch, wiiu, 3ds, ps4, d3d12; the Wii U takes
+            (512, a Switch GOB). --platform: switch, wiiu, 3ds, ps3, ps4, xbox360, d3d12; the
+            Wii U takes
             GX2's --tile-mode (0 to 15, default 4: 2-D thin-1) and --swizzle (default 0);
             --format: r8, rg8, rgb8, rgba8, rgba16, rgba32, bc1 to bc7, astcWxH, …;
             --depth, --layers and --mips default to 1.
@@ -110,7 +114,7 @@ pub struct LevelPicture {
 /// `--access`: an inline SPEC, or the name of an `access` item of the file (resolved once
 /// the file is read).
 pub enum AccessArg {
-    Spec(Access),
+    Spec(CheckedAccess),
     Named(String),
 }
 
@@ -240,7 +244,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             banks: match options.values.remove("--banks") {
                 None => None,
                 Some(None) => Some(Banks::default()),
-                Some(Some(config)) => Some(swizzle_syntax::banks(&config).map_err(UsageError)?),
+                Some(Some(config)) => Some(banks(&config).map_err(UsageError)?),
             },
             element_bytes: options.positive("--element-bytes")?.unwrap_or(4),
             file,
@@ -508,16 +512,31 @@ impl Options {
                 true => Ok(AccessArg::Named(value)),
                 false => swizzle_syntax::access_pattern(&value)
                     .map(AccessArg::Spec)
-                    .map_err(|e| UsageError(format!("--access: {e}"))),
+                    .map_err(|errors| {
+                        let shown = render(&errors, Path::new("--access"), &value);
+                        let shown = shown.trim_end().trim_start_matches("error: ");
+                        UsageError(format!("--access: {shown}"))
+                    }),
             })
             .transpose()
     }
 
     fn banks(&mut self) -> Result<Option<Banks>, UsageError> {
         self.take("--banks")
-            .map(|value| swizzle_syntax::banks(&value).map_err(UsageError))
+            .map(|value| banks(&value).map_err(UsageError))
             .transpose()
     }
+}
+
+/// Parses `COUNTxWIDTH`: that many banks of that many bytes.
+fn banks(spec: &str) -> Result<Banks, String> {
+    let invalid = || format!("expected banks as COUNTxWIDTH_BYTES (e.g. 32x4), found `{spec}`");
+    let (count, width) = spec.split_once(['x', 'X']).ok_or_else(invalid)?;
+    let positive = |text: &str| text.parse::<usize>().ok().filter(|&n| n > 0);
+    Ok(Banks {
+        count: positive(count).ok_or_else(invalid)?,
+        width_bytes: positive(width).ok_or_else(invalid)?,
+    })
 }
 
 /// Whether `value` is an identifier, the name of an item of the file.

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use swizzle_core::analysis::{Access, Banks};
 use swizzle_core::picture::{self, PictureError};
 use swizzle_core::report;
-use swizzle_syntax::check::Checked;
+use swizzle_syntax::check::{Checked, CheckedAccess};
 use swizzle_syntax::{NamedTraversal, Source};
 
 /// Why a command failed.
@@ -63,21 +63,20 @@ fn run(command: Command) -> Result<String, Failure> {
             banks,
             element_bytes,
         } => {
-            let layouts = load(&file)?.layouts;
-            let chosen: Vec<&Checked> = match layout {
-                Some(name) => vec![find(&layouts, &name, &file)?],
-                None => layouts.iter().collect(),
+            let source = load(&file)?;
+            let chosen: Vec<usize> = match layout {
+                Some(name) => vec![find(&source.layouts, &name, &file)?],
+                None => (0..source.layouts.len()).collect(),
             };
-            let shown: Vec<String> = chosen
-                .iter()
-                .map(|checked| {
-                    let mut shown = report::show(&checked.descriptor, banks, element_bytes);
-                    if let Some(threads) = checked.thread_values() {
-                        shown.push_str(&report::threads(&threads));
-                    }
-                    shown
-                })
-                .collect();
+            let mut shown = Vec::with_capacity(chosen.len());
+            source.shown(&chosen, |index, facts| {
+                let checked = &source.layouts[index];
+                let mut text = report::show_with(&checked.descriptor, facts, banks, element_bytes);
+                if let Some(threads) = checked.thread_values() {
+                    text.push_str(&report::threads(&threads));
+                }
+                shown.push(text);
+            });
             Ok(shown.join("\n"))
         }
         Command::Analyze {
@@ -199,7 +198,7 @@ fn resolve(
     file: &Path,
 ) -> Result<(Access, Option<Banks>), Failure> {
     let name = match access {
-        AccessArg::Spec(access) => return Ok((access, None)),
+        AccessArg::Spec(checked) => return Ok(declared(&checked)),
         AccessArg::Named(name) => name,
     };
     let found = source
@@ -218,8 +217,13 @@ fn resolve(
             listing(&held)
         ))
     })?;
-    let (count, width_bytes) = found.banks;
-    Ok((found.access.clone(), Some(Banks { count, width_bytes })))
+    Ok(declared(found))
+}
+
+/// An access and the banks it declares (32 of 4 bytes where it declares none).
+fn declared(checked: &CheckedAccess) -> (Access, Option<Banks>) {
+    let (count, width_bytes) = checked.banks;
+    (checked.access.clone(), Some(Banks { count, width_bytes }))
 }
 
 /// The traversal item named `name`.
@@ -258,7 +262,7 @@ fn select<'a>(
     file: &Path,
 ) -> Result<&'a Checked, Failure> {
     match (name, layouts) {
-        (Some(name), _) => find(layouts, name, file),
+        (Some(name), _) => find(layouts, name, file).map(|index| &layouts[index]),
         (None, [only]) => Ok(only),
         (None, _) => Err(Failure::Usage(format!(
             "{} holds several layouts ({}): choose one with --layout NAME",
@@ -268,10 +272,11 @@ fn select<'a>(
     }
 }
 
-fn find<'a>(layouts: &'a [Checked], name: &str, file: &Path) -> Result<&'a Checked, Failure> {
+/// The index of the layout named `name`.
+fn find(layouts: &[Checked], name: &str, file: &Path) -> Result<usize, Failure> {
     layouts
         .iter()
-        .find(|checked| checked.descriptor.name == name)
+        .position(|checked| checked.descriptor.name == name)
         .ok_or_else(|| {
             Failure::Input(format!(
                 "{} holds no layout `{name}`; it holds {}",

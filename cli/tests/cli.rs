@@ -37,7 +37,7 @@ layout RowMajorA {
 ";
 
 /// The read of seed 003: 16 rows of two 8-half vectors.
-const LDS_READ: &str = "lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8";
+const LDS_READ: &str = "lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;";
 
 /// Writes `text` to a file of the test's own in the target's scratch directory.
 fn file(name: &str, text: &str) -> PathBuf {
@@ -227,7 +227,7 @@ fn unknown_layouts_and_unfit_accesses_fail_with_one() {
             "--layout",
             "LdsA",
             "--access",
-            "m=lane*8 k=0",
+            "lanes 32; bytes 4; m = lane * 8; k = 0;",
         ],
         1,
     );
@@ -268,22 +268,41 @@ fn usage_errors_exit_with_two() {
                 "--layout",
                 "LdsA",
                 "--access",
-                "lanes=1000000 m=0 k=0",
+                "lanes 1000000; bytes 4; m = 0; k = 0;",
             ],
-            "--access: expected an integer from 1 to 4096 for `lanes` at column 7",
-        ),
-        (
-            vec!["analyze", path, "--layout", "LdsA", "--access", "m=lane%"],
-            "--access: expected an integer, `lane` or `(` at the end",
+            "--access: the lane count 1000000 is more than 4096, the most an access may set",
         ),
         (
             vec![
-                "analyze", path, "--layout", "LdsA", "--access", "m=0", "--banks", "32",
+                "analyze",
+                path,
+                "--layout",
+                "LdsA",
+                "--access",
+                "lanes 32; m = lane %;",
+            ],
+            "--access: expected an integer, a constant name or `(`",
+        ),
+        (
+            vec![
+                "analyze",
+                path,
+                "--layout",
+                "LdsA",
+                "--access",
+                "lanes 32; bytes 4; m = 0; k = 0;",
+                "--banks",
+                "32",
             ],
             "expected banks as COUNTxWIDTH_BYTES (e.g. 32x4), found `32`",
         ),
         (
-            vec!["analyze", path, "--access", "m=0 k=0"],
+            vec![
+                "analyze",
+                path,
+                "--access",
+                "lanes 32; bytes 4; m = 0; k = 0;",
+            ],
             "holds several layouts (`LdsA` and `RowMajorA`): choose one with --layout NAME",
         ),
         (
@@ -309,7 +328,7 @@ fn usage_errors_exit_with_two() {
 fn help_succeeds() {
     let (out, _) = run(&["--help"], 0);
     assert!(out.starts_with("usage: swizzle show FILE"));
-    assert!(out.contains("An access SPEC lists settings"));
+    assert!(out.contains("An access SPEC is the body of an `access` item"));
     let (out, _) = run(&["svg", "-h"], 0);
     assert!(out.starts_with("usage:"));
 }
@@ -382,7 +401,10 @@ fn svg_colours_cells_by_lane() {
         "lanes",
         MORTON,
         "Morton4",
-        &["--access", "lanes=4 y=lane x=lane/2*2 vector=2"],
+        &[
+            "--access",
+            "lanes 4; bytes 4; y = lane; x = lane / 2 * 2; vector 2;",
+        ],
     );
     let cell = |y: usize, x: usize| colour(&pixmap, &geometry, y, x);
     // Lane 0 reads (0, 0..2), lane 1 (1, 0..2), lane 2 (2, 2..4), lane 3 (3, 2..4).
@@ -593,7 +615,12 @@ fn accesses_declared_in_the_file_are_used_by_name() {
     );
     // The same access written inline gives the same bank-conflict report.
     let (inline, _) = run(
-        &["analyze", path, "--access", "lanes=8 bytes=4 y=lane x=0"],
+        &[
+            "analyze",
+            path,
+            "--access",
+            "lanes 8; bytes 4; y = lane; x = 0;",
+        ],
         0,
     );
     let conflicts = |report: &str| {
@@ -688,6 +715,59 @@ fn the_command_line_reports_every_ui_case_as_the_macro_does() {
     assert!(compared >= 70, "only {compared} UI cases compared");
 }
 
+/// `--access SPEC` is the body of an `access` item, read by the macro's parser and checks:
+/// the UI cases of malformed accesses, their bodies given inline, fail with the macro's
+/// message, on the same text where the error has a place in the body.
+#[test]
+fn inline_accesses_fail_as_the_macro_does() {
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/ui");
+    let layout = file(
+        "inline_access.layout",
+        "layout Tile { memory [m: 64, k: 64]; coords [m, k]; }",
+    );
+    let mut placed = 0;
+    for name in ["access_setting_too_large", "access_without_lanes"] {
+        let read = |extension| {
+            std::fs::read_to_string(cases.join(name).with_extension(extension)).expect("readable")
+        };
+        let (rust, stderr) = (read("rs"), read("stderr"));
+        let open = rust
+            .find("access ")
+            .and_then(|at| rust[at..].find('{').map(|i| at + i + 1));
+        let body = open
+            .and_then(|open| {
+                rust[open..]
+                    .find('}')
+                    .map(|close| rust[open..open + close].trim())
+            })
+            .expect("an access item");
+        let message = stderr.lines().next().expect("an error");
+        let message = message.strip_prefix("error: ").expect("an error");
+        let (_, err) = run(&["analyze", layout.to_str().unwrap(), "--access", body], 2);
+        assert!(
+            err.starts_with(&format!("error: --access: {message}\n")),
+            "{name}: {err}"
+        );
+        if let Some(cli) = underlined(&err) {
+            assert_eq!(Some(cli), underlined(&stderr), "{name}: {err}");
+            placed += 1;
+        }
+    }
+    assert_eq!(placed, 1, "the too-large setting is underlined in the SPEC");
+}
+
+/// The text under the first error's carets (`1 << 30`), where it has a place.
+fn underlined(rendered: &str) -> Option<String> {
+    let lines: Vec<&str> = rendered.lines().collect();
+    lines.windows(2).find_map(|pair| {
+        let (_, code) = pair[0].split_once(" | ")?;
+        let (_, marks) = pair[1].split_once(" | ")?;
+        let start = marks.find('^')?;
+        let len = marks[start..].chars().take_while(|&c| c == '^').count();
+        Some(code.chars().skip(start).take(len).collect())
+    })
+}
+
 /// Hostile files end with a located error, never a crash: before the budgets, a constant of
 /// 20 000 terms or 200 000 nested brackets overflowed the stack (SIGABRT).
 #[test]
@@ -734,7 +814,7 @@ fn huge_and_deep_input_is_a_located_error() {
         );
     }
     let deep = format!(
-        "lanes=32 m={}lane{} k=0",
+        "lanes 32; bytes 4; m = {}lane{}; k = 0;",
         "(".repeat(30_000),
         ")".repeat(30_000)
     );
@@ -744,7 +824,7 @@ fn huge_and_deep_input_is_a_located_error() {
     );
     let (_, err) = run(&["analyze", path.to_str().unwrap(), "--access", &deep], 2);
     assert!(
-        err.starts_with("error: --access: the expression at column 268 has more than 256"),
+        err.starts_with("error: --access: brackets nest deeper than 128 levels here"),
         "{err}"
     );
 }
@@ -925,6 +1005,8 @@ fn texture_files_round_trip_to_the_librarys_bytes() {
         ("wiiu", Platform::WIIU, "bc1", Format::BC1),
         ("3ds", Platform::N3ds, "rgba8", Format::RGBA8),
         ("ps4", Platform::Ps4, "bc3", Format::BC3),
+        ("ps3", Platform::Ps3, "bc1", Format::BC1),
+        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8),
         ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8),
     ];
     for (name, platform, format_name, format) in cases {
@@ -1112,7 +1194,7 @@ fn texture_errors_are_clear() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_out.bin");
     let out = out.to_str().unwrap();
     let base = ["--width", "8", "--height", "8"];
-    let cases: [(Vec<&str>, i32, &str); 7] = [
+    let cases: [(Vec<&str>, i32, &str); 8] = [
         (
             vec![
                 "texture",
@@ -1151,7 +1233,7 @@ fn texture_errors_are_clear() {
                 "r8",
             ],
             2,
-            "unknown platform `gamecube` (one of switch, 3ds, ps4, d3d12, wiiu)",
+            "unknown platform `gamecube` (one of switch, 3ds, ps3, ps4, xbox360, d3d12, wiiu)",
         ),
         (
             vec!["texture", "info", "--platform", "ps4", "--format", "rgb9"],
@@ -1171,6 +1253,11 @@ fn texture_errors_are_clear() {
             ],
             1,
             "does not tile this surface: 3-D textures",
+        ),
+        (
+            vec!["texture", "info", "--platform", "xbox360", "--format", "r8"],
+            1,
+            "does not tile this surface: texels of 1 bytes",
         ),
         (
             vec![

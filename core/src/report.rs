@@ -1,19 +1,55 @@
 //! What `swizzle show` and `swizzle analyze` print, and the playground shows: plain text, one fact
 //! per line.
 
+use crate::analysis::contiguity::vector_width_of;
 use crate::analysis::{
     Access, Banks, Coalescing, Touch, bank_conflicts, locality, transactions, vector_width,
 };
 use crate::budget;
 use crate::canon::Canonical;
 use crate::ir::Descriptor;
-use crate::picture;
+use crate::picture::{self, Cells, PictureError};
 use crate::plans::threads::ThreadValues;
 use std::fmt::Write;
+
+/// What [`show`] reports of a layout that its caller may have decided already, each the
+/// same as [`Shown::of`] decides it: the command line takes the bijectivity the check
+/// proved and builds the cells of a layout `over` another from its base's, so that a chain
+/// of layouts costs each layout its own stages, not its bases' too.
+pub struct Shown {
+    /// Whether distinct coordinates get distinct offsets and cover the element space
+    /// ([`Canonical::bijectivity`] within [`budget::REQUESTED_ENUMERATION`]): `Err` says
+    /// why not.
+    pub bijectivity: Result<(), String>,
+    /// The offset of every coordinate ([`Cells::new`]), or why there are none.
+    pub cells: Result<Cells, PictureError>,
+}
+
+impl Shown {
+    /// Decides everything from the descriptor: its whole canonical form, and every
+    /// coordinate through the interpreter.
+    pub fn of(descriptor: &Descriptor) -> Shown {
+        let canonical = Canonical::new(descriptor);
+        Shown {
+            bijectivity: canonical.bijectivity(descriptor, budget::REQUESTED_ENUMERATION),
+            cells: Cells::new(descriptor),
+        }
+    }
+}
 
 /// The facts of a layout and its grid of offsets, or of banks when `banks` is given; a
 /// grid that cannot be drawn (too large) is replaced by the reason.
 pub fn show(descriptor: &Descriptor, banks: Option<Banks>, element_bytes: usize) -> String {
+    show_with(descriptor, &Shown::of(descriptor), banks, element_bytes)
+}
+
+/// [`show`], with what `shown` says of the layout instead of deciding it again.
+pub fn show_with(
+    descriptor: &Descriptor,
+    shown: &Shown,
+    banks: Option<Banks>,
+    element_bytes: usize,
+) -> String {
     let mut out = String::new();
     let shape = descriptor.shape();
     let count =
@@ -30,23 +66,34 @@ pub fn show(descriptor: &Descriptor, banks: Option<Banks>, element_bytes: usize)
     }
     let _ = writeln!(out, "  size           {}", count(descriptor.size()));
     let _ = writeln!(out, "  element space  {}", count(descriptor.space()));
-    let _ = writeln!(out, "  bijective      {}", bijectivity(descriptor));
+    let bijective = match &shown.bijectivity {
+        Ok(()) => format!("yes, onto 0..{}", descriptor.space().unwrap_or(0)),
+        Err(why) => format!("no: {why}"),
+    };
+    let _ = writeln!(out, "  bijective      {bijective}");
     if let Some(last) = coordinate_names(descriptor).last() {
-        let _ = writeln!(
-            out,
-            "  vector width   {} along {last}",
-            vector_width(descriptor)
-        );
+        // The cells hold every coordinate the width would evaluate; a layout too large for
+        // them is evaluated, within the analyses' budget.
+        let width = match &shown.cells {
+            Ok(cells) => vector_width_of(cells),
+            Err(_) => vector_width(descriptor),
+        };
+        let _ = writeln!(out, "  vector width   {width} along {last}");
     }
     let (what, mut details, grid) = match banks {
-        None => ("offsets", vec![], picture::offset_map(descriptor)),
+        None => (
+            "offsets",
+            vec![],
+            shown.cells.as_ref().map(picture::cells_map),
+        ),
         Some(banks) => (
             "banks",
             vec![format!(
                 "{} × {} B, {element_bytes}-byte elements",
                 banks.count, banks.width_bytes
             )],
-            picture::bank_map(descriptor, element_bytes, banks),
+            (shown.cells.as_ref())
+                .map(|cells| picture::cells_bank_map(cells, element_bytes, banks)),
         ),
     };
     details.extend(axes(descriptor));
@@ -173,15 +220,6 @@ pub fn analyze(
         let _ = writeln!(out, "    {}", line.join(", "));
     }
     Ok(out)
-}
-
-/// Whether distinct coordinates get distinct offsets and cover the element space.
-fn bijectivity(descriptor: &Descriptor) -> String {
-    let canonical = Canonical::new(descriptor);
-    match canonical.bijectivity(descriptor, budget::REQUESTED_ENUMERATION) {
-        Ok(()) => format!("yes, onto 0..{}", descriptor.space().unwrap_or(0)),
-        Err(why) => format!("no: {why}"),
-    }
 }
 
 /// Which coordinates number the grid's rows, columns and blocks.

@@ -6,7 +6,7 @@
 
 use swizzle::analysis::transactions::transactions_of;
 use swizzle::analysis::{Coalescing, Touch, Transactions};
-use swizzle::gpu::{Buffer, Gpu, GpuError, GpuLayout, Kernel};
+use swizzle::gpu::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Kernel};
 use swizzle::ir::Descriptor;
 
 swizzle::layout! {
@@ -331,7 +331,7 @@ pub fn experiment(gpu: &Gpu, volume: &Volume, runs: Option<usize>) -> Result<Vec
                 let kernel =
                     kernel(gpu, &layout, depth, block, threads).map_err(|e| e.to_string())?;
                 kernel
-                    .run(gpu, &voxels, &image)
+                    .run(gpu, (&voxels, &image))
                     .map_err(|e| e.to_string())?;
                 let rendered = gpu.download(&image).map_err(|e| e.to_string())?;
                 let wrong = rendered
@@ -348,7 +348,7 @@ pub fn experiment(gpu: &Gpu, volume: &Volume, runs: Option<usize>) -> Result<Vec
                 let seconds = match runs.filter(|_| gpu.has_timestamps()) {
                     Some(runs) => Some(
                         kernel
-                            .median(gpu, &voxels, &image, runs)
+                            .median(gpu, (&voxels, &image), runs)
                             .map_err(|e| e.to_string())?
                             .as_secs_f64(),
                     ),

@@ -22,8 +22,8 @@
 //! 20 20 21 21 22 22 23 23 16 16 17 17 18 18 19 19 28 28 29 29 30 30 31 31 24 24 25 25 26 26 27 27
 //! …
 //!
-//! $ swizzle analyze lds.layout --layout LdsA --access "lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8"
-//! LdsA, access `lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8`
+//! $ swizzle analyze lds.layout --layout LdsA --access "lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;"
+//! LdsA, access `lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;`
 //!   32 lanes, each 8 × 2-byte elements along k
 //!
 //! bank conflicts (32 banks × 4 B, 4 phases of 8 lanes):
@@ -55,13 +55,12 @@
 //! | `analyze FILE [--layout NAME] --access SPEC\|NAME [--banks COUNTxWIDTH] [--line-bytes N]` | bank conflicts with the colliding lanes, transactions under the three coalescing models, locality of the memory order |
 //! | `svg FILE [--layout NAME] [--color bank\|lane] [--access SPEC\|NAME] [--path memory\|NAME] [-o OUT.svg]` | the SVG, to `OUT.svg` or standard output; `--access` alone colours by lane; `--path memory` draws the memory order as arrows, `--path NAME` the accesses of the file's `traversal NAME = sfc(..)`, over the layout it walks `over` unless `--layout` says otherwise |
 //!
-//! `--access` takes an inline SPEC (`"lanes=32 bytes=2 m=lane%16 k=lane/16*8"`) or the name of
-//! an `access NAME { ... }` item of the file, whose declared banks it then uses.
-//!
-//! An access `SPEC` is a list of settings: `lanes`, `bytes` and `vector` (default 32, 4 and 1),
-//! `along` (default: the last coordinate), and one expression of `lane` per coordinate with
-//! `+ - * / % ^ & | << >>`, parentheses and Rust's precedence; spaces inside expressions are
-//! fine (`"m = lane % 16, k = lane / 16 * 8"`). `--layout` may be left out when the file holds
+//! `--access` takes an inline SPEC or the name of an `access NAME { ... }` item of the file.
+//! A `SPEC` is the body of an `access` item, read by the macro's own parser and checks, so
+//! the command line accepts what `layout!` accepts and fails with its messages
+//! (`"lanes 32; bytes 2; m = lane % 16; k = lane / 16 * 8;"`; `vector 8 along k;`,
+//! `banks (64, 4);` and `const` as in the item). Either way the access's banks are used
+//! unless `--banks` says otherwise. `--layout` may be left out when the file holds
 //! one layout. A file that does not parse prints every error as rustc would, with
 //! `--> FILE:LINE:COLUMN` and a caret under the faulty tokens, and exits with 1, as do an
 //! unknown layout or traversal, an access that leaves the layout and a traversal of other

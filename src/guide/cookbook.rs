@@ -140,7 +140,7 @@
 //! ```text
 //! $ cargo install --path cli
 //! $ swizzle show lds.layout --layout LdsA --banks --element-bytes 2
-//! $ swizzle analyze lds.layout --layout LdsA --access "lanes=32 bytes=2 vector=8 along=k m=lane%16 k=lane/16*8"
+//! $ swizzle analyze lds.layout --layout LdsA --access "lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;"
 //! $ swizzle svg lds.layout --layout LdsA --color bank -o lds.svg
 //! ```
 //!

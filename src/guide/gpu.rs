@@ -68,7 +68,7 @@
 //! ```rust,no_run
 //! # #[cfg(feature = "gpu")]
 //! # fn main() -> Result<(), swizzle::gpu::GpuError> {
-//! use swizzle::gpu::{Gpu, GpuLayout};
+//! use swizzle::gpu::{Dispatch, Gpu, GpuLayout};
 //!
 //! swizzle::layout! {
 //!     layout MortonTiles {
@@ -87,10 +87,10 @@
 //! let input = gpu.upload(&image)?;
 //! let tiles = gpu.filled(MortonTiles::SPACE, 0.0f32)?;
 //! let pack = gpu.pack_kernel(&layout)?;
-//! pack.run(&gpu, &input, &tiles)?;
+//! pack.run(&gpu, (&input, &tiles))?;
 //! assert_eq!(gpu.download(&tiles)?[MortonTiles::offset(1, 2)], image[1024 + 2]);
-//! let times = pack.time(&gpu, &input, &tiles, 30)?; // GPU timestamps, one per run
-//! let median = pack.median(&gpu, &input, &tiles, 30)?; // the same after 0.5 s of warm-up
+//! let times = pack.time(&gpu, (&input, &tiles), 30)?; // GPU timestamps, one per run
+//! let median = pack.median(&gpu, (&input, &tiles), 30)?; // the same after 0.5 s of warm-up
 //! # Ok(())
 //! # }
 //! # #[cfg(not(feature = "gpu"))]
@@ -146,16 +146,18 @@
 //! the CPU. `cargo bench --bench gpu` measures them against a plain copy and a CUDA copy
 //! (CONTRIBUTING.md says how to run it on a GPU).
 //!
-//! **Batches.** Each `run` submits one run and waits for it, a round trip of about half a
+//! **Batches.** Every kernel runs, records and times through one trait, `gpu::Dispatch`,
+//! given its buffers as one argument: `(&input, &output)`, `(&a, &b, &c)` for a GEMM, `&data`
+//! for a `map`. Each `run` submits one run and waits for it, a round trip of about half a
 //! millisecond on an H200. Kernels that follow one another, or many runs of one, go into a
-//! `gpu::Batch`: each kernel's `enqueue` checks its buffers and records a
-//! run, and `submit` sends them all at once and waits once. Runs see what the runs recorded
-//! before them wrote:
+//! `gpu::Batch`: each kernel's `enqueue` checks its buffers and records a run, and
+//! `submit` sends them all at once and waits once. Runs see what the runs recorded before
+//! them wrote:
 //!
 //! ```rust,no_run
 //! # #[cfg(feature = "gpu")]
 //! # fn main() -> Result<(), swizzle::gpu::GpuError> {
-//! # use swizzle::gpu::{Gpu, GpuLayout};
+//! # use swizzle::gpu::{Dispatch, Gpu, GpuLayout};
 //! # swizzle::layout! {
 //! #     layout MortonTiles {
 //! #         memory [ty: 256, tx: 256, m: 16];
@@ -172,8 +174,8 @@
 //! let input = gpu.upload(&image)?;
 //! let (tiles, output) = (gpu.filled(1024 * 1024, 0.0f32)?, gpu.filled(1024 * 1024, 0.0f32)?);
 //! let mut batch = gpu.batch();
-//! pack.enqueue(&mut batch, &input, &tiles)?;
-//! unpack.enqueue(&mut batch, &tiles, &output)?; // reads what the pack wrote
+//! pack.enqueue(&mut batch, (&input, &tiles))?;
+//! unpack.enqueue(&mut batch, (&tiles, &output))?; // reads what the pack wrote
 //! batch.submit()?; // one submission, one wait
 //! assert_eq!(gpu.download(&output)?, image);
 //! # Ok(())
@@ -182,8 +184,8 @@
 //! # fn main() {}
 //! ```
 //!
-//! **Timing.** Time kernels with `Kernel::median`, or call `Kernel::warm_up` before
-//! `Kernel::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
+//! **Timing.** Time kernels with `Dispatch::median`, or call `Dispatch::warm_up` before
+//! `Dispatch::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
 //! measures far below its bandwidth ([BENCHMARKS.md], "GPU", says by how much on an H100).
 //!
 //! ## Writing a GPU kernel with swizzle: a GEMM
@@ -197,14 +199,14 @@
 //! ```rust,no_run
 //! # #[cfg(feature = "gpu")]
 //! # fn main() -> Result<(), swizzle::gpu::GpuError> {
-//! use swizzle::gpu::Gpu;
+//! use swizzle::gpu::{Dispatch, Gpu};
 //! let gpu = Gpu::new()?;
 //! let (m, n, k) = (1000, 1200, 700);
 //! let a = gpu.upload(&vec![1.0f32; m * k])?;
 //! let b = gpu.upload(&vec![0.5f32; k * n])?;
 //! let c = gpu.filled(m * n, 0.0f32)?;
 //! let gemm = gpu.gemm_kernel([m, n, k], &swizzle::gemm::config())?;
-//! gemm.run(&gpu, &a, &b, &c)?;
+//! gemm.run(&gpu, (&a, &b, &c))?;
 //! assert!(gpu.download(&c)?.iter().all(|&x| x == 350.0));
 //! # Ok(())
 //! # }

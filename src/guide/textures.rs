@@ -50,7 +50,8 @@
 //! A texture file holds more than one image: a mip chain, array layers (six for a cube map),
 //! depth slices, often BC or ASTC blocks. [`swizzle::texture`](crate::texture) takes the
 //! whole surface: a [`Surface`](crate::texture::Surface) is a
-//! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps4`, `D3d12`, `WiiU`), a size in
+//! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps3`, `Ps4`, `Xbox360`, `D3d12`,
+//! `WiiU`), a size in
 //! pixels, layers, mips and a [`Format`](crate::texture::Format) (blocks of w × h pixels of
 //! n bytes: `Format::RGBA8`, `Format::BC7`, `Format::astc(6, 6)`, …). The linear side is a
 //! DDS file's payload: levels tightly packed, layer by layer, mips within a layer.
@@ -93,9 +94,22 @@
 //! surfaces in depth and aligns array layers; the rules are spelled out in
 //! [`texture::switch`](crate::texture::switch). Each platform's addressing is `layout!` items
 //! in its module: Tegra's GOBs stacked into blocks, the 3DS and PS4 8×8 Morton tiles
-//! (`morton`), D3D12's standard swizzle as one `bits` matrix per texel size. A surface a
-//! platform does not tile (3DS levels under 8×8, D3D12 3-D textures, texel sizes without a
-//! kernel) is a `TextureError::Unsupported` saying why.
+//! (`morton`), the PS3's Morton order over a whole level (power-of-two squares of Morton
+//! tiles), the Xbox 360's 32 × 32 macro tiles and D3D12's standard swizzle as one `bits`
+//! matrix per texel size. A surface a platform does not tile (3DS levels under 8×8, D3D12
+//! 3-D textures, Xbox 360 texels of 1 or 2 bytes, texel sizes without a kernel) is a
+//! `TextureError::Unsupported` saying why.
+//!
+//! ```rust
+//! use swizzle::texture::{Format, Platform, Surface};
+//! // The PS3 pads each level to powers of two: a 100 × 37 RGBA8 level takes 128 × 64.
+//! let ps3 = Surface::new(Platform::Ps3, 100, 37, Format::RGBA8);
+//! assert_eq!(ps3.swizzled_size()?, 128 * 64 * 4);
+//! // The Xbox 360 pads to whole 32 × 32 macro tiles of blocks: 25 × 10 BC1 blocks take 32 × 32.
+//! let x360 = Surface::new(Platform::Xbox360, 100, 37, Format::BC1);
+//! assert_eq!(x360.swizzled_size()?, 32 * 32 * 8);
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
 //!
 //! The Wii U's GX2 surfaces name a tile mode and a swizzle, as their headers store them.
 //! Every tiled mode of GX2 is there (1-D and 2-D/3-D thin-1, thin-2, thin-4 and thick,

@@ -10,8 +10,9 @@
 //! same, except on the Wii U: mip by mip, each mip's layers together).
 //!
 //! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
-//! [`ps4`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton tiles, the 64 KB standard
-//! swizzle and GX2's micro and macro tiles as `bits` matrices. This module adds the bookkeeping: the size of every level, each platform's
+//! [`ps4`], [`ps3`], [`xbox360`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton
+//! tiles and squares, the 64 KB standard swizzle, the Xenos's and GX2's micro and macro
+//! tiles as `bits` matrices. This module adds the bookkeeping: the size of every level, each platform's
 //! block-height, block-depth and alignment rules, and the copies of each level with the
 //! layouts' kernels.
 //!
@@ -30,14 +31,16 @@
 //! ```
 //!
 //! Every platform is tested byte for byte against the crate its users reach for
-//! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS4),
-//! `wiiu_swizzle` (Wii U) and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
+//! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS3,
+//! PS4, Xbox 360), `wiiu_swizzle` (Wii U) and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
 
 pub mod d3d12;
 pub mod n3ds;
+pub mod ps3;
 pub mod ps4;
 pub mod switch;
 pub mod wiiu;
+pub mod xbox360;
 
 use crate::__private::{GeneratedCode, copy_generated};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
@@ -138,6 +141,12 @@ pub enum Platform {
     N3ds,
     /// PlayStation 4, as `swizzleinator` tiles it: 8×8 Morton tiles of texels ([`ps4`]).
     Ps4,
+    /// PlayStation 3 (RSX), as `swizzleinator` tiles it: each level in one Morton order,
+    /// padded to power-of-two sides ([`ps3`]).
+    Ps3,
+    /// Xbox 360 (Xenos), as `swizzleinator` tiles it: 32 × 32 macro tiles of texels of 4, 8
+    /// or 16 bytes ([`xbox360`]).
+    Xbox360,
     /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
     /// interleave inside each ([`d3d12`]).
     D3d12,
@@ -161,15 +170,17 @@ impl Platform {
     };
 
     /// Every platform by its command-line name.
-    pub const NAMES: [(&'static str, Platform); 5] = [
+    pub const NAMES: [(&'static str, Platform); 7] = [
         ("switch", Platform::SWITCH),
         ("3ds", Platform::N3ds),
+        ("ps3", Platform::Ps3),
         ("ps4", Platform::Ps4),
+        ("xbox360", Platform::Xbox360),
         ("d3d12", Platform::D3d12),
         ("wiiu", Platform::WIIU),
     ];
 
-    /// A platform by its name (`switch`, `3ds`, `ps4`, `d3d12`, `wiiu`).
+    /// A platform by its name (`switch`, `3ds`, `ps3`, `ps4`, `xbox360`, `d3d12`, `wiiu`).
     pub fn parse(name: &str) -> Option<Platform> {
         let name = name.to_ascii_lowercase();
         Platform::NAMES
@@ -271,6 +282,10 @@ enum Tiling {
     Gobs { stack: usize, three_d: bool },
     /// 8×8 Morton tiles; texel bytes reversed for the 3DS.
     Morton { reversed: bool },
+    /// Power-of-two Morton squares (the PS3).
+    MortonSquares,
+    /// 32 × 32 Xenos macro tiles.
+    XenosMacro,
     /// 64 KB standard swizzle tiles.
     Standard64K,
     /// GX2 micro or macro tiles, row of tiles by row.
@@ -467,6 +482,12 @@ impl Surface {
             Tiling::Morton { reversed } => {
                 ps4::copy_level(options, direction, level.blocks, bytes, reversed, src, dst)
             }
+            Tiling::MortonSquares => {
+                ps3::copy_level(options, direction, level.blocks, bytes, src, dst)
+            }
+            Tiling::XenosMacro => {
+                xbox360::copy_level(options, direction, level.blocks, bytes, src, dst)
+            }
             Tiling::Standard64K => {
                 d3d12::copy_level(options, direction, level.blocks, bytes, src, dst)
             }
@@ -621,6 +642,8 @@ impl Surface {
 enum Rules {
     Switch(switch::Rules),
     Morton { reversed: bool },
+    MortonSquares,
+    XenosMacro,
     Standard64K,
     WiiU(wiiu::Rules),
 }
@@ -633,6 +656,8 @@ impl Rules {
             }
             Platform::N3ds => n3ds::check(surface).map(|()| Rules::Morton { reversed: true })?,
             Platform::Ps4 => ps4::check(surface).map(|()| Rules::Morton { reversed: false })?,
+            Platform::Ps3 => ps3::check(surface).map(|()| Rules::MortonSquares)?,
+            Platform::Xbox360 => xbox360::check(surface).map(|()| Rules::XenosMacro)?,
             Platform::D3d12 => d3d12::check(surface).map(|()| Rules::Standard64K)?,
             Platform::WiiU { tile_mode, swizzle } => {
                 Rules::WiiU(wiiu::rules(surface, tile_mode, swizzle)?)
@@ -659,6 +684,12 @@ impl Rules {
                     },
                 )
             }),
+            Rules::MortonSquares => {
+                ps3::level_size(blocks, bytes).map(|size| (size, Tiling::MortonSquares))
+            }
+            Rules::XenosMacro => {
+                xbox360::level_size(blocks, bytes).map(|size| (size, Tiling::XenosMacro))
+            }
             Rules::Standard64K => {
                 d3d12::level_size(blocks, bytes).map(|size| (size, Tiling::Standard64K))
             }
@@ -681,6 +712,20 @@ impl Rules {
             _ => 1,
         }
     }
+}
+
+/// Copies a level of `depth` slices that lie one after the other on both sides, slice by
+/// slice with `copy` (each slice's bytes on either side).
+fn copy_slices(
+    depth: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    mut copy: impl FnMut(&[u8], &mut [u8]) -> Result<(), TextureError>,
+) -> Result<(), TextureError> {
+    let (src_slice, dst_slice) = (src.len() / depth, dst.len() / depth);
+    src.chunks_exact(src_slice)
+        .zip(dst.chunks_exact_mut(dst_slice))
+        .try_for_each(|(src, dst)| copy(src, dst))
 }
 
 /// Copies one level between its linear bytes and a tiled frame, with the kernel pair of a

@@ -4,7 +4,7 @@
 //!
 //! The Nintendo 3DS ([`super::n3ds`]) stores the same tiles.
 
-use super::{Direction, Surface, TextureError, copy_tiles};
+use super::{Direction, Surface, TextureError, copy_slices, copy_tiles};
 use crate::__private::GeneratedCode;
 use crate::kernel::{Frame, Options, Plan};
 
@@ -62,16 +62,12 @@ pub(super) fn copy_level(
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
     let tiles = [height.div_ceil(8), width.div_ceil(8)];
-    // Slices one after the other on both sides.
-    let (src_slice, dst_slice) = (src.len() / depth, dst.len() / depth);
-    for z in 0..depth {
-        let src = &src[z * src_slice..][..src_slice];
-        let dst = &mut dst[z * dst_slice..][..dst_slice];
-        let extents = [height, width];
-        let frame = Frame::Tiles {
-            tiles: &tiles,
-            tile_space: MortonTiles::TILE_SPACE,
-        };
+    let extents = [height, width];
+    let frame = Frame::Tiles {
+        tiles: &tiles,
+        tile_space: MortonTiles::TILE_SPACE,
+    };
+    copy_slices(depth, src, dst, |src, dst| {
         macro_rules! copy {
             ($($n:literal)*) => {
                 match bytes {
@@ -90,6 +86,6 @@ pub(super) fn copy_level(
         if reversed {
             dst.chunks_exact_mut(bytes).for_each(<[u8]>::reverse);
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }

@@ -10,9 +10,12 @@ use crate::check::{self, Accesses, Checked, CheckedAccess, CheckedTraversal};
 use crate::errors::{Errors, Reported};
 use crate::items::{self, CheckedItem, Of, Scope, Visit, access, layout, traversal};
 use std::collections::HashSet;
-use swizzle_core::canon::{Injectivity, NoInverse, enumeration_limit};
+use swizzle_core::canon::{Collision, Injectivity, NoInverse, enumeration_limit};
 use swizzle_core::emit::compose::{Base, Form};
 use swizzle_core::emit::function::LayoutFunctions;
+use swizzle_core::emit::table;
+use swizzle_core::ir::Descriptor;
+use swizzle_core::picture::Cells;
 
 /// A layout that passed every check, its assertions and its `inverse;` request included,
 /// with its functions, built once for every printer.
@@ -20,16 +23,22 @@ pub struct Verified {
     pub checked: Checked,
     /// Its offset, validity test and (for a bijection, proved within the enumeration limit)
     /// `coord`: from its whole pipeline, or calling its base's functions where it starts
-    /// `over` a staged layout (then `over_base`).
+    /// `over` a staged layout (then its [`Verified::form`] is [`Form::Over`]).
     pub functions: LayoutFunctions,
-    /// Whether its functions call its base's ([`swizzle_core::emit::compose`]).
-    pub over_base: bool,
-    /// Whether a layout `over` this one calls its functions instead of repeating them.
-    pub staged: bool,
+    /// The form its functions and verdicts come from: its whole pipeline's canonical form,
+    /// or its own stages over its base's functions. What else is decided of it (`swizzle
+    /// show`'s bijectivity) is decided from this, as the macro decides it.
+    pub form: Form,
     /// Whether distinct valid coordinates get distinct offsets (proved).
     pub injective: bool,
+    /// Two coordinates with one offset, where it was proved not injective.
+    pub collision: Option<Collision>,
     /// What `swizzle (auto ...)` chose, if the layout has one.
     pub auto: Option<Choice>,
+    /// The offsets its rustdoc table shows, for a layout that has one
+    /// ([`table::has_table`]): from its base's, where it starts `over` a layout that has
+    /// them, so that a chain of small layouts is tabulated in time linear in its length.
+    pub table: Option<Cells>,
 }
 
 /// The items that other items name, checked (`Err`: with errors, already reported), each
@@ -111,22 +120,44 @@ pub fn check_layouts(
         let outcome = checked.and_then(|checked| {
             check::threads::verify(layout, &checked, errors)?;
             // A layout `over` one checked before it composes the base's verdicts.
-            let base = checked.over.as_ref().and_then(|over| {
+            let over = checked.over.as_ref().and_then(|over| {
                 let at = layouts.iter().position(|item| item.name == over.base)?;
-                let base = verified.get(at)?.as_ref().ok()?;
+                Some((over.stages, verified.get(at)?.as_ref().ok()?))
+            });
+            let base = over.map(|(stages, base)| {
                 let form = Base {
                     descriptor: &base.checked.descriptor,
                     injective: base.injective,
+                    collision: base.collision.as_ref(),
                     coord: base.functions.coord.is_some(),
+                    f2: match &base.form {
+                        Form::Whole(canonical) => canonical.f2.as_ref(),
+                        Form::Over(_) => None,
+                    },
                 };
-                Some((over.stages, form, base.staged))
+                (stages, form, base.form.is_staged())
             });
             let form = Form::new(&checked.descriptor, base);
-            verify(checked, form, auto, by_name, errors)
+            let table = table_cells(&checked.descriptor, over);
+            verify(checked, form, table, auto, by_name, errors)
         });
         verified.push(outcome);
     }
     verified
+}
+
+/// The offsets of `descriptor`'s rustdoc table, if it has one: its own stages run over its
+/// base's cells where it starts `over` (after that many stages) a layout whose cells are
+/// kept, else every coordinate run through the whole pipeline.
+fn table_cells(descriptor: &Descriptor, over: Option<(usize, &Verified)>) -> Option<Cells> {
+    if !table::has_table(descriptor) {
+        return None;
+    }
+    let over_base = over.and_then(|(stages, base)| {
+        let base_cells = base.table.as_ref()?;
+        Cells::over(descriptor, stages, &base.checked.descriptor, base_cells)
+    });
+    over_base.unwrap_or_else(|| Cells::new(descriptor)).ok()
 }
 
 /// The items whose names are their own. Every item defines a type of its name, so a second
@@ -179,6 +210,7 @@ fn resolve_auto(checked: &mut Checked, accesses: &Accesses, errors: &mut Errors)
 fn verify(
     checked: Checked,
     form: Form,
+    table: Option<Cells>,
     auto: Option<Choice>,
     accesses: &Accesses,
     errors: &mut Errors,
@@ -202,14 +234,20 @@ fn verify(
         };
         errors.error(keyword, message);
     }
-    let injective = matches!(form.injectivity(descriptor, limit), Injectivity::Injective);
+    let injectivity = form.injectivity(descriptor, limit);
+    let injective = matches!(injectivity, Injectivity::Injective);
+    let collision = match injectivity {
+        Injectivity::Collides(collision) => Some(collision),
+        _ => None,
+    };
     let functions = form.functions(coord.ok());
     errors.since(mark).map(|()| Verified {
-        over_base: matches!(form, Form::Over(_)),
-        staged: form.is_staged(),
         checked,
         functions,
+        form,
         injective,
+        collision,
         auto,
+        table,
     })
 }

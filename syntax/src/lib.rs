@@ -17,7 +17,6 @@ mod print;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Place};
 pub use errors::Errors;
-pub use items::access::spec::{access as access_pattern, banks};
 /// The controls the generated SIMD rows build from each step of a network (the runtime's
 /// interpreted networks are tested against them).
 #[doc(hidden)]
@@ -38,6 +37,11 @@ pub use driver::{Outcome, Verified};
 use errors::Reported;
 use items::{ItemKind, Scope, Visit};
 use proc_macro2::TokenStream;
+use std::collections::HashMap;
+use swizzle_core::budget::REQUESTED_ENUMERATION;
+use swizzle_core::emit::compose::Form;
+use swizzle_core::picture::Cells;
+use swizzle_core::report::Shown;
 
 /// The expansion of a `layout!` invocation: the items of every layout, access, traversal and
 /// kernel that checks, stubs for those that do not, and every error, all at once.
@@ -149,6 +153,59 @@ pub struct Source {
     pub layouts: Vec<check::Checked>,
     pub accesses: Vec<check::CheckedAccess>,
     pub traversals: Vec<NamedTraversal>,
+    /// The form each layout's verdicts came from, as the driver built it ([`Verified::form`]),
+    /// in the order of `layouts`.
+    forms: Vec<Form>,
+}
+
+impl Source {
+    /// What `swizzle show` reports of each of the layouts at `indices` (into `layouts`), in
+    /// that order, handed to `each`: the bijectivity the macro's proof gives (as `assert
+    /// bijective` decides it, within [`REQUESTED_ENUMERATION`]), and the offsets of its
+    /// coordinates, built from its base's ([`Cells::over`]) where it starts `over` a layout
+    /// shown before it. Each layout of a chain then costs its own stages alone, however
+    /// long the chain; a base's cells are kept until the last layout over it is shown.
+    pub fn shown(&self, indices: &[usize], mut each: impl FnMut(usize, &Shown)) {
+        let at: HashMap<&str, usize> = (self.layouts.iter().enumerate())
+            .map(|(index, checked)| (checked.descriptor.name.as_ref(), index))
+            .collect();
+        // The base of each layout at `indices`, and how many of them start over each base.
+        let base = |index: usize| {
+            let over = self.layouts[index].over.as_ref()?;
+            Some((
+                at.get(over.base.to_string().as_str()).copied()?,
+                over.stages,
+            ))
+        };
+        let mut dependents: HashMap<usize, usize> = HashMap::new();
+        for (base, _) in indices.iter().filter_map(|&index| base(index)) {
+            *dependents.entry(base).or_default() += 1;
+        }
+        let mut kept: HashMap<usize, Cells> = HashMap::new();
+        for &index in indices {
+            let descriptor = &self.layouts[index].descriptor;
+            let over = base(index);
+            let from_base = over.and_then(|(base, stages)| {
+                let cells = kept.get(&base)?;
+                Cells::over(descriptor, stages, &self.layouts[base].descriptor, cells)
+            });
+            let shown = Shown {
+                bijectivity: self.forms[index].bijectivity(descriptor, REQUESTED_ENUMERATION),
+                cells: from_base.unwrap_or_else(|| Cells::new(descriptor)),
+            };
+            each(index, &shown);
+            if let Some((base, _)) = over {
+                let left = dependents.entry(base).or_default();
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    kept.remove(&base);
+                }
+            }
+            if let (Some(_), Ok(cells)) = (dependents.get(&index), shown.cells) {
+                kept.insert(index, cells);
+            }
+        }
+    }
 }
 
 /// A `traversal Name = sfc(..)` item of a [`Source`], checked.
@@ -165,6 +222,23 @@ pub fn layouts(text: &str) -> Result<Vec<check::Checked>, Diagnostics> {
 /// Parses and checks the items of a text, with the macro's checks and errors.
 pub fn source(text: &str) -> Result<Source, Diagnostics> {
     checked(lex::lex(text)?)
+}
+
+/// An access written as the statements of an `access` item's body — `lanes 32; bytes 2;
+/// m = lane % 16; k = lane / 16 * 8;` — as the command line takes it (`--access`): parsed
+/// and checked by the macro's own parser and checks, with the macro's errors, placed in
+/// `text`. The access is named by its text.
+pub fn access_pattern(text: &str) -> Result<check::CheckedAccess, Diagnostics> {
+    let body = lex::lex(text)?;
+    let mut source = checked(quote::quote!(access inline { #body }))?;
+    let mut found = source.accesses.pop().ok_or_else(|| {
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "expected the statements of an access body, e.g. `lanes 32; bytes 4; m = lane % 16;`",
+        )
+    })?;
+    found.access.name = text.trim().to_owned();
+    Ok(found)
 }
 
 /// Parses and checks the items of every `layout! { .. }` invocation in a Rust source file,
@@ -213,12 +287,15 @@ fn checked(tokens: TokenStream) -> Result<Source, Diagnostics> {
             })
         })
         .collect();
+    let (layouts, forms) = outcome
+        .layouts
+        .into_iter()
+        .filter_map(|(_, verified)| verified.ok())
+        .map(|verified| (verified.checked, verified.form))
+        .unzip();
     let source = Source {
-        layouts: outcome
-            .layouts
-            .into_iter()
-            .filter_map(|(_, verified)| Some(verified.ok()?.checked))
-            .collect(),
+        layouts,
+        forms,
         accesses: outcome
             .accesses
             .into_iter()

@@ -11,7 +11,9 @@ mod common;
 use chains::{over_chain, rotation_chain, shift_chain, transpose_chain, xor_chain, xor_over_chain};
 use std::time::Duration;
 use swizzle_core::canon::Canonical;
+use swizzle_core::ir::transform::applied;
 use swizzle_core::ir::{Descriptor, coordinates};
+use swizzle_core::report;
 
 /// Expands `source` under a deadline and checks every form of it against the interpreter;
 /// the length of the expansion.
@@ -224,4 +226,123 @@ fn over_chains_expand_linearly() {
     let sizes = [100, 200].map(|layouts| expand(&xor_over_chain(layouts)).len());
     assert!(sizes[1] < 2 * sizes[0] + sizes[0] / 10, "{sizes:?}");
     assert!(sizes[1] < 200 * 8_000, "{sizes:?}");
+}
+
+/// What `swizzle show` reports of every layout of `source`, from the check's verdicts and
+/// each layout's cells built from its base's ([`swizzle_syntax::Source::shown`]), beside
+/// what it reports of the layout decided afresh from its descriptor alone.
+fn shown_both_ways(source: &str) -> Vec<(String, String)> {
+    let checked = swizzle_syntax::source(source).unwrap_or_else(|e| panic!("{e}\n{source}"));
+    let indices: Vec<usize> = (0..checked.layouts.len()).collect();
+    let mut both = Vec::new();
+    checked.shown(&indices, |index, facts| {
+        let descriptor = &checked.layouts[index].descriptor;
+        both.push((
+            report::show_with(descriptor, facts, None, 4),
+            report::show(descriptor, None, 4),
+        ));
+    });
+    assert_eq!(both.len(), indices.len(), "{source}");
+    both
+}
+
+/// `swizzle show` takes each layout's bijectivity from the check and its offsets from its
+/// base's, and reports exactly what deciding it afresh reports: over staged and F2 bases,
+/// padded bases and own padding, renamed coordinates, layouts that are not bijections.
+#[test]
+fn shown_over_bases_as_decided_afresh() {
+    let sources = [
+        over_chain(12),
+        xor_over_chain(12),
+        "layout P { memory [y: 6, x: 5]; pad x -> x (1, 2); coords [y, x]; }
+         layout Q { over P; cyclic_shift y by x; coords [y, x]; }
+         layout R { over Q; pad y -> y (0, 2); coords [y, x]; }"
+            .to_owned(),
+        "layout A { memory [m: 64]; unmerge m -> [y: 8, x: 8]; coords [y, x]; }
+         layout B { over A [r, c]; xor c by r; coords [r, c]; }
+         layout C { over B; modulo c -> d (4); coords [r, d]; }"
+            .to_owned(),
+        format!(
+            "{}\nlayout Last {{ over O11; swizzle x -> s (2, 0, 2); coords [y, s]; }}",
+            xor_over_chain(12)
+        ),
+    ];
+    for source in sources {
+        for (with_base, afresh) in shown_both_ways(&source) {
+            assert_eq!(with_base, afresh, "{source}");
+        }
+    }
+}
+
+/// `swizzle show` and the macro's expansion of an `over` chain work in time linear in its
+/// length (issue "Never hang, round two", item 5; 500 layouts once took 35 s to show):
+/// counted in stages applied (in any domain: interpreted, symbolic, on bits), checking,
+/// showing and expanding a chain of 200 layouts is about twice the work of 100, not four
+/// times, because no layout re-runs its bases' stages (the rustdoc offset tables included).
+#[test]
+fn over_chains_are_shown_linearly() {
+    for chain in [over_chain, xor_over_chain] {
+        let work = [100, 200].map(|layouts| {
+            let text = chain(layouts);
+            let start = applied();
+            let source = swizzle_syntax::source(&text).expect("checks");
+            let checked = applied();
+            let indices: Vec<usize> = (0..layouts).collect();
+            source.shown(&indices, |_, facts| {
+                assert!(facts.bijectivity.is_ok() && facts.cells.is_ok());
+            });
+            let shown = applied();
+            // On this thread, which the counter counts: no deadline around it.
+            let tokens: proc_macro2::TokenStream = text.parse().expect("tokens");
+            let expansion = swizzle_syntax::expand(tokens).to_string();
+            assert!(expansion.contains("Offsets:") && !expansion.contains("compile_error"));
+            (checked - start, shown - checked, applied() - shown)
+        });
+        let [
+            (check_100, show_100, expand_100),
+            (check_200, show_200, expand_200),
+        ] = work;
+        assert!(check_200 <= 2 * check_100 + check_100 / 4, "{work:?}");
+        assert!(show_200 <= 2 * show_100 + show_100 / 4, "{work:?}");
+        assert!(expand_200 <= 2 * expand_100 + expand_100 / 4, "{work:?}");
+    }
+}
+
+/// A layout whose own stages are one-to-one, over a staged base proved not injective,
+/// collides at two of its coordinates that its own stages send to the base's colliding
+/// pair: the macro and `swizzle show` name them (checked against the interpreter), instead
+/// of calling a layout of 60 coordinates too large to check by enumeration.
+#[test]
+fn over_a_colliding_base_names_the_collision() {
+    let layouts = |inverse: &str| {
+        format!(
+            "{}\nlayout M {{ over O39; modulo c -> d (10); coords [r, d]; }}\n\
+             layout T {{ over M; cyclic_shift d by r; coords [r, d]; {inverse} }}",
+            over_chain(40)
+        )
+    };
+    let collision = "coordinates (r=0, d=0) and (r=0, d=5) both map to offset 0";
+    let text = layouts("inverse;");
+    let tokens: proc_macro2::TokenStream = text.parse().expect("tokens");
+    let expansion = swizzle_syntax::expand(tokens).to_string();
+    assert!(expansion.contains(collision), "{expansion}");
+    assert!(!expansion.contains("too large"), "{expansion}");
+    let diagnostics = swizzle_syntax::source(&text)
+        .err()
+        .expect("`inverse` is refused");
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages.len() == 1 && messages[0].contains(collision),
+        "{messages:?}"
+    );
+    let source = swizzle_syntax::source(&layouts("")).expect("checks without `inverse`");
+    let t = source.layouts.last().expect("T");
+    assert_eq!(t.descriptor.name, "T");
+    let offsets = [[0, 0], [0, 5]].map(|coord| t.descriptor.offset(&coord));
+    assert_eq!(offsets, [Ok(0), Ok(0)]);
+    let t_index = source.layouts.len() - 1;
+    source.shown(&[t_index], |_, facts| {
+        let why = facts.bijectivity.as_ref().expect_err("not a bijection");
+        assert!(why.contains(collision), "{why}");
+    });
 }

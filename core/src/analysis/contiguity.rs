@@ -4,6 +4,7 @@
 use super::coordinates;
 use crate::budget::ANALYSIS_COORDINATES;
 use crate::ir::Descriptor;
+use crate::picture::Cells;
 
 /// The largest power of two `v ≤ len(last coordinate)` such that, for every valid
 /// coordinate `c` with `last(c) % v == 0`, the `v` elements `c + i·e_last` (`i < v`) are
@@ -13,7 +14,19 @@ use crate::ir::Descriptor;
 /// longer than that its first elements, whose runs then end where the evaluation stops (so
 /// a width that does not divide the row is never claimed for it).
 pub fn vector_width(layout: &Descriptor) -> usize {
-    let shape = layout.shape();
+    width(&layout.shape(), |coord| layout.offset(coord).ok())
+}
+
+/// [`vector_width`] of the layout whose offsets `cells` hold, read from them instead of
+/// evaluated: the same width, since the cells hold every coordinate it would evaluate.
+pub fn vector_width_of(cells: &Cells) -> usize {
+    width(cells.shape(), |coord| {
+        cells.index(coord).and_then(|index| cells.offset(index))
+    })
+}
+
+/// [`vector_width`] over a shape whose offsets `offset` gives (`None`: padding).
+fn width(shape: &[usize], offset: impl Fn(&[usize]) -> Option<usize>) -> usize {
     let Some((&len, outer)) = shape.split_last() else {
         return 1;
     };
@@ -29,7 +42,7 @@ pub fn vector_width(layout: &Descriptor) -> usize {
     };
     let rows = (ANALYSIS_COORDINATES / evaluated).max(1);
     for prefix in coordinates(outer).take(rows) {
-        let runs = runs(layout, &prefix, evaluated);
+        let runs = runs(&offset, &prefix, evaluated);
         while width > 1
             && runs
                 .iter()
@@ -47,11 +60,11 @@ pub fn vector_width(layout: &Descriptor) -> usize {
 
 /// For each position `x` of the row at `prefix`: how many elements from `x` on are valid
 /// and at consecutive offsets (0 where `x` itself is invalid).
-fn runs(layout: &Descriptor, prefix: &[usize], len: usize) -> Vec<usize> {
+fn runs(offset: impl Fn(&[usize]) -> Option<usize>, prefix: &[usize], len: usize) -> Vec<usize> {
     let offsets: Vec<Option<usize>> = (0..len)
         .map(|x| {
             let coord: Vec<usize> = prefix.iter().copied().chain([x]).collect();
-            layout.offset(&coord).ok()
+            offset(&coord)
         })
         .collect();
     let mut runs = vec![0; len];

@@ -18,6 +18,71 @@ pub fn lower(descriptor: &Descriptor, inputs: &Inputs) -> Option<F2Map> {
     if inputs.total() > 128 {
         return None;
     }
+    let on = lowered(descriptor, inputs, &descriptor.stages)?;
+    let mut rows = on.offset(&descriptor.memory).ok()?;
+    while rows.last().is_some_and(|row| *row == BitForm::default()) {
+        rows.pop();
+    }
+    Some(F2Map { rows })
+}
+
+/// [`lower`] of `descriptor`, a layout whose first `base_stages` stages are `base`'s, from
+/// `base`'s F2 map: its own stages alone are lowered, down to the base's coordinates, and
+/// the base's map is applied to their bits. The map is [`lower`]'s (an F2 map of the
+/// coordinates' bits is unique), at a cost that does not grow with the base's stages, so
+/// that a chain of layouts, each `over` the one before, is lowered in time linear in its
+/// length. `None` where the own stages are not F2-affine or `base` is padded (its map holds
+/// on its valid coordinates only).
+pub fn compose(
+    descriptor: &Descriptor,
+    inputs: &Inputs,
+    base_stages: usize,
+    base: &Descriptor,
+    base_f2: &F2Map,
+) -> Option<F2Map> {
+    if inputs.total() > 128 || base.is_padded() || base.is_tiled() {
+        return None;
+    }
+    let on = lowered(descriptor, inputs, descriptor.stages.get(base_stages..)?)?;
+    // Base coordinate bits, in the order of the base map's inputs: each coordinate's bits
+    // from its least significant, the coordinates in order.
+    let mut columns: Vec<BitForm> = Vec::new();
+    for (&dim, &len) in base.coords.iter().zip(&base.shape()) {
+        let width = exponent(len)?;
+        let value = on.get(dim).ok()?;
+        // A value with bits past the coordinate's width is not a base coordinate.
+        if value.iter().skip(width).any(|bit| !is_zero(bit)) {
+            return None;
+        }
+        columns.extend((0..width).map(|b| value.get(b).copied().unwrap_or_default()));
+    }
+    let mut rows = Vec::with_capacity(base_f2.rows.len());
+    for row in &base_f2.rows {
+        let mut bit = BitForm {
+            mask: 0,
+            constant: row.constant,
+        };
+        let mut mask = row.mask;
+        while mask != 0 {
+            let input = mask.trailing_zeros() as usize;
+            bit = bit.xor(*columns.get(input)?);
+            mask &= mask - 1;
+        }
+        rows.push(bit);
+    }
+    while rows.last().is_some_and(|row| *row == BitForm::default()) {
+        rows.pop();
+    }
+    Some(F2Map { rows })
+}
+
+/// The pass of `stages` (newest first) over bit vectors, from the coordinates' bits
+/// (`inputs`).
+fn lowered<'d>(
+    descriptor: &'d Descriptor,
+    inputs: &Inputs,
+    stages: &[crate::ir::transform::Transform],
+) -> Option<Lowering<'d, Bits>> {
     let mut on = Lowering::new(Bits, &descriptor.dims);
     for (var, &dim) in descriptor.coords.iter().enumerate() {
         let start = inputs.start(var);
@@ -29,14 +94,10 @@ pub fn lower(descriptor: &Descriptor, inputs: &Inputs) -> Option<F2Map> {
             .collect();
         on.set(dim, bits).ok()?;
     }
-    for stage in descriptor.stages.iter().rev() {
+    for stage in stages.iter().rev() {
         stage.apply(&mut on).ok()?;
     }
-    let mut rows = on.offset(&descriptor.memory).ok()?;
-    while rows.last().is_some_and(|row| *row == BitForm::default()) {
-        rows.pop();
-    }
-    Some(F2Map { rows })
+    Some(on)
 }
 
 /// Values as bit vectors over the input bits, least significant bit first; bits past the

@@ -24,6 +24,16 @@ pub fn enumeration_limit(inverse_requested: bool) -> usize {
     }
 }
 
+/// A base whose F2 map a layout `over` it composes ([`Canonical::over`]).
+#[derive(Clone, Copy, Debug)]
+pub struct F2Base<'a> {
+    /// How many of the layout's first stages are the base's.
+    pub stages: usize,
+    pub descriptor: &'a Descriptor,
+    /// The base's F2 map, over its coordinates' bits.
+    pub f2: &'a F2Map,
+}
+
 pub struct Canonical {
     /// The offset, over the coordinates (variable `i` is `coords[i]`).
     pub offset: Sym,
@@ -84,15 +94,24 @@ impl Canonical {
     /// every intermediate value past [`budget::STAGE_NODES`] a named local, so that no
     /// pipeline makes the expansion grow faster than its length.
     pub fn new(descriptor: &Descriptor) -> Canonical {
+        Canonical::over(descriptor, None)
+    }
+
+    /// [`Canonical::new`] of `descriptor`; where it starts `over` a base with an F2 map
+    /// (`base`), the F2 form, where needed, is the base's composed with its own stages'
+    /// ([`f2_pipeline::compose`]) instead of its whole pipeline lowered again: the same form
+    /// at a cost that does not grow with the base's stages.
+    pub fn over(descriptor: &Descriptor, base: Option<F2Base<'_>>) -> Canonical {
         let folded = Canonical::fold(descriptor, budget::SYMBOLIC_NODES, true);
         if folded.locals.is_empty() {
             return folded;
         }
         let f2 = power_of_two_inputs(&folded.lens, &folded.coord_names).and_then(|inputs| {
-            Some((
-                crate::canon::f2_pipeline::lower(descriptor, &inputs)?,
-                inputs,
-            ))
+            let composed = base.and_then(|base| {
+                f2_pipeline::compose(descriptor, &inputs, base.stages, base.descriptor, base.f2)
+            });
+            let f2 = composed.or_else(|| f2_pipeline::lower(descriptor, &inputs))?;
+            Some((f2, inputs))
         });
         match f2 {
             Some((f2, inputs)) => Canonical::from_f2(f2, &inputs, folded.lens),

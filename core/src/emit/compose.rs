@@ -10,11 +10,12 @@
 //! (the arguments of the base's functions), its validity tests, and whether it is one-to-one
 //! and onto the base's coordinates.
 
+use crate::canon::f2::F2Map;
 use crate::canon::sym::Sym;
-use crate::canon::{self, Canonical, Injectivity, NoInverse, Start, sym_code};
+use crate::canon::{self, Canonical, Collision, F2Base, Injectivity, NoInverse, Start, sym_code};
 use crate::emit::code::{Code, fresh};
 use crate::emit::function::{Function, Kind, LayoutFunctions, Stmt, Value};
-use crate::ir::{Descriptor, Memory, row_major_strides};
+use crate::ir::{Descriptor, Memory, coordinates, row_major_strides};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -27,8 +28,13 @@ pub struct Base<'a> {
     pub descriptor: &'a Descriptor,
     /// The base is injective (proved, not merely unrefuted).
     pub injective: bool,
+    /// Two base coordinates the base sends to one offset, where it was proved not
+    /// injective.
+    pub collision: Option<&'a Collision>,
     /// The base has a `coord` function: it is a bijection onto its element space.
     pub coord: bool,
+    /// The base's F2 map, where its canonical form has one.
+    pub f2: Option<&'a F2Map>,
 }
 
 /// A layout `over` a base, lowered down to the base's coordinates.
@@ -45,6 +51,8 @@ pub struct Composed {
     base_lens: Vec<usize>,
     /// The base is proved injective, so the layout is exactly when its own stages are.
     base_injective: bool,
+    /// Two base coordinates that collide, where the base was proved not injective.
+    base_collision: Option<Collision>,
     base_coord: bool,
 }
 
@@ -55,31 +63,19 @@ impl Composed {
     /// (whose validity the layout would have to repeat).
     pub fn new(descriptor: &Descriptor, base_stages: usize, base: &Base<'_>) -> Option<Composed> {
         let parent = base.descriptor;
-        if descriptor.is_tiled() || parent.is_tiled() || parent.is_padded() {
+        if parent.is_padded() {
             return None;
         }
-        let base_dims: Vec<usize> = parent.coords.to_vec();
-        let base_lens = parent.shape();
-        let own = Descriptor {
-            name: descriptor.name.clone(),
-            dims: descriptor.dims.clone(),
-            memory: Memory {
-                dims: Cow::Owned(base_dims.clone()),
-                strides: Cow::Owned(row_major_strides(&base_lens)?),
-            },
-            stages: Cow::Owned(descriptor.stages.get(base_stages..)?.to_vec()),
-            coords: descriptor.coords.clone(),
-            grid: Cow::Borrowed(&[]),
-        };
-        own.space()?;
+        let own = own_stages(descriptor, base_stages, parent)?;
         let (canonical, args) = Canonical::staged_parts(&own);
         Some(Composed {
             own,
             canonical,
             args,
-            base_dims,
-            base_lens,
+            base_dims: parent.coords.to_vec(),
+            base_lens: parent.shape(),
             base_injective: base.injective,
+            base_collision: base.collision.cloned(),
             base_coord: base.coord,
         })
     }
@@ -87,7 +83,8 @@ impl Composed {
     /// Whether distinct valid coordinates of the whole layout (`descriptor`) get distinct
     /// offsets: exactly when its own stages send them to distinct base coordinates, the base
     /// being injective. Two coordinates its own stages send to one base coordinate collide
-    /// in the whole layout too.
+    /// in the whole layout too, and so do two that they send to the two base coordinates
+    /// of the base's collision (found within `limit` coordinates).
     pub fn injectivity(&self, descriptor: &Descriptor, limit: usize) -> Injectivity {
         match self.canonical.injectivity(&self.own, limit) {
             Injectivity::Collides(mut collision) => match descriptor.offset(&collision.a) {
@@ -98,8 +95,41 @@ impl Composed {
                 Err(_) => Injectivity::Unknown,
             },
             Injectivity::Injective if self.base_injective => Injectivity::Injective,
-            _ => Injectivity::Unknown,
+            _ => self
+                .base_collision_reached(limit)
+                .map_or(Injectivity::Unknown, Injectivity::Collides),
         }
+    }
+
+    /// Two valid coordinates of the layout that its own stages send to the two colliding
+    /// coordinates of the base, found by running the own stages alone on each of at most
+    /// `limit` coordinates: their offsets are the base's at those, one offset.
+    fn base_collision_reached(&self, limit: usize) -> Option<Collision> {
+        let base = self.base_collision.as_ref()?;
+        let index = |coord: &[usize]| {
+            coord
+                .iter()
+                .zip(&self.base_lens)
+                .fold(0, |index, (&c, &len)| index * len + c)
+        };
+        let (a_index, b_index) = (index(&base.a), index(&base.b));
+        self.own.size().filter(|&size| size <= limit)?;
+        let (mut a, mut b) = (None, None);
+        for coord in coordinates(&self.own.shape()) {
+            match self.own.offset(&coord) {
+                Ok(index) if index == a_index && a.is_none() => a = Some(coord),
+                Ok(index) if index == b_index && b.is_none() => b = Some(coord),
+                _ => {}
+            }
+            if let (Some(a), Some(b)) = (&a, &b) {
+                return Some(Collision {
+                    a: a.clone(),
+                    b: b.clone(),
+                    offset: base.offset,
+                });
+            }
+        }
+        None
     }
 
     /// Why the whole layout is not a bijection onto `0..space`, if it is not, as
@@ -213,6 +243,34 @@ impl Composed {
     }
 }
 
+/// The stages `descriptor` adds to its base's (those after the first `base_stages`), as a
+/// layout of their own: the same dims and coordinates, over a memory that is `base`'s
+/// coordinates packed row-major, so that its offset is the row-major index of the base
+/// coordinate a coordinate of `descriptor` reaches. `None` where either layout has run-time
+/// dims (its coordinates are per tile) or the base's shape overflows `usize`.
+pub fn own_stages(
+    descriptor: &Descriptor,
+    base_stages: usize,
+    base: &Descriptor,
+) -> Option<Descriptor> {
+    if descriptor.is_tiled() || base.is_tiled() {
+        return None;
+    }
+    let own = Descriptor {
+        name: descriptor.name.clone(),
+        dims: descriptor.dims.clone(),
+        memory: Memory {
+            dims: Cow::Owned(base.coords.to_vec()),
+            strides: Cow::Owned(row_major_strides(&base.shape())?),
+        },
+        stages: Cow::Owned(descriptor.stages.get(base_stages..)?.to_vec()),
+        coords: descriptor.coords.clone(),
+        grid: Cow::Borrowed(&[]),
+    };
+    own.space()?;
+    Some(own)
+}
+
 /// Whether `canonical` is staged: its offset did not fold into one expression (nor into an
 /// F2 map). A layout `over` a staged layout calls its functions instead of repeating them.
 pub fn is_staged(canonical: &Canonical) -> bool {
@@ -231,14 +289,25 @@ pub enum Form {
 impl Form {
     /// The form of `descriptor`: over `base`'s functions where it starts `over` (after
     /// `base_stages` stages of the base's) a base that is itself staged or composed, and
-    /// the base's functions can be called as they are; else its whole canonical form.
+    /// the base's functions can be called as they are; else its whole canonical form, its
+    /// F2 map (where it needs one) composed from the base's where the base has one.
     pub fn new(descriptor: &Descriptor, over: Option<(usize, Base<'_>, bool)>) -> Form {
         let composed = over
-            .filter(|&(_, _, staged)| staged)
-            .and_then(|(stages, base, _)| Composed::new(descriptor, stages, &base));
+            .as_ref()
+            .filter(|&&(_, _, staged)| staged)
+            .and_then(|(stages, base, _)| Composed::new(descriptor, *stages, base));
         match composed {
             Some(composed) => Form::Over(composed),
-            None => Form::Whole(Canonical::new(descriptor)),
+            None => {
+                let f2 = over.and_then(|(stages, base, _)| {
+                    Some(F2Base {
+                        stages,
+                        descriptor: base.descriptor,
+                        f2: base.f2?,
+                    })
+                });
+                Form::Whole(Canonical::over(descriptor, f2))
+            }
         }
     }
 

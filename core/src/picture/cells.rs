@@ -3,6 +3,7 @@
 
 use crate::analysis::AccessError;
 use crate::budget::PICTURE_CELLS;
+use crate::emit::compose::own_stages;
 use crate::ir::Descriptor;
 use crate::ir::interp::CoordError;
 use crate::plans::sfc::Sfc;
@@ -69,6 +70,43 @@ pub struct Cells {
 impl Cells {
     /// Evaluates every coordinate of `descriptor`.
     pub fn new(descriptor: &Descriptor) -> Result<Cells, PictureError> {
+        Cells::evaluated(descriptor, |coord| descriptor.offset(coord).map(Some))
+    }
+
+    /// The cells of `descriptor`, a layout whose first `base_stages` stages are `base`'s,
+    /// from `base`'s cells: each coordinate is run through the layout's own stages alone,
+    /// down to a coordinate of the base, whose offset the base's cells hold. The result is
+    /// [`Cells::new`]'s, at a cost that does not grow with the stages of the base, so that
+    /// a chain of layouts, each `over` the one before, is drawn in time linear in its
+    /// length. `None` where the own stages cannot be run apart from the base's (a layout
+    /// with run-time dims) or `base_cells` are not `base`'s.
+    pub fn over(
+        descriptor: &Descriptor,
+        base_stages: usize,
+        base: &Descriptor,
+        base_cells: &Cells,
+    ) -> Option<Result<Cells, PictureError>> {
+        let own = own_stages(descriptor, base_stages, base)?;
+        if base_cells.shape != base.shape() {
+            return None;
+        }
+        Some(Cells::evaluated(descriptor, |coord| {
+            let index = own.offset(coord)?;
+            // The own stages reach base coordinates inside the base's shape; an index past
+            // it would be a malformed descriptor, not a cell of the base.
+            match base_cells.offsets.get(index) {
+                Some(&offset) => Ok(offset),
+                None => Err(CoordError::Malformed("a base coordinate outside the base")),
+            }
+        }))
+    }
+
+    /// The cells of `descriptor` with `offset` giving each coordinate's offset (`None`:
+    /// padding; `Err` of a padding: padding too).
+    fn evaluated(
+        descriptor: &Descriptor,
+        mut offset: impl FnMut(&[usize]) -> Result<Option<usize>, CoordError>,
+    ) -> Result<Cells, PictureError> {
         let shape = descriptor.shape();
         let size = descriptor
             .size()
@@ -79,8 +117,8 @@ impl Cells {
         let mut coord = vec![0; shape.len()];
         let mut offsets = Vec::with_capacity(size);
         for _ in 0..size {
-            offsets.push(match descriptor.offset(&coord) {
-                Ok(offset) => Some(offset),
+            offsets.push(match offset(&coord) {
+                Ok(offset) => offset,
                 Err(CoordError::Padding { .. }) => None,
                 Err(error) => return Err(PictureError::Offset(error)),
             });

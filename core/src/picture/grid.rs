@@ -18,7 +18,7 @@ pub fn offset_map(descriptor: &Descriptor) -> Result<String, PictureError> {
     Ok(render(&Cells::new(descriptor)?, |offset| offset))
 }
 
-/// [`offset_map`] of cells built otherwise ([`Cells::from_fn`]).
+/// [`offset_map`] of cells built otherwise ([`Cells::over`], [`Cells::from_fn`]).
 pub fn cells_map(cells: &Cells) -> String {
     render(cells, |offset| offset)
 }
@@ -30,9 +30,16 @@ pub fn bank_map(
     element_bytes: usize,
     banks: Banks,
 ) -> Result<String, PictureError> {
-    Ok(render(&Cells::new(descriptor)?, |offset| {
-        bank_of(offset, element_bytes, banks)
-    }))
+    Ok(cells_bank_map(
+        &Cells::new(descriptor)?,
+        element_bytes,
+        banks,
+    ))
+}
+
+/// [`bank_map`] of cells built otherwise ([`Cells::over`], [`Cells::from_fn`]).
+pub fn cells_bank_map(cells: &Cells, element_bytes: usize, banks: Banks) -> String {
+    render(cells, |offset| bank_of(offset, element_bytes, banks))
 }
 
 /// One line per row, planes introduced by their outer coordinates and separated by a blank

@@ -18,7 +18,7 @@ mod threads;
 
 pub use cells::{Cells, PictureError};
 pub use geometry::Geometry;
-pub use grid::{bank_map, cells_map, offset_map};
+pub use grid::{bank_map, cells_bank_map, cells_map, offset_map};
 pub use path::{Path, Stop};
 pub use svg::{Coloring, svg, svg_with_path, tile_svg};
 pub use threads::{thread_grid, thread_svg};

@@ -161,3 +161,32 @@ impl Gpu {
 fn usage() -> wgpu::BufferUsages {
     wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST
 }
+
+/// Fails unless a kernel of `bits`-bit elements runs on buffers of `T`.
+pub(super) fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
+    match T::BITS == bits {
+        true => Ok(()),
+        false => Err(GpuError::Element {
+            expected: bits,
+            actual: T::BITS,
+        }),
+    }
+}
+
+/// Fails at the first of a run's buffers, given as `(name, expected, actual)` lengths, that
+/// does not hold the elements the kernel expects.
+pub(super) fn check_lengths<const N: usize>(
+    buffers: [(&'static str, usize, usize); N],
+) -> Result<(), GpuError> {
+    match buffers
+        .into_iter()
+        .find(|(_, expected, actual)| expected != actual)
+    {
+        Some((buffer, expected, actual)) => Err(GpuError::Length {
+            buffer,
+            expected,
+            actual,
+        }),
+        None => Ok(()),
+    }
+}

@@ -7,11 +7,12 @@
 //! in interior tiles. Which tile a workgroup computes is a raster order. What is written by
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
-use super::batch::{Batch, Dispatch};
+use super::Dispatch;
+use super::batch::{Batch, Pipeline};
+use super::buffer::{check_element, check_lengths};
 use super::tensor::{self, TensorCores};
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
-use std::time::Duration;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{Fragment, Operand, Read};
@@ -116,7 +117,7 @@ pub enum Stored {
 pub struct GemmKernel {
     pub(super) name: String,
     pub(super) wgsl: String,
-    pub(super) dispatch: Dispatch,
+    pub(super) pipeline: Pipeline,
     /// `[m, n, k]`.
     pub(super) shape: [usize; 3],
     /// Bits of an element of A and B.
@@ -129,51 +130,21 @@ pub struct GemmKernel {
     pub fragment_conflicts: [usize; 2],
 }
 
-impl GemmKernel {
-    /// Computes `c = a · b` once and waits for it. To run several GEMMs (or a GEMM and
-    /// other kernels) with one wait, record them into a [`Batch`] with
-    /// [`GemmKernel::enqueue`].
-    pub fn run<T: GemmElement>(
-        &self,
-        gpu: &Gpu,
-        a: &Buffer<T>,
-        b: &Buffer<T>,
-        c: &Buffer<f32>,
-    ) -> Result<(), GpuError> {
-        self.check_lengths(a, b, c)?;
-        self.dispatch.run(gpu, &[&a.buffer, &b.buffer, &c.buffer])
-    }
-
-    /// Records computing `c = a · b` into `batch`, after the runs recorded before it;
-    /// [`Batch::submit`] runs them all.
-    pub fn enqueue<T: GemmElement>(
+impl<T: GemmElement> Dispatch<(&Buffer<T>, &Buffer<T>, &Buffer<f32>)> for GemmKernel {
+    /// Records computing `c = a · b`.
+    fn enqueue(
         &self,
         batch: &mut Batch,
-        a: &Buffer<T>,
-        b: &Buffer<T>,
-        c: &Buffer<f32>,
+        (a, b, c): (&Buffer<T>, &Buffer<T>, &Buffer<f32>),
     ) -> Result<(), GpuError> {
         self.check_lengths(a, b, c)?;
-        self.dispatch
+        self.pipeline
             .enqueue(batch, &[&a.buffer, &b.buffer, &c.buffer]);
         Ok(())
     }
+}
 
-    /// The median GPU time of `runs` runs (timestamp queries), after [`WARM_UP`](super::WARM_UP) of
-    /// back-to-back runs.
-    pub fn median<T: GemmElement>(
-        &self,
-        gpu: &Gpu,
-        a: &Buffer<T>,
-        b: &Buffer<T>,
-        c: &Buffer<f32>,
-        runs: usize,
-    ) -> Result<Duration, GpuError> {
-        self.check_lengths(a, b, c)?;
-        self.dispatch
-            .median(gpu, &[&a.buffer, &b.buffer, &c.buffer], runs)
-    }
-
+impl GemmKernel {
     /// The worst bank conflict of the tiled copies' writes into A's and B's tiles (1 is
     /// conflict-free; 0 for a kernel without tiles).
     pub fn load_conflicts(&self) -> [usize; 2] {
@@ -215,27 +186,13 @@ impl GemmKernel {
         b: &Buffer<T>,
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
-        if T::BITS != self.operand_bits {
-            return Err(GpuError::Element {
-                expected: self.operand_bits,
-                actual: T::BITS,
-            });
-        }
+        check_element::<T>(self.operand_bits)?;
         let [m, n, k] = self.shape;
-        for (buffer, expected, actual) in [
+        check_lengths([
             ("A", m * k, a.len()),
             ("B", k * n, b.len()),
             ("C", m * n, c.len()),
-        ] {
-            if expected != actual {
-                return Err(GpuError::Length {
-                    buffer,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
@@ -296,7 +253,7 @@ impl Gpu {
         Ok(GemmKernel {
             name,
             wgsl: module,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: operands.bits(),
             path: GemmPath::Scalar { why },
@@ -628,7 +585,7 @@ impl Gpu {
         let groups = self.workgroups([n.div_ceil(16), m.div_ceil(16)])?;
         let name = "naive GEMM".to_owned();
         Ok(GemmKernel {
-            dispatch: Dispatch {
+            pipeline: Pipeline {
                 pipeline: self.pipeline(&name, &wgsl, BoundsChecks::On)?,
                 groups,
             },

@@ -1,19 +1,13 @@
 //! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
-use super::batch::{Batch, Dispatch};
+use super::batch::{Batch, Pipeline};
+use super::buffer::{check_element, check_lengths};
 use super::narrow;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
-use super::{Buffer, Gpu, GpuError, GpuLayout, Word};
-use std::time::Duration;
+use super::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
-
-/// How long [`Kernel::median`] runs a kernel before timing it. A GPU lowers its clocks when
-/// idle and raises them only under sustained load: an H100 between kernels drops to 345 MHz
-/// and needs a few hundred milliseconds of work to return to 1980 MHz, and timed cold, a copy
-/// measures half its bandwidth.
-pub const WARM_UP: Duration = Duration::from_millis(500);
 
 /// Threads per workgroup of the one-dimensional kernels.
 const GROUP: u32 = 256;
@@ -54,82 +48,28 @@ pub enum BoundsChecks {
 pub struct Kernel {
     name: String,
     wgsl: String,
-    dispatch: Dispatch,
+    pipeline: Pipeline,
     input: usize,
     output: usize,
     /// Bits per element.
     bits: usize,
 }
 
-impl Kernel {
-    /// Runs the kernel once, reading `input` and writing `output`, and waits for it. To
-    /// run several kernels with one wait, record them into a [`Batch`] with
-    /// [`Kernel::enqueue`].
-    pub fn run<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-    ) -> Result<(), GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch.run(gpu, &[&input.buffer, &output.buffer])
-    }
-
-    /// Records a run reading `input` and writing `output` into `batch`, after the runs
-    /// recorded before it; [`Batch::submit`] runs them all.
-    pub fn enqueue<T: Word>(
+impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for Kernel {
+    /// Records a run reading `input` and writing `output`.
+    fn enqueue(
         &self,
         batch: &mut Batch,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
+        (input, output): (&Buffer<T>, &Buffer<T>),
     ) -> Result<(), GpuError> {
         self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
+        self.pipeline
             .enqueue(batch, &[&input.buffer, &output.buffer]);
         Ok(())
     }
+}
 
-    /// Runs the kernel `runs` times, each timed on the GPU with timestamp queries. A GPU
-    /// that was idle runs at low clocks: see [`Kernel::warm_up`] and [`Kernel::median`].
-    pub fn time<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        runs: usize,
-    ) -> Result<Vec<Duration>, GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .time(gpu, &[&input.buffer, &output.buffer], runs)
-    }
-
-    /// Runs the kernel back to back for at least `duration`, so that the GPU leaves its
-    /// idle clocks before it is timed.
-    pub fn warm_up<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        duration: Duration,
-    ) -> Result<(), GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .warm_up(gpu, &[&input.buffer, &output.buffer], duration)
-    }
-
-    /// The median GPU time of `runs` runs (at least one), after [`WARM_UP`] of warm-up.
-    pub fn median<T: Word>(
-        &self,
-        gpu: &Gpu,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        runs: usize,
-    ) -> Result<Duration, GpuError> {
-        self.check_lengths::<T>(input.len(), output.len())?;
-        self.dispatch
-            .median(gpu, &[&input.buffer, &output.buffer], runs)
-    }
-
+impl Kernel {
     /// The kernel's name, for reports.
     pub fn name(&self) -> &str {
         &self.name
@@ -150,25 +90,12 @@ impl Kernel {
         (self.input, self.output)
     }
 
-    fn named(self, name: String) -> Kernel {
-        Kernel { name, ..self }
-    }
-
     fn check_lengths<T: Word>(&self, input: usize, output: usize) -> Result<(), GpuError> {
         check_element::<T>(self.bits)?;
-        for (buffer, expected, actual) in [
+        check_lengths([
             ("input", self.input, input),
             ("output", self.output, output),
-        ] {
-            if expected != actual {
-                return Err(GpuError::Length {
-                    buffer,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
@@ -177,34 +104,23 @@ impl Kernel {
 #[derive(Debug)]
 pub struct MapKernel {
     wgsl: String,
-    dispatch: Dispatch,
+    pipeline: Pipeline,
     len: usize,
 }
 
-impl MapKernel {
-    /// Applies the body to `data` in place, and waits for it.
-    pub fn run<T: Word>(&self, gpu: &Gpu, data: &Buffer<T>) -> Result<(), GpuError> {
+impl<T: Word> Dispatch<&Buffer<T>> for MapKernel {
+    /// Records applying the body to `data` in place.
+    fn enqueue(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
         self.check_length(data)?;
-        self.dispatch.run(gpu, &[&data.buffer])
-    }
-
-    /// Records applying the body to `data` into `batch`; [`Batch::submit`] runs it.
-    pub fn enqueue<T: Word>(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
-        self.check_length(data)?;
-        self.dispatch.enqueue(batch, &[&data.buffer]);
+        self.pipeline.enqueue(batch, &[&data.buffer]);
         Ok(())
     }
+}
 
+impl MapKernel {
     fn check_length<T: Word>(&self, data: &Buffer<T>) -> Result<(), GpuError> {
         check_element::<T>(32)?;
-        if data.len() != self.len {
-            return Err(GpuError::Length {
-                buffer: "data",
-                expected: self.len,
-                actual: data.len(),
-            });
-        }
-        Ok(())
+        check_lengths([("data", self.len, data.len())])
     }
 
     /// The whole WGSL module.
@@ -213,14 +129,30 @@ impl MapKernel {
     }
 }
 
-impl Gpu {
-    /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A `to`
-    /// with an inverse (a bijection, or tiles of a bijection) is written in order, four
-    /// offsets per thread, each read through `to`'s inverse and `from`'s offset; any other
-    /// `to` (padded, with unused offsets) is written coordinate by coordinate. Offsets of
-    /// `to` that hold no element keep their contents; coordinates in `from`'s padding read
-    /// as zero.
-    pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
+/// A copy kernel before it meets a device: its WGSL, its work (one-dimensional threads or a
+/// grid of workgroups), its buffers' lengths and bits per element. Built without a device,
+/// so that the tests can run its WGSL on the CPU evaluator.
+#[derive(Debug)]
+pub(super) struct Plan {
+    pub(super) wgsl: String,
+    pub(super) work: Work,
+    /// Elements of the input and the output buffer.
+    pub(super) lengths: [usize; 2],
+    pub(super) bits: usize,
+}
+
+/// What a [`Plan`] runs over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Work {
+    /// One-dimensional threads, numbered as [`entry`] numbers them.
+    Threads(u64),
+    /// Workgroups `[x, y]`.
+    Groups([usize; 2]),
+}
+
+impl Plan {
+    /// [`Gpu::copy_kernel`]'s plan.
+    pub(super) fn copy(from: &GpuLayout, to: &GpuLayout) -> Result<Plan, GpuError> {
         if from.element_bits() != to.element_bits() {
             return Err(GpuError::Element {
                 expected: to.element_bits(),
@@ -244,52 +176,70 @@ impl Gpu {
             ));
         }
         let (body, threads) = match (to.element_bits() < 32, to.has_inverse()) {
-            (false, true) => gather(from, to),
+            (false, true) => gather(from, to, image_rows(from, to, &rows)),
             (false, false) => scatter(from, to, &rows),
             (true, true) => narrow::gather(from, to),
             (true, false) => narrow::scatter(from, to, &rows),
         };
-        let wgsl = assemble(&[from, to, &rows], &body.finish());
-        let groups = self.grid(threads as u64)?;
+        Ok(Plan {
+            wgsl: assemble(&[from, to, &rows], &body.finish()),
+            work: Work::Threads(threads as u64),
+            lengths: [from.space(), to.space()],
+            bits: to.element_bits(),
+        })
+    }
+
+    /// [`Gpu::pack_kernel`]'s plan: staged through workgroup memory where [`Staged`]
+    /// applies, else a copy from the row-major image.
+    pub(super) fn pack(layout: &GpuLayout) -> Result<Plan, GpuError> {
+        match Staged::plan(layout) {
+            Some(staged) => {
+                Ok(staged.kernel(layout, staged.pack(), [layout.size(), layout.space()]))
+            }
+            None => Plan::copy(&layout.image()?, layout),
+        }
+    }
+
+    /// [`Gpu::unpack_kernel`]'s plan, likewise.
+    pub(super) fn unpack(layout: &GpuLayout) -> Result<Plan, GpuError> {
+        match Staged::plan(layout) {
+            Some(staged) => {
+                Ok(staged.kernel(layout, staged.unpack(), [layout.space(), layout.size()]))
+            }
+            None => Plan::copy(layout, &layout.image()?),
+        }
+    }
+}
+
+impl Gpu {
+    /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A `to`
+    /// with an inverse (a bijection, or tiles of a bijection) is written in order, four
+    /// offsets per thread, each read through `to`'s inverse and `from`'s offset; any other
+    /// `to` (padded, with unused offsets) is written coordinate by coordinate. Offsets of
+    /// `to` that hold no element keep their contents; coordinates in `from`'s padding read
+    /// as zero.
+    pub fn copy_kernel(&self, from: &GpuLayout, to: &GpuLayout) -> Result<Kernel, GpuError> {
         let name = format!("copy {} -> {}", from.name(), to.name());
-        let bits = to.element_bits();
-        self.kernel(name, wgsl, groups, [from.space(), to.space()], bits)
+        self.planned(name, Plan::copy(from, to)?)
     }
 
     /// Packs a row-major image of the layout's shape into the layout.
     pub fn pack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let name = format!("pack {}", layout.name());
-        if let Some(staged) = Staged::plan(layout) {
-            let lengths = [layout.size(), layout.space()];
-            return self.staged(name, layout, &staged, staged.pack(), lengths);
-        }
-        let kernel = self.copy_kernel(&layout.image()?, layout)?;
-        Ok(kernel.named(name))
-    }
-
-    /// A staged pack or unpack of `layout` ([`Staged`]): `body` after the layout's functions.
-    fn staged(
-        &self,
-        name: String,
-        layout: &GpuLayout,
-        staged: &Staged,
-        body: Module,
-        lengths: [usize; 2],
-    ) -> Result<Kernel, GpuError> {
-        let groups = self.workgroups(staged.groups())?;
-        let wgsl = assemble(&[layout], &body.finish());
-        self.kernel(name, wgsl, groups, lengths, layout.element_bits())
+        self.planned(format!("pack {}", layout.name()), Plan::pack(layout)?)
     }
 
     /// Unpacks the layout into a row-major image of its shape (padding reads as zero).
     pub fn unpack_kernel(&self, layout: &GpuLayout) -> Result<Kernel, GpuError> {
-        let name = format!("unpack {}", layout.name());
-        if let Some(staged) = Staged::plan(layout) {
-            let lengths = [layout.space(), layout.size()];
-            return self.staged(name, layout, &staged, staged.unpack(), lengths);
-        }
-        let kernel = self.copy_kernel(layout, &layout.image()?)?;
-        Ok(kernel.named(name))
+        self.planned(format!("unpack {}", layout.name()), Plan::unpack(layout)?)
+    }
+
+    /// The kernel of `plan`, over its grid on this device.
+    fn planned(&self, name: String, plan: Plan) -> Result<Kernel, GpuError> {
+        let groups = match plan.work {
+            Work::Threads(threads) => self.grid(threads)?,
+            Work::Groups(groups) => self.workgroups(groups)?,
+        };
+        self.kernel(name, plan.wgsl, groups, plan.lengths, plan.bits)
     }
 
     /// Copies `len` elements unchanged, four per thread where `len` allows: the bandwidth
@@ -395,7 +345,7 @@ impl Gpu {
         let pipeline = self.pipeline("map", &wgsl, BoundsChecks::On)?;
         Ok(MapKernel {
             wgsl,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             len: layout.space(),
         })
     }
@@ -414,7 +364,7 @@ impl Gpu {
     }
 
     /// [`Gpu::kernel`] with wgpu's bounds checks as `checks` says: `Off` only for kernels
-    /// whose every index is in range of its buffers of the lengths [`Kernel::run`] checks.
+    /// whose every index is in range of its buffers of the lengths [`Dispatch::run`] checks.
     pub(super) fn kernel_with(
         &self,
         name: String,
@@ -428,7 +378,7 @@ impl Gpu {
         Ok(Kernel {
             name,
             wgsl,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             input,
             output,
             bits,
@@ -465,8 +415,8 @@ impl Gpu {
                 // for tiled copies (transposes, GEMM tiles) a layout's offsets below its
                 // space in workgroup memory and image indices under guards derived from
                 // the extents; for a GEMM's fragments, elements of its tile (a checked
-                // thread-value layout) and C's indices under the same guards. `Kernel::run`
-                // and `GemmKernel::run` check that the buffers hold exactly the matrices.
+                // thread-value layout) and C's indices under the same guards. `Dispatch::run`
+                // checks that the buffers hold exactly the matrices.
                 unsafe {
                     self.device()
                         .create_shader_module_trusted(descriptor, runtime)
@@ -581,17 +531,6 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
     Ok([x as u32, y as u32])
 }
 
-/// Fails unless `T` has `bits` bits: the width a kernel was built for.
-fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
-    match T::BITS == bits {
-        true => Ok(()),
-        false => Err(GpuError::Element {
-            expected: bits,
-            actual: T::BITS,
-        }),
-    }
-}
-
 /// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
 pub(super) fn bindings(module: &mut Module, source: &str, destination: &str) {
     module
@@ -625,17 +564,57 @@ pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
 /// `element(s)` of 32-bit elements: one word.
 const WORD: &str = "src[s >> 2u][s & 3u]";
 
+/// Words per row of `to` where a [`gather`] from `from` writes two rows' `vec4`s per thread:
+/// `to` is the row-major image (`rows`) of two rows or more, which split into `vec4`s, and
+/// `from` keeps a `vec4` of a row in the same 32-byte sectors as the `vec4` below it (4×4
+/// Morton tiles of 32- or 64-bit elements; not XOR-swizzled 32-word tiles, whose rows are
+/// whole sectors apart). Asked of the first rows' first `vec4`s, evaluated on the host.
+fn image_rows(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> Option<usize> {
+    let image = to.prefix() == rows.prefix() && to.wgsl() == rows.wgsl();
+    let &[height, width] = from.shape() else {
+        return None;
+    };
+    let words = from.words();
+    let row = width * words;
+    if !image || !row.is_multiple_of(4) || height < 2 {
+        return None;
+    }
+    // The 32-byte sectors of `from` that hold the vec4 of words `first..first + 4` of row `y`.
+    let sectors = |y: usize, first: usize| -> Option<Vec<usize>> {
+        let sector =
+            |i: usize| Some((from.element_offset(&[y, i / words])? * words + i % words) / 8);
+        (first..first + 4).map(sector).collect()
+    };
+    let mut shared = false;
+    for y in (0..height.min(4) - 1).step_by(2) {
+        for first in (0..row.min(32)).step_by(4) {
+            let below = sectors(y + 1, first)?;
+            shared |= sectors(y, first)?.iter().any(|s| below.contains(s));
+        }
+    }
+    shared.then_some(row)
+}
+
 /// A copy to a layout with an inverse: its offsets in order, four per thread (one
 /// `vec4<u32>` store) where its space allows, each found through the inverse. Where the four
 /// sources lie in one aligned `vec4` of an unpadded `from` (a contiguous or XOR-permuted
-/// run), they are one load. Offsets of `to` that hold no element (in partial tiles) keep
-/// their contents. The module and its threads.
-fn gather(from: &GpuLayout, to: &GpuLayout) -> (Module, usize) {
+/// run), they are one load; in two, two ([`quad`]). Into the row-major image (`row` words
+/// per row), a thread writes a `vec4` of two rows, one above the other: a tile's rows lie
+/// together in `from`, so the second row's loads hit the sectors the first's brought (a 4×4
+/// Morton tile's rows 0 and 1 share one 32-byte sector). Offsets of `to` that hold no
+/// element (in partial tiles) keep their contents. The module and its threads.
+fn gather(from: &GpuLayout, to: &GpuLayout, row: Option<usize>) -> (Module, usize) {
     let coord = format!("{}_coord", to.prefix());
     let vector = to.word_space().is_multiple_of(4);
     let (element, threads) = match vector {
         true => ("vec4<u32>", to.word_space() / 4),
         false => ("u32", to.word_space()),
+    };
+    // Two rows per thread: a row's vec4s, in pairs of rows (the last pair may be one row).
+    let paired = row.filter(|_| vector && !to.is_padded()).map(|row| row / 4);
+    let threads = match paired {
+        Some(quads) => threads.div_ceil(2 * quads) * quads,
+        None => threads,
     };
     let mut module = Module::new();
     bindings(&mut module, "vec4<u32>", element);
@@ -654,9 +633,28 @@ fn gather(from: &GpuLayout, to: &GpuLayout) -> (Module, usize) {
             }
             body.assign("dst[t]", format_args!("value_at({coord}(t))"));
         }
-        (true, false) => {
-            body.assign("dst[t]", "quad(t * 4u)");
-        }
+        (true, false) => match paired {
+            Some(quads) => {
+                body.let_(
+                    "q",
+                    format_args!("t / {quads}u * {}u + t % {quads}u", 2 * quads),
+                )
+                .let_("above", "quad(q * 4u)")
+                .if_(
+                    format_args!("q + {quads}u < {}u", to.word_space() / 4),
+                    |both| {
+                        both.let_("below", format_args!("quad((q + {quads}u) * 4u)"))
+                            .assign("dst[q]", "above")
+                            .assign(format_args!("dst[q + {quads}u]"), "below")
+                            .line("return;");
+                    },
+                )
+                .assign("dst[q]", "above");
+            }
+            None => {
+                body.assign("dst[t]", "quad(t * 4u)");
+            }
+        },
         (true, true) => {
             body.let_("o", "t * 4u")
                 .let_(
@@ -679,7 +677,10 @@ fn gather(from: &GpuLayout, to: &GpuLayout) -> (Module, usize) {
 
 /// WGSL `quad(o)` (after `source(o)` where it needs it): the elements of offsets `o..o + 4`
 /// of the output, found through its inverse `coord`: one `vec4` load where an unpadded
-/// `from` keeps the four in one aligned `vec4`, else four.
+/// `from` keeps the four in one aligned `vec4`, two where it keeps them in two (the first's
+/// and the last's: a row of a 4×4 Morton tile is two pairs, 16 bytes apart), else four.
+/// A subgroup's load touches a sector of memory per distinct `vec4`, however few of its
+/// words it keeps: two loads where four would do halve the sectors a thread asks for.
 fn quad(module: &mut Module, from: &GpuLayout, coord: &str) {
     let mut quad = Function::new("quad", ["o: u32"]).returns("vec4<u32>");
     if from.is_padded() {
@@ -696,10 +697,19 @@ fn quad(module: &mut Module, from: &GpuLayout, coord: &str) {
             "vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u))",
         )
         .let_("aligned", "s >> vec4<u32>(2u)")
-        .if_("all(aligned == vec4<u32>(aligned.x))", |one| {
+        .let_("lane", "s & vec4<u32>(3u)")
+        .let_("first", "aligned == vec4<u32>(aligned.x)")
+        .if_("all(first)", |one| {
             one.let_("v", "src[aligned.x]")
-                .let_("lane", "s & vec4<u32>(3u)")
                 .ret("vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w])");
+        })
+        .if_("all(first | (aligned == vec4<u32>(aligned.w)))", |two| {
+            two.let_("v", "src[aligned.x]")
+                .let_("w", "src[aligned.w]")
+                .ret(
+                    "select(vec4<u32>(w[lane.x], w[lane.y], w[lane.z], w[lane.w]), \
+                     vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]), first)",
+                );
         })
         .ret("vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w))");
     module.function(&quad);
@@ -759,7 +769,131 @@ fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize
 
 #[cfg(test)]
 mod tests {
-    use super::{GROUP, grid};
+    use super::{GROUP, Plan, Work, grid};
+    use crate::gpu::{GpuLayout, Word};
+    use swizzle_core::ir::Descriptor;
+
+    /// `values`' bytes, padded to whole `vec4<u32>`s as `Buffer` pads them.
+    fn bytes<T: Word>(values: &[T]) -> Vec<u8> {
+        let mut bytes = bytemuck::cast_slice(values).to_vec();
+        bytes.resize(bytes.len().div_ceil(16) * 16, 0);
+        bytes
+    }
+
+    /// Runs `plan` on the CPU evaluator over `input`, into `output` (its initial contents),
+    /// and returns the output.
+    fn evaluate<T: Word>(plan: &Plan, input: &[T], output: &[T]) -> Vec<T> {
+        let text = &plan.wgsl;
+        let module = naga::front::wgsl::parse_str(text)
+            .unwrap_or_else(|e| panic!("{}\n{text}", e.emit_to_string(text)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}\n{text}", e.emit_to_string(text)));
+        let groups = match plan.work {
+            Work::Threads(threads) => grid(threads, 65535).expect("grid").map(|g| g as usize),
+            Work::Groups(groups) => groups,
+        };
+        let mut buffers = wgsl_eval::Buffers::new();
+        buffers.bind(0, 0, bytes(input));
+        buffers.bind(0, 1, bytes(output));
+        let grid = [groups[0] as u32, groups[1] as u32, 1];
+        wgsl_eval::dispatch(&module, "main", grid, &mut buffers)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let written = buffers.get(0, 1).expect("output");
+        let size = std::mem::size_of::<T>();
+        let elements = written.chunks_exact(size).map(bytemuck::pod_read_unaligned);
+        elements.take(output.len()).collect()
+    }
+
+    /// The pack and the unpack of `descriptor` at `extents`, for elements of `T` (of which
+    /// `nth` gives distinct values), run on the CPU evaluator against the interpreter's
+    /// offsets; the pack's unwritten offsets keep their contents.
+    fn check<T: Word + PartialEq + std::fmt::Debug>(
+        descriptor: &Descriptor,
+        extents: [usize; 2],
+        nth: fn(usize) -> T,
+    ) {
+        let layout = GpuLayout::tiled(descriptor, &extents).expect("tiled");
+        let layout = layout.with_element::<T>().expect("element");
+        let [height, width] = extents;
+        let offsets: Vec<Option<usize>> = (0..height * width)
+            .map(|i| descriptor.offset_in(&extents, &[i / width, i % width]).ok())
+            .collect();
+        let what = format!("{} at {extents:?}, {} bits", descriptor.name, T::BITS);
+
+        let image: Vec<T> = (0..layout.size()).map(nth).collect();
+        let poison: Vec<T> = (0..layout.space()).map(|o| nth(o + 7)).collect();
+        let pack = Plan::pack(&layout).expect("pack");
+        let mut expected = poison.clone();
+        for (i, offset) in offsets.iter().enumerate() {
+            expected[offset.expect("in the layout")] = image[i];
+        }
+        let packed = evaluate(&pack, &image, &poison);
+        assert!(packed == expected, "pack {what}\n{}", pack.wgsl);
+
+        let unpack = Plan::unpack(&layout).expect("unpack");
+        let stored: Vec<T> = (0..layout.space()).map(|o| nth(o + 100)).collect();
+        let expected: Vec<T> = offsets.iter().map(|o| stored[o.expect("in")]).collect();
+        let unpacked = evaluate(&unpack, &stored, &vec![nth(3); layout.size()]);
+        assert!(unpacked == expected, "unpack {what}\n{}", unpack.wgsl);
+    }
+
+    fn layout(text: &str) -> Descriptor {
+        let checked = swizzle_syntax::layouts(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        checked[0].descriptor.clone()
+    }
+
+    /// The pack and unpack kernels of `dyn` Morton and XOR tiles, of every width, on the
+    /// CPU evaluator: the 32-bit gathers (one, two or four `vec4` loads per thread), the
+    /// staged narrow kernels (two `vec4`s per thread, regions past the grid, partial
+    /// tiles), the 64-bit words.
+    #[test]
+    fn packs_and_unpacks_match_the_interpreter_on_the_cpu() {
+        let morton = layout(
+            "layout DynMorton { memory [ty: dyn, tx: dyn, m: 16]; morton m -> [yi: 4, xi: 4]; \
+             merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        );
+        let xor = layout(
+            "layout DynXor { memory [ty: dyn, tx: dyn, yi: 32, xi: 32]; xor xi by yi; \
+             merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        );
+        for descriptor in [&morton, &xor] {
+            for extents in [[64, 64], [37, 48], [8, 272]] {
+                check(descriptor, extents, |i| i as u8 ^ (i >> 8) as u8);
+                check(descriptor, extents, |i| i as u16 ^ 0x5A5A);
+                check(descriptor, extents, |i| i as u32 + 1);
+                check(descriptor, extents, |i| {
+                    (i as u64) << 32 | 0xA000_0000 | i as u64
+                });
+            }
+        }
+        // The paths checked are the ones meant: two image rows per thread in the unpack of
+        // 32-bit Morton tiles, whose rows take two `vec4` loads each.
+        let tiles = |descriptor| GpuLayout::tiled(descriptor, &[64, 64]).expect("tiled");
+        let unpack = Plan::unpack(&tiles(&morton)).expect("unpack").wgsl;
+        assert!(
+            unpack.contains("let below = quad((q + 16u) * 4u);"),
+            "{unpack}"
+        );
+        assert!(unpack.contains("let w = src[aligned.w];"), "{unpack}");
+        // XOR tiles' rows are whole sectors apart: one row per thread.
+        let unpack = Plan::unpack(&tiles(&xor)).expect("unpack").wgsl;
+        assert!(!unpack.contains("below"), "{unpack}");
+        // Staged: XOR tiles of bytes make runs of 128 bytes with one vec4 per thread, so two;
+        // Morton's make runs of 1 KiB, so one.
+        let bytes = |descriptor| tiles(descriptor).with_element::<u8>().expect("bytes");
+        let pack = Plan::pack(&bytes(&xor)).expect("pack").wgsl;
+        assert!(
+            pack.contains("stage(thread + 1u * THREADS, loaded1);"),
+            "{pack}"
+        );
+        let pack = Plan::pack(&bytes(&morton)).expect("pack").wgsl;
+        assert!(pack.contains("stage(thread, loaded0);"), "{pack}");
+        assert!(!pack.contains("loaded1"), "{pack}");
+    }
 
     #[test]
     fn grids_cover_every_thread_with_less_than_a_workgroup_idle_per_row() {

@@ -29,6 +29,9 @@ pub struct GpuLayout {
     injective: bool,
     /// For a layout of tiles (`GpuLayout::tiled`): its tile and the grid of them.
     tiles: Option<Tiles>,
+    /// For a fixed-size layout: its descriptor, for the kernels that ask on the host which
+    /// elements it keeps together ([`GpuLayout::element_offset`]).
+    fixed: Option<Descriptor>,
 }
 
 /// A layout of tiles: blocks of one fixed tile, row-major over a grid, the tile at grid
@@ -101,6 +104,7 @@ impl GpuLayout {
             injective: injective(descriptor),
             name,
             tiles: None,
+            fixed: Some(descriptor.clone()),
         })
     }
 
@@ -202,6 +206,7 @@ impl GpuLayout {
             padded,
             injective,
             tiles: Some(tiles),
+            fixed: None,
         })
     }
 
@@ -276,6 +281,17 @@ impl GpuLayout {
     /// Its tiles, for a layout of tiles of one-word or narrower elements.
     pub(crate) fn tiles(&self) -> Option<&Tiles> {
         self.tiles.as_ref().filter(|_| self.bits <= 32)
+    }
+
+    /// The offset of the element at `coord` (the interpreter's, in elements), where it can be
+    /// evaluated on the host: for kernels that choose their accesses by which elements the
+    /// layout keeps together.
+    pub(crate) fn element_offset(&self, coord: &[usize]) -> Option<usize> {
+        match (&self.tiles, &self.fixed) {
+            (Some(tiles), _) => tiles.descriptor.offset_in(self.shape(), coord).ok(),
+            (None, Some(descriptor)) => descriptor.offset(coord).ok(),
+            (None, None) => None,
+        }
     }
 
     /// The dense row-major image of this layout's shape and element width.

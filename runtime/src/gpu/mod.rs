@@ -9,10 +9,11 @@
 //! names it, and then from one thread at a time ([`Gpu`] says why). A machine with
 //! no adapter gets [`GpuError::NoAdapter`], saying what to install.
 //!
-//! **Runs and batches.** Each kernel's `run` submits one run and waits for it: a round
-//! trip of about half a millisecond on an H200 (BENCHMARKS.md). Work of several kernels,
-//! or many runs of one, goes into a [`Batch`]: recorded with the kernels' `enqueue`,
-//! submitted and waited for once, in order.
+//! **Runs and batches.** Every kernel runs, records and times through one trait,
+//! [`Dispatch`], over its buffers (`(&input, &output)`, `(&a, &b, &c)`, `&data`). Its `run`
+//! submits one run and waits for it: a round trip of about half a millisecond on an H200
+//! (BENCHMARKS.md). Work of several kernels, or many runs of one, goes into a [`Batch`]:
+//! recorded with `enqueue`, submitted and waited for once, in order.
 //!
 //! Copies into a layout with an inverse write their output in order (four elements per
 //! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and
@@ -24,6 +25,7 @@
 mod batch;
 mod buffer;
 mod device;
+mod dispatch;
 mod error;
 mod gemm;
 mod kernel;
@@ -37,11 +39,12 @@ mod transpose;
 pub use batch::Batch;
 pub use buffer::{Buffer, Word};
 pub use device::Gpu;
+pub use dispatch::{Dispatch, WARM_UP};
 pub use error::GpuError;
 pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, Stored};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
-pub use kernel::{BoundsChecks, Kernel, MapKernel, WARM_UP};
+pub use kernel::{BoundsChecks, Kernel, MapKernel};
 pub use layout::GpuLayout;
 pub use shader::assemble;
 pub use tensor::{Accumulate, TensorCores};

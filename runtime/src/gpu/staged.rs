@@ -1,8 +1,9 @@
 //! Packs and unpacks of 8- and 16-bit elements between the row-major image and a layout of
 //! tiles, staged through workgroup memory so that every global access moves whole `vec4`
 //! words: a workgroup takes a region of tiles along one row of the grid, copies it in with
-//! one `vec4` per thread (image rows for a pack, tile blocks for an unpack), and each thread
-//! then builds one `vec4` of the other side from the elements in workgroup memory, found
+//! one to four `vec4`s per thread (image rows for a pack, tile blocks for an unpack; enough
+//! that the region's image rows are long runs), and each thread then builds as many `vec4`s of the
+//! other side from the elements in workgroup memory, found
 //! through the tile's own straight-line functions (its inverse for a pack, its offset for an
 //! unpack). Against the gather kernels (`narrow`), which find every element of a word
 //! through the whole layout's inverse and the image's offset in global memory, this moves
@@ -13,10 +14,21 @@
 //! gather kernels otherwise.
 
 use super::GpuLayout;
+use super::kernel::{Plan, Work};
+use super::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
 /// Threads per workgroup where the tiles are small enough to share one.
 const THREADS: usize = 256;
+/// The most `vec4`s each of those threads moves: enough that the region's image rows are
+/// runs of [`ROW_BYTES`] (XOR-swizzled 32 × 32 tiles give runs of 128 bytes with one `vec4`
+/// per thread, 4×4 Morton tiles 1 KiB or more), and the region stays within WebGPU's 16 KiB
+/// of workgroup memory.
+const MAX_QUADS: usize = 2;
+/// The image-row run a region should reach: on an H100 at 8192², two `vec4`s per thread ran
+/// the packs of XOR tiles of bytes 2 % faster (runs of 256 bytes, not 128) and Morton's
+/// (runs of 2 KiB, not 1) 1 % slower (BENCHMARKS.md).
+const ROW_BYTES: usize = 256;
 /// The most threads one workgroup may take for one large tile.
 const MAX_THREADS: usize = 1024;
 
@@ -31,9 +43,11 @@ pub(super) struct Staged {
     grid: [usize; 2],
     /// The image's rows and columns.
     extents: [usize; 2],
-    /// Tiles per region (along a row of the grid), threads per workgroup.
+    /// Tiles per region (along a row of the grid), threads per workgroup, `vec4`s per
+    /// thread.
     region: usize,
     threads: usize,
+    quads: usize,
     /// The tile's WGSL prefix.
     prefix: String,
     /// For each element a thread moves, where it lies in the region (for a pack, and for an
@@ -74,11 +88,21 @@ impl Staged {
         if !fits {
             return None;
         }
-        // As many tiles as make `THREADS` vec4s, or one tile of up to `MAX_THREADS`.
-        let (region, threads) = match (THREADS * quad).is_multiple_of(space) {
-            true => (THREADS * quad / space, THREADS),
+        // As many tiles as make a few vec4s for each of `THREADS` threads (the fewest whose
+        // region rows reach `ROW_BYTES`), or one tile of up to `MAX_THREADS` threads of one.
+        let quads = (0..=MAX_QUADS.ilog2())
+            .map(|k| 1 << k)
+            .find(|&k| {
+                let moved = THREADS * k * quad;
+                let row = moved / space * columns * bits / 8;
+                k == MAX_QUADS || (moved.is_multiple_of(space) && row >= ROW_BYTES)
+            })
+            .unwrap_or(1);
+        let moved = THREADS * quads * quad;
+        let (region, threads, quads) = match (THREADS * quad).is_multiple_of(space) {
+            true => (moved / space, THREADS, quads),
             false if space.is_multiple_of(THREADS * quad) && space / quad <= MAX_THREADS => {
-                (1, space / quad)
+                (1, space / quad, 1)
             }
             false => return None,
         };
@@ -104,6 +128,7 @@ impl Staged {
             extents: [height, width],
             region,
             threads,
+            quads,
             prefix: tiles.prefix.clone(),
         })
     }
@@ -111,6 +136,17 @@ impl Staged {
     /// Workgroups `[x, y]`: regions along each row of tiles, rows of tiles.
     pub(super) fn groups(&self) -> [usize; 2] {
         [self.grid[1].div_ceil(self.region), self.grid[0]]
+    }
+
+    /// The kernel of `body` (its [`Staged::pack`] or [`Staged::unpack`]) after `layout`'s
+    /// functions, over [`Staged::groups`], with buffers of `lengths` elements.
+    pub(super) fn kernel(&self, layout: &GpuLayout, body: Module, lengths: [usize; 2]) -> Plan {
+        Plan {
+            wgsl: assemble(&[layout], &body.finish()),
+            work: Work::Groups(self.groups()),
+            lengths,
+            bits: layout.element_bits(),
+        }
     }
 
     /// Whether a tile can reach past the image (its cells outside keep their contents).
@@ -145,6 +181,8 @@ impl Staged {
             .constant("TILE_QUADS", u(self.space / quad))
             .note("vec4s per image row.")
             .constant("WIDTH_QUADS", u(width / quad))
+            .note("Threads per workgroup: each moves a vec4 at its index and at each multiple of THREADS past it.")
+            .constant("THREADS", u(self.threads))
             .paragraph()
             .storage("src", Access::Read, "array<vec4<u32>>")
             .storage("dst", Access::ReadWrite, "array<vec4<u32>>")
@@ -169,9 +207,45 @@ impl Staged {
         (entry, body)
     }
 
-    /// Elements each thread moves: one vec4 of words.
+    /// Elements in one vec4 of words.
     fn quad(&self) -> usize {
         4 * self.per
+    }
+
+    /// The region's vec4 that a thread moves `k`-th.
+    fn index(k: usize) -> String {
+        match k {
+            0 => "thread".to_owned(),
+            k => format!("thread + {k}u * THREADS"),
+        }
+    }
+
+    /// The first phase: the thread's vec4s of the source, all loaded (`load`, a block over
+    /// `index`, the vec4 of the region, that assigns it to the variable it is given, which
+    /// stays zero outside the image), then staged into workgroup memory, then the barrier.
+    fn stage_in(&self, body: &mut Block, load: impl Fn(&mut Block, &str)) {
+        for k in 0..self.quads {
+            let loaded = format!("loaded{k}");
+            body.declare(&loaded, "vec4<u32>").scope(|scope| {
+                scope.let_("index", Self::index(k));
+                load(scope, &loaded);
+            });
+        }
+        for k in 0..self.quads {
+            body.line(format_args!("stage({}, loaded{k});", Self::index(k)));
+        }
+        body.line("workgroupBarrier();");
+    }
+
+    /// The second phase: `write` (a block over `index`, the vec4 of the region it writes)
+    /// once for each of the thread's vec4s, each in its own scope.
+    fn write_out(&self, body: &mut Block, write: impl Fn(&mut Block)) {
+        for k in 0..self.quads {
+            body.scope(|scope| {
+                scope.let_("index", Self::index(k));
+                write(scope);
+            });
+        }
     }
 
     /// The vec4 of words from `elements` (one WGSL expression per element, in order):
@@ -254,28 +328,30 @@ impl Staged {
             false => find.assign("dst[block]", "words"),
         };
         let (entry, mut body) = self.entry();
-        body.comment("The region's image rows, one vec4 per thread.")
-            .let_("row", "thread / ROW_QUADS")
-            .let_("column", "thread % ROW_QUADS")
-            .let_("y", "tile_y * TILE_ROWS + row")
-            .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-            .var("loaded", "vec4<u32>(0u)")
-            .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                inside.assign("loaded", "src[y * WIDTH_QUADS + x_quad]");
-            })
-            .line("stage(thread, loaded);")
-            .line("workgroupBarrier();")
-            .comment("One vec4 of one tile's block per thread, each element found through the tile's\ninverse.")
-            .let_("c", "thread / TILE_QUADS")
-            .let_("quad", "thread % TILE_QUADS")
-            .let_("tile_x", "first_x + c")
-            .if_("tile_x < GRID_COLUMNS", |tile| {
-                tile.let_("first", format_args!("quad * {quad}u"))
-                    .let_("left", "c * TILE_COLUMNS")
-                    .let_("top", "tile_y * TILE_ROWS")
-                    .let_("tile_left", "tile_x * TILE_COLUMNS")
-                    .extend(find);
-            });
+        body.comment("The region's image rows, vec4s of them.");
+        self.stage_in(&mut body, |load, loaded| {
+            load.let_("row", "index / ROW_QUADS")
+                .let_("column", "index % ROW_QUADS")
+                .let_("y", "tile_y * TILE_ROWS + row")
+                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
+                    inside.assign(loaded, "src[y * WIDTH_QUADS + x_quad]");
+                });
+        });
+        body.comment("vec4s of tiles' blocks, each element found through the tile's inverse.");
+        self.write_out(&mut body, |write| {
+            write
+                .let_("c", "index / TILE_QUADS")
+                .let_("quad", "index % TILE_QUADS")
+                .let_("tile_x", "first_x + c")
+                .if_("tile_x < GRID_COLUMNS", |tile| {
+                    tile.let_("first", format_args!("quad * {quad}u"))
+                        .let_("left", "c * TILE_COLUMNS")
+                        .let_("top", "tile_y * TILE_ROWS")
+                        .let_("tile_left", "tile_x * TILE_COLUMNS")
+                        .extend(find.clone());
+                });
+        });
         let mut module = self.preamble();
         module.entry(entry, body);
         module
@@ -314,24 +390,29 @@ impl Staged {
         }
         find.assign("dst[y * WIDTH_QUADS + x_quad]", self.words(&elements));
         let (entry, mut body) = self.entry();
-        body.comment("The region's tile blocks, one vec4 per thread.")
-            .let_("c", "thread / TILE_QUADS")
-            .let_("quad", "thread % TILE_QUADS")
-            .let_("tile_x", "first_x + c")
-            .var("loaded", "vec4<u32>(0u)")
-            .if_("tile_x < GRID_COLUMNS", |tile| {
-                tile.assign("loaded", "src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad]");
-            })
-            .line("stage(thread, loaded);")
-            .line("workgroupBarrier();")
-            .comment("One vec4 of an image row per thread, each element found through the tile's offset.")
-            .let_("row", "thread / ROW_QUADS")
-            .let_("column", "thread % ROW_QUADS")
-            .let_("y", "tile_y * TILE_ROWS + row")
-            .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-            .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                inside.extend(find);
-            });
+        body.comment("The region's tile blocks, vec4s of them.");
+        self.stage_in(&mut body, |load, loaded| {
+            load.let_("c", "index / TILE_QUADS")
+                .let_("quad", "index % TILE_QUADS")
+                .let_("tile_x", "first_x + c")
+                .if_("tile_x < GRID_COLUMNS", |tile| {
+                    tile.assign(
+                        loaded,
+                        "src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad]",
+                    );
+                });
+        });
+        body.comment("vec4s of image rows, each element found through the tile's offset.");
+        self.write_out(&mut body, |write| {
+            write
+                .let_("row", "index / ROW_QUADS")
+                .let_("column", "index % ROW_QUADS")
+                .let_("y", "tile_y * TILE_ROWS + row")
+                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
+                    inside.extend(find.clone());
+                });
+        });
         let mut module = self.preamble();
         module.entry(entry, body);
         module

@@ -20,7 +20,7 @@
 //! tile, the next step's copies issued before this step's multiply-adds, one barrier per
 //! step), the cooperative loads and multiply-adds, and the guards.
 
-use super::batch::Dispatch;
+use super::batch::Pipeline;
 use super::gemm::{GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::transpose::{fitting, unsupported};
 use super::{BoundsChecks, Gpu, GpuError};
@@ -273,7 +273,7 @@ impl Gpu {
         Ok(GemmKernel {
             name,
             wgsl,
-            dispatch: Dispatch { pipeline, groups },
+            pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: 16,
             loads: [

@@ -6,7 +6,7 @@
 //! conflicts of every workgroup-memory instruction are known before the kernel runs
 //! ([`TransposeKernel::instructions`]).
 
-use super::{BoundsChecks, Gpu, GpuError, Kernel};
+use super::{Batch, BoundsChecks, Buffer, Dispatch, Gpu, GpuError, Kernel, Word};
 use std::borrow::Cow;
 use swizzle_core::emit::wgsl;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
@@ -61,6 +61,17 @@ pub struct TransposeKernel {
     pub widths: [usize; 2],
     /// The loads' and the stores' instructions, with their bank conflicts and transactions.
     pub instructions: [Vec<Instruction>; 2],
+}
+
+impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for TransposeKernel {
+    /// Records a run reading the image `input` and writing its transpose `output`.
+    fn enqueue(
+        &self,
+        batch: &mut Batch,
+        buffers: (&Buffer<T>, &Buffer<T>),
+    ) -> Result<(), GpuError> {
+        self.kernel.enqueue(batch, buffers)
+    }
 }
 
 impl TransposeKernel {

@@ -16,6 +16,20 @@ pub use domain::{Domain, Lowering};
 
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
+use std::cell::Cell;
+
+thread_local! {
+    static APPLIED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many stages this thread has applied ([`Transform::apply`]), in any domain: the
+/// interpreter's integers, the canonical form's symbols, the F2 form's bit vectors. The
+/// measure of work that the tests of `over` chains compare between chain lengths, to catch
+/// a layout that re-runs its bases' stages (work quadratic in the chain) without timing.
+#[doc(hidden)]
+pub fn applied() -> u64 {
+    APPLIED.with(Cell::get)
+}
 
 /// What every transform provides. The `Transform` enum dispatches each method to the
 /// variant's module.
@@ -54,6 +68,25 @@ pub trait Stage: Sized {
     /// Whether some upper indices lie in padding (are not valid coordinates).
     fn pads(&self) -> bool {
         false
+    }
+}
+
+/// A stage between one upper and one lower dim that is its own inverse (`xor`, `swizzle`):
+/// the one [`SelfInverse::flip`] computes either dim from the other, so its `apply` and
+/// `raise` are [`SelfInverse::flip_from`] in the two directions.
+trait SelfInverse {
+    /// The value of one end given the other's.
+    fn flip<D: Domain>(&self, on: &Lowering<'_, D>, value: D::Value) -> Result<D::Value, D::Error>;
+
+    /// Sets `to` to the flip of `from`'s value.
+    fn flip_from<D: Domain>(
+        &self,
+        on: &mut Lowering<'_, D>,
+        from: DimId,
+        to: DimId,
+    ) -> Result<(), D::Error> {
+        let value = self.flip(on, on.get(from)?)?;
+        on.set(to, value)
     }
 }
 
@@ -99,8 +132,9 @@ macro_rules! transforms {
                 match self { $(Self::$variant(t) => t.upper(),)* }
             }
 
-            /// See [`Stage::apply`].
+            /// See [`Stage::apply`]. Counted in [`applied`].
             pub fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+                APPLIED.with(|applied| applied.set(applied.get() + 1));
                 match self { $(Self::$variant(t) => t.apply(on),)* }
             }
 

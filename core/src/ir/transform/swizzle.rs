@@ -5,7 +5,7 @@
 //! macro, which searches them for the accesses named.
 
 use super::check::{self, Blame, Context};
-use super::{Domain, Field, Lowering, Stage};
+use super::{Domain, Field, Lowering, SelfInverse, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
@@ -66,8 +66,10 @@ impl Swizzle {
             shift: self.shift,
         }
     }
+}
 
-    /// `value` with the read bits XORed into the written ones: its own inverse.
+impl SelfInverse for Swizzle {
+    /// `value` with the read bits XORed into the written ones.
     fn flip<D: Domain>(&self, on: &Lowering<'_, D>, value: D::Value) -> Result<D::Value, D::Error> {
         let cute = self.cute();
         let field = on.field(value.clone(), cute.source(), self.bits)?;
@@ -88,13 +90,11 @@ impl Stage for Swizzle {
     }
 
     fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        let value = self.flip(on, on.get(self.upper)?)?;
-        on.set(self.lower, value)
+        self.flip_from(on, self.upper, self.lower)
     }
 
     fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        let value = self.flip(on, on.get(self.lower)?)?;
-        on.set(self.upper, value)
+        self.flip_from(on, self.lower, self.upper)
     }
 
     fn injective(&self, _: &[Dim]) -> bool {

@@ -2,7 +2,7 @@
 //! the result stays in `x`, and applying it twice gives `x` back (seed 003's LDS XOR).
 
 use super::check::{self, Blame, Context};
-use super::{Domain, Field, Lowering, Stage};
+use super::{Domain, Field, Lowering, SelfInverse, Stage};
 use crate::analysis::runs::Walk;
 use crate::ir::{Dim, DimId};
 
@@ -20,8 +20,8 @@ impl Xor {
     }
 }
 
-impl Xor {
-    /// `value ^ (key mod len(upper))`, its own inverse.
+impl SelfInverse for Xor {
+    /// `value ^ (key mod len(upper))`.
     fn flip<D: Domain>(&self, on: &Lowering<'_, D>, value: D::Value) -> Result<D::Value, D::Error> {
         let key = on.domain.rem(on.get(self.key)?, on.len(self.upper))?;
         on.domain.xor(value, key)
@@ -40,13 +40,11 @@ impl Stage for Xor {
     }
 
     fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        let value = self.flip(on, on.get(self.upper)?)?;
-        on.set(self.lower, value)
+        self.flip_from(on, self.upper, self.lower)
     }
 
     fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        let value = self.flip(on, on.get(self.lower)?)?;
-        on.set(self.upper, value)
+        self.flip_from(on, self.lower, self.upper)
     }
 
     fn injective(&self, _: &[Dim]) -> bool {

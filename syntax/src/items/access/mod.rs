@@ -4,7 +4,6 @@
 mod check;
 mod expand;
 mod parse;
-pub mod spec;
 
 pub use check::{Accesses, CheckedAccess, DEFAULT_BANKS};
 

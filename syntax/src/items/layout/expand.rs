@@ -12,6 +12,7 @@ use crate::driver::Verified;
 use crate::print::{lit, paths, rust};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use swizzle_core::emit::compose::Form;
 use swizzle_core::emit::function::{Function, LayoutFunctions};
 use swizzle_core::emit::table;
 use swizzle_core::emit::wgsl;
@@ -175,10 +176,15 @@ impl<'a> Expansion<'a> {
 
     /// The offset table and the `swizzle (auto)` choice, as rustdoc.
     fn docs(&self) -> TokenStream {
-        let table = table::markdown(&self.checked.descriptor).map(|table| {
-            let lines = table.lines().map(|line| format!(" {line}"));
-            quote!(#[doc = ""] #(#[doc = #lines])*)
-        });
+        let table = self
+            .verified
+            .table
+            .as_ref()
+            .and_then(table::markdown_of)
+            .map(|table| {
+                let lines = table.lines().map(|line| format!(" {line}"));
+                quote!(#[doc = ""] #(#[doc = #lines])*)
+            });
         let auto = self.auto.as_ref().map(|choice| {
             let line = auto_doc(choice);
             quote!(#[doc = ""] #[doc = #line])
@@ -222,7 +228,7 @@ impl<'a> Expansion<'a> {
     /// The layout whose functions this one's call, where it is built over its base's.
     fn base(&self) -> Option<&syn::Ident> {
         let over = self.checked.over.as_ref()?;
-        self.verified.over_base.then_some(&over.base)
+        matches!(self.verified.form, Form::Over(_)).then_some(&over.base)
     }
 
     /// A function of the layout (or of its tile), printed from its target-neutral form: the

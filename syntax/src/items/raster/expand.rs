@@ -25,12 +25,9 @@ pub fn tokens(item: &RasterItem, raster: &Raster) -> TokenStream {
     let body = body(&program);
     let doc = doc(raster);
     let raster_type = crate::print::paths::raster();
+    let declared = crate::print::unit_struct(attrs, vis, name, &doc);
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #(#[doc = #doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
+        #declared
 
         impl #name {
             /// The order, for the runtime and the analyses.

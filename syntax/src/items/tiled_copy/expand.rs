@@ -77,12 +77,9 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
         ),
         false => (quote!(), quote!(), quote!(&[], &[]), quote!()),
     };
+    let declared = crate::print::unit_struct(attrs, vis, name, &doc);
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #(#[doc = #doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
+        #declared
 
         impl #name {
             /// Values each thread moves per instruction.

@@ -61,12 +61,9 @@ pub fn tokens(
     );
     let extent_fn = extent_fn(sfc);
     let for_each = for_each(sfc, &home, count);
+    let declared = crate::print::unit_struct(attrs, vis, name, &doc);
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #(#[doc = #doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
+        #declared
 
         impl #name {
             /// Tensor lengths, in tensor order.

@@ -1,0 +1,240 @@
+//! PlayStation 3 (RSX) swizzled surfaces, as `swizzleinator` tiles them: each level (each
+//! slice of a 3-D one) in one Morton order over its texels (pixels, or compressed blocks),
+//! x's bit first, the bits of x and y interleaved while both sides have bits left, then the
+//! rest of the longer side's. Sides are powers of two: a level's texels are padded to the
+//! next powers of two (what `swizzleinator` does for compressed formats with
+//! `align_resolution`; swizzled RSX textures have power-of-two sides).
+//!
+//! A `w × h` Morton order with `s = min(w, h)` is `s × s` Morton squares side by side (or
+//! stacked, when the level is taller than wide), one after the other: for `s` up to 64 a
+//! level is one row (or column) of [`MortonSquare64`]-style tiles, the `layout!` items
+//! below (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is
+//! itself a Morton order of 64 × 64 tiles: the tiles are copied with the 64 × 64 kernels,
+//! each to the place the same Morton order ([`MortonSquare64::tile_coord`]) gives it
+//! (squares of up to 64 × 64 tiles: levels whose shorter side is at most 4096 texels, the
+//! RSX's largest texture).
+
+use super::ps4::{DeswizzleMorton, SwizzleMorton};
+use super::{
+    Direction, Surface, TextureError, copy_slices, copy_tiles, copy_tiles_framed, unsupported,
+};
+use crate::__private::GeneratedCode;
+use crate::kernel::{Element, Frame, Options, Plan};
+
+/// A kernel pair's plans and code for elements of `E` (`[swizzle, deswizzle]`).
+macro_rules! kernels {
+    ($element:ty, $swizzle:ident, $deswizzle:ident) => {
+        [
+            ($swizzle::plan(), $swizzle::code::<$element>()),
+            ($deswizzle::plan(), $deswizzle::code::<$element>()),
+        ]
+    };
+}
+
+/// One `layout!` of `side × side` Morton tiles (x's bit first), row-major over the grid of
+/// tiles, and its two kernels.
+macro_rules! morton_squares {
+    ($($(#[$doc:meta])* $layout:ident, $swizzle:ident, $deswizzle:ident: $side:literal, $space:literal;)*) => {
+        $(crate::layout! {
+            $(#[$doc])*
+            pub layout $layout {
+                memory [ty: dyn, tx: dyn, m: $space];
+                morton m -> [yi: $side, xi: $side];
+                merge [ty, yi] -> y;
+                merge [tx, xi] -> x;
+                coords [y, x];
+            }
+            /// Row-major texels into the Morton squares.
+            pub kernel $swizzle = pack($layout);
+            /// The Morton squares into row-major texels.
+            pub kernel $deswizzle = unpack($layout);
+        })*
+    };
+}
+
+morton_squares! {
+    /// 2 × 2 Morton squares.
+    MortonSquare2, SwizzleSquare2, DeswizzleSquare2: 2, 4;
+    /// 4 × 4 Morton squares.
+    MortonSquare4, SwizzleSquare4, DeswizzleSquare4: 4, 16;
+    /// 16 × 16 Morton squares.
+    MortonSquare16, SwizzleSquare16, DeswizzleSquare16: 16, 256;
+    /// 32 × 32 Morton squares.
+    MortonSquare32, SwizzleSquare32, DeswizzleSquare32: 32, 1024;
+    /// 64 × 64 Morton squares, and the tiles of larger squares.
+    MortonSquare64, SwizzleSquare64, DeswizzleSquare64: 64, 4096;
+}
+
+/// Texel sizes the Morton kernels copy (bytes).
+pub const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
+
+/// The largest shorter side of a level, in texels: squares of 64 × 64 tiles of 64 × 64.
+pub const MAX_SQUARE: usize = 64 * 64;
+
+/// The side of the largest tile a kernel copies whole.
+const TILE_SIDE: usize = 64;
+
+pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
+    let bytes = surface.format.bytes_per_block;
+    if !TEXEL_BYTES.contains(&bytes) {
+        return Err(unsupported(
+            surface.platform,
+            format!("texels of {bytes} bytes (the Morton kernels copy {TEXEL_BYTES:?})"),
+        ));
+    }
+    let (_, [_, rows, columns]) = surface.mip_size(0);
+    if rows.min(columns) > MAX_SQUARE {
+        return Err(unsupported(
+            surface.platform,
+            format!("levels whose shorter side passes {MAX_SQUARE} texels"),
+        ));
+    }
+    Ok(())
+}
+
+/// A level's texels padded to powers of two: `[rows, columns]`.
+fn padded([_, height, width]: [usize; 3]) -> Result<[usize; 2], TextureError> {
+    let pow2 = |n: usize| n.checked_next_power_of_two().ok_or(TextureError::Overflow);
+    Ok([pow2(height)?, pow2(width)?])
+}
+
+/// A level's tiled size: its padded texels, each slice of the depth.
+pub(super) fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
+    let [rows, columns] = padded(blocks)?;
+    [blocks[0], rows, columns]
+        .into_iter()
+        .try_fold(bytes, |acc, n| acc.checked_mul(n))
+        .ok_or(TextureError::Overflow)
+}
+
+/// Copies one level, slice by slice.
+pub(super) fn copy_level(
+    options: Options,
+    direction: Direction,
+    blocks: [usize; 3],
+    bytes: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let [depth, height, width] = blocks;
+    let [rows, columns] = padded(blocks)?;
+    let side = rows.min(columns);
+    let slice = Slice {
+        options,
+        direction,
+        extents: [height, width],
+        side,
+    };
+    copy_slices(depth, src, dst, |src, dst| match bytes {
+        1 => slice.copy::<[u8; 1]>(src, dst),
+        2 => slice.copy::<[u8; 2]>(src, dst),
+        4 => slice.copy::<[u8; 4]>(src, dst),
+        8 => slice.copy::<[u8; 8]>(src, dst),
+        16 => slice.copy::<[u8; 16]>(src, dst),
+        _ => unreachable!("checked by `check`"),
+    })
+}
+
+/// One slice of a level: its texels (`[rows, columns]`) and the side of its Morton squares.
+struct Slice {
+    options: Options,
+    direction: Direction,
+    extents: [usize; 2],
+    side: usize,
+}
+
+impl Slice {
+    fn copy<E: Element>(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        match self.side {
+            // One row or one column: the Morton order is the row-major one.
+            1 => {
+                let len = src.len().min(dst.len());
+                dst[..len].copy_from_slice(&src[..len]);
+                Ok(())
+            }
+            2 => self.squares(kernels!(E, SwizzleSquare2, DeswizzleSquare2), src, dst),
+            4 => self.squares(kernels!(E, SwizzleSquare4, DeswizzleSquare4), src, dst),
+            8 => self.squares(kernels!(E, SwizzleMorton, DeswizzleMorton), src, dst),
+            16 => self.squares(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
+            32 => self.squares(kernels!(E, SwizzleSquare32, DeswizzleSquare32), src, dst),
+            64 => self.squares(kernels!(E, SwizzleSquare64, DeswizzleSquare64), src, dst),
+            _ => self.large(kernels!(E, SwizzleSquare64, DeswizzleSquare64), src, dst),
+        }
+    }
+
+    /// Squares of at most 64 × 64: one row or column of them, each a tile of the kernels'
+    /// layout.
+    fn squares<E: Element>(
+        &self,
+        kernels: [(&Plan, GeneratedCode<E>); 2],
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let (side, [height, width]) = (self.side, self.extents);
+        let tiles = [height.div_ceil(side), width.div_ceil(side)];
+        // Whole squares past the texels are padding.
+        let used = tiles[0] * tiles[1] * side * side * size_of::<E>();
+        let (src, dst) = match self.direction {
+            Direction::Swizzle => (src, &mut dst[..used]),
+            Direction::Deswizzle => (&src[..used], dst),
+        };
+        let frame = Frame::Tiles {
+            tiles: &tiles,
+            tile_space: side * side,
+        };
+        let (options, direction) = (self.options, self.direction);
+        copy_tiles(options, kernels, direction, &self.extents, frame, src, dst)
+    }
+
+    /// Squares larger than 64 × 64: each a Morton order of 64 × 64 tiles, copied one by one
+    /// between a rectangle of the linear slice and its place among the tiled bytes.
+    fn large<E: Element>(
+        &self,
+        kernels: [(&Plan, GeneratedCode<E>); 2],
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let [height, width] = self.extents;
+        let per_side = self.side / TILE_SIDE;
+        let tile_bytes = MortonSquare64::TILE_SPACE * size_of::<E>();
+        let wide = width >= height;
+        let squares = height.max(width).div_ceil(self.side);
+        for square in 0..squares {
+            for m in 0..per_side * per_side {
+                let [ty, tx] = MortonSquare64::tile_coord(m);
+                let (sy, sx) = if wide { (0, square) } else { (square, 0) };
+                let y = (sy * per_side + ty) * TILE_SIDE;
+                let x = (sx * per_side + tx) * TILE_SIDE;
+                if y >= height || x >= width {
+                    continue; // A tile of padding.
+                }
+                let rect = [TILE_SIDE.min(height - y), TILE_SIDE.min(width - x)];
+                let strides = [width, 1];
+                let linear = Frame::Strided {
+                    strides: &strides,
+                    origin: y * width + x,
+                };
+                let tiled = Frame::Tiles {
+                    tiles: &[1, 1],
+                    tile_space: MortonSquare64::TILE_SPACE,
+                };
+                let at = (square * per_side * per_side + m) * tile_bytes;
+                let (src, dst) = match self.direction {
+                    Direction::Swizzle => (src, &mut dst[at..][..tile_bytes]),
+                    Direction::Deswizzle => (&src[at..][..tile_bytes], &mut *dst),
+                };
+                let frames = [linear, tiled];
+                copy_tiles_framed(
+                    self.options,
+                    kernels,
+                    self.direction,
+                    &rect,
+                    frames,
+                    src,
+                    dst,
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
