@@ -90,7 +90,10 @@ impl Neon {
 
 /// NEON rows of `K`'s full tiles of `E`: its network for 16-byte registers, unrolled.
 pub fn neon_rows<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    cpu.vectorize(|| neon_tiles::<K, E>(cpu, src, dst, tiles))
+    cpu.vectorize(
+        #[inline(always)]
+        || neon_tiles::<K, E>(cpu, src, dst, tiles),
+    )
 }
 
 #[inline(always)]

@@ -219,8 +219,14 @@ impl Avx512 {
 /// AVX-512 rows of `K`'s full tiles of `E`: its network for 64-byte registers, unrolled.
 pub fn avx512_rows<K: FullTiles, E>(cpu: Avx512, src: &[u8], dst: &mut [u8], tiles: TileRow) {
     match tiles.stream {
-        true => cpu.vectorize(|| avx512_tiles::<K, E, true>(cpu, src, dst, tiles)),
-        false => cpu.vectorize(|| avx512_tiles::<K, E, false>(cpu, src, dst, tiles)),
+        true => cpu.vectorize(
+            #[inline(always)]
+            || avx512_tiles::<K, E, true>(cpu, src, dst, tiles),
+        ),
+        false => cpu.vectorize(
+            #[inline(always)]
+            || avx512_tiles::<K, E, false>(cpu, src, dst, tiles),
+        ),
     }
 }
 
@@ -271,8 +277,14 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
 /// AVX2 rows of `K`'s full tiles of `E`: its network for 32-byte registers, unrolled.
 pub fn avx2_rows<K: FullTiles, E>(cpu: Avx2, src: &[u8], dst: &mut [u8], tiles: TileRow) {
     match tiles.stream {
-        true => cpu.vectorize(|| avx2_tiles::<K, E, true>(cpu, src, dst, tiles)),
-        false => cpu.vectorize(|| avx2_tiles::<K, E, false>(cpu, src, dst, tiles)),
+        true => cpu.vectorize(
+            #[inline(always)]
+            || avx2_tiles::<K, E, true>(cpu, src, dst, tiles),
+        ),
+        false => cpu.vectorize(
+            #[inline(always)]
+            || avx2_tiles::<K, E, false>(cpu, src, dst, tiles),
+        ),
     }
 }
 
