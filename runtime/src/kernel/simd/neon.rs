@@ -101,12 +101,16 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
     let [from_side, to_side] = const { Unrolled::<K, E>::NEON.sides };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
         let mut register = cpu.zero();
         unroll!(I => {
             // Constant: steps past the network compile to nothing.
             if const { Unrolled::<K, E>::NEON.ops[I].present } {
                 let op = const { Unrolled::<K, E>::NEON.ops[I] };
-                let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
+                let load = cpu.load(src.row(op.load.row), op.load.at);
                 // Steps go in pairs, two-table lookups; indices past the tables (255) keep
                 // the register's byte (`tbx`).
                 register = match (op.identity, op.index % 2, op.last(), op.index) {
@@ -114,7 +118,7 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
                     (_, 0, false, _) => register,
                     (_, 1, _, index) => {
                         let first = const { Unrolled::<K, E>::NEON.ops[I.saturating_sub(1)].load };
-                        let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
+                        let first = cpu.load(src.row(first.row), first.at);
                         let control = cpu.bytes(const { Unrolled::<K, E>::NEON.pairs[I].bytes() });
                         match index {
                             1 => cpu.permute2(first, control, load),
@@ -130,7 +134,7 @@ fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: Til
                     }
                 };
                 if op.last() {
-                    cpu.store(to_side.of_mut(dst, to, pitch, op.store), op.store.at, register);
+                    cpu.store(dst.row(op.store.row), op.store.at, register);
                 }
             }
         });

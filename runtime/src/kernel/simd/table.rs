@@ -99,24 +99,115 @@ pub struct Place {
     pub at: usize,
 }
 
-/// How one side of a tile is sliced: into image rows of `span` bytes, or one slice of
-/// `span` bytes from the tile's start.
+/// How one side of a tile is sliced: into `rows` image rows of `span` bytes, or one slice
+/// of `span` bytes from the tile's start (`rows` 1).
 #[derive(Clone, Copy, Debug)]
 pub struct Span {
     pub span: usize,
+    pub rows: usize,
 }
 
 impl Span {
-    /// The bytes of `place`'s row or tile, from a tile at `start` (image rows `pitch` apart).
+    /// The side of the tile at `start` (image rows `pitch` apart), bounds-checked once.
     #[inline(always)]
-    pub fn of(self, bytes: &[u8], start: usize, pitch: usize, place: Place) -> &[u8] {
-        &bytes[start + place.row * pitch..][..self.span]
+    pub fn window(self, bytes: &[u8], start: usize, pitch: usize) -> Window<'_, u8> {
+        Window::new(bytes, start, self.rows, pitch, self.span)
     }
 
-    /// [`of`](Self::of) to write.
+    /// [`window`](Self::window) to write.
     #[inline(always)]
-    pub fn of_mut(self, bytes: &mut [u8], start: usize, pitch: usize, place: Place) -> &mut [u8] {
-        &mut bytes[start + place.row * pitch..][..self.span]
+    pub fn window_mut(self, bytes: &mut [u8], start: usize, pitch: usize) -> WindowMut<'_, u8> {
+        WindowMut::new(bytes, start, self.rows, pitch, self.span)
+    }
+}
+
+/// The elements one tile reaches on one side: `rows` rows of `len` elements, `pitch` apart,
+/// checked to lie inside the buffer once, when the tile starts, so that reading a row at a
+/// constant index checks nothing more (the straight-line code of a tile reads a row per step).
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'a, T> {
+    items: &'a [T],
+    rows: usize,
+    pitch: usize,
+    len: usize,
+}
+
+/// Elements from `start` to the end of row `rows - 1` of rows `len` long, `pitch` apart.
+#[inline(always)]
+fn window_reach(rows: usize, pitch: usize, len: usize) -> usize {
+    rows.saturating_sub(1)
+        .checked_mul(pitch)
+        .and_then(|reach| reach.checked_add(len))
+        .expect("a tile's rows within the address space")
+}
+
+impl<'a, T> Window<'a, T> {
+    /// The window of `rows` rows of `len` elements from `start`, `pitch` apart.
+    ///
+    /// # Panics
+    /// Where the rows reach past `items`.
+    #[inline(always)]
+    pub fn new(items: &'a [T], start: usize, rows: usize, pitch: usize, len: usize) -> Self {
+        let items = &items[start..][..window_reach(rows, pitch, len)];
+        Window {
+            items,
+            rows,
+            pitch,
+            len,
+        }
+    }
+
+    /// Row `row` (the tile, for a window of one row).
+    ///
+    /// # Panics
+    /// Where `row` is not below the window's rows (a constant check in unrolled code).
+    #[inline(always)]
+    pub fn row(&self, row: usize) -> &'a [T] {
+        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        // SAFETY: `new` checked that rows `0..rows` of `len` elements, `pitch` apart, lie
+        // in `items`, with `(rows - 1) · pitch + len` computed without overflow; `row` is
+        // one of them.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().add(row * self.pitch), self.len) }
+    }
+}
+
+/// [`Window`] to write.
+#[derive(Debug)]
+pub struct WindowMut<'a, T> {
+    items: &'a mut [T],
+    rows: usize,
+    pitch: usize,
+    len: usize,
+}
+
+impl<'a, T> WindowMut<'a, T> {
+    /// The window of `rows` rows of `len` elements from `start`, `pitch` apart.
+    ///
+    /// # Panics
+    /// Where the rows reach past `items`.
+    #[inline(always)]
+    pub fn new(items: &'a mut [T], start: usize, rows: usize, pitch: usize, len: usize) -> Self {
+        let items = &mut items[start..][..window_reach(rows, pitch, len)];
+        WindowMut {
+            items,
+            rows,
+            pitch,
+            len,
+        }
+    }
+
+    /// Row `row` to write, borrowed from the window while it is written.
+    ///
+    /// # Panics
+    /// Where `row` is not below the window's rows (a constant check in unrolled code).
+    #[inline(always)]
+    pub fn row(&mut self, row: usize) -> &mut [T] {
+        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        // SAFETY: as in `Window::row`, the row lies in `items`, which `self` borrows
+        // mutably; the row borrows `self` mutably, so no other row is alive beside it.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.items.as_mut_ptr().add(row * self.pitch), self.len)
+        }
     }
 }
 
@@ -183,7 +274,7 @@ impl Steps {
             controls: [none; MAX_UNROLLED],
             singles: [none; MAX_UNROLLED],
             pairs: [none; MAX_UNROLLED],
-            sides: [Span { span: 0 }; 2],
+            sides: [Span { span: 0, rows: 1 }; 2],
         };
         let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
             return steps;
@@ -226,6 +317,13 @@ impl Steps {
                 load: place::<K>(0, steps.sides[0], size, level, network.loads[load]),
                 store: place::<K>(1, steps.sides[1], size, level, network.stores[store]),
             };
+            let (load, store) = (steps.ops[i].load.row + 1, steps.ops[i].store.row + 1);
+            if load > steps.sides[0].rows {
+                steps.sides[0].rows = load;
+            }
+            if store > steps.sides[1].rows {
+                steps.sides[1].rows = store;
+            }
             i += 1;
         }
         steps
@@ -260,8 +358,14 @@ const fn reach(offsets: &[usize], lanes: usize, size: usize) -> usize {
 /// How side `side` is sliced: image rows, or the tile up to `reach` bytes.
 const fn span<K: FullTiles>(side: usize, size: usize, reach: usize) -> Span {
     match K::IMAGE {
-        Some((image, cols)) if image == side => Span { span: cols * size },
-        _ => Span { span: reach },
+        Some((image, cols)) if image == side => Span {
+            span: cols * size,
+            rows: 1,
+        },
+        _ => Span {
+            span: reach,
+            rows: 1,
+        },
     }
 }
 
@@ -307,25 +411,57 @@ pub fn pitch<K: FullTiles>(pitches: [usize; 2]) -> usize {
 /// tile where the CPU copies in runs.
 #[inline]
 pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usize; 2]) {
-    let reach = const { tile_reach(K::RUNS) };
+    let [from_side, to_side] = const { run_sides::<K>() };
+    let src = Window::new(src, 0, from_side.rows, rows[0], from_side.span);
+    let mut dst = WindowMut::new(dst, 0, to_side.rows, rows[1], to_side.span);
     unroll!(I => {
         // Constant: runs past the table compile to nothing.
         if const { run(K::RUNS, I).2 > 0 } {
-            let (from, to, len) = const { run(K::RUNS, I) };
-            match K::IMAGE {
-                Some((0, cols)) => {
-                    let image = &src[from / cols * rows[0]..][..cols];
-                    dst[..reach[1]][to..][..len].copy_from_slice(&image[from % cols..][..len]);
-                }
-                Some((_, cols)) => {
-                    let image = &mut dst[to / cols * rows[1]..][..cols];
-                    image[to % cols..][..len].copy_from_slice(&src[..reach[0]][from..][..len]);
-                }
-                None => dst[..reach[1]][to..][..len]
-                    .copy_from_slice(&src[..reach[0]][from..][..len]),
-            }
+            let (from, to, len) = const { run_places::<K>(run(K::RUNS, I)) };
+            dst.row(to.row)[to.at..][..len].copy_from_slice(&src.row(from.row)[from.at..][..len]);
         }
     });
+}
+
+/// Where a run lies on each side of a tile (its image row and the element in it, or its
+/// element of the tile), and its length.
+const fn run_places<K: FullTiles>((from, to, len): Run) -> (Place, Place, usize) {
+    (run_place::<K>(0, from), run_place::<K>(1, to), len)
+}
+
+/// Where element `at` of side `side` of a tile lies: its image row and the element in it,
+/// or element `at` of the tile.
+const fn run_place<K: FullTiles>(side: usize, at: usize) -> Place {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => Place {
+            row: at / cols,
+            at: at % cols,
+        },
+        _ => Place { row: 0, at },
+    }
+}
+
+/// How [`full_tile`] slices each side, in elements: the image's rows that the runs reach,
+/// or the tile up to the end of its last run.
+const fn run_sides<K: FullTiles>() -> [Span; 2] {
+    let reach = tile_reach(K::RUNS);
+    let mut sides = [
+        Span {
+            span: reach[0],
+            rows: 1,
+        },
+        Span {
+            span: reach[1],
+            rows: 1,
+        },
+    ];
+    if let Some((image, cols)) = K::IMAGE {
+        sides[image] = Span {
+            span: cols,
+            rows: reach[image].div_ceil(cols),
+        };
+    }
+    sides
 }
 
 /// Run `i` of `runs`, or an empty one past them.

@@ -241,12 +241,16 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
     let words = const { Permute::new(Level::Avx512, size_of::<E>()).words() };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
         let mut register = cpu.zero();
         unroll!(I => {
             // Constant: steps past the network compile to nothing.
             if const { Unrolled::<K, E>::AVX512.ops[I].present } {
                 let op = const { Unrolled::<K, E>::AVX512.ops[I] };
-                let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
+                let load = cpu.load(src.row(op.load.row), op.load.at);
                 let mask = const { Unrolled::<K, E>::AVX512.controls[I].writes };
                 // The first two steps of a store are one two-register permute.
                 register = match (op.identity, op.index, op.count, words) {
@@ -254,7 +258,7 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
                     (_, 0, 2.., _) => register,
                     (_, 1, _, _) => {
                         let first = const { Unrolled::<K, E>::AVX512.ops[I.saturating_sub(1)].load };
-                        let first = cpu.load(from_side.of(src, from, pitch, first), first.at);
+                        let first = cpu.load(src.row(first.row), first.at);
                         match words {
                             true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.pairs[I].take() }), load),
                             false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.pairs[I].bytes() }), load),
@@ -266,7 +270,7 @@ fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
                     (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
                 };
                 if op.last() {
-                    let slice = to_side.of_mut(dst, to, pitch, op.store);
+                    let slice = dst.row(op.store.row);
                     cpu.store::<STREAM>(slice, op.store.at, register);
                 }
             }
@@ -299,12 +303,16 @@ fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
     let words = const { Permute::new(Level::Avx2, size_of::<E>()).words() };
     let pitch = pitch::<K>(tiles.pitches);
     for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
         let mut register = cpu.zero();
         unroll!(I => {
             // Constant: steps past the network compile to nothing.
             if const { Unrolled::<K, E>::AVX2.ops[I].present } {
                 let op = const { Unrolled::<K, E>::AVX2.ops[I] };
-                let load = cpu.load(from_side.of(src, from, pitch, op.load), op.load.at);
+                let load = cpu.load(src.row(op.load.row), op.load.at);
                 // `vpshufb` indexes within 128-bit halves: each byte's index there, and
                 // whether it comes from the other half.
                 let permuted = match words {
@@ -328,7 +336,7 @@ fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
                     }
                 };
                 if op.last() {
-                    let slice = to_side.of_mut(dst, to, pitch, op.store);
+                    let slice = dst.row(op.store.row);
                     cpu.store::<STREAM>(slice, op.store.at, register);
                 }
             }
