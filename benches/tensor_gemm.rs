@@ -7,7 +7,11 @@
 //! the f16-accumulator variant is not exact, and its largest error is printed instead.
 //!
 //! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
-//! (default 20).
+//! (default 20). `-- probe`: which cooperative-matrix constructs the driver takes;
+//! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
+//! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
+//! loads from workgroup tiles, and the library's and the tiled designs without their
+//! copies or multiply-adds; `common/tc_probe.rs`).
 
 use std::time::Duration;
 use swizzle::gemm;

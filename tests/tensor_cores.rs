@@ -79,7 +79,10 @@ fn sixteen_byte_copies_read_mat2x4_and_write_two_vec4_entries() {
             && wgsl.contains("var<storage, read> b: array<mat2x4<f16>>"),
         "{wgsl}"
     );
-    assert!(wgsl.contains("array<mat2x4<f16>, 4>") && wgsl.contains("][1];"), "{wgsl}");
+    assert!(
+        wgsl.contains("array<mat2x4<f16>, 4>") && wgsl.contains("][1];"),
+        "{wgsl}"
+    );
     assert!(wgsl.contains("a_tile0: array<vec4<f16>"), "{wgsl}");
     // A from memory keeps its `vec4<f16>` view; only B's copies widen.
     let wgsl = tc_wide::step9().wgsl([512, 256, 128]).expect("WGSL");

@@ -503,7 +503,9 @@ fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) gro
         .collect();
     let mads = |indent: &str| -> String {
         pairs()
-            .map(|(i, j)| format!("{indent}acc{i}_{j} = coopMultiplyAdd(a{i}, b{j}, acc{i}_{j});\n"))
+            .map(|(i, j)| {
+                format!("{indent}acc{i}_{j} = coopMultiplyAdd(a{i}, b{j}, acc{i}_{j});\n")
+            })
             .collect()
     };
     let stores: String = pairs()
@@ -573,9 +575,18 @@ var<workgroup> b_tile: array<vec4<f16>, 1088>;\n";
         )
     };
     vec![
-        ("multiply-adds only (fragments loaded once, in registers)", registers),
-        ("fragment loads from workgroup tiles + multiply-adds, a barrier per 32 of k", tile_step(true)),
-        ("fragment loads from workgroup tiles + multiply-adds, no barriers", tile_step(false)),
+        (
+            "multiply-adds only (fragments loaded once, in registers)",
+            registers,
+        ),
+        (
+            "fragment loads from workgroup tiles + multiply-adds, a barrier per 32 of k",
+            tile_step(true),
+        ),
+        (
+            "fragment loads from workgroup tiles + multiply-adds, no barriers",
+            tile_step(false),
+        ),
     ]
 }
 

@@ -1275,7 +1275,9 @@ impl<'m> Machine<'m> {
                     Ok(Value::vector(&items))
                 };
                 Value::Composite(Rc::new(
-                    (0..columns as usize).map(column).collect::<Result<_, _>>()?,
+                    (0..columns as usize)
+                        .map(column)
+                        .collect::<Result<_, _>>()?,
                 ))
             }
             ref other => return Err(Error::new(format!("unsupported load of {other:?}"))),
@@ -1516,7 +1518,10 @@ impl<'m> Machine<'m> {
                 rows,
                 scalar,
             } => Value::Composite(Rc::new(vec![
-                Value::vector(&vec![Scalar::zero(scalar)?; rows as usize]);
+                Value::vector(&vec![
+                    Scalar::zero(scalar)?;
+                    rows as usize
+                ]);
                 columns as usize
             ])),
             TypeInner::CooperativeMatrix {

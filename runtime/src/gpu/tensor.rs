@@ -537,7 +537,10 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
                 },
             );
             let destination = format!("{letter}_tile{buffer}");
-            match (split_copy(&copy_text, &destination, copy.wide()), copy.wide()) {
+            match (
+                split_copy(&copy_text, &destination, copy.wide()),
+                copy.wide(),
+            ) {
                 (Some(split), wide) => {
                     splits.push(split.registers);
                     functions.function(&split.fetch).function(&split.put);
