@@ -41,6 +41,17 @@ fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
     assert!(tiled_1t == tiled, "one-thread swizzle of {surface:?}");
 }
 
+/// `surface` is a typed error: its platform does not tile it.
+fn assert_unsupported(surface: Surface) {
+    assert!(
+        matches!(
+            surface.swizzled_size(),
+            Err(TextureError::Unsupported { .. })
+        ),
+        "{surface:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Switch
 
@@ -219,17 +230,12 @@ fn levels_and_errors() {
         surface.swizzle(&[0; 3], &mut [0; 4]),
         Err(TextureError::Length { side: "source", .. })
     ));
-    assert!(matches!(
-        Surface::new(
-            Platform::Switch {
-                block_height: Some(3)
-            },
-            8,
-            8,
-            Format::R8
-        )
-        .swizzled_size(),
-        Err(TextureError::Unsupported { .. })
+    let block_height = Some(3);
+    assert_unsupported(Surface::new(
+        Platform::Switch { block_height },
+        8,
+        8,
+        Format::R8,
     ));
     assert!(matches!(
         Surface::new(Platform::SWITCH, 8, 8, Format::pixels(0)).swizzled_size(),
@@ -307,14 +313,8 @@ fn n3ds_surfaces_equal_swizzle_3ds() {
     // Levels under 8×8 and 3-D textures are no 3DS textures.
     let small = Surface::new(Platform::N3ds, 16, 16, Format::RGBA8).mips(2);
     assert!(small.swizzled_size().is_ok());
-    assert!(matches!(
-        small.mips(3).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
-    assert!(matches!(
-        small.depth(2).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+    assert_unsupported(small.mips(3));
+    assert_unsupported(small.depth(2));
 }
 
 proptest! {
@@ -512,10 +512,51 @@ fn check_ps3(surface: Surface, seed: usize) {
     check_against(&surface, &linear, &expected);
 }
 
+/// A fixed surface shape: width, height, depth, layers, mips.
+type Shape = (usize, usize, usize, usize, usize);
+
+/// `check(surface, seed)` on `platform`'s surface of each shape in each format.
+fn check_shapes(
+    platform: Platform,
+    shapes: &[Shape],
+    formats: &[Format],
+    check: fn(Surface, usize),
+) {
+    for &(width, height, depth, layers, mips) in shapes {
+        for (which, format) in formats.iter().enumerate() {
+            let surface = Surface::new(platform, width, height, *format)
+                .depth(depth)
+                .layers(layers)
+                .mips(mips);
+            check(surface, which + width);
+        }
+    }
+}
+
+/// Property-test surfaces of `platform` and a seed: sides 1 to 599, 1 to 7 mips, one of
+/// `formats`, 1 to 3 slices of depth or array layers.
+fn drawn_surfaces(
+    platform: Platform,
+    formats: &'static [Format],
+) -> impl Strategy<Value = (Surface, usize)> {
+    let sides = (1usize..600, 1usize..600);
+    let slices = (1usize..4, any::<bool>());
+    (sides, slices, 1usize..8, 0..formats.len()).prop_map(
+        move |((width, height), (slices, three_d), mips, which)| {
+            let surface = Surface::new(platform, width, height, formats[which]).mips(mips);
+            let surface = match three_d {
+                true => surface.depth(slices),
+                false => surface.layers(slices),
+            };
+            (surface, which + width * height)
+        },
+    )
+}
+
 #[test]
 fn ps3_surfaces_equal_swizzleinator() {
-    for (width, height, depth, layers, mips) in [
-        (1usize, 1usize, 1, 1, 1),
+    let shapes = [
+        (1, 1, 1, 1, 1),
         (64, 64, 1, 1, 7),
         (128, 128, 1, 6, 8),
         (100, 37, 1, 2, 3),
@@ -523,35 +564,16 @@ fn ps3_surfaces_equal_swizzleinator() {
         (512, 16, 1, 1, 5),
         (256, 1024, 1, 1, 2),
         (24, 40, 5, 1, 2),
-    ] {
-        for (which, format) in PS3_FORMATS.iter().enumerate() {
-            let surface = Surface::new(Platform::Ps3, width, height, *format)
-                .depth(depth)
-                .layers(layers)
-                .mips(mips);
-            check_ps3(surface, which + width);
-        }
-    }
+    ];
+    check_shapes(Platform::Ps3, &shapes, &PS3_FORMATS, check_ps3);
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn ps3_surfaces(
-        width in 1usize..600,
-        height in 1usize..600,
-        depth_or_layers in 1usize..4,
-        three_d in any::<bool>(),
-        mips in 1usize..8,
-        which in 0..PS3_FORMATS.len(),
-    ) {
-        let surface = Surface::new(Platform::Ps3, width, height, PS3_FORMATS[which]).mips(mips);
-        let surface = match three_d {
-            true => surface.depth(depth_or_layers),
-            false => surface.layers(depth_or_layers),
-        };
-        check_ps3(surface, which + width * height);
+    fn ps3_surfaces((surface, seed) in drawn_surfaces(Platform::Ps3, &PS3_FORMATS)) {
+        check_ps3(surface, seed);
     }
 }
 
@@ -616,8 +638,8 @@ fn check_xbox360(surface: Surface, seed: usize) {
 
 #[test]
 fn xbox360_surfaces_equal_swizzleinator() {
-    for (width, height, depth, layers, mips) in [
-        (1usize, 1usize, 1, 1, 1),
+    let shapes = [
+        (1, 1, 1, 1, 1),
         (32, 32, 1, 1, 1),
         (128, 128, 1, 6, 8),
         (100, 37, 1, 2, 3),
@@ -625,22 +647,12 @@ fn xbox360_surfaces_equal_swizzleinator() {
         (96, 160, 1, 1, 3),
         (1024, 512, 1, 1, 2),
         (40, 24, 5, 1, 2),
-    ] {
-        for (which, format) in XBOX360_FORMATS.iter().enumerate() {
-            let surface = Surface::new(Platform::Xbox360, width, height, *format)
-                .depth(depth)
-                .layers(layers)
-                .mips(mips);
-            check_xbox360(surface, which + width);
-        }
-    }
+    ];
+    check_shapes(Platform::Xbox360, &shapes, &XBOX360_FORMATS, check_xbox360);
     // 1- and 2-byte texels: a typed error.
     for format in [Format::R8, Format::RG8] {
         let surface = Surface::new(Platform::Xbox360, 64, 64, format);
-        assert!(matches!(
-            surface.swizzled_size(),
-            Err(TextureError::Unsupported { .. })
-        ));
+        assert_unsupported(surface);
     }
 }
 
@@ -648,21 +660,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn xbox360_surfaces(
-        width in 1usize..600,
-        height in 1usize..600,
-        depth_or_layers in 1usize..4,
-        three_d in any::<bool>(),
-        mips in 1usize..8,
-        which in 0..XBOX360_FORMATS.len(),
-    ) {
-        let surface = Surface::new(Platform::Xbox360, width, height, XBOX360_FORMATS[which])
-            .mips(mips);
-        let surface = match three_d {
-            true => surface.depth(depth_or_layers),
-            false => surface.layers(depth_or_layers),
-        };
-        check_xbox360(surface, which + width * height);
+    fn xbox360_surfaces((surface, seed) in drawn_surfaces(Platform::Xbox360, &XBOX360_FORMATS)) {
+        check_xbox360(surface, seed);
     }
 }
 
@@ -758,10 +757,7 @@ fn d3d12_surfaces_equal_the_pdep_formula() {
             check_d3d12(width, height, layers, mips, format);
         }
     }
-    assert!(matches!(
-        Surface::new(Platform::D3d12, 8, 8, Format::RGB8).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+    assert_unsupported(Surface::new(Platform::D3d12, 8, 8, Format::RGB8));
 }
 
 proptest! {
@@ -1011,16 +1007,10 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
     // GX2 has no 3-D arrays, and thick tiles interleave 4 slices: typed errors.
     for (mode, depth, layers) in [(Tiled2DThin1, 4, 2), (Tiled2DThick, 1, 2)] {
         let surface = Surface::new(wiiu(mode, 0), 64, 64, Format::RGBA8);
-        assert!(matches!(
-            surface.depth(depth).layers(layers).swizzled_size(),
-            Err(TextureError::Unsupported { .. })
-        ));
+        assert_unsupported(surface.depth(depth).layers(layers));
     }
     let linear = wiiu(TileMode::LinearAligned, 0);
-    assert!(matches!(
-        Surface::new(linear, 64, 64, Format::RGBA8).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+    assert_unsupported(Surface::new(linear, 64, 64, Format::RGBA8));
 }
 
 proptest! {

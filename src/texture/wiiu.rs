@@ -59,9 +59,11 @@
 //! arrays, array layers in thick modes, and texel sizes other than 1, 2, 4, 8 and 16 bytes
 //! are [`TextureError::Unsupported`].
 
-use super::{Direction, Platform, Surface, TextureError, Tiling, copy_tiles_framed, unsupported};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan};
+use super::{
+    Direction, Platform, Surface, TextureError, Tiling, checked_product, copy_tiles_framed,
+    unsupported,
+};
+use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 1-D thin, bytes: a row of 8×8 micro tiles.
@@ -619,10 +621,7 @@ impl Rules {
         // A 3-D level holds its slices; an array layer is one slice of its mip (a 2-D
         // surface in a thick mode: one slice of the 4 its tiles hold).
         let slot_slices = if self.three_d { slices } else { thickness };
-        let size = [pitch, rows, slot_slices]
-            .into_iter()
-            .try_fold(bytes, |acc, n| acc.checked_mul(n))
-            .ok_or_else(overflow)?;
+        let size = checked_product([bytes, pitch, rows, slot_slices])?;
         let tiling = LevelTiling {
             mode,
             pitch,
@@ -884,56 +883,44 @@ fn copy_unit(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
-    macro_rules! copy {
-        ($n:literal, $swizzle:ident, $deswizzle:ident) => {{
-            let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
-                ($swizzle::plan(), $swizzle::code()),
-                ($deswizzle::plan(), $deswizzle::code()),
-            ];
-            copy_tiles_framed(
-                options,
-                kernels,
-                direction,
-                extents,
-                [linear, tiled],
-                src,
-                dst,
-            )
-        }};
-    }
-    match (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes) {
-        _ if swap_in_unit => copy!(16, SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128),
-        (false, false, _, 1) => copy!(1, SwizzleMicro8, DeswizzleMicro8),
-        (false, false, _, 2) => copy!(2, SwizzleMicro16, DeswizzleMicro16),
-        (false, false, _, 4) => copy!(4, SwizzleMicro32, DeswizzleMicro32),
-        (false, false, _, 8) => copy!(8, SwizzleMicro64, DeswizzleMicro64),
-        (false, false, _, _) => copy!(16, SwizzleMicro128, DeswizzleMicro128),
-        (false, true, _, 1) => copy!(1, SwizzleThickMicro8, DeswizzleThickMicro8),
-        (false, true, _, 2) => copy!(2, SwizzleThickMicro16, DeswizzleThickMicro16),
-        (false, true, _, 4) => copy!(4, SwizzleThickMicro32, DeswizzleThickMicro32),
-        (false, true, _, 8) => copy!(8, SwizzleThickMicro64, DeswizzleThickMicro64),
-        (false, true, _, _) => copy!(16, SwizzleThickMicro128, DeswizzleThickMicro128),
-        (true, true, _, 1) => copy!(1, SwizzleThickMacro8, DeswizzleThickMacro8),
-        (true, true, _, 2) => copy!(2, SwizzleThickMacro16, DeswizzleThickMacro16),
-        (true, true, _, 4) => copy!(4, SwizzleThickMacro32, DeswizzleThickMacro32),
-        // Thick macro modes of 16-byte texels are thin (`level_mode_of`).
-        (true, true, _, _) => copy!(8, SwizzleThickMacro64, DeswizzleThickMacro64),
-        (true, false, 1, 1) => copy!(1, SwizzleMacro8, DeswizzleMacro8),
-        (true, false, 1, 2) => copy!(2, SwizzleMacro16, DeswizzleMacro16),
-        (true, false, 1, 4) => copy!(4, SwizzleMacro32, DeswizzleMacro32),
-        (true, false, 1, 8) => copy!(8, SwizzleMacro64, DeswizzleMacro64),
-        (true, false, 1, _) => copy!(16, SwizzleMacro128, DeswizzleMacro128),
-        (true, false, 2, 1) => copy!(1, SwizzleThin2Macro8, DeswizzleThin2Macro8),
-        (true, false, 2, 2) => copy!(2, SwizzleThin2Macro16, DeswizzleThin2Macro16),
-        (true, false, 2, 4) => copy!(4, SwizzleThin2Macro32, DeswizzleThin2Macro32),
-        (true, false, 2, 8) => copy!(8, SwizzleThin2Macro64, DeswizzleThin2Macro64),
-        (true, false, 2, _) => copy!(16, SwizzleThin2Macro128, DeswizzleThin2Macro128),
-        (true, false, _, 1) => copy!(1, SwizzleThin4Macro8, DeswizzleThin4Macro8),
-        (true, false, _, 2) => copy!(2, SwizzleThin4Macro16, DeswizzleThin4Macro16),
-        (true, false, _, 4) => copy!(4, SwizzleThin4Macro32, DeswizzleThin4Macro32),
-        (true, false, _, 8) => copy!(8, SwizzleThin4Macro64, DeswizzleThin4Macro64),
-        (true, false, _, _) => copy!(16, SwizzleThin4Macro128, DeswizzleThin4Macro128),
-    }
+    let frames = [linear, tiled];
+    with_kernels!(
+        (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes),
+        |kernels| copy_tiles_framed(options, kernels, direction, extents, frames, src, dst),
+        {
+            _ if swap_in_unit => 16: SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128,
+            (false, false, _, 1) => 1: SwizzleMicro8, DeswizzleMicro8,
+            (false, false, _, 2) => 2: SwizzleMicro16, DeswizzleMicro16,
+            (false, false, _, 4) => 4: SwizzleMicro32, DeswizzleMicro32,
+            (false, false, _, 8) => 8: SwizzleMicro64, DeswizzleMicro64,
+            (false, false, _, _) => 16: SwizzleMicro128, DeswizzleMicro128,
+            (false, true, _, 1) => 1: SwizzleThickMicro8, DeswizzleThickMicro8,
+            (false, true, _, 2) => 2: SwizzleThickMicro16, DeswizzleThickMicro16,
+            (false, true, _, 4) => 4: SwizzleThickMicro32, DeswizzleThickMicro32,
+            (false, true, _, 8) => 8: SwizzleThickMicro64, DeswizzleThickMicro64,
+            (false, true, _, _) => 16: SwizzleThickMicro128, DeswizzleThickMicro128,
+            (true, true, _, 1) => 1: SwizzleThickMacro8, DeswizzleThickMacro8,
+            (true, true, _, 2) => 2: SwizzleThickMacro16, DeswizzleThickMacro16,
+            (true, true, _, 4) => 4: SwizzleThickMacro32, DeswizzleThickMacro32,
+            // Thick macro modes of 16-byte texels are thin (`level_mode_of`).
+            (true, true, _, _) => 8: SwizzleThickMacro64, DeswizzleThickMacro64,
+            (true, false, 1, 1) => 1: SwizzleMacro8, DeswizzleMacro8,
+            (true, false, 1, 2) => 2: SwizzleMacro16, DeswizzleMacro16,
+            (true, false, 1, 4) => 4: SwizzleMacro32, DeswizzleMacro32,
+            (true, false, 1, 8) => 8: SwizzleMacro64, DeswizzleMacro64,
+            (true, false, 1, _) => 16: SwizzleMacro128, DeswizzleMacro128,
+            (true, false, 2, 1) => 1: SwizzleThin2Macro8, DeswizzleThin2Macro8,
+            (true, false, 2, 2) => 2: SwizzleThin2Macro16, DeswizzleThin2Macro16,
+            (true, false, 2, 4) => 4: SwizzleThin2Macro32, DeswizzleThin2Macro32,
+            (true, false, 2, 8) => 8: SwizzleThin2Macro64, DeswizzleThin2Macro64,
+            (true, false, 2, _) => 16: SwizzleThin2Macro128, DeswizzleThin2Macro128,
+            (true, false, _, 1) => 1: SwizzleThin4Macro8, DeswizzleThin4Macro8,
+            (true, false, _, 2) => 2: SwizzleThin4Macro16, DeswizzleThin4Macro16,
+            (true, false, _, 4) => 4: SwizzleThin4Macro32, DeswizzleThin4Macro32,
+            (true, false, _, 8) => 8: SwizzleThin4Macro64, DeswizzleThin4Macro64,
+            (true, false, _, _) => 16: SwizzleThin4Macro128, DeswizzleThin4Macro128,
+        }
+    )
 }
 
 /// One mip level of a Wii U surface as GX2 sees it.
