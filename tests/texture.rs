@@ -8,6 +8,8 @@
 //! - PS4: `swizzleinator` 0.2's `Ps4` (one level at a time).
 //! - PS3 and Xbox 360: `swizzleinator` 0.2's `Ps3` and `Xbox360` (one level, one slice at a
 //!   time; their quirks are worked around in their section).
+//! - Wii U: `wiiu_swizzle` 0.3 reads our tiled surfaces back (every GX2 mode, the linear
+//!   ones included; its reads are the reference, see `check_wiiu`).
 //! - D3D12 64 KB standard swizzle: a `pdep` over Microsoft's interleave masks, written here.
 
 use proptest::prelude::*;
@@ -954,12 +956,12 @@ fn wiiu_2d_surfaces_equal_wiiu_swizzle() {
     }
 }
 
-/// The tiled modes past 1-D and 2-D thin-1: thin-2 and thin-4 macro tiles, bank swapping,
-/// 3-D rotation and thick tiles, over the sizes where their mips fall back.
+/// The modes past 1-D and 2-D thin-1: the linear ones, thin-2 and thin-4 macro tiles, bank
+/// swapping, 3-D rotation and thick tiles, over the sizes where their mips fall back.
 #[test]
 fn wiiu_other_modes_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode;
-    for mode in TileMode::ALL.into_iter().filter(|m| m.is_supported()) {
+    for mode in TileMode::ALL {
         for (width, height, mips) in [(1, 1, 1), (100, 37, 3), (256, 256, 9), (640, 96, 2)] {
             for format in WIIU_FORMATS {
                 for swizzle in [0, 0x300, 0x600] {
@@ -977,6 +979,8 @@ fn wiiu_other_modes_equal_wiiu_swizzle() {
 fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode::{self, *};
     let thin = [
+        LinearGeneral,
+        LinearAligned,
         Tiled1DThin1,
         Tiled2DThin1,
         Tiled2BThin2,
@@ -992,11 +996,7 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
             }
         }
     }
-    let all: Vec<TileMode> = TileMode::ALL
-        .into_iter()
-        .filter(|m| m.is_supported())
-        .collect();
-    for mode in all {
+    for mode in TileMode::ALL {
         for format in WIIU_FORMATS {
             for (width, height, depth, mips) in [(16, 16, 16, 1), (40, 24, 5, 3), (64, 64, 8, 4)] {
                 let surface = Surface::new(wiiu(mode, 0x200), width, height, format);
@@ -1009,8 +1009,60 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
         let surface = Surface::new(wiiu(mode, 0), 64, 64, Format::RGBA8);
         assert_unsupported(surface.depth(depth).layers(layers));
     }
-    let linear = wiiu(TileMode::LinearAligned, 0);
-    assert_unsupported(Surface::new(linear, 64, 64, Format::RGBA8));
+}
+
+/// The linear modes: every size and format, mips, layers and depth, against
+/// `wiiu_swizzle`'s reads (`check_wiiu`); their pitches as addrlib aligns them
+/// (`LinearGeneral`: none; `LinearAligned`: whole 256-byte groups, at least 64 texels),
+/// and no tiles: each row of texels is the linear row, at its pitch.
+#[test]
+fn wiiu_linear_surfaces_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::{TileMode::*, level_info};
+    for mode in [LinearGeneral, LinearAligned] {
+        for (width, height, mips) in [
+            (1, 1, 1),
+            (8, 8, 4),
+            (64, 64, 7),
+            (100, 37, 3),
+            (33, 200, 5),
+            (256, 256, 9),
+            (1024, 512, 3),
+        ] {
+            for format in WIIU_FORMATS {
+                // The swizzle's pipe and bank do not move linear texels.
+                for swizzle in [0, 0x700] {
+                    let platform = wiiu(mode, swizzle);
+                    check_wiiu(Surface::new(platform, width, height, format).mips(mips));
+                }
+            }
+        }
+    }
+    for (mode, format, width, pitch) in [
+        (LinearGeneral, Format::R8, 100, 100),
+        (LinearGeneral, Format::RGBA32, 3, 3),
+        (LinearAligned, Format::R8, 100, 256),
+        (LinearAligned, Format::RG8, 100, 128),
+        (LinearAligned, Format::RGBA8, 100, 128),
+        (LinearAligned, Format::RGBA16, 65, 128),
+        (LinearAligned, Format::BC1, 256, 64),
+    ] {
+        let surface = Surface::new(wiiu(mode, 0), width, 5, format);
+        let info = level_info(&surface, 0).unwrap();
+        let [_, h, w] = surface.level(0, 0).unwrap().blocks;
+        assert_eq!((info.mode, info.pitch, info.rows), (mode, pitch, h));
+        // Row y of the level starts at y · pitch texels.
+        let bytes = format.bytes_per_block;
+        let linear = self::bytes(surface.linear_size().unwrap(), width);
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        for y in 0..h {
+            let row = &linear[y * w * bytes..][..w * bytes];
+            assert_eq!(
+                &tiled[y * pitch * bytes..][..w * bytes],
+                row,
+                "{surface:?} row {y}"
+            );
+        }
+    }
 }
 
 proptest! {
@@ -1022,7 +1074,7 @@ proptest! {
         height in 1usize..300,
         mips in 1usize..10,
         format in format_of(&WIIU_FORMATS),
-        mode in 2usize..16,
+        mode in 0usize..16,
         swizzle in 0u32..8,
         (layers, depth) in prop_oneof![Just((1, 1)), (2usize..5, Just(1)), (Just(1), 2usize..10)],
     ) {
@@ -1058,6 +1110,7 @@ fn level_pictures_show_where_blocks_land() {
         Platform::WIIU,
         wiiu(TileMode::Tiled2BThin4, 0x300),
         wiiu(TileMode::Tiled1DThick, 0),
+        wiiu(TileMode::LinearAligned, 0),
     ];
     for platform in platforms {
         for (format, depth) in [
