@@ -916,18 +916,22 @@ fn wiiu(tile_mode: swizzle::texture::wiiu::TileMode, swizzle: u32) -> Platform {
     Platform::WiiU { tile_mode, swizzle }
 }
 
+/// Widths, heights and mip counts of the Wii U's 1-D and linear fixed cases: 1×1, NPOT, odd,
+/// full mip chains.
+const WIIU_SHAPES: [(usize, usize, usize); 7] = [
+    (1, 1, 1),
+    (8, 8, 4),
+    (64, 64, 7),
+    (100, 37, 3),
+    (33, 200, 5),
+    (256, 256, 9),
+    (1024, 512, 3),
+];
+
 #[test]
 fn wiiu_1d_surfaces_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode::Tiled1DThin1;
-    for (width, height, mips) in [
-        (1, 1, 1),
-        (8, 8, 4),
-        (64, 64, 7),
-        (100, 37, 3),
-        (33, 200, 5),
-        (256, 256, 9),
-        (1024, 512, 3),
-    ] {
+    for (width, height, mips) in WIIU_SHAPES {
         for format in WIIU_FORMATS {
             check_wiiu(Surface::new(wiiu(Tiled1DThin1, 0), width, height, format).mips(mips));
         }
@@ -1019,15 +1023,7 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
 fn wiiu_linear_surfaces_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::{TileMode::*, level_info};
     for mode in [LinearGeneral, LinearAligned] {
-        for (width, height, mips) in [
-            (1, 1, 1),
-            (8, 8, 4),
-            (64, 64, 7),
-            (100, 37, 3),
-            (33, 200, 5),
-            (256, 256, 9),
-            (1024, 512, 3),
-        ] {
+        for (width, height, mips) in WIIU_SHAPES {
             for format in WIIU_FORMATS {
                 // The swizzle's pipe and bank do not move linear texels.
                 for swizzle in [0, 0x700] {
