@@ -37,7 +37,7 @@ struct Tile([u8; TILE_ROWS * TILE_ROW_BYTES]);
 /// Writing the squares straight into the destination (this function's first form, kept in
 /// docs/benchmarks/history.md) kept 16 source and 16 destination lines in flight at once;
 /// lines a pitch of a multiple of 4 KiB apart share their L1 set, more than its 8 to 12
-/// ways, so half-written destination lines were evicted and fetched again.
+/// ways, so a destination line written in two halves could leave L1 between them.
 ///
 /// # Safety
 /// The CPU has AVX2; `area.side` is 8 with `size` 4 or 4 with `size` 8; `rows` and `cols`
