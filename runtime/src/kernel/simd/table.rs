@@ -160,10 +160,11 @@ impl<'a, T> Window<'a, T> {
     /// Row `row` (the tile, for a window of one row).
     ///
     /// # Panics
-    /// Where `row` is not below the window's rows (a constant check in unrolled code).
+    /// Where `row` is not below the window's rows (a constant check in unrolled code; its
+    /// message formats nothing, so that the window's fields stay in registers).
     #[inline(always)]
     pub fn row(&self, row: usize) -> &'a [T] {
-        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        assert!(row < self.rows, "a row past the tile's window");
         // SAFETY: `new` checked that rows `0..rows` of `len` elements, `pitch` apart, lie
         // in `items`, with `(rows - 1) · pitch + len` computed without overflow; `row` is
         // one of them.
@@ -202,7 +203,7 @@ impl<'a, T> WindowMut<'a, T> {
     /// Where `row` is not below the window's rows (a constant check in unrolled code).
     #[inline(always)]
     pub fn row(&mut self, row: usize) -> &mut [T] {
-        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        assert!(row < self.rows, "a row past the tile's window");
         // SAFETY: as in `Window::row`, the row lies in `items`, which `self` borrows
         // mutably; the row borrows `self` mutably, so no other row is alive beside it.
         unsafe {
