@@ -212,18 +212,10 @@ fn bench_layout(
 /// What one group ran: its name, its functions, and the kernels' default choices.
 type Ran = (String, Vec<String>, Vec<Choice>);
 
-/// The sides this run measures: `SWIZZLE_BENCH_SIDES` (comma-separated), else [`SIDES`].
-fn sides() -> Vec<usize> {
-    std::env::var("SWIZZLE_BENCH_SIDES")
-        .ok()
-        .and_then(|list| list.split(',').map(|s| s.trim().parse().ok()).collect())
-        .unwrap_or_else(|| SIDES.to_vec())
-}
-
 /// The groups and the functions each ran, for the summary.
 fn benches(criterion: &mut Criterion) -> Vec<Ran> {
     let mut ran = Vec::new();
-    for side in sides() {
+    for side in common::sides(&SIDES) {
         let image: Vec<u32> = (0..(side * side) as u32).collect();
         let group_name = format!("kernel_{side}");
         let mut group = criterion.benchmark_group(&group_name);

@@ -7,7 +7,11 @@
 //! the f16-accumulator variant is not exact, and its largest error is printed instead.
 //!
 //! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
-//! (default 20).
+//! (default 20). `-- probe`: which cooperative-matrix constructs the driver takes;
+//! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
+//! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
+//! loads from workgroup tiles, and the library's and the tiled designs without their
+//! copies or multiply-adds; `common/tc_probe.rs`).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -90,6 +94,15 @@ swizzle::layout! {
         memory [k: 64, n: 128] strides [136, 1];
         coords [k, n];
     }
+    /// Step 9s: B's 64 × 128 tile (step 7a) loaded in 16-byte moves, four each.
+    pub threads TcBLoads64Wide {
+        tile [k: 64, n: 128];
+        unmerge k -> [kr: 4, ks: 16];
+        unmerge n -> [nv: 16, v: 8];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
     pub threads TcALoads64 {
         tile [m: 256, k: 64];
         unmerge m -> [mr: 16, mh: 2, ml: 8];
@@ -119,7 +132,10 @@ static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 mod tc_probe;
 #[path = "common/tc_step1.rs"]
 mod tc_step1;
+#[path = "common/tc_wide.rs"]
+mod tc_wide;
 use tc_step1::TC_A128;
+use tc_wide::{step9, step9_tiled};
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -196,6 +212,25 @@ fn main() -> Result<(), GpuError> {
             let wgsl = step3.wgsl([n, n, n])?;
             tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
         }
+    }
+    if std::env::args().any(|a| a == "ceiling") {
+        // What the path allows: parts of the library's kernel shape, each timed alone.
+        for n in [4096, 8192] {
+            let mut kernels: Vec<(String, String)> = tc_probe::ceiling_kernels(n)
+                .into_iter()
+                .map(|(label, wgsl)| (label.to_owned(), wgsl))
+                .collect();
+            for (label, tc) in [
+                ("8 (library)", gemm::tensor_cores()),
+                ("9 (step 8, 16-byte copies)", step9()),
+                ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
+                ("9t (step 5, 16-byte copies)", step9_tiled()),
+            ] {
+                kernels.extend(tc_probe::library_parts(label, &tc.wgsl([n, n, n])?));
+            }
+            tc_probe::ceiling(n, kernels);
+        }
+        return Ok(());
     }
     if std::env::args().any(|a| a == "probe-only") {
         tc_probe::run_all();
@@ -406,6 +441,29 @@ fn main() -> Result<(), GpuError> {
                 prefetch: false,
                 ..step8
             },
+        ),
+        tc(
+            "9: step 8, B's copies in 16-byte moves (mat2x4<f16> from memory)",
+            step9(),
+        ),
+        tc(
+            "9b: step 9, B's copies not held in registers",
+            TensorCores {
+                prefetch: false,
+                ..step9()
+            },
+        ),
+        tc(
+            "9s: step 7a (B's tile 64×128), B's copies in 16-byte moves",
+            TensorCores {
+                direct: [true, false],
+                b_loads: TcBLoads64Wide::THREAD_VALUES,
+                ..step7
+            },
+        ),
+        tc(
+            "9t: step 5 (both tiles, 32 of k), both copies in 16-byte moves",
+            step9_tiled(),
         ),
         (
             "scalar f16",

@@ -2,7 +2,8 @@
 //! view copied into a column-major one), against the `transpose` crate and `memcpy` of the
 //! same bytes, on one thread and on all of them, in one run (BENCHMARKS.md).
 //!
-//! Run with `cargo bench --bench transpose`. Every transpose is checked before it is timed;
+//! Run with `cargo bench --bench transpose` (`SWIZZLE_BENCH_SIDES=4096`, comma-separated,
+//! narrows the sides). Every transpose is checked before it is timed;
 //! `main` prints a markdown table of this run's ratios.
 
 mod common;
@@ -30,7 +31,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pools = [("1t", pool(1)), ("all", pool(all))];
     let mut ran = Vec::new();
-    for side in SIDES {
+    for side in common::sides(&SIDES) {
         let matrix: Vec<f32> = (0..side * side).map(|i| i as f32).collect();
         let mut expected = vec![0f32; side * side];
         transpose::transpose(&matrix, &mut expected, side, side);

@@ -1,10 +1,10 @@
-//! The SIMD rows `layout!` generates for kernels (`K::ROWS`: AVX-512, AVX2, NEON), at every
+//! The SIMD rows of kernels (unrolled from the tables `layout!` emits: AVX-512, AVX2, NEON), at every
 //! level this CPU runs, against the reference. Small images, so that Miri runs it too (CI:
 //! AVX2 under Miri, NEON under qemu-user).
 
 use std::fmt::Debug;
 // The rows are the generated code's side of the contract, not the public API.
-use swizzle::__private::simd::Rows;
+use swizzle::__private::simd::{FullTiles, Rows};
 use swizzle::kernel::{Element, KernelError, Level, Options, View};
 
 swizzle::layout! {
@@ -177,6 +177,16 @@ fn xor64<T: Value>(sizes: &[[usize; 2]]) {
     }
 }
 
+/// A kernel's rows for each size of `Rows::SIZES`.
+fn sizes<K: FullTiles>() -> [Rows; 4] {
+    [
+        Rows::generated::<K, u8>(),
+        Rows::generated::<K, u16>(),
+        Rows::generated::<K, u32>(),
+        Rows::generated::<K, u64>(),
+    ]
+}
+
 /// The levels each element size has rows for: every network the tiles allow.
 #[test]
 fn rows_exist_where_registers_fit() {
@@ -192,7 +202,7 @@ fn rows_exist_where_registers_fit() {
     let arm = cfg!(target_arch = "aarch64");
     // 16 × 16 tiles: the image's rows of 16 elements fill 16-byte registers of bytes,
     // 32-byte ones of 2-byte elements, 64-byte ones of words.
-    for rows in [&PackMorton16::ROWS, &UnpackMorton16::ROWS] {
+    for rows in [&sizes::<PackMorton16>(), &sizes::<UnpackMorton16>()] {
         assert_eq!(has(rows, 1), (false, false, arm));
         assert_eq!(has(rows, 2), (false, x86, arm));
         assert_eq!(has(rows, 4), (x86, x86, arm));
@@ -201,11 +211,11 @@ fn rows_exist_where_registers_fit() {
     // Between two layouts, registers cut whole tiles of 256: every size has rows (NEON's
     // two 8-byte lanes are too few for a network).
     for size in [1, 2, 4] {
-        assert_eq!(has(&Retile16::ROWS, size), (x86, x86, arm));
+        assert_eq!(has(&sizes::<Retile16>(), size), (x86, x86, arm));
     }
-    assert_eq!(has(&Retile16::ROWS, 8), (x86, x86, false));
+    assert_eq!(has(&sizes::<Retile16>(), 8), (x86, x86, false));
     // 8 × 64 tiles: rows of 64 bytes fill AVX-512's registers.
-    for rows in [&PackXor64::ROWS, &UnpackXor64::ROWS] {
+    for rows in [&sizes::<PackXor64>(), &sizes::<UnpackXor64>()] {
         assert_eq!(has(rows, 1), (x86, x86, arm));
         assert_eq!(has(rows, 2), (x86, x86, arm));
     }

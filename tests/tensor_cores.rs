@@ -10,6 +10,8 @@ use swizzle::gpu::{Accumulate, TensorCores};
 
 #[path = "../benches/common/tc_step1.rs"]
 mod tc_step1;
+#[path = "../benches/common/tc_wide.rs"]
+mod tc_wide;
 
 fn validate(wgsl: &str) -> naga::Module {
     let module = naga::front::wgsl::parse_str(wgsl)
@@ -63,7 +65,39 @@ fn variants() -> Vec<TensorCores<'static>> {
             direct: [false, true],
             ..library
         },
+        tc_wide::step9(),
+        tc_wide::step9_tiled(),
     ]
+}
+
+#[test]
+fn sixteen_byte_copies_read_mat2x4_and_write_two_vec4_entries() {
+    // Rows of A and B whole runs of 8 f16: the copies move 16 bytes.
+    let wgsl = tc_wide::step9_tiled().wgsl([512, 256, 128]).expect("WGSL");
+    assert!(
+        wgsl.contains("var<storage, read> a: array<mat2x4<f16>>")
+            && wgsl.contains("var<storage, read> b: array<mat2x4<f16>>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("array<mat2x4<f16>, 4>") && wgsl.contains("][1];"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("a_tile0: array<vec4<f16>"), "{wgsl}");
+    // A from memory keeps its `vec4<f16>` view; only B's copies widen.
+    let wgsl = tc_wide::step9().wgsl([512, 256, 128]).expect("WGSL");
+    assert!(
+        wgsl.contains("var<storage, read> a: array<vec4<f16>>")
+            && wgsl.contains("var<storage, read> b: array<mat2x4<f16>>"),
+        "{wgsl}"
+    );
+    // n = 36 is no multiple of 8: B's copies fall back to `vec4<f16>` moves.
+    let wgsl = tc_wide::step9_tiled().wgsl([130, 36, 72]).expect("WGSL");
+    assert!(
+        wgsl.contains("var<storage, read> a: array<mat2x4<f16>>")
+            && wgsl.contains("var<storage, read> b: array<vec4<f16>>"),
+        "{wgsl}"
+    );
 }
 
 #[test]
@@ -214,7 +248,14 @@ fn operand(count: usize, seed: u64) -> Vec<f16> {
 fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
     // Odd sizes (partial tiles on every side, k off the fragments and the steps), and a
     // multiple of every variant's tiles (where operands come straight from memory).
-    for shape @ [m, n, k] in [[37, 50, 29], [130, 70, 48], [256, 128, 128]] {
+    // The last: partial tiles whose rows are whole 16-byte moves (the wide copies' zeros).
+    let wide = || vec![tc_wide::step9(), tc_wide::step9_tiled()];
+    for (shape @ [m, n, k], variants) in [
+        ([37, 50, 29], variants()),
+        ([130, 70, 48], variants()),
+        ([256, 128, 128], variants()),
+        ([130, 72, 40], wide()),
+    ] {
         let a = operand(m * k, 1);
         let b = operand(k * n, 2);
         // The CPU GEMM: f32 sums of the f16 products (each exact in f32), in order of k,
@@ -230,7 +271,7 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
                 }
             }
         }
-        for tc in variants() {
+        for tc in variants {
             let c = evaluate(&tc, shape, &a, &b);
             // The kernel sums the same products in f32 (or f16) in another order: they
             // differ by at most 2 γ_k Σ|a b| (γ_k = k u / (1 - k u), u = 2⁻²⁴) for f32

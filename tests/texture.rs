@@ -8,6 +8,8 @@
 //! - PS4: `swizzleinator` 0.2's `Ps4` (one level at a time).
 //! - PS3 and Xbox 360: `swizzleinator` 0.2's `Ps3` and `Xbox360` (one level, one slice at a
 //!   time; their quirks are worked around in their section).
+//! - Wii U: `wiiu_swizzle` 0.3 reads our tiled surfaces back (every GX2 mode, the linear
+//!   ones included; its reads are the reference, see `check_wiiu`).
 //! - D3D12 64 KB standard swizzle: a `pdep` over Microsoft's interleave masks, written here.
 
 use proptest::prelude::*;
@@ -49,6 +51,17 @@ fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
     assert!(
         back_vec == linear,
         "one-thread deswizzle_to_vec_with of {surface:?}"
+    );
+}
+
+/// `surface` is a typed error: its platform does not tile it.
+fn assert_unsupported(surface: Surface) {
+    assert!(
+        matches!(
+            surface.swizzled_size(),
+            Err(TextureError::Unsupported { .. })
+        ),
+        "{surface:?}"
     );
 }
 
@@ -230,17 +243,12 @@ fn levels_and_errors() {
         surface.swizzle(&[0; 3], &mut [0; 4]),
         Err(TextureError::Length { side: "source", .. })
     ));
-    assert!(matches!(
-        Surface::new(
-            Platform::Switch {
-                block_height: Some(3)
-            },
-            8,
-            8,
-            Format::R8
-        )
-        .swizzled_size(),
-        Err(TextureError::Unsupported { .. })
+    let block_height = Some(3);
+    assert_unsupported(Surface::new(
+        Platform::Switch { block_height },
+        8,
+        8,
+        Format::R8,
     ));
     assert!(matches!(
         Surface::new(Platform::SWITCH, 8, 8, Format::pixels(0)).swizzled_size(),
@@ -318,14 +326,8 @@ fn n3ds_surfaces_equal_swizzle_3ds() {
     // Levels under 8×8 and 3-D textures are no 3DS textures.
     let small = Surface::new(Platform::N3ds, 16, 16, Format::RGBA8).mips(2);
     assert!(small.swizzled_size().is_ok());
-    assert!(matches!(
-        small.mips(3).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
-    assert!(matches!(
-        small.depth(2).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+    assert_unsupported(small.mips(3));
+    assert_unsupported(small.depth(2));
 }
 
 proptest! {
@@ -523,10 +525,51 @@ fn check_ps3(surface: Surface, seed: usize) {
     check_against(&surface, &linear, &expected);
 }
 
+/// A fixed surface shape: width, height, depth, layers, mips.
+type Shape = (usize, usize, usize, usize, usize);
+
+/// `check(surface, seed)` on `platform`'s surface of each shape in each format.
+fn check_shapes(
+    platform: Platform,
+    shapes: &[Shape],
+    formats: &[Format],
+    check: fn(Surface, usize),
+) {
+    for &(width, height, depth, layers, mips) in shapes {
+        for (which, format) in formats.iter().enumerate() {
+            let surface = Surface::new(platform, width, height, *format)
+                .depth(depth)
+                .layers(layers)
+                .mips(mips);
+            check(surface, which + width);
+        }
+    }
+}
+
+/// Property-test surfaces of `platform` and a seed: sides 1 to 599, 1 to 7 mips, one of
+/// `formats`, 1 to 3 slices of depth or array layers.
+fn drawn_surfaces(
+    platform: Platform,
+    formats: &'static [Format],
+) -> impl Strategy<Value = (Surface, usize)> {
+    let sides = (1usize..600, 1usize..600);
+    let slices = (1usize..4, any::<bool>());
+    (sides, slices, 1usize..8, 0..formats.len()).prop_map(
+        move |((width, height), (slices, three_d), mips, which)| {
+            let surface = Surface::new(platform, width, height, formats[which]).mips(mips);
+            let surface = match three_d {
+                true => surface.depth(slices),
+                false => surface.layers(slices),
+            };
+            (surface, which + width * height)
+        },
+    )
+}
+
 #[test]
 fn ps3_surfaces_equal_swizzleinator() {
-    for (width, height, depth, layers, mips) in [
-        (1usize, 1usize, 1, 1, 1),
+    let shapes = [
+        (1, 1, 1, 1, 1),
         (64, 64, 1, 1, 7),
         (128, 128, 1, 6, 8),
         (100, 37, 1, 2, 3),
@@ -534,35 +577,16 @@ fn ps3_surfaces_equal_swizzleinator() {
         (512, 16, 1, 1, 5),
         (256, 1024, 1, 1, 2),
         (24, 40, 5, 1, 2),
-    ] {
-        for (which, format) in PS3_FORMATS.iter().enumerate() {
-            let surface = Surface::new(Platform::Ps3, width, height, *format)
-                .depth(depth)
-                .layers(layers)
-                .mips(mips);
-            check_ps3(surface, which + width);
-        }
-    }
+    ];
+    check_shapes(Platform::Ps3, &shapes, &PS3_FORMATS, check_ps3);
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn ps3_surfaces(
-        width in 1usize..600,
-        height in 1usize..600,
-        depth_or_layers in 1usize..4,
-        three_d in any::<bool>(),
-        mips in 1usize..8,
-        which in 0..PS3_FORMATS.len(),
-    ) {
-        let surface = Surface::new(Platform::Ps3, width, height, PS3_FORMATS[which]).mips(mips);
-        let surface = match three_d {
-            true => surface.depth(depth_or_layers),
-            false => surface.layers(depth_or_layers),
-        };
-        check_ps3(surface, which + width * height);
+    fn ps3_surfaces((surface, seed) in drawn_surfaces(Platform::Ps3, &PS3_FORMATS)) {
+        check_ps3(surface, seed);
     }
 }
 
@@ -627,8 +651,8 @@ fn check_xbox360(surface: Surface, seed: usize) {
 
 #[test]
 fn xbox360_surfaces_equal_swizzleinator() {
-    for (width, height, depth, layers, mips) in [
-        (1usize, 1usize, 1, 1, 1),
+    let shapes = [
+        (1, 1, 1, 1, 1),
         (32, 32, 1, 1, 1),
         (128, 128, 1, 6, 8),
         (100, 37, 1, 2, 3),
@@ -636,22 +660,12 @@ fn xbox360_surfaces_equal_swizzleinator() {
         (96, 160, 1, 1, 3),
         (1024, 512, 1, 1, 2),
         (40, 24, 5, 1, 2),
-    ] {
-        for (which, format) in XBOX360_FORMATS.iter().enumerate() {
-            let surface = Surface::new(Platform::Xbox360, width, height, *format)
-                .depth(depth)
-                .layers(layers)
-                .mips(mips);
-            check_xbox360(surface, which + width);
-        }
-    }
+    ];
+    check_shapes(Platform::Xbox360, &shapes, &XBOX360_FORMATS, check_xbox360);
     // 1- and 2-byte texels: a typed error.
     for format in [Format::R8, Format::RG8] {
         let surface = Surface::new(Platform::Xbox360, 64, 64, format);
-        assert!(matches!(
-            surface.swizzled_size(),
-            Err(TextureError::Unsupported { .. })
-        ));
+        assert_unsupported(surface);
     }
 }
 
@@ -659,21 +673,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn xbox360_surfaces(
-        width in 1usize..600,
-        height in 1usize..600,
-        depth_or_layers in 1usize..4,
-        three_d in any::<bool>(),
-        mips in 1usize..8,
-        which in 0..XBOX360_FORMATS.len(),
-    ) {
-        let surface = Surface::new(Platform::Xbox360, width, height, XBOX360_FORMATS[which])
-            .mips(mips);
-        let surface = match three_d {
-            true => surface.depth(depth_or_layers),
-            false => surface.layers(depth_or_layers),
-        };
-        check_xbox360(surface, which + width * height);
+    fn xbox360_surfaces((surface, seed) in drawn_surfaces(Platform::Xbox360, &XBOX360_FORMATS)) {
+        check_xbox360(surface, seed);
     }
 }
 
@@ -769,10 +770,7 @@ fn d3d12_surfaces_equal_the_pdep_formula() {
             check_d3d12(width, height, layers, mips, format);
         }
     }
-    assert!(matches!(
-        Surface::new(Platform::D3d12, 8, 8, Format::RGB8).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+    assert_unsupported(Surface::new(Platform::D3d12, 8, 8, Format::RGB8));
 }
 
 proptest! {
@@ -929,18 +927,22 @@ fn wiiu(tile_mode: swizzle::texture::wiiu::TileMode, swizzle: u32) -> Platform {
     Platform::WiiU { tile_mode, swizzle }
 }
 
+/// Widths, heights and mip counts of the Wii U's 1-D and linear fixed cases: 1×1, NPOT, odd,
+/// full mip chains.
+const WIIU_SHAPES: [(usize, usize, usize); 7] = [
+    (1, 1, 1),
+    (8, 8, 4),
+    (64, 64, 7),
+    (100, 37, 3),
+    (33, 200, 5),
+    (256, 256, 9),
+    (1024, 512, 3),
+];
+
 #[test]
 fn wiiu_1d_surfaces_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode::Tiled1DThin1;
-    for (width, height, mips) in [
-        (1, 1, 1),
-        (8, 8, 4),
-        (64, 64, 7),
-        (100, 37, 3),
-        (33, 200, 5),
-        (256, 256, 9),
-        (1024, 512, 3),
-    ] {
+    for (width, height, mips) in WIIU_SHAPES {
         for format in WIIU_FORMATS {
             check_wiiu(Surface::new(wiiu(Tiled1DThin1, 0), width, height, format).mips(mips));
         }
@@ -969,12 +971,12 @@ fn wiiu_2d_surfaces_equal_wiiu_swizzle() {
     }
 }
 
-/// The tiled modes past 1-D and 2-D thin-1: thin-2 and thin-4 macro tiles, bank swapping,
-/// 3-D rotation and thick tiles, over the sizes where their mips fall back.
+/// The modes past 1-D and 2-D thin-1: the linear ones, thin-2 and thin-4 macro tiles, bank
+/// swapping, 3-D rotation and thick tiles, over the sizes where their mips fall back.
 #[test]
 fn wiiu_other_modes_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode;
-    for mode in TileMode::ALL.into_iter().filter(|m| m.is_supported()) {
+    for mode in TileMode::ALL {
         for (width, height, mips) in [(1, 1, 1), (100, 37, 3), (256, 256, 9), (640, 96, 2)] {
             for format in WIIU_FORMATS {
                 for swizzle in [0, 0x300, 0x600] {
@@ -992,6 +994,8 @@ fn wiiu_other_modes_equal_wiiu_swizzle() {
 fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
     use swizzle::texture::wiiu::TileMode::{self, *};
     let thin = [
+        LinearGeneral,
+        LinearAligned,
         Tiled1DThin1,
         Tiled2DThin1,
         Tiled2BThin2,
@@ -1007,11 +1011,7 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
             }
         }
     }
-    let all: Vec<TileMode> = TileMode::ALL
-        .into_iter()
-        .filter(|m| m.is_supported())
-        .collect();
-    for mode in all {
+    for mode in TileMode::ALL {
         for format in WIIU_FORMATS {
             for (width, height, depth, mips) in [(16, 16, 16, 1), (40, 24, 5, 3), (64, 64, 8, 4)] {
                 let surface = Surface::new(wiiu(mode, 0x200), width, height, format);
@@ -1022,16 +1022,54 @@ fn wiiu_layers_and_depth_equal_wiiu_swizzle() {
     // GX2 has no 3-D arrays, and thick tiles interleave 4 slices: typed errors.
     for (mode, depth, layers) in [(Tiled2DThin1, 4, 2), (Tiled2DThick, 1, 2)] {
         let surface = Surface::new(wiiu(mode, 0), 64, 64, Format::RGBA8);
-        assert!(matches!(
-            surface.depth(depth).layers(layers).swizzled_size(),
-            Err(TextureError::Unsupported { .. })
-        ));
+        assert_unsupported(surface.depth(depth).layers(layers));
     }
-    let linear = wiiu(TileMode::LinearAligned, 0);
-    assert!(matches!(
-        Surface::new(linear, 64, 64, Format::RGBA8).swizzled_size(),
-        Err(TextureError::Unsupported { .. })
-    ));
+}
+
+/// The linear modes: every size and format, mips, layers and depth, against
+/// `wiiu_swizzle`'s reads (`check_wiiu`); their pitches as addrlib aligns them
+/// (`LinearGeneral`: none; `LinearAligned`: whole 256-byte groups, at least 64 texels),
+/// and no tiles: each row of texels is the linear row, at its pitch.
+#[test]
+fn wiiu_linear_surfaces_equal_wiiu_swizzle() {
+    use swizzle::texture::wiiu::{TileMode::*, level_info};
+    for mode in [LinearGeneral, LinearAligned] {
+        for (width, height, mips) in WIIU_SHAPES {
+            for format in WIIU_FORMATS {
+                // The swizzle's pipe and bank do not move linear texels.
+                for swizzle in [0, 0x700] {
+                    let platform = wiiu(mode, swizzle);
+                    check_wiiu(Surface::new(platform, width, height, format).mips(mips));
+                }
+            }
+        }
+    }
+    for (mode, format, width, pitch) in [
+        (LinearGeneral, Format::R8, 100, 100),
+        (LinearGeneral, Format::RGBA32, 3, 3),
+        (LinearAligned, Format::R8, 100, 256),
+        (LinearAligned, Format::RG8, 100, 128),
+        (LinearAligned, Format::RGBA8, 100, 128),
+        (LinearAligned, Format::RGBA16, 65, 128),
+        (LinearAligned, Format::BC1, 256, 64),
+    ] {
+        let surface = Surface::new(wiiu(mode, 0), width, 5, format);
+        let info = level_info(&surface, 0).unwrap();
+        let [_, h, w] = surface.level(0, 0).unwrap().blocks;
+        assert_eq!((info.mode, info.pitch, info.rows), (mode, pitch, h));
+        // Row y of the level starts at y · pitch texels.
+        let bytes = format.bytes_per_block;
+        let linear = self::bytes(surface.linear_size().unwrap(), width);
+        let tiled = surface.swizzle_to_vec(&linear).unwrap();
+        for y in 0..h {
+            let row = &linear[y * w * bytes..][..w * bytes];
+            assert_eq!(
+                &tiled[y * pitch * bytes..][..w * bytes],
+                row,
+                "{surface:?} row {y}"
+            );
+        }
+    }
 }
 
 proptest! {
@@ -1043,7 +1081,7 @@ proptest! {
         height in 1usize..300,
         mips in 1usize..10,
         format in format_of(&WIIU_FORMATS),
-        mode in 2usize..16,
+        mode in 0usize..16,
         swizzle in 0u32..8,
         (layers, depth) in prop_oneof![Just((1, 1)), (2usize..5, Just(1)), (Just(1), 2usize..10)],
     ) {
@@ -1079,6 +1117,7 @@ fn level_pictures_show_where_blocks_land() {
         Platform::WIIU,
         wiiu(TileMode::Tiled2BThin4, 0x300),
         wiiu(TileMode::Tiled1DThick, 0),
+        wiiu(TileMode::LinearAligned, 0),
     ];
     for platform in platforms {
         for (format, depth) in [

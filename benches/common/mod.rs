@@ -17,6 +17,15 @@ fn criterion_home() -> PathBuf {
         .join("criterion")
 }
 
+/// The sides a bench measures: `SWIZZLE_BENCH_SIDES` (comma-separated), else `default`.
+#[allow(dead_code)] // Not every bench measures square sides.
+pub fn sides(default: &[usize]) -> Vec<usize> {
+    std::env::var("SWIZZLE_BENCH_SIDES")
+        .ok()
+        .and_then(|list| list.split(',').map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| default.to_vec())
+}
+
 /// The median time of one batch in ns, as criterion estimated it in this run.
 pub fn median_ns(group: &str, function: &str, since: SystemTime) -> Result<f64, String> {
     let path = criterion_home()

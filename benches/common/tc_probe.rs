@@ -349,7 +349,7 @@ fn one(wgsl: &str, a: &[u8], b: &[u8], expected: &[f32]) -> String {
 /// generated, without the copies in its k-loop (the tiles copied once, before it: fragment
 /// loads, multiply-adds and barriers remain), and without the multiply-adds (then the
 /// fragment loads are dead too: the copies and barriers remain). Each timed by the wall
-/// clock over a batch of 10 dispatches after 3, on its own device. Results are not checked
+/// clock over a batch of 10 dispatches after 0.5 s of warm-up, on its own device. Results are not checked
 /// (the variants compute something else).
 pub fn profile(n: usize, groups: [u32; 2], wgsl: &str) {
     let lines: Vec<&str> = wgsl.lines().collect();
@@ -468,12 +468,185 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
         gpu.queue().submit([encoder.finish()]);
         let _ = device.poll(wgpu::PollType::wait_indefinitely());
     };
-    run(3);
+    // Warm up by time (clocks and caches settle), then 10 dispatches.
+    let warm = std::time::Instant::now();
+    while warm.elapsed().as_secs_f64() < 0.5 {
+        run(3);
+    }
     let start = std::time::Instant::now();
     run(10);
     let ms = start.elapsed().as_secs_f64() * 1e3 / 10.0;
     match errors.lock().unwrap().first() {
         Some(e) => Err(format!("error: {e}")),
         None => Ok(ms),
+    }
+}
+
+/// The ceiling of the tensor-core path through WGSL at `n × n × n`: kernels of the
+/// library's workgroup shape (256 threads, 8 subgroups as 4 × 2, 4 × 4 fragments of
+/// 16 × 16 each: a 256 × 128 tile of C) that keep only parts of a GEMM, timed as
+/// [`profile`] times. (label, WGSL, dispatch) for `n`; each counts 2n³ flops.
+pub fn ceiling_kernels(n: usize) -> Vec<(&'static str, String)> {
+    let head = format!(
+        "{HEAD}@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;\n"
+    );
+    let entry = "@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {
+    let subgroup = thread / 32u;
+    let m0 = group.y * 256u + subgroup / 2u * 64u;
+    let n0 = group.x * 128u + subgroup % 2u * 64u;\n";
+    let pairs = || (0..4).flat_map(|i| (0..4).map(move |j| (i, j)));
+    let accumulators: String = pairs()
+        .map(|(i, j)| format!("    var acc{i}_{j} = coop_mat16x16<f32, C>();\n"))
+        .collect();
+    let mads = |indent: &str| -> String {
+        pairs()
+            .map(|(i, j)| {
+                format!("{indent}acc{i}_{j} = coopMultiplyAdd(a{i}, b{j}, acc{i}_{j});\n")
+            })
+            .collect()
+    };
+    let stores: String = pairs()
+        .map(|(i, j)| {
+            format!(
+                "    coopStoreT(acc{i}_{j}, &c[(m0 + {}u) * {n}u + n0 + {}u], {n}u);\n",
+                16 * i,
+                16 * j
+            )
+        })
+        .collect();
+    let q = n / 4;
+    // 1. Fragments loaded once from memory, then only multiply-adds.
+    let from_memory: String = (0..4)
+        .map(|i| {
+            format!(
+                "    let a{i} = coopLoadT<coop_mat16x16<f16, A>>(&a[(m0 + {}u) * {q}u], {q}u);\n",
+                16 * i
+            )
+        })
+        .chain((0..4).map(|j| {
+            format!(
+                "    let b{j} = coopLoadT<coop_mat16x16<f16, B>>(&b[(n0 + {}u) / 4u], {q}u);\n",
+                16 * j
+            )
+        }))
+        .collect();
+    let registers = format!(
+        "{head}{entry}{from_memory}{accumulators}    for (var s = 0u; s < {}u; s++) {{\n{}    }}\n{stores}}}\n",
+        n / 16,
+        mads("        ")
+    );
+    // 2. Step 5's tiles (A 256 × 32 at pitch 40, B 32 × 128 at pitch 136), filled once;
+    // every step of 32 of k loads its fragments from them (the half of k alternating, so
+    // that nothing is loop-invariant), with or without a barrier per step.
+    let tiles = "var<workgroup> a_tile: array<vec4<f16>, 2560>;
+var<workgroup> b_tile: array<vec4<f16>, 1088>;\n";
+    let fill = "    for (var e = thread; e < 2560u; e += 256u) { a_tile[e] = a[e]; }
+    for (var e = thread; e < 1088u; e += 256u) { b_tile[e] = b[e]; }
+    workgroupBarrier();\n";
+    let tile_step = |barrier: bool| -> String {
+        let mut body = String::new();
+        for kk in 0..2 {
+            body.push_str("        {\n");
+            body.push_str(&format!("        let kk{kk} = (s + {kk}u) % 2u * 16u;\n"));
+            for i in 0..4 {
+                body.push_str(&format!(
+                    "        let a{i} = coopLoadT<coop_mat16x16<f16, A>>(&a_tile[((subgroup / 2u * 64u + {}u) * 40u + kk{kk}) / 4u], 10u);\n",
+                    16 * i
+                ));
+            }
+            for j in 0..4 {
+                body.push_str(&format!(
+                    "        let b{j} = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[(kk{kk} * 136u + subgroup % 2u * 64u + {}u) / 4u], 34u);\n",
+                    16 * j
+                ));
+            }
+            body.push_str(&mads("        "));
+            body.push_str("        }\n");
+        }
+        if barrier {
+            body.push_str("        workgroupBarrier();\n");
+        }
+        format!(
+            "{head}{tiles}{entry}{fill}{accumulators}    for (var s = 0u; s < {}u; s++) {{\n{body}    }}\n{stores}}}\n",
+            n / 32
+        )
+    };
+    vec![
+        (
+            "multiply-adds only (fragments loaded once, in registers)",
+            registers,
+        ),
+        (
+            "fragment loads from workgroup tiles + multiply-adds, a barrier per 32 of k",
+            tile_step(true),
+        ),
+        (
+            "fragment loads from workgroup tiles + multiply-adds, no barriers",
+            tile_step(false),
+        ),
+    ]
+}
+
+/// The library's kernel (`wgsl`, the prefetching design: `fetch_*`/`put_*`) as generated,
+/// without its k-loop's copies (the tiles filled once, before the loop: fragment loads,
+/// multiply-adds and barriers remain) and without its multiply-adds.
+pub fn library_parts(label: &'static str, wgsl: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = wgsl.lines().collect();
+    let mut no_copies = String::new();
+    // The k-loop's lines (they name `step`; the copy functions' own lines do not).
+    let in_loop_put = |t: &str| t.starts_with("put_") && t.contains("step");
+    let puts: Vec<String> = lines
+        .iter()
+        .filter(|l| in_loop_put(l.trim_start()))
+        .map(|l| l.replace("step", "0u"))
+        .collect();
+    for line in &lines {
+        let t = line.trim_start();
+        let in_loop_fetch = t.contains("= fetch_") && t.contains("step") && !t.starts_with("var ");
+        if in_loop_put(t) || in_loop_fetch {
+            continue;
+        }
+        if t.starts_with("for (var step") {
+            for put in &puts {
+                no_copies.push_str(put);
+                no_copies.push('\n');
+            }
+            no_copies.push_str("    workgroupBarrier();\n");
+        }
+        no_copies.push_str(line);
+        no_copies.push('\n');
+    }
+    let no_mma: String = lines
+        .iter()
+        .filter(|l| !l.contains("coopMultiplyAdd"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    vec![
+        (format!("{label}, as generated"), wgsl.to_owned()),
+        (format!("{label}, without the k-loop's copies"), no_copies),
+        (format!("{label}, without the multiply-adds"), no_mma),
+    ]
+}
+
+/// Times each kernel at `n × n × n` (C's 256 × 128 tiles: `n / 128` by `n / 256`
+/// workgroups), each on its own device; prints TFLOP/s-equivalent (2n³ over the time).
+pub fn ceiling(n: usize, kernels: Vec<(String, String)>) {
+    let bytes: Vec<u8> = (0..n * n)
+        .flat_map(|i| f16::from_f32((i % 7) as f32 - 3.0).to_bits().to_le_bytes())
+        .collect();
+    let groups = [(n / 128) as u32, (n / 256) as u32];
+    for (label, text) in kernels {
+        let outcome = std::panic::catch_unwind(|| time(n, groups, &text, &bytes));
+        match outcome {
+            Ok(Ok(ms)) => println!(
+                "ceiling {n}: {label}: {ms:.3} ms per run ({:.1} TFLOP/s equivalent)",
+                2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+            ),
+            Ok(Err(e)) => println!("ceiling {n}: {label}: {e}"),
+            Err(_) => println!("ceiling {n}: {label}: panicked"),
+        }
     }
 }

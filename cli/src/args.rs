@@ -57,8 +57,8 @@ An access SPEC is the body of an `access` item, as `layout!` reads it and with i
             --picture draws one level (--layer, --mip: 0 and 0) as an SVG: each block
             numbered with the tiled byte it starts at, coloured by its tile of --tile bytes
             (512, a Switch GOB). --platform: switch, wiiu, 3ds, ps3, ps4, xbox360, d3d12; the
-            Wii U takes
-            GX2's --tile-mode (0 to 15, default 4: 2-D thin-1) and --swizzle (default 0);
+            Wii U takes GX2's --tile-mode (0 to 15: 0 and 1 linear, 2 to 15 tiled; default
+            4, 2-D thin-1) and --swizzle (default 0);
             --format: r8, rg8, rgb8, rgba8, rgba16, rgba32, bc1 to bc7, astcWxH, …;
             --depth, --layers and --mips default to 1.
 ";

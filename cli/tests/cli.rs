@@ -999,17 +999,28 @@ fn texture_bytes(len: usize) -> Vec<u8> {
 
 #[test]
 fn texture_files_round_trip_to_the_librarys_bytes() {
-    use swizzle::texture::{Format, Platform, Surface};
-    let cases = [
-        ("switch", Platform::SWITCH, "bc7", Format::BC7),
-        ("wiiu", Platform::WIIU, "bc1", Format::BC1),
-        ("3ds", Platform::N3ds, "rgba8", Format::RGBA8),
-        ("ps4", Platform::Ps4, "bc3", Format::BC3),
-        ("ps3", Platform::Ps3, "bc1", Format::BC1),
-        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8),
-        ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8),
+    use swizzle::texture::{Format, Platform, Surface, wiiu::TileMode};
+    let linear_aligned = Platform::WiiU {
+        tile_mode: TileMode::LinearAligned,
+        swizzle: 0,
+    };
+    let cases: [(&str, Platform, &str, Format, &[&str]); 8] = [
+        ("switch", Platform::SWITCH, "bc7", Format::BC7, &[]),
+        ("wiiu", Platform::WIIU, "bc1", Format::BC1, &[]),
+        (
+            "wiiu",
+            linear_aligned,
+            "rgba8",
+            Format::RGBA8,
+            &["--tile-mode", "1"],
+        ),
+        ("3ds", Platform::N3ds, "rgba8", Format::RGBA8, &[]),
+        ("ps4", Platform::Ps4, "bc3", Format::BC3, &[]),
+        ("ps3", Platform::Ps3, "bc1", Format::BC1, &[]),
+        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8, &[]),
+        ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8, &[]),
     ];
-    for (name, platform, format_name, format) in cases {
+    for (case, (name, platform, format_name, format, extra)) in cases.into_iter().enumerate() {
         let surface = Surface::new(platform, 128, 64, format)
             .mips(4)
             .layers(match name {
@@ -1019,9 +1030,9 @@ fn texture_files_round_trip_to_the_librarys_bytes() {
         let linear = texture_bytes(surface.linear_size().unwrap());
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         let (input, tiled, back) = (
-            dir.join(format!("texture_{name}.linear")),
-            dir.join(format!("texture_{name}.tiled")),
-            dir.join(format!("texture_{name}.back")),
+            dir.join(format!("texture_{case}_{name}.linear")),
+            dir.join(format!("texture_{case}_{name}.tiled")),
+            dir.join(format!("texture_{case}_{name}.back")),
         );
         std::fs::write(&input, &linear).unwrap();
         let layers = surface.layers.to_string();
@@ -1040,7 +1051,7 @@ fn texture_files_round_trip_to_the_librarys_bytes() {
         let swizzle_args: Vec<String> = ["texture", "swizzle"]
             .iter()
             .map(|s| s.to_string())
-            .chain(common.iter().map(|s| s.to_string()))
+            .chain(common.iter().chain(extra).map(|s| s.to_string()))
             .chain([path(&input), path(&tiled)])
             .collect();
         let args: Vec<&str> = swizzle_args.iter().map(String::as_str).collect();

@@ -193,35 +193,152 @@ impl Permute {
 
     /// The control of `step`: the one place a step's lanes become unit indices.
     pub fn step(self, step: &Step) -> StepControl {
+        self.control(step.mask, &step.lanes).to_step()
+    }
+
+    /// [`step`](Self::step) of the step writing the lanes of `mask`, each from its lane of
+    /// `lanes`, as a `const fn` (the runtime's unrolled rows compute their controls with
+    /// it at compile time).
+    pub const fn control(self, mask: u64, lanes: &[u8]) -> Units {
         let per_lane = self.per_lane();
-        let mut writes = 0;
-        let sources = (0..self.units())
-            .map(|unit| {
-                let (lane, part) = (unit / per_lane, unit % per_lane);
-                match step.mask >> lane & 1 {
-                    1 => {
-                        writes |= 1 << unit;
-                        (usize::from(step.lanes[lane]) * per_lane + part) as u32
-                    }
-                    _ => 0,
-                }
-            })
-            .collect();
-        StepControl { sources, writes }
+        let mut units = Units::EMPTY;
+        units.len = self.units();
+        let mut unit = 0;
+        while unit < units.len {
+            let (lane, part) = (unit / per_lane, unit % per_lane);
+            if mask >> lane & 1 == 1 {
+                units.writes |= 1 << unit;
+                units.sources[unit] = (lanes[lane] as usize * per_lane + part) as u32;
+            }
+            unit += 1;
+        }
+        units
     }
 
     /// The control of a two-register permute (AVX-512 `vpermt2`, NEON two-table lookups):
     /// `first`'s units, then `second`'s numbered from [`units`](Self::units) on, and `fill`
     /// where neither writes.
     pub fn pair(self, first: &StepControl, second: Option<&StepControl>, fill: u32) -> Vec<u32> {
-        let units = self.units() as u32;
-        (0..first.sources.len())
-            .map(|unit| match second {
+        let second = second.map(Units::of);
+        self.pair_units(&Units::of(first), second.as_ref(), fill)
+            .to_vec()
+    }
+
+    /// [`pair`](Self::pair) as a `const fn`.
+    pub const fn pair_units(self, first: &Units, second: Option<&Units>, fill: u32) -> Units {
+        let offset = self.units() as u32;
+        let mut pair = Units::EMPTY;
+        pair.len = first.len;
+        let mut unit = 0;
+        while unit < first.len {
+            pair.sources[unit] = match second {
                 _ if first.writes >> unit & 1 == 1 => first.sources[unit],
-                Some(second) if second.writes >> unit & 1 == 1 => units + second.sources[unit],
+                Some(second) if second.writes >> unit & 1 == 1 => offset + second.sources[unit],
                 _ => fill,
-            })
-            .collect()
+            };
+            unit += 1;
+        }
+        pair.writes = first.writes
+            | if let Some(second) = second {
+                second.writes
+            } else {
+                0
+            };
+        pair
+    }
+}
+
+/// Most units a register has (AVX-512's 64 bytes).
+pub const MAX_UNITS: usize = 64;
+
+/// A control in a fixed-size array, for `const fn`s: [`StepControl`]'s sources in the first
+/// `len` of `sources`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Units {
+    pub sources: [u32; MAX_UNITS],
+    pub writes: u64,
+    pub len: usize,
+}
+
+impl Units {
+    const EMPTY: Units = Units {
+        sources: [0; MAX_UNITS],
+        writes: 0,
+        len: 0,
+    };
+
+    fn of(step: &StepControl) -> Units {
+        let mut units = Units::EMPTY;
+        units.len = step.sources.len();
+        units.sources[..units.len].copy_from_slice(&step.sources);
+        units.writes = step.writes;
+        units
+    }
+
+    fn to_vec(self) -> Vec<u32> {
+        self.sources[..self.len].to_vec()
+    }
+
+    fn to_step(self) -> StepControl {
+        StepControl {
+            sources: self.to_vec(),
+            writes: self.writes,
+        }
+    }
+
+    /// The first `N` units, for a register's control (`N` at most [`MAX_UNITS`]).
+    pub const fn take<const N: usize>(&self) -> [u32; N] {
+        let mut out = [0; N];
+        let mut unit = 0;
+        while unit < N {
+            out[unit] = self.sources[unit];
+            unit += 1;
+        }
+        out
+    }
+
+    /// The first `N` units as bytes (byte controls and masks: every unit below 256).
+    pub const fn bytes<const N: usize>(&self) -> [u8; N] {
+        let mut out = [0; N];
+        let mut unit = 0;
+        while unit < N {
+            out[unit] = self.sources[unit] as u8;
+            unit += 1;
+        }
+        out
+    }
+
+    /// AVX2's byte permutes index within 128-bit halves (`vpshufb`): each byte's index in
+    /// its source half, and 0x80 where that half is the other one.
+    pub const fn in_halves(&self) -> (Units, Units) {
+        let (mut within, mut cross) = (*self, *self);
+        let mut byte = 0;
+        while byte < self.len {
+            let source = self.sources[byte];
+            within.sources[byte] = source % 16;
+            cross.sources[byte] = if source / 16 == byte as u32 / 16 {
+                0
+            } else {
+                0x80
+            };
+            byte += 1;
+        }
+        (within, cross)
+    }
+
+    /// The written units as a mask of a blend: `full` where written, 0 elsewhere.
+    pub const fn blend(&self, full: u32) -> Units {
+        let mut mask = *self;
+        let mut unit = 0;
+        while unit < self.len {
+            mask.sources[unit] = if self.writes >> unit & 1 == 1 {
+                full
+            } else {
+                0
+            };
+            unit += 1;
+        }
+        mask
     }
 }
 
@@ -229,27 +346,13 @@ impl StepControl {
     /// AVX2's byte permutes index within 128-bit halves (`vpshufb`): each byte's index in
     /// its source half, and 0x80 where that half is the other one.
     pub fn in_halves(&self) -> (Vec<u32>, Vec<u32>) {
-        let within = self.sources.iter().map(|&source| source % 16).collect();
-        let cross = self
-            .sources
-            .iter()
-            .enumerate()
-            .map(|(byte, &source)| match source / 16 == byte as u32 / 16 {
-                true => 0,
-                false => 0x80,
-            })
-            .collect();
-        (within, cross)
+        let (within, cross) = Units::of(self).in_halves();
+        (within.to_vec(), cross.to_vec())
     }
 
     /// The written units as a byte mask of a byte blend: 0xFF where written.
     pub fn blend(&self) -> Vec<u32> {
-        (0..self.sources.len())
-            .map(|unit| match self.writes >> unit & 1 {
-                1 => 0xFF,
-                _ => 0,
-            })
-            .collect()
+        Units::of(self).blend(0xFF).to_vec()
     }
 }
 

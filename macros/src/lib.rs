@@ -162,7 +162,7 @@
 /// | `threads T` | everything a layout gets, plus `THREADS`, `VALUES`, `TILE`, `THREAD_VALUES` (a `swizzle::threads::ThreadValues`) and `element(threads…, values…)`, the tile coordinate a slot holds (also in its `WGSL`) |
 /// | `access A` | `A::access()` (a `swizzle::analysis::Access`) and `A::BANKS` |
 /// | `traversal T` | `LENGTHS`, `ORDER`, `VECTOR`, `SNAKE`, `ACCESS_LENGTHS`, `NUM_ACCESS`, the `INDICES` table, `SFC`, `const fn`s `index(i)`, `extent(i)`, `step_between(a, b)`, `forward_step(i)`, `backward_step(i)`, `WGSL`, and `for_each(\|visit\| ..)`, unrolled (over 1024 accesses: a loop, and no `INDICES`) |
-/// | `kernel K = pack / unpack / copy` | `K::run`, `run_with` (options), `run_view`, `run_stacked`, `run_bytes`, `VECTOR`, `plan()`, the generated SIMD rows (`ROWS`, `code::<E>()`) and, for two-coordinate tiles of up to 256 runs, `full_tile` |
+/// | `kernel K = pack / unpack / copy` | `K::run`, `run_with` (options), `run_view`, `run_stacked`, `run_bytes`, `VECTOR`, `plan()`, `route::<E>(options)`, and its full tiles as constant tables (`impl FullTiles`: its networks once per lane count and, for two-coordinate tiles of up to 256 runs, its runs), which the runtime's SIMD rows and straight-line tile unroll (`code::<E>()`) |
 /// | `kernel K = tiled_copy(..)` | `VECTOR`, `THREADS`, `TILE`, `WGSL` (one straight-line function of the thread's index), and `run` / `run_thread` on the CPU; its rustdoc lists every instruction with its bank conflicts or transactions |
 /// | `raster R` | `ORDER` (a `swizzle::raster::Raster`), `tile(group, [rows, columns])` and `WGSL` |
 ///

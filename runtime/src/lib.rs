@@ -47,8 +47,8 @@ pub mod __private {
     pub use swizzle_core::ir::{list, text};
     pub use swizzle_core::plans::tiled_copy::check_run;
 
-    /// The operations of generated SIMD rows: the level tokens, the rows of full tiles, and
-    /// the image rows a tile covers.
+    /// A kernel's full tiles as tables (`FullTiles`, `Network`, `Run`, `every`), which the
+    /// runtime's SIMD rows and straight-line tile unroll.
     pub mod simd {
         pub use crate::kernel::simd::*;
     }

@@ -526,6 +526,35 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Transposes larger than one staged tile (64 destination rows × 256 bytes) and one
+    /// band: several tiles, partial tiles and squares at the edges, pitches and rectangles
+    /// of larger images on either side, 4- and 8-byte elements (the sizes with squares in
+    /// registers) and 1-byte ones (scalar), across threads.
+    #[test]
+    #[cfg_attr(miri, ignore = "large images: too slow under Miri")]
+    fn transposes_of_several_tiles_match_element_copies(
+        extents in (1usize..300, 1usize..300),
+        kinds in (0usize..3, 0usize..2),
+        rows_first in any::<bool>(),
+        salt in 0usize..1000,
+        size in 0usize..3,
+    ) {
+        // A view in row order (row-major, pitched, a rectangle of a row-major image) and
+        // one in column order (column-major, a rectangle of a column-major image).
+        let (rows, columns) = ([0, 2, 3][kinds.0], [1, 4][kinds.1]);
+        let kinds = if rows_first { [rows, columns] } else { [columns, rows] };
+        let extents = [extents.0, extents.1];
+        match size {
+            0 => check_views::<u32>(&extents, kinds, salt),
+            1 => check_views::<u64>(&extents, kinds, salt),
+            _ => check_views::<u8>(&extents, kinds, salt),
+        }
+    }
+}
+
 #[test]
 fn copies_between_views_reject_what_does_not_fit() {
     let rows = View::row_major(&[4, 6]).expect("valid");

@@ -109,39 +109,63 @@
 //!   shorter than a register (Morton's runs of 2). A network is kept only where a step moves
 //!   two lanes or more on average.
 //!
-//! The macro also emits straight-line code:
+//! The macro emits a kernel's full tiles as constant tables, `impl FullTiles for K`
+//! (doc-hidden, through `swizzle::__private::simd`), a few lines of data per network:
 //!
-//! - **a straight-line full tile**: for two-coordinate tiles of up to 256 runs, `K::full_tile`
-//!   copies every run as one slice copy at constant offsets, the image's rows bound once each:
-//!   what copies full tiles of element sizes no SIMD code is generated for;
-//! - **SIMD rows**: for each level and element size (1, 2, 4 and 8 bytes) whose registers
-//!   the plan has a network for (AVX-512's 64 bytes, AVX2's 32, NEON's 16), of at most 256
-//!   permute steps, one function that copies a row of full tiles in straight lines (`K::ROWS`
-//!   holds them per size, `K::code::<E>()` hands those of `E` to the runtime).
+//! - **`NETWORKS`**: each network that the runtime unrolls (two-coordinate tiles, at most 256
+//!   permute steps, no register across two image rows) once per lane count, whatever the
+//!   level and element size that use it: where its registers start on each side
+//!   (`every::<n>(lanes)` where they are every register of the tile in order), and per step
+//!   its store, its load, the lanes it writes (a hexadecimal mask) and its lane map
+//!   (each distinct map once);
+//! - **`RUNS`**: for two-coordinate tiles of up to 256 runs, every run of the tile (its
+//!   offsets on both sides, the image's being its row-major index in the tile, and its
+//!   length): the straight-line tile, what copies full tiles of element sizes no level has a
+//!   network for;
+//! - **`IMAGE`**: which side is the row-major image, and the tile's columns.
 //!
-//! Read the SIMD rows with `cargo expand`: the controls are bound once, before the loop over
-//! the row's tiles; each tile is named loads, permutes, blends and stores at constant offsets.
-//! The AVX2 rows for 4-byte elements of an 8 × 8 tile whose columns are XOR-swizzled by the
-//! row (snapshot `simd_rows`):
+//! The runtime's SIMD rows (AVX-512, AVX2 and NEON, generic over the kernel and the element
+//! type) unroll the network of the level's lane count for `E`'s size, and its straight-line
+//! tile unrolls `RUNS`. Every step's offsets and permute control are computed at compile time,
+//! once per kernel, level and element type, with `swizzle_core::simd::Permute` (the function
+//! from a step to its control that the interpreted networks use too), so that after inlining
+//! each tile is loads, permutes, blends and stores at constant offsets with constant
+//! controls, the image's rows bound once each, as if the macro had printed them.
+//! `K::code::<E>()` hands the rows of `E`'s size and the straight-line tile to the runtime.
+//! The tables of an 8 × 8 tile whose columns are XOR-swizzled by the row (snapshot
+//! `simd_rows`): every store of 8 lanes is one permute of one image row, in 4-lane registers
+//! two image rows' halves swap:
 //!
 //! ```text
-//! #[cfg(target_arch = "x86_64")]
-//! #[inline(always)]
-//! fn avx2_tiles_4<const STREAM: bool>(cpu: ::swizzle::kernel::simd::Avx2, src: &[u8], dst: &mut [u8],
-//!                                     tiles: ::swizzle::kernel::simd::TileRow) {
-//!     let control_0 = cpu.words([1, 0, 3, 2, 5, 4, 7, 6]);
-//!     // … one control per row of the tile
-//!     let pitch = tiles.pitches[0];
-//!     for (from, to) in tiles.starts() {
-//!         let [row_0, row_1, row_2, row_3, row_4, row_5, row_6, row_7] =
-//!             ::swizzle::kernel::simd::rows::<8, 32>(src, from, pitch);
-//!         let tile = &mut dst[to..][..256];
-//!         let load_0 = cpu.load(row_0, 0);
-//!         cpu.store::<STREAM>(tile, 0, load_0);
-//!         let load_1 = cpu.load(row_1, 0);
-//!         let store_1 = cpu.permute(load_1, control_0);
-//!         cpu.store::<STREAM>(tile, 32, store_1);
-//!         // …
+//! impl ::swizzle::__private::simd::FullTiles for PackXor8 {
+//!     const IMAGE: Option<(usize, usize)> = Some((0, 8));
+//!     const NETWORKS: &'static [::swizzle::__private::simd::Network] = &[
+//!         ::swizzle::__private::simd::Network {
+//!             lanes: 4,
+//!             // … 16 loads, 16 stores, 16 steps
+//!         },
+//!         ::swizzle::__private::simd::Network {
+//!             lanes: 8,
+//!             loads: &::swizzle::__private::simd::every::<8>(8),
+//!             stores: &::swizzle::__private::simd::every::<8>(8),
+//!             steps: &[
+//!                 (0, 0, 0xff, 0),
+//!                 (1, 1, 0xff, 1),
+//!                 // … one step per store
+//!             ],
+//!             maps: &[
+//!                 &[0, 1, 2, 3, 4, 5, 6, 7],
+//!                 &[1, 0, 3, 2, 5, 4, 7, 6],
+//!                 // … one map per row
+//!             ],
+//!         },
+//!     ];
+//!     const RUNS: &'static [::swizzle::__private::simd::Run] = &[
+//!         (0, 0, 1),
+//!         (1, 1, 1),
+//!         // … 64 runs of one element
+//!     ];
+//! }
 //! ```
 //!
 //! Elements of 4 and 8 bytes move as words: AVX2 builds a register with `vpermd` per source
@@ -151,8 +175,8 @@
 //! and of its halves swapped) picked per byte, then `vpblendvb`. NEON moves bytes for every
 //! size, with `tbl`/`tbx` over one or two registers. The code calls the operations of
 //! `swizzle::kernel::simd`'s tokens (`Avx512`, `Avx2`, `Neon`), which only run-time detection
-//! makes: safe functions on byte slices, so the generated code holds no `unsafe` (the slices'
-//! bounds checks fold at constant offsets: two per side and tile), and `vectorize` compiles it
+//! makes: safe functions on byte slices, so the rows hold no `unsafe` (every register lies at
+//! a constant offset in its image row or tile, so the bounds checks fold), and `vectorize` compiles them
 //! for the level. The compiler turns constant controls into immediates where an instruction
 //! takes one (`vpermq`, `vpermpd`). The SIMD rows cost compile time (BENCHMARKS.md has the
 //! figure).

@@ -112,9 +112,10 @@
 //! ```
 //!
 //! The Wii U's GX2 surfaces name a tile mode and a swizzle, as their headers store them.
-//! Every tiled mode of GX2 is there (1-D and 2-D/3-D thin-1, thin-2, thin-4 and thick,
-//! bank-swapped or not); array layers and cube maps are stored mip by mip (each mip's
-//! layers together, as GX2 slices), 3-D surfaces with their depth in each level:
+//! Every mode of GX2 is there: the linear ones (`LinearGeneral`, `LinearAligned`: rows at
+//! addrlib's pitch, no tiles) and every tiled one (1-D and 2-D/3-D thin-1, thin-2, thin-4
+//! and thick, bank-swapped or not); array layers and cube maps are stored mip by mip (each
+//! mip's layers together, as GX2 slices), 3-D surfaces with their depth in each level:
 //!
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface, wiiu::{self, TileMode}};
@@ -136,6 +137,11 @@
 //! let thick = Platform::WiiU { tile_mode: TileMode::Tiled2DThick, swizzle: 0 };
 //! let volume = Surface::new(thick, 32, 32, Format::RGBA8).depth(8);
 //! assert_eq!(wiiu::level_info(&volume, 0)?.mode, TileMode::Tiled2DThick);
+//! // A linear-aligned texture: rows of whole 256-byte groups (100 texels padded to 128).
+//! let aligned = Platform::WiiU { tile_mode: TileMode::LinearAligned, swizzle: 0 };
+//! let rows = Surface::new(aligned, 100, 10, Format::RGBA8);
+//! assert_eq!(wiiu::level_mode(&rows, 0)?, (TileMode::LinearAligned, 128));
+//! assert_eq!(rows.swizzled_size()?, 128 * 10 * 4);
 //! # Ok::<(), swizzle::texture::TextureError>(())
 //! ```
 //!

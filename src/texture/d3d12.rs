@@ -19,9 +19,8 @@
 //! after the other, layer by layer: the packed small mips of a reserved resource are not
 //! modelled, nor 3-D or MSAA textures.
 
-use super::{Direction, Surface, TextureError, copy_tiles, unsupported};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan};
+use super::{Direction, Surface, TextureError, checked_product, copy_tiles, unsupported};
+use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 64 KB tiles of bytes (R8): 256 × 256 texels.
@@ -121,11 +120,7 @@ pub(super) fn level_size(
     bytes: usize,
 ) -> Result<usize, TextureError> {
     let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
-    height
-        .div_ceil(rows)
-        .checked_mul(width.div_ceil(columns))
-        .and_then(|tiles| tiles.checked_mul(TILE_BYTES))
-        .ok_or(TextureError::Overflow)
+    checked_product([height.div_ceil(rows), width.div_ceil(columns), TILE_BYTES])
 }
 
 pub(super) fn copy_level(
@@ -143,20 +138,15 @@ pub(super) fn copy_level(
         tiles: &tiles,
         tile_space: TILE_BYTES / bytes,
     };
-    macro_rules! copy {
-        ($n:literal, $swizzle:ident, $deswizzle:ident) => {{
-            let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
-                ($swizzle::plan(), $swizzle::code()),
-                ($deswizzle::plan(), $deswizzle::code()),
-            ];
-            copy_tiles(options, kernels, direction, &extents, frame, src, dst)
-        }};
-    }
-    match bytes {
-        1 => copy!(1, Swizzle8, Deswizzle8),
-        2 => copy!(2, Swizzle16, Deswizzle16),
-        4 => copy!(4, Swizzle32, Deswizzle32),
-        8 => copy!(8, Swizzle64, Deswizzle64),
-        _ => copy!(16, Swizzle128, Deswizzle128),
-    }
+    with_kernels!(
+        bytes,
+        |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst),
+        {
+            1 => 1: Swizzle8, Deswizzle8,
+            2 => 2: Swizzle16, Deswizzle16,
+            4 => 4: Swizzle32, Deswizzle32,
+            8 => 8: Swizzle64, Deswizzle64,
+            _ => 16: Swizzle128, Deswizzle128,
+        }
+    )
 }

@@ -34,6 +34,40 @@
 //! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS3,
 //! PS4, Xbox 360), `wiiu_swizzle` (Wii U) and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
 
+/// A `layout!` item's kernel pair over elements of `$element`, as [`copy_tiles`] takes it:
+/// `[tile, untile]`, each its plan and code.
+macro_rules! kernels {
+    ($element:ty, $swizzle:ident, $deswizzle:ident) => {
+        [
+            ($swizzle::plan(), $swizzle::code::<$element>()),
+            ($deswizzle::plan(), $deswizzle::code::<$element>()),
+        ]
+    };
+}
+
+/// Copies with the kernel pair that `$on` picks: each arm `pattern => n: Swizzle,
+/// Deswizzle` is that pair over texels of `[u8; n]`, bound to `$kernels` in `$copy` (the
+/// copy, as an expression); `else` is the value when no arm matches. The form `[n m …] =>
+/// Swizzle, Deswizzle` gives one pair to each texel size `n`, `m`, … (others are checked
+/// out before copying).
+macro_rules! with_kernels {
+    ($on:expr, |$kernels:ident| $copy:expr, {
+        $($pattern:pat $(if $guard:expr)? => $n:literal: $swizzle:ident, $deswizzle:ident),* $(,)?
+    } $(else $otherwise:expr)?) => {
+        match $on {
+            $($pattern $(if $guard)? => {
+                let $kernels = kernels!([u8; $n], $swizzle, $deswizzle);
+                $copy
+            })*
+            $(_ => $otherwise,)?
+        }
+    };
+    ($bytes:expr, |$kernels:ident| $copy:expr, [$($n:literal)*] => $swizzle:ident, $deswizzle:ident) => {
+        with_kernels!($bytes, |$kernels| $copy, { $($n => $n: $swizzle, $deswizzle),* }
+            else unreachable!("texel sizes are checked before copying"))
+    };
+}
+
 pub mod d3d12;
 pub mod n3ds;
 pub mod ps3;
@@ -626,10 +660,7 @@ impl Surface {
         for layer in 0..self.layers {
             for mip in 0..self.mips {
                 let (pixels, blocks) = self.mip_size(mip);
-                let linear_len = blocks
-                    .iter()
-                    .try_fold(bytes, |acc, n| acc.checked_mul(*n))
-                    .ok_or(TextureError::Overflow)?;
+                let linear_len = checked_product([bytes, blocks[0], blocks[1], blocks[2]])?;
                 let (swizzled_len, tiling) = rules.level(layer, mip, blocks, bytes)?;
                 let start = match mip_starts.get(mip) {
                     Some(&start) => add(start, mul(layer, swizzled_len)?)?,
@@ -790,6 +821,15 @@ fn copy_tiles_framed<E: Element>(
     let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
     copy_generated(options, plan, code, from, to, src, dst)
         .map_err(|error| TextureError::Kernel(error.in_bytes(size_of::<E>())))
+}
+
+/// The product of `factors` (a level's size: its bytes per block times its padded
+/// extents), or [`TextureError::Overflow`].
+fn checked_product(factors: impl IntoIterator<Item = usize>) -> Result<usize, TextureError> {
+    factors
+        .into_iter()
+        .try_fold(1usize, |acc, n| acc.checked_mul(n))
+        .ok_or(TextureError::Overflow)
 }
 
 /// The error for a surface a platform does not tile.

@@ -16,20 +16,11 @@
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
-    Direction, Surface, TextureError, copy_slices, copy_tiles, copy_tiles_framed, unsupported,
+    Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
+    unsupported,
 };
 use crate::__private::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
-
-/// A kernel pair's plans and code for elements of `E` (`[swizzle, deswizzle]`).
-macro_rules! kernels {
-    ($element:ty, $swizzle:ident, $deswizzle:ident) => {
-        [
-            ($swizzle::plan(), $swizzle::code::<$element>()),
-            ($deswizzle::plan(), $deswizzle::code::<$element>()),
-        ]
-    };
-}
 
 /// One `layout!` of `side × side` Morton tiles (x's bit first), row-major over the grid of
 /// tiles, and its two kernels.
@@ -101,10 +92,7 @@ fn padded([_, height, width]: [usize; 3]) -> Result<[usize; 2], TextureError> {
 /// A level's tiled size: its padded texels, each slice of the depth.
 pub(super) fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
     let [rows, columns] = padded(blocks)?;
-    [blocks[0], rows, columns]
-        .into_iter()
-        .try_fold(bytes, |acc, n| acc.checked_mul(n))
-        .ok_or(TextureError::Overflow)
+    checked_product([bytes, blocks[0], rows, columns])
 }
 
 /// Copies one level, slice by slice.

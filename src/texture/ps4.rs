@@ -4,9 +4,8 @@
 //!
 //! The Nintendo 3DS ([`super::n3ds`]) stores the same tiles.
 
-use super::{Direction, Surface, TextureError, copy_slices, copy_tiles};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan};
+use super::{Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles};
+use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 8×8 Morton tiles of texels, row-major over the grid of tiles.
@@ -44,10 +43,7 @@ pub(super) fn level_size(
     [depth, height, width]: [usize; 3],
     bytes: usize,
 ) -> Result<usize, TextureError> {
-    [depth, height.div_ceil(8), width.div_ceil(8), 64]
-        .into_iter()
-        .try_fold(bytes, |acc, n| acc.checked_mul(n))
-        .ok_or(TextureError::Overflow)
+    checked_product([bytes, depth, height.div_ceil(8), width.div_ceil(8), 64])
 }
 
 /// Copies one level, slice by slice; `reversed`: the bytes of each texel reversed on the
@@ -68,21 +64,11 @@ pub(super) fn copy_level(
         tile_space: MortonTiles::TILE_SPACE,
     };
     copy_slices(depth, src, dst, |src, dst| {
-        macro_rules! copy {
-            ($($n:literal)*) => {
-                match bytes {
-                    $($n => {
-                        let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
-                            (SwizzleMorton::plan(), SwizzleMorton::code()),
-                            (DeswizzleMorton::plan(), DeswizzleMorton::code()),
-                        ];
-                        copy_tiles(options, kernels, direction, &extents, frame, src, dst)?
-                    })*
-                    _ => unreachable!("checked by `check`"),
-                }
-            };
-        }
-        copy!(1 2 3 4 6 8 12 16);
+        with_kernels!(
+            bytes,
+            |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst)?,
+            [1 2 3 4 6 8 12 16] => SwizzleMorton, DeswizzleMorton
+        );
         if reversed {
             dst.chunks_exact_mut(bytes).for_each(<[u8]>::reverse);
         }

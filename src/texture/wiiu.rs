@@ -1,7 +1,10 @@
 //! Wii U surfaces (GX2, the R600 family's tiling), as AMD's addrlib and `wiiu_swizzle` tile
-//! them: every tiled mode (1-D, 2-D and 3-D; thin-1, thin-2, thin-4 and thick; bank-swapped
-//! or not) over 2 pipes and 4 banks, one sample; array layers, cube maps and depth.
+//! them: every GX2 mode — the two linear ones and every tiled one (1-D, 2-D and 3-D; thin-1,
+//! thin-2, thin-4 and thick; bank-swapped or not) over 2 pipes and 4 banks — one sample;
+//! array layers, cube maps and depth.
 //!
+//! - **Linear** ([`TileMode::LinearGeneral`], [`TileMode::LinearAligned`]): rows of
+//!   `pitch` texels, row-major, no tiles (a pitched copy of each level).
 //! - **Micro tiles** are 8×8 texels (8×8×4 in the thick modes). The texel's index inside
 //!   one (6 bits, then `z0 z1` for thick tiles) takes the bits of x and y in an order that
 //!   depends on the texel size (the displayable order):
@@ -41,6 +44,9 @@
 //!   padding; they drop bank swapping; a macro-tiled mip falls back to 1-D when it is
 //!   narrower or lower than a macro tile (a width of `max(1, 256 / micro tile bytes)` macro
 //!   tiles) and a thick one to thin under 4 slices.
+//! - Linear heights are not padded (past mip 0, rounded up to a power of two);
+//!   `LinearGeneral` pitches neither, `LinearAligned` pitches are multiples of
+//!   `max(64, 256 / bytes)` texels (whole 256-byte groups).
 //! - 1-D pitches are multiples of `max(8, 32 / bytes / thickness)` texels, heights of 8.
 //! - 2-D pitches are multiples of the macro tile's width times
 //!   `max(1, 32 / bytes / (8 · thickness))` and of the bank-swap width, heights of the
@@ -55,13 +61,15 @@
 //!   linear side is, as for every platform, layer by layer.
 //!
 //! GX2 files keep their own mip offsets (`mipOffset`, which may leave gaps between levels):
-//! [`Level::swizzled`](super::Level::swizzled) says where ours are. The linear modes, 3-D
+//! [`Level::swizzled`](super::Level::swizzled) says where ours are. 3-D
 //! arrays, array layers in thick modes, and texel sizes other than 1, 2, 4, 8 and 16 bytes
 //! are [`TextureError::Unsupported`].
 
-use super::{Direction, Platform, Surface, TextureError, Tiling, copy_tiles_framed, unsupported};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan};
+use super::{
+    Direction, Platform, Surface, TextureError, Tiling, checked_product, copy_tiles_framed,
+    unsupported,
+};
+use crate::kernel::{Frame, Options, View, copy_views_with};
 
 crate::layout! {
     /// 1-D thin, bytes: a row of 8×8 micro tiles.
@@ -425,9 +433,15 @@ impl TileMode {
         TileMode::ALL.get(usize::try_from(value).ok()?).copied()
     }
 
-    /// Whether [`Surface`] tiles this mode: every tiled mode (not the linear ones).
+    /// Whether [`Surface`] lays out this mode: every GX2 mode, the linear ones included.
+    #[deprecated(note = "every GX2 mode is supported, the linear ones included")]
     pub fn is_supported(self) -> bool {
-        !matches!(self, TileMode::LinearGeneral | TileMode::LinearAligned)
+        true
+    }
+
+    /// Rows of texels one after another (`LinearGeneral`, `LinearAligned`), no tiles.
+    pub fn is_linear(self) -> bool {
+        matches!(self, TileMode::LinearGeneral | TileMode::LinearAligned)
     }
 
     /// Micro tiles of 4 slices (thick) instead of 1.
@@ -531,17 +545,11 @@ pub(super) fn rules(
     swizzle: u32,
 ) -> Result<Rules, TextureError> {
     let platform = surface.platform;
-    if !tile_mode.is_supported() {
-        return Err(unsupported(
-            platform,
-            format!("tile mode {tile_mode:?} (linear; every tiled mode is)"),
-        ));
-    }
     let bytes = surface.format.bytes_per_block;
     if !bytes.is_power_of_two() || bytes > 16 {
         return Err(unsupported(
             platform,
-            format!("texels of {bytes} bytes (tiled: 1, 2, 4, 8 and 16)"),
+            format!("texels of {bytes} bytes (GX2's are 1, 2, 4, 8 and 16)"),
         ));
     }
     if surface.depth != 1 && surface.layers != 1 {
@@ -600,6 +608,10 @@ impl Rules {
         let mode = level_mode_of(self.mode, bytes, mip, pitch, rows, slices);
         let thickness = mode.thickness();
         let (pitch_align, row_align) = match mode.is_macro() {
+            // addrlib's linear alignments: none, or rows of whole 256-byte groups (at least
+            // 64 texels); any height.
+            false if mode == TileMode::LinearGeneral => (1, 1),
+            false if mode == TileMode::LinearAligned => ((GROUP_BYTES / bytes).max(64), 1),
             false => ((GROUP_BYTES / (8 * bytes) / thickness).max(8), 8),
             true => {
                 let aspect = mode.aspect();
@@ -619,10 +631,7 @@ impl Rules {
         // A 3-D level holds its slices; an array layer is one slice of its mip (a 2-D
         // surface in a thick mode: one slice of the 4 its tiles hold).
         let slot_slices = if self.three_d { slices } else { thickness };
-        let size = [pitch, rows, slot_slices]
-            .into_iter()
-            .try_fold(bytes, |acc, n| acc.checked_mul(n))
-            .ok_or_else(overflow)?;
+        let size = checked_product([bytes, pitch, rows, slot_slices])?;
         let tiling = LevelTiling {
             mode,
             pitch,
@@ -743,6 +752,17 @@ pub(super) fn copy_level(
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
     let mode = tiling.mode;
+    if mode.is_linear() {
+        return copy_linear(
+            options,
+            direction,
+            [depth, height, width],
+            bytes,
+            tiling,
+            src,
+            dst,
+        );
+    }
     let thickness = mode.thickness();
     let aspect = mode.aspect();
     let band_rows = match mode.is_macro() {
@@ -839,6 +859,29 @@ pub(super) fn copy_level(
     Ok(())
 }
 
+/// Copies a level of a linear mode: rows of `pitch` texels, slices of `pitch × rows`
+/// (addrlib's linear address, `(slice · rows + y) · pitch + x` texels), a pitched view of
+/// the level's bytes.
+fn copy_linear(
+    options: Options,
+    direction: Direction,
+    [depth, height, width]: [usize; 3],
+    bytes: usize,
+    tiling: LevelTiling,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let extents = [depth, height, width * bytes];
+    let row = tiling.pitch * bytes;
+    let linear = View::row_major(&extents)?;
+    let tiled = View::strided(&extents, &[tiling.rows * row, row, 1], 0)?;
+    let (from, to) = match direction {
+        Direction::Swizzle => (&linear, &tiled),
+        Direction::Deswizzle => (&tiled, &linear),
+    };
+    Ok(copy_views_with(options, from, to, src, dst)?)
+}
+
 /// Copies `from` into `to`, group `g` of 2 KB row `r` into group `g ^ xor(r)`, over the
 /// rows both hold.
 fn xor_groups(from: &[u8], to: &mut [u8], xor: impl Fn(usize) -> usize) {
@@ -884,56 +927,44 @@ fn copy_unit(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
-    macro_rules! copy {
-        ($n:literal, $swizzle:ident, $deswizzle:ident) => {{
-            let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
-                ($swizzle::plan(), $swizzle::code()),
-                ($deswizzle::plan(), $deswizzle::code()),
-            ];
-            copy_tiles_framed(
-                options,
-                kernels,
-                direction,
-                extents,
-                [linear, tiled],
-                src,
-                dst,
-            )
-        }};
-    }
-    match (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes) {
-        _ if swap_in_unit => copy!(16, SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128),
-        (false, false, _, 1) => copy!(1, SwizzleMicro8, DeswizzleMicro8),
-        (false, false, _, 2) => copy!(2, SwizzleMicro16, DeswizzleMicro16),
-        (false, false, _, 4) => copy!(4, SwizzleMicro32, DeswizzleMicro32),
-        (false, false, _, 8) => copy!(8, SwizzleMicro64, DeswizzleMicro64),
-        (false, false, _, _) => copy!(16, SwizzleMicro128, DeswizzleMicro128),
-        (false, true, _, 1) => copy!(1, SwizzleThickMicro8, DeswizzleThickMicro8),
-        (false, true, _, 2) => copy!(2, SwizzleThickMicro16, DeswizzleThickMicro16),
-        (false, true, _, 4) => copy!(4, SwizzleThickMicro32, DeswizzleThickMicro32),
-        (false, true, _, 8) => copy!(8, SwizzleThickMicro64, DeswizzleThickMicro64),
-        (false, true, _, _) => copy!(16, SwizzleThickMicro128, DeswizzleThickMicro128),
-        (true, true, _, 1) => copy!(1, SwizzleThickMacro8, DeswizzleThickMacro8),
-        (true, true, _, 2) => copy!(2, SwizzleThickMacro16, DeswizzleThickMacro16),
-        (true, true, _, 4) => copy!(4, SwizzleThickMacro32, DeswizzleThickMacro32),
-        // Thick macro modes of 16-byte texels are thin (`level_mode_of`).
-        (true, true, _, _) => copy!(8, SwizzleThickMacro64, DeswizzleThickMacro64),
-        (true, false, 1, 1) => copy!(1, SwizzleMacro8, DeswizzleMacro8),
-        (true, false, 1, 2) => copy!(2, SwizzleMacro16, DeswizzleMacro16),
-        (true, false, 1, 4) => copy!(4, SwizzleMacro32, DeswizzleMacro32),
-        (true, false, 1, 8) => copy!(8, SwizzleMacro64, DeswizzleMacro64),
-        (true, false, 1, _) => copy!(16, SwizzleMacro128, DeswizzleMacro128),
-        (true, false, 2, 1) => copy!(1, SwizzleThin2Macro8, DeswizzleThin2Macro8),
-        (true, false, 2, 2) => copy!(2, SwizzleThin2Macro16, DeswizzleThin2Macro16),
-        (true, false, 2, 4) => copy!(4, SwizzleThin2Macro32, DeswizzleThin2Macro32),
-        (true, false, 2, 8) => copy!(8, SwizzleThin2Macro64, DeswizzleThin2Macro64),
-        (true, false, 2, _) => copy!(16, SwizzleThin2Macro128, DeswizzleThin2Macro128),
-        (true, false, _, 1) => copy!(1, SwizzleThin4Macro8, DeswizzleThin4Macro8),
-        (true, false, _, 2) => copy!(2, SwizzleThin4Macro16, DeswizzleThin4Macro16),
-        (true, false, _, 4) => copy!(4, SwizzleThin4Macro32, DeswizzleThin4Macro32),
-        (true, false, _, 8) => copy!(8, SwizzleThin4Macro64, DeswizzleThin4Macro64),
-        (true, false, _, _) => copy!(16, SwizzleThin4Macro128, DeswizzleThin4Macro128),
-    }
+    let frames = [linear, tiled];
+    with_kernels!(
+        (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes),
+        |kernels| copy_tiles_framed(options, kernels, direction, extents, frames, src, dst),
+        {
+            _ if swap_in_unit => 16: SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128,
+            (false, false, _, 1) => 1: SwizzleMicro8, DeswizzleMicro8,
+            (false, false, _, 2) => 2: SwizzleMicro16, DeswizzleMicro16,
+            (false, false, _, 4) => 4: SwizzleMicro32, DeswizzleMicro32,
+            (false, false, _, 8) => 8: SwizzleMicro64, DeswizzleMicro64,
+            (false, false, _, _) => 16: SwizzleMicro128, DeswizzleMicro128,
+            (false, true, _, 1) => 1: SwizzleThickMicro8, DeswizzleThickMicro8,
+            (false, true, _, 2) => 2: SwizzleThickMicro16, DeswizzleThickMicro16,
+            (false, true, _, 4) => 4: SwizzleThickMicro32, DeswizzleThickMicro32,
+            (false, true, _, 8) => 8: SwizzleThickMicro64, DeswizzleThickMicro64,
+            (false, true, _, _) => 16: SwizzleThickMicro128, DeswizzleThickMicro128,
+            (true, true, _, 1) => 1: SwizzleThickMacro8, DeswizzleThickMacro8,
+            (true, true, _, 2) => 2: SwizzleThickMacro16, DeswizzleThickMacro16,
+            (true, true, _, 4) => 4: SwizzleThickMacro32, DeswizzleThickMacro32,
+            // Thick macro modes of 16-byte texels are thin (`level_mode_of`).
+            (true, true, _, _) => 8: SwizzleThickMacro64, DeswizzleThickMacro64,
+            (true, false, 1, 1) => 1: SwizzleMacro8, DeswizzleMacro8,
+            (true, false, 1, 2) => 2: SwizzleMacro16, DeswizzleMacro16,
+            (true, false, 1, 4) => 4: SwizzleMacro32, DeswizzleMacro32,
+            (true, false, 1, 8) => 8: SwizzleMacro64, DeswizzleMacro64,
+            (true, false, 1, _) => 16: SwizzleMacro128, DeswizzleMacro128,
+            (true, false, 2, 1) => 1: SwizzleThin2Macro8, DeswizzleThin2Macro8,
+            (true, false, 2, 2) => 2: SwizzleThin2Macro16, DeswizzleThin2Macro16,
+            (true, false, 2, 4) => 4: SwizzleThin2Macro32, DeswizzleThin2Macro32,
+            (true, false, 2, 8) => 8: SwizzleThin2Macro64, DeswizzleThin2Macro64,
+            (true, false, 2, _) => 16: SwizzleThin2Macro128, DeswizzleThin2Macro128,
+            (true, false, _, 1) => 1: SwizzleThin4Macro8, DeswizzleThin4Macro8,
+            (true, false, _, 2) => 2: SwizzleThin4Macro16, DeswizzleThin4Macro16,
+            (true, false, _, 4) => 4: SwizzleThin4Macro32, DeswizzleThin4Macro32,
+            (true, false, _, 8) => 8: SwizzleThin4Macro64, DeswizzleThin4Macro64,
+            (true, false, _, _) => 16: SwizzleThin4Macro128, DeswizzleThin4Macro128,
+        }
+    )
 }
 
 /// One mip level of a Wii U surface as GX2 sees it.

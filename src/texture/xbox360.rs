@@ -21,9 +21,10 @@
 //! their places, and is left to the caller. Mip chains are our levels one after another
 //! (`swizzleinator` tiles one level; the console's packed mip tails are not modelled).
 
-use super::{Direction, Surface, TextureError, copy_slices, copy_tiles, unsupported};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan};
+use super::{
+    Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, unsupported,
+};
+use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 32 × 32 macro tiles of 4-byte texels (RGBA8).
@@ -91,10 +92,7 @@ fn tiles([_, height, width]: [usize; 3]) -> [usize; 2] {
 /// A level's tiled size: whole macro tiles, each slice of the depth.
 pub(super) fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
     let [rows, columns] = tiles(blocks);
-    [blocks[0], rows, columns, TILE_SIDE * TILE_SIDE]
-        .into_iter()
-        .try_fold(bytes, |acc, n| acc.checked_mul(n))
-        .ok_or(TextureError::Overflow)
+    checked_product([bytes, blocks[0], rows, columns, TILE_SIDE * TILE_SIDE])
 }
 
 /// Copies one level, slice by slice.
@@ -114,19 +112,14 @@ pub(super) fn copy_level(
         tile_space: TILE_SIDE * TILE_SIDE,
     };
     copy_slices(depth, src, dst, |src, dst| {
-        macro_rules! copy {
-            ($n:literal, $swizzle:ident, $deswizzle:ident) => {{
-                let kernels: [(&Plan, GeneratedCode<[u8; $n]>); 2] = [
-                    ($swizzle::plan(), $swizzle::code()),
-                    ($deswizzle::plan(), $deswizzle::code()),
-                ];
-                copy_tiles(options, kernels, direction, &extents, frame, src, dst)
-            }};
-        }
-        match bytes {
-            4 => copy!(4, SwizzleMacro32, DeswizzleMacro32),
-            8 => copy!(8, SwizzleMacro64, DeswizzleMacro64),
-            _ => copy!(16, SwizzleMacro128, DeswizzleMacro128),
-        }
+        with_kernels!(
+            bytes,
+            |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst),
+            {
+                4 => 4: SwizzleMacro32, DeswizzleMacro32,
+                8 => 8: SwizzleMacro64, DeswizzleMacro64,
+                _ => 16: SwizzleMacro128, DeswizzleMacro128,
+            }
+        )
     })
 }

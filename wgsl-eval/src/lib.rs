@@ -35,7 +35,8 @@
 //!
 //! - Types: `bool`, `u32`, `i32`, `f32`, `f16` (through the `half` crate), their vectors,
 //!   arrays and structures, pointers, and `coop_mat<R>x<C><T, role>` with `T` `f16` or
-//!   `f32`. Host-shareable memory is laid out as naga lays it out (array strides, member
+//!   `f32`; matrices (`matCxR`) as values of their columns (loaded, stored, indexed,
+//!   built from columns or zero: no matrix arithmetic). Host-shareable memory is laid out as naga lays it out (array strides, member
 //!   offsets), little-endian; workgroup memory starts zeroed in every workgroup,
 //!   function variables at their initializer or zero.
 //! - Arithmetic as WGSL defines it: `u32`/`i32` wrap, shift amounts are taken modulo 32,
@@ -52,7 +53,7 @@
 //!   summed in f32 in order of k from `c`, the sum rounded once to f16 for f16
 //!   accumulators; a driver may sum in another order, which a test's tolerance covers.
 //! - Not supported (an error saying so): textures and samplers, atomics, subgroup
-//!   operations other than cooperative matrices, matrices (`matNxM`), 64-bit and 16-bit
+//!   operations other than cooperative matrices, matrix arithmetic, 64-bit and 16-bit
 //!   integers, overrides, `discard` and most math built-ins (`min`, `max`, `clamp`, `abs`,
 //!   `fma`, `floor`, `ceil`, `trunc`, `sqrt` and `dot` are there).
 

@@ -202,8 +202,23 @@ fn type_size(module: &Module, ty: Handle<naga::Type>) -> Result<usize, Error> {
             ..
         } => n.get() as usize * stride as usize,
         TypeInner::Struct { span, .. } => span as usize,
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => columns as usize * column_stride(rows, scalar),
         ref other => return Err(Error::new(format!("no size for {other:?}"))),
     })
+}
+
+/// Bytes from one column of a `matCxR` to the next in memory: a `vecR`'s alignment (a
+/// `vec3`'s is a `vec4`'s).
+fn column_stride(rows: naga::VectorSize, scalar: naga::Scalar) -> usize {
+    let rows = match rows as usize {
+        3 => 4,
+        rows => rows,
+    };
+    rows * scalar.width as usize
 }
 
 impl<'m> Machine<'m> {
@@ -1244,6 +1259,27 @@ impl<'m> Machine<'m> {
                     })
                     .collect::<Result<_, _>>()?,
             )),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let stride = column_stride(rows, scalar);
+                let width = scalar.width as usize;
+                let column = |c: usize| -> Result<Value, Error> {
+                    let items: Vec<Scalar> = (0..rows as usize)
+                        .map(|i| {
+                            self.read_scalar(memory, offset + c * stride + i * width, scalar, who)
+                        })
+                        .collect::<Result<_, _>>()?;
+                    Ok(Value::vector(&items))
+                };
+                Value::Composite(Rc::new(
+                    (0..columns as usize)
+                        .map(column)
+                        .collect::<Result<_, _>>()?,
+                ))
+            }
             ref other => return Err(Error::new(format!("unsupported load of {other:?}"))),
         })
     }
@@ -1290,6 +1326,16 @@ impl<'m> Machine<'m> {
                         item,
                         who,
                     )?;
+                }
+                Ok(())
+            }
+            (&TypeInner::Matrix { rows, scalar, .. }, Value::Composite(columns)) => {
+                let stride = column_stride(rows, scalar);
+                for (c, column) in columns.iter().enumerate() {
+                    for (i, &item) in column.components()?.iter().enumerate() {
+                        let at = offset + c * stride + i * scalar.width as usize;
+                        self.write_scalar(memory, at, item, who)?;
+                    }
                 }
                 Ok(())
             }
@@ -1441,6 +1487,10 @@ impl<'m> Machine<'m> {
                 Value::vector(&items)
             }
             TypeInner::Array { .. } | TypeInner::Struct { .. } => Value::Composite(Rc::new(values)),
+            // From its columns (a matrix from scalars is not supported).
+            TypeInner::Matrix { columns, .. } if values.len() == columns as usize => {
+                Value::Composite(Rc::new(values))
+            }
             ref other => return Err(Error::new(format!("unsupported constructor of {other:?}"))),
         })
     }
@@ -1463,6 +1513,17 @@ impl<'m> Machine<'m> {
                     .map(|m| self.zero(m.ty))
                     .collect::<Result<_, _>>()?,
             )),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => Value::Composite(Rc::new(vec![
+                Value::vector(&vec![
+                    Scalar::zero(scalar)?;
+                    rows as usize
+                ]);
+                columns as usize
+            ])),
             TypeInner::CooperativeMatrix {
                 columns,
                 rows,

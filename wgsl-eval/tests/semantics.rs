@@ -118,6 +118,68 @@ fn cooperative_loads_count_their_stride_in_array_elements_and_follow_their_major
     }
 }
 
+#[test]
+fn matrices_load_store_and_index_by_column() {
+    // `mat2x4<f16>` (16 bytes: two columns of four f16) and `mat2x3<f32>` (columns padded
+    // to 16 bytes) loaded whole from storage, through a function variable, zeroed and
+    // rebuilt from columns, their columns written to vec arrays.
+    let shader = module(
+        "enable f16;
+        @group(0) @binding(0) var<storage, read> m: array<mat2x4<f16>>;
+        @group(0) @binding(1) var<storage, read> p: mat2x3<f32>;
+        @group(0) @binding(2) var<storage, read_write> out: array<vec4<f16>>;
+        @group(0) @binding(3) var<storage, read_write> q: array<f32>;
+        @compute @workgroup_size(2)
+        fn main(@builtin(local_invocation_index) i: u32) {
+            var r: array<mat2x4<f16>, 2>;
+            r[1] = m[i];
+            r[0] = mat2x4<f16>();
+            let back = mat2x4<f16>(r[1][1], r[1][0]);
+            out[4u * i] = r[1][0];
+            out[4u * i + 1u] = r[1][1];
+            out[4u * i + 2u] = back[0];
+            out[4u * i + 3u] = r[0][1];
+            let whole = p;
+            q[3u * i] = whole[i].x;
+            q[3u * i + 1u] = whole[i].y;
+            q[3u * i + 2u] = whole[i].z;
+        }",
+    );
+    let halves: Vec<u8> = (0..16)
+        .flat_map(|i| f16::from_f32(i as f32).to_le_bytes())
+        .collect();
+    let p: Vec<u8> = [1.0f32, 2.0, 3.0, -1.0, 4.0, 5.0, 6.0, -1.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let mut buffers = Buffers::new();
+    buffers.bind(0, 0, halves);
+    buffers.bind(0, 1, p);
+    buffers.bind(0, 2, vec![0; 2 * 4 * 8]);
+    buffers.bind(0, 3, vec![0; 6 * 4]);
+    dispatch(&shader, "main", [1, 1, 1], &mut buffers).unwrap();
+    let out: Vec<f32> = buffers
+        .get(0, 2)
+        .unwrap()
+        .chunks_exact(2)
+        .map(|h| f16::from_le_bytes([h[0], h[1]]).to_f32())
+        .collect();
+    let column = |first: u32| (first..first + 4).map(|x| x as f32);
+    let mut expected = Vec::new();
+    for i in 0..2 {
+        expected.extend(column(8 * i));
+        expected.extend(column(8 * i + 4));
+        expected.extend(column(8 * i + 4));
+        expected.extend([0.0; 4]);
+    }
+    assert_eq!(out, expected);
+    let q: Vec<f32> = words(buffers.get(0, 3).unwrap())
+        .into_iter()
+        .map(f32::from_bits)
+        .collect();
+    assert_eq!(q, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+}
+
 /// The error of dispatching `body` as `main` over 64 invocations with a workgroup array
 /// `t` and a storage array `out` of 64 `u32`.
 fn failure(body: &str) -> String {

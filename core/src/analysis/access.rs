@@ -2,7 +2,7 @@
 //! reads or writes `vector` consecutive elements along one coordinate, starting at a
 //! coordinate given by integer expressions of its lane id (`m = lane % 16, k = lane / 16 * 8`).
 
-use crate::emit::code::Op;
+use crate::emit::code::{Op, checked};
 use crate::ir::Descriptor;
 use std::fmt;
 use std::ops;
@@ -30,19 +30,8 @@ impl LaneExpr {
             LaneExpr::Neg(operand) => operand.eval(lane)?.checked_neg()?,
             LaneExpr::Binary(op, lhs, rhs) => {
                 let (a, b) = (lhs.eval(lane)?, rhs.eval(lane)?);
-                let shift = || u32::try_from(b).ok().filter(|&s| s < 127);
-                match op {
-                    Op::Add => a.checked_add(b)?,
-                    Op::Sub => a.checked_sub(b)?,
-                    Op::Mul => a.checked_mul(b)?,
-                    Op::Div => a.checked_div(b)?,
-                    Op::Rem => a.checked_rem(b)?,
-                    Op::Shl => a.checked_shl(shift()?)?,
-                    Op::Shr => a.checked_shr(shift()?)?,
-                    Op::And => a & b,
-                    Op::Xor => a ^ b,
-                    Op::Or => a | b,
-                }
+                let shift = u32::try_from(b).ok().filter(|&s| s < 127);
+                checked!(*op, a, b, shift?)?
             }
         })
     }

@@ -27,6 +27,28 @@ pub enum Op {
     Xor,
 }
 
+/// `$a $op $b` with Rust's checked integer arithmetic, for the evaluators of expressions
+/// in any integer type: `None` where the operation would panic (overflow, division by zero)
+/// or `$shift`, the shift amount as a `u32`, is out of range. `$shift` is evaluated only
+/// for shifts.
+macro_rules! checked {
+    ($op:expr, $a:expr, $b:expr, $shift:expr) => {
+        match $op {
+            Op::Add => $a.checked_add($b),
+            Op::Sub => $a.checked_sub($b),
+            Op::Mul => $a.checked_mul($b),
+            Op::Div => $a.checked_div($b),
+            Op::Rem => $a.checked_rem($b),
+            Op::Shl => $a.checked_shl($shift),
+            Op::Shr => $a.checked_shr($shift),
+            Op::And => Some($a & $b),
+            Op::Or => Some($a | $b),
+            Op::Xor => Some($a ^ $b),
+        }
+    };
+}
+pub(crate) use checked;
+
 impl Op {
     fn is_associative(self) -> bool {
         matches!(self, Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor)
@@ -288,18 +310,7 @@ impl Code {
             Code::Lit(value) | Code::Mask(value) => u64::try_from(*value).ok()?,
             Code::Bin(op, a, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
-                match op {
-                    Op::Add => a.checked_add(b)?,
-                    Op::Sub => a.checked_sub(b)?,
-                    Op::Mul => a.checked_mul(b)?,
-                    Op::Div => a.checked_div(b)?,
-                    Op::Rem => a.checked_rem(b)?,
-                    Op::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-                    Op::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-                    Op::And => a & b,
-                    Op::Or => a | b,
-                    Op::Xor => a ^ b,
-                }
+                checked!(*op, a, b, u32::try_from(b).ok()?)?
             }
         })
     }

@@ -7,8 +7,11 @@
 //!   must be rows of consecutive elements at one pitch, a multiple of 16 bytes (checked
 //!   here); the pitch's padding is the layout's and keeps the rows of one fragment load off
 //!   one bank (the analysis states it);
-//! - **the copies** from memory into the tiles: two tiled copies (thread-value layouts) of
-//!   `vec4<f16>`s, guard-free inside the matrices, zeros past their edges;
+//! - **the copies** from memory into the tiles: two tiled copies (thread-value layouts),
+//!   guard-free inside the matrices, zeros past their edges; each moves 16 bytes (a
+//!   `mat2x4<f16>` read, written as two `vec4<f16>` entries) where its layout gives each
+//!   thread runs of 8 f16 along the tile's rows and the matrix's rows allow, else
+//!   `vec4<f16>`s;
 //! - **which subgroup computes which 16 × 16 fragments of C**: a thread-value layout over
 //!   the grid of fragments whose threads are the subgroups and whose values their fragments;
 //! - **the raster order** of C's tiles;
@@ -269,7 +272,7 @@ impl Gpu {
             }
         );
         let pipeline = self.pipeline(&name, &wgsl, bounds_checks)?;
-        let (load_a, load_b, widths) = copies(tc, [m, n, k], 2);
+        let [load_a, load_b] = copies(tc, [m, n, k], direct);
         Ok(GemmKernel {
             name,
             wgsl,
@@ -277,8 +280,8 @@ impl Gpu {
             shape: [m, n, k],
             operand_bits: 16,
             loads: [
-                load_a.instructions(widths[0]),
-                load_b.instructions(widths[1]),
+                load_a.analysed.instructions(load_a.width),
+                load_b.analysed.instructions(load_b.width),
             ],
             fragment_conflicts: [
                 fragment_load_conflicts(tc.a_tile),
@@ -367,29 +370,68 @@ fn tile_bytes(tc: &TensorCores, direct: [bool; 2]) -> usize {
         + entries(tc.c_stage, false) * stage
 }
 
-/// The two tiled copies and their vector widths (in f16) for `[m, n, k]`, with
-/// `element_bytes` bytes per element: 2 for the analysis; 4 for the code, so that a tile's
-/// array entries and the copies' vectors are at most 4 elements (`vec4<f16>`: WGSL has no
-/// wider f16 vector, and naga 30 no bitcast of `vec4<u32>` to eight f16).
-fn copies<'d>(
-    tc: &TensorCores<'d>,
-    [_m, n, k]: [usize; 3],
-    element_bytes: usize,
-) -> (TiledCopy<'d>, TiledCopy<'d>, [usize; 2]) {
-    let copy = |threads, tile| TiledCopy {
+/// One of the two tiled copies, as the analysis sees it (f16 elements, `width` of them per
+/// move) and as the code is generated (`code`: where the moves are 8 f16, 16 bytes, the
+/// same elements and width; else 4-byte elements, so that the tile's array entries and the
+/// moves are at most 4 f16, `vec4<f16>`).
+struct Copy<'d> {
+    analysed: TiledCopy<'d>,
+    code: TiledCopy<'d>,
+    width: usize,
+}
+
+impl Copy<'_> {
+    /// Whether each move is 16 bytes: read from memory as a `mat2x4<f16>` (WGSL has no
+    /// 8-wide f16 vector, and naga 30 no bitcast of `vec4<u32>` to eight f16) and written
+    /// into the tile's `vec4<f16>` entries as its two columns.
+    fn wide(&self) -> bool {
+        self.width == WIDE
+    }
+}
+
+/// f16 per move of a 16-byte copy.
+const WIDE: usize = 8;
+
+/// The two tiled copies for `[m, n, k]`. A copy moves 16 bytes where its thread-value
+/// layout gives each thread runs of 8 consecutive f16 along the tile's rows, the matrix's
+/// rows are whole runs of 8 and the operand goes through its tile (`direct` false); else
+/// the widest of at most 4 f16 that the layout and the matrix allow.
+fn copies<'d>(tc: &TensorCores<'d>, [_m, n, k]: [usize; 3], direct: [bool; 2]) -> [Copy<'d>; 2] {
+    let copy = |threads, tile, element_bytes| TiledCopy {
         threads,
         source: Side::Image,
         destination: Side::Tile(tile),
         element_bytes,
         subgroup: SUBGROUP,
     };
-    let load_a = copy(tc.a_loads, tc.a_tile);
-    let load_b = copy(tc.b_loads, tc.b_tile);
-    let widths = [
-        fitting(load_a.widest().min(4), k),
-        fitting(load_b.widest().min(4), n),
-    ];
-    (load_a, load_b, widths)
+    let one = |threads, tile, row: usize, direct: bool| {
+        let analysed = copy(threads, tile, 2);
+        let narrow = copy(threads, tile, 4);
+        match fitting(analysed.widest().min(WIDE), row) {
+            WIDE if !direct => Copy {
+                analysed,
+                code: analysed,
+                width: WIDE,
+            },
+            _ => Copy {
+                analysed,
+                code: narrow,
+                width: fitting(narrow.widest().min(4), row),
+            },
+        }
+    };
+    [
+        one(tc.a_loads, tc.a_tile, k, direct[0]),
+        one(tc.b_loads, tc.b_tile, n, direct[1]),
+    ]
+}
+
+/// The WGSL type of one move of `width` f16 from memory.
+fn moved(width: usize) -> String {
+    match width {
+        WIDE => "mat2x4<f16>".to_owned(),
+        width => vector("f16", width),
+    }
 }
 
 /// The whole WGSL module of the tensor-core GEMM.
@@ -448,11 +490,12 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         ));
     }
 
-    let (load_a, load_b, [a_width, b_width]) = copies(tc, [m, n, k], 4);
-    let program = |copy: &TiledCopy, width| {
-        copy.program(width).ok_or_else(|| {
+    let [load_a, load_b] = copies(tc, [m, n, k], direct);
+    let (a_width, b_width) = (load_a.width, load_b.width);
+    let program = |copy: &Copy| {
+        copy.code.program(copy.width).ok_or_else(|| {
             unsupported(
-                copy.threads.descriptor,
+                copy.code.threads.descriptor,
                 "its elements do not fold into expressions of the thread small enough to unroll",
             )
         })
@@ -464,9 +507,9 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
     let mut functions = Module::new();
     // For each copy, the registers of its split in two (0: not split).
     let mut splits: Vec<usize> = Vec::new();
-    for (letter, tile, copy, width, from_memory) in [
-        ("a", tc.a_tile, &load_a, a_width, direct[0]),
-        ("b", tc.b_tile, &load_b, b_width, direct[1]),
+    for (letter, tile, copy, from_memory) in [
+        ("a", tc.a_tile, &load_a, direct[0]),
+        ("b", tc.b_tile, &load_b, direct[1]),
     ] {
         let layout = wgsl::layout(&tile.name, tile, false)
             .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
@@ -476,7 +519,7 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             splits.push(usize::MAX);
             continue;
         }
-        let program = program(copy, width)?;
+        let program = program(copy)?;
         for buffer in buffers {
             let copy_text = wgsl::tiled_copy(
                 &format!("load_{letter}{buffer}"),
@@ -493,14 +536,32 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
                     convert: None,
                 },
             );
-            match split_copy(&copy_text, &format!("{letter}_tile{buffer}")) {
-                Some((fetch, put, registers)) => {
-                    splits.push(registers);
-                    functions.function(&fetch).function(&put);
+            let destination = format!("{letter}_tile{buffer}");
+            match (
+                split_copy(&copy_text, &destination, copy.wide()),
+                copy.wide(),
+            ) {
+                (Some(split), wide) => {
+                    splits.push(split.registers);
+                    functions.function(&split.fetch).function(&split.put);
+                    match wide {
+                        // The copy as its two halves: its own text writes 16-byte entries
+                        // into the tile's 8-byte ones.
+                        true => functions.function(&split.load),
+                        false => functions.text(&copy_text),
+                    };
                 }
-                None => splits.push(0),
+                (None, false) => {
+                    splits.push(0);
+                    functions.text(&copy_text);
+                }
+                (None, true) => {
+                    return Err(unsupported(
+                        copy.code.threads.descriptor,
+                        "its 16-byte moves must each write one whole entry of the tile",
+                    ));
+                }
             }
-            functions.text(&copy_text);
         }
     }
     let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
@@ -532,13 +593,14 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
              matrices, f32 C): tiles `{}` and `{}`, fragments `{}`, stage `{}`.",
             tc.a_tile.name, tc.b_tile.name, tc.fragments.descriptor.name, tc.c_stage.name,
         ))
-        .storage("a", Access::Read, format_args!("array<{}>", vector("f16", a_width)))
-        .storage("b", Access::Read, format_args!("array<{}>", vector("f16", b_width)))
+        .storage("a", Access::Read, format_args!("array<{}>", moved(a_width)))
+        .storage("b", Access::Read, format_args!("array<{}>", moved(b_width)))
         .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", c_width)));
     // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from an
     // array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails with
     // `NVVM compilation failed`, BENCHMARKS.md), and naga 30 has no bitcast from `u32`s to
-    // f16 pairs, so the copies move `vec4<f16>`s (8 bytes) end to end.
+    // f16 pairs, so the tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes)
+    // or `mat2x4<f16>`s (16 bytes, read as one and written as its two columns).
     for buffer in buffers {
         for (letter, tile, from_memory) in
             [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]
@@ -861,12 +923,26 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
     Ok(module.finish())
 }
 
+/// A tiled copy split in two (see [`split_copy`]).
+struct Split {
+    /// `fetch_x(…)`: every move loaded into an array of registers.
+    fetch: Function,
+    /// `put_x(…, r)`: the registers stored into the tile where the copy would.
+    put: Function,
+    /// `load_x(…)`: the copy again, as `put_x(…, fetch_x(…))`.
+    load: Function,
+    /// The registers' count.
+    registers: usize,
+}
+
 /// A tiled copy's WGSL (`fn load_x(…) { … }`) split in two: `fetch_x(…)`, which loads every
 /// move into an array of registers (zeros where the copy writes zeros), and `put_x(…, r)`,
-/// which stores them into `destination` where the copy would; with the registers' count.
-/// `None` unless every write into `destination` is one whole entry and the interior and
-/// edge branches write the same entries.
-fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usize)> {
+/// which stores them into `destination` where the copy would. `None` unless every write
+/// into `destination` is one whole entry and the interior and edge branches write the same
+/// entries. With `wide`, the copy's moves are 16 bytes (a `mat2x4<f16>` each, written as
+/// one entry of 8 f16 by the copy's text): the registers are `mat2x4<f16>`s and `put_x`
+/// writes each as the two `vec4<f16>` entries of the tile that it covers.
+fn split_copy(copy: &str, destination: &str, wide: bool) -> Option<Split> {
     let prefix = format!("{destination}[");
     let lines: Vec<&str> = copy.lines().collect();
     let header = lines.iter().position(|l| l.starts_with("fn "))?;
@@ -904,7 +980,11 @@ fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usiz
         return None;
     }
     let count = places.len();
-    let registers = format!("array<vec4<f16>, {count}>");
+    let register = match wide {
+        true => "mat2x4<f16>",
+        false => "vec4<f16>",
+    };
+    let registers = format!("array<{register}, {count}>");
     let mut fetch = Function::new(format!("fetch_{stem}"), [params])
         .returns(&registers)
         .comment(format_args!(
@@ -929,6 +1009,10 @@ fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usiz
             Some(rest) => {
                 let (index, value) = rest.split_once("] = ")?;
                 let register = places.iter().position(|p| p == index)?;
+                let value = match (wide, value) {
+                    (true, "vec8(0);") => "mat2x4<f16>();",
+                    (_, value) => value,
+                };
                 fetch
                     .body
                     .verbatim(format_args!("{indent}r[{register}] = {value}"));
@@ -943,10 +1027,37 @@ fn split_copy(copy: &str, destination: &str) -> Option<(Function, Function, usiz
     }
     fetch.body.ret("r");
     for (register, place) in places.iter().enumerate() {
-        put.body.assign(
-            format_args!("{destination}[{place}]"),
-            format_args!("r[{register}]"),
-        );
+        match wide {
+            true => {
+                for half in 0..2 {
+                    put.body.assign(
+                        format_args!("{destination}[2u * ({place}) + {half}u]"),
+                        format_args!("r[{register}][{half}]"),
+                    );
+                }
+            }
+            false => {
+                put.body.assign(
+                    format_args!("{destination}[{place}]"),
+                    format_args!("r[{register}]"),
+                );
+            }
+        }
     }
-    Some((fetch, put, count))
+    let args: Vec<&str> = params
+        .split(", ")
+        .map(|p| p.split_once(':').map_or(p, |(name, _)| name))
+        .collect();
+    let args = args.join(", ");
+    let mut load = Function::new(name, [params]).comment(format_args!(
+        "Copies a tile as `put_{stem}(…, fetch_{stem}(…))`."
+    ));
+    load.body
+        .line(format_args!("put_{stem}({args}, fetch_{stem}({args}));"));
+    Some(Split {
+        fetch,
+        put,
+        load,
+        registers: count,
+    })
 }

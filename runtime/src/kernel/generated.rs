@@ -23,6 +23,16 @@ impl<E: Element> GeneratedCode<E> {
         rows: simd::Rows::NONE,
     };
 
+    /// What `layout!` generated for kernel `K`: the rows and the straight-line tile the
+    /// runtime unrolls from its tables.
+    pub fn of<K: simd::FullTiles>() -> Self {
+        let unrolled = !K::RUNS.is_empty() && K::RUNS.len() <= simd::MAX_UNROLLED;
+        GeneratedCode {
+            tile: unrolled.then_some(simd::full_tile::<K, E> as TileFn<E>),
+            rows: simd::Rows::generated::<K, E>(),
+        }
+    }
+
     /// The route a copy of `E` with `plan`, this code and `options` takes on this CPU. With
     /// no level in `options`: the widest available level with generated rows; else runs,
     /// where there is a straight-line tile; else the widest level with a network. A level

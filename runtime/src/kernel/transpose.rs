@@ -1,9 +1,10 @@
 //! Copies between two [`View`]s of one image. Where both store the same coordinate fastest,
 //! the copy moves lines; where they do not (row-major ↔ column-major), it is a transpose:
-//! the plane is cut into square blocks that stay in the L1 cache, and each block into
-//! register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements, 4 × 4
-//! of 8-byte ones), with scalar code at the edges and for other element sizes. More
-//! coordinates are planes of two, one after the other.
+//! the plane is cut into bands of 64 destination rows and blocks of columns, and each block
+//! into register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements,
+//! 4 × 4 of 8-byte ones) and staged in L1 a tile of 64 rows × 256 bytes at a time, with
+//! scalar code at the edges and for other element sizes. More coordinates are planes of
+//! two, one after the other.
 
 use super::{Element, KernelError, Level, Options, View};
 

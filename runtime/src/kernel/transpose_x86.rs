@@ -18,7 +18,26 @@ pub struct Area {
     pub dst_line: usize,
 }
 
-/// Transposes every square of `area`.
+/// Destination rows of one staged tile.
+const TILE_ROWS: usize = 64;
+/// Bytes of each row of a staged tile: four cache lines.
+const TILE_ROW_BYTES: usize = 256;
+
+/// One tile of the destination, staged: its rows one after the other (16 KiB), aligned
+/// to cache lines.
+#[repr(C, align(64))]
+struct Tile([u8; TILE_ROWS * TILE_ROW_BYTES]);
+
+/// Transposes every square of `area` through a buffer, one tile of at most 64 destination
+/// rows × 256 bytes at a time. The squares of each group of `side` source lines go into
+/// the buffer top to bottom, so each source line is read whole (64 elements, four cache
+/// lines) while it is in L1; then each row of the buffer is copied to its destination line
+/// in whole 32-byte stores, so each destination cache line is written whole, once.
+///
+/// Writing the squares straight into the destination (this function's first form, kept in
+/// docs/benchmarks/history.md) kept 16 source and 16 destination lines in flight at once;
+/// lines a pitch of a multiple of 4 KiB apart share their L1 set, more than its 8 to 12
+/// ways, so a destination line written in two halves could leave L1 between them.
 ///
 /// # Safety
 /// The CPU has AVX2; `area.side` is 8 with `size` 4 or 4 with `size` 8; `rows` and `cols`
@@ -34,25 +53,43 @@ pub unsafe fn transpose_area(src: *const u8, dst: *mut u8, area: Area) {
         src_line,
         dst_line,
     } = area;
-    // Squares four at a time, 2 × 2: the two squares down a column read the two halves of
-    // the same 64-byte source lines back to back, and the two across a row fill whole
-    // destination lines, so every cache line is used whole while it is in L1.
-    let quad = 2 * side;
-    for r in (0..rows).step_by(quad) {
-        for c in (0..cols).step_by(quad) {
-            for (dc, dr) in [(0, 0), (0, side), (side, 0), (side, side)] {
-                let (r, c) = (r + dr, c + dc);
-                if r >= rows || c >= cols {
-                    continue;
+    // Never read before written: the squares fill every row and column read back.
+    let mut tile = std::mem::MaybeUninit::<Tile>::uninit();
+    let buffer = tile.as_mut_ptr().cast::<u8>();
+    // Columns per tile: 64 or 32, a multiple of `side`.
+    let tile_cols = TILE_ROW_BYTES / size;
+    for r0 in (0..rows).step_by(TILE_ROWS) {
+        // Multiples of `side`, as `rows`, `cols`, `TILE_ROWS` and `tile_cols` are.
+        let tile_rows = TILE_ROWS.min(rows - r0);
+        for c0 in (0..cols).step_by(tile_cols) {
+            let width = tile_cols.min(cols - c0);
+            for c in (0..width).step_by(side) {
+                for r in (0..tile_rows).step_by(side) {
+                    // SAFETY: source lines `c0 + c ..` hold rows `r0 + r .. + side` of the
+                    // area (the caller's contract); buffer row `r + k` (k < side) has 256
+                    // bytes from `c · size`, and `(c + side) · size ≤ 256`.
+                    unsafe {
+                        let from = src.add((r0 + r) * size + (c0 + c) * src_line);
+                        let to = buffer.add(r * TILE_ROW_BYTES + c * size);
+                        match size {
+                            4 => square_8x8(from, src_line, to, TILE_ROW_BYTES),
+                            _ => square_4x4(from, src_line, to, TILE_ROW_BYTES),
+                        }
+                    }
                 }
-                // SAFETY: the square's lines are lines of the area, inside the buffers
-                // (the caller's contract).
+            }
+            for r in 0..tile_rows {
+                // SAFETY: destination line `r0 + r` holds columns `c0 .. c0 + width` (the
+                // caller's contract); `width · size` is a multiple of 32 bytes (whole
+                // squares), all written into the buffer's row `r` just above, whose
+                // 32-byte pieces are aligned (the row starts at a multiple of 256 bytes of
+                // a 64-byte aligned buffer).
                 unsafe {
-                    let from = src.add(r * size + c * src_line);
-                    let to = dst.add(r * dst_line + c * size);
-                    match size {
-                        4 => square_8x8(from, src_line, to, dst_line),
-                        _ => square_4x4(from, src_line, to, dst_line),
+                    let from = buffer.add(r * TILE_ROW_BYTES);
+                    let to = dst.add((r0 + r) * dst_line + c0 * size);
+                    for at in (0..width * size).step_by(32) {
+                        let piece = _mm256_load_si256(from.add(at).cast());
+                        _mm256_storeu_si256(to.add(at).cast(), piece);
                     }
                 }
             }

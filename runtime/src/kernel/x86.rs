@@ -40,14 +40,9 @@ unsafe fn avx512<const STREAM: bool>(
     dst: *mut u8,
     row: TileRow,
 ) {
-    for tile in 0..row.count {
+    for (from, to) in row.starts() {
         // SAFETY: the caller keeps every tile of the row inside the buffers.
-        let (src, dst) = unsafe {
-            (
-                src.add(row.from + tile * row.from_step),
-                dst.add(row.to + tile * row.to_step),
-            )
-        };
+        let (src, dst) = unsafe { (src.add(from), dst.add(to)) };
         // SAFETY: forwarded.
         unsafe { avx512_tile::<STREAM>(network, src, dst) };
     }
@@ -104,14 +99,9 @@ unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
     dst: *mut u8,
     row: TileRow,
 ) {
-    for tile in 0..row.count {
+    for (from, to) in row.starts() {
         // SAFETY: the caller keeps every tile of the row inside the buffers.
-        let (src, dst) = unsafe {
-            (
-                src.add(row.from + tile * row.from_step),
-                dst.add(row.to + tile * row.to_step),
-            )
-        };
+        let (src, dst) = unsafe { (src.add(from), dst.add(to)) };
         // SAFETY: forwarded.
         unsafe { avx2_tile::<WORDS, STREAM>(network, src, dst) };
     }

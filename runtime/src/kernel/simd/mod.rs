@@ -36,8 +36,11 @@ macro_rules! vectorize {
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
+mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+pub use table::{FullTiles, MAX_UNROLLED, Network, Run, every, full_tile};
 
 use super::Level;
 
@@ -67,66 +70,12 @@ impl TileRow {
     }
 }
 
-/// The `N` rows of an image that a tile of `BYTES`-byte rows covers: the first at `start`,
-/// the others `pitch` bytes apart. One bounds check covers them all, and their fixed
-/// lengths let the compiler fold the checks of the loads at constant offsets.
-///
-/// # Panics
-/// Where the rows reach past `bytes` (the runtime checks the tiles before it calls
-/// generated code).
-#[inline(always)]
-pub fn rows<const N: usize, const BYTES: usize>(
-    bytes: &[u8],
-    start: usize,
-    pitch: usize,
-) -> [&[u8; BYTES]; N] {
-    let window = &bytes[start..][..reach::<N, BYTES>(pitch)];
-    std::array::from_fn(|r| {
-        // SAFETY: row `r < N` spans `r · pitch .. r · pitch + BYTES`, inside `window`,
-        // whose length `(N - 1) · pitch + BYTES` was computed without overflow.
-        unsafe { &*window.as_ptr().add(r * pitch).cast::<[u8; BYTES]>() }
-    })
-}
-
-/// [`rows`] to write.
-///
-/// # Panics
-/// Where the rows reach past `bytes`, or overlap (`pitch < BYTES`, two rows or more).
-#[inline(always)]
-pub fn rows_mut<const N: usize, const BYTES: usize>(
-    bytes: &mut [u8],
-    start: usize,
-    pitch: usize,
-) -> [&mut [u8; BYTES]; N] {
-    assert!(
-        N < 2 || pitch >= BYTES,
-        "image rows closer than a tile's row"
-    );
-    let window = &mut bytes[start..][..reach::<N, BYTES>(pitch)];
-    let base = window.as_mut_ptr();
-    std::array::from_fn(|r| {
-        // SAFETY: as in `rows`, row `r` lies inside `window`, which `bytes` borrows
-        // mutably for the rows' lifetime; rows `pitch >= BYTES` apart do not overlap.
-        unsafe { &mut *base.add(r * pitch).cast::<[u8; BYTES]>() }
-    })
-}
-
-/// Bytes from the first row's start to the last row's end.
-#[inline(always)]
-fn reach<const N: usize, const BYTES: usize>(pitch: usize) -> usize {
-    N.saturating_sub(1)
-        .checked_mul(pitch)
-        .and_then(|rows| rows.checked_add(BYTES))
-        .expect("image rows within the address space")
-}
-
 /// The rows of full tiles of a level: the level's token, the source and destination
 /// bytes, and the row.
 pub type RowFn<Cpu> = fn(Cpu, &[u8], &mut [u8], TileRow);
 
-/// A kernel's generated rows of full tiles for one element size, one function per level
-/// (none where the macro generated none: the level has no network for the tile, or the
-/// network is too large to unroll, or the target is another architecture).
+/// A kernel's rows of full tiles for one element size, one function per level (none where
+/// its tables have no network of the level's lanes, or the target is another architecture).
 #[derive(Clone, Copy, Debug)]
 pub struct Rows {
     pub avx512: Option<RowFn<Avx512>>,
@@ -142,17 +91,29 @@ impl Rows {
         neon: None,
     };
 
-    /// The element sizes rows are generated for, in the order of a kernel's `ROWS`
+    /// The element sizes the generic rows unroll networks for
     /// ([`swizzle_core::simd::ELEMENT_SIZES`]).
     pub const SIZES: [usize; 4] = swizzle_core::simd::ELEMENT_SIZES;
 
-    /// The rows for elements of `E` among a kernel's `ROWS` (one per size of
-    /// [`SIZES`](Self::SIZES)); none for other sizes.
-    pub fn of<E>(rows: &[Rows; 4]) -> Rows {
-        Self::SIZES
-            .iter()
-            .position(|&size| size == size_of::<E>())
-            .map_or(Rows::NONE, |index| rows[index])
+    /// The rows of `K`'s networks for elements of `E`, at every level of this
+    /// architecture that has one.
+    pub fn generated<K: FullTiles, E>() -> Rows {
+        #[allow(unused_mut)]
+        let mut rows = Rows::NONE;
+        let has = |level| table::has_rows::<K>(level, size_of::<E>());
+        #[cfg(target_arch = "x86_64")]
+        {
+            use swizzle_core::simd::Level;
+            rows.avx512 = has(Level::Avx512).then_some(x86::avx512_rows::<K, E> as RowFn<_>);
+            rows.avx2 = has(Level::Avx2).then_some(x86::avx2_rows::<K, E> as RowFn<_>);
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            rows.neon =
+                has(swizzle_core::simd::Level::Neon).then_some(neon::neon_rows::<K, E> as RowFn<_>);
+        }
+        let _ = has;
+        rows
     }
 
     /// The rows of `level` with the token that runs them, bound once per copy; `None` where

@@ -7,8 +7,10 @@
 //! into the code that `vectorize` compiles for the level, its intrinsic inlines to one
 //! instruction.
 
-use super::{Avx2, Avx512};
+use super::table::{FullTiles, Unrolled, pitch, unroll};
+use super::{Avx2, Avx512, TileRow};
 use std::arch::x86_64::*;
+use swizzle_core::simd::{Level, Permute};
 
 vectorize!(Avx2);
 vectorize!(Avx512);
@@ -21,6 +23,21 @@ impl Avx2 {
         // SAFETY: `self` proves AVX2; the 32 bytes read lie in `bytes` (sliced just above);
         // `loadu` takes any alignment.
         unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
+
+    /// A register of zeros.
+    #[inline(always)]
+    pub fn zero(self) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    /// Words of `b` where `mask`'s word is all ones, of `a` elsewhere (`vpblendd` where
+    /// `mask` is constant).
+    #[inline(always)]
+    pub fn blend_words(self, a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_blendv_epi8(a, b, mask) }
     }
 
     /// Eight word indices, a control of [`permute`](Self::permute).
@@ -99,6 +116,13 @@ impl Avx512 {
         // SAFETY: `self` proves AVX-512 F; the 64 bytes read lie in `bytes`; `loadu`
         // takes any alignment.
         unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    /// A register of zeros.
+    #[inline(always)]
+    pub fn zero(self) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe { _mm512_setzero_si512() }
     }
 
     /// Sixteen word indices, a control of the permutes (`16 + i` names word `i` of the
@@ -189,5 +213,133 @@ impl Avx512 {
                 false => _mm512_storeu_si512(to.cast(), register),
             }
         }
+    }
+}
+
+/// AVX-512 rows of `K`'s full tiles of `E`: its network for 64-byte registers, unrolled.
+pub fn avx512_rows<K: FullTiles, E>(cpu: Avx512, src: &[u8], dst: &mut [u8], tiles: TileRow) {
+    match tiles.stream {
+        true => cpu.vectorize(
+            #[inline(always)]
+            || avx512_tiles::<K, E, true>(cpu, src, dst, tiles),
+        ),
+        false => cpu.vectorize(
+            #[inline(always)]
+            || avx512_tiles::<K, E, false>(cpu, src, dst, tiles),
+        ),
+    }
+}
+
+#[inline(always)]
+fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
+    cpu: Avx512,
+    src: &[u8],
+    dst: &mut [u8],
+    tiles: TileRow,
+) {
+    let [from_side, to_side] = const { Unrolled::<K, E>::AVX512.sides };
+    let words = const { Permute::new(Level::Avx512, size_of::<E>()).words() };
+    let pitch = pitch::<K>(tiles.pitches);
+    for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
+        let mut register = cpu.zero();
+        unroll!(I => {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E>::AVX512.ops[I].present } {
+                let op = const { Unrolled::<K, E>::AVX512.ops[I] };
+                let load = cpu.load(src.row(op.load.row), op.load.at);
+                let mask = const { Unrolled::<K, E>::AVX512.controls[I].writes };
+                // The first two steps of a store are one two-register permute.
+                register = match (op.identity, op.index, op.count, words) {
+                    (true, ..) => load,
+                    (_, 0, 2.., _) => register,
+                    (_, 1, _, _) => {
+                        let first = const { Unrolled::<K, E>::AVX512.ops[I.saturating_sub(1)].load };
+                        let first = cpu.load(src.row(first.row), first.at);
+                        match words {
+                            true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.pairs[I].take() }), load),
+                            false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.pairs[I].bytes() }), load),
+                        }
+                    }
+                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
+                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
+                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
+                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
+                };
+                if op.last() {
+                    let slice = dst.row(op.store.row);
+                    cpu.store::<STREAM>(slice, op.store.at, register);
+                }
+            }
+        });
+    }
+}
+
+/// AVX2 rows of `K`'s full tiles of `E`: its network for 32-byte registers, unrolled.
+pub fn avx2_rows<K: FullTiles, E>(cpu: Avx2, src: &[u8], dst: &mut [u8], tiles: TileRow) {
+    match tiles.stream {
+        true => cpu.vectorize(
+            #[inline(always)]
+            || avx2_tiles::<K, E, true>(cpu, src, dst, tiles),
+        ),
+        false => cpu.vectorize(
+            #[inline(always)]
+            || avx2_tiles::<K, E, false>(cpu, src, dst, tiles),
+        ),
+    }
+}
+
+#[inline(always)]
+fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
+    cpu: Avx2,
+    src: &[u8],
+    dst: &mut [u8],
+    tiles: TileRow,
+) {
+    let [from_side, to_side] = const { Unrolled::<K, E>::AVX2.sides };
+    let words = const { Permute::new(Level::Avx2, size_of::<E>()).words() };
+    let pitch = pitch::<K>(tiles.pitches);
+    for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
+        let mut register = cpu.zero();
+        unroll!(I => {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E>::AVX2.ops[I].present } {
+                let op = const { Unrolled::<K, E>::AVX2.ops[I] };
+                let load = cpu.load(src.row(op.load.row), op.load.at);
+                // `vpshufb` indexes within 128-bit halves: each byte's index there, and
+                // whether it comes from the other half.
+                let permuted = match words {
+                    true => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].take() })),
+                    false => cpu.permute_bytes(
+                        load,
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().0.bytes() }),
+                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().1.bytes() }),
+                    ),
+                };
+                register = match (op.identity, op.index, words) {
+                    (true, ..) => load,
+                    (_, 0, _) => permuted,
+                    (_, _, true) => {
+                        let mask = cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].blend(u32::MAX).take() });
+                        cpu.blend_words(register, permuted, mask)
+                    }
+                    (_, _, false) => {
+                        let mask = cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].blend(0xFF).bytes() });
+                        cpu.blend_bytes(register, permuted, mask)
+                    }
+                };
+                if op.last() {
+                    let slice = dst.row(op.store.row);
+                    cpu.store::<STREAM>(slice, op.store.at, register);
+                }
+            }
+        });
     }
 }

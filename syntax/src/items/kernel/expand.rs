@@ -16,9 +16,9 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let plan = plan_fn(kernel);
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
-    let full_tile = super::straight::full_tile(kernel);
-    let rows = super::simd::rows(kernel, !full_tile.is_empty());
+    let full_tiles = super::simd::full_tiles(name, kernel);
     let run = run_fn(kernel);
+    let (element, generated_code) = (paths::element(), paths::generated_code());
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -33,10 +33,14 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
 
             #run
 
-            #rows
-
-            #full_tile
+            /// The rows and the straight-line tile the runtime unrolls from the tables.
+            #[doc(hidden)]
+            pub fn code<E: #element>() -> #generated_code<E> {
+                #generated_code::of::<Self>()
+            }
         }
+
+        #full_tiles
     }
 }
 

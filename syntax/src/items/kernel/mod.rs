@@ -6,7 +6,6 @@ mod check;
 mod expand;
 mod parse;
 pub(crate) mod simd;
-mod straight;
 
 pub use check::{CheckedKernel, Direction};
 

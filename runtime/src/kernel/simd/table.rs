@@ -1,0 +1,489 @@
+//! A kernel's full tiles as constant tables, and the generic code that runs them: `layout!`
+//! emits each permute network once per lane count ([`Network`]) and the straight-line
+//! tile's runs ([`FullTiles::RUNS`]); the rows of each level (x86.rs, neon.rs) and
+//! [`full_tile`] unroll them here, with every step's offsets and controls computed at
+//! compile time ([`Steps::of`], once per kernel, level and element size, from `swizzle_core::simd::Permute`), so that after inlining
+//! they are the constants of straight-line code, as if the macro had printed it.
+
+use super::super::Element;
+use std::marker::PhantomData;
+use swizzle_core::simd::{Level, Permute, Units};
+
+/// The most steps of a network, and runs of a tile, the runtime unrolls: larger ones are
+/// not emitted (the runtime's interpreted networks and its loop over the plan's runs copy
+/// them).
+pub const MAX_UNROLLED: usize = 256;
+
+/// Repeats `$body` with `$i` a `const usize` from 0 to [`MAX_UNROLLED`] - 1: straight-line
+/// code over a constant table, each index's branch folded at compile time.
+macro_rules! unroll {
+    ($i:ident => $body:block) => {
+        unroll!(@high [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] $i $body)
+    };
+    (@high [$($high:literal)*] $i:ident $body:block) => {
+        $(unroll!(@low $high [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] $i $body);)*
+    };
+    (@low $high:literal [$($low:literal)*] $i:ident $body:block) => {
+        $({
+            const $i: usize = $high * 16 + $low;
+            $body
+        })*
+    };
+}
+pub(crate) use unroll;
+
+/// A permute network of full tiles as const data, for registers of `lanes` elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Network {
+    pub lanes: usize,
+    /// Where each source register starts, in elements of the source's frame.
+    pub loads: &'static [usize],
+    /// Where each destination register starts, in elements of the destination's frame.
+    pub stores: &'static [usize],
+    /// Per step, grouped by store: its store and load (indices into `stores`, `loads`),
+    /// the destination lanes it writes (bit `i` for lane `i`) and its map (an index into
+    /// `maps`).
+    pub steps: &'static [(usize, usize, u64, usize)],
+    /// The distinct lane maps of the steps: for each destination lane, its source lane.
+    pub maps: &'static [&'static [u8]],
+}
+
+/// The offsets of `N` registers of `lanes` elements one after the other from a tile's
+/// start: a network's loads or stores where it reads or writes every register in order.
+pub const fn every<const N: usize>(lanes: usize) -> [usize; N] {
+    let (mut offsets, mut i) = ([0; N], 0);
+    while i < N {
+        offsets[i] = i * lanes;
+        i += 1;
+    }
+    offsets
+}
+
+/// A run of the straight-line tile: its offsets in the source and destination frames, its
+/// length. On the row-major image's side the offset is the run's row-major index in the tile.
+pub type Run = (usize, usize, usize);
+
+/// What `layout!` emits for a kernel's full tiles (the kernel type implements it).
+pub trait FullTiles {
+    /// The side that is a row-major image (0: the source, 1: the destination) and the
+    /// tile's columns; `None` between two layouts.
+    const IMAGE: Option<(usize, usize)>;
+    /// One network per lane count that generated rows run.
+    const NETWORKS: &'static [Network];
+    /// The straight-line tile's runs; empty where the tile is not unrolled.
+    const RUNS: &'static [Run];
+}
+
+/// The network of `lanes` among `networks`, if any.
+pub const fn network(networks: &'static [Network], lanes: usize) -> Option<&'static Network> {
+    let mut i = 0;
+    while i < networks.len() {
+        if networks[i].lanes == lanes && networks[i].steps.len() <= MAX_UNROLLED {
+            return Some(&networks[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether `K` has rows for `level` and elements of `size` bytes.
+pub const fn has_rows<K: FullTiles>(level: Level, size: usize) -> bool {
+    network(K::NETWORKS, level.lanes(size)).is_some()
+}
+
+/// Where a register lies in one side of a tile: the image row (0 for a tile) and the byte
+/// offset in it.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub row: usize,
+    pub at: usize,
+}
+
+/// How one side of a tile is sliced: into `rows` image rows of `span` bytes, or one slice
+/// of `span` bytes from the tile's start (`rows` 1).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    pub span: usize,
+    pub rows: usize,
+}
+
+impl Span {
+    /// The side of the tile at `start` (image rows `pitch` apart), bounds-checked once.
+    #[inline(always)]
+    pub fn window(self, bytes: &[u8], start: usize, pitch: usize) -> Window<'_, u8> {
+        Window::new(bytes, start, self.rows, pitch, self.span)
+    }
+
+    /// [`window`](Self::window) to write.
+    #[inline(always)]
+    pub fn window_mut(self, bytes: &mut [u8], start: usize, pitch: usize) -> WindowMut<'_, u8> {
+        WindowMut::new(bytes, start, self.rows, pitch, self.span)
+    }
+}
+
+/// The elements one tile reaches on one side: `rows` rows of `len` elements, `pitch` apart,
+/// checked to lie inside the buffer once, when the tile starts, so that reading a row at a
+/// constant index checks nothing more (the straight-line code of a tile reads a row per step).
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'a, T> {
+    items: &'a [T],
+    rows: usize,
+    pitch: usize,
+    len: usize,
+}
+
+/// Elements from `start` to the end of row `rows - 1` of rows `len` long, `pitch` apart.
+#[inline(always)]
+fn window_reach(rows: usize, pitch: usize, len: usize) -> usize {
+    rows.saturating_sub(1)
+        .checked_mul(pitch)
+        .and_then(|reach| reach.checked_add(len))
+        .expect("a tile's rows within the address space")
+}
+
+impl<'a, T> Window<'a, T> {
+    /// The window of `rows` rows of `len` elements from `start`, `pitch` apart.
+    ///
+    /// # Panics
+    /// Where the rows reach past `items`.
+    #[inline(always)]
+    pub fn new(items: &'a [T], start: usize, rows: usize, pitch: usize, len: usize) -> Self {
+        let items = &items[start..][..window_reach(rows, pitch, len)];
+        Window {
+            items,
+            rows,
+            pitch,
+            len,
+        }
+    }
+
+    /// Row `row` (the tile, for a window of one row).
+    ///
+    /// # Panics
+    /// Where `row` is not below the window's rows (a constant check in unrolled code).
+    #[inline(always)]
+    pub fn row(&self, row: usize) -> &'a [T] {
+        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        // SAFETY: `new` checked that rows `0..rows` of `len` elements, `pitch` apart, lie
+        // in `items`, with `(rows - 1) · pitch + len` computed without overflow; `row` is
+        // one of them.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().add(row * self.pitch), self.len) }
+    }
+}
+
+/// [`Window`] to write.
+#[derive(Debug)]
+pub struct WindowMut<'a, T> {
+    items: &'a mut [T],
+    rows: usize,
+    pitch: usize,
+    len: usize,
+}
+
+impl<'a, T> WindowMut<'a, T> {
+    /// The window of `rows` rows of `len` elements from `start`, `pitch` apart.
+    ///
+    /// # Panics
+    /// Where the rows reach past `items`.
+    #[inline(always)]
+    pub fn new(items: &'a mut [T], start: usize, rows: usize, pitch: usize, len: usize) -> Self {
+        let items = &mut items[start..][..window_reach(rows, pitch, len)];
+        WindowMut {
+            items,
+            rows,
+            pitch,
+            len,
+        }
+    }
+
+    /// Row `row` to write, borrowed from the window while it is written.
+    ///
+    /// # Panics
+    /// Where `row` is not below the window's rows (a constant check in unrolled code).
+    #[inline(always)]
+    pub fn row(&mut self, row: usize) -> &mut [T] {
+        assert!(row < self.rows, "row {row} of a tile of {} rows", self.rows);
+        // SAFETY: as in `Window::row`, the row lies in `items`, which `self` borrows
+        // mutably; the row borrows `self` mutably, so no other row is alive beside it.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.items.as_mut_ptr().add(row * self.pitch), self.len)
+        }
+    }
+}
+
+/// One step of a network as a level's rows run it, computed at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Op {
+    /// Whether the network has this step (the unrolled code has room for more).
+    pub present: bool,
+    /// The step's index among its store's steps, and how many that store has.
+    pub index: usize,
+    pub count: usize,
+    /// A single step that stores its load as it is.
+    pub identity: bool,
+    pub load: Place,
+    pub store: Place,
+}
+
+impl Op {
+    /// Whether this is its store's last step: the register is then stored.
+    pub const fn last(&self) -> bool {
+        self.index + 1 == self.count
+    }
+}
+
+/// Every step of `K`'s network for one level and element size, as its unrolled rows take
+/// them ([`Op`]s past the network are not present), with its controls, and how the rows
+/// slice each side. Computed once per kernel, level and element type ([`Unrolled`]); each
+/// unrolled step reads its constants from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Steps {
+    pub ops: [Op; MAX_UNROLLED],
+    /// Each step's control in the units of the level's permutes.
+    pub controls: [Units; MAX_UNROLLED],
+    /// The control of a one-register permute: the step's control with the level's fill
+    /// where the step does not write.
+    pub singles: [Units; MAX_UNROLLED],
+    /// At an odd index in its store, the control of the two-register permute of the step
+    /// before and this one (AVX-512 `vpermt2`, NEON two-table lookups); else the single.
+    pub pairs: [Units; MAX_UNROLLED],
+    pub sides: [Span; 2],
+}
+
+impl Steps {
+    /// The steps of `K`'s network for `level` and elements of `size` bytes.
+    pub const fn of<K: FullTiles>(level: Level, size: usize) -> Steps {
+        let permute = Permute::new(level, size);
+        // What a lookup writes where no step does: NEON's `tbx` keeps the register's byte
+        // for indices past its tables; x86 controls are masked or blended instead.
+        let fill = match level {
+            Level::Neon => 255,
+            _ => 0,
+        };
+        let none = permute.control(0, &[]);
+        let absent = Op {
+            present: false,
+            index: 0,
+            count: 0,
+            identity: false,
+            load: Place { row: 0, at: 0 },
+            store: Place { row: 0, at: 0 },
+        };
+        let mut steps = Steps {
+            ops: [absent; MAX_UNROLLED],
+            controls: [none; MAX_UNROLLED],
+            singles: [none; MAX_UNROLLED],
+            pairs: [none; MAX_UNROLLED],
+            sides: [Span { span: 0, rows: 1 }; 2],
+        };
+        let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
+            return steps;
+        };
+        steps.sides = [
+            span::<K>(0, size, reach(network.loads, network.lanes, size)),
+            span::<K>(1, size, reach(network.stores, network.lanes, size)),
+        ];
+        let lanes = network.lanes;
+        let full = u64::MAX >> (64 - lanes);
+        let (mut i, mut first) = (0, 0);
+        while i < network.steps.len() {
+            let (store, load, mask, map) = network.steps[i];
+            if network.steps[first].0 != store {
+                first = i;
+            }
+            let mut end = i + 1;
+            while end < network.steps.len() && network.steps[end].0 == store {
+                end += 1;
+            }
+            let map = network.maps[map];
+            let mut identity = end - first == 1 && mask & full == full;
+            let mut lane = 0;
+            while lane < lanes {
+                identity &= map[lane] as usize == lane;
+                lane += 1;
+            }
+            let index = i - first;
+            steps.controls[i] = permute.control(mask, map);
+            steps.singles[i] = permute.pair_units(&steps.controls[i], None, fill);
+            steps.pairs[i] = match index % 2 {
+                1 => permute.pair_units(&steps.controls[i - 1], Some(&steps.controls[i]), fill),
+                _ => steps.singles[i],
+            };
+            steps.ops[i] = Op {
+                present: true,
+                index,
+                count: end - first,
+                identity,
+                load: place::<K>(0, steps.sides[0], size, level, network.loads[load]),
+                store: place::<K>(1, steps.sides[1], size, level, network.stores[store]),
+            };
+            let (load, store) = (steps.ops[i].load.row + 1, steps.ops[i].store.row + 1);
+            if load > steps.sides[0].rows {
+                steps.sides[0].rows = load;
+            }
+            if store > steps.sides[1].rows {
+                steps.sides[1].rows = store;
+            }
+            i += 1;
+        }
+        steps
+    }
+}
+
+/// The [`Steps`] of kernel `K` for elements of `E`, one constant per level: evaluated once
+/// per kernel, element type and level that the program runs.
+pub struct Unrolled<K, E>(PhantomData<(K, E)>);
+
+impl<K: FullTiles, E> Unrolled<K, E> {
+    #[cfg(target_arch = "x86_64")]
+    pub const AVX512: &'static Steps = &Steps::of::<K>(Level::Avx512, size_of::<E>());
+    #[cfg(target_arch = "x86_64")]
+    pub const AVX2: &'static Steps = &Steps::of::<K>(Level::Avx2, size_of::<E>());
+    #[cfg(target_arch = "aarch64")]
+    pub const NEON: &'static Steps = &Steps::of::<K>(Level::Neon, size_of::<E>());
+}
+
+/// Bytes from a tile's start to the end of its last register at `offsets`.
+const fn reach(offsets: &[usize], lanes: usize, size: usize) -> usize {
+    let (mut max, mut i) = (0, 0);
+    while i < offsets.len() {
+        if offsets[i] > max {
+            max = offsets[i];
+        }
+        i += 1;
+    }
+    (max + lanes) * size
+}
+
+/// How side `side` is sliced: image rows, or the tile up to `reach` bytes.
+const fn span<K: FullTiles>(side: usize, size: usize, reach: usize) -> Span {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => Span {
+            span: cols * size,
+            rows: 1,
+        },
+        _ => Span {
+            span: reach,
+            rows: 1,
+        },
+    }
+}
+
+/// The place of the register at element `at` of side `side`.
+const fn place<K: FullTiles>(
+    side: usize,
+    span: Span,
+    size: usize,
+    level: Level,
+    at: usize,
+) -> Place {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => {
+            let place = Place {
+                row: at / cols,
+                at: at % cols * size,
+            };
+            assert!(
+                place.at + level.register_bytes() <= span.span,
+                "a register lies across two image rows"
+            );
+            place
+        }
+        _ => Place {
+            row: 0,
+            at: at * size,
+        },
+    }
+}
+
+/// The image pitch of `K`'s rows, in bytes, from the row's pitches.
+#[inline(always)]
+pub fn pitch<K: FullTiles>(pitches: [usize; 2]) -> usize {
+    match K::IMAGE {
+        Some((side, _)) => pitches[side],
+        None => 0,
+    }
+}
+
+/// One full tile of `K` in straight lines: each of its [`FullTiles::RUNS`] a slice copy at
+/// constant offsets (`src` and `dst` start at the tile; an image's rows lie `rows[0]`
+/// (source) or `rows[1]` (destination) elements apart). The runtime calls it for every full
+/// tile where the CPU copies in runs.
+#[inline]
+pub fn full_tile<K: FullTiles, E: Element>(src: &[E], dst: &mut [E], rows: [usize; 2]) {
+    let [from_side, to_side] = const { run_sides::<K>() };
+    let src = Window::new(src, 0, from_side.rows, rows[0], from_side.span);
+    let mut dst = WindowMut::new(dst, 0, to_side.rows, rows[1], to_side.span);
+    unroll!(I => {
+        // Constant: runs past the table compile to nothing.
+        if const { run(K::RUNS, I).2 > 0 } {
+            let (from, to, len) = const { run_places::<K>(run(K::RUNS, I)) };
+            dst.row(to.row)[to.at..][..len].copy_from_slice(&src.row(from.row)[from.at..][..len]);
+        }
+    });
+}
+
+/// Where a run lies on each side of a tile (its image row and the element in it, or its
+/// element of the tile), and its length.
+const fn run_places<K: FullTiles>((from, to, len): Run) -> (Place, Place, usize) {
+    (run_place::<K>(0, from), run_place::<K>(1, to), len)
+}
+
+/// Where element `at` of side `side` of a tile lies: its image row and the element in it,
+/// or element `at` of the tile.
+const fn run_place<K: FullTiles>(side: usize, at: usize) -> Place {
+    match K::IMAGE {
+        Some((image, cols)) if image == side => Place {
+            row: at / cols,
+            at: at % cols,
+        },
+        _ => Place { row: 0, at },
+    }
+}
+
+/// How [`full_tile`] slices each side, in elements: the image's rows that the runs reach,
+/// or the tile up to the end of its last run.
+const fn run_sides<K: FullTiles>() -> [Span; 2] {
+    let reach = tile_reach(K::RUNS);
+    let mut sides = [
+        Span {
+            span: reach[0],
+            rows: 1,
+        },
+        Span {
+            span: reach[1],
+            rows: 1,
+        },
+    ];
+    if let Some((image, cols)) = K::IMAGE {
+        sides[image] = Span {
+            span: cols,
+            rows: reach[image].div_ceil(cols),
+        };
+    }
+    sides
+}
+
+/// Run `i` of `runs`, or an empty one past them.
+const fn run(runs: &[Run], i: usize) -> Run {
+    match i < runs.len() {
+        true => runs[i],
+        false => (0, 0, 0),
+    }
+}
+
+/// Elements of a tile the runs reach in the source and in the destination frames.
+const fn tile_reach(runs: &[Run]) -> [usize; 2] {
+    let (mut reach, mut i) = ([0, 0], 0);
+    while i < runs.len() {
+        let (from, to, len) = runs[i];
+        if from + len > reach[0] {
+            reach[0] = from + len;
+        }
+        if to + len > reach[1] {
+            reach[1] = to + len;
+        }
+        i += 1;
+    }
+    reach
+}
