@@ -2,8 +2,9 @@
 //! a 4096² RGBA8 surface and a 4096² BC7 surface of 13 mips, tiled and untiled.
 //!
 //! - Switch against `tegra_swizzle` 0.4: into caller buffers (its C API) on one thread, and
-//!   allocating (its safe `swizzle_surface` / `deswizzle_surface` allocate their output;
-//!   ours then is `swizzle_to_vec`, the allocation counted).
+//!   allocating (its safe `swizzle_surface` / `deswizzle_surface` allocate their output,
+//!   zeroed; ours then is `swizzle_to_vec_with` / `deswizzle_to_vec_with` on one thread,
+//!   the allocation counted: zeroed too, advised to use huge pages).
 //! - PS4, PS3 and Xbox 360 against `swizzleinator` 0.2 (caller buffers; one level per call,
 //!   so its surface is a loop over our levels' ranges): PS3 RGBA8 and BC3 of 13 mips, Xbox
 //!   360 RGBA8 of 1 and 8 mips (its BCn formats byte-swap the texels).
@@ -289,23 +290,20 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
         ] {
             names.push((format!("tegra_swizzle_{n}"), None));
         }
-        // Ours allocating, as the crate's safe API does (one thread, as the crate).
+        // Ours allocating, as the crate's safe API does (one thread, as the crate): the
+        // library's own allocating forms.
         group.bench_function("swizzle_swizzle_alloc_1t", |b| {
             b.iter(|| {
-                let mut out = vec![0u8; tiled.len()];
                 surface
-                    .swizzle_with(one, black_box(&linear), &mut out)
-                    .unwrap();
-                out
+                    .swizzle_to_vec_with(one, black_box(&linear))
+                    .unwrap()
             })
         });
         group.bench_function("swizzle_deswizzle_alloc_1t", |b| {
             b.iter(|| {
-                let mut out = vec![0u8; linear.len()];
                 surface
-                    .deswizzle_with(one, black_box(&tiled), &mut out)
-                    .unwrap();
-                out
+                    .deswizzle_to_vec_with(one, black_box(&tiled))
+                    .unwrap()
             })
         });
         names.push((
@@ -391,11 +389,9 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
         names.push(("wiiu_swizzle_deswizzle_alloc".into(), None));
         group.bench_function("swizzle_deswizzle_alloc_1t", |b| {
             b.iter(|| {
-                let mut l = vec![0u8; linear.len()];
                 surface
-                    .deswizzle_with(one, black_box(&tiled), &mut l)
-                    .unwrap();
-                l
+                    .deswizzle_to_vec_with(one, black_box(&tiled))
+                    .unwrap()
             })
         });
         names.push((

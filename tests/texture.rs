@@ -41,6 +41,17 @@ fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
     let mut tiled_1t = vec![0u8; tiled.len()];
     surface.swizzle_with(one, linear, &mut tiled_1t).unwrap();
     assert!(tiled_1t == tiled, "one-thread swizzle of {surface:?}");
+    // The allocating forms with options: the same bytes.
+    let tiled_vec = surface.swizzle_to_vec_with(one, linear).unwrap();
+    assert!(
+        tiled_vec == tiled,
+        "one-thread swizzle_to_vec_with of {surface:?}"
+    );
+    let back_vec = surface.deswizzle_to_vec_with(one, &tiled).unwrap();
+    assert!(
+        back_vec == linear,
+        "one-thread deswizzle_to_vec_with of {surface:?}"
+    );
 }
 
 /// `surface` is a typed error: its platform does not tile it.

@@ -38,6 +38,8 @@ pub mod __private {
     pub use crate::kernel::generated::{GeneratedCode, PlanConstant, copy_generated};
     pub use crate::kernel::{Element, Frame, KernelError, Options, Plan, Route, Side, View};
     pub use crate::kernel::{copy_bytes, stacked_space};
+    // The facade's allocating texture copies.
+    pub use crate::kernel::output::zeroed_output;
     pub use swizzle_core::plans::kernel::{Storage, plan};
 
     // Const data and checks.

@@ -76,7 +76,7 @@ pub mod switch;
 pub mod wiiu;
 pub mod xbox360;
 
-use crate::__private::{GeneratedCode, copy_generated};
+use crate::__private::{GeneratedCode, copy_generated, zeroed_output};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
 use crate::picture::{Cells, PictureError};
 use std::fmt;
@@ -448,15 +448,36 @@ impl Surface {
 
     /// [`swizzle`](Self::swizzle) into a new zeroed buffer.
     pub fn swizzle_to_vec(&self, src: &[u8]) -> Result<Vec<u8>, TextureError> {
-        let mut dst = vec![0; self.swizzled_size()?];
-        self.swizzle(src, &mut dst)?;
+        self.swizzle_to_vec_with(Options::default(), src)
+    }
+
+    /// [`swizzle_to_vec`](Self::swizzle_to_vec) with options (threads, SIMD level). A large
+    /// buffer is advised to use huge pages (Linux), which saves most of its first-touch
+    /// page faults.
+    pub fn swizzle_to_vec_with(
+        &self,
+        options: Options,
+        src: &[u8],
+    ) -> Result<Vec<u8>, TextureError> {
+        let mut dst = zeroed_output(self.swizzled_size()?);
+        self.swizzle_with(options, src, &mut dst)?;
         Ok(dst)
     }
 
     /// [`deswizzle`](Self::deswizzle) into a new buffer.
     pub fn deswizzle_to_vec(&self, src: &[u8]) -> Result<Vec<u8>, TextureError> {
-        let mut dst = vec![0; self.linear_size()?];
-        self.deswizzle(src, &mut dst)?;
+        self.deswizzle_to_vec_with(Options::default(), src)
+    }
+
+    /// [`deswizzle_to_vec`](Self::deswizzle_to_vec) with options (threads, SIMD level), its
+    /// buffer as [`swizzle_to_vec_with`](Self::swizzle_to_vec_with)'s.
+    pub fn deswizzle_to_vec_with(
+        &self,
+        options: Options,
+        src: &[u8],
+    ) -> Result<Vec<u8>, TextureError> {
+        let mut dst = zeroed_output(self.linear_size()?);
+        self.deswizzle_with(options, src, &mut dst)?;
         Ok(dst)
     }
 

@@ -15,6 +15,7 @@ pub(crate) mod generated;
 mod grid;
 mod network;
 mod options;
+pub(crate) mod output;
 mod route;
 pub(crate) mod simd;
 mod transpose;

@@ -1,0 +1,55 @@
+//! Output buffers that a copy allocates (the allocating forms of the texture API): zeroed,
+//! and, where large, backed by huge pages where the system offers them.
+//!
+//! A fresh buffer of tens of megabytes costs more in first-touch page faults than the copy
+//! that fills it: one fault per 4 KiB page, each zeroing its page (a 64 MiB surface: 16384
+//! faults). Linux's transparent huge pages, where their mode is `madvise` (the default of
+//! many distributions), serve a region advised with `MADV_HUGEPAGE` in 2 MiB pages: 512×
+//! fewer faults for the same zeroing. The advice changes no byte: the buffer is zeroed as
+//! `vec![0; len]`'s, and where the system has no huge pages it has no effect.
+
+/// Buffers from this many bytes get the huge-page advice: at least one whole 2 MiB page
+/// lies inside them wherever they start.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A zeroed buffer of `len` bytes for a copy to fill: `vec![0; len]`, advised to use huge
+/// pages where it spans whole ones (Linux).
+pub fn zeroed_output(len: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; len];
+    advise_huge_pages(&mut bytes);
+    bytes
+}
+
+/// Advises the whole 2 MiB pages inside `bytes` to be backed by huge pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(bytes: &mut [u8]) {
+    let start = bytes.as_mut_ptr() as usize;
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + bytes.len()) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: `first..end` lies inside `bytes`, which this function borrows mutably
+        // (no other reference reads it meanwhile); `MADV_HUGEPAGE` only sets how the kernel
+        // backs the range's pages and keeps their contents. Its result is advice: an error
+        // (no huge pages in this kernel) leaves the buffer as it was.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &mut [u8]) {}
+
+#[cfg(test)]
+mod tests {
+    /// The buffer is `len` zeros, small or spanning huge pages.
+    #[test]
+    fn zeroed_whatever_the_size() {
+        for len in [0, 1, 4095, 3 << 20, (5 << 20) + 17] {
+            let bytes = super::zeroed_output(len);
+            assert_eq!(bytes.len(), len);
+            assert!(bytes.iter().all(|&b| b == 0), "{len}");
+        }
+    }
+}
