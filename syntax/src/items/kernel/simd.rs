@@ -59,6 +59,7 @@ pub fn full_tiles(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
     };
     let simd = paths::simd();
     quote! {
+        #[doc(hidden)]
         impl #simd::FullTiles for #name {
             const IMAGE: Option<(usize, usize)> = #image;
             const NETWORKS: &'static [#simd::Network] = &[#(#networks),*];
