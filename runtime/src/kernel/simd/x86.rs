@@ -129,8 +129,14 @@ impl Avx512 {
     /// second register of [`permute2`](Self::permute2)).
     #[inline(always)]
     pub fn words(self, words: [u32; 16]) -> __m512i {
-        // SAFETY: `self` proves AVX-512 F; the 64 bytes read are `words`'.
-        unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+        let w = words.map(|word| word as i32);
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe {
+            _mm512_setr_epi32(
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12],
+                w[13], w[14], w[15],
+            )
+        }
     }
 
     /// Word `i` of the result is word `control[i]` of `register` (`vpermd`).
