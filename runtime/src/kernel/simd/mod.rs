@@ -10,26 +10,22 @@
 //! `unsafe`: the one `unsafe` step, entering code compiled for the level, is
 //! each token's `vectorize`, here.
 
-/// `vectorize` for a level token: runs `op` compiled with the level's target features, so
-/// that the operations it calls (`#[inline(always)]`, with no features of their own) inline
-/// their intrinsics into single instructions. The one `unsafe` step between the generated
-/// code and the level.
+/// [`Registers::vectorize`](table::Registers::vectorize) for a level token: runs `op`
+/// compiled with the level's target features. The one `unsafe` step between the rows and
+/// the level.
 macro_rules! vectorize {
     ($token:ident) => {
-        impl $token {
-            #[doc = concat!("Runs `op` compiled for `", target_features!($token), "`, so that the operations it calls inline.")]
-            #[inline(always)]
-            pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-                target_features!(
-                    $token,
-                    fn with_features<R>(op: impl FnOnce() -> R) -> R {
-                        op()
-                    }
-                );
-                // SAFETY: `self` exists only where detection found the level's features
-                // (its `detect`, the only constructor).
-                unsafe { with_features(op) }
-            }
+        #[inline(always)]
+        fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
+            target_features!(
+                $token,
+                fn with_features<R>(op: impl FnOnce() -> R) -> R {
+                    op()
+                }
+            );
+            // SAFETY: `self` exists only where detection found the level's features (its
+            // `detect`, the only constructor).
+            unsafe { with_features(op) }
         }
     };
 }
@@ -104,13 +100,13 @@ impl Rows {
         #[cfg(target_arch = "x86_64")]
         {
             use swizzle_core::simd::Level;
-            rows.avx512 = has(Level::Avx512).then_some(x86::avx512_rows::<K, E> as RowFn<_>);
-            rows.avx2 = has(Level::Avx2).then_some(x86::avx2_rows::<K, E> as RowFn<_>);
+            rows.avx512 = has(Level::Avx512).then_some(table::rows::<Avx512, K, E> as RowFn<_>);
+            rows.avx2 = has(Level::Avx2).then_some(table::rows::<Avx2, K, E> as RowFn<_>);
         }
         #[cfg(target_arch = "aarch64")]
         {
-            rows.neon =
-                has(swizzle_core::simd::Level::Neon).then_some(neon::neon_rows::<K, E> as RowFn<_>);
+            rows.neon = has(swizzle_core::simd::Level::Neon)
+                .then_some(table::rows::<Neon, K, E> as RowFn<_>);
         }
         let _ = has;
         rows

@@ -6,6 +6,7 @@
 //! they are the constants of straight-line code, as if the macro had printed it.
 
 use super::super::Element;
+use super::TileRow;
 use std::marker::PhantomData;
 use swizzle_core::simd::{Level, Permute, Units};
 
@@ -30,7 +31,6 @@ macro_rules! unroll {
         })*
     };
 }
-pub(crate) use unroll;
 
 /// A permute network of full tiles as const data, for registers of `lanes` elements.
 #[derive(Clone, Copy, Debug)]
@@ -331,17 +331,104 @@ impl Steps {
     }
 }
 
-/// The [`Steps`] of kernel `K` for elements of `E`, one constant per level: evaluated once
-/// per kernel, element type and level that the program runs.
-pub struct Unrolled<K, E>(PhantomData<(K, E)>);
+/// The [`Steps`] of kernel `K` for elements of `E` at level `C`: evaluated once per kernel,
+/// element type and level that the program runs.
+pub(crate) struct Unrolled<K, E, C>(PhantomData<(K, E, C)>);
 
-impl<K: FullTiles, E> Unrolled<K, E> {
-    #[cfg(target_arch = "x86_64")]
-    pub const AVX512: &'static Steps = &Steps::of::<K>(Level::Avx512, size_of::<E>());
-    #[cfg(target_arch = "x86_64")]
-    pub const AVX2: &'static Steps = &Steps::of::<K>(Level::Avx2, size_of::<E>());
-    #[cfg(target_arch = "aarch64")]
-    pub const NEON: &'static Steps = &Steps::of::<K>(Level::Neon, size_of::<E>());
+impl<K: FullTiles, E, C: Registers> Unrolled<K, E, C> {
+    pub const STEPS: &'static Steps = &Steps::of::<K>(C::LEVEL, size_of::<E>());
+}
+
+/// A level's registers as its unrolled rows use them ([`rows`] is the rows, the same for
+/// every level): entering code compiled for the level, loads and stores, and one step of a
+/// network. Every method is `#[inline(always)]` and, but for `vectorize`, carries no target
+/// feature: inlined into the code `vectorize` compiles for the level, each intrinsic is one
+/// instruction (an intrinsic left out of line is a call per instruction: 30× slower rows).
+pub(crate) trait Registers: Copy {
+    /// The level, whose network of [`Unrolled`] steps the rows run.
+    const LEVEL: Level;
+    /// One register of the level.
+    type Register: Copy;
+
+    /// Runs `op` compiled with the level's target features, so that the operations it
+    /// calls inline their intrinsics into single instructions.
+    fn vectorize<R>(self, op: impl FnOnce() -> R) -> R;
+
+    /// A register of zeros.
+    fn zero(self) -> Self::Register;
+
+    /// The register's bytes of `bytes` at `at`.
+    fn load(self, bytes: &[u8], at: usize) -> Self::Register;
+
+    /// Writes `register` to its bytes of `bytes` at `at`: around the caches where `STREAM`
+    /// asks for it, the level streams and the address is aligned to the register.
+    fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: Self::Register);
+
+    /// Step `I` of `K`'s network for elements of `E`, which is not an identity: `register`
+    /// (the store's register so far) with the step's lanes of `load` (its source register,
+    /// read from `src`, where the step may read the one before it too) permuted in.
+    fn step<K: FullTiles, E, const I: usize>(
+        self,
+        src: &Window<'_, u8>,
+        load: Self::Register,
+        register: Self::Register,
+    ) -> Self::Register;
+}
+
+/// The rows of `K`'s full tiles of `E` at level `C`: its network for `C`'s registers,
+/// unrolled, in code compiled for the level.
+pub(crate) fn rows<C: Registers, K: FullTiles, E>(
+    cpu: C,
+    src: &[u8],
+    dst: &mut [u8],
+    tiles: TileRow,
+) {
+    // `#[inline(always)]` on the closures: compiled out of line, they would lack the
+    // level's features and call every intrinsic.
+    match tiles.stream {
+        true => cpu.vectorize(
+            #[inline(always)]
+            || unrolled_tiles::<C, K, E, true>(cpu, src, dst, tiles),
+        ),
+        false => cpu.vectorize(
+            #[inline(always)]
+            || unrolled_tiles::<C, K, E, false>(cpu, src, dst, tiles),
+        ),
+    }
+}
+
+/// Each tile of `tiles`: its two sides bounds-checked once, then every step of the network
+/// at constant offsets, each store's register written after its last step.
+#[inline(always)]
+fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
+    cpu: C,
+    src: &[u8],
+    dst: &mut [u8],
+    tiles: TileRow,
+) {
+    let [from_side, to_side] = const { Unrolled::<K, E, C>::STEPS.sides };
+    let pitch = pitch::<K>(tiles.pitches);
+    for (from, to) in tiles.starts() {
+        let (src, mut dst) = (
+            from_side.window(src, from, pitch),
+            to_side.window_mut(dst, to, pitch),
+        );
+        let mut register = cpu.zero();
+        unroll!(I => {
+            // Constant: steps past the network compile to nothing.
+            if const { Unrolled::<K, E, C>::STEPS.ops[I].present } {
+                let op = const { Unrolled::<K, E, C>::STEPS.ops[I] };
+                let load = cpu.load(src.row(op.load.row), op.load.at);
+                register = match op.identity {
+                    true => load,
+                    false => cpu.step::<K, E, I>(&src, load, register),
+                };
+                if op.last() {
+                    cpu.store::<STREAM>(dst.row(op.store.row), op.store.at, register);
+                }
+            }
+        });
+    }
 }
 
 /// Bytes from a tile's start to the end of its last register at `offsets`.
