@@ -226,6 +226,7 @@ impl Prepared {
         // it cannot panic.
         if let Some(generated) = self.generated {
             generated.copy(src, dst, row);
+            row.finish_streams();
             return true;
         }
         #[cfg(target_arch = "x86_64")]
@@ -236,6 +237,7 @@ impl Prepared {
             // `store_end` past it, and the tiles' starts grow with `i`: the last tile's
             // reach, checked against the buffers just above, bounds them all.
             unsafe { super::x86::copy_row(self, src, dst, row) };
+            row.finish_streams();
             return true;
         }
         false

@@ -64,6 +64,28 @@ impl TileRow {
         let row = *self;
         (0..row.count).map(move |i| (row.from + i * row.from_step, row.to + i * row.to_step))
     }
+
+    /// Where each tile starts in the buffers at `src` and `dst`.
+    #[inline(always)]
+    pub fn tiles(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+    ) -> impl Iterator<Item = (*const u8, *mut u8)> + use<> {
+        self.starts()
+            .map(move |(from, to)| (src.wrapping_add(from), dst.wrapping_add(to)))
+    }
+
+    /// After the row is copied: makes its streaming stores, if any, visible before the row
+    /// counts as written (they are weakly ordered).
+    #[inline]
+    pub fn finish_streams(&self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.stream {
+            // SAFETY: SSE is part of x86-64.
+            unsafe { std::arch::x86_64::_mm_sfence() };
+        }
+    }
 }
 
 /// The rows of full tiles of a level: the level's token, the source and destination
@@ -146,13 +168,6 @@ impl Bound {
             Bound::Avx512(rows, cpu) => rows(cpu, src, dst, row),
             Bound::Avx2(rows, cpu) => rows(cpu, src, dst, row),
             Bound::Neon(rows, cpu) => rows(cpu, src, dst, row),
-        }
-        #[cfg(target_arch = "x86_64")]
-        if row.stream {
-            // Streaming stores are weakly ordered: make them visible before the row counts
-            // as written.
-            // SAFETY: SSE is part of x86-64.
-            unsafe { std::arch::x86_64::_mm_sfence() };
         }
     }
 }
