@@ -1,14 +1,15 @@
-//! What a kernel's generated SIMD code runs on. `layout!` expands each `kernel` item into
-//! straight-line code for a row of full tiles per SIMD level and element size (permutes,
-//! blends, loads and stores at constant offsets, controls bound once per row); this module
-//! gives that code its operations and the runtime a way to call it.
+//! What a kernel's SIMD rows run on. `layout!` emits each `kernel` item's full tiles as
+//! tables ([`FullTiles`]); this module unrolls them into straight-line code for a row of
+//! full tiles per SIMD level and element size (permutes, blends, loads and stores at
+//! constant offsets: one generic loop, each level's step its own), gives that code its
+//! operations and the runtime a way to call it.
 //!
 //! Each level has a token ([`Avx512`], [`Avx2`], [`Neon`]) that only run-time detection
 //! makes, so holding one proves the CPU runs the level; its operations are safe functions
 //! on byte slices (every load and store is a bounds-checked slice, which the compiler folds
-//! away at the constant offsets of generated code). The generated code contains no
-//! `unsafe`: the one `unsafe` step, entering code compiled for the level, is
-//! each token's `vectorize`, here.
+//! away at the constant offsets of the unrolled rows). The rows contain no `unsafe` of
+//! their own: past the operations' intrinsics, the one `unsafe` step, entering code
+//! compiled for the level, is each level's `vectorize`, here.
 
 /// [`Registers::vectorize`](table::Registers::vectorize) for a level token: runs `op`
 /// compiled with the level's target features. The one `unsafe` step between the rows and

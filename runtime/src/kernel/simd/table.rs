@@ -1,7 +1,7 @@
 //! A kernel's full tiles as constant tables, and the generic code that runs them: `layout!`
 //! emits each permute network once per lane count ([`Network`]) and the straight-line
-//! tile's runs ([`FullTiles::RUNS`]); the rows of each level (x86.rs, neon.rs) and
-//! [`full_tile`] unroll them here, with every step's offsets and controls computed at
+//! tile's runs ([`FullTiles::RUNS`]); [`rows`] (one tile loop for every level, each
+//! level's step in x86.rs and neon.rs) and [`full_tile`] unroll them here, with every step's offsets and controls computed at
 //! compile time ([`Steps::of`], once per kernel, level and element size, from `swizzle_core::simd::Permute`), so that after inlining
 //! they are the constants of straight-line code, as if the macro had printed it.
 
@@ -339,9 +339,8 @@ impl<K: FullTiles, E, C: Registers> Unrolled<K, E, C> {
     pub const STEPS: &'static Steps = &Steps::of::<K>(C::LEVEL, size_of::<E>());
 }
 
-/// A level's registers as its unrolled rows use them ([`rows`] is the rows, the same for
-/// every level): entering code compiled for the level, loads and stores, and one step of a
-/// network. Every method is `#[inline(always)]` and, but for `vectorize`, carries no target
+/// What a level gives the unrolled rows ([`rows`], one loop for every level): entering code
+/// compiled for the level, its register's loads and stores, and one step of a network. Every method is `#[inline(always)]` and, but for `vectorize`, carries no target
 /// feature: inlined into the code `vectorize` compiles for the level, each intrinsic is one
 /// instruction (an intrinsic left out of line is a call per instruction: 30× slower rows).
 pub(crate) trait Registers: Copy {
