@@ -11,7 +11,12 @@
 //! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
 //! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
 //! loads from workgroup tiles, and the library's and the tiled designs without their
-//! copies or multiply-adds; `common/tc_probe.rs`).
+//! copies or multiply-adds; `common/tc_probe.rs`); `-- stream` (then nothing else): issue
+//! 25's designs with private workgroup regions per subgroup and with fragments straight
+//! from storage (`common/tc_stream.rs`) beside the library's kernel, each checked exact
+//! and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks them by label
+//! up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their multiply-adds and
+//! without their fetches).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -201,6 +206,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         }),
     ));
     for (label, design) in tc_stream::designs() {
+        println!("{label}: {} bytes of workgroup memory", design.workgroup_bytes());
         designs.push((
             label.into(),
             Box::new(move |shape: [usize; 3]| (design.wgsl(shape), design.groups(shape[0], shape[1]))),
@@ -210,6 +216,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
     println!("\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|");
     for (label, design) in &designs {
         let key = label.split(':').next().unwrap_or(label);
+        let key = key.trim_end_matches(" (library)");
         if wanted.as_ref().is_some_and(|w| !w.split(',').any(|w| w.trim() == key)) {
             continue;
         }
@@ -219,6 +226,9 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             let (a, b) = (operand(m * k, 1), operand(k * n, 5));
             let (wgsl, groups) = design(shape);
             let timed = m > 256;
+            if !timed {
+                println!("{label}: dispatch {:?} at {shape:?}", design(shape).1);
+            }
             match tc_probe::run_and_time(&wgsl, groups, shape, &half(&a), &half(&b), timed) {
                 Err(e) => {
                     println!("{label} at {shape:?}: {e}");
@@ -246,6 +256,28 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             }
         }
         println!("| {label} |{cells}");
+    }
+    // Profiles (timed only; their C is wrong): the designs `SWIZZLE_TC_PROFILE` names.
+    let profiled = env("SWIZZLE_TC_PROFILE").unwrap_or_default();
+    for (label, design) in tc_stream::designs() {
+        let key = label.split(':').next().unwrap_or(label);
+        if !profiled.split(',').any(|w| w.trim() == key) {
+            continue;
+        }
+        for n in [4096, 8192] {
+            let shape = [n, n, n];
+            let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
+            for (part, wgsl) in tc_stream::parts(&design.wgsl(shape)) {
+                match tc_probe::run_and_time(&wgsl, design.groups(n, n), shape, &a, &b, true) {
+                    Ok((_, Some(ms))) => println!(
+                        "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
+                        2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+                    ),
+                    Ok(_) => {}
+                    Err(e) => println!("profile {n} {key} {part}: {e}"),
+                }
+            }
+        }
     }
     Ok(())
 }

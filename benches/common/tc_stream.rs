@@ -1,18 +1,19 @@
 //! Issue 25's untried designs, as hand-written WGSL (bench variants before any of them
-//! becomes the library's path): each subgroup computes 64 × 64 of C (4 × 4 fragments of
-//! 16 × 16, as the library's), and
+//! becomes the library's path): each subgroup computes `16·fi × 16·fj` of C (4 × 4
+//! fragments of 16 × 16 as the library's, or 4 × 2), and
 //!
-//! - **stream** (design a): each subgroup streams its own slices of A (64 × `ks`) and B
-//!   (`ks` × 64) through a private region of workgroup memory: the next step's slices are
-//!   fetched into registers (plain `vec4<f16>` loads) before this step's multiply-adds, put
-//!   into the region after them, and ordered by `subgroupBarrier()` only: no workgroup
-//!   barrier, so one subgroup's copies overlap another's multiply-adds. One region (two
-//!   barriers a step) or two (double-buffered, one barrier a step).
+//! - **stream** (design a): each subgroup streams its own slices of A (`16·fi × ks`) and B
+//!   (`ks × 16·fj`) through a private region of workgroup memory: later steps' slices are
+//!   fetched into registers (plain `vec4<f16>` loads; one or two steps ahead) before this
+//!   step's multiply-adds, put into the region after them, and ordered by
+//!   `subgroupBarrier()` only: no workgroup barrier, so one subgroup's copies overlap
+//!   another's multiply-adds. One region (two barriers a step) or two (double-buffered,
+//!   one barrier a step).
 //! - **direct** (design b): fragments loaded straight from storage with `coopLoadT`,
 //!   software-pipelined: the loop is unrolled twice with two named sets of fragments, the
 //!   next step's set loaded before this step's multiply-adds.
 //!
-//! Workgroups of `wm × wn` subgroups cover `64·wm × 64·wn` of C; `group` rows of workgroup
+//! Workgroups of `wm × wn` subgroups cover `16·fi·wm × 16·fj·wn` of C; `group` rows of workgroup
 //! tiles are rastered together (L2 reuse; 0: row by row). Shapes must be multiples of the
 //! workgroup tile and of `ks` (no edge handling: these are probes). Bindings as the
 //! library's: A `m × k` and B `k × n` row-major as `array<vec4<f16>>`, C `m × n` f32.
@@ -32,12 +33,18 @@ pub struct Stream {
     pub double_buffer: bool,
     /// Rows of workgroup tiles rastered together (0: plain row-major order).
     pub group: usize,
+    /// Fragments per subgroup along m and n (C's `16·fi × 16·fj` per subgroup).
+    pub fi: usize,
+    pub fj: usize,
+    /// Design a: steps fetched ahead into registers (1 or 2; 2 unrolls the loop twice
+    /// with two sets of registers).
+    pub depth: usize,
 }
 
 impl Stream {
     /// C's tile per workgroup, `[m, n]`.
     pub fn tile(&self) -> [usize; 2] {
-        [64 * self.wm, 64 * self.wn]
+        [16 * self.fi * self.wm, 16 * self.fj * self.wn]
     }
 
     /// The dispatch for `m × n`: `[x, y]` (x along n).
@@ -58,23 +65,28 @@ impl Stream {
         1 + self.double_buffer as usize
     }
 
-    /// A's slice: 64 rows of `ks` f16 padded by 8 f16 (16 bytes), so that the eight rows
-    /// of a fragment load's phase start on distinct groups of four banks (ks = 16: a pitch
-    /// of 12 words, ks = 32: 20 words). B's slice: `ks` rows of 64 padded to 72 (36 words).
+    /// A's slice: `16·fi` rows of `ks` f16 padded by 8 f16 (16 bytes), so that the eight
+    /// rows of a fragment load's phase start on distinct groups of four banks (ks = 16: a
+    /// pitch of 12 words, ks = 32: 20 words). B's slice: `ks` rows of `16·fj` padded by 8
+    /// (fj = 4: 36 words, fj = 2: 20 words).
     fn a_pitch(&self) -> usize {
         (self.ks + 8) / 4
     }
     fn b_pitch(&self) -> usize {
-        72 / 4
+        (16 * self.fj + 8) / 4
+    }
+    fn a_rows(&self) -> usize {
+        16 * self.fi
     }
     fn region_vec4s(&self) -> usize {
-        64 * self.a_pitch() + self.ks * self.b_pitch()
+        self.a_rows() * self.a_pitch() + self.ks * self.b_pitch()
     }
 
     pub fn wgsl(&self, [m, n, k]: [usize; 3]) -> String {
         assert!(self.ks == 16 || self.ks == 32, "ks is 16 or 32");
         let [bm, bn] = self.tile();
         assert!(m % bm == 0 && n % bn == 0 && k % (2 * self.ks) == 0, "shape");
+        let [sm, sn] = [16 * self.fi, 16 * self.fj];
         let threads = 32 * self.wm * self.wn;
         let [gx, gy] = self.groups(m, n);
         let (kq, nq) = (k / 4, n / 4);
@@ -92,7 +104,7 @@ impl Stream {
         let region = self.region_vec4s();
         if !self.direct {
             line(&format!(
-                "// Each subgroup's private region{}: A's slice 64 × {} at a pitch of {} vec4, then B's {} × 64 at a pitch of {}.",
+                "// Each subgroup's private region{}: A's slice {sm} × {} at a pitch of {} vec4, then B's {} × {sn} at a pitch of {}.",
                 if self.double_buffer { "s (two)" } else { "" },
                 self.ks,
                 self.a_pitch(),
@@ -124,14 +136,15 @@ impl Stream {
             }
         }
         line(&format!(
-            "    let m0 = tile_m * {bm}u + subgroup / {}u * 64u;",
+            "    let m0 = tile_m * {bm}u + subgroup / {}u * {sm}u;",
             self.wn
         ));
         line(&format!(
-            "    let n0 = tile_n * {bn}u + subgroup % {}u * 64u;",
+            "    let n0 = tile_n * {bn}u + subgroup % {}u * {sn}u;",
             self.wn
         ));
-        let pairs = || (0..4).flat_map(|i| (0..4).map(move |j| (i, j)));
+        let (fi, fj) = (self.fi, self.fj);
+        let pairs = || (0..fi).flat_map(move |i| (0..fj).map(move |j| (i, j)));
         for (i, j) in pairs() {
             line(&format!("    var acc{i}_{j} = coop_mat16x16<f32, C>();"));
         }
@@ -141,7 +154,7 @@ impl Stream {
             let load = |set: &str, k0: &str, decl: bool| -> String {
                 let mut out = String::new();
                 for h in 0..halves {
-                    for i in 0..4 {
+                    for i in 0..fi {
                         out.push_str(&format!(
                             "        {}{set}a{h}_{i} = coopLoadT<coop_mat16x16<f16, A>>(&a[((m0 + {}u) * {k}u + {k0} + {}u) / 4u], {kq}u);\n",
                             if decl { "var " } else { "" },
@@ -149,7 +162,7 @@ impl Stream {
                             16 * h
                         ));
                     }
-                    for j in 0..4 {
+                    for j in 0..fj {
                         out.push_str(&format!(
                             "        {}{set}b{h}_{j} = coopLoadT<coop_mat16x16<f16, B>>(&b[(({k0} + {}u) * {n}u + n0 + {}u) / 4u], {nq}u);\n",
                             if decl { "var " } else { "" },
@@ -186,113 +199,132 @@ impl Stream {
             w.push_str(&mads("y"));
             w.push_str("    }\n");
         } else {
-            // The lane's copies: A's slice is 64 × ks/4 vec4s, B's ks × 16; 32 lanes.
-            let a_vecs = 64 * self.ks / 4 / 32;
-            let b_vecs = self.ks * 16 / 32;
+            // The lane's copies: A's slice is `sm` rows of ks/4 vec4s, B's ks rows of
+            // sn/4; 32 lanes, consecutive lanes along a row.
             let per_row = self.ks / 4;
-            let mut w2 = String::new();
-            let mut l = |s: &str| {
-                w2.push_str(s);
-                w2.push('\n');
-            };
-            l(&format!(
-                "    let own = subgroup * {}u;",
+            let b_row = sn / 4;
+            let a_vecs = sm * per_row / 32;
+            let b_vecs = self.ks * b_row / 32;
+            let b_at = sm * self.a_pitch();
+            w.push_str(&format!(
+                "    let own = subgroup * {}u;\n",
                 region * self.buffers()
             ));
-            l("    // The lane's copies: A's rows (lane / per-row vec4s, …), B's rows of 16 vec4s.");
+            w.push_str("    // The lane's copies: where each is read in A and B, and put in the region.\n");
             for r in 0..a_vecs {
                 let e = format!("(lane + {}u)", 32 * r);
-                l(&format!(
-                    "    let a_src{r} = (m0 + {e} / {per_row}u) * {kq}u + {e} % {per_row}u;"
+                w.push_str(&format!(
+                    "    let a_src{r} = (m0 + {e} / {per_row}u) * {kq}u + {e} % {per_row}u;\n"
                 ));
-                l(&format!(
-                    "    let a_dst{r} = {e} / {per_row}u * {}u + {e} % {per_row}u;",
+                w.push_str(&format!(
+                    "    let a_dst{r} = {e} / {per_row}u * {}u + {e} % {per_row}u;\n",
                     self.a_pitch()
                 ));
             }
             for r in 0..b_vecs {
                 let e = format!("(lane + {}u)", 32 * r);
-                l(&format!("    let b_src{r} = {e} / 16u * {nq}u + n0 / 4u + {e} % 16u;"));
-                l(&format!(
-                    "    let b_dst{r} = {}u + {e} / 16u * {}u + {e} % 16u;",
-                    64 * self.a_pitch(),
+                w.push_str(&format!(
+                    "    let b_src{r} = {e} / {b_row}u * {nq}u + n0 / 4u + {e} % {b_row}u;\n"
+                ));
+                w.push_str(&format!(
+                    "    let b_dst{r} = {b_at}u + {e} / {b_row}u * {}u + {e} % {b_row}u;\n",
                     self.b_pitch()
                 ));
             }
-            let fetch = |step: &str, decl: bool| -> String {
+            // Register set `set` ← step `step` (an expression); `decl` declares it.
+            let fetch = |set: usize, step: &str, decl: bool, indent: &str| -> String {
                 let v = if decl { "var " } else { "" };
                 let mut out = String::new();
                 for r in 0..a_vecs {
                     out.push_str(&format!(
-                        "    {v}ra{r} = a[a_src{r} + {step} * {}u];\n",
+                        "{indent}{v}ra{set}_{r} = a[a_src{r} + {step} * {}u];\n",
                         self.ks / 4
                     ));
                 }
                 for r in 0..b_vecs {
                     out.push_str(&format!(
-                        "    {v}rb{r} = b[b_src{r} + {step} * {}u];\n",
+                        "{indent}{v}rb{set}_{r} = b[b_src{r} + {step} * {}u];\n",
                         self.ks * nq
                     ));
                 }
                 out
             };
-            let put = |base: &str| -> String {
+            let put = |set: usize, base: &str, indent: &str| -> String {
                 let mut out = String::new();
                 for r in 0..a_vecs {
-                    out.push_str(&format!("    tiles[{base} + a_dst{r}] = ra{r};\n"));
+                    out.push_str(&format!("{indent}tiles[{base} + a_dst{r}] = ra{set}_{r};\n"));
                 }
                 for r in 0..b_vecs {
-                    out.push_str(&format!("    tiles[{base} + b_dst{r}] = rb{r};\n"));
+                    out.push_str(&format!("{indent}tiles[{base} + b_dst{r}] = rb{set}_{r};\n"));
                 }
                 out
             };
-            w.push_str(&w2);
-            w.push_str(&fetch("0u", true));
-            w.push_str(&put("own"));
+            let multiply = |base: &str| -> String {
+                let mut out = String::from("        {\n");
+                for h in 0..halves {
+                    for i in 0..fi {
+                        out.push_str(&format!(
+                            "        let a{h}_{i} = coopLoadT<coop_mat16x16<f16, A>>(&tiles[{base} + {}u], {}u);\n",
+                            16 * i * self.a_pitch() + 4 * h,
+                            self.a_pitch()
+                        ));
+                    }
+                    for j in 0..fj {
+                        out.push_str(&format!(
+                            "        let b{h}_{j} = coopLoadT<coop_mat16x16<f16, B>>(&tiles[{base} + {}u], {}u);\n",
+                            b_at + 16 * h * self.b_pitch() + 4 * j,
+                            self.b_pitch()
+                        ));
+                    }
+                    for (i, j) in pairs() {
+                        out.push_str(&format!(
+                            "        acc{i}_{j} = coopMultiplyAdd(a{h}_{i}, b{h}_{j}, acc{i}_{j});\n"
+                        ));
+                    }
+                }
+                out.push_str("        }\n");
+                out
+            };
+            let last = steps - 1;
+            let clamp = |ahead: usize| format!("min(step + {ahead}u, {last}u)");
+            w.push_str(&fetch(0, "0u", true, "    "));
+            w.push_str(&put(0, "own", "    "));
             w.push_str("    subgroupBarrier();\n");
-            w.push_str(&format!("    for (var step = 0u; step < {steps}u; step++) {{\n"));
-            let indent = |s: String| -> String {
-                s.lines().map(|l| format!("    {l}\n")).collect()
-            };
-            w.push_str("        // The next step's slices into registers (the last step fetches its own again).\n");
-            w.push_str(&indent(fetch(&format!("min(step + 1u, {}u)", steps - 1), false)));
-            let base = match self.double_buffer {
-                true => format!("own + step % 2u * {region}u"),
-                false => "own".to_owned(),
-            };
-            w.push_str(&format!("        let here = {base};\n"));
-            for h in 0..halves {
-                for i in 0..4 {
-                    w.push_str(&format!(
-                        "        let a{h}_{i} = coopLoadT<coop_mat16x16<f16, A>>(&tiles[here + {}u], {}u);\n",
-                        16 * i * self.a_pitch() + 4 * h,
-                        self.a_pitch()
-                    ));
+            match (self.depth, self.double_buffer) {
+                (1, false) => {
+                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step++) {{\n"));
+                    w.push_str("        // The next step's slices into registers (the last step fetches its own again).\n");
+                    w.push_str(&fetch(0, &clamp(1), false, "        "));
+                    w.push_str(&multiply("own"));
+                    w.push_str("        subgroupBarrier();\n");
+                    w.push_str(&put(0, "own", "        "));
+                    w.push_str("        subgroupBarrier();\n");
                 }
-                for j in 0..4 {
-                    w.push_str(&format!(
-                        "        let b{h}_{j} = coopLoadT<coop_mat16x16<f16, B>>(&tiles[here + {}u], {}u);\n",
-                        64 * self.a_pitch() + 16 * h * self.b_pitch() + 4 * j,
-                        self.b_pitch()
-                    ));
-                }
-                for (i, j) in pairs() {
-                    w.push_str(&format!(
-                        "        acc{i}_{j} = coopMultiplyAdd(a{h}_{i}, b{h}_{j}, acc{i}_{j});\n"
-                    ));
-                }
-            }
-            match self.double_buffer {
-                true => {
+                (1, true) => {
+                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step++) {{\n"));
+                    w.push_str("        // The next step's slices into registers (the last step fetches its own again).\n");
+                    w.push_str(&fetch(0, &clamp(1), false, "        "));
+                    w.push_str(&format!("        let here = own + step % 2u * {region}u;\n"));
+                    w.push_str(&multiply("here"));
                     w.push_str(&format!("        let there = own + (step + 1u) % 2u * {region}u;\n"));
-                    w.push_str(&indent(put("there")));
+                    w.push_str(&put(0, "there", "        "));
                     w.push_str("        subgroupBarrier();\n");
                 }
-                false => {
-                    w.push_str("        subgroupBarrier();\n");
-                    w.push_str(&indent(put("own")));
-                    w.push_str("        subgroupBarrier();\n");
+                (2, false) => {
+                    // Two register sets, two steps ahead: set 0 holds odd steps, set 1 even.
+                    w.push_str("    // Two sets of registers, each two steps ahead of the multiply-adds.\n");
+                    w.push_str(&fetch(0, &format!("{}u", 1.min(last)), false, "    "));
+                    w.push_str(&fetch(1, &format!("{}u", 2.min(last)), true, "    "));
+                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step += 2u) {{\n"));
+                    for (set, ahead) in [(0, 3), (1, 4)] {
+                        w.push_str(&multiply("own"));
+                        w.push_str("        subgroupBarrier();\n");
+                        w.push_str(&put(set, "own", "        "));
+                        w.push_str("        subgroupBarrier();\n");
+                        w.push_str(&fetch(set, &clamp(ahead), false, "        "));
+                    }
                 }
+                _ => panic!("depth 1 or 2, double buffers at depth 1"),
             }
             w.push_str("    }\n");
         }
@@ -310,53 +342,85 @@ impl Stream {
 
 /// The designs the bench times, labelled.
 pub fn designs() -> Vec<(&'static str, Stream)> {
-    let base = Stream {
+    let a1 = Stream {
         wm: 2,
         wn: 2,
         ks: 16,
         direct: false,
         double_buffer: false,
         group: 0,
+        fi: 4,
+        fj: 4,
+        depth: 1,
+    };
+    let a6 = Stream { depth: 2, ..a1 };
+    let a8 = Stream {
+        fj: 2,
+        wn: 4,
+        ..a1
+    };
+    let b1 = Stream {
+        direct: true,
+        ..a1
     };
     vec![
-        ("a1: stream, 2×2 subgroups, 16 of k, one region", base),
+        ("a1: stream, 2×2 subgroups of 4×4 fragments, 16 of k, one region", a1),
         (
-            "a2: stream, 2×2 subgroups, 16 of k, double-buffered",
+            "a2: a1 double-buffered",
             Stream {
                 double_buffer: true,
-                ..base
+                ..a1
             },
         ),
-        (
-            "a3: stream, 4×2 subgroups, 16 of k, one region",
-            Stream { wm: 4, ..base },
-        ),
-        (
-            "a4: stream, 2×2 subgroups, 32 of k, one region",
-            Stream { ks: 32, ..base },
-        ),
+        ("a3: a1 with 4×2 subgroups", Stream { wm: 4, ..a1 }),
+        ("a4: a1 with 32 of k", Stream { ks: 32, ..a1 }),
         (
             "a5: a2, rows of 8 workgroup tiles rastered together",
             Stream {
                 double_buffer: true,
                 group: 8,
-                ..base
+                ..a1
             },
         ),
+        ("a6: a1 fetching two steps ahead (two register sets)", a6),
+        ("a7: a1 with 1×2 subgroups", Stream { wm: 1, ..a1 }),
+        ("a8: a1 with 2×4 subgroups of 4×2 fragments", a8),
+        ("a9: a8 fetching two steps ahead", Stream { depth: 2, ..a8 }),
+        ("a10: a6 with 1×2 subgroups", Stream { wm: 1, ..a6 }),
         (
-            "b1: direct, 2×2 subgroups, 16 of k, two fragment sets",
+            "a11: a9 with 2×2 subgroups",
             Stream {
-                direct: true,
-                ..base
+                depth: 2,
+                wn: 2,
+                ..a8
             },
         ),
+        ("b1: direct, 2×2 subgroups of 4×4 fragments, 16 of k, two fragment sets", b1),
         (
             "b2: b1, rows of 8 workgroup tiles rastered together",
-            Stream {
-                direct: true,
-                group: 8,
-                ..base
-            },
+            Stream { group: 8, ..b1 },
+        ),
+    ]
+}
+
+/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
+/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
+/// prologue's registers again).
+pub fn parts(wgsl: &str) -> [(&'static str, String); 2] {
+    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
+        wgsl.lines()
+            .filter(|l| !drop(l.trim_start()))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    [
+        (
+            "without the multiply-adds",
+            keep(&|l| l.contains("coopMultiplyAdd")),
+        ),
+        (
+            "without the k-loop's fetches",
+            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
         ),
     ]
 }
