@@ -189,12 +189,16 @@ fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
 /// sampled elements) before it is timed at 4096³ and 8192³.
 fn stream(hgemm: &str) -> Result<(), GpuError> {
     let anchor = |n: usize| {
-        hgemm.lines().find_map(|line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-            ["hgemm", m, nn, k, _, t] if [m, nn, k] == [&n.to_string(); 3].map(|s| s.as_str()) => {
-                t.parse::<f64>().ok()
-            }
-            _ => None,
-        })
+        hgemm.lines().find_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["hgemm", m, nn, k, _, t]
+                    if [m, nn, k] == [&n.to_string(); 3].map(|s| s.as_str()) =>
+                {
+                    t.parse::<f64>().ok()
+                }
+                _ => None,
+            },
+        )
     };
     let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
     let mut designs: Vec<(String, Box<dyn Fn([usize; 3]) -> (String, [u32; 2])>)> = Vec::new();
@@ -206,18 +210,28 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         }),
     ));
     for (label, design) in tc_stream::designs() {
-        println!("{label}: {} bytes of workgroup memory", design.workgroup_bytes());
+        println!(
+            "{label}: {} bytes of workgroup memory",
+            design.workgroup_bytes()
+        );
         designs.push((
             label.into(),
-            Box::new(move |shape: [usize; 3]| (design.wgsl(shape), design.groups(shape[0], shape[1]))),
+            Box::new(move |shape: [usize; 3]| {
+                (design.wgsl(shape), design.groups(shape[0], shape[1]))
+            }),
         ));
     }
     let wanted = env("SWIZZLE_TC_VARIANTS");
-    println!("\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|");
+    println!(
+        "\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|"
+    );
     for (label, design) in &designs {
         let key = label.split(':').next().unwrap_or(label);
         let key = key.trim_end_matches(" (library)");
-        if wanted.as_ref().is_some_and(|w| !w.split(',').any(|w| w.trim() == key)) {
+        if wanted
+            .as_ref()
+            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key))
+        {
             continue;
         }
         let mut cells = String::new();
@@ -339,7 +353,11 @@ fn main() -> Result<(), GpuError> {
         return Ok(());
     }
     if std::env::args().any(|a| a == "stream") {
-        stream(&env("SWIZZLE_HGEMM_RESULTS").and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default())?;
+        stream(
+            &env("SWIZZLE_HGEMM_RESULTS")
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .unwrap_or_default(),
+        )?;
         return Ok(());
     }
     if std::env::args().any(|a| a == "probe-only") {

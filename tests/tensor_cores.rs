@@ -344,13 +344,17 @@ fn the_streaming_designs_compute_the_gemm_on_the_cpu_evaluator() {
         let [gx, gy] = design.groups(m, n);
         wgsl_eval::dispatch(&lockstep, "main", [gx, gy, 1], &mut buffers)
             .unwrap_or_else(|e| panic!("{label}: {e}"));
-        let c: Vec<f32> = buffers.get(0, 2).expect("C")
+        let c: Vec<f32> = buffers
+            .get(0, 2)
+            .expect("C")
             .chunks_exact(4)
             .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
             .collect();
         for i in 0..m {
             for j in 0..n {
-                let sum: f32 = (0..k).map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32()).sum();
+                let sum: f32 = (0..k)
+                    .map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32())
+                    .sum();
                 assert_eq!(c[i * n + j], sum, "{label}, {m} × {n} × {k}: C[{i}][{j}]");
             }
         }

@@ -703,7 +703,8 @@ pub fn run_and_time(
     device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
         sink.lock().unwrap().push(e.to_string())
     }));
-    let bytes = |v: &[f16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect() };
+    let bytes =
+        |v: &[f16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect() };
     let storage = |bytes: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: None,
@@ -743,9 +744,18 @@ pub fn run_and_time(
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: ab.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: bb.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: c.as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: ab.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: bb.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: c.as_entire_binding(),
+            },
         ],
     });
     let run = |count: usize, read: bool| {

@@ -85,7 +85,10 @@ impl Stream {
     pub fn wgsl(&self, [m, n, k]: [usize; 3]) -> String {
         assert!(self.ks == 16 || self.ks == 32, "ks is 16 or 32");
         let [bm, bn] = self.tile();
-        assert!(m % bm == 0 && n % bn == 0 && k % (2 * self.ks) == 0, "shape");
+        assert!(
+            m % bm == 0 && n % bn == 0 && k % (2 * self.ks) == 0,
+            "shape"
+        );
         let [sm, sn] = [16 * self.fi, 16 * self.fj];
         let threads = 32 * self.wm * self.wn;
         let [gx, gy] = self.groups(m, n);
@@ -117,7 +120,9 @@ impl Stream {
             ));
         }
         line(&format!("@compute @workgroup_size({threads})"));
-        line("fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>) {");
+        line(
+            "fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>) {",
+        );
         line("    let subgroup = thread / 32u;");
         line("    let lane = thread % 32u;");
         // Raster: `group` rows of workgroup tiles at a time, column by column within them.
@@ -128,7 +133,10 @@ impl Stream {
             }
             g => {
                 line(&format!("    let id = wid.y * {gx}u + wid.x;"));
-                line(&format!("    let first = id / {}u * {g}u;", g * gx as usize));
+                line(&format!(
+                    "    let first = id / {}u * {g}u;",
+                    g * gx as usize
+                ));
                 line(&format!("    let rows = min({gy}u - first, {g}u);"));
                 line(&format!("    let within = id % {}u;", g * gx as usize));
                 line("    let tile_m = first + within % rows;");
@@ -184,11 +192,15 @@ impl Stream {
                 }
                 out
             };
-            line("    // Two sets of fragments: the next step's loaded before this step's multiply-adds.");
+            line(
+                "    // Two sets of fragments: the next step's loaded before this step's multiply-adds.",
+            );
             w.push_str(&load("x", "0u", true).replace("        ", "    "));
             w.push_str(&load("y", "0u", true).replace("        ", "    "));
             let pair = 2 * self.ks;
-            w.push_str(&format!("    for (var k0 = 0u; k0 < {k}u; k0 += {pair}u) {{\n"));
+            w.push_str(&format!(
+                "    for (var k0 = 0u; k0 < {k}u; k0 += {pair}u) {{\n"
+            ));
             w.push_str(&load("y", &format!("(k0 + {}u)", self.ks), false));
             w.push_str(&mads("x"));
             w.push_str(&format!(
@@ -210,7 +222,9 @@ impl Stream {
                 "    let own = subgroup * {}u;\n",
                 region * self.buffers()
             ));
-            w.push_str("    // The lane's copies: where each is read in A and B, and put in the region.\n");
+            w.push_str(
+                "    // The lane's copies: where each is read in A and B, and put in the region.\n",
+            );
             for r in 0..a_vecs {
                 let e = format!("(lane + {}u)", 32 * r);
                 w.push_str(&format!(
@@ -252,10 +266,14 @@ impl Stream {
             let put = |set: usize, base: &str, indent: &str| -> String {
                 let mut out = String::new();
                 for r in 0..a_vecs {
-                    out.push_str(&format!("{indent}tiles[{base} + a_dst{r}] = ra{set}_{r};\n"));
+                    out.push_str(&format!(
+                        "{indent}tiles[{base} + a_dst{r}] = ra{set}_{r};\n"
+                    ));
                 }
                 for r in 0..b_vecs {
-                    out.push_str(&format!("{indent}tiles[{base} + b_dst{r}] = rb{set}_{r};\n"));
+                    out.push_str(&format!(
+                        "{indent}tiles[{base} + b_dst{r}] = rb{set}_{r};\n"
+                    ));
                 }
                 out
             };
@@ -292,7 +310,9 @@ impl Stream {
             w.push_str("    subgroupBarrier();\n");
             match (self.depth, self.double_buffer) {
                 (1, false) => {
-                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step++) {{\n"));
+                    w.push_str(&format!(
+                        "    for (var step = 0u; step < {steps}u; step++) {{\n"
+                    ));
                     w.push_str("        // The next step's slices into registers (the last step fetches its own again).\n");
                     w.push_str(&fetch(0, &clamp(1), false, "        "));
                     w.push_str(&multiply("own"));
@@ -301,12 +321,18 @@ impl Stream {
                     w.push_str("        subgroupBarrier();\n");
                 }
                 (1, true) => {
-                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step++) {{\n"));
+                    w.push_str(&format!(
+                        "    for (var step = 0u; step < {steps}u; step++) {{\n"
+                    ));
                     w.push_str("        // The next step's slices into registers (the last step fetches its own again).\n");
                     w.push_str(&fetch(0, &clamp(1), false, "        "));
-                    w.push_str(&format!("        let here = own + step % 2u * {region}u;\n"));
+                    w.push_str(&format!(
+                        "        let here = own + step % 2u * {region}u;\n"
+                    ));
                     w.push_str(&multiply("here"));
-                    w.push_str(&format!("        let there = own + (step + 1u) % 2u * {region}u;\n"));
+                    w.push_str(&format!(
+                        "        let there = own + (step + 1u) % 2u * {region}u;\n"
+                    ));
                     w.push_str(&put(0, "there", "        "));
                     w.push_str("        subgroupBarrier();\n");
                 }
@@ -315,7 +341,9 @@ impl Stream {
                     w.push_str("    // Two sets of registers, each two steps ahead of the multiply-adds.\n");
                     w.push_str(&fetch(0, &format!("{}u", 1.min(last)), false, "    "));
                     w.push_str(&fetch(1, &format!("{}u", 2.min(last)), true, "    "));
-                    w.push_str(&format!("    for (var step = 0u; step < {steps}u; step += 2u) {{\n"));
+                    w.push_str(&format!(
+                        "    for (var step = 0u; step < {steps}u; step += 2u) {{\n"
+                    ));
                     for (set, ahead) in [(0, 3), (1, 4)] {
                         w.push_str(&multiply("own"));
                         w.push_str("        subgroupBarrier();\n");
@@ -354,17 +382,13 @@ pub fn designs() -> Vec<(&'static str, Stream)> {
         depth: 1,
     };
     let a6 = Stream { depth: 2, ..a1 };
-    let a8 = Stream {
-        fj: 2,
-        wn: 4,
-        ..a1
-    };
-    let b1 = Stream {
-        direct: true,
-        ..a1
-    };
+    let a8 = Stream { fj: 2, wn: 4, ..a1 };
+    let b1 = Stream { direct: true, ..a1 };
     vec![
-        ("a1: stream, 2×2 subgroups of 4×4 fragments, 16 of k, one region", a1),
+        (
+            "a1: stream, 2×2 subgroups of 4×4 fragments, 16 of k, one region",
+            a1,
+        ),
         (
             "a2: a1 double-buffered",
             Stream {
@@ -395,7 +419,10 @@ pub fn designs() -> Vec<(&'static str, Stream)> {
                 ..a8
             },
         ),
-        ("b1: direct, 2×2 subgroups of 4×4 fragments, 16 of k, two fragment sets", b1),
+        (
+            "b1: direct, 2×2 subgroups of 4×4 fragments, 16 of k, two fragment sets",
+            b1,
+        ),
         (
             "b2: b1, rows of 8 workgroup tiles rastered together",
             Stream { group: 8, ..b1 },
