@@ -183,6 +183,31 @@ fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
+/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
+/// prologue's registers again).
+fn parts(wgsl: &str) -> [(&'static str, String); 2] {
+    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
+        wgsl.lines()
+            .filter(|l| !drop(l.trim_start()))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    [
+        (
+            "without the multiply-adds",
+            keep(&|l| l.contains("coopMultiplyAdd")),
+        ),
+        (
+            "without the k-loop's fetches",
+            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
+        ),
+    ]
+}
+
+/// A kernel's WGSL and dispatch (`[x, y]` workgroups) for a shape.
+type KernelAt = dyn Fn([usize; 3]) -> (String, [u32; 2]);
+
 /// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`) and the library's
 /// kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked exact
 /// against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
@@ -201,7 +226,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         )
     };
     let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
-    let mut designs: Vec<(String, Box<dyn Fn([usize; 3]) -> (String, [u32; 2])>)> = Vec::new();
+    let mut designs: Vec<(String, Box<KernelAt>)> = Vec::new();
     designs.push((
         "8 (library)".into(),
         Box::new(|[m, n, k]: [usize; 3]| {
@@ -281,7 +306,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         for n in [4096, 8192] {
             let shape = [n, n, n];
             let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
-            for (part, wgsl) in tc_stream::parts(&design.wgsl(shape)) {
+            for (part, wgsl) in parts(&design.wgsl(shape)) {
                 match tc_probe::run_and_time(&wgsl, design.groups(n, n), shape, &a, &b, true) {
                     Ok((_, Some(ms))) => println!(
                         "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",

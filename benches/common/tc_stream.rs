@@ -429,25 +429,3 @@ pub fn designs() -> Vec<(&'static str, Stream)> {
         ),
     ]
 }
-
-/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
-/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
-/// prologue's registers again).
-pub fn parts(wgsl: &str) -> [(&'static str, String); 2] {
-    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
-        wgsl.lines()
-            .filter(|l| !drop(l.trim_start()))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    };
-    [
-        (
-            "without the multiply-adds",
-            keep(&|l| l.contains("coopMultiplyAdd")),
-        ),
-        (
-            "without the k-loop's fetches",
-            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
-        ),
-    ]
-}
