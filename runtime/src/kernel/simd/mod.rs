@@ -17,16 +17,25 @@
 macro_rules! vectorize {
     ($token:ident) => {
         #[inline(always)]
-        fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
+        fn vectorize<R>(
+            self,
+            src: &[u8],
+            dst: &mut [u8],
+            op: impl FnOnce(&[u8], &mut [u8]) -> R,
+        ) -> R {
             target_features!(
                 $token,
-                fn with_features<R>(op: impl FnOnce() -> R) -> R {
-                    op()
+                fn with_features<R>(
+                    src: &[u8],
+                    dst: &mut [u8],
+                    op: impl FnOnce(&[u8], &mut [u8]) -> R,
+                ) -> R {
+                    op(src, dst)
                 }
             );
             // SAFETY: `self` exists only where detection found the level's features (its
             // `detect`, the only constructor).
-            unsafe { with_features(op) }
+            unsafe { with_features(src, dst, op) }
         }
     };
 }

@@ -349,9 +349,13 @@ pub(crate) trait Registers: Copy {
     /// One register of the level.
     type Register: Copy;
 
-    /// Runs `op` compiled with the level's target features, so that the operations it
-    /// calls inline their intrinsics into single instructions.
-    fn vectorize<R>(self, op: impl FnOnce() -> R) -> R;
+    /// Runs `op` on `src` and `dst` compiled with the level's target features, so that the
+    /// operations it calls inline their intrinsics into single instructions. The slices
+    /// pass as the compiled function's own parameters, not captured by `op`: so the
+    /// compiler knows that stores into `dst` leave `src` as it was, and loads a source
+    /// register once where several steps read it (captured, the steps loaded it again:
+    /// morton16's AVX-512 pack rows had 36 loads in place of 24, 12 % slower).
+    fn vectorize<R>(self, src: &[u8], dst: &mut [u8], op: impl FnOnce(&[u8], &mut [u8]) -> R) -> R;
 
     /// A register of zeros.
     fn zero(self) -> Self::Register;
@@ -386,12 +390,16 @@ pub(crate) fn rows<C: Registers, K: FullTiles, E>(
     // level's features and call every intrinsic.
     match tiles.stream {
         true => cpu.vectorize(
+            src,
+            dst,
             #[inline(always)]
-            || unrolled_tiles::<C, K, E, true>(cpu, src, dst, tiles),
+            |src, dst| unrolled_tiles::<C, K, E, true>(cpu, src, dst, tiles),
         ),
         false => cpu.vectorize(
+            src,
+            dst,
             #[inline(always)]
-            || unrolled_tiles::<C, K, E, false>(cpu, src, dst, tiles),
+            |src, dst| unrolled_tiles::<C, K, E, false>(cpu, src, dst, tiles),
         ),
     }
 }
