@@ -149,7 +149,7 @@ fn bytemuck_lines(lines: &mut [Line]) -> &mut [u8] {
 /// Writes `from` into `to` (whole lines, `to` starting on one) with streaming stores of
 /// the level that `generated` proves the CPU runs.
 fn stream_lines(generated: Bound, to: &mut [u8], from: &[u8]) {
-    assert!(to.len() == from.len() && to.len() % LINE == 0);
+    assert!(to.len() == from.len() && to.len().is_multiple_of(LINE));
     assert!(
         (to.as_ptr() as usize).is_multiple_of(LINE),
         "lines start on lines"
