@@ -11,7 +11,12 @@
 //! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
 //! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
 //! loads from workgroup tiles, and the library's and the tiled designs without their
-//! copies or multiply-adds; `common/tc_probe.rs`).
+//! copies or multiply-adds; `common/tc_probe.rs`); `-- stream` (then nothing else): issue
+//! 25's designs with private workgroup regions per subgroup and with fragments straight
+//! from storage (`common/tc_stream.rs`) beside the library's kernel, each checked exact
+//! and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks them by label
+//! up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their multiply-adds and
+//! without their fetches).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -132,6 +137,8 @@ static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 mod tc_probe;
 #[path = "common/tc_step1.rs"]
 mod tc_step1;
+#[path = "common/tc_stream.rs"]
+mod tc_stream;
 #[path = "common/tc_wide.rs"]
 mod tc_wide;
 use tc_step1::TC_A128;
@@ -174,6 +181,144 @@ fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
         .into_iter()
         .map(|x| (c[x] - element(x / n, x % n)).abs())
         .fold(0.0, f32::max)
+}
+
+/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
+/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
+/// prologue's registers again).
+fn parts(wgsl: &str) -> [(&'static str, String); 2] {
+    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
+        wgsl.lines()
+            .filter(|l| !drop(l.trim_start()))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    [
+        (
+            "without the multiply-adds",
+            keep(&|l| l.contains("coopMultiplyAdd")),
+        ),
+        (
+            "without the k-loop's fetches",
+            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
+        ),
+    ]
+}
+
+/// A kernel's WGSL and dispatch (`[x, y]` workgroups) for a shape.
+type KernelAt = dyn Fn([usize; 3]) -> (String, [u32; 2]);
+
+/// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`) and the library's
+/// kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked exact
+/// against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
+/// sampled elements) before it is timed at 4096³ and 8192³.
+fn stream(hgemm: &str) -> Result<(), GpuError> {
+    let anchor = |n: usize| {
+        hgemm.lines().find_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["hgemm", m, nn, k, _, t]
+                    if [m, nn, k] == [&n.to_string(); 3].map(|s| s.as_str()) =>
+                {
+                    t.parse::<f64>().ok()
+                }
+                _ => None,
+            },
+        )
+    };
+    let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+    let mut designs: Vec<(String, Box<KernelAt>)> = Vec::new();
+    designs.push((
+        "8 (library)".into(),
+        Box::new(|[m, n, k]: [usize; 3]| {
+            let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
+            (wgsl, [(n / 128) as u32, (m / 256) as u32])
+        }),
+    ));
+    for (label, design) in tc_stream::designs() {
+        println!(
+            "{label}: {} bytes of workgroup memory",
+            design.workgroup_bytes()
+        );
+        designs.push((
+            label.into(),
+            Box::new(move |shape: [usize; 3]| {
+                (design.wgsl(shape), design.groups(shape[0], shape[1]))
+            }),
+        ));
+    }
+    let wanted = env("SWIZZLE_TC_VARIANTS");
+    println!(
+        "\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|"
+    );
+    for (label, design) in &designs {
+        let key = label.split(':').next().unwrap_or(label);
+        let key = key.trim_end_matches(" (library)");
+        if wanted
+            .as_ref()
+            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key))
+        {
+            continue;
+        }
+        let mut cells = String::new();
+        for shape in [[256, 256, 128], [4096, 4096, 4096], [8192, 8192, 8192]] {
+            let [m, n, k] = shape;
+            let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+            let (wgsl, groups) = design(shape);
+            let timed = m > 256;
+            if !timed {
+                println!("{label}: dispatch {:?} at {shape:?}", design(shape).1);
+            }
+            match tc_probe::run_and_time(&wgsl, groups, shape, &half(&a), &half(&b), timed) {
+                Err(e) => {
+                    println!("{label} at {shape:?}: {e}");
+                    cells.push_str(" – | – |");
+                    if !timed {
+                        break;
+                    }
+                }
+                Ok((c, ms)) => {
+                    let err = error(&c, &a, &b, shape);
+                    let nan = c.iter().any(|x| x.is_nan());
+                    println!("check {m}x{n}x{k} {label}: max error {err}, NaN left: {nan}");
+                    if err != 0.0 || nan {
+                        println!("WRONG RESULT: {label} at {shape:?}");
+                        cells.push_str(" wrong | – |");
+                        break;
+                    }
+                    if let Some(ms) = ms {
+                        let t = 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
+                        let ratio = anchor(m).map_or("–".into(), |h| format!("{:.2}×", t / h));
+                        println!("time {m} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
+                        cells.push_str(&format!(" {t:.1} | {ratio} |"));
+                    }
+                }
+            }
+        }
+        println!("| {label} |{cells}");
+    }
+    // Profiles (timed only; their C is wrong): the designs `SWIZZLE_TC_PROFILE` names.
+    let profiled = env("SWIZZLE_TC_PROFILE").unwrap_or_default();
+    for (label, design) in tc_stream::designs() {
+        let key = label.split(':').next().unwrap_or(label);
+        if !profiled.split(',').any(|w| w.trim() == key) {
+            continue;
+        }
+        for n in [4096, 8192] {
+            let shape = [n, n, n];
+            let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
+            for (part, wgsl) in parts(&design.wgsl(shape)) {
+                match tc_probe::run_and_time(&wgsl, design.groups(n, n), shape, &a, &b, true) {
+                    Ok((_, Some(ms))) => println!(
+                        "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
+                        2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+                    ),
+                    Ok(_) => {}
+                    Err(e) => println!("profile {n} {key} {part}: {e}"),
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> Result<(), GpuError> {
@@ -230,6 +375,14 @@ fn main() -> Result<(), GpuError> {
             }
             tc_probe::ceiling(n, kernels);
         }
+        return Ok(());
+    }
+    if std::env::args().any(|a| a == "stream") {
+        stream(
+            &env("SWIZZLE_HGEMM_RESULTS")
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .unwrap_or_default(),
+        )?;
         return Ok(());
     }
     if std::env::args().any(|a| a == "probe-only") {

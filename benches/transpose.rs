@@ -3,7 +3,8 @@
 //! same bytes, on one thread and on all of them, in one run (BENCHMARKS.md).
 //!
 //! Run with `cargo bench --bench transpose` (`SWIZZLE_BENCH_SIDES=4096`, comma-separated,
-//! narrows the sides). Every transpose is checked before it is timed;
+//! narrows the sides; `SWIZZLE_BENCH_HUGE_PAGES=1` backs both matrices with huge pages
+//! where the system has them). Every transpose is checked before it is timed;
 //! `main` prints a markdown table of this run's ratios.
 
 mod common;
@@ -19,6 +20,19 @@ use swizzle::kernel::{Level, View, copy_views_with};
 /// Square matrices: 1 MiB (cache-resident) and 64 MiB (memory-bound) of `f32`.
 const SIDES: [usize; 2] = [512, 4096];
 
+/// A zeroed matrix of `side²` `f32`, as bytes (viewed as `f32` with `bytemuck`, which
+/// checks the allocator's alignment): `SWIZZLE_BENCH_HUGE_PAGES=1` advises it to be backed
+/// by huge pages before its first touch, as the allocating texture copies do; else plain
+/// `vec!` (4 KiB pages where transparent huge pages are `madvise` only). Both the memcpy
+/// anchors and the transposes use the same two buffers.
+fn buffer(side: usize) -> Vec<u8> {
+    let len = side * side * size_of::<f32>();
+    match std::env::var("SWIZZLE_BENCH_HUGE_PAGES").as_deref() {
+        Ok("1") => swizzle::__private::zeroed_output(len),
+        _ => vec![0; len],
+    }
+}
+
 /// One thread, or all of them.
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -32,9 +46,14 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
     let pools = [("1t", pool(1)), ("all", pool(all))];
     let mut ran = Vec::new();
     for side in common::sides(&SIDES) {
-        let matrix: Vec<f32> = (0..side * side).map(|i| i as f32).collect();
+        let (mut matrix_bytes, mut out_bytes) = (buffer(side), buffer(side));
+        let matrix: &mut [f32] = bytemuck::cast_slice_mut(&mut matrix_bytes);
+        for (i, x) in matrix.iter_mut().enumerate() {
+            *x = i as f32;
+        }
+        let matrix: &[f32] = matrix;
         let mut expected = vec![0f32; side * side];
-        transpose::transpose(&matrix, &mut expected, side, side);
+        transpose::transpose(matrix, &mut expected, side, side);
         let (rows, columns) = (
             View::row_major(&[side, side]).expect("fits"),
             View::column_major(&[side, side]).expect("fits"),
@@ -42,42 +61,39 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
         let group_name = format!("transpose_{side}");
         let mut group = criterion.benchmark_group(&group_name);
         group.throughput(Throughput::Bytes((matrix.len() * 4) as u64));
-        let mut out = vec![0f32; side * side];
+        let out: &mut [f32] = bytemuck::cast_slice_mut(&mut out_bytes);
         let mut names = Vec::new();
         group.bench_function("memcpy_1t", |b| {
-            b.iter(|| out.copy_from_slice(black_box(&matrix)))
+            b.iter(|| out.copy_from_slice(black_box(matrix)))
         });
         group.bench_function("memcpy_all", |b| {
             b.iter(|| {
                 pools[1].1.install(|| {
                     out.par_chunks_mut(1 << 16)
-                        .zip(black_box(&matrix).par_chunks(1 << 16))
+                        .zip(black_box(matrix).par_chunks(1 << 16))
                         .for_each(|(dst, src)| dst.copy_from_slice(src))
                 })
             })
         });
         names.extend(["memcpy_1t", "memcpy_all"].map(str::to_owned));
         group.bench_function("transpose_crate_1t", |b| {
-            b.iter(|| transpose::transpose(black_box(&matrix), &mut out, side, side))
+            b.iter(|| transpose::transpose(black_box(matrix), out, side, side))
         });
         names.push("transpose_crate_1t".to_owned());
         for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
             for (threads, pool) in &pools {
                 out.fill(0.0);
-                pool.install(|| copy_views_with(level.into(), &rows, &columns, &matrix, &mut out))
+                pool.install(|| copy_views_with(level.into(), &rows, &columns, matrix, out))
                     .expect("views fit");
-                assert!(out == expected, "swizzle's transpose at {level:?} differs");
+                assert!(
+                    *out == expected[..],
+                    "swizzle's transpose at {level:?} differs"
+                );
                 let name = format!("swizzle_{level:?}_{threads}");
                 group.bench_function(&name, |b| {
                     b.iter(|| {
                         pool.install(|| {
-                            copy_views_with(
-                                level.into(),
-                                &rows,
-                                &columns,
-                                black_box(&matrix),
-                                &mut out,
-                            )
+                            copy_views_with(level.into(), &rows, &columns, black_box(matrix), out)
                         })
                     })
                 });

@@ -10,6 +10,8 @@ use swizzle::gpu::{Accumulate, TensorCores};
 
 #[path = "../benches/common/tc_step1.rs"]
 mod tc_step1;
+#[path = "../benches/common/tc_stream.rs"]
+mod tc_stream;
 #[path = "../benches/common/tc_wide.rs"]
 mod tc_wide;
 
@@ -296,6 +298,64 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
                     at / n,
                     at % n
                 );
+            }
+        }
+    }
+}
+
+/// Issue 25's designs a (private regions, subgroup barriers) and b (fragments from storage,
+/// two sets): validated by naga with subgroup barriers, then run on the CPU evaluator
+/// against an exact CPU GEMM (small integers: every f32 sum is exact) on 3 × 2 workgroups
+/// and four steps of k. The evaluator has no subgroup barriers: they run as workgroup
+/// barriers, which is stronger only where a kernel's control flow is uniform over the
+/// workgroup, as theirs is; the races between lanes of a subgroup that a missing barrier
+/// would cause are still reported.
+#[test]
+fn the_streaming_designs_compute_the_gemm_on_the_cpu_evaluator() {
+    for (label, design) in tc_stream::designs() {
+        let [bm, bn] = design.tile();
+        let [m, n, k] = [3 * bm, 2 * bn, 4 * design.ks];
+        assert!(design.workgroup_bytes() <= 48 * 1024, "{label}");
+        let small = |count: usize, salt: usize| -> Vec<f16> {
+            (0..count)
+                .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
+                .collect()
+        };
+        let (a, b) = (small(m * k, 1), small(k * n, 5));
+        let wgsl = design.wgsl([m, n, k]);
+        let module = naga::front::wgsl::parse_str(&wgsl)
+            .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
+        let capabilities = naga::valid::Capabilities::default()
+            | naga::valid::Capabilities::SHADER_FLOAT16
+            | naga::valid::Capabilities::COOPERATIVE_MATRIX
+            | naga::valid::Capabilities::SUBGROUP
+            | naga::valid::Capabilities::SUBGROUP_BARRIER;
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+            .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+            .subgroup_operations(naga::valid::SubgroupOperationSet::all())
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
+        let lockstep = validate(&wgsl.replace("subgroupBarrier()", "workgroupBarrier()"));
+        let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut buffers = wgsl_eval::Buffers::new();
+        buffers.bind(0, 0, bytes(&a));
+        buffers.bind(0, 1, bytes(&b));
+        buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
+        let [gx, gy] = design.groups(m, n);
+        wgsl_eval::dispatch(&lockstep, "main", [gx, gy, 1], &mut buffers)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        let c: Vec<f32> = buffers
+            .get(0, 2)
+            .expect("C")
+            .chunks_exact(4)
+            .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
+            .collect();
+        for i in 0..m {
+            for j in 0..n {
+                let sum: f32 = (0..k)
+                    .map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32())
+                    .sum();
+                assert_eq!(c[i * n + j], sum, "{label}, {m} × {n} × {k}: C[{i}][{j}]");
             }
         }
     }

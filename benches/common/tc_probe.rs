@@ -650,3 +650,153 @@ pub fn ceiling(n: usize, kernels: Vec<(String, String)>) {
         }
     }
 }
+
+/// A device with what `tc_stream`'s designs need beyond `Gpu`'s: subgroup barriers (and
+/// f16, cooperative matrices), each where the adapter has it.
+fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
+    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = backends;
+    let instance = wgpu::Instance::new(descriptor);
+    // A discrete GPU first, as `Gpu::new` chooses.
+    let adapter = pollster::block_on(instance.enumerate_adapters(backends))
+        .into_iter()
+        .min_by_key(|a| a.get_info().device_type != wgpu::DeviceType::DiscreteGpu)
+        .ok_or("no adapter")?;
+    let features = adapter.features()
+        & (wgpu::Features::SHADER_F16
+            | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+            | wgpu::Features::SUBGROUP
+            | wgpu::Features::SUBGROUP_BARRIER);
+    println!(
+        "stream: {} ({:?}), features {features:?}",
+        adapter.get_info().name,
+        adapter.get_info().backend
+    );
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("tc_stream"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        // SAFETY: as `Gpu`'s (runtime/src/gpu/device.rs): only the probes' shaders use
+        // cooperative matrices, each validated by naga, every load and store inside its
+        // buffers for the shapes `tc_stream` accepts, and C checked against the CPU.
+        experimental_features: unsafe { wgpu::ExperimentalFeatures::enabled() },
+        ..Default::default()
+    }))
+    .map_err(|e| e.to_string())
+}
+
+/// Runs `wgsl` on `groups` workgroups for A (`m × k`) and B (`k × n`), returns C, then
+/// times it as [`time`] does (0.5 s of warm-up, the mean of 10 dispatches, wall clock).
+pub fn run_and_time(
+    wgsl: &str,
+    groups: [u32; 2],
+    [m, n, _]: [usize; 3],
+    a: &[f16],
+    b: &[f16],
+    timed: bool,
+) -> Result<(Vec<f32>, Option<f64>), String> {
+    use wgpu::util::DeviceExt;
+    let (device, queue) = subgroup_device()?;
+    let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = errors.clone();
+    device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
+        sink.lock().unwrap().push(e.to_string())
+    }));
+    let bytes =
+        |v: &[f16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect() };
+    let storage = |bytes: &[u8]| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytes,
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    };
+    let (ab, bb) = (storage(&bytes(a)), storage(&bytes(b)));
+    let size = (m * n * 4) as u64;
+    let c = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: &f32::NAN.to_le_bytes().repeat(m * n),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    });
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: None,
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    if let Some(e) = errors.lock().unwrap().first() {
+        return Err(format!("pipeline error: {e}"));
+    }
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: ab.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: bb.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: c.as_entire_binding(),
+            },
+        ],
+    });
+    let run = |count: usize, read: bool| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        for _ in 0..count {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(groups[0], groups[1], 1);
+        }
+        if read {
+            encoder.copy_buffer_to_buffer(&c, 0, &staging, 0, size);
+        }
+        queue.submit([encoder.finish()]);
+        let _ = device.poll(wgpu::PollType::wait_indefinitely());
+    };
+    run(1, true);
+    staging.map_async(wgpu::MapMode::Read, .., |_| {});
+    let _ = device.poll(wgpu::PollType::wait_indefinitely());
+    let result: Vec<f32> = staging
+        .get_mapped_range(..)
+        .map_err(|e| e.to_string())?
+        .chunks_exact(4)
+        .map(|w| f32::from_le_bytes(w.try_into().unwrap()))
+        .collect();
+    staging.unmap();
+    if let Some(e) = errors.lock().unwrap().first() {
+        return Err(format!("error: {e}"));
+    }
+    if !timed {
+        return Ok((result, None));
+    }
+    let warm = std::time::Instant::now();
+    while warm.elapsed().as_secs_f64() < 0.5 {
+        run(3, false);
+    }
+    let start = std::time::Instant::now();
+    run(10, false);
+    let ms = start.elapsed().as_secs_f64() * 1e3 / 10.0;
+    match errors.lock().unwrap().first() {
+        Some(e) => Err(format!("error: {e}")),
+        None => Ok((result, Some(ms))),
+    }
+}

@@ -2,7 +2,7 @@
 //! would show them.
 
 mod common;
-use common::{LDS_A, MORTON_TEXTURE};
+use common::{LDS_A, MIXED, MORTON_TEXTURE};
 
 fn expand(source: &str) -> String {
     let tokens: proc_macro2::TokenStream = source.parse().expect("valid tokens");
@@ -37,18 +37,7 @@ fn padded_tile() {
 
 #[test]
 fn mixed_radix() {
-    insta::assert_snapshot!(expand(
-        r"
-        /// A 5×6 tile stored column-major, then viewed as 30 rows of a flat index.
-        layout Mixed {
-            memory [c: 6, r: 5];
-            merge [r, c] -> i;
-            unmerge i -> [a: 3, b: 10];
-            coords [a, b];
-            inverse;
-        }
-        "
-    ));
+    insta::assert_snapshot!(expand(MIXED));
 }
 
 #[test]

@@ -73,46 +73,24 @@ fn divisors(n: usize) -> Vec<usize> {
     (1..=n).filter(|d| n.is_multiple_of(*d)).collect()
 }
 
-fn threads() -> impl Strategy<Value = Threads> {
-    (
-        prop::sample::select(vec![1usize, 2, 3, 4, 8, 16]),
-        prop::sample::select(vec![1usize, 2, 4, 6, 8, 16, 32]),
-    )
-        .prop_flat_map(|(rows, columns)| {
-            (
-                Just(rows),
-                Just(columns),
-                prop::sample::select(divisors(rows)),
-                prop::sample::select(divisors(columns)),
-                any::<bool>(),
-                any::<bool>(),
-                any::<bool>(),
-                any::<bool>(),
-            )
-        })
-        .prop_map(
-            |(
-                rows,
-                columns,
-                row_values,
-                column_values,
-                merged,
-                transposed,
-                values_transposed,
-                xor,
-            )| {
-                Threads {
-                    rows,
-                    columns,
-                    row_values,
-                    column_values,
-                    merged,
-                    transposed,
-                    values_transposed,
-                    xor,
-                }
-            },
-        )
+prop_compose! {
+    /// A grid of `rows` × `columns` threads, each holding a block of values whose sides
+    /// divide the grid's, in every arrangement [`Threads::text`] writes.
+    fn threads()(
+        rows in prop::sample::select(vec![1usize, 2, 3, 4, 8, 16]),
+        columns in prop::sample::select(vec![1usize, 2, 4, 6, 8, 16, 32]),
+    )(
+        rows in Just(rows),
+        columns in Just(columns),
+        row_values in prop::sample::select(divisors(rows)),
+        column_values in prop::sample::select(divisors(columns)),
+        merged in any::<bool>(),
+        transposed in any::<bool>(),
+        values_transposed in any::<bool>(),
+        xor in any::<bool>(),
+    ) -> Threads {
+        Threads { rows, columns, row_values, column_values, merged, transposed, values_transposed, xor }
+    }
 }
 
 /// A workgroup layout over the tile: row-major, padded, XOR on words, or XOR on pairs.

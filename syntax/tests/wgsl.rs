@@ -4,7 +4,7 @@
 
 mod common;
 use common::generator::Generator;
-use common::{LDS_A, MORTON_TEXTURE};
+use common::{LDS_A, MIXED, MORTON_TEXTURE};
 use proptest::prelude::*;
 use std::time::Duration;
 
@@ -53,15 +53,6 @@ layout CuteSwizzled {
     swizzle i -> s (3, 3, 3);
     unmerge s -> [y: 8, x: 64];
     coords [y, x];
-    inverse;
-}";
-
-const MIXED: &str = "
-layout Mixed {
-    memory [c: 6, r: 5];
-    merge [r, c] -> i;
-    unmerge i -> [a: 3, b: 10];
-    coords [a, b];
     inverse;
 }";
 

@@ -308,9 +308,7 @@ impl<'p> Grid<'p> {
         dst: &mut [E],
         to: usize,
     ) {
-        if !self.runs_are_contiguous() {
-            self.copy_elements(place, src, from, dst, to);
-        } else if full {
+        if full && self.runs_are_contiguous() {
             let fits = from
                 .checked_add(self.reach[0])
                 .is_some_and(|end| end <= src.len())
@@ -346,27 +344,15 @@ impl<'p> Grid<'p> {
                 }
             }
         } else {
-            self.copy_partial(place, src, from, dst, to);
+            self.copy_inside(place, src, from, dst, to);
         }
     }
 
-    /// The runs of an edge tile, cut at the extents.
-    fn copy_partial<E: Element>(
-        &self,
-        place: &[usize],
-        src: &[E],
-        from: usize,
-        dst: &mut [E],
-        to: usize,
-    ) {
-        for (run, len) in self.runs_inside(place) {
-            copy_run(src, from + run.from, dst, to + run.to, len);
-        }
-    }
-
-    /// The runs of the tile at `place` element by element, where a side's neighbours along
-    /// the last coordinate are not adjacent (a column-major view).
-    fn copy_elements<E: Element>(
+    /// The runs of the tile at `place`, cut at the extents (an edge tile's): slice copies,
+    /// or element by element where a side's neighbours along the last coordinate are not
+    /// adjacent (a column-major view; there a full tile's runs are all inside, and the check
+    /// costs little beside strided copies).
+    fn copy_inside<E: Element>(
         &self,
         place: &[usize],
         src: &[E],
@@ -375,10 +361,16 @@ impl<'p> Grid<'p> {
         to: usize,
     ) {
         let [from_stride, to_stride] = [self.from.run_stride(), self.to.run_stride()];
-        // A full tile's runs are all inside; the check costs little beside strided copies.
+        let contiguous = self.runs_are_contiguous();
         for (run, len) in self.runs_inside(place) {
-            for i in 0..len {
-                dst[to + run.to + i * to_stride] = src[from + run.from + i * from_stride];
+            let (from, to) = (from + run.from, to + run.to);
+            match contiguous {
+                true => copy_run(src, from, dst, to, len),
+                false => {
+                    for i in 0..len {
+                        dst[to + i * to_stride] = src[from + i * from_stride];
+                    }
+                }
             }
         }
     }

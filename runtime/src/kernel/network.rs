@@ -247,6 +247,7 @@ impl Prepared {
             };
             if !staged {
                 generated.copy(src, dst, row);
+                row.finish_streams();
             }
             return true;
         }
@@ -258,6 +259,7 @@ impl Prepared {
             // `store_end` past it, and the tiles' starts grow with `i`: the last tile's
             // reach, checked against the buffers just above, bounds them all.
             unsafe { super::x86::copy_row(self, src, dst, row) };
+            row.finish_streams();
             return true;
         }
         false

@@ -48,7 +48,8 @@ impl Staging {
 
 /// Copies `row` with the generated rows `generated` through the stage, the destination's
 /// whole lines written with streaming stores; `false` (nothing copied) where the row's
-/// tiles do not abut or reach past `dst`. Ends with a store fence.
+/// tiles do not abut or reach past `dst`. Ends with a store fence
+/// ([`TileRow::finish_streams`]).
 pub fn copy_row(
     generated: Bound,
     staging: Staging,
@@ -130,12 +131,12 @@ pub fn copy_row(
             first += n;
         }
     });
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of x86-64. Streaming stores are weakly ordered: this makes them
-    // visible before the row counts as written.
-    unsafe {
-        std::arch::x86_64::_mm_sfence()
-    };
+    // The lines were streamed: fence them.
+    TileRow {
+        stream: true,
+        ..row
+    }
+    .finish_streams();
     true
 }
 

@@ -40,16 +40,9 @@ unsafe fn avx512<const STREAM: bool>(
     dst: *mut u8,
     row: TileRow,
 ) {
-    for (from, to) in row.starts() {
-        // SAFETY: the caller keeps every tile of the row inside the buffers.
-        let (src, dst) = unsafe { (src.add(from), dst.add(to)) };
-        // SAFETY: forwarded.
+    for (src, dst) in row.tiles(src, dst) {
+        // SAFETY: forwarded: the caller keeps every tile of the row inside the buffers.
         unsafe { avx512_tile::<STREAM>(network, src, dst) };
-    }
-    if STREAM {
-        // Streaming stores are weakly ordered: make them visible before the row counts as
-        // written.
-        _mm_sfence();
     }
 }
 
@@ -99,16 +92,9 @@ unsafe fn avx2<const WORDS: bool, const STREAM: bool>(
     dst: *mut u8,
     row: TileRow,
 ) {
-    for (from, to) in row.starts() {
-        // SAFETY: the caller keeps every tile of the row inside the buffers.
-        let (src, dst) = unsafe { (src.add(from), dst.add(to)) };
-        // SAFETY: forwarded.
+    for (src, dst) in row.tiles(src, dst) {
+        // SAFETY: forwarded: the caller keeps every tile of the row inside the buffers.
         unsafe { avx2_tile::<WORDS, STREAM>(network, src, dst) };
-    }
-    if STREAM {
-        // Streaming stores are weakly ordered: make them visible before the row counts as
-        // written.
-        _mm_sfence();
     }
 }
 

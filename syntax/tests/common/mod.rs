@@ -32,6 +32,18 @@ pub layout LdsA {
     coords [m, k];
 }";
 
+/// A mixed-radix reshape: a 5×6 column-major tile viewed as 3 × 10 (the WGSL and
+/// expansion tests' `Mixed`).
+pub const MIXED: &str = "
+/// A 5×6 tile stored column-major, then viewed as 30 rows of a flat index.
+layout Mixed {
+    memory [c: 6, r: 5];
+    merge [r, c] -> i;
+    unmerge i -> [a: 3, b: 10];
+    coords [a, b];
+    inverse;
+}";
+
 /// The single layout described by `source`, which must check.
 pub fn layout(source: &str) -> Descriptor {
     let mut checked = swizzle_syntax::layouts(source).unwrap_or_else(|e| panic!("{e}\n{source}"));

@@ -38,13 +38,8 @@ impl CyclicShift {
 impl Stage for CyclicShift {
     const KEYWORD: &'static str = "cyclic_shift";
 
-    fn lower(&self) -> Vec<DimId> {
-        vec![self.lower]
-    }
-
-    fn upper(&self) -> Vec<DimId> {
-        vec![self.upper, self.key]
-    }
+    // Runs: a rotation keeps a run only where it cannot wrap, when the key is always 0.
+    keyed_stage!();
 
     fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
         let value = self.rotate(on, on.get(self.upper)?, on.get(self.key)?)?;
@@ -63,22 +58,9 @@ impl Stage for CyclicShift {
         true
     }
 
-    /// A rotation keeps a run only where it cannot wrap: when the key is always 0.
-    fn runs(&self, walk: &mut Walk<'_>) -> bool {
-        walk.keyed(self.upper, self.key, self.lower)
-    }
-
     fn describe(&self, dims: &[Dim]) -> String {
         let (upper, key) = (&dims[self.upper].name, &dims[self.key].name);
         format!("cyclic_shift {upper} by {key}")
-    }
-
-    fn fields(&self) -> Vec<(&'static str, Field<'_>)> {
-        vec![
-            ("lower", Field::Dim(self.lower)),
-            ("upper", Field::Dim(self.upper)),
-            ("key", Field::Dim(self.key)),
-        ]
     }
 
     fn check(cx: &mut dyn Context) -> Option<Self> {

@@ -90,6 +90,48 @@ trait SelfInverse {
     }
 }
 
+/// [`Stage::apply`] and [`Stage::raise`] of a [`SelfInverse`] stage from `self.upper` to
+/// `self.lower` (`xor`, `swizzle`): its flip in each direction, in the stage's `impl Stage`.
+macro_rules! self_inverse_stage {
+    () => {
+        fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+            self.flip_from(on, self.upper, self.lower)
+        }
+
+        fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
+            self.flip_from(on, self.lower, self.upper)
+        }
+    };
+}
+
+/// The dims, fields and runs of a stage that changes `self.upper` into `self.lower` by a
+/// key `self.key` that passes through (`xor`, `cyclic_shift`), in the stage's
+/// `impl Stage`: it reads the target and the key, computes the target's new value, and
+/// keeps a run only where the key cannot scramble it ([`Walk::keyed`]).
+macro_rules! keyed_stage {
+    () => {
+        fn lower(&self) -> Vec<DimId> {
+            vec![self.lower]
+        }
+
+        fn upper(&self) -> Vec<DimId> {
+            vec![self.upper, self.key]
+        }
+
+        fn runs(&self, walk: &mut Walk<'_>) -> bool {
+            walk.keyed(self.upper, self.key, self.lower)
+        }
+
+        fn fields(&self) -> Vec<(&'static str, Field<'_>)> {
+            vec![
+                ("lower", Field::Dim(self.lower)),
+                ("upper", Field::Dim(self.upper)),
+                ("key", Field::Dim(self.key)),
+            ]
+        }
+    };
+}
+
 /// A field of a transform, as const data.
 #[derive(Clone, Copy, Debug)]
 pub enum Field<'a> {

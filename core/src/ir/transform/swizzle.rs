@@ -89,13 +89,7 @@ impl Stage for Swizzle {
         vec![self.upper]
     }
 
-    fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        self.flip_from(on, self.upper, self.lower)
-    }
-
-    fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        self.flip_from(on, self.lower, self.upper)
-    }
+    self_inverse_stage!();
 
     fn injective(&self, _: &[Dim]) -> bool {
         true

@@ -31,40 +31,15 @@ impl SelfInverse for Xor {
 impl Stage for Xor {
     const KEYWORD: &'static str = "xor";
 
-    fn lower(&self) -> Vec<DimId> {
-        vec![self.lower]
-    }
-
-    fn upper(&self) -> Vec<DimId> {
-        vec![self.upper, self.key]
-    }
-
-    fn apply<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        self.flip_from(on, self.upper, self.lower)
-    }
-
-    fn raise<D: Domain>(&self, on: &mut Lowering<'_, D>) -> Result<(), D::Error> {
-        self.flip_from(on, self.lower, self.upper)
-    }
+    keyed_stage!();
+    self_inverse_stage!();
 
     fn injective(&self, _: &[Dim]) -> bool {
         true
     }
 
-    fn runs(&self, walk: &mut Walk<'_>) -> bool {
-        walk.keyed(self.upper, self.key, self.lower)
-    }
-
     fn describe(&self, dims: &[Dim]) -> String {
         format!("xor {} by {}", dims[self.upper].name, dims[self.key].name)
-    }
-
-    fn fields(&self) -> Vec<(&'static str, Field<'_>)> {
-        vec![
-            ("lower", Field::Dim(self.lower)),
-            ("upper", Field::Dim(self.upper)),
-            ("key", Field::Dim(self.key)),
-        ]
     }
 
     fn check(cx: &mut dyn Context) -> Option<Self> {

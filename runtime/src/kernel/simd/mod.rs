@@ -1,35 +1,41 @@
-//! What a kernel's generated SIMD code runs on. `layout!` expands each `kernel` item into
-//! straight-line code for a row of full tiles per SIMD level and element size (permutes,
-//! blends, loads and stores at constant offsets, controls bound once per row); this module
-//! gives that code its operations and the runtime a way to call it.
+//! What a kernel's SIMD rows run on. `layout!` emits each `kernel` item's full tiles as
+//! tables ([`FullTiles`]); this module unrolls them into straight-line code for a row of
+//! full tiles per SIMD level and element size (permutes, blends, loads and stores at
+//! constant offsets: one generic loop, each level's step its own), gives that code its
+//! operations and the runtime a way to call it.
 //!
 //! Each level has a token ([`Avx512`], [`Avx2`], [`Neon`]) that only run-time detection
 //! makes, so holding one proves the CPU runs the level; its operations are safe functions
 //! on byte slices (every load and store is a bounds-checked slice, which the compiler folds
-//! away at the constant offsets of generated code). The generated code contains no
-//! `unsafe`: the one `unsafe` step, entering code compiled for the level, is
-//! each token's `vectorize`, here.
+//! away at the constant offsets of the unrolled rows). The rows contain no `unsafe` of
+//! their own: past the operations' intrinsics, the one `unsafe` step, entering code
+//! compiled for the level, is each level's `vectorize`, here.
 
-/// `vectorize` for a level token: runs `op` compiled with the level's target features, so
-/// that the operations it calls (`#[inline(always)]`, with no features of their own) inline
-/// their intrinsics into single instructions. The one `unsafe` step between the generated
-/// code and the level.
+/// [`Registers::vectorize`](table::Registers::vectorize) for a level token: runs `op`
+/// compiled with the level's target features. The one `unsafe` step between the rows and
+/// the level.
 macro_rules! vectorize {
     ($token:ident) => {
-        impl $token {
-            #[doc = concat!("Runs `op` compiled for `", target_features!($token), "`, so that the operations it calls inline.")]
-            #[inline(always)]
-            pub fn vectorize<R>(self, op: impl FnOnce() -> R) -> R {
-                target_features!(
-                    $token,
-                    fn with_features<R>(op: impl FnOnce() -> R) -> R {
-                        op()
-                    }
-                );
-                // SAFETY: `self` exists only where detection found the level's features
-                // (its `detect`, the only constructor).
-                unsafe { with_features(op) }
-            }
+        #[inline(always)]
+        fn vectorize<R>(
+            self,
+            src: &[u8],
+            dst: &mut [u8],
+            op: impl FnOnce(&[u8], &mut [u8]) -> R,
+        ) -> R {
+            target_features!(
+                $token,
+                fn with_features<R>(
+                    src: &[u8],
+                    dst: &mut [u8],
+                    op: impl FnOnce(&[u8], &mut [u8]) -> R,
+                ) -> R {
+                    op(src, dst)
+                }
+            );
+            // SAFETY: `self` exists only where detection found the level's features (its
+            // `detect`, the only constructor).
+            unsafe { with_features(src, dst, op) }
         }
     };
 }
@@ -68,6 +74,28 @@ impl TileRow {
         let row = *self;
         (0..row.count).map(move |i| (row.from + i * row.from_step, row.to + i * row.to_step))
     }
+
+    /// Where each tile starts in the buffers at `src` and `dst`.
+    #[inline(always)]
+    pub fn tiles(
+        &self,
+        src: *const u8,
+        dst: *mut u8,
+    ) -> impl Iterator<Item = (*const u8, *mut u8)> + use<> {
+        self.starts()
+            .map(move |(from, to)| (src.wrapping_add(from), dst.wrapping_add(to)))
+    }
+
+    /// After the row is copied: makes its streaming stores, if any, visible before the row
+    /// counts as written (they are weakly ordered).
+    #[inline]
+    pub fn finish_streams(&self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.stream {
+            // SAFETY: SSE is part of x86-64.
+            unsafe { std::arch::x86_64::_mm_sfence() };
+        }
+    }
 }
 
 /// The rows of full tiles of a level: the level's token, the source and destination
@@ -104,13 +132,13 @@ impl Rows {
         #[cfg(target_arch = "x86_64")]
         {
             use swizzle_core::simd::Level;
-            rows.avx512 = has(Level::Avx512).then_some(x86::avx512_rows::<K, E> as RowFn<_>);
-            rows.avx2 = has(Level::Avx2).then_some(x86::avx2_rows::<K, E> as RowFn<_>);
+            rows.avx512 = has(Level::Avx512).then_some(table::rows::<Avx512, K, E> as RowFn<_>);
+            rows.avx2 = has(Level::Avx2).then_some(table::rows::<Avx2, K, E> as RowFn<_>);
         }
         #[cfg(target_arch = "aarch64")]
         {
-            rows.neon =
-                has(swizzle_core::simd::Level::Neon).then_some(neon::neon_rows::<K, E> as RowFn<_>);
+            rows.neon = has(swizzle_core::simd::Level::Neon)
+                .then_some(table::rows::<Neon, K, E> as RowFn<_>);
         }
         let _ = has;
         rows
@@ -150,13 +178,6 @@ impl Bound {
             Bound::Avx512(rows, cpu) => rows(cpu, src, dst, row),
             Bound::Avx2(rows, cpu) => rows(cpu, src, dst, row),
             Bound::Neon(rows, cpu) => rows(cpu, src, dst, row),
-        }
-        #[cfg(target_arch = "x86_64")]
-        if row.stream {
-            // Streaming stores are weakly ordered: make them visible before the row counts
-            // as written.
-            // SAFETY: SSE is part of x86-64.
-            unsafe { std::arch::x86_64::_mm_sfence() };
         }
     }
 }

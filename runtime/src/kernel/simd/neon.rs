@@ -5,29 +5,12 @@
 //! into the code that `vectorize` compiles for NEON, its intrinsic inlines to one
 //! instruction.
 
-use super::table::{FullTiles, Unrolled, pitch, unroll};
-use super::{Neon, TileRow};
+use super::Neon;
+use super::table::{FullTiles, Registers, Unrolled, Window};
 use std::arch::aarch64::*;
-
-vectorize!(Neon);
+use swizzle_core::simd::Level;
 
 impl Neon {
-    /// The 16 bytes of `bytes` at `at`.
-    #[inline(always)]
-    pub fn load(self, bytes: &[u8], at: usize) -> uint8x16_t {
-        let bytes = &bytes[at..][..16];
-        // SAFETY: `self` proves NEON; the 16 bytes read lie in `bytes` (sliced just above);
-        // `vld1q` takes any alignment.
-        unsafe { vld1q_u8(bytes.as_ptr()) }
-    }
-
-    /// A register of zeros.
-    #[inline(always)]
-    pub fn zero(self) -> uint8x16_t {
-        // SAFETY: `self` proves NEON.
-        unsafe { vdupq_n_u8(0) }
-    }
-
     /// Sixteen byte indices, a control of the lookups (`16 + i` names byte `i` of the
     /// second register of [`permute2`](Self::permute2); 255 names none).
     #[inline(always)]
@@ -77,66 +60,67 @@ impl Neon {
         // SAFETY: `self` proves NEON.
         unsafe { vqtbx2q_u8(into, uint8x16x2_t(a, b), control) }
     }
+}
 
-    /// Writes `register` to the 16 bytes of `bytes` at `at`.
+impl Registers for Neon {
+    const LEVEL: Level = Level::Neon;
+    type Register = uint8x16_t;
+
+    vectorize!(Neon);
+
     #[inline(always)]
-    pub fn store(self, bytes: &mut [u8], at: usize, register: uint8x16_t) {
+    fn zero(self) -> uint8x16_t {
+        // SAFETY: `self` proves NEON.
+        unsafe { vdupq_n_u8(0) }
+    }
+
+    #[inline(always)]
+    fn load(self, bytes: &[u8], at: usize) -> uint8x16_t {
+        let bytes = &bytes[at..][..16];
+        // SAFETY: `self` proves NEON; the 16 bytes read lie in `bytes` (sliced just above);
+        // `vld1q` takes any alignment.
+        unsafe { vld1q_u8(bytes.as_ptr()) }
+    }
+
+    /// NEON has no streaming stores: `STREAM` asks for nothing.
+    #[inline(always)]
+    fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: uint8x16_t) {
         let bytes = &mut bytes[at..][..16];
         // SAFETY: `self` proves NEON; the 16 bytes written lie in `bytes` (sliced just
         // above); `vst1q` takes any alignment.
         unsafe { vst1q_u8(bytes.as_mut_ptr(), register) }
     }
-}
 
-/// NEON rows of `K`'s full tiles of `E`: its network for 16-byte registers, unrolled.
-pub fn neon_rows<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    cpu.vectorize(
-        #[inline(always)]
-        || neon_tiles::<K, E>(cpu, src, dst, tiles),
-    )
-}
-
-#[inline(always)]
-fn neon_tiles<K: FullTiles, E>(cpu: Neon, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    let [from_side, to_side] = const { Unrolled::<K, E>::NEON.sides };
-    let pitch = pitch::<K>(tiles.pitches);
-    for (from, to) in tiles.starts() {
-        let (src, mut dst) = (
-            from_side.window(src, from, pitch),
-            to_side.window_mut(dst, to, pitch),
-        );
-        let mut register = cpu.zero();
-        unroll!(I => {
-            // Constant: steps past the network compile to nothing.
-            if const { Unrolled::<K, E>::NEON.ops[I].present } {
-                let op = const { Unrolled::<K, E>::NEON.ops[I] };
-                let load = cpu.load(src.row(op.load.row), op.load.at);
-                // Steps go in pairs, two-table lookups; indices past the tables (255) keep
-                // the register's byte (`tbx`).
-                register = match (op.identity, op.index % 2, op.last(), op.index) {
-                    (true, ..) => load,
-                    (_, 0, false, _) => register,
-                    (_, 1, _, index) => {
-                        let first = const { Unrolled::<K, E>::NEON.ops[I.saturating_sub(1)].load };
-                        let first = cpu.load(src.row(first.row), first.at);
-                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.pairs[I].bytes() });
-                        match index {
-                            1 => cpu.permute2(first, control, load),
-                            _ => cpu.permute2_into(register, first, control, load),
-                        }
-                    }
-                    (_, _, _, index) => {
-                        let control = cpu.bytes(const { Unrolled::<K, E>::NEON.singles[I].bytes() });
-                        match index {
-                            0 => cpu.permute(load, control),
-                            _ => cpu.permute_into(register, load, control),
-                        }
-                    }
-                };
-                if op.last() {
-                    cpu.store(dst.row(op.store.row), op.store.at, register);
+    /// Steps go in pairs, two-table lookups of the step before's load and this one's; a
+    /// store's last step, where it is alone, a one-table lookup. Indices past the tables
+    /// (255) keep the register's byte (`tbx`).
+    #[inline(always)]
+    fn step<K: FullTiles, E, const I: usize>(
+        self,
+        src: &Window<'_, u8>,
+        load: uint8x16_t,
+        register: uint8x16_t,
+    ) -> uint8x16_t {
+        let op = const { Unrolled::<K, E, Self>::STEPS.ops[I] };
+        match (op.index % 2, op.last(), op.index) {
+            (0, false, _) => register,
+            (1, _, index) => {
+                let first = const { Unrolled::<K, E, Self>::STEPS.ops[I.saturating_sub(1)].load };
+                let first = self.load(src.row(first.row), first.at);
+                let control = self.bytes(const { Unrolled::<K, E, Self>::STEPS.pairs[I].bytes() });
+                match index {
+                    1 => self.permute2(first, control, load),
+                    _ => self.permute2_into(register, first, control, load),
                 }
             }
-        });
+            (_, _, index) => {
+                let control =
+                    self.bytes(const { Unrolled::<K, E, Self>::STEPS.singles[I].bytes() });
+                match index {
+                    0 => self.permute(load, control),
+                    _ => self.permute_into(register, load, control),
+                }
+            }
+        }
     }
 }

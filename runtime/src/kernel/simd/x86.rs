@@ -7,31 +7,12 @@
 //! into the code that `vectorize` compiles for the level, its intrinsic inlines to one
 //! instruction.
 
-use super::table::{FullTiles, Unrolled, pitch, unroll};
-use super::{Avx2, Avx512, TileRow};
+use super::table::{FullTiles, Registers, Unrolled, Window};
+use super::{Avx2, Avx512};
 use std::arch::x86_64::*;
 use swizzle_core::simd::{Level, Permute};
 
-vectorize!(Avx2);
-vectorize!(Avx512);
-
 impl Avx2 {
-    /// The 32 bytes of `bytes` at `at`.
-    #[inline(always)]
-    pub fn load(self, bytes: &[u8], at: usize) -> __m256i {
-        let bytes = &bytes[at..][..32];
-        // SAFETY: `self` proves AVX2; the 32 bytes read lie in `bytes` (sliced just above);
-        // `loadu` takes any alignment.
-        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
-    }
-
-    /// A register of zeros.
-    #[inline(always)]
-    pub fn zero(self) -> __m256i {
-        // SAFETY: `self` proves AVX2.
-        unsafe { _mm256_setzero_si256() }
-    }
-
     /// Words of `b` where `mask`'s word is all ones, of `a` elsewhere (`vpblendd` where
     /// `mask` is constant).
     #[inline(always)]
@@ -90,41 +71,9 @@ impl Avx2 {
         // SAFETY: `self` proves AVX2.
         unsafe { _mm256_blendv_epi8(a, b, mask) }
     }
-
-    /// Writes `register` to the 32 bytes of `bytes` at `at`: around the caches where
-    /// `STREAM` asks for it and the address is aligned to 32 bytes.
-    #[inline(always)]
-    pub fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m256i) {
-        let bytes = &mut bytes[at..][..32];
-        let to: *mut __m256i = bytes.as_mut_ptr().cast();
-        // SAFETY: `self` proves AVX2; the 32 bytes written lie in `bytes` (sliced just
-        // above), aligned to 32 bytes where streamed.
-        unsafe {
-            match STREAM && to.is_aligned() {
-                true => _mm256_stream_si256(to, register),
-                false => _mm256_storeu_si256(to, register),
-            }
-        }
-    }
 }
 
 impl Avx512 {
-    /// The 64 bytes of `bytes` at `at`.
-    #[inline(always)]
-    pub fn load(self, bytes: &[u8], at: usize) -> __m512i {
-        let bytes = &bytes[at..][..64];
-        // SAFETY: `self` proves AVX-512 F; the 64 bytes read lie in `bytes`; `loadu`
-        // takes any alignment.
-        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-    }
-
-    /// A register of zeros.
-    #[inline(always)]
-    pub fn zero(self) -> __m512i {
-        // SAFETY: `self` proves AVX-512 F.
-        unsafe { _mm512_setzero_si512() }
-    }
-
     /// Sixteen word indices, a control of the permutes (`16 + i` names word `i` of the
     /// second register of [`permute2`](Self::permute2)).
     #[inline(always)]
@@ -204,11 +153,30 @@ impl Avx512 {
         // SAFETY: `self` proves AVX-512 BW and VBMI.
         unsafe { _mm512_mask_permutexvar_epi8(into, mask, control, register) }
     }
+}
 
-    /// Writes `register` to the 64 bytes of `bytes` at `at`: around the caches where
-    /// `STREAM` asks for it and the address is aligned to 64 bytes.
+impl Registers for Avx512 {
+    const LEVEL: Level = Level::Avx512;
+    type Register = __m512i;
+
+    vectorize!(Avx512);
+
     #[inline(always)]
-    pub fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m512i) {
+    fn zero(self) -> __m512i {
+        // SAFETY: `self` proves AVX-512 F.
+        unsafe { _mm512_setzero_si512() }
+    }
+
+    #[inline(always)]
+    fn load(self, bytes: &[u8], at: usize) -> __m512i {
+        let bytes = &bytes[at..][..64];
+        // SAFETY: `self` proves AVX-512 F; the 64 bytes read lie in `bytes` (sliced just
+        // above); `loadu` takes any alignment.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m512i) {
         let bytes = &mut bytes[at..][..64];
         let to: *mut __m512i = bytes.as_mut_ptr().cast();
         // SAFETY: `self` proves AVX-512 F; the 64 bytes written lie in `bytes` (sliced
@@ -220,132 +188,155 @@ impl Avx512 {
             }
         }
     }
-}
 
-/// AVX-512 rows of `K`'s full tiles of `E`: its network for 64-byte registers, unrolled.
-pub fn avx512_rows<K: FullTiles, E>(cpu: Avx512, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    match tiles.stream {
-        true => cpu.vectorize(
-            #[inline(always)]
-            || avx512_tiles::<K, E, true>(cpu, src, dst, tiles),
-        ),
-        false => cpu.vectorize(
-            #[inline(always)]
-            || avx512_tiles::<K, E, false>(cpu, src, dst, tiles),
-        ),
-    }
-}
-
-#[inline(always)]
-fn avx512_tiles<K: FullTiles, E, const STREAM: bool>(
-    cpu: Avx512,
-    src: &[u8],
-    dst: &mut [u8],
-    tiles: TileRow,
-) {
-    let [from_side, to_side] = const { Unrolled::<K, E>::AVX512.sides };
-    let words = const { Permute::new(Level::Avx512, size_of::<E>()).words() };
-    let pitch = pitch::<K>(tiles.pitches);
-    for (from, to) in tiles.starts() {
-        let (src, mut dst) = (
-            from_side.window(src, from, pitch),
-            to_side.window_mut(dst, to, pitch),
-        );
-        let mut register = cpu.zero();
-        unroll!(I => {
-            // Constant: steps past the network compile to nothing.
-            if const { Unrolled::<K, E>::AVX512.ops[I].present } {
-                let op = const { Unrolled::<K, E>::AVX512.ops[I] };
-                let load = cpu.load(src.row(op.load.row), op.load.at);
-                let mask = const { Unrolled::<K, E>::AVX512.controls[I].writes };
-                // The first two steps of a store are one two-register permute.
-                register = match (op.identity, op.index, op.count, words) {
-                    (true, ..) => load,
-                    (_, 0, 2.., _) => register,
-                    (_, 1, _, _) => {
-                        let first = const { Unrolled::<K, E>::AVX512.ops[I.saturating_sub(1)].load };
-                        let first = cpu.load(src.row(first.row), first.at);
-                        match words {
-                            true => cpu.permute2(first, cpu.words(const { Unrolled::<K, E>::AVX512.pairs[I].take() }), load),
-                            false => cpu.permute2_bytes(first, cpu.bytes(const { Unrolled::<K, E>::AVX512.pairs[I].bytes() }), load),
-                        }
-                    }
-                    (_, 0, _, true) => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
-                    (_, 0, _, false) => cpu.permute_bytes(load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
-                    (_, _, _, true) => cpu.permute_into(register, mask as u16, load, cpu.words(const { Unrolled::<K, E>::AVX512.singles[I].take() })),
-                    (_, _, _, false) => cpu.permute_bytes_into(register, mask, load, cpu.bytes(const { Unrolled::<K, E>::AVX512.singles[I].bytes() })),
-                };
-                if op.last() {
-                    let slice = dst.row(op.store.row);
-                    cpu.store::<STREAM>(slice, op.store.at, register);
-                }
-            }
-        });
-    }
-}
-
-/// AVX2 rows of `K`'s full tiles of `E`: its network for 32-byte registers, unrolled.
-pub fn avx2_rows<K: FullTiles, E>(cpu: Avx2, src: &[u8], dst: &mut [u8], tiles: TileRow) {
-    match tiles.stream {
-        true => cpu.vectorize(
-            #[inline(always)]
-            || avx2_tiles::<K, E, true>(cpu, src, dst, tiles),
-        ),
-        false => cpu.vectorize(
-            #[inline(always)]
-            || avx2_tiles::<K, E, false>(cpu, src, dst, tiles),
-        ),
-    }
-}
-
-#[inline(always)]
-fn avx2_tiles<K: FullTiles, E, const STREAM: bool>(
-    cpu: Avx2,
-    src: &[u8],
-    dst: &mut [u8],
-    tiles: TileRow,
-) {
-    let [from_side, to_side] = const { Unrolled::<K, E>::AVX2.sides };
-    let words = const { Permute::new(Level::Avx2, size_of::<E>()).words() };
-    let pitch = pitch::<K>(tiles.pitches);
-    for (from, to) in tiles.starts() {
-        let (src, mut dst) = (
-            from_side.window(src, from, pitch),
-            to_side.window_mut(dst, to, pitch),
-        );
-        let mut register = cpu.zero();
-        unroll!(I => {
-            // Constant: steps past the network compile to nothing.
-            if const { Unrolled::<K, E>::AVX2.ops[I].present } {
-                let op = const { Unrolled::<K, E>::AVX2.ops[I] };
-                let load = cpu.load(src.row(op.load.row), op.load.at);
-                // `vpshufb` indexes within 128-bit halves: each byte's index there, and
-                // whether it comes from the other half.
-                let permuted = match words {
-                    true => cpu.permute(load, cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].take() })),
-                    false => cpu.permute_bytes(
+    /// A one-register permute (`vpermd`, `vpermb`) for a store's first step, a masked one
+    /// into the register for later steps; a store's first two steps are one two-register
+    /// permute (`vpermt2d`, `vpermt2b`) of the step before's load and this one's.
+    #[inline(always)]
+    fn step<K: FullTiles, E, const I: usize>(
+        self,
+        src: &Window<'_, u8>,
+        load: __m512i,
+        register: __m512i,
+    ) -> __m512i {
+        let op = const { Unrolled::<K, E, Self>::STEPS.ops[I] };
+        let words = const { Permute::new(Level::Avx512, size_of::<E>()).words() };
+        let mask = const { Unrolled::<K, E, Self>::STEPS.controls[I].writes };
+        match (op.index, op.count, words) {
+            (0, 2.., _) => register,
+            (1, _, _) => {
+                let first = const { Unrolled::<K, E, Self>::STEPS.ops[I.saturating_sub(1)].load };
+                let first = self.load(src.row(first.row), first.at);
+                match words {
+                    true => self.permute2(
+                        first,
+                        self.words(const { Unrolled::<K, E, Self>::STEPS.pairs[I].take() }),
                         load,
-                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().0.bytes() }),
-                        cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].in_halves().1.bytes() }),
                     ),
-                };
-                register = match (op.identity, op.index, words) {
-                    (true, ..) => load,
-                    (_, 0, _) => permuted,
-                    (_, _, true) => {
-                        let mask = cpu.words(const { Unrolled::<K, E>::AVX2.controls[I].blend(u32::MAX).take() });
-                        cpu.blend_words(register, permuted, mask)
-                    }
-                    (_, _, false) => {
-                        let mask = cpu.bytes(const { Unrolled::<K, E>::AVX2.controls[I].blend(0xFF).bytes() });
-                        cpu.blend_bytes(register, permuted, mask)
-                    }
-                };
-                if op.last() {
-                    let slice = dst.row(op.store.row);
-                    cpu.store::<STREAM>(slice, op.store.at, register);
+                    false => self.permute2_bytes(
+                        first,
+                        self.bytes(const { Unrolled::<K, E, Self>::STEPS.pairs[I].bytes() }),
+                        load,
+                    ),
                 }
             }
-        });
+            (0, _, true) => self.permute(
+                load,
+                self.words(const { Unrolled::<K, E, Self>::STEPS.singles[I].take() }),
+            ),
+            (0, _, false) => self.permute_bytes(
+                load,
+                self.bytes(const { Unrolled::<K, E, Self>::STEPS.singles[I].bytes() }),
+            ),
+            (_, _, true) => self.permute_into(
+                register,
+                mask as u16,
+                load,
+                self.words(const { Unrolled::<K, E, Self>::STEPS.singles[I].take() }),
+            ),
+            (_, _, false) => self.permute_bytes_into(
+                register,
+                mask,
+                load,
+                self.bytes(const { Unrolled::<K, E, Self>::STEPS.singles[I].bytes() }),
+            ),
+        }
+    }
+}
+
+impl Registers for Avx2 {
+    const LEVEL: Level = Level::Avx2;
+    type Register = __m256i;
+
+    vectorize!(Avx2);
+
+    #[inline(always)]
+    fn zero(self) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    fn load(self, bytes: &[u8], at: usize) -> __m256i {
+        let bytes = &bytes[at..][..32];
+        // SAFETY: `self` proves AVX2; the 32 bytes read lie in `bytes` (sliced just above);
+        // `loadu` takes any alignment.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m256i) {
+        let bytes = &mut bytes[at..][..32];
+        let to: *mut __m256i = bytes.as_mut_ptr().cast();
+        // SAFETY: `self` proves AVX2; the 32 bytes written lie in `bytes` (sliced just
+        // above), aligned to 32 bytes where streamed.
+        unsafe {
+            match STREAM && to.is_aligned() {
+                true => _mm256_stream_si256(to, register),
+                false => _mm256_storeu_si256(to, register),
+            }
+        }
+    }
+
+    /// A permute of the load (`vpermd`; for bytes, `vpshufb` within 128-bit halves: each
+    /// byte's index there, and whether it comes from the other half), blended into the
+    /// register after a store's first step.
+    #[inline(always)]
+    fn step<K: FullTiles, E, const I: usize>(
+        self,
+        _: &Window<'_, u8>,
+        load: __m256i,
+        register: __m256i,
+    ) -> __m256i {
+        let op = const { Unrolled::<K, E, Self>::STEPS.ops[I] };
+        let words = const { Permute::new(Level::Avx2, size_of::<E>()).words() };
+        let permuted = match words {
+            true => self.permute(
+                load,
+                self.words(const { Unrolled::<K, E, Self>::STEPS.controls[I].take() }),
+            ),
+            false => self.permute_bytes(
+                load,
+                self.bytes(
+                    const {
+                        Unrolled::<K, E, Self>::STEPS.controls[I]
+                            .in_halves()
+                            .0
+                            .bytes()
+                    },
+                ),
+                self.bytes(
+                    const {
+                        Unrolled::<K, E, Self>::STEPS.controls[I]
+                            .in_halves()
+                            .1
+                            .bytes()
+                    },
+                ),
+            ),
+        };
+        match (op.index, words) {
+            (0, _) => permuted,
+            (_, true) => {
+                let mask = self.words(
+                    const {
+                        Unrolled::<K, E, Self>::STEPS.controls[I]
+                            .blend(u32::MAX)
+                            .take()
+                    },
+                );
+                self.blend_words(register, permuted, mask)
+            }
+            (_, false) => {
+                let mask = self.bytes(
+                    const {
+                        Unrolled::<K, E, Self>::STEPS.controls[I]
+                            .blend(0xFF)
+                            .bytes()
+                    },
+                );
+                self.blend_bytes(register, permuted, mask)
+            }
+        }
     }
 }
