@@ -187,6 +187,48 @@ fn switch_large_surface_equals_tegra_swizzle() {
     check_switch(Surface::new(Platform::SWITCH, 1024, 1000, Format::RGBA8).mips(3));
 }
 
+/// A destination larger than a core's share of the last-level cache is written with
+/// streaming stores; its rows, starting off a cache line, through the runtime's stage (its
+/// unit tests take every misalignment; here, whole surfaces at a few).
+#[test]
+fn switch_streamed_deswizzle_equals_tegra_swizzle() {
+    // 32 MiB: past the threshold of CPUs whose cores' share of the cache is below it.
+    let surface = Surface::new(Platform::SWITCH, 4096, 2048, Format::RGBA8);
+    let (w, h, bpp) = (4096, 2048, 4);
+    let dim = block_dim(surface.format);
+    let linear = bytes(surface.linear_size().unwrap(), 7);
+    let tiled = tegra_swizzle::surface::swizzle_surface(w, h, 1, &linear, dim, None, bpp, 1, 1)
+        .expect("tegra_swizzle tiles it");
+    let expected = tegra_swizzle::surface::deswizzle_surface(w, h, 1, &tiled, dim, None, bpp, 1, 1)
+        .expect("tegra_swizzle untiles it");
+    assert!(expected == linear);
+    let one = swizzle::kernel::Options::default().threads(1);
+    let mut buffer = vec![0u8; linear.len() + 64];
+    for (offset, options) in [
+        (0, one),
+        (1, one),
+        (16, one),
+        (33, one),
+        (48, one),
+        (63, one),
+    ]
+    .into_iter()
+    .chain([(16, swizzle::kernel::Options::default())])
+    {
+        buffer.fill(0xA5);
+        let dst = &mut buffer[offset..][..linear.len()];
+        surface.deswizzle_with(options, &tiled, dst).unwrap();
+        assert!(*dst == expected[..], "offset {offset}");
+        let around = buffer[..offset]
+            .iter()
+            .chain(&buffer[offset + linear.len()..]);
+        assert!(
+            around.into_iter().all(|&b| b == 0xA5),
+            "offset {offset}: a stray write"
+        );
+    }
+}
+
 fn format_of(list: &'static [Format]) -> impl Strategy<Value = Format> {
     (0..list.len()).prop_map(move |i| list[i])
 }

@@ -35,7 +35,7 @@ pub mod __private {
     pub use swizzle_core::plans::tiled_copy::CopyError;
 
     // Kernels: the run-time copy and what it takes.
-    pub use crate::kernel::generated::{GeneratedCode, PlanConstant, copy_generated};
+    pub use crate::kernel::generated::{GeneratedCode, PlanConstant, PreparedCopy, copy_generated};
     pub use crate::kernel::{Element, Frame, KernelError, Options, Plan, Route, Side, View};
     pub use crate::kernel::{copy_bytes, stacked_space};
     // The facade's allocating texture copies.

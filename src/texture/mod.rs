@@ -76,7 +76,7 @@ pub mod switch;
 pub mod wiiu;
 pub mod xbox360;
 
-use crate::__private::{GeneratedCode, copy_generated, zeroed_output};
+use crate::__private::{GeneratedCode, PreparedCopy, zeroed_output};
 use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
 use crate::picture::{Cells, PictureError};
 use std::fmt;
@@ -802,10 +802,25 @@ fn copy_tiles_framed<E: Element>(
     kernels: [(&Plan, GeneratedCode<E>); 2],
     direction: Direction,
     extents: &[usize],
-    [linear, tiled]: [Frame; 2],
+    frames: [Frame; 2],
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
+    let len = dst.len() / size_of::<E>();
+    prepare_tiles(options, kernels, direction, extents, frames, len)?.run(src, dst)
+}
+
+/// [`copy_tiles_framed`] made ready once (the kernel's plan checked, its grid and network
+/// laid out), to run on many parts of a level of the same shape; its destinations hold
+/// `destination_len` texels together.
+fn prepare_tiles<'p, E: Element>(
+    options: Options,
+    kernels: [(&'p Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    [linear, tiled]: [Frame; 2],
+    destination_len: usize,
+) -> Result<PreparedTiles<'p, E>, TextureError> {
     let linear = Side {
         extents,
         frame: linear,
@@ -818,9 +833,24 @@ fn copy_tiles_framed<E: Element>(
         Direction::Swizzle => (kernels[0], linear, tiled),
         Direction::Deswizzle => (kernels[1], tiled, linear),
     };
-    let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-    copy_generated(options, plan, code, from, to, src, dst)
-        .map_err(|error| TextureError::Kernel(error.in_bytes(size_of::<E>())))
+    PreparedCopy::new(options, plan, code, from, to, destination_len)
+        .map(PreparedTiles)
+        .map_err(kernel_error::<E>)
+}
+
+/// A copy between a part of a level's linear bytes and its tiles, ready to run on bytes.
+struct PreparedTiles<'p, E>(PreparedCopy<'p, E>);
+
+impl<E: Element> PreparedTiles<'_, E> {
+    fn run(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        self.0.run(src, dst).map_err(kernel_error::<E>)
+    }
+}
+
+/// A kernel's error over texels of `E`, in bytes.
+fn kernel_error<E>(error: KernelError) -> TextureError {
+    TextureError::Kernel(error.in_bytes(size_of::<E>()))
 }
 
 /// The product of `factors` (a level's size: its bytes per block times its padded

@@ -17,7 +17,7 @@
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    unsupported,
+    prepare_tiles, unsupported,
 };
 use crate::__private::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -175,18 +175,36 @@ impl Slice {
     }
 
     /// Squares larger than 64 × 64: each a Morton order of 64 × 64 tiles, copied one by one
-    /// between a rectangle of the linear slice and its place among the tiled bytes.
+    /// between a rectangle of the linear slice and its place among the tiled bytes. Every
+    /// whole tile is the same copy, made ready once: the rectangle is a view at the start
+    /// of the linear bytes from its corner on.
     fn large<E: Element>(
         &self,
         kernels: [(&Plan, GeneratedCode<E>); 2],
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), TextureError> {
+        let (options, direction) = (self.options, self.direction);
         let [height, width] = self.extents;
         let per_side = self.side / TILE_SIDE;
-        let tile_bytes = MortonSquare64::TILE_SPACE * size_of::<E>();
+        let texel = size_of::<E>();
+        let tile_bytes = MortonSquare64::TILE_SPACE * texel;
         let wide = width >= height;
         let squares = height.max(width).div_ceil(self.side);
+        let strides = [width, 1];
+        let frames = [
+            Frame::Strided {
+                strides: &strides,
+                origin: 0,
+            },
+            Frame::Tiles {
+                tiles: &[1, 1],
+                tile_space: MortonSquare64::TILE_SPACE,
+            },
+        ];
+        let whole = [TILE_SIDE; 2];
+        let destination_len = dst.len() / texel;
+        let tile = prepare_tiles(options, kernels, direction, &whole, frames, destination_len)?;
         for square in 0..squares {
             for m in 0..per_side * per_side {
                 let [ty, tx] = MortonSquare64::tile_coord(m);
@@ -197,30 +215,20 @@ impl Slice {
                     continue; // A tile of padding.
                 }
                 let rect = [TILE_SIDE.min(height - y), TILE_SIDE.min(width - x)];
-                let strides = [width, 1];
-                let linear = Frame::Strided {
-                    strides: &strides,
-                    origin: y * width + x,
-                };
-                let tiled = Frame::Tiles {
-                    tiles: &[1, 1],
-                    tile_space: MortonSquare64::TILE_SPACE,
-                };
+                // Inside the slice: `y < height` and `x < width`.
+                let corner = (y * width + x) * texel;
                 let at = (square * per_side * per_side + m) * tile_bytes;
-                let (src, dst) = match self.direction {
-                    Direction::Swizzle => (src, &mut dst[at..][..tile_bytes]),
-                    Direction::Deswizzle => (&src[at..][..tile_bytes], &mut *dst),
+                let (src, dst) = match direction {
+                    Direction::Swizzle => (&src[corner..], &mut dst[at..][..tile_bytes]),
+                    Direction::Deswizzle => (&src[at..][..tile_bytes], &mut dst[corner..]),
                 };
-                let frames = [linear, tiled];
-                copy_tiles_framed(
-                    self.options,
-                    kernels,
-                    self.direction,
-                    &rect,
-                    frames,
-                    src,
-                    dst,
-                )?;
+                match rect == whole {
+                    true => tile.run(src, dst)?,
+                    // A tile cut by the texels' edge.
+                    false => {
+                        copy_tiles_framed(options, kernels, direction, &rect, frames, src, dst)?
+                    }
+                }
             }
         }
         Ok(())

@@ -1,7 +1,8 @@
-//! How large a destination must be for stores to bypass the caches: larger than the
-//! last-level cache, which would not hold the array anyway. Below that, plain stores leave
-//! it in the cache for whatever reads it next (a copy repeated on the same buffers, the
-//! next pass of an algorithm), as `memcpy` does.
+//! How large a destination must be for stores to bypass the caches: larger than this
+//! thread's share of the last-level cache, which would not hold the array beside what the
+//! other cores keep there (glibc's `memcpy` streams from three quarters of that share).
+//! Below that, plain stores leave it in the cache for whatever reads it next (a copy
+//! repeated on the same buffers, the next pass of an algorithm), as `memcpy` does.
 
 use std::sync::OnceLock;
 
@@ -9,16 +10,25 @@ use std::sync::OnceLock;
 /// parameters): a common last-level cache of the 2010s.
 const FALLBACK_BYTES: usize = 8 << 20;
 
-/// Destinations at least this large (in bytes) are written with streaming stores.
+/// The least threshold: a cache's share below this says more about the CPUID a virtual
+/// machine shows than about the cache.
+const LEAST_BYTES: usize = 1 << 20;
+
+/// Destinations at least this large (in bytes) are written with streaming stores: three
+/// quarters of a thread's share of the last-level cache, in whole lines.
 pub fn stream_bytes() -> usize {
     static BYTES: OnceLock<usize> = OnceLock::new();
-    *BYTES.get_or_init(|| last_level_cache().unwrap_or(FALLBACK_BYTES))
+    *BYTES.get_or_init(|| {
+        let share = last_level_cache().map_or(FALLBACK_BYTES, |(bytes, sharing)| bytes / sharing);
+        (share / 4 * 3).max(LEAST_BYTES) / 64 * 64
+    })
 }
 
 /// The largest cache CPUID describes (its deterministic cache parameters: leaf 4 on Intel,
-/// 0x8000_001D on AMD, which share their format).
+/// 0x8000_001D on AMD, which share their format): its bytes and how many logical
+/// processors share it.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-fn last_level_cache() -> Option<usize> {
+fn last_level_cache() -> Option<(usize, usize)> {
     use std::arch::x86_64::__cpuid_count;
     let max_basic = __cpuid_count(0, 0).eax;
     let max_extended = __cpuid_count(0x8000_0000, 0).eax;
@@ -41,20 +51,21 @@ fn last_level_cache() -> Option<usize> {
                     let partitions = ((regs.ebx >> 12) & 0x3FF) as usize + 1;
                     let line = (regs.ebx & 0xFFF) as usize + 1;
                     let sets = regs.ecx as usize + 1;
-                    ways * partitions * line * sets
+                    let sharing = ((regs.eax >> 14) & 0xFFF) as usize + 1;
+                    (ways * partitions * line * sets, sharing)
                 })
         })
         .max()
 }
 
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-fn last_level_cache() -> Option<usize> {
+fn last_level_cache() -> Option<(usize, usize)> {
     None
 }
 
 #[cfg(test)]
 mod tests {
-    /// The threshold is a cache's size: whole 64-byte lines, at least 1 MiB, the same on
+    /// The threshold is a cache's share: whole 64-byte lines, at least 1 MiB, the same on
     /// every call.
     #[test]
     fn streams_past_a_cache() {

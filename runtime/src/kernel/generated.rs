@@ -107,31 +107,72 @@ pub fn copy_generated<E: Element>(
     src: &[E],
     dst: &mut [E],
 ) -> Result<(), KernelError> {
-    let level = code.route(plan, options)?.level;
-    let grid = Grid::new(plan, from, to)?;
-    grid.from.check_len("source", src.len())?;
-    grid.to.check_len("destination", dst.len())?;
-    let network = level
-        .network::<E>(plan)
-        .filter(|_| grid.runs_are_contiguous())
-        .map(|network| {
-            let stream = size_of_val(dst) >= cache::stream_bytes();
-            network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
-        });
-    let band = grid.band_len();
-    if band == 0 {
-        return Ok(());
+    PreparedCopy::new(options, plan, code, from, to, dst.len())?.run(src, dst)
+}
+
+/// A [`copy_generated`] made ready once and run on many pairs of buffers of the same shape:
+/// the route is taken, the plan checked, the grid of tiles and the network laid out once.
+/// A level larger than one kernel call (a PS3 Morton square of 64 × 64 tiles) copies each
+/// tile with one, its buffers sliced at the tile's places.
+pub struct PreparedCopy<'p, E> {
+    threads: Option<std::num::NonZeroUsize>,
+    code: GeneratedCode<E>,
+    grid: Grid<'p>,
+    network: Option<network::Prepared>,
+}
+
+impl<'p, E: Element> PreparedCopy<'p, E> {
+    /// The copy of `copy_generated(options, plan, code, from, to, ..)`, for destinations
+    /// that together hold `destination_len` elements (whether stores may bypass the caches
+    /// depends on it).
+    pub fn new(
+        options: Options,
+        plan: &'p Plan,
+        code: GeneratedCode<E>,
+        from: Side,
+        to: Side,
+        destination_len: usize,
+    ) -> Result<Self, KernelError> {
+        let level = code.route(plan, options)?.level;
+        let grid = Grid::new(plan, from, to)?;
+        let network = level
+            .network::<E>(plan)
+            .filter(|_| grid.runs_are_contiguous())
+            .map(|network| {
+                let bytes = destination_len.saturating_mul(size_of::<E>());
+                let stream = bytes >= cache::stream_bytes();
+                network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
+            });
+        Ok(PreparedCopy {
+            threads: options.threads,
+            code,
+            grid,
+            network,
+        })
     }
-    // Bands lie one after the other from the destination's first element; a view's buffer
-    // may go on past the last one.
-    options::for_each_band(
-        &mut dst[grid.band_origin()..],
-        band,
-        grid.bands(),
-        options.threads,
-        |index, band| grid.copy_band(index, src, band, network.as_ref(), code.tile),
-    );
-    Ok(())
+
+    /// Copies `src` into `dst`; a buffer shorter than its side's frame (or, for arrays and
+    /// tiles, of another length) is an error, before anything is written.
+    pub fn run(&self, src: &[E], dst: &mut [E]) -> Result<(), KernelError> {
+        let grid = &self.grid;
+        grid.from.check_len("source", src.len())?;
+        grid.to.check_len("destination", dst.len())?;
+        let band = grid.band_len();
+        if band == 0 {
+            return Ok(());
+        }
+        let (network, tile) = (self.network.as_ref(), self.code.tile);
+        // Bands lie one after the other from the destination's first element; a view's buffer
+        // may go on past the last one.
+        options::for_each_band(
+            &mut dst[grid.band_origin()..],
+            band,
+            grid.bands(),
+            self.threads,
+            |index, band| grid.copy_band(index, src, band, network, tile),
+        );
+        Ok(())
+    }
 }
 
 /// What a kernel's deprecated `PLAN` constant holds: its `plan()`, behind `Deref`, so that

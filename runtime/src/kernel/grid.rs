@@ -553,6 +553,16 @@ impl Buffer {
                 .unwrap_or(0),
         }
     }
+    /// Where the buffer is a 2-D image whose tiles lie as rows of contiguous elements and
+    /// the tiles of a row one after the other: the tile's rows and elements per row.
+    pub fn image_rows(&self, tile: &[usize]) -> Option<[usize; 2]> {
+        match (self.per_element, tile, &self.units[..]) {
+            (true, &[rows, width], &[_, unit]) if self.run_stride() == 1 && unit == width => {
+                Some([rows, width])
+            }
+            _ => None,
+        }
+    }
 
     /// Elements a tile writes at consecutive offsets: one row of it in a row-major buffer,
     /// all of it in tiles.

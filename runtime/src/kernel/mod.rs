@@ -18,6 +18,7 @@ mod options;
 pub(crate) mod output;
 mod route;
 pub(crate) mod simd;
+mod stage;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
 mod transpose_x86;

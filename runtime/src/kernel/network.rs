@@ -3,6 +3,7 @@
 
 use super::grid::Grid;
 use super::simd::{Bound, Rows, TileRow};
+use super::stage::{self, Staging};
 use super::{Element, Level, Network, Step};
 use std::ops::Range;
 use swizzle_core::simd::{Level as SimdLevel, Permute};
@@ -114,6 +115,9 @@ pub struct Prepared {
     /// tile writes whole cache lines, every store lies a multiple of the register from the
     /// tile's start, and every tile starts a multiple of it from the previous one.
     pub stream: bool,
+    /// Where the destination is too large for the caches but its rows start off a line:
+    /// how its tiles lie in it, for the generated rows to stream through a stage.
+    staging: Option<Staging>,
     /// AVX2 with 4- or 8-byte elements: one `vpermd` per step.
     pub words: bool,
     /// Byte offsets of the destination registers from the tile's start, with their steps.
@@ -166,6 +170,11 @@ impl Prepared {
         let aligned = |offset: usize| offset.is_multiple_of(register);
         // Streaming only pays where a tile writes whole cache lines: partial lines written
         // around the caches are read back from memory.
+        let staging = grid
+            .to
+            .image_rows(tile)
+            .filter(|_| stream && generated.is_some())
+            .and_then(|[rows, width]| Staging::new(level, rows, width * size));
         let stream = stream
             && (grid.to.run_len(tile) * size).is_multiple_of(CACHE_LINE)
             && stores.iter().all(|&(offset, _)| aligned(offset))
@@ -175,6 +184,7 @@ impl Prepared {
             generated,
             register,
             stream,
+            staging,
             words: size >= 4,
             load_end: end(&mut loads.iter().copied()),
             store_end: end(&mut stores.iter().map(|&(offset, _)| offset)),
@@ -225,8 +235,20 @@ impl Prepared {
         // The generated code's slices reach no further than the registers checked above:
         // it cannot panic.
         if let Some(generated) = self.generated {
-            generated.copy(src, dst, row);
-            row.finish_streams();
+            // Streaming stores where each lies on a line; through the stage where the
+            // rows start off one.
+            let on_lines = (dst.as_ptr() as usize + row.to).is_multiple_of(CACHE_LINE)
+                && row.pitches[1].is_multiple_of(CACHE_LINE);
+            let staged = match self.staging {
+                Some(staging) if !(self.stream && on_lines) => {
+                    stage::copy_row(generated, staging, src, dst, row)
+                }
+                _ => false,
+            };
+            if !staged {
+                generated.copy(src, dst, row);
+                row.finish_streams();
+            }
             return true;
         }
         #[cfg(target_arch = "x86_64")]
