@@ -1,6 +1,7 @@
-//! How large a destination must be for stores to bypass the caches: larger than this
-//! thread's share of the last-level cache, which would not hold the array beside what the
-//! other cores keep there (glibc's `memcpy` streams from three quarters of that share).
+//! How much of a destination each thread of a copy must write for its stores to bypass the
+//! caches: more than a thread's share of the last-level cache, which would not hold its
+//! part beside what the other cores keep there (glibc's `memcpy` streams from three
+//! quarters of that share).
 //! Below that, plain stores leave it in the cache for whatever reads it next (a copy
 //! repeated on the same buffers, the next pass of an algorithm), as `memcpy` does.
 
@@ -14,8 +15,8 @@ const FALLBACK_BYTES: usize = 8 << 20;
 /// machine shows than about the cache.
 const LEAST_BYTES: usize = 1 << 20;
 
-/// Destinations at least this large (in bytes) are written with streaming stores: three
-/// quarters of a thread's share of the last-level cache, in whole lines.
+/// A copy writes with streaming stores where each of its threads writes at least this
+/// many bytes: three quarters of a thread's share of the last-level cache, in whole lines.
 pub fn stream_bytes() -> usize {
     static BYTES: OnceLock<usize> = OnceLock::new();
     *BYTES.get_or_init(|| {

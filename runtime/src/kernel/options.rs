@@ -51,6 +51,16 @@ impl From<Level> for Options {
     }
 }
 
+/// How many threads [`for_each_band`] spreads `count` bands of `bytes` in all over.
+pub(super) fn writers(bytes: usize, count: usize, threads: Option<NonZeroUsize>) -> usize {
+    match threads {
+        _ if count < 2 => 1,
+        None if bytes >= PARALLEL_BYTES => rayon::current_num_threads().min(count),
+        Some(threads) => threads.get().min(count),
+        None => 1,
+    }
+}
+
 /// Runs `copy_band(index, band)` on the first `count` bands of `len` elements of `bands`
 /// (the last may be shorter where `bands` ends), on the calling thread or across threads
 /// as `threads` says (see [`Options::threads`]). Bands are disjoint, so threads never
@@ -64,13 +74,14 @@ pub(super) fn for_each_band<E: Send>(
 ) {
     use rayon::prelude::*;
     let run = |(index, band): (usize, &mut [E])| copy_band(index, band);
+    let parallel = writers(size_of_val(bands), count, threads) > 1;
     match threads {
-        None if size_of_val(bands) >= PARALLEL_BYTES && count > 1 => bands
+        None if parallel => bands
             .par_chunks_mut(len)
             .take(count)
             .enumerate()
             .for_each(run),
-        Some(threads) if threads.get() > 1 && count > 1 => {
+        Some(threads) if parallel => {
             // One group of whole bands per thread. `(count - 1) · len` lies inside `bands`,
             // so a group's `per · len ≤ count · len` fits `usize`.
             let per = count.div_ceil(threads.get());

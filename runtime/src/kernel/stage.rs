@@ -175,6 +175,7 @@ fn stream_lines(generated: Bound, to: &mut [u8], from: &[u8]) {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::LINE;
+    use crate::kernel::simd::stream;
     use std::arch::x86_64::*;
 
     target_features! {
@@ -186,7 +187,7 @@ mod x86 {
             // SAFETY: 64 bytes each, `to` aligned to 64 (the caller's contract).
             unsafe {
                 let line = _mm512_loadu_si512(from.as_ptr().cast());
-                _mm512_stream_si512(to.as_mut_ptr().cast(), line);
+                stream::store_512(to.as_mut_ptr().cast(), line);
             }
         }
     }
@@ -201,7 +202,7 @@ mod x86 {
             // SAFETY: 32 bytes each, `to` aligned to 32 (it starts on a line).
             unsafe {
                 let half = _mm256_loadu_si256(from.as_ptr().cast());
-                _mm256_stream_si256(to.as_mut_ptr().cast(), half);
+                stream::store_256(to.as_mut_ptr().cast(), half);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use super::Level;
 use super::network::{Control, Prepared};
-use super::simd::TileRow;
+use super::simd::{TileRow, stream};
 use std::arch::x86_64::*;
 
 /// Runs `network` on a row of full tiles.
@@ -74,7 +74,7 @@ unsafe fn avx512_tile<const STREAM: bool>(network: &Prepared, src: *const u8, ds
         // streaming.
         unsafe {
             match STREAM {
-                true => _mm512_stream_si512(dst.add(*store).cast(), register),
+                true => stream::store_512(dst.add(*store).cast(), register),
                 false => _mm512_storeu_si512(dst.add(*store).cast(), register),
             }
         }
@@ -125,7 +125,7 @@ unsafe fn avx2_tile<const WORDS: bool, const STREAM: bool>(
         // streaming.
         unsafe {
             match STREAM {
-                true => _mm256_stream_si256(dst.add(*store).cast(), register),
+                true => stream::store_256(dst.add(*store).cast(), register),
                 false => _mm256_storeu_si256(dst.add(*store).cast(), register),
             }
         }

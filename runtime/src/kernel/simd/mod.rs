@@ -42,6 +42,8 @@ macro_rules! vectorize {
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod stream;
 mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -92,8 +94,7 @@ impl TileRow {
     pub fn finish_streams(&self) {
         #[cfg(target_arch = "x86_64")]
         if self.stream {
-            // SAFETY: SSE is part of x86-64.
-            unsafe { std::arch::x86_64::_mm_sfence() };
+            stream::fence();
         }
     }
 }

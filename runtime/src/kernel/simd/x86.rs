@@ -8,7 +8,7 @@
 //! instruction.
 
 use super::table::{FullTiles, Registers, Unrolled, Window};
-use super::{Avx2, Avx512};
+use super::{Avx2, Avx512, stream};
 use std::arch::x86_64::*;
 use swizzle_core::simd::{Level, Permute};
 
@@ -183,7 +183,7 @@ impl Registers for Avx512 {
         // just above), aligned to 64 bytes where streamed.
         unsafe {
             match STREAM && to.is_aligned() {
-                true => _mm512_stream_si512(to, register),
+                true => stream::store_512(to, register),
                 false => _mm512_storeu_si512(to.cast(), register),
             }
         }
@@ -272,7 +272,7 @@ impl Registers for Avx2 {
         // above), aligned to 32 bytes where streamed.
         unsafe {
             match STREAM && to.is_aligned() {
-                true => _mm256_stream_si256(to, register),
+                true => stream::store_256(to, register),
                 false => _mm256_storeu_si256(to, register),
             }
         }
