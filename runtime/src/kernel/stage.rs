@@ -117,11 +117,14 @@ pub fn copy_row(
                 *written = boundary;
                 let whole = (chunk_end - *written) / LINE * LINE;
                 let end = *written + whole;
-                stream_lines(
-                    generated,
-                    &mut dst[*written..end],
-                    &staged[at(*written)..at(end)],
-                );
+                // None where the row ends before its first line boundary.
+                if whole > 0 {
+                    stream_lines(
+                        generated,
+                        &mut dst[*written..end],
+                        &staged[at(*written)..at(end)],
+                    );
+                }
                 *written = end;
                 if last {
                     dst[end..chunk_end].copy_from_slice(&staged[at(end)..at(chunk_end)]);
@@ -286,7 +289,8 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        // Under Miri (CI runs these there: the stage's unsafe line writers), a few rows.
+        #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 3 } else { 64 }))]
         /// Every misalignment of the destination, rows of tiles of several shapes (tiles
         /// narrower and wider than a line, rows longer than a chunk).
         #[test]
@@ -296,6 +300,7 @@ mod tests {
             gap in 0usize..80,
             shape in 0usize..5,
         ) {
+            let count = if cfg!(miri) { count % 5 + 1 } else { count };
             match shape {
                 0 => check::<8, 64>(offset, count, gap),
                 1 => check::<1, 16>(offset, count, gap),
@@ -309,8 +314,12 @@ mod tests {
     /// Each misalignment 0..64 once, on tiles of a Tegra GOB's shape.
     #[test]
     fn every_misalignment() {
+        // Under Miri, rows of three tiles: each still crosses lines at every offset.
+        let count = if cfg!(miri) { 3 } else { 300 };
         for offset in 0..LINE {
-            check::<8, 64>(offset, 300, 16);
+            check::<8, 64>(offset, count, 16);
+            // Rows that end before their first line boundary at most offsets.
+            check::<2, 16>(offset, 2, 5);
         }
     }
 
