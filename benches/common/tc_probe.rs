@@ -262,11 +262,7 @@ fn one(wgsl: &str, a: &[u8], b: &[u8], expected: &[f32]) -> String {
         Err(e) => return format!("no device: {e}"),
     };
     let device = gpu.device();
-    let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let sink = errors.clone();
-    device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
-        sink.lock().unwrap().push(e.to_string())
-    }));
+    let errors = error_sink(device);
     let storage = |bytes: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: None,
@@ -282,39 +278,10 @@ fn one(wgsl: &str, a: &[u8], b: &[u8], expected: &[f32]) -> String {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: None,
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    if let Some(e) = errors.lock().unwrap().first() {
-        return format!("pipeline error: {e}");
-    }
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: ab.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: bb.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: cb.as_entire_binding(),
-            },
-        ],
-    });
+    let (pipeline, group) = match pipeline_and_group(device, wgsl, [&ab, &bb, &cb], &errors) {
+        Ok(built) => built,
+        Err(e) => return e,
+    };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -405,11 +372,7 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
     use wgpu::util::DeviceExt;
     let gpu = Gpu::new().map_err(|e| e.to_string())?;
     let device = gpu.device();
-    let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let sink = errors.clone();
-    device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
-        sink.lock().unwrap().push(e.to_string())
-    }));
+    let errors = error_sink(device);
     let storage = |bytes: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: None,
@@ -424,6 +387,44 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
         usage: wgpu::BufferUsages::STORAGE,
         mapped_at_creation: false,
     });
+    let (pipeline, group) = pipeline_and_group(device, wgsl, [&a, &b, &c], &errors)?;
+    let run = |count: usize| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        for _ in 0..count {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(groups[0], groups[1], 1);
+        }
+        gpu.queue().submit([encoder.finish()]);
+        let _ = device.poll(wgpu::PollType::wait_indefinitely());
+    };
+    let ms = warm_then_time(run);
+    match errors.lock().unwrap().first() {
+        Some(e) => Err(format!("error: {e}")),
+        None => Ok(ms),
+    }
+}
+
+/// The device's uncaptured errors (validation, out of memory), collected for the caller to
+/// report instead of wgpu's default panic.
+fn error_sink(device: &wgpu::Device) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+    let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = errors.clone();
+    device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
+        sink.lock().unwrap().push(e.to_string())
+    }));
+    errors
+}
+
+/// `wgsl`'s pipeline (entry point `main`) and its bind group of A, B and C at bindings 0, 1
+/// and 2; an error where the shader does not build.
+fn pipeline_and_group(
+    device: &wgpu::Device,
+    wgsl: &str,
+    buffers: [&wgpu::Buffer; 3],
+    errors: &std::sync::Mutex<Vec<String>>,
+) -> Result<(wgpu::ComputePipeline, wgpu::BindGroup), String> {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
         source: wgpu::ShaderSource::Wgsl(wgsl.into()),
@@ -439,47 +440,31 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
     if let Some(e) = errors.lock().unwrap().first() {
         return Err(format!("pipeline error: {e}"));
     }
+    let entries: Vec<wgpu::BindGroupEntry> = (0..)
+        .zip(buffers)
+        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+            binding,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
     let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: a.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: b.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: c.as_entire_binding(),
-            },
-        ],
+        entries: &entries,
     });
-    let run = |count: usize| {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        for _ in 0..count {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(groups[0], groups[1], 1);
-        }
-        gpu.queue().submit([encoder.finish()]);
-        let _ = device.poll(wgpu::PollType::wait_indefinitely());
-    };
-    // Warm up by time (clocks and caches settle), then 10 dispatches.
+    Ok((pipeline, group))
+}
+
+/// Milliseconds per dispatch: `run(count)` records and waits for `count` dispatches; warmed
+/// up by time (clocks and caches settle), then the mean of 10.
+fn warm_then_time(run: impl Fn(usize)) -> f64 {
     let warm = std::time::Instant::now();
     while warm.elapsed().as_secs_f64() < 0.5 {
         run(3);
     }
     let start = std::time::Instant::now();
     run(10);
-    let ms = start.elapsed().as_secs_f64() * 1e3 / 10.0;
-    match errors.lock().unwrap().first() {
-        Some(e) => Err(format!("error: {e}")),
-        None => Ok(ms),
-    }
+    start.elapsed().as_secs_f64() * 1e3 / 10.0
 }
 
 /// The ceiling of the tensor-core path through WGSL at `n × n × n`: kernels of the
@@ -698,11 +683,7 @@ pub fn run_and_time(
 ) -> Result<(Vec<f32>, Option<f64>), String> {
     use wgpu::util::DeviceExt;
     let (device, queue) = subgroup_device()?;
-    let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let sink = errors.clone();
-    device.on_uncaptured_error(std::sync::Arc::new(move |e: wgpu::Error| {
-        sink.lock().unwrap().push(e.to_string())
-    }));
+    let errors = error_sink(&device);
     let bytes =
         |v: &[f16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect() };
     let storage = |bytes: &[u8]| {
@@ -725,39 +706,7 @@ pub fn run_and_time(
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: None,
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    if let Some(e) = errors.lock().unwrap().first() {
-        return Err(format!("pipeline error: {e}"));
-    }
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: ab.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: bb.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: c.as_entire_binding(),
-            },
-        ],
-    });
+    let (pipeline, group) = pipeline_and_group(&device, wgsl, [&ab, &bb, &c], &errors)?;
     let run = |count: usize, read: bool| {
         let mut encoder = device.create_command_encoder(&Default::default());
         for _ in 0..count {
@@ -788,13 +737,7 @@ pub fn run_and_time(
     if !timed {
         return Ok((result, None));
     }
-    let warm = std::time::Instant::now();
-    while warm.elapsed().as_secs_f64() < 0.5 {
-        run(3, false);
-    }
-    let start = std::time::Instant::now();
-    run(10, false);
-    let ms = start.elapsed().as_secs_f64() * 1e3 / 10.0;
+    let ms = warm_then_time(|count| run(count, false));
     match errors.lock().unwrap().first() {
         Some(e) => Err(format!("error: {e}")),
         None => Ok((result, Some(ms))),
