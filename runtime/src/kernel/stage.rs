@@ -48,8 +48,7 @@ impl Staging {
 
 /// Copies `row` with the generated rows `generated` through the stage, the destination's
 /// whole lines written with streaming stores; `false` (nothing copied) where the row's
-/// tiles do not abut or reach past `dst`. Ends with a store fence
-/// ([`TileRow::finish_streams`]).
+/// tiles do not abut or reach past `dst`. Ends with a store fence.
 pub fn copy_row(
     generated: Bound,
     staging: Staging,
@@ -134,12 +133,9 @@ pub fn copy_row(
             first += n;
         }
     });
-    // The lines were streamed: fence them.
-    TileRow {
-        stream: true,
-        ..row
-    }
-    .finish_streams();
+    // The lines were streamed (only x86 streams): fence them.
+    #[cfg(target_arch = "x86_64")]
+    super::simd::stream::fence();
     true
 }
 
