@@ -914,7 +914,14 @@ fn check_wiiu(surface: Surface) {
         let (_, [_, h, _]) = surface.mip_size(mip);
         info.rows == h
     });
-    if !(surface.layers == 1 && surface.depth == 1 || cube && whole_tiles) {
+    // The reference clamps each level's pitch to the header's (mip 0's): where addrlib's
+    // pitch of a later level is wider (a thick mode's level turned thin, whose pitch
+    // alignment is 4 times the thick one's), it reads that level at the narrower pitch,
+    // and GX2 itself does not (`wiiu_level_pitch_can_exceed_the_headers` pins it).
+    let header_pitch = level_info(&surface, 0).unwrap().pitch;
+    let clamped =
+        (1..surface.mips).any(|mip| level_info(&surface, mip).unwrap().pitch > header_pitch);
+    if clamped || !(surface.layers == 1 && surface.depth == 1 || cube && whole_tiles) {
         return;
     }
     let format = match (f.block_width, bpp) {
@@ -951,7 +958,7 @@ fn check_wiiu(surface: Surface) {
         swizzle,
         alignment: 512 * bpp,
         // The header's pitch (mip 0's), to which the reference clamps its own.
-        pitch: u(level_info(&surface, 0).unwrap().pitch),
+        pitch: u(header_pitch),
         mipmap_offsets,
     };
     let untiled = gx2.deswizzle().expect("wiiu_swizzle untiles it");
@@ -980,6 +987,33 @@ const WIIU_SHAPES: [(usize, usize, usize); 7] = [
     (256, 256, 9),
     (1024, 512, 3),
 ];
+
+/// addrlib's fixed point where the reference's whole-surface reader departs from it: a 1-D
+/// thick surface of one slice is thick at mip 0 (pitch alignment `256 / 1 / 4` = 8 texels of
+/// 1 byte) and thin from mip 1 (fewer than 4 slices; alignment `256 / 1` = 32 texels), so
+/// mip 1 is 32 texels wide while the header's pitch is 8. `Gx2Surface::deswizzle` reads it
+/// at 8 (its pitch clamp); `deswizzle_mipmap` at addrlib's 32 agrees with ours.
+#[test]
+fn wiiu_level_pitch_can_exceed_the_headers() {
+    use swizzle::texture::wiiu::{LevelInfo, TileMode, level_info};
+    let surface = Surface::new(wiiu(TileMode::Tiled1DThick, 0), 2, 18, Format::R8).mips(2);
+    let info = |mip| level_info(&surface, mip).unwrap();
+    let thick = LevelInfo {
+        mode: TileMode::Tiled1DThick,
+        pitch: 8,
+        rows: 24,
+    };
+    let thin = LevelInfo {
+        mode: TileMode::Tiled1DThin1,
+        pitch: 32,
+        rows: 16,
+    };
+    assert_eq!((info(0), info(1)), (thick, thin));
+    // Mip 1 (1 × 9 texels) fills pitch × rows bytes after mip 0's thick slice of 4.
+    let mip1 = surface.level(0, 1).unwrap().swizzled;
+    assert_eq!(mip1, 8 * 24 * 4..8 * 24 * 4 + 32 * 16);
+    check_wiiu(surface);
+}
 
 #[test]
 fn wiiu_1d_surfaces_equal_wiiu_swizzle() {

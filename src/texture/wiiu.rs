@@ -54,6 +54,12 @@
 //!   alignment"; GX2 texture files do not: a 1024² BC1 texture has a pitch of 256 blocks,
 //!   not 288, and `wiiu_swizzle` clamps its computed pitch to the header's. Ours is the
 //!   files'.)
+//! - A later level keeps its own pitch even where it is wider than mip 0's: a 1-D thick
+//!   surface of one slice turns thin at mip 1, whose pitch alignment is 4 times the thick
+//!   one's (a 2 × 18 R8 surface: pitch 8 at mip 0, 32 at mip 1), as addrlib and GX2's
+//!   `GX2GetSurfaceMipPitch` give it. `wiiu_swizzle`'s `Gx2Surface::deswizzle` reads such a
+//!   level at the header's pitch (the clamp above); its `deswizzle_mipmap`, given the
+//!   level's pitch, agrees with ours.
 //! - A slice is `pitch × padded height × bytes`; thick slices are padded to multiples of
 //!   4, and past mip 0 to powers of two.
 //! - **Mip by mip**: the tiled surface holds each mip's slices together (all its array
