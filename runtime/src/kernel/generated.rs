@@ -3,7 +3,8 @@
 
 use super::route::{Reason, Route, TileCopy};
 use super::{
-    Element, Grid, KernelError, Level, Options, Plan, Side, TileFn, cache, network, options, simd,
+    Element, Grid, KernelError, Level, Options, Plan, Side, Stores, TileFn, cache, network,
+    options, simd,
 };
 
 /// What `layout!` generated for a kernel's full tiles of `E` (its hidden `K::code()`): the
@@ -139,12 +140,18 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())
             .map(|network| {
-                // Each writing thread's part, by `cache::streams`' rule: spread over 16
-                // threads, a 64 MiB destination stays in a 300 MiB cache (streaming it
-                // made block16's AVX-512 unpack 2.3× slower on 16 cores).
-                let bytes = destination_len.saturating_mul(size_of::<E>());
-                let writers = options::writers(bytes, grid.bands(), options.threads);
-                let stream = cache::streams(bytes / writers, writers);
+                let stream = match options.stores {
+                    // Each writing thread's part, by `cache::streams`' rule: spread over 16
+                    // threads, a 64 MiB destination stays in a 300 MiB cache (streaming it
+                    // made block16's AVX-512 unpack 2.3× slower on 16 cores).
+                    Stores::Auto => {
+                        let bytes = destination_len.saturating_mul(size_of::<E>());
+                        let writers = options::writers(bytes, grid.bands(), options.threads);
+                        cache::streams(bytes / writers, writers)
+                    }
+                    Stores::Cached => false,
+                    Stores::Streaming => true,
+                };
                 network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
             });
         Ok(PreparedCopy {

@@ -29,7 +29,7 @@ mod x86;
 
 pub use bytes::{ELEMENT_SIZES, copy_bytes};
 pub use error::KernelError;
-pub use options::Options;
+pub use options::{Options, Stores};
 pub use route::{Reason, Route, TileCopy};
 pub use swizzle_core::plans::kernel::{Network, Plan, Run, Step};
 pub use transpose::{copy_views, copy_views_with};

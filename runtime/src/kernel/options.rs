@@ -12,10 +12,15 @@ const PARALLEL_BYTES: usize = 1 << 20;
 /// widest network whose controls stay in L1, else runs) and splits destinations of 1 MiB
 /// and more across rayon's threads, band by band.
 ///
+/// Its stores bypass the caches where the destination would not stay there ([`Stores`]).
+///
 /// ```
-/// use swizzle_runtime::kernel::{Level, Options};
+/// use swizzle_runtime::kernel::{Level, Options, Stores};
 /// let pinned = Options::default().level(Level::Runs).threads(1);
 /// assert_eq!(pinned.threads, std::num::NonZeroUsize::new(1));
+/// // A destination read right after the copy: keep it in the cache.
+/// let cached = pinned.stores(Stores::Cached);
+/// assert_eq!(cached.stores, Stores::Cached);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options {
@@ -25,6 +30,28 @@ pub struct Options {
     /// rayon's pool from 1 MiB of destination on, the calling thread below. More threads
     /// than rayon's pool has run as many as it has.
     pub threads: Option<NonZeroUsize>,
+    /// How the copy's stores treat the cache.
+    pub stores: Stores,
+}
+
+/// How a copy writes its destination: through the cache, or around it with streaming
+/// (non-temporal) stores, which skip reading each destination line before writing it and
+/// leave none of it in the cache. Streaming stores are used by the kernels' SIMD rows
+/// (AVX2, AVX-512); other paths write through the cache whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stores {
+    /// Streaming where the cache would not keep the destination: where each of several
+    /// writing threads writes more than three quarters of its share of the last-level
+    /// cache, or a lone thread more than its core's L2 (one core fills a large shared cache
+    /// more slowly than it streams to memory).
+    #[default]
+    Auto,
+    /// Through the cache: for a destination read right after the copy, or one just zeroed
+    /// (a new buffer, whose zeroing brought its lines into the cache: streaming over them
+    /// writes each line twice). The allocating texture copies use this.
+    Cached,
+    /// Streaming wherever the kernel's rows write whole cache lines, whatever the size.
+    Streaming,
 }
 
 impl Options {
@@ -42,6 +69,13 @@ impl Options {
             threads: Some(NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN)),
             ..self
         }
+    }
+}
+
+impl Options {
+    /// These options with `stores`.
+    pub fn stores(self, stores: Stores) -> Self {
+        Options { stores, ..self }
     }
 }
 
