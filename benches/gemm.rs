@@ -21,17 +21,10 @@ use swizzle::gpu::{
 };
 use swizzle::raster::Raster;
 
-swizzle::layout! {
-    /// The library's A tile (`swizzle::gemm::GemmA`) without its XOR: k-major rows of 128
-    /// words, so the loads' four groups of k collide in fours.
-    pub layout AColumns { memory [k: 16, m: 128]; coords [m, k]; }
-    /// k-major rows padded to 132 words: groups of k two apart still collide in pairs (no
-    /// padding that keeps `vec4`s of m aligned separates all four).
-    pub layout APadded { memory [k: 16, m: 128] strides [132, 1]; coords [m, k]; }
-    /// Row-major, as A lies in memory: the loads write whole `vec4`s, the fragments read
-    /// single elements 16 words apart.
-    pub layout ARows { memory [m: 128, k: 16]; coords [m, k]; }
-}
+#[path = "common/gemm_tiles.rs"]
+mod gemm_tiles;
+
+use gemm_tiles::{AColumns, APadded, ARows};
 
 /// Runs per batch, and batches, of the wall-clock measurement.
 const BATCH: usize = 20;

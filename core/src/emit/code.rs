@@ -147,6 +147,16 @@ impl Code {
         }
     }
 
+    /// Every operation of the code into `ops`, each distinct one once.
+    fn insert_ops<'a>(&'a self, ops: &mut HashSet<&'a Code>) {
+        if let Code::Bin(_, a, b) = self
+            && ops.insert(self)
+        {
+            a.insert_ops(ops);
+            b.insert_ops(ops);
+        }
+    }
+
     fn count<'a>(&'a self, counts: &mut HashMap<&'a Code, usize>) {
         if let Code::Bin(_, a, b) = self {
             *counts.entry(self).or_default() += 1;
@@ -244,6 +254,28 @@ impl Block {
         }
         Block { locals, results }
     }
+}
+
+/// The operations a GPU computes for `addresses`, the element indices one thread's accesses
+/// of workgroup memory take, beyond the variables they read: each distinct operation once
+/// (a compiler computes a common subexpression once), and a literal added last not at all
+/// (it goes into the access instruction's immediate offset, `[r + 528]`). So accesses of a
+/// padded or plain tile, which differ by constants, cost the ops of their one base, while
+/// an XOR applied after the constant, `(b + 128) ^ key`, costs its add and its XOR at each
+/// access whose constant differs.
+pub fn address_ops<'a>(addresses: impl IntoIterator<Item = &'a Code>) -> usize {
+    let mut ops: HashSet<&Code> = HashSet::new();
+    for address in addresses {
+        let mut core = address;
+        while let Code::Bin(Op::Add, a, b) = core {
+            match (&**a, &**b) {
+                (rest, Code::Lit(_)) | (Code::Lit(_), rest) => core = rest,
+                _ => break,
+            }
+        }
+        core.insert_ops(&mut ops);
+    }
+    ops.len()
 }
 
 /// An unused local name after `base`, in lower case: a local named after an upper-case dim
