@@ -115,3 +115,4 @@ fn the_model_ranks_the_tiles_as_measured() {
     let names: Vec<&str> = ranked.iter().map(|&(_, name)| name).collect();
     assert_eq!(names, ["APadded", "GemmA", "AColumns", "ARows"]);
 }
+
