@@ -266,7 +266,11 @@ fn main() -> Result<(), GpuError> {
             best.map_or("–", |(tile, _, _)| tile.as_str()).to_owned()
         };
         let (model, measured) = (first(&|t| t.1 as f64), first(&|t| -t.2));
-        let agree = if model == measured { "agree" } else { "DISAGREE" };
+        let agree = if model == measured {
+            "agree"
+        } else {
+            "DISAGREE"
+        };
         a_tiles.sort_by_key(|t| t.1);
         let order: Vec<String> = a_tiles
             .iter()

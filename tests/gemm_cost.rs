@@ -64,7 +64,10 @@ fn the_model_counts_the_library_tile() {
     assert_eq!(cost.read_bases, [8, 2]);
     assert_eq!(cost.fma_cycles, 256);
     // Exposed 8 + 8 + 18; the reads (256) hide under the FMAs (256).
-    assert_eq!((cost.exposed(), cost.unhidden_reads(), cost.cycles()), (34, 0, 34));
+    assert_eq!(
+        (cost.exposed(), cost.unhidden_reads(), cost.cycles()),
+        (34, 0, 34)
+    );
 }
 
 #[test]
@@ -74,7 +77,10 @@ fn the_model_counts_the_padded_tile() {
     assert_eq!(cost.store_address_ops, [2, 0]);
     assert_eq!(cost.read_wavefronts, [128, 128]);
     assert_eq!(cost.read_bases, [2, 2]);
-    assert_eq!((cost.exposed(), cost.unhidden_reads(), cost.cycles()), (26, 0, 26));
+    assert_eq!(
+        (cost.exposed(), cost.unhidden_reads(), cost.cycles()),
+        (26, 0, 26)
+    );
 }
 
 #[test]
@@ -95,7 +101,10 @@ fn the_model_counts_the_row_major_tile() {
     assert_eq!(cost.read_wavefronts, [512, 128]);
     assert_eq!(cost.read_bases, [8, 2]);
     // Exposed 16; the reads, 640 wavefronts, pass the FMAs' 256 cycles by 384.
-    assert_eq!((cost.exposed(), cost.unhidden_reads(), cost.cycles()), (16, 384, 400));
+    assert_eq!(
+        (cost.exposed(), cost.unhidden_reads(), cost.cycles()),
+        (16, 384, 400)
+    );
 }
 
 /// The order the bench measured at every size: padded, swizzled, plain, row-major.
@@ -115,4 +124,3 @@ fn the_model_ranks_the_tiles_as_measured() {
     let names: Vec<&str> = ranked.iter().map(|&(_, name)| name).collect();
     assert_eq!(names, ["APadded", "GemmA", "AColumns", "ARows"]);
 }
-

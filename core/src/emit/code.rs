@@ -359,3 +359,48 @@ impl Block {
         self.results.iter().map(|code| code.eval(&env)).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Code, Op, address_ops};
+
+    fn var(name: &str) -> Code {
+        Code::var(name)
+    }
+
+    fn bin(op: Op, a: Code, b: Code) -> Code {
+        Code::bin(op, a, b)
+    }
+
+    /// A base plus constants costs the base's ops once; a constant under an XOR costs the
+    /// add and the XOR at each access.
+    #[test]
+    fn address_ops_fold_a_literal_added_last_and_count_shared_ops_once() {
+        // kv * 528 + ms + c: the base `kv * 528 + ms` (2 ops) for every c.
+        let base = bin(Op::Add, bin(Op::Mul, var("kv"), Code::Lit(528)), var("ms"));
+        let padded: Vec<Code> = [0, 132, 264]
+            .map(|c| match c {
+                0 => base.clone(),
+                c => bin(Op::Add, base.clone(), Code::Lit(c)),
+            })
+            .into();
+        assert_eq!(address_ops(&padded), 2);
+        // ((kv << 9) + ms + c) ^ (kv << 3): shl, add, shl and the XOR once (4), then an add
+        // and a XOR for each other c (2 · 2).
+        let sum = bin(Op::Add, bin(Op::Shl, var("kv"), Code::Lit(9)), var("ms"));
+        let key = bin(Op::Shl, var("kv"), Code::Lit(3));
+        let swizzled: Vec<Code> = [0, 128, 256]
+            .map(|c| {
+                let at = match c {
+                    0 => sum.clone(),
+                    c => bin(Op::Add, sum.clone(), Code::Lit(c)),
+                };
+                bin(Op::Xor, at, key.clone())
+            })
+            .into();
+        assert_eq!(address_ops(&swizzled), 8);
+        // A variable alone, or plus a literal, costs nothing.
+        let thread = [var("thread"), bin(Op::Add, var("thread"), Code::Lit(256))];
+        assert_eq!(address_ops(&thread), 0);
+    }
+}

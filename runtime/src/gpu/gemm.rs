@@ -1082,4 +1082,3 @@ fn shape2(tile: &Descriptor) -> Result<[usize; 2], GpuError> {
         )
     })
 }
-
