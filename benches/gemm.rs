@@ -283,7 +283,7 @@ fn main() -> Result<(), GpuError> {
         );
         let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.2}"));
         println!(
-            "| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {} | 1.00× | – | – | {} | 1.00× | – | – |",
+            "| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {} | 1.00× | – | – | {} | 1.00× | – | – | – |",
             show(anchor),
             show(wall_anchor)
         );
