@@ -139,12 +139,12 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())
             .map(|network| {
-                // Each writing thread's part against its share of the cache: spread over
-                // 16 threads, a 64 MiB destination stays in a 300 MiB cache (streaming it
+                // Each writing thread's part, by `cache::streams`' rule: spread over 16
+                // threads, a 64 MiB destination stays in a 300 MiB cache (streaming it
                 // made block16's AVX-512 unpack 2.3× slower on 16 cores).
                 let bytes = destination_len.saturating_mul(size_of::<E>());
                 let writers = options::writers(bytes, grid.bands(), options.threads);
-                let stream = bytes / writers >= cache::stream_bytes();
+                let stream = cache::streams(bytes / writers, writers);
                 network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
             });
         Ok(PreparedCopy {
