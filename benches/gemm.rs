@@ -11,6 +11,11 @@
 //! timed both ways too (CUDA events, and the wall clock around `BATCH` matmuls and a
 //! synchronize), and each ratio is taken against its own clock.
 //!
+//! Each scalar kernel's row ends with the cost model of its workgroup-memory traffic
+//! (`GemmKernel::share_cost`, cycles per subgroup and step of k: the stores' wavefronts and
+//! address ops, the reads' wavefronts against the FMAs' cycles), and each size with a line
+//! saying which A tile the model ranks first and which measured fastest.
+//!
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
 use std::time::{Duration, Instant};
@@ -21,17 +26,10 @@ use swizzle::gpu::{
 };
 use swizzle::raster::Raster;
 
-swizzle::layout! {
-    /// The library's A tile (`swizzle::gemm::GemmA`) without its XOR: k-major rows of 128
-    /// words, so the loads' four groups of k collide in fours.
-    pub layout AColumns { memory [k: 16, m: 128]; coords [m, k]; }
-    /// k-major rows padded to 132 words: groups of k two apart still collide in pairs (no
-    /// padding that keeps `vec4`s of m aligned separates all four).
-    pub layout APadded { memory [k: 16, m: 128] strides [132, 1]; coords [m, k]; }
-    /// Row-major, as A lies in memory: the loads write whole `vec4`s, the fragments read
-    /// single elements 16 words apart.
-    pub layout ARows { memory [m: 128, k: 16]; coords [m, k]; }
-}
+#[path = "common/gemm_tiles.rs"]
+mod gemm_tiles;
+
+use gemm_tiles::{AColumns, APadded, ARows};
 
 /// Runs per batch, and batches, of the wall-clock measurement.
 const BATCH: usize = 20;
@@ -188,9 +186,9 @@ fn main() -> Result<(), GpuError> {
     println!(
         "\n| n | kernel | median (ms) | TFLOP/s | × cuBLAS | wall, one run (ms) | \
          wall, batch of {BATCH} (ms per run) | TFLOP/s (batch) | × cuBLAS (wall) | \
-         conflicts: loads (A, B) | fragment reads (A, B) |"
+         conflicts: loads (A, B) | fragment reads (A, B) | model: cycles per step |"
     );
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|");
     for &n in &sizes {
         let (a, b) = operands(n);
         let transpose =
@@ -218,7 +216,9 @@ fn main() -> Result<(), GpuError> {
         let at =
             |results: &[(usize, f64)]| results.iter().find(|(size, _)| *size == n).map(|&(_, t)| t);
         let (anchor, wall_anchor) = (at(&cublas), at(&cublas_wall));
-        for (kernel, operands, [a_stored, b_stored]) in &kernels {
+        // The A tiles' (the first `tiles.len()` kernels) model cycles and TFLOP/s.
+        let mut a_tiles: Vec<(String, usize, f64)> = Vec::new();
+        for (index, (kernel, operands, [a_stored, b_stored])) in kernels.iter().enumerate() {
             let runs = if kernel.name() == "naive GEMM" {
                 runs.min(5)
             } else {
@@ -241,8 +241,13 @@ fn main() -> Result<(), GpuError> {
                 anchor.map_or("–".to_owned(), |t| format!("{:.2}×", tflops / t))
             };
             let ms = |time: Duration| time.as_secs_f64() * 1e3;
+            let cost = kernel.share_cost();
+            if let (true, Some(cost)) = (index < tiles.len(), cost) {
+                let tile = configs[index].a_tile.name.to_string();
+                a_tiles.push((tile, cost.cycles(), tflops(time)));
+            }
             println!(
-                "| {n} | {} | {:.3} | {:.2} | {} | {:.3} | {:.3} | {:.2} | {} | {:?} | {:?} |",
+                "| {n} | {} | {:.3} | {:.2} | {} | {:.3} | {:.3} | {:.2} | {} | {:?} | {:?} | {} |",
                 kernel.name(),
                 ms(time),
                 tflops(time),
@@ -252,12 +257,33 @@ fn main() -> Result<(), GpuError> {
                 tflops(batched),
                 ratio(tflops(batched), wall_anchor),
                 kernel.load_conflicts(),
-                kernel.fragment_conflicts
+                kernel.fragment_conflicts,
+                cost.map_or("–".to_owned(), |cost| cost.to_string())
             );
         }
+        let first = |key: &dyn Fn(&(String, usize, f64)) -> f64| {
+            let best = a_tiles.iter().min_by(|x, y| key(x).total_cmp(&key(y)));
+            best.map_or("–", |(tile, _, _)| tile.as_str()).to_owned()
+        };
+        let (model, measured) = (first(&|t| t.1 as f64), first(&|t| -t.2));
+        let agree = if model == measured {
+            "agree"
+        } else {
+            "DISAGREE"
+        };
+        a_tiles.sort_by_key(|t| t.1);
+        let order: Vec<String> = a_tiles
+            .iter()
+            .map(|(tile, cycles, tflops)| format!("{tile} {cycles} ({tflops:.2})"))
+            .collect();
+        println!(
+            "| {n} | A tiles: the model ranks `{model}` first, `{measured}` measured fastest \
+             ({agree}); by model cycles (TFLOP/s): {} | | | | | | | | | | |",
+            order.join(", ")
+        );
         let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.2}"));
         println!(
-            "| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {} | 1.00× | – | – | {} | 1.00× | – | – |",
+            "| {n} | cuBLAS SGEMM (torch, TF32 off) | – | {} | 1.00× | – | – | {} | 1.00× | – | – | – |",
             show(anchor),
             show(wall_anchor)
         );

@@ -341,7 +341,10 @@
 //! (BENCHMARKS.md, "Tensor-core GEMM").
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
-//! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand. Bounds
+//! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand, and
+//! `share_cost()`, a model of what the workgroup-memory traffic costs a step of k (the
+//! stores' wavefronts and unfoldable address ops, the reads' wavefronts past the FMAs),
+//! which ranks tile layouts (`Gemm::share_cost()` computes it without a device). Bounds
 //! checks are off in `config()`: every index is in range by construction (the tiles' offsets
 //! lie in their spaces, the matrices' reads and C's writes under guards derived from the
 //! extents, the buffers' lengths checked by `run`); BENCHMARKS.md has what they would cost.

@@ -102,6 +102,8 @@ fn seed_000_row_major_and_morton_4x4() {
     assert_eq!(seed_count_analyser(&tile, &morton), 2);
     let report = bank_conflicts(&tile, &morton, Banks::default()).unwrap();
     assert_eq!((report.degree, report.phases, report.worst), (1, 1, None));
+    // One phase, conflict-free: one pass of the banks.
+    assert_eq!(report.wavefronts, 1);
 
     // The layout itself in Morton order, read by 16 lanes row by row: a permutation again.
     let morton_tile =
@@ -160,10 +162,15 @@ fn lds_xor_is_conflict_free_for_its_mfma_read() {
     let lds = layout(LDS_A);
     let report = bank_conflicts(&lds, &read, Banks::default()).unwrap();
     assert_eq!((report.degree, report.phases, report.worst), (1, 8, None));
+    // 8 phases of 8 lanes (16 bytes each), each conflict-free: 8 passes.
+    assert_eq!(report.wavefronts, 8);
 
     let row_major = layout("layout R { memory [m: 128, k: 32]; coords [m, k]; }");
     let report = bank_conflicts(&row_major, &read, Banks::default()).unwrap();
     assert_eq!((report.degree, report.phases), (4, 8));
+    // Rows are 64 bytes (16 words) apart, so in each phase's 8 rows the even ones share
+    // banks 0–3 and the odd ones 16–19: 4 words a bank, 4 passes a phase, 32 in all.
+    assert_eq!(report.wavefronts, 32);
     let touch = |m: usize| Touch {
         lane: m,
         coord: vec![m, 0],

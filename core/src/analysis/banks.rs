@@ -16,6 +16,11 @@
 //!   not a conflict. An element wider than a bank word occupies every word it overlaps.
 //! - **Degree.** The report's `degree` is the maximum over banks and phases; 1 means
 //!   conflict-free.
+//! - **Wavefronts.** Each phase takes as many passes of the banks (wavefronts, one cycle of
+//!   the shared-memory pipe each) as its busiest bank's distinct words; the report's
+//!   `wavefronts` is their sum over the phases: what the instruction costs the pipe, where
+//!   `degree` says only how bad its worst phase is (a conflict-free `vec4` access takes four
+//!   wavefronts, one per quarter-warp phase; a 4-way conflicted scalar one takes four too).
 //!
 //! Where every lane touches a distinct word, this equals the "count the accesses per bank"
 //! analysers of the CK Tile seeds (000, 003).
@@ -98,6 +103,9 @@ pub struct BankReport {
     pub degree: usize,
     /// Number of phases the access is split into.
     pub phases: usize,
+    /// The sum over phases of the busiest bank's distinct words: the passes (cycles of the
+    /// shared-memory pipe) the whole instruction takes; 0 where it touches nothing.
+    pub wavefronts: usize,
     /// When `degree > 1`, the first bank (in phase order, then bank order) reaching it.
     pub worst: Option<BankConflict>,
 }
@@ -171,6 +179,12 @@ pub fn conflicts_of(
         }
     }
     let degree = requests.values().map(Vec::len).max().unwrap_or(0);
+    let mut busiest: BTreeMap<usize, usize> = BTreeMap::new();
+    for (&(phase, _), words) in &requests {
+        let most = busiest.entry(phase).or_default();
+        *most = (*most).max(words.len());
+    }
+    let wavefronts = busiest.values().sum();
     let worst = requests
         .into_iter()
         .find(|(_, words)| degree > 1 && words.len() == degree)
@@ -182,6 +196,7 @@ pub fn conflicts_of(
     BankReport {
         degree,
         phases,
+        wavefronts,
         worst,
     }
 }

@@ -147,6 +147,16 @@ impl Code {
         }
     }
 
+    /// Every operation of the code into `ops`, each distinct one once.
+    fn insert_ops<'a>(&'a self, ops: &mut HashSet<&'a Code>) {
+        if let Code::Bin(_, a, b) = self
+            && ops.insert(self)
+        {
+            a.insert_ops(ops);
+            b.insert_ops(ops);
+        }
+    }
+
     fn count<'a>(&'a self, counts: &mut HashMap<&'a Code, usize>) {
         if let Code::Bin(_, a, b) = self {
             *counts.entry(self).or_default() += 1;
@@ -246,6 +256,28 @@ impl Block {
     }
 }
 
+/// The operations a GPU computes for `addresses`, the element indices one thread's accesses
+/// of workgroup memory take, beyond the variables they read: each distinct operation once
+/// (a compiler computes a common subexpression once), and a literal added last not at all
+/// (it goes into the access instruction's immediate offset, `[r + 528]`). So accesses of a
+/// padded or plain tile, which differ by constants, cost the ops of their one base, while
+/// an XOR applied after the constant, `(b + 128) ^ key`, costs its add and its XOR at each
+/// access whose constant differs.
+pub fn address_ops<'a>(addresses: impl IntoIterator<Item = &'a Code>) -> usize {
+    let mut ops: HashSet<&Code> = HashSet::new();
+    for address in addresses {
+        let mut core = address;
+        while let Code::Bin(Op::Add, a, b) = core {
+            match (&**a, &**b) {
+                (rest, Code::Lit(_)) | (Code::Lit(_), rest) => core = rest,
+                _ => break,
+            }
+        }
+        core.insert_ops(&mut ops);
+    }
+    ops.len()
+}
+
 /// An unused local name after `base`, in lower case: a local named after an upper-case dim
 /// (`K0`) would be read as a pattern on any constant of that name in the user's module.
 pub fn fresh(base: &str, used: &mut HashSet<String>) -> String {
@@ -325,5 +357,50 @@ impl Block {
             env.insert(name.clone(), value);
         }
         self.results.iter().map(|code| code.eval(&env)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Code, Op, address_ops};
+
+    fn var(name: &str) -> Code {
+        Code::var(name)
+    }
+
+    fn bin(op: Op, a: Code, b: Code) -> Code {
+        Code::bin(op, a, b)
+    }
+
+    /// A base plus constants costs the base's ops once; a constant under an XOR costs the
+    /// add and the XOR at each access.
+    #[test]
+    fn address_ops_fold_a_literal_added_last_and_count_shared_ops_once() {
+        // kv * 528 + ms + c: the base `kv * 528 + ms` (2 ops) for every c.
+        let base = bin(Op::Add, bin(Op::Mul, var("kv"), Code::Lit(528)), var("ms"));
+        let padded: Vec<Code> = [0, 132, 264]
+            .map(|c| match c {
+                0 => base.clone(),
+                c => bin(Op::Add, base.clone(), Code::Lit(c)),
+            })
+            .into();
+        assert_eq!(address_ops(&padded), 2);
+        // ((kv << 9) + ms + c) ^ (kv << 3): shl, add, shl and the XOR once (4), then an add
+        // and a XOR for each other c (2 · 2).
+        let sum = bin(Op::Add, bin(Op::Shl, var("kv"), Code::Lit(9)), var("ms"));
+        let key = bin(Op::Shl, var("kv"), Code::Lit(3));
+        let swizzled: Vec<Code> = [0, 128, 256]
+            .map(|c| {
+                let at = match c {
+                    0 => sum.clone(),
+                    c => bin(Op::Add, sum.clone(), Code::Lit(c)),
+                };
+                bin(Op::Xor, at, key.clone())
+            })
+            .into();
+        assert_eq!(address_ops(&swizzled), 8);
+        // A variable alone, or plus a literal, costs nothing.
+        let thread = [var("thread"), bin(Op::Add, var("thread"), Code::Lit(256))];
+        assert_eq!(address_ops(&thread), 0);
     }
 }

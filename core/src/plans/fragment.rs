@@ -190,13 +190,55 @@ impl Fragment {
         reads: &[Read],
         subgroup: usize,
     ) -> BankReport {
+        let mut worst: Option<BankReport> = None;
+        for (_, report) in self.read_reports(operand, tile, reads, subgroup) {
+            if worst.as_ref().is_none_or(|w| report.degree > w.degree) {
+                worst = Some(report);
+            }
+        }
+        worst.unwrap_or(BankReport {
+            degree: 0,
+            phases: 0,
+            wavefronts: 0,
+            worst: None,
+        })
+    }
+
+    /// The wavefronts (passes of the banks, [`BankReport::wavefronts`]) that one subgroup's
+    /// reads of the operand take over one tile: every read at every step of `k`, each the
+    /// worst subgroup's.
+    pub fn read_wavefronts(
+        &self,
+        operand: Operand,
+        tile: &Descriptor,
+        reads: &[Read],
+        subgroup: usize,
+    ) -> usize {
+        let mut worst: Vec<usize> = Vec::new();
+        for (at, report) in self.read_reports(operand, tile, reads, subgroup) {
+            if worst.len() <= at {
+                worst.resize(at + 1, 0);
+            }
+            worst[at] = worst[at].max(report.wavefronts);
+        }
+        worst.iter().sum()
+    }
+
+    /// The bank report of every read at every step of `k` for every subgroup of `subgroup`
+    /// lanes, each with the index of its read and step (`read · depth + k`).
+    fn read_reports<'a>(
+        &'a self,
+        operand: Operand,
+        tile: &'a Descriptor,
+        reads: &'a [Read],
+        subgroup: usize,
+    ) -> impl Iterator<Item = (usize, BankReport)> + 'a {
         let depth = self.depth(operand, tile);
         let threads = self.thread_count();
         let subgroup = subgroup.max(1);
-        let mut worst: Option<BankReport> = None;
-        for read in reads {
-            for k in 0..depth {
-                for start in (0..threads).step_by(subgroup) {
+        reads.iter().enumerate().flat_map(move |(r, read)| {
+            (0..depth).flat_map(move |k| {
+                (0..threads).step_by(subgroup).map(move |start| {
                     let touches: Vec<Touch> = (start..threads.min(start + subgroup))
                         .filter_map(|thread| {
                             let coord = self.coordinate(operand, read.first, thread, k);
@@ -210,16 +252,9 @@ impl Fragment {
                         .collect();
                     let report =
                         banks::conflicts_of(&touches, subgroup, read.width, 4, Banks::default());
-                    if worst.as_ref().is_none_or(|w| report.degree > w.degree) {
-                        worst = Some(report);
-                    }
-                }
-            }
-        }
-        worst.unwrap_or(BankReport {
-            degree: 0,
-            phases: 0,
-            worst: None,
+                    (r * depth + k, report)
+                })
+            })
         })
     }
 

@@ -826,6 +826,13 @@ pub struct Copied {
 }
 
 impl Program {
+    /// The operations one run of the program computes for its destination's addresses
+    /// ([`address_ops`](crate::emit::code::address_ops): each distinct one once, a literal
+    /// added last folded into the access), beyond the prologue's thread coordinates.
+    pub fn destination_address_ops(&self) -> usize {
+        crate::emit::code::address_ops(self.moves.iter().flat_map(|m| &m.destination.accesses))
+    }
+
     /// Runs the program for one thread on 64-bit integers as the printed code does: the
     /// element copies it performs, in order. `None` where a value does not compute.
     pub fn run(&self, thread: u64, tiles: &[u64], extents: &[u64]) -> Option<Vec<Copied>> {

@@ -18,11 +18,15 @@ use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{Fragment, Operand, Read};
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
-use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
 use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
+
+/// Subgroup-wide FMAs an SM issues in the cycle its shared-memory pipe serves one wavefront:
+/// 128 FP32 lanes and 128 bytes of workgroup memory a cycle (NVIDIA since Volta).
+const FMAS_PER_WAVEFRONT: usize = 4;
 
 /// The layouts of a GEMM.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +132,89 @@ pub struct GemmKernel {
     pub loads: [Vec<Instruction>; 2],
     /// The worst bank conflict of the fragment reads of A's and of B's tile.
     pub fragment_conflicts: [usize; 2],
+    /// What the scalar kernel's workgroup-memory traffic costs (`None` for the naive and
+    /// the tensor-core kernels).
+    pub(super) share_cost: Option<ShareCost>,
+}
+
+/// What a scalar GEMM's workgroup-memory traffic costs one subgroup (32 lanes) per step of
+/// k, that is per tile of A and of B, counted from the plan: the model that ranks A's (or
+/// B's) tile layouts for [`Gemm`] ([`Gemm::share_cost`], [`GemmKernel::share_cost`]).
+///
+/// A step is: the tiled copies load the tiles and store them into workgroup memory, a
+/// barrier, then for each k of the tile the fragment reads and the FMAs, then a barrier.
+/// Two kinds of cost, weighed by where they sit:
+///
+/// - **Exposed: the stores.** They lie between the two barriers, after the loads they
+///   store, and nothing of the workgroup runs beside them, so each of their cycles is a
+///   cycle of the step: every store instruction's wavefronts (passes of the banks,
+///   [`BankReport::wavefronts`](swizzle_core::analysis::banks::BankReport): a conflict-free
+///   scalar store takes one, a 2-way conflicted one two, a `vec4` store four, one per
+///   quarter-warp phase), once per thread-value instruction, and the operations of the
+///   stores' addresses that do not fold into the instruction's immediate offset
+///   ([`address_ops`](swizzle_core::emit::code::address_ops): a padded or plain tile's
+///   stores are one base plus constants; an XOR applied after the constant, as a swizzle
+///   keyed by the thread's k writes it, costs its add and XOR at every store). Both weigh
+///   one cycle: a subgroup's store waits for its address and for the pipe, and the
+///   barrier waits for the slowest subgroup.
+/// - **Overlapped: the fragment reads.** They sit among the FMAs, which the SM issues four
+///   subgroup-wide a cycle while its shared-memory pipe serves one wavefront a cycle, so
+///   the reads cost the step only the wavefronts past the FMAs' cycles. Their addresses
+///   cost nothing per step: the kernel computes each read's bases once per thread
+///   ([`Fragment::bases`]) and each k adds a constant; what a swizzle keyed by k costs
+///   there is registers held across the loop, [`ShareCost::read_bases`] (not cycles).
+///
+/// [`ShareCost::cycles`] is the sum; the tile with the fewest cycles ranks first. It counts
+/// workgroup memory only: the global loads, the same for every tile of one operand order,
+/// are not in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShareCost {
+    /// Wavefronts of the copies' stores into A's and B's tiles.
+    pub store_wavefronts: [usize; 2],
+    /// Address operations of those stores that do not fold into an immediate offset.
+    pub store_address_ops: [usize; 2],
+    /// Wavefronts of the fragment reads of A's and B's tiles, every k of the tile.
+    pub read_wavefronts: [usize; 2],
+    /// Addresses a thread holds across the loop for its reads of A's and B's tiles: one
+    /// per read and base ([`Fragment::bases`]).
+    pub read_bases: [usize; 2],
+    /// Cycles of the subgroup's FMAs on the SM's FP32 pipes: `BK` times its values, over
+    /// the four subgroup-wide FMAs an SM issues a cycle.
+    pub fma_cycles: usize,
+}
+
+impl ShareCost {
+    /// The exposed cycles: the stores' wavefronts and address operations.
+    pub fn exposed(&self) -> usize {
+        self.store_wavefronts.iter().sum::<usize>() + self.store_address_ops.iter().sum::<usize>()
+    }
+
+    /// The reads' wavefronts past the FMAs' cycles.
+    pub fn unhidden_reads(&self) -> usize {
+        let reads: usize = self.read_wavefronts.iter().sum();
+        reads.saturating_sub(self.fma_cycles)
+    }
+
+    /// The model's cost of a step: [`exposed`](ShareCost::exposed) plus
+    /// [`unhidden_reads`](ShareCost::unhidden_reads).
+    pub fn cycles(&self) -> usize {
+        self.exposed() + self.unhidden_reads()
+    }
+}
+
+impl std::fmt::Display for ShareCost {
+    /// `34 = stores 16 wf + 18 ops, reads 256 wf / 256 FMA cycles`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} = stores {} wf + {} ops, reads {} wf / {} FMA cycles",
+            self.cycles(),
+            self.store_wavefronts.iter().sum::<usize>(),
+            self.store_address_ops.iter().sum::<usize>(),
+            self.read_wavefronts.iter().sum::<usize>(),
+            self.fma_cycles
+        )
+    }
 }
 
 impl<T: GemmElement> Dispatch<(&Buffer<T>, &Buffer<T>, &Buffer<f32>)> for GemmKernel {
@@ -158,6 +245,12 @@ impl GemmKernel {
                 .max()
                 .unwrap_or(0)
         })
+    }
+
+    /// What the workgroup-memory traffic of the scalar kernel costs per step of k
+    /// ([`ShareCost`]); `None` for the naive and the tensor-core kernels.
+    pub fn share_cost(&self) -> Option<&ShareCost> {
+        self.share_cost.as_ref()
     }
 
     /// Floating-point operations of one run: `2 · m · n · k`.
@@ -250,6 +343,11 @@ impl Gpu {
                 .read_conflicts(operand, tile, reads, SUBGROUP)
                 .degree
         };
+        let loads = scalar
+            .loads
+            .each_ref()
+            .map(|l| l.copy.instructions(l.width));
+        let share_cost = scalar.share_cost(&loads)?;
         Ok(GemmKernel {
             name,
             wgsl: module,
@@ -257,15 +355,30 @@ impl Gpu {
             shape: [m, n, k],
             operand_bits: operands.bits(),
             path: GemmPath::Scalar { why },
-            loads: scalar
-                .loads
-                .each_ref()
-                .map(|l| l.copy.instructions(l.width)),
+            loads,
             fragment_conflicts: [
                 conflicts(Operand::A, a_tile, &scalar.reads[0]),
                 conflicts(Operand::B, b_tile, &scalar.reads[1]),
             ],
+            share_cost: Some(share_cost),
         })
+    }
+}
+
+impl Gemm<'_> {
+    /// What the scalar kernel's workgroup-memory traffic costs per step of k ([`ShareCost`])
+    /// where the matrices are multiples of the tiles, without a device: the model that
+    /// ranks tile layouts, as [`GemmKernel::share_cost`] reports it for a built kernel.
+    pub fn share_cost(&self) -> Result<ShareCost, GpuError> {
+        let [bm, bn, bk] = check_tiles(self)?;
+        let fragment = fragment_of(self.fragments)?;
+        let views = [transposed(self.a_tile), transposed(self.b_tile)];
+        let scalar = Scalar::new(self, [bm, bn, bk], [bm, bn, bk], &fragment, &views);
+        let loads = scalar
+            .loads
+            .each_ref()
+            .map(|l| l.copy.instructions(l.width));
+        scalar.share_cost(&loads)
     }
 }
 
@@ -350,6 +463,19 @@ struct Load<'a> {
     width: usize,
 }
 
+impl Load<'_> {
+    /// One thread's straight-line code of the copy.
+    fn program(&self) -> Result<Program, GpuError> {
+        self.copy.program(self.width).ok_or_else(|| {
+            unsupported(
+                self.copy.threads.descriptor,
+                "its elements do not fold into expressions of the thread small enough to \
+                 unroll",
+            )
+        })
+    }
+}
+
 /// The scalar GEMM of one shape, checked: what its module and name are printed from.
 struct Scalar<'a> {
     gemm: &'a Gemm<'a>,
@@ -417,6 +543,54 @@ impl<'a> Scalar<'a> {
         }
     }
 
+    /// The model's cost of a step ([`ShareCost`]), from the copies' `instructions`.
+    fn share_cost(&self, instructions: &[Vec<Instruction>; 2]) -> Result<ShareCost, GpuError> {
+        let gemm = self.gemm;
+        let mut cost = ShareCost {
+            fma_cycles: self.tile[2] * self.fragment.values.len() / FMAS_PER_WAVEFRONT,
+            ..ShareCost::default()
+        };
+        for (i, (load, instructions)) in self.loads.iter().zip(instructions).enumerate() {
+            if !matches!(load.copy.destination, Side::Tile(_)) {
+                continue;
+            }
+            // A move the tile takes in pieces is one store per piece, each costing (at
+            // most) what its worst piece does.
+            let piece = load.copy.piece(load.copy.destination, load.width).max(1);
+            cost.store_wavefronts[i] = instructions
+                .iter()
+                .map(|instruction| match &instruction.destination {
+                    tiled_copy::Cost::Banks(report) => {
+                        report.wavefronts * instruction.width.div_ceil(piece)
+                    }
+                    tiled_copy::Cost::Memory(_) => 0,
+                })
+                .sum();
+            cost.store_address_ops[i] = load.program()?.destination_address_ops();
+        }
+        for (i, (operand, tile)) in [(Operand::A, gemm.a_tile), (Operand::B, gemm.b_tile)]
+            .into_iter()
+            .enumerate()
+        {
+            let reads = &self.reads[i];
+            cost.read_wavefronts[i] = self
+                .fragment
+                .read_wavefronts(operand, tile, reads, SUBGROUP);
+            cost.read_bases[i] = reads
+                .iter()
+                .map(|&read| {
+                    let mut bases: Vec<usize> = (self.fragment.bases(operand, tile, read))
+                        .iter()
+                        .map(|&(base, _)| base)
+                        .collect();
+                    bases.dedup();
+                    bases.len()
+                })
+                .sum();
+        }
+        Ok(cost)
+    }
+
     /// C's tiles along m and n.
     fn grid(&self) -> [usize; 2] {
         let ([m, n, _], [bm, bn, _]) = (self.shape, self.tile);
@@ -434,13 +608,7 @@ impl<'a> Scalar<'a> {
         };
         let (a_layout, b_layout) = (layout(gemm.a_tile)?, layout(gemm.b_tile)?);
         let copy = |name: &str, tile: &Descriptor, load: &Load, buffer: &str| {
-            let program = load.copy.program(load.width).ok_or_else(|| {
-                unsupported(
-                    load.copy.threads.descriptor,
-                    "its elements do not fold into expressions of the thread small enough to \
-                     unroll",
-                )
-            })?;
+            let program = load.program()?;
             Ok::<String, GpuError>(wgsl::tiled_copy(
                 name,
                 &format!(
@@ -598,6 +766,7 @@ impl Gpu {
             },
             loads: [Vec::new(), Vec::new()],
             fragment_conflicts: [0, 0],
+            share_cost: None,
         })
     }
 }

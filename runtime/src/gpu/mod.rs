@@ -41,7 +41,7 @@ pub use buffer::{Buffer, Word};
 pub use device::Gpu;
 pub use dispatch::{Dispatch, WARM_UP};
 pub use error::GpuError;
-pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, Stored};
+pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
 pub use kernel::{BoundsChecks, Kernel, MapKernel};

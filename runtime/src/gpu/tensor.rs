@@ -288,6 +288,7 @@ impl Gpu {
                 fragment_load_conflicts(tc.b_tile),
             ],
             path: GemmPath::TensorCores,
+            share_cost: None,
         })
     }
 }
