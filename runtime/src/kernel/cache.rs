@@ -28,36 +28,39 @@ const LEAST_BYTES: usize = 1 << 20;
 /// Whether a copy whose destination `writers` threads write, `bytes_per_writer` bytes
 /// each, writes with streaming stores (the module's rule).
 pub fn streams(bytes_per_writer: usize, writers: usize) -> bool {
+    let thresholds = thresholds();
     bytes_per_writer
         >= match writers {
-            0 | 1 => lone_writer_bytes(),
-            _ => stream_bytes(),
+            0 | 1 => thresholds.lone,
+            _ => thresholds.several,
         }
 }
 
-/// Several writers stream where each writes at least this many bytes: three quarters of a
-/// thread's share of the last-level cache, in whole lines.
-pub fn stream_bytes() -> usize {
-    static BYTES: OnceLock<usize> = OnceLock::new();
-    *BYTES.get_or_init(|| {
-        let share = caches()
-            .into_iter()
-            .max_by_key(|cache| cache.bytes)
-            .map_or(FALLBACK_BYTES, |cache| cache.bytes / cache.sharing);
-        lines(share / 4 * 3)
-    })
+/// The least bytes per writer that stream, in whole lines, from this CPU's caches.
+struct Thresholds {
+    /// A lone writer's: its core's L2 (never more than `several`).
+    lone: usize,
+    /// Each of several writers': three quarters of a thread's share of the last-level cache.
+    several: usize,
 }
 
-/// A lone writer streams where it writes at least this many bytes: its core's L2, in
-/// whole lines (never more than [`stream_bytes`]).
-pub fn lone_writer_bytes() -> usize {
-    static BYTES: OnceLock<usize> = OnceLock::new();
-    *BYTES.get_or_init(|| {
-        let core = caches()
-            .into_iter()
+fn thresholds() -> &'static Thresholds {
+    static THRESHOLDS: OnceLock<Thresholds> = OnceLock::new();
+    THRESHOLDS.get_or_init(|| {
+        let caches = caches();
+        let share = caches
+            .iter()
+            .max_by_key(|cache| cache.bytes)
+            .map_or(FALLBACK_BYTES, |cache| cache.bytes / cache.sharing);
+        let several = lines(share / 4 * 3);
+        let core = caches
+            .iter()
             .find(|cache| cache.level == 2)
             .map_or(FALLBACK_CORE_BYTES, |cache| cache.bytes);
-        lines(core).min(stream_bytes())
+        Thresholds {
+            lone: lines(core).min(several),
+            several,
+        }
     })
 }
 
@@ -119,24 +122,25 @@ fn caches() -> Vec<Cache> {
 
 #[cfg(test)]
 mod tests {
-    use super::{lone_writer_bytes, stream_bytes, streams};
+    use super::{streams, thresholds};
 
     /// Each threshold is a cache's share: whole 64-byte lines, at least 1 MiB, the same on
     /// every call; a lone writer's is never above several writers'.
     #[test]
     fn streams_past_a_cache() {
-        for bytes in [stream_bytes(), lone_writer_bytes()] {
+        let (lone, several) = (thresholds().lone, thresholds().several);
+        for bytes in [several, lone] {
             assert!(bytes >= 1 << 20, "{bytes}");
             assert_eq!(bytes % 64, 0);
         }
-        assert_eq!(stream_bytes(), stream_bytes());
-        assert!(lone_writer_bytes() <= stream_bytes());
+        assert_eq!(several, thresholds().several);
+        assert!(lone <= several);
     }
 
     /// The rule at its two thresholds.
     #[test]
     fn lone_and_several_writers() {
-        let (lone, several) = (lone_writer_bytes(), stream_bytes());
+        let (lone, several) = (thresholds().lone, thresholds().several);
         assert!(streams(lone, 1) && !streams(lone - 64, 1));
         assert!(streams(several, 4) && !streams(several - 64, 4));
         assert_eq!(streams(lone, 16), lone == several);
