@@ -343,10 +343,7 @@ impl Gpu {
                 .read_conflicts(operand, tile, reads, SUBGROUP)
                 .degree
         };
-        let loads = scalar
-            .loads
-            .each_ref()
-            .map(|l| l.copy.instructions(l.width));
+        let loads = scalar.load_instructions();
         let share_cost = scalar.share_cost(&loads)?;
         Ok(GemmKernel {
             name,
@@ -374,11 +371,7 @@ impl Gemm<'_> {
         let fragment = fragment_of(self.fragments)?;
         let views = [transposed(self.a_tile), transposed(self.b_tile)];
         let scalar = Scalar::new(self, [bm, bn, bk], [bm, bn, bk], &fragment, &views);
-        let loads = scalar
-            .loads
-            .each_ref()
-            .map(|l| l.copy.instructions(l.width));
-        scalar.share_cost(&loads)
+        scalar.share_cost(&scalar.load_instructions())
     }
 }
 
@@ -541,6 +534,11 @@ impl<'a> Scalar<'a> {
             c_runs,
             c_width,
         }
+    }
+
+    /// The instructions of A's and B's tiled copies, with their conflicts and transactions.
+    fn load_instructions(&self) -> [Vec<Instruction>; 2] {
+        self.loads.each_ref().map(|l| l.copy.instructions(l.width))
     }
 
     /// The model's cost of a step ([`ShareCost`]), from the copies' `instructions`.
