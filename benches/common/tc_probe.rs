@@ -389,13 +389,7 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
     });
     let (pipeline, group) = pipeline_and_group(device, wgsl, [&a, &b, &c], &errors)?;
     let run = |count: usize| {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        for _ in 0..count {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(groups[0], groups[1], 1);
-        }
+        let encoder = dispatches(device, (&pipeline, &group), groups, count);
         gpu.queue().submit([encoder.finish()]);
         let _ = device.poll(wgpu::PollType::wait_indefinitely());
     };
@@ -453,6 +447,23 @@ fn pipeline_and_group(
         entries: &entries,
     });
     Ok((pipeline, group))
+}
+
+/// An encoder holding `count` compute passes of `pipeline` over `groups` workgroups.
+fn dispatches(
+    device: &wgpu::Device,
+    (pipeline, group): (&wgpu::ComputePipeline, &wgpu::BindGroup),
+    groups: [u32; 2],
+    count: usize,
+) -> wgpu::CommandEncoder {
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for _ in 0..count {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(groups[0], groups[1], 1);
+    }
+    encoder
 }
 
 /// Milliseconds per dispatch: `run(count)` records and waits for `count` dispatches; warmed
@@ -708,13 +719,7 @@ pub fn run_and_time(
     });
     let (pipeline, group) = pipeline_and_group(&device, wgsl, [&ab, &bb, &c], &errors)?;
     let run = |count: usize, read: bool| {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        for _ in 0..count {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(groups[0], groups[1], 1);
-        }
+        let mut encoder = dispatches(&device, (&pipeline, &group), groups, count);
         if read {
             encoder.copy_buffer_to_buffer(&c, 0, &staging, 0, size);
         }
