@@ -188,7 +188,7 @@ fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
 
 /// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
 /// multiply-adds, and without the k-loop's fetches from storage (the puts store the
-/// prologue's registers again).
+/// prologue's registers or fragments again).
 fn parts(wgsl: &str) -> [(&'static str, String); 2] {
     let keep = |drop: &dyn Fn(&str) -> bool| -> String {
         wgsl.lines()
@@ -203,7 +203,9 @@ fn parts(wgsl: &str) -> [(&'static str, String); 2] {
         ),
         (
             "without the k-loop's fetches",
-            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
+            keep(&|l| {
+                ["ra", "rb", "fa", "fb"].iter().any(|r| l.starts_with(r)) && l.contains("step")
+            }),
         ),
     ]
 }

@@ -39,6 +39,9 @@ pub struct Split {
     /// Steps the producers fetch ahead of the consumers (1: fetch and put within the step;
     /// 2: the fetch's registers held across the barrier).
     pub ahead: usize,
+    /// The producers move 16 × 16 fragments (`coopLoadT` from storage, `coopStoreT` into
+    /// the stage) instead of `vec4<f16>`s.
+    pub fragments: bool,
 }
 
 impl Split {
@@ -118,6 +121,15 @@ impl Split {
             },
         };
         let consumers = self.consumers();
+        let movers = FragmentMoves {
+            producers: self.p,
+            a: [bm / 16, ks / 16, kq, ks / 4, 0, self.a_pitch()],
+            b: [ks / 16, bn / 16, nq, ks * nq, self.b_at(), self.b_pitch()],
+        };
+        let mover: &dyn Mover = match self.fragments {
+            true => &movers,
+            false => &copies,
+        };
         let mut w = String::from(HEADER);
         w.push_str(&format!(
             "// Two stages of the workgroup's tiles: A's {bm} × {ks} at a pitch of {} vec4, then B's {ks} × {bn} at a pitch of {}.\n",
@@ -159,25 +171,26 @@ impl Split {
         ));
         w.push_str(&accumulators(fi, fj));
         w.push_str(&format!(
-            "    // The producer's copies (lane among {}; consumers compute unused values).\n",
-            32 * self.p
+            "    // The producer's copies (lane among {}, subgroup among {}; consumers compute unused values).\n",
+            32 * self.p,
+            self.p
         ));
         w.push_str(&format!(
             "    let producer = thread - {}u;\n",
             32 * consumers
         ));
-        w.push_str(&copies.indices("    "));
-        w.push_str(&copies.declare(0, "    "));
+        w.push_str(&mover.indices("    "));
+        w.push_str(&mover.declare(0, "    "));
         let mut line = |indent: usize, s: &str| {
             w.push_str(&" ".repeat(indent));
             w.push_str(s);
             w.push('\n');
         };
         line(4, "if (!consumer) {");
-        w.push_str(&copies.fetch(0, "0u", false, "        "));
-        w.push_str(&copies.put(0, "0u", "        "));
+        w.push_str(&mover.fetch(0, "0u", false, "        "));
+        w.push_str(&mover.put(0, "0u", "        "));
         if self.ahead == 2 {
-            w.push_str(&copies.fetch(0, &format!("{}u", 1.min(steps - 1)), false, "        "));
+            w.push_str(&mover.fetch(0, &format!("{}u", 1.min(steps - 1)), false, "        "));
         }
         w.push_str("    }\n    workgroupBarrier();\n");
         w.push_str(&format!(
@@ -198,13 +211,13 @@ impl Split {
         w.push_str(&format!("        }} else if (step + 1u < {steps}u) {{\n"));
         match self.ahead {
             1 => {
-                w.push_str(&copies.fetch(0, "(step + 1u)", false, "            "));
-                w.push_str(&copies.put(0, "there", "            "));
+                w.push_str(&mover.fetch(0, "(step + 1u)", false, "            "));
+                w.push_str(&mover.put(0, "there", "            "));
             }
             _ => {
                 w.push_str("            // Step + 1 from registers; step + 2 into them, in flight across the barrier.\n");
-                w.push_str(&copies.put(0, "there", "            "));
-                w.push_str(&copies.fetch(
+                w.push_str(&mover.put(0, "there", "            "));
+                w.push_str(&mover.fetch(
                     0,
                     &format!("min(step + 2u, {}u)", steps - 1),
                     false,
@@ -217,6 +230,117 @@ impl Split {
         w.push_str(&store(fi, fj, n, "        "));
         w.push_str("    }\n}\n");
         w
+    }
+}
+
+/// How the producers move a step's slices: where each move reads and writes (`let`s), its
+/// registers, the fetch of step `step` into them and their put into a stage.
+pub trait Mover {
+    fn indices(&self, indent: &str) -> String;
+    fn declare(&self, set: usize, indent: &str) -> String;
+    fn fetch(&self, set: usize, step: &str, decl: bool, indent: &str) -> String;
+    fn put(&self, set: usize, base: &str, indent: &str) -> String;
+}
+
+impl Mover for Copies {
+    fn indices(&self, indent: &str) -> String {
+        Copies::indices(self, indent)
+    }
+    fn declare(&self, set: usize, indent: &str) -> String {
+        Copies::declare(self, set, indent)
+    }
+    fn fetch(&self, set: usize, step: &str, decl: bool, indent: &str) -> String {
+        Copies::fetch(self, set, step, decl, indent)
+    }
+    fn put(&self, set: usize, base: &str, indent: &str) -> String {
+        Copies::put(self, set, base, indent)
+    }
+}
+
+/// The producers' moves as 16 × 16 fragments, round-robin over the producer subgroups:
+/// each operand's `[rows, cols]` of fragments in a step, its storage pitch and step in
+/// `vec4`s, and where its tile starts in a stage and its pitch there (`vec4`s).
+pub struct FragmentMoves {
+    pub producers: usize,
+    pub a: [usize; 6],
+    pub b: [usize; 6],
+}
+
+impl FragmentMoves {
+    fn operands(&self) -> [(&'static str, &'static str, [usize; 6]); 2] {
+        [("a", "A", self.a), ("b", "B", self.b)]
+    }
+    fn per_producer([rows, cols, ..]: [usize; 6], producers: usize) -> usize {
+        assert!(
+            (rows * cols).is_multiple_of(producers),
+            "fragments over producers"
+        );
+        rows * cols / producers
+    }
+}
+
+impl Mover for FragmentMoves {
+    fn indices(&self, indent: &str) -> String {
+        let mut out = format!("{indent}let mover = producer / 32u;\n");
+        for (x, _, at @ [_, cols, pitch, _, dst_at, dst_pitch]) in self.operands() {
+            let (first_row, first_col) = match x {
+                "a" => ("tile_m", ""),
+                _ => ("", " + tile_n"),
+            };
+            for r in 0..Self::per_producer(at, self.producers) {
+                let f = format!("(mover + {}u)", self.producers * r);
+                let row = match first_row {
+                    "" => format!("{f} / {cols}u * 16u * {pitch}u"),
+                    first => format!("({first} + {f} / {cols}u * 16u) * {pitch}u"),
+                };
+                out.push_str(&format!(
+                    "{indent}let f{x}_src{r} = {row}{first_col} + {f} % {cols}u * 4u;\n"
+                ));
+                let at = match dst_at {
+                    0 => String::new(),
+                    at => format!("{at}u + "),
+                };
+                out.push_str(&format!(
+                    "{indent}let f{x}_dst{r} = {at}{f} / {cols}u * {}u + {f} % {cols}u * 4u;\n",
+                    16 * dst_pitch
+                ));
+            }
+        }
+        out
+    }
+    fn declare(&self, set: usize, indent: &str) -> String {
+        let mut out = String::new();
+        for (x, role, at) in self.operands() {
+            for r in 0..Self::per_producer(at, self.producers) {
+                out.push_str(&format!(
+                    "{indent}var f{x}{set}_{r}: coop_mat16x16<f16, {role}>;\n"
+                ));
+            }
+        }
+        out
+    }
+    fn fetch(&self, set: usize, step: &str, decl: bool, indent: &str) -> String {
+        let v = if decl { "var " } else { "" };
+        let mut out = String::new();
+        for (x, role, at @ [_, _, pitch, per_step, ..]) in self.operands() {
+            for r in 0..Self::per_producer(at, self.producers) {
+                out.push_str(&format!(
+                    "{indent}{v}f{x}{set}_{r} = coopLoadT<coop_mat16x16<f16, {role}>>(&{x}[f{x}_src{r} + {step} * {per_step}u], {pitch}u);\n"
+                ));
+            }
+        }
+        out
+    }
+    fn put(&self, set: usize, base: &str, indent: &str) -> String {
+        let mut out = String::new();
+        for (x, _, at @ [.., dst_pitch]) in self.operands() {
+            for r in 0..Self::per_producer(at, self.producers) {
+                out.push_str(&format!(
+                    "{indent}coopStoreT(f{x}{set}_{r}, &tiles[{base} + f{x}_dst{r}], {dst_pitch}u);\n"
+                ));
+            }
+        }
+        out
     }
 }
 
@@ -283,6 +407,7 @@ pub fn designs() -> Vec<(&'static str, Split)> {
         fi: 4,
         fj: 4,
         ahead: 1,
+        fragments: false,
     };
     vec![
         (
@@ -308,6 +433,30 @@ pub fn designs() -> Vec<(&'static str, Split)> {
             Split {
                 ahead: 2,
                 p: 2,
+                ..d1
+            },
+        ),
+        ("d7: d1 with 8 producers", Split { p: 8, ..d1 }),
+        (
+            "d8: d1, producers moving 16×16 fragments (coopLoadT from storage, coopStoreT)",
+            Split {
+                fragments: true,
+                ..d1
+            },
+        ),
+        (
+            "d9: d8 fetching two steps ahead",
+            Split {
+                fragments: true,
+                ahead: 2,
+                ..d1
+            },
+        ),
+        (
+            "d10: d8 with 8 producers",
+            Split {
+                fragments: true,
+                p: 8,
                 ..d1
             },
         ),
