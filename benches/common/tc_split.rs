@@ -11,7 +11,8 @@
 //!
 //! naga 30 rejects this WGSL: its uniformity analysis knows no subgroup-uniform values
 //! (only `workgroup_id`, `num_workgroups` and uniform or read-only memory are uniform), so
-//! cooperative operations under a branch on `local_invocation_index / 32` fail with
+//! cooperative operations under a branch on `local_invocation_index / 32` (or on the
+//! `subgroup_id` builtin, or on `subgroupBroadcastFirst(…)`) fail with
 //! "Required uniformity of control flow for UniformityRequirements(COOP_OPS) in [..] is not
 //! fulfilled because of Expression([0])". The branch is uniform per subgroup, which is all
 //! SPIR-V's cooperative matrices (subgroup scope) need, so the bench validates the module
