@@ -2,9 +2,11 @@
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
 //! 64-, 16- and 8-bit elements) against a plain WGSL copy of the same bytes (and a CUDA
-//! device-to-device copy of the same bytes, when `benches/cuda_copy.py`'s output is in the
-//! file `SWIZZLE_CUDA_COPIES`: a kernel of 8-bit elements moves a quarter of the bytes of
-//! one of words, and a fixed cost per dispatch weighs four times as much); transposes
+//! device-to-device copy of the same bytes: the fastest of PyTorch's, from
+//! `benches/cuda_copy.py`'s output in the file `SWIZZLE_CUDA_COPIES`, and `cudaMemcpy` and a
+//! float4 copy kernel from `benches/cuda/run.sh`'s; a kernel of 8-bit elements moves a
+//! quarter of the bytes of one of words, and a fixed cost per dispatch weighs four times as
+//! much); transposes
 //! built from tiled copies through row-major, padded and XOR-swizzled workgroup tiles, with
 //! 256, 128 and 64 threads, against each other, the naive transpose, the vec4 copy and the
 //! CUDA C++ transposes of `benches/cuda` (their output in the file `SWIZZLE_CUDA_RESULTS`,
@@ -147,20 +149,28 @@ const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 4] = [
 /// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
 /// named by `SWIZZLE_CUDA_RESULTS` (lines `cuda <kernel> <N> <ms> <GB/s>`).
 fn cuda_results(side: usize) -> Vec<(String, f64)> {
+    cuda_kernels()
+        .into_iter()
+        .filter(|(_, n, _)| *n == side)
+        .map(|(kernel, _, gbs)| (kernel, gbs))
+        .collect()
+}
+
+/// Every line of `SWIZZLE_CUDA_RESULTS`: kernel, side, GB/s.
+fn cuda_kernels() -> Vec<(String, usize, f64)> {
     let Ok(path) = std::env::var("SWIZZLE_CUDA_RESULTS") else {
         return Vec::new();
     };
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     text.lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            match fields[..] {
-                ["cuda", kernel, n, _, gbs] if n.parse() == Ok(side) => {
-                    Some((kernel.to_owned(), gbs.parse().ok()?))
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["cuda", kernel, n, _, gbs] => {
+                    Some((kernel.to_owned(), n.parse().ok()?, gbs.parse().ok()?))
                 }
                 _ => None,
-            }
-        })
+            },
+        )
         .collect()
 }
 
@@ -284,22 +294,34 @@ fn copy_anchor(gpu: &Gpu, bytes: u64, runs: usize, rows: &mut Vec<Row>) -> Resul
     Ok(())
 }
 
-/// The CUDA device-to-device copies' GB/s by bytes read and written, from
-/// `benches/cuda_copy.py`'s output in the file named by `SWIZZLE_CUDA_COPIES` (lines
-/// `copy <buffer bytes> <GB/s>`).
+/// The fastest CUDA copy of each size, by bytes read and written: PyTorch's copies from
+/// `benches/cuda_copy.py`'s output in the file named by `SWIZZLE_CUDA_COPIES` (lines `copy
+/// <buffer bytes> <GB/s>`), and `cudaMemcpy` and the float4 copy kernel of
+/// `benches/cuda/run.sh` (`SWIZZLE_CUDA_RESULTS`, `N`² words), which time many copies back
+/// to back and so read faster at small sizes.
 fn cuda_copies() -> Vec<(u64, f64)> {
-    let Ok(path) = std::env::var("SWIZZLE_CUDA_COPIES") else {
-        return Vec::new();
-    };
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    text.lines()
-        .filter_map(
+    let text = std::env::var("SWIZZLE_CUDA_COPIES")
+        .map(|path| std::fs::read_to_string(path).unwrap_or_default())
+        .unwrap_or_default();
+    let torch =
+        text.lines().filter_map(
             |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
                 ["copy", bytes, gbs] => Some((2 * bytes.parse::<u64>().ok()?, gbs.parse().ok()?)),
                 _ => None,
             },
-        )
-        .collect()
+        );
+    let kernels = cuda_kernels().into_iter().filter_map(|(kernel, n, gbs)| {
+        matches!(kernel.as_str(), "memcpy" | "copy_float4").then_some((8 * (n * n) as u64, gbs))
+    });
+    let mut best: Vec<(u64, f64)> = Vec::new();
+    for (bytes, gbs) in torch.chain(kernels) {
+        match best.iter_mut().find(|b| b.0 == bytes) {
+            Some(b) => b.1 = b.1.max(gbs),
+            None => best.push((bytes, gbs)),
+        }
+    }
+    best.sort_by_key(|b| b.0);
+    best
 }
 
 fn measure<T: Word>(
@@ -457,7 +479,7 @@ fn main() -> Result<(), GpuError> {
         );
     }
     if copies.is_empty() {
-        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES)");
+        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
     }
     println!();
     println!(
