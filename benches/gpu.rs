@@ -2,7 +2,11 @@
 //! run: pack/unpack into 4×4 Morton tiles and into XOR-swizzled 32×32 tiles (each as a
 //! fixed-size layout and as a `dyn` layout at the image's extents, and the `dyn` ones with
 //! 64-, 16- and 8-bit elements) against a plain WGSL copy of the same bytes (and a CUDA
-//! device-to-device copy, when its GB/s is given in `SWIZZLE_CUDA_COPY_GBS`); transposes
+//! device-to-device copy of the same bytes: the fastest of PyTorch's, from
+//! `benches/cuda_copy.py`'s output in the file `SWIZZLE_CUDA_COPIES`, and `cudaMemcpy` and a
+//! float4 copy kernel from `benches/cuda/run.sh`'s; a kernel of 8-bit elements moves a
+//! quarter of the bytes of one of words, and a fixed cost per dispatch weighs four times as
+//! much); transposes
 //! built from tiled copies through row-major, padded and XOR-swizzled workgroup tiles, with
 //! 256, 128 and 64 threads, against each other, the naive transpose, the vec4 copy and the
 //! CUDA C++ transposes of `benches/cuda` (their output in the file `SWIZZLE_CUDA_RESULTS`,
@@ -145,20 +149,28 @@ const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 4] = [
 /// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
 /// named by `SWIZZLE_CUDA_RESULTS` (lines `cuda <kernel> <N> <ms> <GB/s>`).
 fn cuda_results(side: usize) -> Vec<(String, f64)> {
+    cuda_kernels()
+        .into_iter()
+        .filter(|(_, n, _)| *n == side)
+        .map(|(kernel, _, gbs)| (kernel, gbs))
+        .collect()
+}
+
+/// Every line of `SWIZZLE_CUDA_RESULTS`: kernel, side, GB/s.
+fn cuda_kernels() -> Vec<(String, usize, f64)> {
     let Ok(path) = std::env::var("SWIZZLE_CUDA_RESULTS") else {
         return Vec::new();
     };
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     text.lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            match fields[..] {
-                ["cuda", kernel, n, _, gbs] if n.parse() == Ok(side) => {
-                    Some((kernel.to_owned(), gbs.parse().ok()?))
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["cuda", kernel, n, _, gbs] => {
+                    Some((kernel.to_owned(), n.parse().ok()?, gbs.parse().ok()?))
                 }
                 _ => None,
-            }
-        })
+            },
+        )
         .collect()
 }
 
@@ -259,6 +271,57 @@ impl Row {
     fn gbs(&self) -> f64 {
         self.bytes as f64 / self.median.as_secs_f64() / 1e9
     }
+
+    /// Whether this is the plain WGSL copy (bounds-checked, as the kernels are).
+    fn is_copy(&self) -> bool {
+        self.name == "plain copy"
+    }
+}
+
+/// The plain WGSL copy of `bytes` bytes (read and written), checked, then measured: the
+/// anchor of every kernel that moves as many.
+fn copy_anchor(gpu: &Gpu, bytes: u64, runs: usize, rows: &mut Vec<Row>) -> Result<(), GpuError> {
+    if rows.iter().any(|row| row.is_copy() && row.bytes == bytes) {
+        return Ok(());
+    }
+    let words = (bytes / 8) as usize;
+    let data: Vec<u32> = (0..words as u32).collect();
+    let (input, output) = (gpu.upload(&data)?, gpu.filled(words, 0u32)?);
+    let copy = gpu.plain_copy_kernel(words)?;
+    copy.run(gpu, (&input, &output))?;
+    check(copy.name(), gpu.download(&output)? == data);
+    rows.push(measure(gpu, &copy, &input, &output, runs)?);
+    Ok(())
+}
+
+/// The fastest CUDA copy of each size, by bytes read and written: PyTorch's copies from
+/// `benches/cuda_copy.py`'s output in the file named by `SWIZZLE_CUDA_COPIES` (lines `copy
+/// <buffer bytes> <GB/s>`), and `cudaMemcpy` and the float4 copy kernel of
+/// `benches/cuda/run.sh` (`SWIZZLE_CUDA_RESULTS`, `N`² words), which time many copies back
+/// to back and so read faster at small sizes.
+fn cuda_copies() -> Vec<(u64, f64)> {
+    let text = std::env::var("SWIZZLE_CUDA_COPIES")
+        .map(|path| std::fs::read_to_string(path).unwrap_or_default())
+        .unwrap_or_default();
+    let torch =
+        text.lines().filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["copy", bytes, gbs] => Some((2 * bytes.parse::<u64>().ok()?, gbs.parse().ok()?)),
+                _ => None,
+            },
+        );
+    let kernels = cuda_kernels().into_iter().filter_map(|(kernel, n, gbs)| {
+        matches!(kernel.as_str(), "memcpy" | "copy_float4").then_some((8 * (n * n) as u64, gbs))
+    });
+    let mut best: Vec<(u64, f64)> = Vec::new();
+    for (bytes, gbs) in torch.chain(kernels) {
+        match best.iter_mut().find(|b| b.0 == bytes) {
+            Some(b) => b.1 = b.1.max(gbs),
+            None => best.push((bytes, gbs)),
+        }
+    }
+    best.sort_by_key(|b| b.0);
+    best
 }
 
 fn measure<T: Word>(
@@ -285,6 +348,7 @@ fn pack_and_unpack<T: Word + PartialEq>(
     runs: usize,
     rows: &mut Vec<Row>,
 ) -> Result<(), GpuError> {
+    copy_anchor(gpu, 2 * size_of_val(image) as u64, runs, rows)?;
     let input = gpu.upload(image)?;
     let output = gpu.filled(image.len(), T::zeroed())?;
     for (layout, offset) in layouts {
@@ -405,24 +469,37 @@ fn main() -> Result<(), GpuError> {
     }
 
     let plain = rows[0].gbs();
-    let cuda: Option<f64> = std::env::var("SWIZZLE_CUDA_COPY_GBS")
-        .ok()
-        .and_then(|v| v.trim().parse().ok());
+    let copies = cuda_copies();
+    let cuda = |bytes: u64| copies.iter().find(|c| c.0 == bytes).map(|c| c.1);
     println!();
-    match cuda {
-        Some(cuda) => println!("CUDA device-to-device copy: {cuda:.0} GB/s\n"),
-        None => println!("(no CUDA copy given: set SWIZZLE_CUDA_COPY_GBS)\n"),
-    }
-    println!("| kernel | median (ms) | GB/s | vs plain WGSL copy | vs CUDA copy |");
-    println!("|---|---:|---:|---:|---:|");
-    for row in &rows {
-        let vs_cuda = cuda.map_or("–".to_owned(), |c| format!("{:.2}×", row.gbs() / c));
+    for (bytes, gbs) in &copies {
         println!(
-            "| {} | {:.3} | {:.0} | {:.2}× | {vs_cuda} |",
+            "CUDA device-to-device copy of {} MiB: {gbs:.0} GB/s",
+            bytes >> 21
+        );
+    }
+    if copies.is_empty() {
+        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
+    }
+    println!();
+    println!(
+        "| kernel | MiB per buffer | median (ms) | GB/s | vs plain WGSL copy of the same bytes | \
+         vs CUDA copy of the same bytes |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for row in &rows {
+        let copy = rows.iter().find(|r| r.is_copy() && r.bytes == row.bytes);
+        let ratio = |anchor: Option<f64>| {
+            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", row.gbs() / a))
+        };
+        println!(
+            "| {} | {} | {:.3} | {:.0} | {} | {} |",
             row.name,
+            row.bytes >> 21,
             row.median.as_secs_f64() * 1e3,
             row.gbs(),
-            row.gbs() / plain
+            ratio(copy.map(Row::gbs)),
+            ratio(cuda(row.bytes)),
         );
     }
     // The transposes keep wgpu's bounds checks, as the copy does.
