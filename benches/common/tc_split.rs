@@ -17,7 +17,7 @@
 //! fulfilled because of Expression([0])". The branch is uniform per subgroup, which is all
 //! SPIR-V's cooperative matrices (subgroup scope) need, so the bench validates the module
 //! with every check but control-flow uniformity ([`validate`]), writes its SPIR-V with naga
-//! and hands that to wgpu as a passthrough shader (`tc_probe::run_spirv_and_time`).
+//! and hands that to wgpu as a passthrough shader (`tc_probe::Shader::Spirv`).
 //!
 //! Shapes must be multiples of the workgroup tile and of `ks` (no edge handling: probes).
 //! Pure text and naga, so that `tests/tensor_cores.rs` runs them on the CPU evaluator.
