@@ -13,7 +13,8 @@
 //! loads from workgroup tiles, and the library's and the tiled designs without their
 //! copies or multiply-adds; `common/tc_probe.rs`); `-- stream` (then nothing else): issue
 //! 25's designs with private workgroup regions per subgroup and with fragments straight
-//! from storage (`common/tc_stream.rs`) beside the library's kernel, each checked exact
+//! from storage (`common/tc_stream.rs`), and with producer and consumer subgroups
+//! (`common/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each checked exact
 //! and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks them by label
 //! up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their multiply-adds and
 //! without their fetches).
@@ -135,6 +136,8 @@ static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 
 #[path = "common/tc_probe.rs"]
 mod tc_probe;
+#[path = "common/tc_split.rs"]
+mod tc_split;
 #[path = "common/tc_step1.rs"]
 mod tc_step1;
 #[path = "common/tc_stream.rs"]
@@ -185,7 +188,7 @@ fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
 
 /// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
 /// multiply-adds, and without the k-loop's fetches from storage (the puts store the
-/// prologue's registers again).
+/// prologue's registers or fragments again).
 fn parts(wgsl: &str) -> [(&'static str, String); 2] {
     let keep = |drop: &dyn Fn(&str) -> bool| -> String {
         wgsl.lines()
@@ -200,7 +203,9 @@ fn parts(wgsl: &str) -> [(&'static str, String); 2] {
         ),
         (
             "without the k-loop's fetches",
-            keep(&|l| (l.starts_with("ra") || l.starts_with("rb")) && l.contains("step")),
+            keep(&|l| {
+                ["ra", "rb", "fa", "fb"].iter().any(|r| l.starts_with(r)) && l.contains("step")
+            }),
         ),
     ]
 }
@@ -208,10 +213,36 @@ fn parts(wgsl: &str) -> [(&'static str, String); 2] {
 /// A kernel's WGSL and dispatch (`[x, y]` workgroups) for a shape.
 type KernelAt = dyn Fn([usize; 3]) -> (String, [u32; 2]);
 
-/// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`) and the library's
-/// kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked exact
-/// against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
-/// sampled elements) before it is timed at 4096³ and 8192³.
+/// A design of `-- stream`: its label, whether its WGSL goes to the driver as SPIR-V
+/// (`tc_split::spirv`, for the WGSL that naga's uniformity analysis rejects), and its
+/// kernel.
+type Design = (String, bool, Box<KernelAt>);
+
+/// `design`'s `wgsl` run on `groups` (`tc_probe::run_and_time`), through SPIR-V where
+/// `passthrough`.
+fn run_design(
+    wgsl: &str,
+    passthrough: bool,
+    groups: [u32; 2],
+    shape: [usize; 3],
+    (a, b): (&[f16], &[f16]),
+    timed: bool,
+) -> Result<(Vec<f32>, Option<f64>), String> {
+    let words;
+    let shader = match passthrough {
+        false => tc_probe::Shader::Wgsl(wgsl),
+        true => {
+            words = tc_split::spirv(wgsl)?;
+            tc_probe::Shader::Spirv(&words)
+        }
+    };
+    tc_probe::run_and_time(shader, groups, shape, a, b, timed)
+}
+
+/// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`), d (`common/tc_split.rs`,
+/// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
+/// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
+/// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096 sampled elements) before it is timed at 4096³ and 8192³.
 fn stream(hgemm: &str) -> Result<(), GpuError> {
     let anchor = |n: usize| {
         hgemm.lines().find_map(
@@ -226,9 +257,10 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         )
     };
     let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
-    let mut designs: Vec<(String, Box<KernelAt>)> = Vec::new();
+    let mut designs: Vec<Design> = Vec::new();
     designs.push((
         "8 (library)".into(),
+        false,
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
             (wgsl, [(n / 128) as u32, (m / 256) as u32])
@@ -239,23 +271,43 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             "{label}: {} bytes of workgroup memory",
             design.workgroup_bytes()
         );
+        let kernel =
+            move |shape: [usize; 3]| (design.wgsl(shape), design.groups(shape[0], shape[1]));
+        if label.starts_with("a1:") {
+            designs.push((
+                "a1s: a1 as SPIR-V passed through (design d's route)".into(),
+                true,
+                Box::new(kernel),
+            ));
+        }
+        designs.push((label.into(), false, Box::new(kernel)));
+    }
+    for (label, design) in tc_split::designs() {
+        println!(
+            "{label}: {} bytes of workgroup memory, {} invocations",
+            design.workgroup_bytes(),
+            design.threads()
+        );
         designs.push((
             label.into(),
+            true,
             Box::new(move |shape: [usize; 3]| {
                 (design.wgsl(shape), design.groups(shape[0], shape[1]))
             }),
         ));
     }
+    let key = |label: &str| -> String {
+        let key = label.split(':').next().unwrap_or(label);
+        key.trim_end_matches(" (library)").to_owned()
+    };
     let wanted = env("SWIZZLE_TC_VARIANTS");
     println!(
         "\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|"
     );
-    for (label, design) in &designs {
-        let key = label.split(':').next().unwrap_or(label);
-        let key = key.trim_end_matches(" (library)");
+    for (label, passthrough, design) in &designs {
         if wanted
             .as_ref()
-            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key))
+            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key(label)))
         {
             continue;
         }
@@ -266,9 +318,17 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             let (wgsl, groups) = design(shape);
             let timed = m > 256;
             if !timed {
-                println!("{label}: dispatch {:?} at {shape:?}", design(shape).1);
+                println!("{label}: dispatch {groups:?} at {shape:?}");
             }
-            match tc_probe::run_and_time(&wgsl, groups, shape, &half(&a), &half(&b), timed) {
+            let ran = run_design(
+                &wgsl,
+                *passthrough,
+                groups,
+                shape,
+                (&half(&a), &half(&b)),
+                timed,
+            );
+            match ran {
                 Err(e) => {
                     println!("{label} at {shape:?}: {e}");
                     cells.push_str(" – | – |");
@@ -298,16 +358,17 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
     }
     // Profiles (timed only; their C is wrong): the designs `SWIZZLE_TC_PROFILE` names.
     let profiled = env("SWIZZLE_TC_PROFILE").unwrap_or_default();
-    for (label, design) in tc_stream::designs() {
-        let key = label.split(':').next().unwrap_or(label);
+    for (label, passthrough, design) in &designs {
+        let key = key(label);
         if !profiled.split(',').any(|w| w.trim() == key) {
             continue;
         }
         for n in [4096, 8192] {
             let shape = [n, n, n];
             let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
-            for (part, wgsl) in parts(&design.wgsl(shape)) {
-                match tc_probe::run_and_time(&wgsl, design.groups(n, n), shape, &a, &b, true) {
+            let (wgsl, groups) = design(shape);
+            for (part, wgsl) in parts(&wgsl) {
+                match run_design(&wgsl, *passthrough, groups, shape, (&a, &b), true) {
                     Ok((_, Some(ms))) => println!(
                         "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
                         2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12

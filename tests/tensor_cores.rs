@@ -8,6 +8,8 @@
 use half::f16;
 use swizzle::gpu::{Accumulate, TensorCores};
 
+#[path = "../benches/common/tc_split.rs"]
+mod tc_split;
 #[path = "../benches/common/tc_step1.rs"]
 mod tc_step1;
 #[path = "../benches/common/tc_stream.rs"]
@@ -303,6 +305,43 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
     }
 }
 
+/// Runs `module` on the CPU evaluator over `[x, y]` workgroups for A (`m × k`) and B
+/// (`k × n`) of small integers, and asserts C equal to the CPU's (every f32 sum is exact).
+fn exact_on_the_evaluator(
+    label: &str,
+    module: &naga::Module,
+    [gx, gy]: [u32; 2],
+    [m, n, k]: [usize; 3],
+) {
+    let small = |count: usize, salt: usize| -> Vec<f16> {
+        (0..count)
+            .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
+            .collect()
+    };
+    let (a, b) = (small(m * k, 1), small(k * n, 5));
+    let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut buffers = wgsl_eval::Buffers::new();
+    buffers.bind(0, 0, bytes(&a));
+    buffers.bind(0, 1, bytes(&b));
+    buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
+    wgsl_eval::dispatch(module, "main", [gx, gy, 1], &mut buffers)
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let c: Vec<f32> = buffers
+        .get(0, 2)
+        .expect("C")
+        .chunks_exact(4)
+        .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
+        .collect();
+    for i in 0..m {
+        for j in 0..n {
+            let sum: f32 = (0..k)
+                .map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32())
+                .sum();
+            assert_eq!(c[i * n + j], sum, "{label}, {m} × {n} × {k}: C[{i}][{j}]");
+        }
+    }
+}
+
 /// Issue 25's designs a (private regions, subgroup barriers) and b (fragments from storage,
 /// two sets): validated by naga with subgroup barriers, then run on the CPU evaluator
 /// against an exact CPU GEMM (small integers: every f32 sum is exact) on 3 × 2 workgroups
@@ -316,47 +355,45 @@ fn the_streaming_designs_compute_the_gemm_on_the_cpu_evaluator() {
         let [bm, bn] = design.tile();
         let [m, n, k] = [3 * bm, 2 * bn, 4 * design.ks];
         assert!(design.workgroup_bytes() <= 48 * 1024, "{label}");
-        let small = |count: usize, salt: usize| -> Vec<f16> {
-            (0..count)
-                .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
-                .collect()
-        };
-        let (a, b) = (small(m * k, 1), small(k * n, 5));
         let wgsl = design.wgsl([m, n, k]);
         let module = naga::front::wgsl::parse_str(&wgsl)
             .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
-        let capabilities = naga::valid::Capabilities::default()
-            | naga::valid::Capabilities::SHADER_FLOAT16
-            | naga::valid::Capabilities::COOPERATIVE_MATRIX
-            | naga::valid::Capabilities::SUBGROUP
-            | naga::valid::Capabilities::SUBGROUP_BARRIER;
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
-            .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
-            .subgroup_operations(naga::valid::SubgroupOperationSet::all())
+        tc_split::validator(naga::valid::ValidationFlags::all())
             .validate(&module)
             .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
         let lockstep = validate(&wgsl.replace("subgroupBarrier()", "workgroupBarrier()"));
-        let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut buffers = wgsl_eval::Buffers::new();
-        buffers.bind(0, 0, bytes(&a));
-        buffers.bind(0, 1, bytes(&b));
-        buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
-        let [gx, gy] = design.groups(m, n);
-        wgsl_eval::dispatch(&lockstep, "main", [gx, gy, 1], &mut buffers)
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
-        let c: Vec<f32> = buffers
-            .get(0, 2)
-            .expect("C")
-            .chunks_exact(4)
-            .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
-            .collect();
-        for i in 0..m {
-            for j in 0..n {
-                let sum: f32 = (0..k)
-                    .map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32())
-                    .sum();
-                assert_eq!(c[i * n + j], sum, "{label}, {m} × {n} × {k}: C[{i}][{j}]");
-            }
-        }
+        exact_on_the_evaluator(label, &lockstep, design.groups(m, n), [m, n, k]);
+    }
+}
+
+/// Issue 25's design d (producer and consumer subgroups, two stages, one workgroup barrier a
+/// step): naga 30's uniformity analysis rejects its cooperative operations under the
+/// role's branch (the reason the bench passes it to the driver as SPIR-V); validated with
+/// every other check and written to SPIR-V, it runs on the CPU evaluator (lockstep, races per barrier epoch)
+/// against an exact CPU GEMM on 3 × 2 workgroups and four steps of k.
+#[test]
+fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
+    for (label, design) in tc_split::designs() {
+        let [bm, bn] = design.tile();
+        let [m, n, k] = [3 * bm, 2 * bn, 4 * design.ks];
+        assert!(design.workgroup_bytes() <= 48 * 1024, "{label}");
+        let wgsl = design.wgsl([m, n, k]);
+        let module = naga::front::wgsl::parse_str(&wgsl).expect("WGSL parses");
+        let rejected = tc_split::validator(naga::valid::ValidationFlags::all())
+            .validate(&module)
+            .expect_err("naga's uniformity analysis accepts cooperative operations by role");
+        assert!(
+            format!("{rejected:?}").contains("COOP_OPS"),
+            "{label}: {rejected:?}"
+        );
+        let (module, _) = tc_split::validate(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+        // The bench's route to the driver: naga writes the module's SPIR-V.
+        let words = tc_split::spirv(&wgsl).unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert_eq!(
+            words.first(),
+            Some(&0x0723_0203),
+            "{label}: SPIR-V's magic number"
+        );
+        exact_on_the_evaluator(label, &module, design.groups(m, n), [m, n, k]);
     }
 }

@@ -278,10 +278,11 @@ fn one(wgsl: &str, a: &[u8], b: &[u8], expected: &[f32]) -> String {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let (pipeline, group) = match pipeline_and_group(device, wgsl, [&ab, &bb, &cb], &errors) {
-        Ok(built) => built,
-        Err(e) => return e,
-    };
+    let (pipeline, group) =
+        match pipeline_and_group(device, Shader::Wgsl(wgsl), [&ab, &bb, &cb], &errors) {
+            Ok(built) => built,
+            Err(e) => return e,
+        };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -387,7 +388,7 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
         usage: wgpu::BufferUsages::STORAGE,
         mapped_at_creation: false,
     });
-    let (pipeline, group) = pipeline_and_group(device, wgsl, [&a, &b, &c], &errors)?;
+    let (pipeline, group) = pipeline_and_group(device, Shader::Wgsl(wgsl), [&a, &b, &c], &errors)?;
     let run = |count: usize| {
         let encoder = dispatches(device, (&pipeline, &group), groups, count);
         gpu.queue().submit([encoder.finish()]);
@@ -411,21 +412,72 @@ fn error_sink(device: &wgpu::Device) -> std::sync::Arc<std::sync::Mutex<Vec<Stri
     errors
 }
 
-/// `wgsl`'s pipeline (entry point `main`) and its bind group of A, B and C at bindings 0, 1
-/// and 2; an error where the shader does not build.
+/// A kernel's code: WGSL through wgpu (naga validates and translates it), or SPIR-V that
+/// wgpu passes through to the driver (`tc_split::spirv`: WGSL that naga's uniformity
+/// analysis rejects; needs `Features::PASSTHROUGH_SHADERS`).
+pub enum Shader<'a> {
+    Wgsl(&'a str),
+    Spirv(&'a [u32]),
+}
+
+/// `shader`'s pipeline (entry point `main`) and its bind group of A, B and C at bindings 0,
+/// 1 and 2 (A and B read-only); an error where the shader does not build.
 fn pipeline_and_group(
     device: &wgpu::Device,
-    wgsl: &str,
+    shader: Shader,
     buffers: [&wgpu::Buffer; 3],
     errors: &std::sync::Mutex<Vec<String>>,
 ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroup), String> {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
+    let (module, layout) = match shader {
+        Shader::Wgsl(wgsl) => (
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            }),
+            None,
+        ),
+        Shader::Spirv(words) => {
+            // SAFETY: the words are naga's SPIR-V of a module it validated (all but
+            // control-flow uniformity, which the designs keep per subgroup), every access
+            // inside its buffers for the shapes the designs accept, C checked on the CPU.
+            let module = unsafe {
+                device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                    entry_points: std::borrow::Cow::Borrowed(&[
+                        wgpu::PassthroughShaderEntryPoint {
+                            name: std::borrow::Cow::Borrowed("main"),
+                            workgroup_size: (0, 0, 0),
+                        },
+                    ]),
+                    spirv: Some(std::borrow::Cow::Borrowed(words)),
+                    ..Default::default()
+                })
+            };
+            // No reflection of passthrough shaders: the layout is spelled out.
+            let entry = |binding, read_only| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            };
+            let group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &[entry(0, true), entry(1, true), entry(2, false)],
+            });
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&group)],
+                immediate_size: 0,
+            });
+            (module, Some(layout))
+        }
+    };
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: None,
-        layout: None,
+        layout: layout.as_ref(),
         module: &module,
         entry_point: Some("main"),
         compilation_options: Default::default(),
@@ -647,8 +699,9 @@ pub fn ceiling(n: usize, kernels: Vec<(String, String)>) {
     }
 }
 
-/// A device with what `tc_stream`'s designs need beyond `Gpu`'s: subgroup barriers (and
-/// f16, cooperative matrices), each where the adapter has it.
+/// A device with what `tc_stream`'s and `tc_split`'s designs need beyond `Gpu`'s: subgroup
+/// barriers and passthrough shaders (and f16, cooperative matrices), each where the
+/// adapter has it.
 fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
     let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -663,7 +716,8 @@ fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
         & (wgpu::Features::SHADER_F16
             | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
             | wgpu::Features::SUBGROUP
-            | wgpu::Features::SUBGROUP_BARRIER);
+            | wgpu::Features::SUBGROUP_BARRIER
+            | wgpu::Features::PASSTHROUGH_SHADERS);
     println!(
         "stream: {} ({:?}), features {features:?}",
         adapter.get_info().name,
@@ -682,10 +736,10 @@ fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
     .map_err(|e| e.to_string())
 }
 
-/// Runs `wgsl` on `groups` workgroups for A (`m × k`) and B (`k × n`), returns C, then
+/// Runs `shader` on `groups` workgroups for A (`m × k`) and B (`k × n`), returns C, then
 /// times it as [`time`] does (0.5 s of warm-up, the mean of 10 dispatches, wall clock).
 pub fn run_and_time(
-    wgsl: &str,
+    shader: Shader,
     groups: [u32; 2],
     [m, n, _]: [usize; 3],
     a: &[f16],
@@ -717,7 +771,7 @@ pub fn run_and_time(
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let (pipeline, group) = pipeline_and_group(&device, wgsl, [&ab, &bb, &c], &errors)?;
+    let (pipeline, group) = pipeline_and_group(&device, shader, [&ab, &bb, &c], &errors)?;
     let run = |count: usize, read: bool| {
         let mut encoder = dispatches(&device, (&pipeline, &group), groups, count);
         if read {

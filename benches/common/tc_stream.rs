@@ -99,11 +99,7 @@ impl Stream {
             w.push_str(s);
             w.push('\n');
         };
-        line("enable f16;");
-        line("enable wgpu_cooperative_matrix;");
-        line("@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;");
-        line("@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;");
-        line("@group(0) @binding(2) var<storage, read_write> c: array<f32>;");
+        line(HEADER.trim_end());
         let region = self.region_vec4s();
         if !self.direct {
             line(&format!(
@@ -152,10 +148,8 @@ impl Stream {
             self.wn
         ));
         let (fi, fj) = (self.fi, self.fj);
-        let pairs = || (0..fi).flat_map(move |i| (0..fj).map(move |j| (i, j)));
-        for (i, j) in pairs() {
-            line(&format!("    var acc{i}_{j} = coop_mat16x16<f32, C>();"));
-        }
+        let pairs = || fragments(fi, fj);
+        line(accumulators(fi, fj).trim_end());
         let halves = self.ks / 16;
         if self.direct {
             // Fragment set `s` (a or p) for k0 = `k0` (an expression).
@@ -213,11 +207,31 @@ impl Stream {
         } else {
             // The lane's copies: A's slice is `sm` rows of ks/4 vec4s, B's ks rows of
             // sn/4; 32 lanes, consecutive lanes along a row.
-            let per_row = self.ks / 4;
-            let b_row = sn / 4;
-            let a_vecs = sm * per_row / 32;
-            let b_vecs = self.ks * b_row / 32;
             let b_at = sm * self.a_pitch();
+            let copies = Copies {
+                lane: "lane",
+                lanes: 32,
+                a: Slice {
+                    rows: sm,
+                    row_vecs: self.ks / 4,
+                    src_row: "m0",
+                    src_col: "",
+                    src_pitch: kq,
+                    step: self.ks / 4,
+                    dst_at: 0,
+                    dst_pitch: self.a_pitch(),
+                },
+                b: Slice {
+                    rows: self.ks,
+                    row_vecs: sn / 4,
+                    src_row: "",
+                    src_col: "n0 / 4u",
+                    src_pitch: nq,
+                    step: self.ks * nq,
+                    dst_at: b_at,
+                    dst_pitch: self.b_pitch(),
+                },
+            };
             w.push_str(&format!(
                 "    let own = subgroup * {}u;\n",
                 region * self.buffers()
@@ -225,83 +239,17 @@ impl Stream {
             w.push_str(
                 "    // The lane's copies: where each is read in A and B, and put in the region.\n",
             );
-            for r in 0..a_vecs {
-                let e = format!("(lane + {}u)", 32 * r);
-                w.push_str(&format!(
-                    "    let a_src{r} = (m0 + {e} / {per_row}u) * {kq}u + {e} % {per_row}u;\n"
-                ));
-                w.push_str(&format!(
-                    "    let a_dst{r} = {e} / {per_row}u * {}u + {e} % {per_row}u;\n",
-                    self.a_pitch()
-                ));
-            }
-            for r in 0..b_vecs {
-                let e = format!("(lane + {}u)", 32 * r);
-                w.push_str(&format!(
-                    "    let b_src{r} = {e} / {b_row}u * {nq}u + n0 / 4u + {e} % {b_row}u;\n"
-                ));
-                w.push_str(&format!(
-                    "    let b_dst{r} = {b_at}u + {e} / {b_row}u * {}u + {e} % {b_row}u;\n",
-                    self.b_pitch()
-                ));
-            }
-            // Register set `set` ← step `step` (an expression); `decl` declares it.
-            let fetch = |set: usize, step: &str, decl: bool, indent: &str| -> String {
-                let v = if decl { "var " } else { "" };
-                let mut out = String::new();
-                for r in 0..a_vecs {
-                    out.push_str(&format!(
-                        "{indent}{v}ra{set}_{r} = a[a_src{r} + {step} * {}u];\n",
-                        self.ks / 4
-                    ));
-                }
-                for r in 0..b_vecs {
-                    out.push_str(&format!(
-                        "{indent}{v}rb{set}_{r} = b[b_src{r} + {step} * {}u];\n",
-                        self.ks * nq
-                    ));
-                }
-                out
+            w.push_str(&copies.indices("    "));
+            let fetch = |set: usize, step: &str, decl: bool, indent: &str| {
+                copies.fetch(set, step, decl, indent)
             };
-            let put = |set: usize, base: &str, indent: &str| -> String {
-                let mut out = String::new();
-                for r in 0..a_vecs {
-                    out.push_str(&format!(
-                        "{indent}tiles[{base} + a_dst{r}] = ra{set}_{r};\n"
-                    ));
-                }
-                for r in 0..b_vecs {
-                    out.push_str(&format!(
-                        "{indent}tiles[{base} + b_dst{r}] = rb{set}_{r};\n"
-                    ));
-                }
-                out
-            };
+            let put = |set: usize, base: &str, indent: &str| copies.put(set, base, indent);
             let multiply = |base: &str| -> String {
-                let mut out = String::from("        {\n");
-                for h in 0..halves {
-                    for i in 0..fi {
-                        out.push_str(&format!(
-                            "        let a{h}_{i} = coopLoadT<coop_mat16x16<f16, A>>(&tiles[{base} + {}u], {}u);\n",
-                            16 * i * self.a_pitch() + 4 * h,
-                            self.a_pitch()
-                        ));
-                    }
-                    for j in 0..fj {
-                        out.push_str(&format!(
-                            "        let b{h}_{j} = coopLoadT<coop_mat16x16<f16, B>>(&tiles[{base} + {}u], {}u);\n",
-                            b_at + 16 * h * self.b_pitch() + 4 * j,
-                            self.b_pitch()
-                        ));
-                    }
-                    for (i, j) in pairs() {
-                        out.push_str(&format!(
-                            "        acc{i}_{j} = coopMultiplyAdd(a{h}_{i}, b{h}_{j}, acc{i}_{j});\n"
-                        ));
-                    }
-                }
-                out.push_str("        }\n");
-                out
+                multiply_from_tiles(
+                    [fi, fj, halves],
+                    [(base, 0, self.a_pitch()), (base, b_at, self.b_pitch())],
+                    "        ",
+                )
             };
             let last = steps - 1;
             let clamp = |ahead: usize| format!("min(step + {ahead}u, {last}u)");
@@ -356,15 +304,195 @@ impl Stream {
             }
             w.push_str("    }\n");
         }
-        for (i, j) in pairs() {
-            w.push_str(&format!(
-                "    coopStoreT(acc{i}_{j}, &c[(m0 + {}u) * {n}u + n0 + {}u], {n}u);\n",
-                16 * i,
-                16 * j
-            ));
-        }
+        w.push_str(&store(fi, fj, n, "    "));
         w.push_str("}\n");
         w
+    }
+}
+
+/// The enables and bindings of every design: A `m × k` and B `k × n` row-major as
+/// `array<vec4<f16>>`, C `m × n` f32.
+pub const HEADER: &str = "enable f16;
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+";
+
+/// A subgroup's `fi × fj` fragments of C, `(i, j)` row by row.
+pub fn fragments(fi: usize, fj: usize) -> impl Iterator<Item = (usize, usize)> + Clone {
+    (0..fi).flat_map(move |i| (0..fj).map(move |j| (i, j)))
+}
+
+/// The accumulators `acc{i}_{j}` of a subgroup's fragments, zero.
+pub fn accumulators(fi: usize, fj: usize) -> String {
+    fragments(fi, fj)
+        .map(|(i, j)| format!("    var acc{i}_{j} = coop_mat16x16<f32, C>();\n"))
+        .collect()
+}
+
+/// One step's multiply-adds from workgroup tiles, as a block at `indent`: for each 16 of
+/// k (`halves` of them), the subgroup's `fi` fragments of A and `fj` of B loaded with
+/// `coopLoadT` from `tiles`, then its `fi × fj` multiply-adds. A tile is `(base, at,
+/// pitch)`: fragment `(i, h)` of A at `base + at + 16·i·pitch + 4·h` (vec4s), `(h, j)` of
+/// B at `base + at + 16·h·pitch + 4·j`.
+pub fn multiply_from_tiles(
+    [fi, fj, halves]: [usize; 3],
+    [(a_base, a_at, a_pitch), (b_base, b_at, b_pitch)]: [(&str, usize, usize); 2],
+    indent: &str,
+) -> String {
+    let mut out = format!("{indent}{{\n");
+    for h in 0..halves {
+        for i in 0..fi {
+            out.push_str(&format!(
+                "{indent}let a{h}_{i} = coopLoadT<coop_mat16x16<f16, A>>(&tiles[{a_base} + {}u], {a_pitch}u);\n",
+                a_at + 16 * i * a_pitch + 4 * h,
+            ));
+        }
+        for j in 0..fj {
+            out.push_str(&format!(
+                "{indent}let b{h}_{j} = coopLoadT<coop_mat16x16<f16, B>>(&tiles[{b_base} + {}u], {b_pitch}u);\n",
+                b_at + 16 * h * b_pitch + 4 * j,
+            ));
+        }
+        for (i, j) in fragments(fi, fj) {
+            out.push_str(&format!(
+                "{indent}acc{i}_{j} = coopMultiplyAdd(a{h}_{i}, b{h}_{j}, acc{i}_{j});\n"
+            ));
+        }
+    }
+    out.push_str(&format!("{indent}}}\n"));
+    out
+}
+
+/// The accumulators stored to C (`n` columns) at the subgroup's corner `(m0, n0)`.
+pub fn store(fi: usize, fj: usize, n: usize, indent: &str) -> String {
+    fragments(fi, fj)
+        .map(|(i, j)| {
+            format!(
+                "{indent}coopStoreT(acc{i}_{j}, &c[(m0 + {}u) * {n}u + n0 + {}u], {n}u);\n",
+                16 * i,
+                16 * j
+            )
+        })
+        .collect()
+}
+
+/// One operand's slice of a step, copied row-major from storage into workgroup memory by
+/// [`Copies::lanes`] lanes, consecutive lanes along a row (`vec4<f16>` moves).
+pub struct Slice {
+    /// Rows, and `vec4`s per row.
+    pub rows: usize,
+    pub row_vecs: usize,
+    /// The slice's first row and first `vec4` column in storage at step 0 (expressions;
+    /// empty for 0), and storage's pitch in `vec4`s.
+    pub src_row: &'static str,
+    pub src_col: &'static str,
+    pub src_pitch: usize,
+    /// `vec4`s from one step's slice to the next in storage.
+    pub step: usize,
+    /// Where the slice starts in its region of `tiles`, and its pitch there (`vec4`s).
+    pub dst_at: usize,
+    pub dst_pitch: usize,
+}
+
+impl Slice {
+    /// `vec4`s per lane of `lanes`.
+    fn per_lane(&self, lanes: usize) -> usize {
+        assert!(
+            (self.rows * self.row_vecs).is_multiple_of(lanes),
+            "a slice of {} × {} vec4 over {lanes} lanes",
+            self.rows,
+            self.row_vecs
+        );
+        self.rows * self.row_vecs / lanes
+    }
+}
+
+/// A step's copies of A's and B's slices: each lane's `vec4`s fetched into registers
+/// `ra{set}_{r}`, `rb{set}_{r}` and put into `tiles`.
+pub struct Copies {
+    /// The copying lane's index (an expression) among `lanes`.
+    pub lane: &'static str,
+    pub lanes: usize,
+    pub a: Slice,
+    pub b: Slice,
+}
+
+impl Copies {
+    fn operands(&self) -> [(&'static str, &Slice); 2] {
+        [("a", &self.a), ("b", &self.b)]
+    }
+
+    /// Where each of the lane's copies is read (`a_src{r}`, at step 0) and put
+    /// (`a_dst{r}`, in the region), as `let`s at `indent`.
+    pub fn indices(&self, indent: &str) -> String {
+        let mut out = String::new();
+        for (x, slice) in self.operands() {
+            let w = slice.row_vecs;
+            for r in 0..slice.per_lane(self.lanes) {
+                let e = format!("({} + {}u)", self.lane, self.lanes * r);
+                let row = match slice.src_row {
+                    "" => format!("{e} / {w}u * {}u", slice.src_pitch),
+                    first => format!("({first} + {e} / {w}u) * {}u", slice.src_pitch),
+                };
+                let col = match slice.src_col {
+                    "" => String::new(),
+                    first => format!(" + {first}"),
+                };
+                out.push_str(&format!(
+                    "{indent}let {x}_src{r} = {row}{col} + {e} % {w}u;\n"
+                ));
+                let at = match slice.dst_at {
+                    0 => String::new(),
+                    at => format!("{at}u + "),
+                };
+                out.push_str(&format!(
+                    "{indent}let {x}_dst{r} = {at}{e} / {w}u * {}u + {e} % {w}u;\n",
+                    slice.dst_pitch
+                ));
+            }
+        }
+        out
+    }
+
+    /// Register set `set` declared, unset.
+    pub fn declare(&self, set: usize, indent: &str) -> String {
+        let mut out = String::new();
+        for (x, slice) in self.operands() {
+            for r in 0..slice.per_lane(self.lanes) {
+                out.push_str(&format!("{indent}var r{x}{set}_{r}: vec4<f16>;\n"));
+            }
+        }
+        out
+    }
+
+    /// Register set `set` ← step `step` (an expression); `decl` declares it.
+    pub fn fetch(&self, set: usize, step: &str, decl: bool, indent: &str) -> String {
+        let v = if decl { "var " } else { "" };
+        let mut out = String::new();
+        for (x, slice) in self.operands() {
+            for r in 0..slice.per_lane(self.lanes) {
+                out.push_str(&format!(
+                    "{indent}{v}r{x}{set}_{r} = {x}[{x}_src{r} + {step} * {}u];\n",
+                    slice.step
+                ));
+            }
+        }
+        out
+    }
+
+    /// Register set `set` put into the region at `base` (an expression).
+    pub fn put(&self, set: usize, base: &str, indent: &str) -> String {
+        let mut out = String::new();
+        for (x, slice) in self.operands() {
+            for r in 0..slice.per_lane(self.lanes) {
+                out.push_str(&format!(
+                    "{indent}tiles[{base} + {x}_dst{r}] = r{x}{set}_{r};\n"
+                ));
+            }
+        }
+        out
     }
 }
 
