@@ -24,9 +24,10 @@ crate::layout! {
     /// swizzle four words would share each bank. The macro chooses the swizzle for both
     /// accesses: CuTe `Swizzle<2, 3, 6>`, k's group of four XOR-ed into m's groups of
     /// eight, which gives each group of k its own eight banks and keeps `vec4`s of m whole.
-    /// Its price is in the copy's addresses, each store's own add and XOR (the constant sits
-    /// under the XOR): `Gemm::share_cost` ranks rows padded to 132 words ahead (26 cycles a
-    /// step against 34), as the H200 measured (0.4–1.8 %, BENCHMARKS.md).
+    /// The copy's stores differ by constants above the XOR's bits, so they print as one
+    /// base plus immediate offsets; `Gemm::share_cost` ranks this tile first (20 cycles a
+    /// step, rows padded to 132 words 26), though the padded rows measure about 1 % faster
+    /// on an H100 (BENCHMARKS.md): the model misses what this tile still pays.
     pub layout GemmA {
         memory [offset: 2048];
         swizzle offset -> swizzled (auto for ALoadWrite, AFragmentRead);

@@ -178,6 +178,52 @@ impl Sym {
         }
     }
 
+    /// `self` with every constant added under an XOR moved outside it where that keeps the
+    /// value: `(x + c) ^ k` is `(x ^ k) + c` for `x ≥ 0` and `0 ≤ k < 2^t`, `t` the trailing
+    /// zeros of `c > 0` (adding `c` leaves the bits below `t` as they are, XOR-ing `k`
+    /// touches only those, and no carry crosses between them). Accesses of a swizzled tile
+    /// that differ by such constants then share one base, the constant an immediate offset,
+    /// as a padded tile's do.
+    pub fn constants_outside_xor(self, vars: Vars) -> Sym {
+        match self {
+            Sym::Var(_) => self,
+            Sym::Sum { terms, constant } => Self::from_affine(
+                terms
+                    .into_iter()
+                    .map(|(term, c)| (term.constants_outside_xor(vars), c))
+                    .collect(),
+                constant,
+            ),
+            Sym::Div(x, m) => x.constants_outside_xor(vars).div(m, vars),
+            Sym::Rem(x, m) => x.constants_outside_xor(vars).rem(m, vars),
+            Sym::Xor(a, b) => {
+                let (a, moved_a) = a
+                    .constants_outside_xor(vars)
+                    .without_constant_under(&b, vars);
+                let b = b.constants_outside_xor(vars);
+                let (b, moved_b) = b.without_constant_under(&a, vars);
+                a.xor(b).offset(moved_a + moved_b)
+            }
+        }
+    }
+
+    /// `self` without its constant `c`, and `c`, where `self ^ key` is `(self - c) ^ key
+    /// + c` (see [`Sym::constants_outside_xor`]); else `self` and 0.
+    fn without_constant_under(self, key: &Sym, vars: Vars) -> (Sym, i128) {
+        let Sym::Sum { terms, constant } = &self else {
+            return (self, 0);
+        };
+        let (c, (key_lo, key_hi)) = (*constant, key.range(vars));
+        if c <= 0 || key_lo < 0 || key_hi >> c.trailing_zeros() != 0 {
+            return (self, 0);
+        }
+        let rest = Self::from_affine(terms.clone(), 0);
+        match rest.range(vars).0 >= 0 {
+            true => (rest, c),
+            false => (self, 0),
+        }
+    }
+
     fn is_zero(&self) -> bool {
         self.as_constant() == Some(0)
     }
@@ -274,4 +320,44 @@ fn rebuild_digits(terms: &[(Sym, i128)]) -> Option<Rebuilt> {
             added: ((**x).clone(), *c),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sym, Vars};
+
+    /// `(8·a + b + c) ^ (4·d)` over `a < 4`, `b < 4`, `d < 2`, as a tiled copy's store into
+    /// a swizzled tile: `c` comes out from under the XOR where `4·d < 2^tz(c)`, and the value
+    /// is the same at every coordinate either way.
+    #[test]
+    fn constants_leave_an_xor_only_where_the_key_lies_below_them() {
+        let lens = [4, 4, 2];
+        let vars = Vars { lens: &lens };
+        let swizzled = |c: i128| {
+            Sym::Var(0)
+                .scale(8)
+                .plus(Sym::Var(1))
+                .offset(c)
+                .xor(Sym::Var(2).scale(4))
+        };
+        for c in [0, 8, 16, 24, 64, 4, 6, 1] {
+            let before = swizzled(c);
+            let after = before.clone().constants_outside_xor(vars);
+            let moved = matches!(&after, Sym::Sum { constant, .. } if *constant == c);
+            // The key reaches 4, so a constant moves only from 8 (three trailing zeros) up.
+            assert_eq!(moved, c >= 8 && c % 8 == 0, "c = {c}: {after:?}");
+            for a in 0..4 {
+                for b in 0..4 {
+                    for d in 0..2 {
+                        let coord = [a, b, d];
+                        assert_eq!(
+                            after.eval(&coord),
+                            before.eval(&coord),
+                            "c = {c} at {coord:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

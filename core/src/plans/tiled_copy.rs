@@ -474,9 +474,10 @@ impl<'d> TiledCopy<'d> {
                                     element[last].clone().plus(Sym::constant(step as i128));
                             }
                             let at = crate::canon::lower_at(layout, &element, &thread_lens)?;
+                            let offset = at.offset.constants_outside_xor(vars);
                             let index = match piece {
-                                1 => at.offset,
-                                _ => at.offset.div(words as i128, vars),
+                                1 => offset,
+                                _ => offset.div(words as i128, vars),
                             };
                             accesses.push(sym_code(&index, &names));
                         }

@@ -203,7 +203,7 @@ impl ShareCost {
 }
 
 impl std::fmt::Display for ShareCost {
-    /// `34 = stores 16 wf + 18 ops, reads 256 wf / 256 FMA cycles`.
+    /// `20 = stores 16 wf + 4 ops, reads 256 wf / 256 FMA cycles`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
