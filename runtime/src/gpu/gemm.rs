@@ -153,8 +153,9 @@ pub struct GemmKernel {
 ///   quarter-warp phase), once per thread-value instruction, and the operations of the
 ///   stores' addresses that do not fold into the instruction's immediate offset
 ///   ([`address_ops`](swizzle_core::emit::code::address_ops): a padded or plain tile's
-///   stores are one base plus constants; an XOR applied after the constant, as a swizzle
-///   keyed by the thread's k writes it, costs its add and XOR at every store). Both weigh
+///   stores are one base plus constants, and so are a swizzle's where the constants lie
+///   above the XOR's bits; an XOR applied after a constant that reaches its bits costs its
+///   add and XOR at every store). Both weigh
 ///   one cycle: a subgroup's store waits for its address and for the pipe, and the
 ///   barrier waits for the slowest subgroup.
 /// - **Overlapped: the fragment reads.** They sit among the FMAs, which the SM issues four
@@ -166,7 +167,9 @@ pub struct GemmKernel {
 ///
 /// [`ShareCost::cycles`] is the sum; the tile with the fewest cycles ranks first. It counts
 /// workgroup memory only: the global loads, the same for every tile of one operand order,
-/// are not in it.
+/// are not in it. It is a ranking, not a prediction, and not always right: it puts the
+/// library's swizzled A tile (20 cycles) ahead of rows padded to 132 words (26), which an
+/// H100 measures about 1 % faster (BENCHMARKS.md, "GEMM").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShareCost {
     /// Wavefronts of the copies' stores into A's and B's tiles.
