@@ -14,10 +14,10 @@
 //! copies or multiply-adds; `common/tc_probe.rs`); `-- stream` (then nothing else): issue
 //! 25's designs with private workgroup regions per subgroup and with fragments straight
 //! from storage (`common/tc_stream.rs`), and with producer and consumer subgroups
-//! (`common/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each checked exact
-//! and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks them by label
-//! up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their multiply-adds and
-//! without their fetches).
+//! (`common/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each
+//! checked exact and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks
+//! them by label up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their
+//! multiply-adds and without their fetches).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -242,7 +242,8 @@ fn run_design(
 /// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`), d (`common/tc_split.rs`,
 /// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
 /// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
-/// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096 sampled elements) before it is timed at 4096³ and 8192³.
+/// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
+/// sampled elements) before it is timed at 4096³ and 8192³.
 fn stream(hgemm: &str) -> Result<(), GpuError> {
     let anchor = |n: usize| {
         hgemm.lines().find_map(

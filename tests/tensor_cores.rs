@@ -369,8 +369,8 @@ fn the_streaming_designs_compute_the_gemm_on_the_cpu_evaluator() {
 /// Issue 25's design d (producer and consumer subgroups, two stages, one workgroup barrier a
 /// step): naga 30's uniformity analysis rejects its cooperative operations under the
 /// role's branch (the reason the bench passes it to the driver as SPIR-V); validated with
-/// every other check and written to SPIR-V, it runs on the CPU evaluator (lockstep, races per barrier epoch)
-/// against an exact CPU GEMM on 3 × 2 workgroups and four steps of k.
+/// every other check and written to SPIR-V, it runs on the CPU evaluator (lockstep, races
+/// per barrier epoch) against an exact CPU GEMM on 3 × 2 workgroups and four steps of k.
 #[test]
 fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
     for (label, design) in tc_split::designs() {
