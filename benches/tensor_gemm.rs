@@ -134,6 +134,8 @@ static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
 static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 
+#[path = "common/tc_cm2.rs"]
+mod tc_cm2;
 #[path = "common/tc_probe.rs"]
 mod tc_probe;
 #[path = "common/tc_split.rs"]
@@ -210,18 +212,24 @@ fn parts(wgsl: &str) -> [(&'static str, String); 2] {
     ]
 }
 
-/// A kernel's WGSL and dispatch (`[x, y]` workgroups) for a shape.
-type KernelAt = dyn Fn([usize; 3]) -> (String, [u32; 2]);
+/// A kernel's code for a shape: WGSL, or `tc_cm2`'s SPIR-V words.
+enum Code {
+    Wgsl(String),
+    Coopmat2(Vec<u32>),
+}
+
+/// A kernel's code and dispatch (`[x, y]` workgroups) for a shape.
+type KernelAt = dyn Fn([usize; 3]) -> (Code, [u32; 2]);
 
 /// A design of `-- stream`: its label, whether its WGSL goes to the driver as SPIR-V
 /// (`tc_split::spirv`, for the WGSL that naga's uniformity analysis rejects), and its
 /// kernel.
 type Design = (String, bool, Box<KernelAt>);
 
-/// `design`'s `wgsl` run on `groups` (`tc_probe::run_and_time`), through SPIR-V where
+/// `code` run on `groups` (`tc_probe::run_and_time`), WGSL through SPIR-V where
 /// `passthrough`.
 fn run_design(
-    wgsl: &str,
+    code: &Code,
     passthrough: bool,
     groups: [u32; 2],
     shape: [usize; 3],
@@ -229,12 +237,13 @@ fn run_design(
     timed: bool,
 ) -> Result<(Vec<f32>, Option<f64>), String> {
     let words;
-    let shader = match passthrough {
-        false => tc_probe::Shader::Wgsl(wgsl),
-        true => {
+    let shader = match code {
+        Code::Wgsl(wgsl) if !passthrough => tc_probe::Shader::Wgsl(wgsl),
+        Code::Wgsl(wgsl) => {
             words = tc_split::spirv(wgsl)?;
             tc_probe::Shader::Spirv(&words)
         }
+        Code::Coopmat2(words) => tc_probe::Shader::Coopmat2(words),
     };
     tc_probe::run_and_time(shader, groups, shape, a, b, timed)
 }
@@ -264,7 +273,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         false,
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-            (wgsl, [(n / 128) as u32, (m / 256) as u32])
+            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
         }),
     ));
     for (label, design) in tc_stream::designs() {
@@ -272,8 +281,12 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             "{label}: {} bytes of workgroup memory",
             design.workgroup_bytes()
         );
-        let kernel =
-            move |shape: [usize; 3]| (design.wgsl(shape), design.groups(shape[0], shape[1]));
+        let kernel = move |shape: [usize; 3]| {
+            (
+                Code::Wgsl(design.wgsl(shape)),
+                design.groups(shape[0], shape[1]),
+            )
+        };
         if label.starts_with("a1:") {
             designs.push((
                 "a1s: a1 as SPIR-V passed through (design d's route)".into(),
@@ -293,7 +306,20 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             label.into(),
             true,
             Box::new(move |shape: [usize; 3]| {
-                (design.wgsl(shape), design.groups(shape[0], shape[1]))
+                (
+                    Code::Wgsl(design.wgsl(shape)),
+                    design.groups(shape[0], shape[1]),
+                )
+            }),
+        ));
+    }
+    for (label, design) in tc_cm2::designs() {
+        designs.push((
+            label.into(),
+            false,
+            Box::new(move |shape: [usize; 3]| {
+                let words = design.spirv(shape).expect("a shape of whole tiles");
+                (Code::Coopmat2(words), design.groups(shape[0], shape[1]))
             }),
         ));
     }
@@ -316,13 +342,13 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         for shape in [[256, 256, 128], [4096, 4096, 4096], [8192, 8192, 8192]] {
             let [m, n, k] = shape;
             let (a, b) = (operand(m * k, 1), operand(k * n, 5));
-            let (wgsl, groups) = design(shape);
+            let (code, groups) = design(shape);
             let timed = m > 256;
             if !timed {
                 println!("{label}: dispatch {groups:?} at {shape:?}");
             }
             let ran = run_design(
-                &wgsl,
+                &code,
                 *passthrough,
                 groups,
                 shape,
@@ -367,9 +393,13 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         for n in [4096, 8192] {
             let shape = [n, n, n];
             let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
-            let (wgsl, groups) = design(shape);
+            let (Code::Wgsl(wgsl), groups) = design(shape) else {
+                println!("profile {n} {key}: WGSL designs only");
+                continue;
+            };
             for (part, wgsl) in parts(&wgsl) {
-                match run_design(&wgsl, *passthrough, groups, shape, (&a, &b), true) {
+                let code = Code::Wgsl(wgsl);
+                match run_design(&code, *passthrough, groups, shape, (&a, &b), true) {
                     Ok((_, Some(ms))) => println!(
                         "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
                         2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12

@@ -418,6 +418,8 @@ fn error_sink(device: &wgpu::Device) -> std::sync::Arc<std::sync::Mutex<Vec<Stri
 pub enum Shader<'a> {
     Wgsl(&'a str),
     Spirv(&'a [u32]),
+    /// SPIR-V with `VK_NV_cooperative_matrix2`'s operations, on `tc_cm2::device()`.
+    Coopmat2(&'a [u32]),
 }
 
 /// `shader`'s pipeline (entry point `main`) and its bind group of A, B and C at bindings 0,
@@ -436,10 +438,12 @@ fn pipeline_and_group(
             }),
             None,
         ),
-        Shader::Spirv(words) => {
+        Shader::Spirv(words) | Shader::Coopmat2(words) => {
             // SAFETY: the words are naga's SPIR-V of a module it validated (all but
-            // control-flow uniformity, which the designs keep per subgroup), every access
-            // inside its buffers for the shapes the designs accept, C checked on the CPU.
+            // control-flow uniformity, which the designs keep per subgroup), or
+            // `tc_cm2`'s kernels (tensor layouts over exactly A, B and C, shapes multiples
+            // of the tile); every access inside its buffers for the shapes the designs
+            // accept, C checked on the CPU.
             let module = unsafe {
                 device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
                     entry_points: std::borrow::Cow::Borrowed(&[
@@ -747,7 +751,10 @@ pub fn run_and_time(
     timed: bool,
 ) -> Result<(Vec<f32>, Option<f64>), String> {
     use wgpu::util::DeviceExt;
-    let (device, queue) = subgroup_device()?;
+    let (device, queue) = match shader {
+        Shader::Coopmat2(_) => super::tc_cm2::device()?,
+        _ => subgroup_device()?,
+    };
     let errors = error_sink(&device);
     let bytes =
         |v: &[f16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect() };
