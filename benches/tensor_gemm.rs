@@ -254,17 +254,20 @@ fn run_design(
 /// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
 /// sampled elements) before it is timed at 4096³ and 8192³.
 fn stream(hgemm: &str) -> Result<(), GpuError> {
-    let anchor = |n: usize| {
+    let anchor = |shape: [usize; 3]| {
         hgemm.lines().find_map(
             |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["hgemm", m, nn, k, _, t]
-                    if [m, nn, k] == [&n.to_string(); 3].map(|s| s.as_str()) =>
-                {
+                ["hgemm", m, n, k, _, t] if [m, n, k] == shape.map(|x| x.to_string()) => {
                     t.parse::<f64>().ok()
                 }
                 _ => None,
             },
         )
+    };
+    // The timed shapes: `SWIZZLE_TC_SHAPES` where given, else 4096³ and 8192³.
+    let timed_shapes = match env("SWIZZLE_TC_SHAPES") {
+        Some(_) => shapes(),
+        None => vec![[4096; 3], [8192; 3]],
     };
     let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
     let mut designs: Vec<Design> = Vec::new();
@@ -339,7 +342,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             continue;
         }
         let mut cells = String::new();
-        for shape in [[256, 256, 128], [4096, 4096, 4096], [8192, 8192, 8192]] {
+        for shape in std::iter::once([256, 256, 128]).chain(timed_shapes.iter().copied()) {
             let [m, n, k] = shape;
             let (a, b) = (operand(m * k, 1), operand(k * n, 5));
             let (code, groups) = design(shape);
@@ -374,8 +377,9 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
                     }
                     if let Some(ms) = ms {
                         let t = 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
-                        let ratio = anchor(m).map_or("–".into(), |h| format!("{:.2}×", t / h));
-                        println!("time {m} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
+                        let ratio =
+                            anchor(shape).map_or("–".into(), |h| format!("{:.2}×", t / h));
+                        println!("time {m}x{n}x{k} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
                         cells.push_str(&format!(" {t:.1} | {ratio} |"));
                     }
                 }
