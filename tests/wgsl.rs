@@ -1,6 +1,6 @@
 //! The `WGSL` constant of generated layouts: the same text through the type and the
-//! `Layout` trait, and absent-but-harmless for a layout beyond `u32` (tests/ui has the
-//! compile error for using it).
+//! `Layout` trait, and absent-but-harmless for a layout beyond `u32` (ui/tests/ui has
+//! the compile error for using it).
 
 use swizzle::Layout;
 

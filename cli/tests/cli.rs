@@ -691,9 +691,9 @@ fn located_errors(report: &str) -> Vec<(String, String)> {
 /// constant that does not exist) has nothing to compare.
 #[test]
 fn the_command_line_reports_every_ui_case_as_the_macro_does() {
-    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/ui");
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ui/tests/ui");
     let mut names: Vec<PathBuf> = std::fs::read_dir(&cases)
-        .expect("tests/ui exists")
+        .expect("ui/tests/ui exists")
         .map(|entry| entry.expect("readable").path())
         .filter(|path| path.extension().is_some_and(|e| e == "rs"))
         .collect();
@@ -720,7 +720,7 @@ fn the_command_line_reports_every_ui_case_as_the_macro_does() {
 /// message, on the same text where the error has a place in the body.
 #[test]
 fn inline_accesses_fail_as_the_macro_does() {
-    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/ui");
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ui/tests/ui");
     let layout = file(
         "inline_access.layout",
         "layout Tile { memory [m: 64, k: 64]; coords [m, k]; }",

@@ -37,8 +37,9 @@
 //!   |         ^^^^^^^
 //! ```
 //!
-//! `tests/ui/` holds the trybuild cases, one error class each (or one construct's errors),
-//! with their exact messages.
+//! `ui/tests/ui/` holds the trybuild cases (the `ui` crate: trybuild builds them against
+//! `swizzle` alone), one error class each (or one construct's errors), with their exact
+//! messages.
 //!
 //! ## Budgets
 //!
@@ -77,5 +78,5 @@
 //! The macro and the command line read one driver (`swizzle_syntax::driver::check`): every
 //! check (layouts, auto swizzles, assertions, `inverse;`, traversals, kernels) runs once, in
 //! one order, for both. `swizzle show` on a file rejects exactly what `layout!` rejects, with
-//! the same message at the same line and column; `cli/tests/cli.rs` runs every `tests/ui` case
+//! the same message at the same line and column; `cli/tests/cli.rs` runs every `ui/tests/ui` case
 //! through the command line to hold it to that.
