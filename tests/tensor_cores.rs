@@ -413,7 +413,8 @@ fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
 /// the design's unrolled steps (prefetching designs: one in the loop, the last after it).
 /// A grouped raster runs there on 3 rows of tiles, which its group does not divide
 /// (`group_for` falls back to groups of 3), and on as many rows as its group, 2 columns and
-/// one iteration (its own raster). A shape off the tile is refused.
+/// one iteration (its own raster). A shape off the tile is refused; a workgroup past C's
+/// tiles and an opcode outside the subset are errors of the interpreter.
 #[test]
 fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
     const ITERATIONS: usize = 2;
@@ -486,4 +487,24 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
         let off = [3 * bm, 2 * bn + 8, k];
         assert!(design.spirv(off).is_err(), "{label}: {off:?} accepted");
     }
+    // The oracle fails loudly: a workgroup past C's tiles slices past the tensors, and an
+    // opcode outside the subset (OpKill for OpReturn) is named.
+    let (_, design) = tc_cm2::designs()[0];
+    let shape @ [m, n, k] = [design.bm, design.bn, design.bk].map(|x| x as usize);
+    let mut words = design.spirv(shape).expect("SPIR-V");
+    let module = spirv_eval::Module::parse(&words).expect("parses");
+    let mut buffers = vec![vec![0; 2 * m * k], vec![0; 2 * k * n], vec![0; 4 * m * n]];
+    let past = module
+        .dispatch([2, 1, 1], &mut buffers)
+        .expect_err("past C");
+    assert!(past.contains("outside the tensor"), "{past}");
+    let ret = words
+        .iter()
+        .rposition(|&w| w == (1 << 16) | 253)
+        .expect("OpReturn");
+    words[ret] = (1 << 16) | 252;
+    let kill = spirv_eval::Module::parse(&words)
+        .err()
+        .expect("OpKill refused");
+    assert!(kill.contains("opcode 252"), "{kill}");
 }
