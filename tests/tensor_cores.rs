@@ -8,6 +8,12 @@
 use half::f16;
 use swizzle::gpu::{Accumulate, TensorCores};
 
+#[path = "common/spirv_eval.rs"]
+mod spirv_eval;
+// The test runs the kernel's words on the CPU; the bench's device (`tc_cm2::device`) is unused.
+#[allow(dead_code)]
+#[path = "../benches/common/tc_cm2.rs"]
+mod tc_cm2;
 #[path = "../benches/common/tc_split.rs"]
 mod tc_split;
 #[path = "../benches/common/tc_step1.rs"]
@@ -396,4 +402,109 @@ fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
         );
         exact_on_the_evaluator(label, &module, design.groups(m, n), [m, n, k]);
     }
+}
+
+/// Issue 25's design e (workgroup-scope cooperative matrices, tensor-addressed loads and
+/// stores of `VK_NV_cooperative_matrix2`): its SPIR-V, written word by word, runs on the CPU
+/// interpreter of that subset (`tests/common/spirv_eval.rs`: one logical invocation per
+/// workgroup; ids, sections, matrix shapes and slices checked; an element outside a tensor
+/// an error) against an exact CPU GEMM (small integers: every f32
+/// sum is exact; C starts as NaNs) on 3 × 2 workgroups and two loop iterations of k, each of
+/// the design's unrolled steps (prefetching designs: one in the loop, the last after it).
+/// A grouped raster runs there on 3 rows of tiles, which its group does not divide
+/// (`group_for` falls back to groups of 3), and on as many rows as its group, 2 columns and
+/// one iteration (its own raster). A shape off the tile is refused; a workgroup past C's
+/// tiles and an opcode outside the subset are errors of the interpreter.
+#[test]
+fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
+    const ITERATIONS: usize = 2;
+    let small = |count: usize, salt: usize| -> Vec<f16> {
+        (0..count)
+            .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
+            .collect()
+    };
+    // The CPU GEMM of each shape (shared by the designs of one tile), in f32: every sum of
+    // these products is exact. Index loops: the test builds unoptimised.
+    let mut gemms = std::collections::HashMap::new();
+    let mut gemm = |[m, n, k]: [usize; 3]| -> (Vec<f16>, Vec<f16>, Vec<f32>) {
+        gemms
+            .entry([m, n, k])
+            .or_insert_with(|| {
+                let (a, b) = (small(m * k, 1), small(k * n, 5));
+                let [fa, fb] = [&a, &b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
+                let mut c = vec![0f32; m * n];
+                for i in 0..m {
+                    for p in 0..k {
+                        let x = fa[i * k + p];
+                        let mut j = 0;
+                        while j < n {
+                            c[i * n + j] += x * fb[p * n + j];
+                            j += 1;
+                        }
+                    }
+                }
+                (a, b, c)
+            })
+            .clone()
+    };
+    for (label, design) in tc_cm2::designs() {
+        let [bm, bn, bk, unroll] =
+            [design.bm, design.bn, design.bk, design.unroll].map(|x| x as usize);
+        let k = ITERATIONS * bk * unroll;
+        let mut shapes = vec![[3 * bm, 2 * bn, k]];
+        if design.group > 0 {
+            shapes.push([design.group as usize * bm, 2 * bn, bk * unroll]);
+        }
+        for [m, n, k] in shapes {
+            let words = design
+                .spirv([m, n, k])
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+            let module =
+                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_eq!(
+                module.entry(),
+                ("main", Some([design.threads, 1, 1])),
+                "{label}"
+            );
+            let (a, b, expected) = gemm([m, n, k]);
+            let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let mut buffers = vec![bytes(&a), bytes(&b), f32::NAN.to_le_bytes().repeat(m * n)];
+            let [gx, gy] = design.groups(m, n);
+            module
+                .dispatch([gx, gy, 1], &mut buffers)
+                .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}: {e}"));
+            for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
+                let got = f32::from_le_bytes(word.try_into().unwrap());
+                // NaN, an element never written, equals nothing.
+                assert!(
+                    got == sum,
+                    "{label}, {m} × {n} × {k}: C[{}][{}] = {got}, the CPU says {sum}",
+                    at / n,
+                    at % n
+                );
+            }
+        }
+        let off = [3 * bm, 2 * bn + 8, k];
+        assert!(design.spirv(off).is_err(), "{label}: {off:?} accepted");
+    }
+    // The oracle fails loudly: a workgroup past C's tiles slices past the tensors, and an
+    // opcode outside the subset (OpKill for OpReturn) is named.
+    let (_, design) = tc_cm2::designs()[0];
+    let shape @ [m, n, k] = [design.bm, design.bn, design.bk].map(|x| x as usize);
+    let mut words = design.spirv(shape).expect("SPIR-V");
+    let module = spirv_eval::Module::parse(&words).expect("parses");
+    let mut buffers = vec![vec![0; 2 * m * k], vec![0; 2 * k * n], vec![0; 4 * m * n]];
+    let past = module
+        .dispatch([2, 1, 1], &mut buffers)
+        .expect_err("past C");
+    assert!(past.contains("outside the tensor"), "{past}");
+    let ret = words
+        .iter()
+        .rposition(|&w| w == (1 << 16) | 253)
+        .expect("OpReturn");
+    words[ret] = (1 << 16) | 252;
+    let kill = spirv_eval::Module::parse(&words)
+        .err()
+        .expect("OpKill refused");
+    assert!(kill.contains("opcode 252"), "{kill}");
 }

@@ -159,7 +159,7 @@ impl Design {
         let rows = m / self.bm;
         (1..=self.group.min(rows))
             .rev()
-            .find(|g| rows % g == 0)
+            .find(|&g| rows.is_multiple_of(g))
             .unwrap_or(0)
     }
 }
@@ -237,8 +237,10 @@ fn kernel(design: Design, unroll: u32, [m, n, k]: [u32; 3]) -> Vec<u32> {
     use Section::*;
     let mut s = Module::default();
     // Shader, Float16, StorageBuffer16BitAccess, CooperativeMatrixKHR, TensorAddressingNV,
-    // CooperativeMatrixTensorAddressingNV.
-    for capability in [1, 9, 4433, 6022, 5439, 5433] {
+    // CooperativeMatrixTensorAddressingNV, and VulkanMemoryModel, which
+    // SPV_KHR_cooperative_matrix requires beside Shader (core in SPIR-V 1.5; wgpu enables
+    // the device's `vulkanMemoryModel` with cooperative matrices, as naga's modules need it).
+    for capability in [1, 9, 4433, 6022, 5439, 5433, 5345] {
         s.op(Capability, 17, &[capability]);
     }
     for extension in [
@@ -248,7 +250,7 @@ fn kernel(design: Design, unroll: u32, [m, n, k]: [u32; 3]) -> Vec<u32> {
     ] {
         s.op(Extension, 10, &string(extension));
     }
-    s.op(MemoryModel, 14, &[0, 1]); // Logical GLSL450
+    s.op(MemoryModel, 14, &[0, 3]); // Logical Vulkan
 
     // Types and constants.
     let void = s.def(Global, 19, None, &[]);
@@ -521,8 +523,10 @@ pub fn device() -> Result<(wgpu::Device, wgpu::Queue), String> {
             p_next: std::ptr::null_mut(),
             ..unsafe { std::mem::zeroed() }
         };
-        let mut features2 = ash::vk::PhysicalDeviceFeatures2::default();
-        features2.p_next = (&raw mut supported).cast();
+        let mut features2 = ash::vk::PhysicalDeviceFeatures2 {
+            p_next: (&raw mut supported).cast(),
+            ..Default::default()
+        };
         // SAFETY: a features query with one extension structure of the layout the Vulkan
         // headers give; both outlive the call.
         unsafe { raw.get_physical_device_features2(physical, &mut features2) };
