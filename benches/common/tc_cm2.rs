@@ -136,11 +136,14 @@ impl Design {
         }
     }
 
-    /// The kernel's SPIR-V for A `m × k`, B `k × n` (multiples of the tile; `k` of `bk`).
+    /// The kernel's SPIR-V for A `m × k`, B `k × n` (nonzero multiples of the tile; `k` of
+    /// `bk`).
     pub fn spirv(&self, [m, n, k]: [usize; 3]) -> Result<Vec<u32>, String> {
         let [m, n, k] = [m, n, k].map(|x| x as u32);
-        if m % self.bm != 0 || n % self.bn != 0 || k % self.bk != 0 {
-            return Err(format!("{m} × {n} × {k} is not a multiple of {self:?}"));
+        if [m, n, k].contains(&0) || m % self.bm != 0 || n % self.bn != 0 || k % self.bk != 0 {
+            return Err(format!(
+                "{m} × {n} × {k} is not a (nonzero) multiple of {self:?}"
+            ));
         }
         let mut unroll = self.unroll.min(k / self.bk);
         while k % (self.bk * unroll) != 0 {
