@@ -226,10 +226,9 @@ fn evaluate(tc: &TensorCores, [m, n, k]: [usize; 3], a: &[f16], b: &[f16]) -> Ve
         wgsl.contains(&format!("order(group.y * {gn}u + group.x, {gm}u, {gn}u)")),
         "the kernel's grid is not {gm} × {gn}:\n{wgsl}"
     );
-    let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
     let mut buffers = wgsl_eval::Buffers::new();
-    buffers.bind(0, 0, bytes(a));
-    buffers.bind(0, 1, bytes(b));
+    buffers.bind(0, 0, le_bytes(a));
+    buffers.bind(0, 1, le_bytes(b));
     buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
     wgsl_eval::dispatch(&module, "main", [gn as u32, gm as u32, 1], &mut buffers)
         .unwrap_or_else(|e| panic!("{}, {m} × {n} × {k}: {e}", tc.a_tile.name));
@@ -311,6 +310,19 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
     }
 }
 
+/// `count` small integers (−4 to 4) as f16, varied by `salt`: every f32 sum of their
+/// products in these tests is exact.
+fn small_integers(count: usize, salt: usize) -> Vec<f16> {
+    (0..count)
+        .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
+        .collect()
+}
+
+/// f16 values as a buffer's little-endian bytes.
+fn le_bytes(values: &[f16]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
 /// Runs `module` on the CPU evaluator over `[x, y]` workgroups for A (`m × k`) and B
 /// (`k × n`) of small integers, and asserts C equal to the CPU's (every f32 sum is exact).
 fn exact_on_the_evaluator(
@@ -319,16 +331,10 @@ fn exact_on_the_evaluator(
     [gx, gy]: [u32; 2],
     [m, n, k]: [usize; 3],
 ) {
-    let small = |count: usize, salt: usize| -> Vec<f16> {
-        (0..count)
-            .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
-            .collect()
-    };
-    let (a, b) = (small(m * k, 1), small(k * n, 5));
-    let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
     let mut buffers = wgsl_eval::Buffers::new();
-    buffers.bind(0, 0, bytes(&a));
-    buffers.bind(0, 1, bytes(&b));
+    buffers.bind(0, 0, le_bytes(&a));
+    buffers.bind(0, 1, le_bytes(&b));
     buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
     wgsl_eval::dispatch(module, "main", [gx, gy, 1], &mut buffers)
         .unwrap_or_else(|e| panic!("{label}: {e}"));
@@ -419,11 +425,6 @@ fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
 #[test]
 fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
     const ITERATIONS: usize = 2;
-    let small = |count: usize, salt: usize| -> Vec<f16> {
-        (0..count)
-            .map(|i| f16::from_f32(((i * 7 + salt) * 2654435761 % 9) as f32 - 4.0))
-            .collect()
-    };
     // The CPU GEMM of each shape (shared by the designs of one tile), in f32: every sum of
     // these products is exact. Index loops: the test builds unoptimised.
     let mut gemms = std::collections::HashMap::new();
@@ -431,7 +432,7 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
         gemms
             .entry([m, n, k])
             .or_insert_with(|| {
-                let (a, b) = (small(m * k, 1), small(k * n, 5));
+                let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
                 let [fa, fb] = [&a, &b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
                 let mut c = vec![0f32; m * n];
                 for i in 0..m {
@@ -479,8 +480,11 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
                 "{label}"
             );
             let (a, b, expected) = gemm([m, n, k]);
-            let bytes = |values: &[f16]| values.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let mut buffers = vec![bytes(&a), bytes(&b), f32::NAN.to_le_bytes().repeat(m * n)];
+            let mut buffers = vec![
+                le_bytes(&a),
+                le_bytes(&b),
+                f32::NAN.to_le_bytes().repeat(m * n),
+            ];
             let [gx, gy] = design.groups(m, n);
             module
                 .dispatch([gx, gy, 1], &mut buffers)

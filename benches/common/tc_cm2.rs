@@ -180,11 +180,13 @@ enum Section {
     Function,
 }
 
-/// A SPIR-V module being written: its sections and the last id handed out.
+/// A SPIR-V module being written: its sections, the last id handed out and the scalar
+/// constants defined so far (one id per type and value).
 #[derive(Default)]
 struct Module {
     sections: [Vec<u32>; 8],
     bound: u32,
+    constants: std::collections::HashMap<(u32, u32), u32>,
 }
 
 impl Module {
@@ -210,8 +212,14 @@ impl Module {
         id
     }
 
+    /// The constant `value` of scalar type `ty`, defined at its first use.
     fn constant(&mut self, ty: u32, value: u32) -> u32 {
-        self.def(Section::Global, 43, Some(ty), &[value])
+        if let Some(&id) = self.constants.get(&(ty, value)) {
+            return id;
+        }
+        let id = self.def(Section::Global, 43, Some(ty), &[value]);
+        self.constants.insert((ty, value), id);
+        id
     }
 
     fn words(self) -> Vec<u32> {
@@ -421,10 +429,8 @@ fn kernel(design: Design, unroll: u32, [m, n, k]: [u32; 3]) -> Vec<u32> {
 
     // With loads ahead, the loop stops one iteration early: the last one, after it, loads
     // nothing beyond k.
-    let bound = match design.prefetch {
-        true => c(&mut s, k - unroll * design.bk),
-        false => ck,
-    };
+    let last_start = design.prefetch.then(|| c(&mut s, k - unroll * design.bk));
+    let bound = last_start.unwrap_or(ck);
     s.op(Function, 248, &[header]);
     s.op(Function, 246, &[merge, next, 0]);
     s.op(Function, 249, &[check]);
@@ -443,9 +449,8 @@ fn kernel(design: Design, unroll: u32, [m, n, k]: [u32; 3]) -> Vec<u32> {
     s.op(Function, 249, &[header]);
 
     s.op(Function, 248, &[merge]);
-    if design.prefetch {
-        let last = c(&mut s, k - unroll * design.bk);
-        iteration(&mut s, last, true);
+    if let Some(last_start) = last_start {
+        iteration(&mut s, last_start, true);
     }
     let sum = s.def(Function, 61, Some(mat_c), &[acc_var]);
     let slice_c = s.def(Function, 5375, Some(layout), &[tc, m0, bm, n0, bn]);
