@@ -248,22 +248,27 @@ fn run_design(
     tc_probe::run_and_time(shader, groups, shape, a, b, timed)
 }
 
+/// cuBLAS's TFLOP/s at `shape` from `benches/cublas_hgemm.py`'s output (`results`): its line
+/// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults) or
+/// `hgemm_f32reduce`.
+fn cublas(results: &str, name: &str, shape: [usize; 3]) -> Option<f64> {
+    results.lines().find_map(
+        |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [clock, m, n, k, _, tflops] if clock == name => {
+                let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
+                (at == shape).then(|| tflops.parse().ok()).flatten()
+            }
+            _ => None,
+        },
+    )
+}
+
 /// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`), d (`common/tc_split.rs`,
 /// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
 /// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
 /// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
 /// sampled elements) before it is timed at 4096³ and 8192³.
 fn stream(hgemm: &str) -> Result<(), GpuError> {
-    let anchor = |shape: [usize; 3]| {
-        hgemm.lines().find_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["hgemm", m, n, k, _, t] if [m, n, k] == shape.map(|x| x.to_string()) => {
-                    t.parse::<f64>().ok()
-                }
-                _ => None,
-            },
-        )
-    };
     // The timed shapes: `SWIZZLE_TC_SHAPES` where given, else 4096³ and 8192³.
     let timed_shapes = match env("SWIZZLE_TC_SHAPES") {
         Some(_) => shapes(),
@@ -377,8 +382,8 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
                     }
                     if let Some(ms) = ms {
                         let t = 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
-                        let ratio =
-                            anchor(shape).map_or("–".into(), |h| format!("{:.2}×", t / h));
+                        let ratio = cublas(hgemm, "hgemm", shape)
+                            .map_or("–".into(), |h| format!("{:.2}×", t / h));
                         println!("time {m}x{n}x{k} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
                         cells.push_str(&format!(" {t:.1} | {ratio} |"));
                     }
@@ -488,18 +493,7 @@ fn main() -> Result<(), GpuError> {
     let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
         .and_then(|path| std::fs::read_to_string(path).ok())
         .unwrap_or_default();
-    let anchor =
-        |clock: &str, shape: [usize; 3]| -> Option<f64> {
-            hgemm_results.lines().find_map(|line| {
-                match line.split_whitespace().collect::<Vec<_>>()[..] {
-                    [name, m, n, k, _, tflops] if name == clock => {
-                        let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
-                        (at == shape).then(|| tflops.parse().ok()).flatten()
-                    }
-                    _ => None,
-                }
-            })
-        };
+    let anchor = |name: &str, shape: [usize; 3]| cublas(&hgemm_results, name, shape);
     let library = gemm::tensor_cores_tiled();
     let step1 = tc_step1::step1();
     let step2 = TensorCores {
