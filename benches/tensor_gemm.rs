@@ -277,7 +277,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
     let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
     let mut designs: Vec<Design> = Vec::new();
     designs.push((
-        "8 (library)".into(),
+        "8: the library's fragment kernel".into(),
         false,
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
@@ -325,9 +325,11 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         designs.push((
             label.into(),
             false,
-            Box::new(move |shape: [usize; 3]| {
-                let words = design.spirv(shape).expect("a shape of whole tiles");
-                (Code::Coopmat2(words), design.groups(shape[0], shape[1]))
+            Box::new(move |[m, n, k]: [usize; 3]| {
+                let words = design
+                    .spirv([m, n, k], [Stored::RowMajor; 2])
+                    .expect("the design's words");
+                (Code::Coopmat2(words), design.groups([m, n]).map(|g| g as u32))
             }),
         ));
     }
@@ -467,7 +469,7 @@ fn main() -> Result<(), GpuError> {
                 .map(|(label, wgsl)| (label.to_owned(), wgsl))
                 .collect();
             for (label, tc) in [
-                ("8 (library)", gemm::tensor_cores()),
+                ("8 (fragment kernel)", gemm::tensor_cores()),
                 ("9 (step 8, 16-byte copies)", step9()),
                 ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
                 ("9t (step 5, 16-byte copies)", step9_tiled()),
@@ -524,17 +526,29 @@ fn main() -> Result<(), GpuError> {
     };
     let step8 = gemm::tensor_cores();
     let both = [true, true];
-    let tc = |label, tensor_cores| {
+    // The fragment kernels: without workgroup-scope matrices, which run instead where the
+    // device has them (variant 10).
+    let tc = |label, tensor_cores: TensorCores<'static>| {
         (
             label,
             Gemm {
                 operands: Operands::F16,
-                tensor_cores: Some(tensor_cores),
+                tensor_cores: Some(TensorCores {
+                    workgroup: None,
+                    ..tensor_cores
+                }),
                 ..gemm::config()
             },
         )
     };
     let variants: Vec<(&str, Gemm)> = vec![
+        (
+            "10 (library): workgroup-scope matrices, 128×256 of C, 32 of k, bands of 8 rows",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config()
+            },
+        ),
         tc(
             "1: 8 subgroups × 4×2 fragments, 128×128×32, double-buffered",
             step1,
@@ -675,7 +689,7 @@ fn main() -> Result<(), GpuError> {
             },
         ),
         tc(
-            "8 (library): A from memory, B's tile 128×128, 128 of k per step",
+            "8: the library's fragment kernel: A from memory, B's tile 128×128, 128 of k per step",
             step8,
         ),
         tc(
@@ -793,7 +807,7 @@ fn main() -> Result<(), GpuError> {
         for (label, kernel, time, err) in &rows {
             let t = tflops(kernel, *time);
             let path = match kernel.path() {
-                GemmPath::TensorCores => String::new(),
+                GemmPath::WorkgroupMatrices | GemmPath::TensorCores => String::new(),
                 GemmPath::Scalar { why } => format!(" (scalar: {why})"),
             };
             println!(

@@ -5,7 +5,7 @@
 //! `swizzle show` and `swizzle svg` draw them ([`guide::gpu`](crate::guide::gpu), "Writing a
 //! GPU kernel with swizzle").
 
-use crate::gpu::{Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores};
+use crate::gpu::{Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores, WorkgroupMatrices};
 use crate::ir::Descriptor;
 use crate::raster::Raster;
 
@@ -270,6 +270,7 @@ static TC_TILED: TensorCores<'static> = TensorCores {
     prefetch: true,
     accumulate: Accumulate::F32,
     direct: [false, false],
+    workgroup: None,
     fallback: None,
 };
 
@@ -283,6 +284,21 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
     TC_TILED
 }
 
+/// The GEMM on workgroup-scope cooperative matrices, where the device has them
+/// (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver): 128 × 256 tiles of C, 32 of k a
+/// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The
+/// fastest of 26 designs on an H100 (BENCHMARKS.md, "Workgroup-scope matrices"): 128 × 128
+/// tiles or 64 of k a step were 5–20 % slower, 256 × 256 tiles collapsed, the bands gave
+/// 2 % at 8192³; about 2.3× the fragment kernel of [`tensor_cores`].
+pub fn workgroup_matrices() -> WorkgroupMatrices {
+    WorkgroupMatrices {
+        tile: [128, 256, 32],
+        invocations: 256,
+        unroll: 8,
+        order: Raster::Grouped(8),
+    }
+}
+
 /// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
 /// of C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per
 /// step: A's fragments loaded by each subgroup straight from memory where its rows are
@@ -290,9 +306,12 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
 /// through a 128 × 128 tile whose next step's loads are held in registers across the
 /// multiply-adds. H200: 140–151 TFLOP/s from 2048 up, +25–33 % over
 /// [`tensor_cores_tiled`] (BENCHMARKS.md). Where `m` is not a multiple of 256 or `k` of
-/// 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs.
+/// 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs. Where the device
+/// has workgroup-scope matrices, [`workgroup_matrices`] runs instead, for any shape and
+/// storage order.
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
+        workgroup: Some(workgroup_matrices()),
         a_tile: &TC_A_DEEP,
         b_tile: &TC_B_DEEP,
         a_loads: TcALoadsDeep::THREAD_VALUES,

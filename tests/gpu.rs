@@ -366,12 +366,12 @@ fn transposed_operands_are_loaded_through_the_tiles_transposes() {
     }
 }
 
-/// f16 operands (exact for small integers) accumulated in f32, in every storage order;
-/// f32 buffers given to an f16 kernel are a typed error.
-/// f16 operands with the library's tensor-core layouts: on an adapter with cooperative
-/// matrices the kernel runs on them and matches the CPU at odd sizes and partial tiles (small
-/// integers: every f32 sum exact); elsewhere (lavapipe) it runs the scalar kernel, matches
-/// too, and says why. Transposed operands always take the scalar kernel.
+/// f16 operands with the library's tensor-core layouts: where the device has
+/// workgroup-scope matrices (`VK_NV_cooperative_matrix2`) the kernel runs on them, else on
+/// an adapter with cooperative matrices on those; either matches the CPU at odd sizes and
+/// partial tiles (small integers: every f32 sum exact); elsewhere (lavapipe) the scalar
+/// kernel runs, matches too, and says why. Transposed operands take the workgroup-scope
+/// kernel where the device has it, else the scalar one.
 fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
     use swizzle::gpu::GemmPath;
     let gpu = gpu();
@@ -393,12 +393,15 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
             ..swizzle::gemm::config()
         };
         let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
-        match (gpu.has_cooperative_matrix(), kernel.path()) {
-            (_, GemmPath::TensorCores) => assert!(gpu.has_cooperative_matrix()),
-            (true, GemmPath::Scalar { why }) => {
+        match kernel.path() {
+            GemmPath::WorkgroupMatrices => assert!(gpu.workgroup_matrices().is_ok()),
+            GemmPath::TensorCores => {
+                assert!(gpu.has_cooperative_matrix() && gpu.workgroup_matrices().is_err())
+            }
+            GemmPath::Scalar { why } if gpu.has_cooperative_matrix() => {
                 eprintln!("{}: scalar kernel: {why}", gpu.describe())
             }
-            (false, GemmPath::Scalar { why }) => assert!(why.contains("cooperative"), "{why}"),
+            GemmPath::Scalar { why } => assert!(why.contains("cooperative"), "{why}"),
         }
         let (a_buffer, b_buffer) = (
             gpu.upload(&half(&a)).expect("A"),
@@ -425,13 +428,18 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
             },
         )
         .expect("f16 GEMM");
-    assert!(
-        matches!(kernel.path(), GemmPath::Scalar { .. }),
-        "{:?}",
-        kernel.path()
-    );
+    match gpu.workgroup_matrices() {
+        Ok(()) => assert_eq!(kernel.path(), &GemmPath::WorkgroupMatrices),
+        Err(_) => assert!(
+            matches!(kernel.path(), GemmPath::Scalar { .. }),
+            "{:?}",
+            kernel.path()
+        ),
+    }
 }
 
+/// f16 operands (exact for small integers) accumulated in f32, in every storage order;
+/// f32 buffers given to an f16 kernel are a typed error.
 fn f16_operands_match_the_cpu() {
     let gpu = gpu();
     if !gpu.has_f16() {
@@ -447,17 +455,25 @@ fn f16_operands_match_the_cpu() {
         let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
         let half =
             |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
-        for stored in [[Stored::RowMajor; 2], [Stored::Transposed; 2]] {
+        for stored in [
+            [Stored::RowMajor; 2],
+            [Stored::Transposed; 2],
+            [Stored::Transposed, Stored::RowMajor],
+            [Stored::RowMajor, Stored::Transposed],
+        ] {
             let gemm = Gemm {
                 operands: Operands::F16,
                 ..swizzle::gemm::config_for(stored[0], stored[1])
             };
             let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
-            assert!(
-                kernel.wgsl().starts_with("enable f16;"),
-                "{}",
-                kernel.wgsl()
-            );
+            match kernel.path() {
+                swizzle::gpu::GemmPath::WorkgroupMatrices => assert!(kernel.spirv().is_some()),
+                _ => assert!(
+                    kernel.wgsl().starts_with("enable f16;"),
+                    "{}",
+                    kernel.wgsl()
+                ),
+            }
             let lay = |matrix: &[f32], [rows, columns]: [usize; 2], order| match order {
                 Stored::RowMajor => matrix.to_vec(),
                 Stored::Transposed => (0..rows * columns)

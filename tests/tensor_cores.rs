@@ -10,8 +10,6 @@ use swizzle::gpu::{Accumulate, TensorCores};
 
 #[path = "common/spirv_eval.rs"]
 mod spirv_eval;
-// The test runs the kernel's words on the CPU; the bench's device (`tc_cm2::device`) is unused.
-#[allow(dead_code)]
 #[path = "../benches/common/tc_cm2.rs"]
 mod tc_cm2;
 #[path = "../benches/common/tc_split.rs"]
@@ -410,104 +408,126 @@ fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
     }
 }
 
-/// Issue 25's design e (workgroup-scope cooperative matrices, tensor-addressed loads and
-/// stores of `VK_NV_cooperative_matrix2`): its SPIR-V, written word by word, is parsed and
-/// checked for every design, and one design per path of the writer runs on the CPU
+/// The GEMM on workgroup-scope cooperative matrices (`WorkgroupMatrices::spirv`: tensor
+/// loads and stores of `VK_NV_cooperative_matrix2`, written word by word) on the CPU
 /// interpreter of that subset (`tests/common/spirv_eval.rs`: one logical invocation per
-/// workgroup; ids, sections, matrix shapes and slices checked; an element outside a tensor
-/// an error) against an exact CPU GEMM (small integers: every f32
-/// sum is exact; C starts as NaNs) on 3 × 2 workgroups and two loop iterations of k, each of
-/// the design's unrolled steps (prefetching designs: one in the loop, the last after it).
-/// A grouped raster runs there on 3 rows of tiles, which its group does not divide
-/// (`group_for` falls back to groups of 3), and on as many rows as its group, 2 columns and
-/// one iteration (its own raster). A shape off the tile is refused; a workgroup past C's
-/// tiles and an opcode outside the subset are errors of the interpreter.
+/// workgroup; ids, sections, matrix shapes and slices checked; an element outside an
+/// unclamped tensor an error) against an exact CPU GEMM (small integers: every f32 sum is
+/// exact; C starts as NaNs). Every design of the bench is parsed and checked; the library's
+/// runs at shapes of whole tiles (two loop iterations, and a band of rows its raster cuts
+/// short), at odd shapes whose edges the layouts clamp, and in every storage order (a
+/// transposed operand read through a view); one design per raster and per unrolling runs
+/// too. A bad tile is refused; an opcode outside the subset and a workgroup past an
+/// unclamped C are errors of the interpreter.
 #[test]
-fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
-    const ITERATIONS: usize = 2;
-    // The CPU GEMM of each shape (shared by the designs of one tile), in f32: every sum of
-    // these products is exact. Index loops: the test builds unoptimised.
-    let mut gemms = std::collections::HashMap::new();
-    let mut gemm = |[m, n, k]: [usize; 3]| -> (Vec<f16>, Vec<f16>, Vec<f32>) {
-        gemms
-            .entry([m, n, k])
-            .or_insert_with(|| {
-                let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
-                let [fa, fb] = [&a, &b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
-                let mut c = vec![0f32; m * n];
-                for i in 0..m {
-                    for p in 0..k {
-                        let x = fa[i * k + p];
-                        let mut j = 0;
-                        while j < n {
-                            c[i * n + j] += x * fb[p * n + j];
-                            j += 1;
-                        }
-                    }
+fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
+    use swizzle::gpu::{Stored, WorkgroupMatrices};
+    // The CPU GEMM of each shape, in f32: every sum of these products is exact. Index
+    // loops: the test builds unoptimised.
+    let gemm = |[m, n, k]: [usize; 3]| -> (Vec<f16>, Vec<f16>, Vec<f32>) {
+        let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
+        let [fa, fb] = [&a, &b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
+        let mut c = vec![0f32; m * n];
+        for i in 0..m {
+            for p in 0..k {
+                let x = fa[i * k + p];
+                let mut j = 0;
+                while j < n {
+                    c[i * n + j] += x * fb[p * n + j];
+                    j += 1;
                 }
-                (a, b, c)
-            })
-            .clone()
-    };
-    // Run: one design per path of the writer (unrolled steps, one step, the grouped raster,
-    // aligned loads, loads ahead, loads ahead in a grouped raster); the others differ from
-    // these only in sizes, and are parsed and checked without a dispatch.
-    const RUN: [&str; 6] = ["e4", "e5", "e8", "e16", "e22", "e25"];
-    for (label, design) in tc_cm2::designs() {
-        let [bm, bn, bk, unroll] =
-            [design.bm, design.bn, design.bk, design.unroll].map(|x| x as usize);
-        if !RUN.contains(&label.split(':').next().unwrap_or_default()) {
-            let words = design
-                .spirv([bm, bn, ITERATIONS * bk * unroll])
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
-            continue;
-        }
-        let k = ITERATIONS * bk * unroll;
-        let mut shapes = vec![[3 * bm, 2 * bn, k]];
-        if design.group > 0 {
-            shapes.push([design.group as usize * bm, 2 * bn, bk * unroll]);
-        }
-        for [m, n, k] in shapes {
-            let words = design
-                .spirv([m, n, k])
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            let module =
-                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
-            assert_eq!(
-                module.entry(),
-                ("main", Some([design.threads, 1, 1])),
-                "{label}"
-            );
-            let (a, b, expected) = gemm([m, n, k]);
-            let mut buffers = vec![
-                le_bytes(&a),
-                le_bytes(&b),
-                f32::NAN.to_le_bytes().repeat(m * n),
-            ];
-            let [gx, gy] = design.groups(m, n);
-            module
-                .dispatch([gx, gy, 1], &mut buffers)
-                .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}: {e}"));
-            for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
-                let got = f32::from_le_bytes(word.try_into().unwrap());
-                // NaN, an element never written, equals nothing.
-                assert!(
-                    got == sum,
-                    "{label}, {m} × {n} × {k}: C[{}][{}] = {got}, the CPU says {sum}",
-                    at / n,
-                    at % n
-                );
             }
         }
-        let off = [3 * bm, 2 * bn + 8, k];
-        assert!(design.spirv(off).is_err(), "{label}: {off:?} accepted");
+        (a, b, c)
+    };
+    // `matrix` (`rows × cols`, row-major) as `order` stores it.
+    let stored = |matrix: &[f16], [rows, cols]: [usize; 2], order| match order {
+        Stored::RowMajor => matrix.to_vec(),
+        Stored::Transposed => (0..rows * cols)
+            .map(|i| matrix[(i % rows) * cols + i / rows])
+            .collect(),
+    };
+    let run = |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders: [Stored; 2]| {
+        let words = design
+            .spirv([m, n, k], orders)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        let module = spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert_eq!(
+            module.entry(),
+            ("main", Some([design.invocations as u32, 1, 1])),
+            "{label}"
+        );
+        let (a, b, expected) = gemm([m, n, k]);
+        let mut buffers = vec![
+            le_bytes(&stored(&a, [m, k], orders[0])),
+            le_bytes(&stored(&b, [k, n], orders[1])),
+            f32::NAN.to_le_bytes().repeat(m * n),
+        ];
+        let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
+        module
+            .dispatch([gx, gy, 1], &mut buffers)
+            .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}, {orders:?}: {e}"));
+        for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
+            let got = f32::from_le_bytes(word.try_into().unwrap());
+            // NaN, an element never written, equals nothing.
+            assert!(
+                got == sum,
+                "{label}, {m} × {n} × {k}, {orders:?}: C[{}][{}] = {got}, the CPU says {sum}",
+                at / n,
+                at % n
+            );
+        }
+    };
+    let library = swizzle::gemm::workgroup_matrices();
+    let [bm, bn, bk] = library.tile;
+    // Nine rows of tiles: a band of 8 and one cut short; two loop iterations of k.
+    let whole = [9 * bm, bn, 2 * library.unroll * bk];
+    run("library", &library, whole, [Stored::RowMajor; 2]);
+    for order in [
+        [Stored::RowMajor; 2],
+        [Stored::Transposed, Stored::RowMajor],
+        [Stored::RowMajor, Stored::Transposed],
+        [Stored::Transposed; 2],
+    ] {
+        for shape in [[bm + 3, 2 * bn - 5, 3 * bk + 7], [1, 1, 1]] {
+            run("library", &library, shape, order);
+        }
     }
-    // The oracle fails loudly: a workgroup past C's tiles slices past the tensors, and an
-    // opcode outside the subset (OpKill for OpReturn) is named.
-    let (_, design) = tc_cm2::designs()[0];
-    let shape @ [m, n, k] = [design.bm, design.bn, design.bk].map(|x| x as usize);
-    let mut words = design.spirv(shape).expect("SPIR-V");
+    // The bench's designs: each parsed; one per raster and unrolling run at whole tiles.
+    const RUN: [&str; 5] = ["e4", "e5", "e12", "e15", "e27"];
+    for (label, design) in tc_cm2::designs() {
+        let [bm, bn, bk] = design.tile;
+        let shape = [3 * bm, 2 * bn, 2 * design.unroll * bk];
+        match RUN.contains(&label.split(':').next().unwrap_or_default()) {
+            true => run(label, &design, shape, [Stored::RowMajor; 2]),
+            false => {
+                let words = design
+                    .spirv(shape, [Stored::RowMajor; 2])
+                    .unwrap_or_else(|e| panic!("{label}: {e}"));
+                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
+            }
+        }
+    }
+    for bad in [
+        WorkgroupMatrices {
+            tile: [128, 0, 32],
+            ..library
+        },
+        WorkgroupMatrices {
+            invocations: 0,
+            ..library
+        },
+        WorkgroupMatrices {
+            order: swizzle::raster::Raster::Morton(3),
+            ..library
+        },
+    ] {
+        assert!(bad.spirv(whole, [Stored::RowMajor; 2]).is_err(), "{bad:?}");
+    }
+    // The oracle fails loudly: a workgroup past C's tiles slices past the (unclamped)
+    // tensors, and an opcode outside the subset (OpKill for OpReturn) is named.
+    let shape @ [m, n, k] = library.tile;
+    let mut words = library.spirv(shape, [Stored::RowMajor; 2]).expect("SPIR-V");
     let module = spirv_eval::Module::parse(&words).expect("parses");
     let mut buffers = vec![vec![0; 2 * m * k], vec![0; 2 * k * n], vec![0; 4 * m * n]];
     let past = module

@@ -418,7 +418,8 @@ fn error_sink(device: &wgpu::Device) -> std::sync::Arc<std::sync::Mutex<Vec<Stri
 pub enum Shader<'a> {
     Wgsl(&'a str),
     Spirv(&'a [u32]),
-    /// SPIR-V with `VK_NV_cooperative_matrix2`'s operations, on `tc_cm2::device()`.
+    /// SPIR-V with `VK_NV_cooperative_matrix2`'s operations, on `Gpu`'s device (opened with
+    /// the extension where the driver lists it).
     Coopmat2(&'a [u32]),
 }
 
@@ -441,9 +442,9 @@ fn pipeline_and_group(
         Shader::Spirv(words) | Shader::Coopmat2(words) => {
             // SAFETY: the words are naga's SPIR-V of a module it validated (all but
             // control-flow uniformity, which the designs keep per subgroup), or
-            // `tc_cm2`'s kernels (tensor layouts over exactly A, B and C, shapes multiples
-            // of the tile); every access inside its buffers for the shapes the designs
-            // accept, C checked on the CPU.
+            // `WorkgroupMatrices::spirv`'s kernels (tensor layouts over exactly A, B and C,
+            // clamped where a slice reaches past them); every access inside its buffers, C
+            // checked on the CPU.
             let module = unsafe {
                 device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
                     entry_points: std::borrow::Cow::Borrowed(&[
@@ -752,7 +753,11 @@ pub fn run_and_time(
 ) -> Result<(Vec<f32>, Option<f64>), String> {
     use wgpu::util::DeviceExt;
     let (device, queue) = match shader {
-        Shader::Coopmat2(_) => super::tc_cm2::device()?,
+        Shader::Coopmat2(_) => {
+            let gpu = swizzle::gpu::Gpu::new().map_err(|e| e.to_string())?;
+            gpu.workgroup_matrices()?;
+            (gpu.device().clone(), gpu.queue().clone())
+        }
         _ => subgroup_device()?,
     };
     let errors = error_sink(&device);

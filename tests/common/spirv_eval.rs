@@ -136,6 +136,7 @@ fn spec(opcode: u16) -> Option<Spec> {
         30 => s("OpTypeStruct", Global, false, true, &[Ids]),
         32 => s("OpTypePointer", Global, false, true, &[Literal, Id]),
         33 => s("OpTypeFunction", Global, false, true, &[Id, Ids]),
+        42 => s("OpConstantFalse", Global, true, true, &[]),
         43 => s("OpConstant", Global, true, true, &[Literals]),
         44 => s("OpConstantComposite", Global, true, true, &[Ids]),
         54 => s("OpFunction", Function, true, true, &[Literal, Id]),
@@ -166,10 +167,20 @@ fn spec(opcode: u16) -> Option<Spec> {
         ),
         81 => s("OpCompositeExtract", Function, true, true, &[Id, Literals]),
         128 => s("OpIAdd", Function, true, true, binary),
+        130 => s("OpISub", Function, true, true, binary),
         132 => s("OpIMul", Function, true, true, binary),
         134 => s("OpUDiv", Function, true, true, binary),
         137 => s("OpUMod", Function, true, true, binary),
+        167 => s("OpLogicalAnd", Function, true, true, binary),
+        169 => s("OpSelect", Function, true, true, &[Id, Id, Id]),
+        170 => s("OpIEqual", Function, true, true, binary),
+        174 => s("OpUGreaterThanEqual", Function, true, true, binary),
         176 => s("OpULessThan", Function, true, true, binary),
+        194 => s("OpShiftRightLogical", Function, true, true, binary),
+        196 => s("OpShiftLeftLogical", Function, true, true, binary),
+        197 => s("OpBitwiseOr", Function, true, true, binary),
+        198 => s("OpBitwiseXor", Function, true, true, binary),
+        199 => s("OpBitwiseAnd", Function, true, true, binary),
         246 => s(
             "OpLoopMerge",
             Function,
@@ -216,6 +227,7 @@ fn spec(opcode: u16) -> Option<Spec> {
             &[Id, Id, Id, Memory { optional: false }, TensorAddressing],
         ),
         5370 => s("OpTypeTensorLayoutNV", Global, false, true, &[Id, Id]),
+        5371 => s("OpTypeTensorViewNV", Global, false, true, &[Id, Id, Ids]),
         5372 => s("OpCreateTensorLayoutNV", Function, true, true, &[]),
         5373 => s(
             "OpTensorLayoutSetDimensionNV",
@@ -232,6 +244,7 @@ fn spec(opcode: u16) -> Option<Spec> {
             &[Id, Ids],
         ),
         5375 => s("OpTensorLayoutSliceNV", Function, true, true, &[Id, Ids]),
+        5377 => s("OpCreateTensorViewNV", Function, true, true, &[]),
         _ => None,
     }
 }
@@ -285,6 +298,11 @@ enum Type {
         dims: u32,
         clamp: u32,
     },
+    /// A tensor view without dimensions of its own (the slice's span is used): the
+    /// permutation of its coordinates.
+    View {
+        permutation: Vec<u32>,
+    },
 }
 
 /// A matrix of the whole workgroup, row-major; f16 components held exactly as f32.
@@ -299,6 +317,7 @@ struct Matrix {
 /// the subset).
 #[derive(Clone, Debug)]
 struct Layout {
+    clamp: u32,
     dimension: Vec<u32>,
     stride: Vec<u32>,
     offset: Vec<i64>,
@@ -321,6 +340,8 @@ enum Value {
     Vector(Vec<u32>),
     Matrix(Rc<Matrix>),
     Layout(Rc<Layout>),
+    /// A tensor view without dimensions or clipping: its permutation.
+    View(Vec<u32>),
     Pointer(Pointer),
 }
 
@@ -356,6 +377,10 @@ const WORKGROUP: u32 = 2;
 const STORAGE_BUFFER: u32 = 12;
 const FUNCTION: u32 = 7;
 const INPUT: u32 = 1;
+const CLAMP_UNDEFINED: u32 = 0;
+/// Loads past the tensor read the clamp value (zero: `OpTensorLayoutSetClampValueNV` is not
+/// in the subset), stores past it are dropped.
+const CLAMP_CONSTANT: u32 = 1;
 
 /// The next operand word of instruction `name`.
 fn take(rest: &mut &[u32], name: &str, what: &str) -> Result<u32, String> {
@@ -516,6 +541,7 @@ impl Module {
                     Operand::TensorAddressing => {
                         match take(&mut rest, name, "tensor addressing operands")? {
                             0 => {}
+                            1 => operands.push(used(take(&mut rest, name, "tensor view")?)?),
                             mask => {
                                 return Err(format!(
                                     "{name}: tensor addressing operands {mask:#x} unsupported"
@@ -563,11 +589,11 @@ impl Module {
                     .entry(o[0])
                     .or_default()
                     .push((Some(o[1]), o[2..].to_vec())),
-                19..=33 | 4456 | 5370 => {
+                19..=33 | 4456 | 5370 | 5371 => {
                     let ty = module.declare(&instruction)?;
                     module.types.insert(id, ty);
                 }
-                43 | 44 => {
+                42..=44 => {
                     let value = module.constant(&instruction)?;
                     module.constants.insert(id, value);
                 }
@@ -706,10 +732,29 @@ impl Module {
                     usage: self.u32_constant(usage)?,
                 }
             }
-            5370 => Type::Layout {
-                dims: self.u32_constant(o[0])?,
-                clamp: self.u32_constant(o[1])?,
+            5370 => match self.u32_constant(o[1])? {
+                clamp @ (CLAMP_UNDEFINED | CLAMP_CONSTANT) => Type::Layout {
+                    dims: self.u32_constant(o[0])?,
+                    clamp,
+                },
+                clamp => return Err(format!("layout %{}: clamp mode {clamp} unsupported", i.id)),
             },
+            5371 => {
+                let dims = self.u32_constant(o[0])?;
+                if !matches!(self.constants.get(&o[1]), Some(Value::Bool(false))) {
+                    return Err(format!("view %{}: only views without dimensions", i.id));
+                }
+                let permutation = o[2..]
+                    .iter()
+                    .map(|&p| self.u32_constant(p))
+                    .collect::<Result<Vec<u32>, String>>()?;
+                let mut sorted = permutation.clone();
+                sorted.sort_unstable();
+                if sorted != (0..dims).collect::<Vec<u32>>() {
+                    return Err(format!("view %{}: {permutation:?} is no permutation", i.id));
+                }
+                Type::View { permutation }
+            }
             _ => return Err(format!("type declaration {:?} unsupported", i.opcode)),
         })
     }
@@ -718,6 +763,7 @@ impl Module {
     fn constant(&self, i: &Instruction) -> Result<Value, String> {
         let ty = self.ty(i.ty)?;
         match (i.opcode, ty, &i.operands[..]) {
+            (42, Type::Bool, &[]) => Ok(Value::Bool(false)),
             (43, Type::Int { width: 32, .. }, &[v]) => Ok(Value::U32(v)),
             (43, Type::Float { width: 16 }, &[v]) if v >> 16 == 0 => {
                 Ok(Value::Float(f16::from_bits(v as u16).to_f32()))
@@ -848,15 +894,32 @@ impl Module {
             62 if pointee(o[0])? != type_of(o[1])? => {
                 Err(format!("OpStore: %{} not of %{}'s pointee", o[1], o[0]))
             }
-            128 | 132 | 134 | 137 | 176 => {
+            128 | 130 | 132 | 134 | 137 | 170 | 174 | 176 | 194 | 196..=199 => {
                 for &x in &o[..2] {
                     u32_(type_of(x)?)?;
                 }
                 match i.opcode {
-                    176 if self.ty(i.ty)? != &Type::Bool => Err("OpULessThan: not bool".into()),
-                    176 => Ok(()),
+                    170 | 174 | 176 if self.ty(i.ty)? != &Type::Bool => {
+                        Err(format!("%{}: a comparison not of bool type", i.id))
+                    }
+                    170 | 174 | 176 => Ok(()),
                     _ => u32_(i.ty),
                 }
+            }
+            167 if [type_of(o[0])?, type_of(o[1])?, i.ty]
+                .iter()
+                .any(|&t| self.ty(t).ok() != Some(&Type::Bool)) =>
+            {
+                Err(format!("OpLogicalAnd %{}: not of bools", i.id))
+            }
+            169 if self.ty(type_of(o[0])?)? != &Type::Bool
+                || type_of(o[1])? != i.ty
+                || type_of(o[2])? != i.ty =>
+            {
+                Err(format!("OpSelect %{}: not a bool and two values of its type", i.id))
+            }
+            5377 if !matches!(self.ty(i.ty)?, Type::View { .. }) => {
+                Err(format!("%{}: not of a tensor view type", i.id))
             }
             4459 => {
                 let (_, rows, k, a) = matrix(type_of(o[0])?)?;
@@ -894,6 +957,12 @@ impl Module {
                         "tensor load or store: pointer %{pointer} is not to a storage buffer's \
                          %{component}"
                     ));
+                }
+                if let Some(&view) = o.get(4) {
+                    match self.ty(type_of(view)?)? {
+                        Type::View { permutation } if permutation.len() == 2 => {}
+                        other => return Err(format!("%{view} ({other:?}) is no 2-D tensor view")),
+                    }
                 }
                 match self.ty(type_of(layout)?)? {
                     Type::Layout { dims: 2, .. } => Ok(()),
@@ -979,6 +1048,14 @@ impl Module {
                 Value::Layout(l) => Ok(l),
                 other => Err(format!("%{id} = {other:?} is no tensor layout")),
             };
+            // A tensor load's or store's view, its operand after the memory operand.
+            let view = |o: &[u32]| match o.get(4) {
+                None => Ok(None),
+                Some(&id) => match get(id)? {
+                    Value::View(permutation) => Ok(Some(permutation)),
+                    other => Err(format!("%{id} = {other:?} is no tensor view")),
+                },
+            };
             let result = match i.opcode {
                 248 | 246 => None,
                 249 => {
@@ -1046,26 +1123,54 @@ impl Module {
                         return Err(format!("OpCompositeExtract {indices:?} of {value:?}"));
                     }
                 },
-                128 | 132 | 134 | 137 | 176 => {
+                128 | 130 | 132 | 134 | 137 | 170 | 174 | 176 | 194 | 196..=199 => {
                     let (x, y) = (u32_(o[0])?, u32_(o[1])?);
                     Some(match i.opcode {
                         128 => Value::U32(x.wrapping_add(y)),
+                        130 => Value::U32(x.wrapping_sub(y)),
                         132 => Value::U32(x.wrapping_mul(y)),
+                        170 => Value::Bool(x == y),
+                        174 => Value::Bool(x >= y),
                         176 => Value::Bool(x < y),
+                        197 => Value::U32(x | y),
+                        198 => Value::U32(x ^ y),
+                        199 => Value::U32(x & y),
+                        // SPIR-V leaves a shift by the width or more undefined.
+                        194 | 196 if y >= 32 => {
+                            return Err(format!("%{}: a shift by {y}", i.id));
+                        }
+                        194 => Value::U32(x >> y),
+                        196 => Value::U32(x << y),
                         _ if y == 0 => return Err(format!("%{}: division by zero", i.id)),
                         134 => Value::U32(x / y),
                         _ => Value::U32(x % y),
                     })
                 }
+                167 | 169 => {
+                    let Value::Bool(first) = get(o[0])? else {
+                        return Err(format!("%{} is no bool", o[0]));
+                    };
+                    match i.opcode {
+                        167 => match get(o[1])? {
+                            Value::Bool(second) => Some(Value::Bool(first && second)),
+                            other => return Err(format!("%{} = {other:?} is no bool", o[1])),
+                        },
+                        _ => Some(get(if first { o[1] } else { o[2] })?),
+                    }
+                }
+                5377 => {
+                    let Type::View { permutation } = self.ty(i.ty)? else {
+                        unreachable!("checked when parsed")
+                    };
+                    Some(Value::View(permutation.clone()))
+                }
                 5372 => {
                     let &Type::Layout { dims, clamp } = self.ty(i.ty)? else {
                         unreachable!("checked when parsed")
                     };
-                    if clamp != 0 {
-                        return Err(format!("clamp mode {clamp} unsupported (only Undefined)"));
-                    }
                     let zeros = vec![0; dims as usize];
                     Some(Value::Layout(Rc::new(Layout {
+                        clamp,
                         dimension: zeros.clone(),
                         stride: zeros.clone(),
                         offset: vec![0; dims as usize],
@@ -1111,16 +1216,19 @@ impl Module {
                         unreachable!("checked when parsed")
                     };
                     let (binding, addresses) =
-                        Self::addresses(&get(o[0])?, &*layout(o[2])?, rows, cols)?;
+                        Self::addresses(&get(o[0])?, &*layout(o[2])?, view(o)?, rows, cols)?;
                     let half = self.ty(component)? == &Type::Float { width: 16 };
                     let bytes = buffers
                         .get(binding as usize)
                         .ok_or(format!("no buffer at binding {binding}"))?;
+                    // Past the tensor (clamp mode Constant): the clamp value, zero.
                     let data = addresses
                         .iter()
-                        .map(|&a| read(bytes, a, half).ok_or(a))
-                        .collect::<Result<Vec<f32>, u64>>()
-                        .map_err(|a| format!("%{}: element {a} outside binding {binding}", i.id))?;
+                        .map(|&a| a.map_or(Some(0.0), |a| read(bytes, a, half)).ok_or(a))
+                        .collect::<Result<Vec<f32>, Option<u64>>>()
+                        .map_err(|a| {
+                            format!("%{}: element {a:?} outside binding {binding}", i.id)
+                        })?;
                     let [rows, cols] = [rows, cols].map(|x| x as usize);
                     Some(Value::Matrix(Rc::new(Matrix { rows, cols, data })))
                 }
@@ -1133,7 +1241,7 @@ impl Module {
                     };
                     let [rows, cols] = [m.rows, m.cols].map(|x| x as u32);
                     let (binding, addresses) =
-                        Self::addresses(&get(o[0])?, &*layout(o[2])?, rows, cols)?;
+                        Self::addresses(&get(o[0])?, &*layout(o[2])?, view(o)?, rows, cols)?;
                     if !self
                         .buffers
                         .values()
@@ -1145,9 +1253,12 @@ impl Module {
                     let bytes = buffers
                         .get_mut(binding as usize)
                         .ok_or(format!("no buffer at binding {binding}"))?;
+                    // Past the tensor (clamp mode Constant): dropped.
                     for (&a, &v) in addresses.iter().zip(&m.data) {
-                        write(bytes, a, half, v)
-                            .ok_or(format!("element {a} outside binding {binding}"))?;
+                        if let Some(a) = a {
+                            write(bytes, a, half, v)
+                                .ok_or(format!("element {a} outside binding {binding}"))?;
+                        }
                     }
                     None
                 }
@@ -1174,14 +1285,17 @@ impl Module {
     }
 
     /// The binding `pointer` points into, and the index in its array of each element of a
-    /// `rows × cols` matrix (row-major) through layout `l` (`matrixCoordToTensorElement`,
-    /// block size 1, clamp mode `Undefined`: an element outside the tensor is an error).
+    /// `rows × cols` matrix (row-major) through layout `l` and, where given, a view of that
+    /// permutation (`matrixCoordToTensorElement` and its `WithView` form: block size 1, the
+    /// view without dimensions or clipping); `None` for an element past the tensor where the
+    /// layout clamps (mode Constant), an error where it does not (mode Undefined).
     fn addresses(
         pointer: &Value,
         l: &Layout,
+        view: Option<Vec<u32>>,
         rows: u32,
         cols: u32,
-    ) -> Result<(u32, Vec<u64>), String> {
+    ) -> Result<(u32, Vec<Option<u64>>), String> {
         let &Value::Pointer(Pointer::Element {
             binding,
             index: base,
@@ -1189,18 +1303,36 @@ impl Module {
         else {
             return Err(format!("{pointer:?} is no pointer to a buffer's element"));
         };
-        if l.span != [rows, cols] {
+        let elements = l.span.iter().map(|&s| u64::from(s)).product::<u64>();
+        if elements != u64::from(rows) * u64::from(cols) || l.span.len() != 2 {
             return Err(format!(
                 "a slice spanning {:?} for a matrix of {rows} × {cols}",
                 l.span
             ));
         }
+        let dims = l.span.len();
         let mut addresses = Vec::with_capacity(rows as usize * cols as usize);
-        let mut coordinate = vec![0; l.span.len()];
+        let mut coordinate = vec![0; dims];
         for row in 0..rows {
-            for col in 0..cols {
+            'element: for col in 0..cols {
                 let mut index = row * cols + col;
-                for d in (0..l.span.len()).rev() {
+                if let Some(permutation) = &view {
+                    // The index as a coordinate of the view (its dimensions the span's, in
+                    // permuted order), then back to an index of the span.
+                    let mut view_coordinate = vec![0; dims];
+                    for d in (0..dims).rev() {
+                        let p = permutation[d] as usize;
+                        view_coordinate[p] = index % l.span[p];
+                        index /= l.span[p];
+                    }
+                    index = 0;
+                    let mut stride = 1;
+                    for d in (0..dims).rev() {
+                        index += view_coordinate[d] * stride;
+                        stride *= l.span[d];
+                    }
+                }
+                for d in (0..dims).rev() {
                     coordinate[d] = index % l.span[d];
                     index /= l.span[d];
                 }
@@ -1208,6 +1340,10 @@ impl Module {
                 for (d, &x) in coordinate.iter().enumerate() {
                     let c = i64::from(x) + l.offset[d];
                     if c < 0 || c >= i64::from(l.dimension[d]) {
+                        if l.clamp == CLAMP_CONSTANT {
+                            addresses.push(None);
+                            continue 'element;
+                        }
                         return Err(format!(
                             "element ({row}, {col}) at {c} of dimension {d} outside the tensor \
                              ({:?}; clamp mode Undefined)",
@@ -1216,7 +1352,7 @@ impl Module {
                     }
                     address += c as u64 * u64::from(l.stride[d]);
                 }
-                addresses.push(address);
+                addresses.push(Some(address));
             }
         }
         Ok((binding, addresses))

@@ -2,6 +2,7 @@
 //! (so that buffers of gigabytes work), and wgpu's errors caught as values.
 
 use super::GpuError;
+use super::workgroup::Granularity;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A GPU (or software Vulkan) device and its queue.
@@ -20,6 +21,9 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     timestamps: bool,
+    /// The workgroup-scope matrix shapes of a device opened with `VK_NV_cooperative_matrix2`,
+    /// or why it was not.
+    workgroup_matrices: Result<Vec<Granularity>, String>,
     /// Errors wgpu reported since the last check (its default would panic).
     errors: Arc<Mutex<Vec<String>>>,
     lost: Arc<Mutex<Option<String>>>,
@@ -61,14 +65,24 @@ impl Gpu {
                 true => unsafe { wgpu::ExperimentalFeatures::enabled() },
                 false => wgpu::ExperimentalFeatures::disabled(),
             };
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        let descriptor = wgpu::DeviceDescriptor {
             label: Some("swizzle"),
             required_features,
             required_limits: adapter.limits(),
             experimental_features,
             ..Default::default()
-        }))
-        .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+        };
+        // Where the driver has workgroup-scope matrices (the f16 GEMM's fastest kernel), the
+        // device is opened with them and with passthrough shaders, which carry their SPIR-V.
+        let (device, queue, workgroup_matrices) = match with_workgroup_matrices(&adapter, &descriptor)
+        {
+            Ok((device, queue, shapes)) => (device, queue, Ok(shapes)),
+            Err(why) => {
+                let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+                    .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+                (device, queue, Err(why))
+            }
+        };
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&errors);
         device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
@@ -88,9 +102,23 @@ impl Gpu {
             device,
             queue,
             timestamps,
+            workgroup_matrices,
             errors,
             lost,
         })
+    }
+
+    /// Whether the f16 GEMM may run on workgroup-scope cooperative matrices
+    /// (`VK_NV_cooperative_matrix2`: NVIDIA's Vulkan driver), and if not, why.
+    pub fn workgroup_matrices(&self) -> Result<(), &str> {
+        self.workgroup_matrices.as_ref().map(drop).map_err(String::as_str)
+    }
+
+    /// The f16 × f16 → f32 workgroup-scope shapes the driver lists: a
+    /// [`WorkgroupMatrices`](super::WorkgroupMatrices) tile must be a multiple of one at its
+    /// invocations (empty without the extension).
+    pub fn workgroup_matrix_granularities(&self) -> &[Granularity] {
+        self.workgroup_matrices.as_deref().unwrap_or_default()
     }
 
     /// Whether the device runs on wgpu's OpenGL backend, which must be used from one
@@ -188,6 +216,40 @@ impl Gpu {
         drop(view);
         staging.unmap();
         Ok(words)
+    }
+}
+
+/// A device as `descriptor` asks, with `VK_NV_cooperative_matrix2` and passthrough shaders
+/// besides, where the adapter is a Vulkan one with cooperative matrices, f16 and
+/// passthrough shaders and its driver lists the extension; else why not.
+fn with_workgroup_matrices(
+    adapter: &wgpu::Adapter,
+    descriptor: &wgpu::DeviceDescriptor,
+) -> Result<(wgpu::Device, wgpu::Queue, Vec<Granularity>), String> {
+    let needed = wgpu::Features::SHADER_F16
+        | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+        | wgpu::Features::PASSTHROUGH_SHADERS;
+    if !adapter.features().contains(needed) {
+        return Err(format!(
+            "the adapter lacks {:?}, which workgroup-scope matrices need",
+            needed - adapter.features()
+        ));
+    }
+    #[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    {
+        let descriptor = wgpu::DeviceDescriptor {
+            required_features: descriptor.required_features | needed,
+            ..descriptor.clone()
+        };
+        caught("opening the device with VK_NV_cooperative_matrix2", || {
+            super::vulkan::open(adapter, &descriptor)
+        })
+        .map_err(|e| e.to_string())?
+    }
+    #[cfg(not(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    {
+        let _ = descriptor;
+        Err("workgroup-scope matrices need wgpu's Vulkan backend, which this platform lacks".to_owned())
     }
 }
 

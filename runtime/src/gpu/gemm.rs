@@ -11,6 +11,7 @@ use super::Dispatch;
 use super::batch::{Batch, Pipeline};
 use super::buffer::{check_element, check_lengths};
 use super::tensor::{self, TensorCores};
+use super::workgroup;
 use super::transpose::{fitting, transposed, unsupported};
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
@@ -61,7 +62,12 @@ pub struct Gemm<'d> {
 /// Which kernel a [`GemmKernel`] runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GemmPath {
-    /// Cooperative matrices: 16 × 16 × 16 f16 multiply-adds on the tensor cores.
+    /// Workgroup-scope cooperative matrices (`VK_NV_cooperative_matrix2`): one matrix per
+    /// workgroup holds its tile of C, A's and B's slices loaded through tensor layouts
+    /// ([`WorkgroupMatrices`](super::WorkgroupMatrices)).
+    WorkgroupMatrices,
+    /// Cooperative matrices: 16 × 16 × 16 f16 multiply-adds on the tensor cores, each
+    /// subgroup's fragments through the tiles of [`TensorCores`].
     TensorCores,
     /// Scalar FMAs over register fragments, and why the tensor cores were not used.
     Scalar { why: String },
@@ -120,7 +126,10 @@ pub enum Stored {
 #[derive(Debug)]
 pub struct GemmKernel {
     pub(super) name: String,
+    /// Empty for a SPIR-V kernel.
     pub(super) wgsl: String,
+    /// The words of a kernel WGSL cannot say (workgroup-scope matrices).
+    pub(super) spirv: Option<Vec<u32>>,
     pub(super) pipeline: Pipeline,
     /// `[m, n, k]`.
     pub(super) shape: [usize; 3],
@@ -271,9 +280,15 @@ impl GemmKernel {
         &self.path
     }
 
-    /// The whole WGSL module.
+    /// The whole WGSL module (empty where the kernel is SPIR-V: [`GemmKernel::spirv`]).
     pub fn wgsl(&self) -> &str {
         &self.wgsl
+    }
+
+    /// The kernel's SPIR-V words, where WGSL cannot say it (on workgroup-scope matrices,
+    /// [`GemmPath::WorkgroupMatrices`]); `None` for WGSL kernels.
+    pub fn spirv(&self) -> Option<&[u32]> {
+        self.spirv.as_deref()
     }
 
     fn check_lengths<T: GemmElement>(
@@ -321,9 +336,18 @@ impl Gpu {
             (Operands::F32, _) => "f32 operands".to_owned(),
             (Operands::F16, None) => "no tensor-core layouts given".to_owned(),
             (Operands::F16, Some(tc)) => {
+                let workgroup = tc.workgroup.map(|wm| {
+                    (wm, workgroup::unavailable(self, &wm, tc.accumulate))
+                });
+                if let Some((wm, None)) = workgroup {
+                    return self.workgroup_gemm_kernel([m, n, k], &wm, [a_order, b_order]);
+                }
                 match tensor::unavailable(self, [a_order, b_order], tc.accumulate) {
                     None => return self.tensor_gemm_kernel([m, n, k], &tc, bounds_checks),
-                    Some(why) => why,
+                    Some(why) => match workgroup {
+                        Some((_, Some(not_workgroup))) => format!("{not_workgroup}; {why}"),
+                        _ => why,
+                    },
                 }
             }
         };
@@ -351,6 +375,7 @@ impl Gpu {
         Ok(GemmKernel {
             name,
             wgsl: module,
+            spirv: None,
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: operands.bits(),
@@ -760,6 +785,7 @@ impl Gpu {
             },
             name,
             wgsl,
+            spirv: None,
             shape: [m, n, k],
             operand_bits: 32,
             path: GemmPath::Scalar {

@@ -25,6 +25,7 @@
 
 use super::batch::Pipeline;
 use super::gemm::{GemmKernel, GemmPath, Stored, coordinates, thread_names};
+use super::workgroup::WorkgroupMatrices;
 use super::transpose::{fitting, unsupported};
 use super::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
@@ -81,6 +82,11 @@ pub struct TensorCores<'d> {
     /// tile's layout still gives `BK`, the k of one step. Double-buffering is off where
     /// either is taken.
     pub direct: [bool; 2],
+    /// The GEMM on workgroup-scope cooperative matrices (`VK_NV_cooperative_matrix2`),
+    /// which runs instead of the fragment kernel wherever the device has them (any shape,
+    /// either storage order, f32 accumulators); `None`: the fragment kernel always.
+    /// [`GemmKernel::path`](super::GemmKernel::path) says which ran, and why not this one.
+    pub workgroup: Option<WorkgroupMatrices>,
     /// The layouts for the shapes where an operand asked `direct` goes through its tile
     /// (its tiles would cross the matrix's edge): the library's deep tiles fit workgroup
     /// memory only while A has none.
@@ -276,6 +282,7 @@ impl Gpu {
         Ok(GemmKernel {
             name,
             wgsl,
+            spirv: None,
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: 16,

@@ -1,0 +1,476 @@
+//! The f16 GEMM on **workgroup-scope** cooperative matrices (`VK_NV_cooperative_matrix2`):
+//! one accumulator matrix per workgroup holds its whole tile of C; each step loads A's
+//! `BM × BK` and B's `BK × BN` slices straight from the storage buffers through tensor
+//! layouts and multiplies them in; the driver spreads the matrices over the subgroups and
+//! stages the loads, which the fragment kernel (`tensor.rs`) writes by hand. At C's edges
+//! the layouts clamp (loads past A's or B's edge read zeros, stores past C's are dropped),
+//! so any shape runs; a transposed operand is read through a tensor view that swaps its
+//! two dimensions. Which tile a workgroup computes is its raster order.
+//!
+//! WGSL has none of these operations, so the kernel is SPIR-V
+//! ([`swizzle_core::emit::spirv`]), passed through wgpu on a device opened with the
+//! extension (`vulkan.rs`).
+
+use super::batch::Pipeline;
+use super::gemm::{GemmKernel, GemmPath, Stored};
+use super::tensor::Accumulate;
+use super::{Gpu, GpuError};
+use swizzle_core::emit::spirv::raster::{self, Types};
+use swizzle_core::emit::spirv::{Module, Section, op, string, value};
+use swizzle_core::plans::raster::Raster;
+
+/// The layouts of the GEMM on workgroup-scope cooperative matrices
+/// ([`TensorCores::workgroup`](super::TensorCores::workgroup)): the tile of C a workgroup
+/// accumulates, the k of each step, the workgroup's invocations and the raster order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkgroupMatrices {
+    /// `[BM, BN, BK]`: C's `BM × BN` tile, one matrix of the workgroup, and the k of each
+    /// step (A's `BM × BK` slice, B's `BK × BN`). Multiples of a granularity the driver
+    /// lists for [`invocations`](WorkgroupMatrices::invocations)
+    /// ([`Gpu::workgroup_matrix_granularities`]).
+    pub tile: [usize; 3],
+    /// Invocations per workgroup; the driver chooses which subgroup holds which part of the
+    /// matrices.
+    pub invocations: usize,
+    /// Steps of k written out in one iteration of the loop (the largest count up to this
+    /// that divides the steps).
+    pub unroll: usize,
+    /// Which tile of C each workgroup computes.
+    pub order: Raster,
+}
+
+/// A workgroup-scope shape the driver lists for f16 × f16 → f32: tiles must be multiples
+/// of `m × n × k` at `invocations` per workgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Granularity {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub invocations: usize,
+}
+
+impl WorkgroupMatrices {
+    /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say (no device
+    /// needed: for inspection, and for the tests' interpreter). A and B are bound at 0 and
+    /// 1 (f16), C at 2 (f32); the dispatch is [`WorkgroupMatrices::groups`].
+    pub fn spirv(&self, [m, n, k]: [usize; 3], orders: [Stored; 2]) -> Result<Vec<u32>, String> {
+        self.check()?;
+        let fits = |x: usize| u32::try_from(x).map_err(|_| format!("{x} does not fit 32 bits"));
+        let [m, n, k] = [fits(m)?, fits(n)?, fits(k)?];
+        let [bm, bn, bk] = self.tile.map(|x| x as u32);
+        let steps = k.div_ceil(bk);
+        let unroll = (1..=(self.unroll as u32).min(steps.max(1)))
+            .rev()
+            .find(|u| steps.is_multiple_of(*u))
+            .unwrap_or(1);
+        Kernel {
+            shape: [m, n, k],
+            tile: [bm, bn, bk],
+            invocations: self.invocations as u32,
+            unroll,
+            steps,
+            order: self.order,
+            orders,
+        }
+        .words()
+    }
+
+    /// The workgroups of C `m × n`: `[x, y]`, x along C's columns of tiles.
+    pub fn groups(&self, [m, n]: [usize; 2]) -> [usize; 2] {
+        [n.div_ceil(self.tile[1]), m.div_ceil(self.tile[0])]
+    }
+
+    /// Why these layouts cannot make a kernel, whatever the device.
+    fn check(&self) -> Result<(), String> {
+        if self.tile.contains(&0) || self.invocations == 0 || self.unroll == 0 {
+            return Err(format!(
+                "tile {:?}, {} invocations and {} steps a loop iteration must all be nonzero",
+                self.tile, self.invocations, self.unroll
+            ));
+        }
+        if self.tile.iter().any(|&x| x > 1 << 16) {
+            return Err(format!("tile {:?}: at most 65536 a side", self.tile));
+        }
+        self.order.check()
+    }
+}
+
+/// Why `gpu` cannot run `wm` with `accumulate`, if it cannot.
+pub(super) fn unavailable(gpu: &Gpu, wm: &WorkgroupMatrices, accumulate: Accumulate) -> Option<String> {
+    if let Err(why) = gpu.workgroup_matrices() {
+        return Some(why.to_owned());
+    }
+    if accumulate != Accumulate::F32 {
+        return Some("workgroup-scope matrices run with f32 accumulators only".to_owned());
+    }
+    if let Err(why) = wm.check() {
+        return Some(why);
+    }
+    let granularities = gpu.workgroup_matrix_granularities();
+    let [bm, bn, bk] = wm.tile;
+    let fits = granularities.iter().any(|g| {
+        g.invocations == wm.invocations
+            && bm.is_multiple_of(g.m)
+            && bn.is_multiple_of(g.n)
+            && bk.is_multiple_of(g.k)
+    });
+    (!fits).then(|| {
+        let listed: Vec<String> = granularities
+            .iter()
+            .map(|g| format!("{} × {} × {} on {} invocations", g.m, g.n, g.k, g.invocations))
+            .collect();
+        format!(
+            "a {bm} × {bn} × {bk} tile on {} invocations is no multiple of a workgroup-scope \
+             shape the driver lists ({})",
+            wm.invocations,
+            listed.join(", ")
+        )
+    })
+}
+
+impl Gpu {
+    /// The GEMM of `[m, n, k]` on workgroup-scope matrices through `wm`; `unavailable`
+    /// must have passed.
+    pub(super) fn workgroup_gemm_kernel(
+        &self,
+        [m, n, k]: [usize; 3],
+        wm: &WorkgroupMatrices,
+        orders: [Stored; 2],
+    ) -> Result<GemmKernel, GpuError> {
+        let unsupported = |why: String| GpuError::Unsupported {
+            layout: format!("WorkgroupMatrices {:?}", wm.tile),
+            why,
+        };
+        let words = wm.spirv([m, n, k], orders).map_err(unsupported)?;
+        self.check_workgroup(wm.invocations, 0, "the workgroup-scope matrices'")?;
+        let groups = self.workgroups(wm.groups([m, n]))?;
+        let [bm, bn, bk] = wm.tile;
+        let name = format!(
+            "GEMM f16 on workgroup-scope matrices, {bm} × {bn} of C, {bk} of k, {} invocations, \
+             {} order{}",
+            wm.invocations,
+            wm.order,
+            match orders {
+                [Stored::RowMajor, Stored::RowMajor] => "",
+                [Stored::Transposed, Stored::RowMajor] => ", A transposed",
+                [Stored::RowMajor, Stored::Transposed] => ", B transposed",
+                [Stored::Transposed, Stored::Transposed] => ", A and B transposed",
+            }
+        );
+        let pipeline = self.spirv_pipeline(&name, &words)?;
+        Ok(GemmKernel {
+            name,
+            wgsl: String::new(),
+            spirv: Some(words),
+            pipeline: Pipeline { pipeline, groups },
+            shape: [m, n, k],
+            operand_bits: 16,
+            path: GemmPath::WorkgroupMatrices,
+            loads: [Vec::new(), Vec::new()],
+            fragment_conflicts: [0, 0],
+            share_cost: None,
+        })
+    }
+
+    /// A compute pipeline of SPIR-V `words` (entry point `main`) over three storage buffers:
+    /// A and B read-only at bindings 0 and 1, C at 2.
+    fn spirv_pipeline(&self, name: &str, words: &[u32]) -> Result<wgpu::ComputePipeline, GpuError> {
+        let device = self.device();
+        // SAFETY: the words are `WorkgroupMatrices::spirv`'s, a module of the subset the
+        // tests' SPIR-V interpreter checks (sections, ids, types, the Vulkan memory model,
+        // matrix shapes) and runs against a CPU GEMM; every tensor load and store is
+        // addressed through a layout of exactly A's, B's or C's dimensions, clamped where a
+        // slice reaches past them, over buffers whose lengths `GemmKernel::run` checks.
+        let module = unsafe {
+            device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                label: Some(name),
+                entry_points: std::borrow::Cow::Borrowed(&[wgpu::PassthroughShaderEntryPoint {
+                    name: std::borrow::Cow::Borrowed("main"),
+                    workgroup_size: (0, 0, 0),
+                }]),
+                spirv: Some(std::borrow::Cow::Borrowed(words)),
+                ..Default::default()
+            })
+        };
+        // A passthrough shader is not reflected: its bindings are spelled out.
+        let entry = |binding, read_only| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(name),
+            entries: &[entry(0, true), entry(1, true), entry(2, false)],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(name),
+            bind_group_layouts: &[Some(&group)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(name),
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        self.check()?;
+        Ok(pipeline)
+    }
+}
+
+/// One kernel: everything its words depend on.
+struct Kernel {
+    shape: [u32; 3],
+    tile: [u32; 3],
+    invocations: u32,
+    /// Steps of k per loop iteration, dividing `steps`.
+    unroll: u32,
+    /// Steps of k in all: `ceil(k / BK)`.
+    steps: u32,
+    order: Raster,
+    orders: [Stored; 2],
+}
+
+impl Kernel {
+    fn words(&self) -> Result<Vec<u32>, String> {
+        use Section::{Annotation, Capability, EntryPoint, Extension, ExecutionMode, Function, Global};
+        let [m, n, k] = self.shape;
+        let [bm, bn, bk] = self.tile;
+        let mut s = Module::new();
+        // Cooperative matrices need the Vulkan memory model beside Shader.
+        for capability in [
+            value::SHADER,
+            value::FLOAT16,
+            value::STORAGE_BUFFER_16_BIT_ACCESS,
+            value::COOPERATIVE_MATRIX,
+            value::TENSOR_ADDRESSING,
+            value::COOPERATIVE_MATRIX_TENSOR_ADDRESSING,
+            value::VULKAN_MEMORY_MODEL,
+        ] {
+            s.op(Capability, op::CAPABILITY, &[capability]);
+        }
+        for extension in [
+            "SPV_KHR_cooperative_matrix",
+            "SPV_NV_cooperative_matrix2",
+            "SPV_NV_tensor_addressing",
+        ] {
+            s.op(Extension, op::EXTENSION, &string(extension));
+        }
+        s.op(
+            Section::MemoryModel,
+            op::MEMORY_MODEL,
+            &[value::LOGICAL, value::VULKAN],
+        );
+
+        // Types.
+        let void = s.def(Global, op::TYPE_VOID, None, &[]);
+        let boolean = s.def(Global, op::TYPE_BOOL, None, &[]);
+        let uint = s.def(Global, op::TYPE_INT, None, &[32, 0]);
+        let f16_ = s.def(Global, op::TYPE_FLOAT, None, &[16]);
+        let f32_ = s.def(Global, op::TYPE_FLOAT, None, &[32]);
+        let uvec3 = s.def(Global, op::TYPE_VECTOR, None, &[uint, 3]);
+        let function = s.def(Global, op::TYPE_FUNCTION, None, &[void]);
+        let c = |s: &mut Module, v: u32| s.constant(uint, v);
+        let scope = c(&mut s, value::SCOPE_WORKGROUP);
+        let matrix = |s: &mut Module, element, rows, cols, usage| {
+            let [rows, cols, usage] = [rows, cols, usage].map(|v| c(s, v));
+            s.def(
+                Global,
+                op::TYPE_COOPERATIVE_MATRIX,
+                None,
+                &[element, scope, rows, cols, usage],
+            )
+        };
+        let mat_a = matrix(&mut s, f16_, bm, bk, value::MATRIX_A);
+        let mat_b = matrix(&mut s, f16_, bk, bn, value::MATRIX_B);
+        let mat_c = matrix(&mut s, f32_, bm, bn, value::MATRIX_ACCUMULATOR);
+        let filled = |s: &mut Module, matrix, element| {
+            let zero = s.constant(element, 0);
+            s.def(Global, op::CONSTANT_COMPOSITE, Some(matrix), &[zero])
+        };
+        let zero_a = filled(&mut s, mat_a, f16_);
+        let zero_b = filled(&mut s, mat_b, f16_);
+        let zero_c = filled(&mut s, mat_c, f32_);
+        // Tensor layouts of two dimensions: clamped (zeros read past the edge, stores past
+        // it dropped) for a tensor the tiles do not divide.
+        let two = c(&mut s, 2);
+        let mut layout_types = [None, None];
+        let mut layout_type = |s: &mut Module, clamped: bool| {
+            *layout_types[clamped as usize].get_or_insert_with(|| {
+                let mode = c(
+                    s,
+                    match clamped {
+                        true => value::CLAMP_CONSTANT,
+                        false => value::CLAMP_UNDEFINED,
+                    },
+                );
+                s.def(Global, op::TYPE_TENSOR_LAYOUT, None, &[two, mode])
+            })
+        };
+        let whole = |len: u32, tile: u32| len.is_multiple_of(tile);
+        let clamp_a = !(whole(m, bm) && whole(k, bk));
+        let clamp_b = !(whole(k, bk) && whole(n, bn));
+        let clamp_c = !(whole(m, bm) && whole(n, bn));
+        let [layout_a, layout_b, layout_c] =
+            [clamp_a, clamp_b, clamp_c].map(|clamped| layout_type(&mut s, clamped));
+        // A transposed operand is read through a view that swaps the slice's dimensions.
+        let transposed = self.orders.contains(&Stored::Transposed).then(|| {
+            let no = s.def(Global, op::CONSTANT_FALSE, Some(boolean), &[]);
+            let [p0, p1] = [1, 0].map(|v| c(&mut s, v));
+            s.def(Global, op::TYPE_TENSOR_VIEW, None, &[two, no, p0, p1])
+        });
+
+        // The buffers: A and B of f16, C of f32, each a block of one runtime array.
+        let buffer = |s: &mut Module, element: u32, bytes: u32, binding: u32, read_only: bool| {
+            let array = s.def(Global, op::TYPE_RUNTIME_ARRAY, None, &[element]);
+            s.op(Annotation, op::DECORATE, &[array, value::ARRAY_STRIDE, bytes]);
+            let block = s.def(Global, op::TYPE_STRUCT, None, &[array]);
+            s.op(Annotation, op::DECORATE, &[block, value::BLOCK]);
+            s.op(Annotation, op::MEMBER_DECORATE, &[block, 0, value::OFFSET, 0]);
+            if read_only {
+                s.op(Annotation, op::MEMBER_DECORATE, &[block, 0, value::NON_WRITABLE]);
+            }
+            let pointer = s.def(Global, op::TYPE_POINTER, None, &[value::STORAGE_BUFFER, block]);
+            let variable = s.def(Global, op::VARIABLE, Some(pointer), &[value::STORAGE_BUFFER]);
+            s.op(Annotation, op::DECORATE, &[variable, value::DESCRIPTOR_SET, 0]);
+            s.op(Annotation, op::DECORATE, &[variable, value::BINDING, binding]);
+            let element_pointer = s.def(Global, op::TYPE_POINTER, None, &[value::STORAGE_BUFFER, element]);
+            (variable, element_pointer)
+        };
+        let (a, a_element) = buffer(&mut s, f16_, 2, 0, true);
+        let (b, b_element) = buffer(&mut s, f16_, 2, 1, true);
+        let (cc, c_element) = buffer(&mut s, f32_, 4, 2, false);
+        let input = s.def(Global, op::TYPE_POINTER, None, &[value::INPUT, uvec3]);
+        let workgroup_id = s.def(Global, op::VARIABLE, Some(input), &[value::INPUT]);
+        s.op(
+            Annotation,
+            op::DECORATE,
+            &[workgroup_id, value::BUILT_IN, value::WORKGROUP_ID],
+        );
+        let uint_local = s.def(Global, op::TYPE_POINTER, None, &[value::FUNCTION, uint]);
+        let mat_c_local = s.def(Global, op::TYPE_POINTER, None, &[value::FUNCTION, mat_c]);
+
+        // The entry point.
+        let main = s.id();
+        let mut entry = vec![value::GL_COMPUTE, main];
+        entry.extend(string("main"));
+        entry.extend([workgroup_id, a, b, cc]);
+        s.op(EntryPoint, op::ENTRY_POINT, &entry);
+        s.op(
+            ExecutionMode,
+            op::EXECUTION_MODE,
+            &[main, value::LOCAL_SIZE, self.invocations, 1, 1],
+        );
+        s.op(Function, op::FUNCTION, &[void, main, 0, function]);
+        let [start, header, check, body, next, merge] = std::array::from_fn(|_| s.id());
+        s.op(Function, op::LABEL, &[start]);
+        let sum_var = s.def(Function, op::VARIABLE, Some(mat_c_local), &[value::FUNCTION]);
+        let k_var = s.def(Function, op::VARIABLE, Some(uint_local), &[value::FUNCTION]);
+
+        // The workgroup's tile: its index in the dispatch (x along C's columns of tiles),
+        // then the raster order's tile of the grid.
+        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+        let ids = s.value(op::LOAD, uvec3, &[workgroup_id]);
+        let [x, y] = [0, 1].map(|i| s.value(op::COMPOSITE_EXTRACT, uint, &[ids, i]));
+        let columns = c(&mut s, grid[1]);
+        let row_start = s.value(op::I_MUL, uint, &[y, columns]);
+        let group = s.value(op::I_ADD, uint, &[row_start, x]);
+        let grid_ids = grid.map(|g| c(&mut s, g));
+        let program = self.order.program();
+        let [tile_m, tile_n] =
+            raster::tile(&mut s, Types { uint, boolean }, &program, group, grid_ids)?;
+        let [bm_id, bn_id, bk_id] = [bm, bn, bk].map(|v| c(&mut s, v));
+        let m0 = s.value(op::I_MUL, uint, &[tile_m, bm_id]);
+        let n0 = s.value(op::I_MUL, uint, &[tile_n, bn_id]);
+
+        // Each tensor's layout: its dimensions as stored (the strides follow: rows of the
+        // last dimension's length).
+        let tensor = |s: &mut Module, ty: u32, rows: u32, cols: u32| {
+            let created = s.value(op::CREATE_TENSOR_LAYOUT, ty, &[]);
+            let [rows, cols] = [rows, cols].map(|v| c(s, v));
+            s.value(op::TENSOR_LAYOUT_SET_DIMENSION, ty, &[created, rows, cols])
+        };
+        let stored = |order: Stored, rows: u32, cols: u32| match order {
+            Stored::RowMajor => (rows, cols),
+            Stored::Transposed => (cols, rows),
+        };
+        let (a_rows, a_cols) = stored(self.orders[0], m, k);
+        let (b_rows, b_cols) = stored(self.orders[1], k, n);
+        let tensor_a = tensor(&mut s, layout_a, a_rows, a_cols);
+        let tensor_b = tensor(&mut s, layout_b, b_rows, b_cols);
+        let tensor_c = tensor(&mut s, layout_c, m, n);
+        let view = transposed.map(|ty| s.value(op::CREATE_TENSOR_VIEW, ty, &[]));
+        let zero = c(&mut s, 0);
+        let pointer = |s: &mut Module, ty, buffer| s.value(op::ACCESS_CHAIN, ty, &[buffer, zero, zero]);
+        let [pa, pb, pc] = [(a_element, a), (b_element, b), (c_element, cc)]
+            .map(|(ty, buffer)| pointer(&mut s, ty, buffer));
+        // An operand's slice at (row, column) of its matrix, `rows × cols`, and its load:
+        // a transposed operand's slice is taken with the dimensions swapped and read
+        // through the view.
+        let load = |s: &mut Module, order, (ty, zero_matrix, pointer, layout, tensor), [row, rows, col, cols]: [u32; 4]| {
+            let (slice, addressing) = match (order, view) {
+                (Stored::Transposed, Some(view)) => {
+                    ([col, cols, row, rows], vec![value::TENSOR_VIEW, view])
+                }
+                _ => ([row, rows, col, cols], vec![value::NO_TENSOR_ADDRESSING]),
+            };
+            let mut operands = vec![tensor];
+            operands.extend(slice);
+            let sliced = s.value(op::TENSOR_LAYOUT_SLICE, layout, &operands);
+            let mut operands = vec![pointer, zero_matrix, sliced, 0];
+            operands.extend(addressing);
+            s.value(op::COOPERATIVE_MATRIX_LOAD_TENSOR, ty, &operands)
+        };
+        let operand_a = (mat_a, zero_a, pa, layout_a, tensor_a);
+        let operand_b = (mat_b, zero_b, pb, layout_b, tensor_b);
+
+        s.op(Function, op::STORE, &[sum_var, zero_c]);
+        s.op(Function, op::STORE, &[k_var, zero]);
+        s.op(Function, op::BRANCH, &[header]);
+        // for (k0 = 0; k0 < steps · BK; k0 += unroll · BK): `unroll` steps.
+        s.op(Function, op::LABEL, &[header]);
+        s.op(Function, op::LOOP_MERGE, &[merge, next, 0]);
+        s.op(Function, op::BRANCH, &[check]);
+        s.op(Function, op::LABEL, &[check]);
+        let k0 = s.value(op::LOAD, uint, &[k_var]);
+        let end = c(&mut s, self.steps * bk);
+        let more = s.value(op::U_LESS_THAN, boolean, &[k0, end]);
+        s.op(Function, op::BRANCH_CONDITIONAL, &[more, body, merge]);
+        s.op(Function, op::LABEL, &[body]);
+        let mut sum = s.value(op::LOAD, mat_c, &[sum_var]);
+        for step in 0..self.unroll {
+            let offset = c(&mut s, step * bk);
+            let kk = s.value(op::I_ADD, uint, &[k0, offset]);
+            let fa = load(&mut s, self.orders[0], operand_a, [m0, bm_id, kk, bk_id]);
+            let fb = load(&mut s, self.orders[1], operand_b, [kk, bk_id, n0, bn_id]);
+            sum = s.value(op::COOPERATIVE_MATRIX_MUL_ADD, mat_c, &[fa, fb, sum]);
+        }
+        s.op(Function, op::STORE, &[sum_var, sum]);
+        s.op(Function, op::BRANCH, &[next]);
+        s.op(Function, op::LABEL, &[next]);
+        let stride = c(&mut s, self.unroll * bk);
+        let k1 = s.value(op::I_ADD, uint, &[k0, stride]);
+        s.op(Function, op::STORE, &[k_var, k1]);
+        s.op(Function, op::BRANCH, &[header]);
+
+        // C's tile, through a slice of its layout.
+        s.op(Function, op::LABEL, &[merge]);
+        let sum = s.value(op::LOAD, mat_c, &[sum_var]);
+        let slice = s.value(op::TENSOR_LAYOUT_SLICE, layout_c, &[tensor_c, m0, bm_id, n0, bn_id]);
+        s.op(
+            Function,
+            op::COOPERATIVE_MATRIX_STORE_TENSOR,
+            &[pc, sum, slice, 0, value::NO_TENSOR_ADDRESSING],
+        );
+        s.op(Function, op::RETURN, &[]);
+        s.op(Function, op::FUNCTION_END, &[]);
+        Ok(s.words())
+    }
+}
