@@ -22,7 +22,7 @@
 use std::time::Duration;
 use swizzle::gemm;
 use swizzle::gpu::{
-    Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, TensorCores, f16,
+    Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores, f16,
 };
 use swizzle::raster::Raster;
 
@@ -329,7 +329,10 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
                 let words = design
                     .spirv([m, n, k], [Stored::RowMajor; 2])
                     .expect("the design's words");
-                (Code::Coopmat2(words), design.groups([m, n]).map(|g| g as u32))
+                (
+                    Code::Coopmat2(words),
+                    design.groups([m, n]).map(|g| g as u32),
+                )
             }),
         ));
     }

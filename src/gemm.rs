@@ -5,7 +5,9 @@
 //! `swizzle show` and `swizzle svg` draw them ([`guide::gpu`](crate::guide::gpu), "Writing a
 //! GPU kernel with swizzle").
 
-use crate::gpu::{Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores, WorkgroupMatrices};
+use crate::gpu::{
+    Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores, WorkgroupMatrices,
+};
 use crate::ir::Descriptor;
 use crate::raster::Raster;
 

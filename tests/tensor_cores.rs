@@ -447,37 +447,39 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             .map(|i| matrix[(i % rows) * cols + i / rows])
             .collect(),
     };
-    let run = |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders: [Stored; 2]| {
-        let words = design
-            .spirv([m, n, k], orders)
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
-        let module = spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
-        assert_eq!(
-            module.entry(),
-            ("main", Some([design.invocations as u32, 1, 1])),
-            "{label}"
-        );
-        let (a, b, expected) = gemm([m, n, k]);
-        let mut buffers = vec![
-            le_bytes(&stored(&a, [m, k], orders[0])),
-            le_bytes(&stored(&b, [k, n], orders[1])),
-            f32::NAN.to_le_bytes().repeat(m * n),
-        ];
-        let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
-        module
-            .dispatch([gx, gy, 1], &mut buffers)
-            .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}, {orders:?}: {e}"));
-        for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
-            let got = f32::from_le_bytes(word.try_into().unwrap());
-            // NaN, an element never written, equals nothing.
-            assert!(
-                got == sum,
-                "{label}, {m} × {n} × {k}, {orders:?}: C[{}][{}] = {got}, the CPU says {sum}",
-                at / n,
-                at % n
+    let run =
+        |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders: [Stored; 2]| {
+            let words = design
+                .spirv([m, n, k], orders)
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+            let module =
+                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_eq!(
+                module.entry(),
+                ("main", Some([design.invocations as u32, 1, 1])),
+                "{label}"
             );
-        }
-    };
+            let (a, b, expected) = gemm([m, n, k]);
+            let mut buffers = vec![
+                le_bytes(&stored(&a, [m, k], orders[0])),
+                le_bytes(&stored(&b, [k, n], orders[1])),
+                f32::NAN.to_le_bytes().repeat(m * n),
+            ];
+            let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
+            module
+                .dispatch([gx, gy, 1], &mut buffers)
+                .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}, {orders:?}: {e}"));
+            for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
+                let got = f32::from_le_bytes(word.try_into().unwrap());
+                // NaN, an element never written, equals nothing.
+                assert!(
+                    got == sum,
+                    "{label}, {m} × {n} × {k}, {orders:?}: C[{}][{}] = {got}, the CPU says {sum}",
+                    at / n,
+                    at % n
+                );
+            }
+        };
     let library = swizzle::gemm::workgroup_matrices();
     let [bm, bn, bk] = library.tile;
     // Nine rows of tiles: a band of 8 and one cut short; two loop iterations of k.

@@ -63,6 +63,10 @@ pub fn designs() -> Vec<(&'static str, WorkgroupMatrices)> {
         ("e17: e4 unrolled 16 times", d(128, 256, 32, 16, 256)),
         ("e18: 256×128 of C, 32 of k", d(256, 128, 32, 8, 256)),
         ("e21: 128×256 of C, 128 of k", d(128, 256, 128, 2, 256)),
+        ("e28: 128×192 of C, 32 of k", d(128, 192, 32, 8, 256)),
+        ("e29: 192×256 of C, 32 of k", d(192, 256, 32, 8, 256)),
+        ("e30: 96×256 of C, 32 of k", d(96, 256, 32, 8, 256)),
+        ("e31: 160×256 of C, 32 of k", d(160, 256, 32, 8, 256)),
         (
             "e27: e4 in Morton squares of 8 (bands of 8 rows)",
             WorkgroupMatrices {

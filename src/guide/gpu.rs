@@ -274,12 +274,16 @@
 //!    element type are a `GpuError::Element`.
 //!
 //! 8. **Tensor cores** (`Gemm::tensor_cores`, `swizzle::gemm::tensor_cores()`, in
-//!    `config()`): where the adapter has wgpu's experimental cooperative matrices
-//!    (`gpu.has_cooperative_matrix()`: NVIDIA's Vulkan driver lists 16 × 16 × 16 f16 → f32),
-//!    f16 operands run on them; elsewhere, for transposed operands, or with f16 accumulators
-//!    (their results were wrong on the one driver tried), the scalar kernel runs and
-//!    `kernel.path()` says why (`GemmPath::Scalar { why }`). Every index still comes from
-//!    `layout!` items, described in the next section.
+//!    `config()`): where the device has workgroup-scope cooperative matrices
+//!    (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver: `gpu.workgroup_matrices()`), f16
+//!    operands run on them, any shape and storage order (`GemmPath::WorkgroupMatrices`, the
+//!    fastest path); else, where the adapter has wgpu's experimental cooperative matrices
+//!    (`gpu.has_cooperative_matrix()`: 16 × 16 × 16 f16 → f32 fragments), row-major f16
+//!    operands run on those (`GemmPath::TensorCores`); elsewhere, for transposed operands
+//!    without workgroup-scope matrices, or with f16 accumulators (their results were wrong
+//!    on the one driver tried), the scalar kernel runs and `kernel.path()` says why
+//!    (`GemmPath::Scalar { why }`). Every index still comes from `layout!` items and layout
+//!    values, described in the next two sections.
 //!
 //! ### How the layouts make a tensor-core GEMM
 //!
@@ -339,6 +343,35 @@
 //! On an H200 the kernel runs at 113–128 TFLOP/s from 2048 up, about 3× the scalar f16
 //! kernel and 0.16–0.33× cuBLAS HGEMM; the copies into the tiles are two thirds of its time
 //! (BENCHMARKS.md, "Tensor-core GEMM").
+//!
+//! ### Workgroup-scope matrices: the tile is one matrix
+//!
+//! `VK_NV_cooperative_matrix2` lets a matrix belong to the whole workgroup: the kernel
+//! declares C's `BM × BN` tile as one accumulator, loads A's `BM × BK` and B's `BK × BN`
+//! slices straight from the storage buffers through *tensor layouts* (the matrices'
+//! dimensions, strides, a slice at the tile's corner), multiplies them in, and stores C's tile
+//! through a slice of C's layout. The driver spreads the matrices over the subgroups and
+//! stages the loads through workgroup memory, which the fragment kernel above writes by hand;
+//! what the kernel says is four layouts (`gemm::workgroup_matrices()`,
+//! `TensorCores::workgroup`):
+//!
+//! - **the tile** `[BM, BN, BK]` (the library's 128 × 256 × 32, 256 invocations: a multiple
+//!   of a shape the driver lists, `gpu.workgroup_matrix_granularities()`: 32 × 32 × 16 on
+//!   256 invocations on an H100) and the steps written out per loop iteration (8);
+//! - **A's, B's and C's tensor layouts**: `[m, k]`, `[k, n]` and `[m, n]` as stored,
+//!   *clamped* where the tiles do not divide the matrix (a load past the edge reads zeros, a
+//!   store past it is dropped: any shape runs, with no guard in the kernel); a transposed
+//!   operand is sliced as it lies (`[k, m]`) and read through a *tensor view* that swaps the
+//!   slice's two dimensions;
+//! - **the raster order** (`WorkgroupMatrices::order`, `Raster::Grouped(8)`: bands of 8 rows
+//!   of tiles, 2 % faster at 8192³ than rows), compiled to straight-line SPIR-V arithmetic
+//!   (`swizzle_core::emit::spirv::raster`).
+//!
+//! WGSL has none of this, so the kernel is SPIR-V, written word by word
+//! (`WorkgroupMatrices::spirv(shape, orders)` without a device, `kernel.spirv()`) and passed
+//! through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
+//! sizes and in every storage order. On an H100 it runs at about 2.3× the fragment kernel,
+//! 0.44–0.46× cuBLAS HGEMM at 8192³ (BENCHMARKS.md, "Workgroup-scope matrices").
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
 //! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand, and

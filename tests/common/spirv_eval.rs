@@ -1,22 +1,27 @@
 //! A CPU interpreter of SPIR-V compute shaders on **workgroup-scope** cooperative matrices:
-//! the oracle for the tensor-core bench's hand-written SPIR-V (`benches/common/tc_cm2.rs`),
-//! which only an NVIDIA GPU with `VK_NV_cooperative_matrix2` could otherwise run.
+//! the oracle for the words of the GEMM on them (`WorkgroupMatrices::spirv`,
+//! `runtime/src/gpu/workgroup.rs`), which only an NVIDIA GPU with `VK_NV_cooperative_matrix2`
+//! could otherwise run.
 //!
-//! It reads exactly the subset that the bench writes (`SPV_KHR_cooperative_matrix`,
+//! It reads exactly the subset that the kernel writes (`SPV_KHR_cooperative_matrix`,
 //! `SPV_NV_cooperative_matrix2`, `SPV_NV_tensor_addressing`): scalar, vector, runtime-array,
-//! block, pointer, cooperative-matrix and tensor-layout types; scalar constants and
-//! cooperative matrices filled with one; storage buffers and the `WorkgroupId` input; one
-//! entry-point function of function-scope variables, loads and stores, access chains to an
-//! element of a buffer's runtime array, `u32` arithmetic and comparison, structured branches
-//! and loops; tensor layouts (dimensions, strides, slices), tensor loads and stores without
-//! views or decode functions, and multiply-adds of f16 or f32 matrices. Anything else is an
-//! error that names the opcode (or operand) it does not know.
+//! block, pointer, cooperative-matrix, tensor-layout and tensor-view types; scalar constants,
+//! `false` and cooperative matrices filled with one; storage buffers and the `WorkgroupId`
+//! input; one entry-point function of function-scope variables, loads and stores, access
+//! chains to an element of a buffer's runtime array, `u32` arithmetic, bitwise operations,
+//! shifts, comparisons, `OpLogicalAnd` and `OpSelect`, structured branches and loops; tensor
+//! layouts (dimensions, strides, slices; clamp modes Undefined and Constant), tensor views
+//! without dimensions or clipping (a permutation), tensor loads and stores without decode
+//! functions, and multiply-adds of f16 or f32 matrices. Anything else is an error that names
+//! the opcode (or operand) it does not know.
 //!
 //! A workgroup-scope matrix belongs to the whole workgroup, and every operand of the
 //! instructions on it must be uniform over the workgroup: the function runs as one logical
 //! invocation per workgroup, over whole `rows × cols` matrices. Tensor loads and stores
 //! address elements by the extension's `matrixCoordToTensorElement` (row-major index in the
-//! matrix, coordinate in the slice's span, offset, strides); a multiply-add sums each
+//! matrix, coordinate in the slice's span, offset, strides; through a view, the index is
+//! first taken apart along the permuted span: `matrixCoordToTensorElementWithView`); an
+//! element past a clamped tensor reads zero and is not stored; a multiply-add sums each
 //! element's products exactly in f64 and rounds once to the result's component type (exact
 //! in f32 for small-integer operands).
 //!
@@ -29,10 +34,11 @@
 //! block ended by one branch or return, a merge instruction just before its branch; loads and
 //! stores of the pointer's pointee type; multiply-adds of A `rows × k`, B `k × cols` and C
 //! `rows × cols`, of uses A, B and accumulator, all of workgroup scope; tensor loads and
-//! stores whose slice spans the matrix's rows and columns, into a buffer of the matrix's
-//! component type, inside the tensor's dimensions (clamp mode `Undefined`: an element outside
-//! is an error, never read) and inside the buffer; no store to a `NonWritable` buffer; no read
-//! of an unwritten
+//! stores whose slice spans as many elements as the matrix, into a buffer of the matrix's
+//! component type, inside the tensor's dimensions where the layout does not clamp (clamp mode
+//! `Undefined`: an element outside is an error, never read) and inside the buffer; views of
+//! a valid permutation; `OpSelect` of a bool and two values of its type; no shift by 32 or
+//! more, no division by zero; no store to a `NonWritable` buffer; no read of an unwritten
 //! variable or of a value not yet computed.
 
 use std::collections::{HashMap, HashSet};
@@ -916,7 +922,10 @@ impl Module {
                 || type_of(o[1])? != i.ty
                 || type_of(o[2])? != i.ty =>
             {
-                Err(format!("OpSelect %{}: not a bool and two values of its type", i.id))
+                Err(format!(
+                    "OpSelect %{}: not a bool and two values of its type",
+                    i.id
+                ))
             }
             5377 if !matches!(self.ty(i.ty)?, Type::View { .. }) => {
                 Err(format!("%{}: not of a tensor view type", i.id))

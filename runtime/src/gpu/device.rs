@@ -60,8 +60,10 @@ impl Gpu {
                 // reads or writes 16 rows of 16 elements either in a fixed-size workgroup
                 // array, at an offset its layout keeps in range, or (`TensorCores::direct`)
                 // in an operand's storage buffer, only for shapes whose fragments never cross
-                // the matrix's edge, in buffers whose lengths `GemmKernel::run` checks; and
-                // the tests check their results against the CPU.
+                // the matrix's edge, in buffers whose lengths `GemmKernel::run` checks; so
+                // do the GEMM's on workgroup-scope matrices (`workgroup.rs`), through tensor
+                // layouts of exactly the matrices' dimensions, clamped where a slice reaches
+                // past them; and the tests check their results against the CPU.
                 true => unsafe { wgpu::ExperimentalFeatures::enabled() },
                 false => wgpu::ExperimentalFeatures::disabled(),
             };
@@ -74,15 +76,15 @@ impl Gpu {
         };
         // Where the driver has workgroup-scope matrices (the f16 GEMM's fastest kernel), the
         // device is opened with them and with passthrough shaders, which carry their SPIR-V.
-        let (device, queue, workgroup_matrices) = match with_workgroup_matrices(&adapter, &descriptor)
-        {
-            Ok((device, queue, shapes)) => (device, queue, Ok(shapes)),
-            Err(why) => {
-                let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
-                    .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
-                (device, queue, Err(why))
-            }
-        };
+        let (device, queue, workgroup_matrices) =
+            match with_workgroup_matrices(&adapter, &descriptor) {
+                Ok((device, queue, shapes)) => (device, queue, Ok(shapes)),
+                Err(why) => {
+                    let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+                        .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+                    (device, queue, Err(why))
+                }
+            };
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&errors);
         device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
@@ -111,7 +113,10 @@ impl Gpu {
     /// Whether the f16 GEMM may run on workgroup-scope cooperative matrices
     /// (`VK_NV_cooperative_matrix2`: NVIDIA's Vulkan driver), and if not, why.
     pub fn workgroup_matrices(&self) -> Result<(), &str> {
-        self.workgroup_matrices.as_ref().map(drop).map_err(String::as_str)
+        self.workgroup_matrices
+            .as_ref()
+            .map(drop)
+            .map_err(String::as_str)
     }
 
     /// The f16 × f16 → f32 workgroup-scope shapes the driver lists: a
@@ -235,7 +240,12 @@ fn with_workgroup_matrices(
             needed - adapter.features()
         ));
     }
-    #[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    #[cfg(any(
+        windows,
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd"
+    ))]
     {
         let descriptor = wgpu::DeviceDescriptor {
             required_features: descriptor.required_features | needed,
@@ -246,10 +256,18 @@ fn with_workgroup_matrices(
         })
         .map_err(|e| e.to_string())?
     }
-    #[cfg(not(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    #[cfg(not(any(
+        windows,
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd"
+    )))]
     {
         let _ = descriptor;
-        Err("workgroup-scope matrices need wgpu's Vulkan backend, which this platform lacks".to_owned())
+        Err(
+            "workgroup-scope matrices need wgpu's Vulkan backend, which this platform lacks"
+                .to_owned(),
+        )
     }
 }
 

@@ -11,8 +11,8 @@ use super::Dispatch;
 use super::batch::{Batch, Pipeline};
 use super::buffer::{check_element, check_lengths};
 use super::tensor::{self, TensorCores};
-use super::workgroup;
 use super::transpose::{fitting, transposed, unsupported};
+use super::workgroup;
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
@@ -336,9 +336,9 @@ impl Gpu {
             (Operands::F32, _) => "f32 operands".to_owned(),
             (Operands::F16, None) => "no tensor-core layouts given".to_owned(),
             (Operands::F16, Some(tc)) => {
-                let workgroup = tc.workgroup.map(|wm| {
-                    (wm, workgroup::unavailable(self, &wm, tc.accumulate))
-                });
+                let workgroup = tc
+                    .workgroup
+                    .map(|wm| (wm, workgroup::unavailable(self, &wm, tc.accumulate)));
                 if let Some((wm, None)) = workgroup {
                     return self.workgroup_gemm_kernel([m, n, k], &wm, [a_order, b_order]);
                 }

@@ -35,7 +35,12 @@ mod shader;
 mod staged;
 mod tensor;
 mod transpose;
-#[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[cfg(any(
+    windows,
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd"
+))]
 mod vulkan;
 mod workgroup;
 
@@ -52,7 +57,7 @@ pub use layout::GpuLayout;
 pub use shader::assemble;
 pub use tensor::{Accumulate, TensorCores};
 pub use transpose::{Transpose, TransposeKernel};
-pub use workgroup::{Granularity, WorkgroupMatrices};
 /// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
 /// [`Gpu::queue`]) in the same version.
 pub use wgpu;
+pub use workgroup::{Granularity, WorkgroupMatrices};

@@ -25,8 +25,8 @@
 
 use super::batch::Pipeline;
 use super::gemm::{GemmKernel, GemmPath, Stored, coordinates, thread_names};
-use super::workgroup::WorkgroupMatrices;
 use super::transpose::{fitting, unsupported};
+use super::workgroup::WorkgroupMatrices;
 use super::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};

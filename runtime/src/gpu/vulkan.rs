@@ -72,9 +72,9 @@ pub(super) fn open(
     adapter: &wgpu::Adapter,
     descriptor: &wgpu::DeviceDescriptor,
 ) -> Result<(wgpu::Device, wgpu::Queue, Vec<Granularity>), String> {
-    // SAFETY: the guard is dropped at the end of this block, before the adapter is used
-    // through wgpu again (`create_device_from_hal` below).
-    let opened = {
+    let (device, shapes) = {
+        // SAFETY: the guard is dropped at the end of this block, before the adapter is used
+        // through wgpu again (`create_device_from_hal` below).
         let hal_adapter = unsafe { adapter.as_hal::<hal::api::Vulkan>() }
             .ok_or("the adapter is not a Vulkan one")?;
         if !hal_adapter
@@ -108,11 +108,10 @@ pub(super) fn open(
         .map_err(|e| format!("the device with VK_NV_cooperative_matrix2 did not open: {e}"))?;
         (device, shapes)
     };
-    let (device, shapes) = opened;
     // SAFETY: the hal device was opened from this adapter with exactly the descriptor's
     // features and limits.
-    let (device, queue) = unsafe { adapter.create_device_from_hal(device, descriptor) }
-        .map_err(|e| e.to_string())?;
+    let (device, queue) =
+        unsafe { adapter.create_device_from_hal(device, descriptor) }.map_err(|e| e.to_string())?;
     Ok((device, queue, shapes))
 }
 
@@ -142,8 +141,11 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
                 .to_owned(),
         );
     }
-    type Query =
-        unsafe extern "system" fn(vk::PhysicalDevice, *mut u32, *mut FlexibleDimensions) -> vk::Result;
+    type Query = unsafe extern "system" fn(
+        vk::PhysicalDevice,
+        *mut u32,
+        *mut FlexibleDimensions,
+    ) -> vk::Result;
     // SAFETY: the instance-level entry point the extension defines, looked up by its name.
     let query = unsafe {
         entry.get_instance_proc_addr(
@@ -151,7 +153,9 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
             c"vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV".as_ptr(),
         )
     }
-    .ok_or("the driver has no vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV")?;
+    .ok_or(
+        "the driver has no vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV",
+    )?;
     // SAFETY: the pointer is that entry point, whose signature `Query` spells out.
     let query: Query = unsafe { std::mem::transmute::<unsafe extern "system" fn(), Query>(query) };
     let mut count = 0;
@@ -175,7 +179,9 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
     // SAFETY: as above; `count` is the buffer's length.
     let filled = unsafe { query(physical, &mut count, listed.as_mut_ptr()) };
     if counted != vk::Result::SUCCESS || filled != vk::Result::SUCCESS {
-        return Err(format!("the flexible-dimensions query failed: {counted:?}, {filled:?}"));
+        return Err(format!(
+            "the flexible-dimensions query failed: {counted:?}, {filled:?}"
+        ));
     }
     listed.truncate(count as usize);
     Ok(listed

@@ -96,7 +96,11 @@ impl WorkgroupMatrices {
 }
 
 /// Why `gpu` cannot run `wm` with `accumulate`, if it cannot.
-pub(super) fn unavailable(gpu: &Gpu, wm: &WorkgroupMatrices, accumulate: Accumulate) -> Option<String> {
+pub(super) fn unavailable(
+    gpu: &Gpu,
+    wm: &WorkgroupMatrices,
+    accumulate: Accumulate,
+) -> Option<String> {
     if let Err(why) = gpu.workgroup_matrices() {
         return Some(why.to_owned());
     }
@@ -117,7 +121,12 @@ pub(super) fn unavailable(gpu: &Gpu, wm: &WorkgroupMatrices, accumulate: Accumul
     (!fits).then(|| {
         let listed: Vec<String> = granularities
             .iter()
-            .map(|g| format!("{} × {} × {} on {} invocations", g.m, g.n, g.k, g.invocations))
+            .map(|g| {
+                format!(
+                    "{} × {} × {} on {} invocations",
+                    g.m, g.n, g.k, g.invocations
+                )
+            })
             .collect();
         format!(
             "a {bm} × {bn} × {bk} tile on {} invocations is no multiple of a workgroup-scope \
@@ -240,7 +249,9 @@ struct Kernel {
 
 impl Kernel {
     fn words(&self) -> Result<Vec<u32>, String> {
-        use Section::{Annotation, Capability, EntryPoint, Extension, ExecutionMode, Function, Global};
+        use Section::{
+            Annotation, Capability, EntryPoint, ExecutionMode, Extension, Function, Global,
+        };
         let [m, n, k] = self.shape;
         let [bm, bn, bk] = self.tile;
         let mut s = Module::new();
@@ -330,18 +341,53 @@ impl Kernel {
         // The buffers: A and B of f16, C of f32, each a block of one runtime array.
         let buffer = |s: &mut Module, element: u32, bytes: u32, binding: u32, read_only: bool| {
             let array = s.def(Global, op::TYPE_RUNTIME_ARRAY, None, &[element]);
-            s.op(Annotation, op::DECORATE, &[array, value::ARRAY_STRIDE, bytes]);
+            s.op(
+                Annotation,
+                op::DECORATE,
+                &[array, value::ARRAY_STRIDE, bytes],
+            );
             let block = s.def(Global, op::TYPE_STRUCT, None, &[array]);
             s.op(Annotation, op::DECORATE, &[block, value::BLOCK]);
-            s.op(Annotation, op::MEMBER_DECORATE, &[block, 0, value::OFFSET, 0]);
+            s.op(
+                Annotation,
+                op::MEMBER_DECORATE,
+                &[block, 0, value::OFFSET, 0],
+            );
             if read_only {
-                s.op(Annotation, op::MEMBER_DECORATE, &[block, 0, value::NON_WRITABLE]);
+                s.op(
+                    Annotation,
+                    op::MEMBER_DECORATE,
+                    &[block, 0, value::NON_WRITABLE],
+                );
             }
-            let pointer = s.def(Global, op::TYPE_POINTER, None, &[value::STORAGE_BUFFER, block]);
-            let variable = s.def(Global, op::VARIABLE, Some(pointer), &[value::STORAGE_BUFFER]);
-            s.op(Annotation, op::DECORATE, &[variable, value::DESCRIPTOR_SET, 0]);
-            s.op(Annotation, op::DECORATE, &[variable, value::BINDING, binding]);
-            let element_pointer = s.def(Global, op::TYPE_POINTER, None, &[value::STORAGE_BUFFER, element]);
+            let pointer = s.def(
+                Global,
+                op::TYPE_POINTER,
+                None,
+                &[value::STORAGE_BUFFER, block],
+            );
+            let variable = s.def(
+                Global,
+                op::VARIABLE,
+                Some(pointer),
+                &[value::STORAGE_BUFFER],
+            );
+            s.op(
+                Annotation,
+                op::DECORATE,
+                &[variable, value::DESCRIPTOR_SET, 0],
+            );
+            s.op(
+                Annotation,
+                op::DECORATE,
+                &[variable, value::BINDING, binding],
+            );
+            let element_pointer = s.def(
+                Global,
+                op::TYPE_POINTER,
+                None,
+                &[value::STORAGE_BUFFER, element],
+            );
             (variable, element_pointer)
         };
         let (a, a_element) = buffer(&mut s, f16_, 2, 0, true);
@@ -371,7 +417,12 @@ impl Kernel {
         s.op(Function, op::FUNCTION, &[void, main, 0, function]);
         let [start, header, check, body, next, merge] = std::array::from_fn(|_| s.id());
         s.op(Function, op::LABEL, &[start]);
-        let sum_var = s.def(Function, op::VARIABLE, Some(mat_c_local), &[value::FUNCTION]);
+        let sum_var = s.def(
+            Function,
+            op::VARIABLE,
+            Some(mat_c_local),
+            &[value::FUNCTION],
+        );
         let k_var = s.def(Function, op::VARIABLE, Some(uint_local), &[value::FUNCTION]);
 
         // The workgroup's tile: its index in the dispatch (x along C's columns of tiles),
@@ -408,13 +459,17 @@ impl Kernel {
         let tensor_c = tensor(&mut s, layout_c, m, n);
         let view = transposed.map(|ty| s.value(op::CREATE_TENSOR_VIEW, ty, &[]));
         let zero = c(&mut s, 0);
-        let pointer = |s: &mut Module, ty, buffer| s.value(op::ACCESS_CHAIN, ty, &[buffer, zero, zero]);
+        let pointer =
+            |s: &mut Module, ty, buffer| s.value(op::ACCESS_CHAIN, ty, &[buffer, zero, zero]);
         let [pa, pb, pc] = [(a_element, a), (b_element, b), (c_element, cc)]
             .map(|(ty, buffer)| pointer(&mut s, ty, buffer));
         // An operand's slice at (row, column) of its matrix, `rows × cols`, and its load:
         // a transposed operand's slice is taken with the dimensions swapped and read
         // through the view.
-        let load = |s: &mut Module, order, (ty, zero_matrix, pointer, layout, tensor), [row, rows, col, cols]: [u32; 4]| {
+        let load = |s: &mut Module,
+                    order,
+                    (ty, zero_matrix, pointer, layout, tensor),
+                    [row, rows, col, cols]: [u32; 4]| {
             let (slice, addressing) = match (order, view) {
                 (Stored::Transposed, Some(view)) => {
                     ([col, cols, row, rows], vec![value::TENSOR_VIEW, view])
@@ -463,7 +518,11 @@ impl Kernel {
         // C's tile, through a slice of its layout.
         s.op(Function, op::LABEL, &[merge]);
         let sum = s.value(op::LOAD, mat_c, &[sum_var]);
-        let slice = s.value(op::TENSOR_LAYOUT_SLICE, layout_c, &[tensor_c, m0, bm_id, n0, bn_id]);
+        let slice = s.value(
+            op::TENSOR_LAYOUT_SLICE,
+            layout_c,
+            &[tensor_c, m0, bm_id, n0, bn_id],
+        );
         s.op(
             Function,
             op::COOPERATIVE_MATRIX_STORE_TENSOR,
