@@ -168,6 +168,46 @@ fn shapes() -> Vec<[usize; 3]> {
         .collect()
 }
 
+/// The library's f16 GEMM with A stored as `a_order` and the workgroup-scope matrices of
+/// `tile` and `unroll` (the library's raster).
+fn workgroup_variant(a_order: Stored, tile: [usize; 3], unroll: usize) -> Gemm<'static> {
+    let library = gemm::config_for(a_order, Stored::RowMajor);
+    Gemm {
+        operands: Operands::F16,
+        tensor_cores: library.tensor_cores.map(|tc| TensorCores {
+            workgroup: Some(swizzle::gpu::WorkgroupMatrices {
+                tile,
+                unroll,
+                ..gemm::workgroup_matrices()
+            }),
+            ..tc
+        }),
+        ..library
+    }
+}
+
+/// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as f16 in the storage orders
+/// `gemm` reads them in.
+fn operands_as_stored(
+    gpu: &Gpu,
+    gemm: &Gemm,
+    (a, b): (&[f32], &[f32]),
+    [m, n, k]: [usize; 3],
+) -> Result<(swizzle::gpu::Buffer<f16>, swizzle::gpu::Buffer<f16>), GpuError> {
+    let stored = |matrix: &[f32], [rows, cols]: [usize; 2], order| -> Vec<f16> {
+        match order {
+            Stored::RowMajor => matrix.iter().map(|&x| f16::from_f32(x)).collect(),
+            Stored::Transposed => (0..rows * cols)
+                .map(|i| f16::from_f32(matrix[(i % rows) * cols + i / rows]))
+                .collect(),
+        }
+    };
+    Ok((
+        gpu.upload(&stored(a, [m, k], gemm.a_order))?,
+        gpu.upload(&stored(b, [k, n], gemm.b_order))?,
+    ))
+}
+
 /// Small integers, so that every f32 sum of products is exact.
 fn operand(len: usize, salt: usize) -> Vec<f32> {
     (0..len)
@@ -552,6 +592,32 @@ fn main() -> Result<(), GpuError> {
                 ..gemm::config()
             },
         ),
+        (
+            "10a: step 10 with A stored transposed (k × m)",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            },
+        ),
+        (
+            "10c: step 10a at 64 of k, 4 steps an iteration",
+            workgroup_variant(Stored::Transposed, [128, 256, 64], 4),
+        ),
+        (
+            "10d: step 10a at 256×128 of C",
+            workgroup_variant(Stored::Transposed, [256, 128, 32], 8),
+        ),
+        (
+            "10e: step 10 at 64 of k, 2 steps an iteration",
+            workgroup_variant(Stored::RowMajor, [128, 256, 64], 2),
+        ),
+        (
+            "10b: step 10 with B stored transposed (n × k)",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::RowMajor, Stored::Transposed)
+            },
+        ),
         tc(
             "1: 8 subgroups × 4×2 fragments, 128×128×32, double-buffered",
             step1,
@@ -754,10 +820,9 @@ fn main() -> Result<(), GpuError> {
     for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
         let [m, n, k] = shape;
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
-        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
-        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
         let c = gpu.filled(m * n, f32::NAN)?;
         for (label, config) in &variants {
+            let (ab, bb) = operands_as_stored(&gpu, config, (&a, &b), shape)?;
             let kernel = match gpu.gemm_kernel(shape, config) {
                 Ok(kernel) => kernel,
                 Err(e) => {
@@ -784,14 +849,13 @@ fn main() -> Result<(), GpuError> {
     for shape in shapes() {
         let [m, n, k] = shape;
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
-        let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
-        let (ab, bb) = (gpu.upload(&half(&a))?, gpu.upload(&half(&b))?);
         let c = gpu.filled(m * n, 0.0f32)?;
         let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
         for (label, config) in &variants {
             let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
                 continue;
             };
+            let (ab, bb) = operands_as_stored(&gpu, config, (&a, &b), shape)?;
             kernel.run(&gpu, (&ab, &bb, &c))?;
             let err = error(&gpu.download(&c)?, &a, &b, shape);
             if err != 0.0 {

@@ -67,6 +67,15 @@ pub fn designs() -> Vec<(&'static str, WorkgroupMatrices)> {
         ("e29: 192×256 of C, 32 of k", d(192, 256, 32, 8, 256)),
         ("e30: 96×256 of C, 32 of k", d(96, 256, 32, 8, 256)),
         ("e31: 160×256 of C, 32 of k", d(160, 256, 32, 8, 256)),
+        ("e32: e4 unrolled 4 times", d(128, 256, 32, 4, 256)),
+        (
+            "e33: 128×256 of C, 48 of k, 4 steps an iteration",
+            d(128, 256, 48, 4, 256),
+        ),
+        (
+            "e34: e8 (bands of 8 rows) unrolled 4 times",
+            grouped(d(128, 256, 32, 4, 256), 8),
+        ),
         (
             "e27: e4 in Morton squares of 8 (bands of 8 rows)",
             WorkgroupMatrices {

@@ -33,11 +33,15 @@ pub struct WorkgroupMatrices {
     /// matrices.
     pub invocations: usize,
     /// Steps of k written out in one iteration of the loop (the largest count up to this
-    /// that divides the steps).
+    /// that divides the steps; at most 64).
     pub unroll: usize,
     /// Which tile of C each workgroup computes.
     pub order: Raster,
 }
+
+/// The most steps of k one loop iteration writes out (each is two loads and a
+/// multiply-add in the words).
+const MAX_UNROLL: usize = 64;
 
 /// A workgroup-scope shape the driver lists for f16 × f16 → f32: tiles must be multiples
 /// of `m × n × k` at `invocations` per workgroup.
@@ -59,6 +63,12 @@ impl WorkgroupMatrices {
         let [m, n, k] = [fits(m)?, fits(n)?, fits(k)?];
         let [bm, bn, bk] = self.tile.map(|x| x as u32);
         let steps = k.div_ceil(bk);
+        // The loop runs k0 up to `steps · BK`, a u32 of the kernel.
+        if steps.checked_mul(bk).is_none() {
+            return Err(format!(
+                "k = {k} rounded up to a step of {bk} does not fit 32 bits"
+            ));
+        }
         let unroll = (1..=(self.unroll as u32).min(steps.max(1)))
             .rev()
             .find(|u| steps.is_multiple_of(*u))
@@ -88,8 +98,17 @@ impl WorkgroupMatrices {
                 self.tile, self.invocations, self.unroll
             ));
         }
-        if self.tile.iter().any(|&x| x > 1 << 16) {
-            return Err(format!("tile {:?}: at most 65536 a side", self.tile));
+        if self.tile.iter().any(|&x| x > 1 << 16) || self.invocations > 1 << 16 {
+            return Err(format!(
+                "tile {:?} on {} invocations: at most 65536 a side and invocations",
+                self.tile, self.invocations
+            ));
+        }
+        if self.unroll > MAX_UNROLL {
+            return Err(format!(
+                "{} steps a loop iteration: at most {MAX_UNROLL}",
+                self.unroll
+            ));
         }
         self.order.check()
     }
