@@ -289,9 +289,11 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
 /// The GEMM on workgroup-scope cooperative matrices, where the device has them
 /// (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver): 128 × 256 tiles of C, 32 of k a
 /// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The
-/// fastest of 26 designs on an H100 (BENCHMARKS.md, "Workgroup-scope matrices"): 128 × 128
-/// tiles or 64 of k a step were 5–20 % slower, 256 × 256 tiles collapsed, the bands gave
-/// 2 % at 8192³; about 2.3× the fragment kernel of [`tensor_cores`].
+/// fastest of 34 designs on an H100 (BENCHMARKS.md, "Workgroup-scope matrices" and "The
+/// library on workgroup-scope matrices"): 128 × 128 tiles or 64 of k a step were 5–20 %
+/// slower, 256 × 256 tiles and sides off the powers of two collapsed, the bands gave 2 % at
+/// 8192³. 0.43–0.48× cuBLAS HGEMM at 4096³ and 8192³, 2.0–2.3× the fragment kernel of
+/// [`tensor_cores`].
 pub fn workgroup_matrices() -> WorkgroupMatrices {
     WorkgroupMatrices {
         tile: [128, 256, 32],

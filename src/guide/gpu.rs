@@ -370,8 +370,11 @@
 //! WGSL has none of this, so the kernel is SPIR-V, written word by word
 //! (`WorkgroupMatrices::spirv(shape, orders)` without a device, `kernel.spirv()`) and passed
 //! through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
-//! sizes and in every storage order. On an H100 it runs at about 2.3× the fragment kernel,
-//! 0.44–0.46× cuBLAS HGEMM at 8192³ (BENCHMARKS.md, "Workgroup-scope matrices").
+//! sizes and in every storage order. On an H100 it runs at 2.0–2.3× the fragment kernel:
+//! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
+//! faster again with A stored column-major (the driver stages slices of long contiguous
+//! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "The library on
+//! workgroup-scope matrices".
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
 //! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand, and

@@ -423,12 +423,23 @@ impl Gpu {
                 }
             }
         };
+        self.compute_pipeline(name, None, &module)
+    }
+
+    /// The compute pipeline of `module`'s entry point `main`, with `layout` (`None`: the
+    /// layout reflected from the module), and wgpu's errors of building it.
+    pub(super) fn compute_pipeline(
+        &self,
+        name: &str,
+        layout: Option<&wgpu::PipelineLayout>,
+        module: &wgpu::ShaderModule,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
         let pipeline = self
             .device()
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(name),
-                layout: None,
-                module: &module,
+                layout,
+                module,
                 entry_point: Some("main"),
                 compilation_options: Default::default(),
                 cache: None,

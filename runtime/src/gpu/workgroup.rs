@@ -240,16 +240,7 @@ impl Gpu {
             bind_group_layouts: &[Some(&group)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(name),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        self.check()?;
-        Ok(pipeline)
+        self.compute_pipeline(name, Some(&layout), &module)
     }
 }
 
