@@ -287,6 +287,27 @@ fn check_runs(source: &str, seed: u64) -> (usize, usize) {
     (claimed, true_runs)
 }
 
+/// A draw of `walk_verdicts_are_sound` that the walk once got wrong: the block `d5 × d8`
+/// (2 × 2) is one run of 4 of `d3` after the `embed`, but it starts at `2 · d6`, not on a
+/// multiple of 4 (its inner part covers half of `d4`), so the `modulo` of 4 above it wraps
+/// the run; the walk took the run for aligned and called the block contiguous.
+#[test]
+fn a_run_whose_inner_part_is_shorter_than_its_dim_is_not_aligned() {
+    let source = "layout Random {
+        memory [d1: 4, d2: 1] strides [1, 1];
+        modulo d1 -> d3 (8);
+        embed d3 -> [d4: 4, d5: 3] strides [1, 2];
+        unmerge d4 -> [d6: 2, d7: 2];
+        modulo d7 -> d8 (2);
+        coords [d8, d2, d6, d5];
+    }";
+    let descriptor = layout(source);
+    let block = [(3, 2), (0, 2)];
+    assert!(!blocks_are_runs(&descriptor, &block));
+    let blamed = culprit(&descriptor, &block).map(|c| c.describe(&descriptor));
+    assert_eq!(blamed.as_deref(), Some("modulo d1 -> d3 (8)"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

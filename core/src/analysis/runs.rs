@@ -200,7 +200,10 @@ impl Walk<'_> {
     /// `lower = Σ upper_i · stride_i` (unmerge, embed, the memory): the block's parts among
     /// `upper` become one run of `lower` when they are adjacent and their strides are those
     /// of a row-major block (innermost stride 1, each outer stride the product of the inner
-    /// runs). The run stays aligned when the other dims move it by multiples of its length.
+    /// runs). The run stays aligned when its outermost part is, every inner part spans its
+    /// whole dim (an inner part of a longer dim starts at any multiple of its own length,
+    /// which moves the run off a multiple of the whole run's), and the other dims move it by
+    /// multiples of its length.
     pub fn strided(&mut self, upper: &[DimId], strides: &[usize], lower: DimId) -> bool {
         let stride = |dim: DimId| upper.iter().position(|&d| d == dim).map(|i| strides[i]);
         let touched = self.parts.iter().any(|p| stride(p.dim).is_some());
@@ -221,7 +224,10 @@ impl Walk<'_> {
         let others_aligned = upper.iter().zip(strides).all(|(&dim, &stride)| {
             self.dims[dim].len == 1 || stride % expected == 0 || inside.iter().any(|p| p.dim == dim)
         });
-        let aligned = self.parts[first].aligned && others_aligned;
+        let inner_whole = inside[1..]
+            .iter()
+            .all(|p| p.len == self.dims[p.dim].len);
+        let aligned = self.parts[first].aligned && inner_whole && others_aligned;
         let run = Part {
             dim: lower,
             len: expected,
