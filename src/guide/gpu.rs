@@ -352,8 +352,8 @@
 //! dimensions, strides, a slice at the tile's corner), multiplies them in, and stores C's tile
 //! through a slice of C's layout. The driver spreads the matrices over the subgroups and
 //! stages the loads through workgroup memory, which the fragment kernel above writes by hand;
-//! what the kernel says is four layouts (`gemm::workgroup_matrices()`,
-//! `TensorCores::workgroup`):
+//! what the kernel says is the tile, the tensor layouts and the raster order
+//! (`gemm::workgroup_matrices()`, `TensorCores::workgroup`):
 //!
 //! - **the tile** `[BM, BN, BK]` (the library's 128 × 256 × 32, 256 invocations: a multiple
 //!   of a shape the driver lists, `gpu.workgroup_matrix_granularities()`: 32 × 32 × 16 on

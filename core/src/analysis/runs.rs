@@ -224,9 +224,7 @@ impl Walk<'_> {
         let others_aligned = upper.iter().zip(strides).all(|(&dim, &stride)| {
             self.dims[dim].len == 1 || stride % expected == 0 || inside.iter().any(|p| p.dim == dim)
         });
-        let inner_whole = inside[1..]
-            .iter()
-            .all(|p| p.len == self.dims[p.dim].len);
+        let inner_whole = inside[1..].iter().all(|p| p.len == self.dims[p.dim].len);
         let aligned = self.parts[first].aligned && inner_whole && others_aligned;
         let run = Part {
             dim: lower,
