@@ -292,7 +292,7 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
 /// fastest of 34 designs on an H100 (BENCHMARKS.md, "Workgroup-scope matrices" and "The
 /// library on workgroup-scope matrices"): 128 × 128 tiles or 64 of k a step were 5–20 %
 /// slower, 256 × 256 tiles and sides off the powers of two collapsed, the bands gave 2 % at
-/// 8192³. 0.43–0.48× cuBLAS HGEMM at 4096³ and 8192³, 2.0–2.3× the fragment kernel of
+/// 8192³. 0.43–0.48× cuBLAS HGEMM at 4096³ and 8192³, 1.8–2.2× the fragment kernel of
 /// [`tensor_cores`].
 pub fn workgroup_matrices() -> WorkgroupMatrices {
     WorkgroupMatrices {

@@ -370,7 +370,7 @@
 //! WGSL has none of this, so the kernel is SPIR-V, written word by word
 //! (`WorkgroupMatrices::spirv(shape, orders)` without a device, `kernel.spirv()`) and passed
 //! through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
-//! sizes and in every storage order. On an H100 it runs at 2.0–2.3× the fragment kernel:
+//! sizes and in every storage order. On an H100 it runs at 1.8–2.2× the fragment kernel:
 //! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
 //! faster again with A stored column-major (the driver stages slices of long contiguous
 //! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "The library on
