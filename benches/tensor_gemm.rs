@@ -134,6 +134,8 @@ static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
 static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 
+#[path = "../tests/common/stored.rs"]
+mod stored;
 #[path = "common/tc_cm2.rs"]
 mod tc_cm2;
 #[path = "common/tc_probe.rs"]
@@ -194,17 +196,10 @@ fn operands_as_stored(
     (a, b): (&[f32], &[f32]),
     [m, n, k]: [usize; 3],
 ) -> Result<(swizzle::gpu::Buffer<f16>, swizzle::gpu::Buffer<f16>), GpuError> {
-    let stored = |matrix: &[f32], [rows, cols]: [usize; 2], order| -> Vec<f16> {
-        match order {
-            Stored::RowMajor => matrix.iter().map(|&x| f16::from_f32(x)).collect(),
-            Stored::Transposed => (0..rows * cols)
-                .map(|i| f16::from_f32(matrix[(i % rows) * cols + i / rows]))
-                .collect(),
-        }
-    };
+    let half = |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
     Ok((
-        gpu.upload(&stored(a, [m, k], gemm.a_order))?,
-        gpu.upload(&stored(b, [k, n], gemm.b_order))?,
+        gpu.upload(&stored::as_stored(&half(a), [m, k], gemm.a_order))?,
+        gpu.upload(&stored::as_stored(&half(b), [k, n], gemm.b_order))?,
     ))
 }
 

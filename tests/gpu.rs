@@ -11,6 +11,9 @@
 
 #[path = "../syntax/tests/common/generator.rs"]
 mod generator;
+#[path = "common/stored.rs"]
+mod stored;
+use stored::as_stored;
 
 use generator::Generator;
 use libtest_mimic::{Arguments, Trial};
@@ -274,16 +277,9 @@ fn check_gemm_stored(gpu: &Gpu, kernel: &GemmKernel, [m, n, k]: [usize; 3], stor
     let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
     let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
     let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
-    // A transposed matrix of `rows × columns` as it lies in memory.
-    let lay = |matrix: &[f32], [rows, columns]: [usize; 2], order| match order {
-        Stored::RowMajor => matrix.to_vec(),
-        Stored::Transposed => (0..rows * columns)
-            .map(|i| matrix[(i % rows) * columns + i / rows])
-            .collect(),
-    };
     let (a_buffer, b_buffer) = (
-        gpu.upload(&lay(&a, [m, k], stored[0])).expect("A"),
-        gpu.upload(&lay(&b, [k, n], stored[1])).expect("B"),
+        gpu.upload(&as_stored(&a, [m, k], stored[0])).expect("A"),
+        gpu.upload(&as_stored(&b, [k, n], stored[1])).expect("B"),
     );
     // Poisoned: every element of C must be written.
     let c = gpu.filled(m * n, f32::NAN).expect("C");
@@ -474,14 +470,12 @@ fn f16_operands_match_the_cpu() {
                     kernel.wgsl()
                 ),
             }
-            let lay = |matrix: &[f32], [rows, columns]: [usize; 2], order| match order {
-                Stored::RowMajor => matrix.to_vec(),
-                Stored::Transposed => (0..rows * columns)
-                    .map(|i| matrix[(i % rows) * columns + i / rows])
-                    .collect(),
-            };
-            let a_buffer = gpu.upload(&half(&lay(&a, [m, k], stored[0]))).expect("A");
-            let b_buffer = gpu.upload(&half(&lay(&b, [k, n], stored[1]))).expect("B");
+            let a_buffer = gpu
+                .upload(&half(&as_stored(&a, [m, k], stored[0])))
+                .expect("A");
+            let b_buffer = gpu
+                .upload(&half(&as_stored(&b, [k, n], stored[1])))
+                .expect("B");
             let c = gpu.filled(m * n, f32::NAN).expect("C");
             kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
             assert_eq!(gpu.download(&c).expect("C"), cpu_gemm(&a, &b, [m, n, k]));

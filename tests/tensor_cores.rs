@@ -10,6 +10,8 @@ use swizzle::gpu::{Accumulate, TensorCores};
 
 #[path = "common/spirv_eval.rs"]
 mod spirv_eval;
+#[path = "common/stored.rs"]
+mod stored;
 #[path = "../benches/common/tc_cm2.rs"]
 mod tc_cm2;
 #[path = "../benches/common/tc_split.rs"]
@@ -440,13 +442,6 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         }
         (a, b, c)
     };
-    // `matrix` (`rows × cols`, row-major) as `order` stores it.
-    let stored = |matrix: &[f16], [rows, cols]: [usize; 2], order| match order {
-        Stored::RowMajor => matrix.to_vec(),
-        Stored::Transposed => (0..rows * cols)
-            .map(|i| matrix[(i % rows) * cols + i / rows])
-            .collect(),
-    };
     let run =
         |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders: [Stored; 2]| {
             let words = design
@@ -461,8 +456,8 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             );
             let (a, b, expected) = gemm([m, n, k]);
             let mut buffers = vec![
-                le_bytes(&stored(&a, [m, k], orders[0])),
-                le_bytes(&stored(&b, [k, n], orders[1])),
+                le_bytes(&stored::as_stored(&a, [m, k], orders[0])),
+                le_bytes(&stored::as_stored(&b, [k, n], orders[1])),
                 f32::NAN.to_le_bytes().repeat(m * n),
             ];
             let [gx, gy] = design.groups([m, n]).map(|g| g as u32);

@@ -240,35 +240,14 @@ fn with_workgroup_matrices(
             needed - adapter.features()
         ));
     }
-    #[cfg(any(
-        windows,
-        target_os = "linux",
-        target_os = "android",
-        target_os = "freebsd"
-    ))]
-    {
-        let descriptor = wgpu::DeviceDescriptor {
-            required_features: descriptor.required_features | needed,
-            ..descriptor.clone()
-        };
-        caught("opening the device with VK_NV_cooperative_matrix2", || {
-            super::vulkan::open(adapter, &descriptor)
-        })
-        .map_err(|e| e.to_string())?
-    }
-    #[cfg(not(any(
-        windows,
-        target_os = "linux",
-        target_os = "android",
-        target_os = "freebsd"
-    )))]
-    {
-        let _ = descriptor;
-        Err(
-            "workgroup-scope matrices need wgpu's Vulkan backend, which this platform lacks"
-                .to_owned(),
-        )
-    }
+    let descriptor = wgpu::DeviceDescriptor {
+        required_features: descriptor.required_features | needed,
+        ..descriptor.clone()
+    };
+    caught("opening the device with VK_NV_cooperative_matrix2", || {
+        super::vulkan::open(adapter, &descriptor)
+    })
+    .map_err(|e| e.to_string())?
 }
 
 /// The best adapter on `backends`, by [`rank`].

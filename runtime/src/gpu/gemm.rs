@@ -122,14 +122,19 @@ pub enum Stored {
     Transposed,
 }
 
+/// A GEMM kernel's code: a WGSL module, or the SPIR-V words of one WGSL cannot say (on
+/// workgroup-scope matrices).
+#[derive(Debug)]
+pub(super) enum Code {
+    Wgsl(String),
+    Spirv(Vec<u32>),
+}
+
 /// A compiled GEMM and what the analysis says of its workgroup-memory accesses.
 #[derive(Debug)]
 pub struct GemmKernel {
     pub(super) name: String,
-    /// Empty for a SPIR-V kernel.
-    pub(super) wgsl: String,
-    /// The words of a kernel WGSL cannot say (workgroup-scope matrices).
-    pub(super) spirv: Option<Vec<u32>>,
+    pub(super) code: Code,
     pub(super) pipeline: Pipeline,
     /// `[m, n, k]`.
     pub(super) shape: [usize; 3],
@@ -282,13 +287,19 @@ impl GemmKernel {
 
     /// The whole WGSL module (empty where the kernel is SPIR-V: [`GemmKernel::spirv`]).
     pub fn wgsl(&self) -> &str {
-        &self.wgsl
+        match &self.code {
+            Code::Wgsl(wgsl) => wgsl,
+            Code::Spirv(_) => "",
+        }
     }
 
     /// The kernel's SPIR-V words, where WGSL cannot say it (on workgroup-scope matrices,
     /// [`GemmPath::WorkgroupMatrices`]); `None` for WGSL kernels.
     pub fn spirv(&self) -> Option<&[u32]> {
-        self.spirv.as_deref()
+        match &self.code {
+            Code::Wgsl(_) => None,
+            Code::Spirv(words) => Some(words),
+        }
     }
 
     fn check_lengths<T: GemmElement>(
@@ -374,8 +385,7 @@ impl Gpu {
         let share_cost = scalar.share_cost(&loads)?;
         Ok(GemmKernel {
             name,
-            wgsl: module,
-            spirv: None,
+            code: Code::Wgsl(module),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: operands.bits(),
@@ -784,8 +794,7 @@ impl Gpu {
                 groups,
             },
             name,
-            wgsl,
-            spirv: None,
+            code: Code::Wgsl(wgsl),
             shape: [m, n, k],
             operand_bits: 32,
             path: GemmPath::Scalar {

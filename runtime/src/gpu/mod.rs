@@ -42,6 +42,26 @@ mod transpose;
     target_os = "freebsd"
 ))]
 mod vulkan;
+/// Where wgpu has no Vulkan backend, no device has `VK_NV_cooperative_matrix2`.
+#[cfg(not(any(
+    windows,
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd"
+)))]
+mod vulkan {
+    use super::workgroup::Granularity;
+
+    pub(super) fn open(
+        _: &wgpu::Adapter,
+        _: &wgpu::DeviceDescriptor,
+    ) -> Result<(wgpu::Device, wgpu::Queue, Vec<Granularity>), String> {
+        Err(
+            "workgroup-scope matrices need wgpu's Vulkan backend, which this platform lacks"
+                .to_owned(),
+        )
+    }
+}
 mod workgroup;
 
 pub use batch::Batch;

@@ -24,7 +24,7 @@
 //! step), the cooperative loads and multiply-adds, and the guards.
 
 use super::batch::Pipeline;
-use super::gemm::{GemmKernel, GemmPath, Stored, coordinates, thread_names};
+use super::gemm::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::transpose::{fitting, unsupported};
 use super::workgroup::WorkgroupMatrices;
 use super::{BoundsChecks, Gpu, GpuError};
@@ -281,8 +281,7 @@ impl Gpu {
         let [load_a, load_b] = copies(tc, [m, n, k], direct);
         Ok(GemmKernel {
             name,
-            wgsl,
-            spirv: None,
+            code: Code::Wgsl(wgsl),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: 16,

@@ -12,7 +12,7 @@
 //! extension (`vulkan.rs`).
 
 use super::batch::Pipeline;
-use super::gemm::{GemmKernel, GemmPath, Stored};
+use super::gemm::{Code, GemmKernel, GemmPath, Stored};
 use super::tensor::Accumulate;
 use super::{Gpu, GpuError};
 use swizzle_core::emit::spirv::raster::{self, Types};
@@ -188,8 +188,7 @@ impl Gpu {
         let pipeline = self.spirv_pipeline(&name, &words)?;
         Ok(GemmKernel {
             name,
-            wgsl: String::new(),
-            spirv: Some(words),
+            code: Code::Spirv(words),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
             operand_bits: 16,
