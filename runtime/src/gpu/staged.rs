@@ -1,11 +1,10 @@
 //! Packs and unpacks of 8- and 16-bit elements between the row-major image and a layout of
 //! tiles, staged through workgroup memory so that every global access moves whole `vec4`
 //! words: a workgroup takes a region of tiles along one row of the grid, copies it in with
-//! one to four `vec4`s per thread (image rows for a pack, tile blocks for an unpack; enough
-//! that the region's image rows are long runs), and each thread then builds as many `vec4`s of the
-//! other side from the elements in workgroup memory, found
-//! through the tile's own straight-line functions (its inverse for a pack, its offset for an
-//! unpack). Against the gather kernels (`narrow`), which find every element of a word
+//! two `vec4`s per thread (image rows for a pack, tile blocks for an unpack), and each
+//! thread then builds as many `vec4`s of the other side from the elements in workgroup
+//! memory, found through the tile's own straight-line functions (its inverse for a pack,
+//! its offset for an unpack). Against the gather kernels (`narrow`), which find every element of a word
 //! through the whole layout's inverse and the image's offset in global memory, this moves
 //! the same bytes with a fraction of the arithmetic.
 //!
@@ -18,17 +17,15 @@ use super::kernel::{Plan, Work};
 use super::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
-/// Threads per workgroup where the tiles are small enough to share one.
-const THREADS: usize = 256;
-/// The most `vec4`s each of those threads moves: enough that the region's image rows are
-/// runs of [`ROW_BYTES`] (XOR-swizzled 32 × 32 tiles give runs of 128 bytes with one `vec4`
-/// per thread, 4×4 Morton tiles 1 KiB or more), and the region stays within WebGPU's 16 KiB
-/// of workgroup memory.
-const MAX_QUADS: usize = 2;
-/// The image-row run a region should reach: on an H100 at 8192², two `vec4`s per thread ran
-/// the packs of XOR tiles of bytes 2 % faster (runs of 256 bytes, not 128) and Morton's
-/// (runs of 2 KiB, not 1) 1 % slower (BENCHMARKS.md).
-const ROW_BYTES: usize = 256;
+/// Threads per workgroup where the tiles are small enough to share one: two subgroups, so
+/// that a workgroup's barrier waits on few loads and many workgroups interleave on an SM.
+/// On an H200 at 8192², 64 threads of two `vec4`s ran the four 8-bit packs and unpacks at
+/// 0.90–0.98× the WGSL copy of their bytes, where 256 threads of one or two ran them at
+/// 0.82–0.96× (32 or 128 threads, or four `vec4`s each, in between: BENCHMARKS.md).
+const THREADS: usize = 64;
+/// The `vec4`s each of those threads moves (its region stays far within WebGPU's 16 KiB of
+/// workgroup memory).
+const QUADS: usize = 2;
 /// The most threads one workgroup may take for one large tile.
 const MAX_THREADS: usize = 1024;
 
@@ -88,19 +85,11 @@ impl Staged {
         if !fits {
             return None;
         }
-        // As many tiles as make a few vec4s for each of `THREADS` threads (the fewest whose
-        // region rows reach `ROW_BYTES`), or one tile of up to `MAX_THREADS` threads of one.
-        let quads = (0..=MAX_QUADS.ilog2())
-            .map(|k| 1 << k)
-            .find(|&k| {
-                let moved = THREADS * k * quad;
-                let row = moved / space * columns * bits / 8;
-                k == MAX_QUADS || (moved.is_multiple_of(space) && row >= ROW_BYTES)
-            })
-            .unwrap_or(1);
-        let moved = THREADS * quads * quad;
+        // As many tiles as make `QUADS` vec4s for each of `THREADS` threads, or one tile of up
+        // to `MAX_THREADS` threads of one.
+        let moved = THREADS * QUADS * quad;
         let (region, threads, quads) = match (THREADS * quad).is_multiple_of(space) {
-            true => (moved / space, THREADS, quads),
+            true => (moved / space, THREADS, QUADS),
             false if space.is_multiple_of(THREADS * quad) && space / quad <= MAX_THREADS => {
                 (1, space / quad, 1)
             }
