@@ -916,9 +916,10 @@ fn staged_narrow_packs_match_the_interpreter() {
                     // Each region word is loaded once: four loads for each of a thread's
                     // vec4s where each word's elements share a word on the other side (the
                     // XOR; four bytes of a row of Morton's 4 × 4 blocks), eight where they
-                    // come in pairs (an unpack of Morton bytes). A thread moves two vec4s
-                    // where one each (256 threads) would make the region's image rows
-                    // shorter than 256 bytes: 32 × 32 tiles, not 8 × 8 ones.
+                    // come in pairs (an unpack of Morton bytes). Each of 64 threads moves
+                    // two vec4s where one vec4 each covers whole tiles; a tile larger than
+                    // that (32 × 32 of 16-bit elements) takes a workgroup of its own, one
+                    // vec4 a thread.
                     let loads = wgsl.matches("= region[padded(").count();
                     let bits = staged.element_bits();
                     let pairs =
@@ -926,9 +927,8 @@ fn staged_narrow_packs_match_the_interpreter() {
                     let per_vec4 = if pairs { 8 } else { 4 };
                     let columns = if descriptor.name == "DynXor32" { 32 } else { 8 };
                     let elements_per_vec4 = 128 / bits;
-                    let tiles_per_region = 256 * elements_per_vec4 / (columns * columns);
-                    let row_bytes = tiles_per_region * columns * bits / 8;
-                    let quads = if row_bytes < 256 { 2 } else { 1 };
+                    let whole_tiles = (64 * elements_per_vec4).is_multiple_of(columns * columns);
+                    let quads = if whole_tiles { 2 } else { 1 };
                     assert_eq!(loads, quads * per_vec4, "{direction}\n{wgsl}");
                     // And one inverse or offset per word: the word's other elements lie at
                     // its first element's place XOR a constant.

@@ -893,17 +893,18 @@ mod tests {
         // XOR tiles' rows are whole sectors apart: one row per thread.
         let unpack = Plan::unpack(&tiles(&xor)).expect("unpack").wgsl;
         assert!(!unpack.contains("below"), "{unpack}");
-        // Staged: XOR tiles of bytes make runs of 128 bytes with one vec4 per thread, so two;
-        // Morton's make runs of 1 KiB, so one.
+        // Staged: 64 threads of two vec4s each, for XOR tiles of bytes and Morton's alike.
         let bytes = |descriptor| tiles(descriptor).with_element::<u8>().expect("bytes");
-        let pack = Plan::pack(&bytes(&xor)).expect("pack").wgsl;
-        assert!(
-            pack.contains("stage(thread + 1u * THREADS, loaded1);"),
-            "{pack}"
-        );
-        let pack = Plan::pack(&bytes(&morton)).expect("pack").wgsl;
-        assert!(pack.contains("stage(thread, loaded0);"), "{pack}");
-        assert!(!pack.contains("loaded1"), "{pack}");
+        for descriptor in [&xor, &morton] {
+            let pack = Plan::pack(&bytes(descriptor)).expect("pack").wgsl;
+            assert!(pack.contains("const THREADS = 64u;"), "{pack}");
+            assert!(pack.contains("stage(thread, loaded0);"), "{pack}");
+            assert!(
+                pack.contains("stage(thread + 1u * THREADS, loaded1);"),
+                "{pack}"
+            );
+            assert!(!pack.contains("loaded2"), "{pack}");
+        }
     }
 
     #[test]
