@@ -432,6 +432,37 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
             kernel.path()
         ),
     }
+    // Workgroup-scope layouts no device could run are an error everywhere, never a quiet
+    // fallback to another kernel.
+    let library = swizzle::gemm::tensor_cores();
+    for (tile, unroll) in [([0, 256, 32], 8), ([128, 256, 32], 65)] {
+        let malformed = swizzle::gpu::WorkgroupMatrices {
+            tile,
+            unroll,
+            ..swizzle::gemm::workgroup_matrices()
+        };
+        let gemm = Gemm {
+            operands: Operands::F16,
+            tensor_cores: Some(swizzle::gpu::TensorCores {
+                workgroup: Some(malformed),
+                ..library
+            }),
+            ..swizzle::gemm::config()
+        };
+        match gpu.gemm_kernel([64, 64, 64], &gemm) {
+            Err(GpuError::Unsupported { layout, why }) => {
+                assert!(layout.starts_with("WorkgroupMatrices"), "{layout}");
+                assert!(
+                    why.contains("nonzero") || why.contains("at most 64"),
+                    "{why}"
+                );
+            }
+            other => panic!(
+                "{tile:?}, {unroll} steps: {:?}",
+                other.map(|k| k.path().clone())
+            ),
+        }
+    }
 }
 
 /// f16 operands (exact for small integers) accumulated in f32, in every storage order;

@@ -347,6 +347,10 @@ impl Gpu {
             (Operands::F32, _) => "f32 operands".to_owned(),
             (Operands::F16, None) => "no tensor-core layouts given".to_owned(),
             (Operands::F16, Some(tc)) => {
+                // Malformed layouts are an error on every device, as a malformed tile is.
+                if let Some(wm) = &tc.workgroup {
+                    wm.check().map_err(|why| workgroup::unsupported(wm, why))?;
+                }
                 let workgroup = tc
                     .workgroup
                     .map(|wm| (wm, workgroup::unavailable(self, &wm, tc.accumulate)));

@@ -91,7 +91,7 @@ impl WorkgroupMatrices {
     }
 
     /// Why these layouts cannot make a kernel, whatever the device.
-    fn check(&self) -> Result<(), String> {
+    pub(super) fn check(&self) -> Result<(), String> {
         if self.tile.contains(&0) || self.invocations == 0 || self.unroll == 0 {
             return Err(format!(
                 "tile {:?}, {} invocations and {} steps a loop iteration must all be nonzero",
@@ -114,7 +114,16 @@ impl WorkgroupMatrices {
     }
 }
 
-/// Why `gpu` cannot run `wm` with `accumulate`, if it cannot.
+/// The error of layouts `wm` cannot make a kernel of, on any device: malformed
+/// ([`WorkgroupMatrices::check`]) or a shape past 32 bits.
+pub(super) fn unsupported(wm: &WorkgroupMatrices, why: String) -> GpuError {
+    GpuError::Unsupported {
+        layout: format!("WorkgroupMatrices {:?}", wm.tile),
+        why,
+    }
+}
+
+/// Why `gpu` cannot run `wm` (checked well-formed) with `accumulate`, if it cannot.
 pub(super) fn unavailable(
     gpu: &Gpu,
     wm: &WorkgroupMatrices,
@@ -125,9 +134,6 @@ pub(super) fn unavailable(
     }
     if accumulate != Accumulate::F32 {
         return Some("workgroup-scope matrices run with f32 accumulators only".to_owned());
-    }
-    if let Err(why) = wm.check() {
-        return Some(why);
     }
     let granularities = gpu.workgroup_matrix_granularities();
     let [bm, bn, bk] = wm.tile;
@@ -165,11 +171,9 @@ impl Gpu {
         wm: &WorkgroupMatrices,
         orders: [Stored; 2],
     ) -> Result<GemmKernel, GpuError> {
-        let unsupported = |why: String| GpuError::Unsupported {
-            layout: format!("WorkgroupMatrices {:?}", wm.tile),
-            why,
-        };
-        let words = wm.spirv([m, n, k], orders).map_err(unsupported)?;
+        let words = wm
+            .spirv([m, n, k], orders)
+            .map_err(|why| unsupported(wm, why))?;
         self.check_workgroup(wm.invocations, 0, "the workgroup-scope matrices'")?;
         let groups = self.workgroups(wm.groups([m, n]))?;
         let [bm, bn, bk] = wm.tile;
