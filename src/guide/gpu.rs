@@ -124,10 +124,10 @@
 //! output; into an output without an inverse, a thread per element sets its bits with
 //! `atomicAnd`/`atomicOr`). A pack or unpack of such elements into a layout of tiles
 //! (`GpuLayout::tiled`, tiles of a bijection of rank 2 whose blocks and image rows split into
-//! `vec4`s) is staged through workgroup memory instead: a workgroup copies a region of tiles in
-//! with one `vec4` per thread, and each thread builds one `vec4` of the other side from it
-//! through the tile's own straight-line inverse or offset, each word of workgroup memory
-//! loaded once. Their pack, unpack and copy kernels take `Buffer<T>`s of that type; a buffer of
+//! `vec4`s) is staged through workgroup memory instead: a workgroup of 64 threads copies a
+//! region of tiles in with two `vec4`s per thread, and each thread builds two `vec4`s of the
+//! other side from it through the tile's own straight-line inverse or offset, each word of
+//! workgroup memory loaded once per `vec4`. Their pack, unpack and copy kernels take `Buffer<T>`s of that type; a buffer of
 //! another width is `GpuError::Element`. Transposes and `map` move 32-bit elements.
 //!
 //! `GpuLayout::from_descriptor(&descriptor)` takes a layout's IR from anywhere (a `DESCRIPTOR`,

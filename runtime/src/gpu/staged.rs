@@ -4,9 +4,9 @@
 //! two `vec4`s per thread (image rows for a pack, tile blocks for an unpack), and each
 //! thread then builds as many `vec4`s of the other side from the elements in workgroup
 //! memory, found through the tile's own straight-line functions (its inverse for a pack,
-//! its offset for an unpack). Against the gather kernels (`narrow`), which find every element of a word
-//! through the whole layout's inverse and the image's offset in global memory, this moves
-//! the same bytes with a fraction of the arithmetic.
+//! its offset for an unpack). Against the gather kernels (`narrow`), which find every
+//! element of a word through the whole layout's inverse and the image's offset in global
+//! memory, this moves the same bytes with a fraction of the arithmetic.
 //!
 //! It applies to a layout of tiles of a bijection of rank 2 whose blocks and rows split into
 //! `vec4`s (see [`Staged::plan`]); `Gpu::pack_kernel` and `unpack_kernel` fall back to the

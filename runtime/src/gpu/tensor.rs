@@ -87,8 +87,9 @@ pub struct TensorCores<'d> {
     /// either storage order, f32 accumulators); `None`: the fragment kernel always.
     /// [`GemmKernel::path`](super::GemmKernel::path) says which ran, and why not this one.
     /// Layouts no device could run (a zero or oversized tile, more than 64 steps an
-    /// iteration, a malformed raster order) are [`GpuError::Unsupported`](super::GpuError::Unsupported)
-    /// from `gemm_kernel` on every device.
+    /// iteration, a malformed raster order) are
+    /// [`GpuError::Unsupported`](super::GpuError::Unsupported) from `gemm_kernel` on every
+    /// device.
     pub workgroup: Option<WorkgroupMatrices>,
     /// The layouts for the shapes where an operand asked `direct` goes through its tile
     /// (its tiles would cross the matrix's edge): the library's deep tiles fit workgroup
