@@ -947,10 +947,11 @@ fn staged_narrow_packs_match_the_interpreter() {
                     // Each region word is loaded once: four loads for each of a thread's
                     // vec4s where each word's elements share a word on the other side (the
                     // XOR; four bytes of a row of Morton's 4 × 4 blocks), eight where they
-                    // come in pairs (an unpack of Morton bytes). Each of 64 threads moves
-                    // two vec4s where one vec4 each covers whole tiles; a tile larger than
-                    // that (32 × 32 of 16-bit elements) takes a workgroup of its own, one
-                    // vec4 a thread.
+                    // come in pairs (an unpack of Morton bytes, whose rows 2r and 2r + 1
+                    // share every word: a thread writes both from one set of loads). Each
+                    // of 64 threads moves two vec4s where one vec4 each covers whole tiles;
+                    // a tile larger than that (32 × 32 of 16-bit elements) takes a
+                    // workgroup of its own, one vec4 a thread.
                     let loads = wgsl.matches("= region[padded(").count();
                     let bits = staged.element_bits();
                     let pairs =
@@ -960,7 +961,13 @@ fn staged_narrow_packs_match_the_interpreter() {
                     let elements_per_vec4 = 128 / bits;
                     let whole_tiles = (64 * elements_per_vec4).is_multiple_of(columns * columns);
                     let quads = if whole_tiles { 2 } else { 1 };
-                    assert_eq!(loads, quads * per_vec4, "{direction}\n{wgsl}");
+                    let sets = if pairs { 1 } else { quads };
+                    assert_eq!(loads, sets * per_vec4, "{direction}\n{wgsl}");
+                    assert_eq!(
+                        wgsl.contains("dst[(y + 1u) * WIDTH_QUADS + x_quad]"),
+                        pairs,
+                        "{direction}\n{wgsl}"
+                    );
                     // And one inverse or offset per word: the word's other elements lie at
                     // its first element's place XOR a constant.
                     let computed =

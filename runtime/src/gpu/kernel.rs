@@ -905,6 +905,14 @@ mod tests {
             );
             assert!(!pack.contains("loaded2"), "{pack}");
         }
+        // An unpack of Morton bytes writes rows 2r and 2r + 1 from one set of words; XOR
+        // tiles' rows share none.
+        let paired = |descriptor| {
+            let unpack = Plan::unpack(&bytes(descriptor)).expect("unpack").wgsl;
+            unpack.contains("dst[(y + 1u) * WIDTH_QUADS + x_quad]")
+        };
+        assert!(paired(&morton));
+        assert!(!paired(&xor));
     }
 
     #[test]

@@ -51,6 +51,19 @@ pub(super) struct Staged {
     /// unpack): each word of workgroup memory is loaded once.
     pack_shared: Vec<Share>,
     unpack_shared: Vec<Share>,
+    /// For an unpack, where each element of row `2r + 1` lies in its word against the same
+    /// column's element of row `2r` (its place XOR this), where every element of the two
+    /// rows shares its word: a thread then writes both rows from the words it loads once.
+    /// `None` where they do not (or a thread moves one `vec4`).
+    unpack_pairs: Option<Vec<usize>>,
+}
+
+/// What [`shared_words`] finds: [`Staged::pack_shared`], [`Staged::unpack_shared`] and
+/// [`Staged::unpack_pairs`] (before the thread count decides whether rows pair).
+struct Shared {
+    pack: Vec<Share>,
+    unpack: Vec<Share>,
+    unpack_pairs: Option<Vec<usize>>,
 }
 
 /// Where one of a thread's elements lies in the region, relative to the others.
@@ -99,16 +112,21 @@ impl Staged {
         if !(region * columns).is_multiple_of(quad) {
             return None;
         }
-        let (pack_shared, unpack_shared) = match columns.is_multiple_of(per) {
+        let shared = match columns.is_multiple_of(per) {
             true => shared_words(&tiles.descriptor, [rows, columns], per)?,
             false => {
                 let own: Vec<Share> = (0..quad).map(|i| Share { word: i, xor: None }).collect();
-                (own.clone(), own)
+                Shared {
+                    pack: own.clone(),
+                    unpack: own,
+                    unpack_pairs: None,
+                }
             }
         };
         Some(Staged {
-            pack_shared,
-            unpack_shared,
+            pack_shared: shared.pack,
+            unpack_shared: shared.unpack,
+            unpack_pairs: shared.unpack_pairs.filter(|_| quads == 2),
             tile: [rows, columns],
             space,
             per,
@@ -352,6 +370,8 @@ impl Staged {
         let prefix = &self.prefix;
         // Each element of the thread's vec4 of the row, found through the tile's offset.
         let mut elements = Vec::new();
+        // And of the row below, where rows share their words in pairs.
+        let mut below = Vec::new();
         let mut find = Block::new();
         find.let_("first", format_args!("column * {quad}u"));
         for i in 0..quad {
@@ -376,8 +396,19 @@ impl Staged {
                 );
             }
             elements.push(format!("((w{word} >> ({place} * BITS)) & MASK)"));
+            if let Some(pairs) = &self.unpack_pairs {
+                below.push(format!(
+                    "((w{word} >> (({place} ^ {}u) * BITS)) & MASK)",
+                    pairs[i]
+                ));
+            }
         }
         find.assign("dst[y * WIDTH_QUADS + x_quad]", self.words(&elements));
+        if self.unpack_pairs.is_some() {
+            find.if_("y + 1u < HEIGHT", |next| {
+                next.assign("dst[(y + 1u) * WIDTH_QUADS + x_quad]", self.words(&below));
+            });
+        }
         let (entry, mut body) = self.entry();
         body.comment("The region's tile blocks, vec4s of them.");
         self.stage_in(&mut body, |load, loaded| {
@@ -392,7 +423,7 @@ impl Staged {
                 });
         });
         body.comment("vec4s of image rows, each element found through the tile's offset.");
-        self.write_out(&mut body, |write| {
+        let write = |write: &mut Block| {
             write
                 .let_("row", "index / ROW_QUADS")
                 .let_("column", "index % ROW_QUADS")
@@ -401,7 +432,20 @@ impl Staged {
                 .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
                     inside.extend(find.clone());
                 });
-        });
+        };
+        match self.unpack_pairs {
+            // A thread's two vec4s: one column of rows `2r` and `2r + 1`, from the same words.
+            Some(_) => {
+                body.scope(|scope| {
+                    scope.let_(
+                        "index",
+                        "thread / ROW_QUADS * 2u * ROW_QUADS + thread % ROW_QUADS",
+                    );
+                    write(scope);
+                });
+            }
+            None => self.write_out(&mut body, write),
+        }
         let mut module = self.preamble();
         module.entry(entry, body);
         module
@@ -412,12 +456,14 @@ impl Staged {
 /// same region word wherever the thread is: for a pack, the elements at tile offsets
 /// `first + i` (`first` a multiple of `4 · per`), whose words are the rows' aligned runs of
 /// `per`; for an unpack, the elements at row columns `first + i`, whose words are the tile
-/// blocks' aligned runs of `per`. `None` where the tile's offsets cannot be evaluated.
+/// blocks' aligned runs of `per`; and for an unpack, where rows `2r` and `2r + 1` share
+/// every word (see [`Staged::unpack_pairs`]). `None` where the tile's offsets cannot be
+/// evaluated.
 fn shared_words(
     descriptor: &swizzle_core::ir::Descriptor,
     [rows, columns]: [usize; 2],
     per: usize,
-) -> Option<(Vec<Share>, Vec<Share>)> {
+) -> Option<Shared> {
     let quad = 4 * per;
     let mut coord_of = vec![None; rows * columns];
     let mut offset_of = vec![0; rows * columns];
@@ -472,7 +518,27 @@ fn shared_words(
             })
             .collect()
     };
-    Some((shares(&pack), shares(&unpack)))
+    // Rows in pairs: `unpack` holds `period / quad` places per row.
+    let per_row = period / quad;
+    let pairs = rows.is_multiple_of(2).then(|| {
+        (0..quad)
+            .map(|i| {
+                let both = |at: usize| Some((unpack[at][i]?, unpack[at + per_row][i]?));
+                let ((_, above), (_, below)) = both(0)?;
+                let k = above ^ below;
+                (0..rows)
+                    .step_by(2)
+                    .flat_map(|y| (0..per_row).map(move |q| y * per_row + q))
+                    .all(|at| matches!(both(at), Some(((a, p), (b, q))) if a == b && p ^ k == q))
+                    .then_some(k)
+            })
+            .collect::<Option<Vec<usize>>>()
+    });
+    Some(Shared {
+        pack: shares(&pack),
+        unpack: shares(&unpack),
+        unpack_pairs: pairs.flatten(),
+    })
 }
 
 fn gcd(a: usize, b: usize) -> usize {
