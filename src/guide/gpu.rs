@@ -127,8 +127,10 @@
 //! `vec4`s) is staged through workgroup memory instead: a workgroup of 64 threads copies a
 //! region of tiles in with two `vec4`s per thread, and each thread builds two `vec4`s of the
 //! other side from it through the tile's own straight-line inverse or offset, each word of
-//! workgroup memory loaded once per `vec4`. Their pack, unpack and copy kernels take `Buffer<T>`s of that type; a buffer of
-//! another width is `GpuError::Element`. Transposes and `map` move 32-bit elements.
+//! workgroup memory loaded once per `vec4` (once for both where an unpack's two rows share
+//! their words, as 4 × 4 Morton blocks of bytes do). Their pack, unpack and copy kernels take
+//! `Buffer<T>`s of that type; a buffer of another width is `GpuError::Element`. Transposes and
+//! `map` move 32-bit elements.
 //!
 //! `GpuLayout::from_descriptor(&descriptor)` takes a layout's IR from anywhere (a `DESCRIPTOR`,
 //! the command line's parser, or built at run time) and prints its WGSL from the same

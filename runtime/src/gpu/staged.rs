@@ -374,10 +374,15 @@ impl Staged {
         let mut below = Vec::new();
         let mut find = Block::new();
         find.let_("first", format_args!("column * {quad}u"));
+        // An element's place in its word: the place of element `at` there, XOR `k`.
+        let place = |at: usize, k: usize| match k {
+            0 => format!("(at{at} % PER)"),
+            k => format!("((at{at} % PER) ^ {k}u)"),
+        };
         for i in 0..quad {
             let Share { word, xor } = self.unpack_shared[i];
-            let place = match xor {
-                Some(k) if word != i => format!("((at{word} % PER) ^ {k}u)"),
+            let (at, k) = match xor {
+                Some(k) if word != i => (word, k),
                 _ => {
                     find.let_(format_args!("x{i}"), format_args!("first + {i}u"))
                         .let_(
@@ -386,7 +391,7 @@ impl Staged {
                                 "x{i} / TILE_COLUMNS * TILE_SPACE + {prefix}_offset(row, x{i} % TILE_COLUMNS)"
                             ),
                         );
-                    format!("(at{i} % PER)")
+                    (i, 0)
                 }
             };
             if word == i {
@@ -395,11 +400,11 @@ impl Staged {
                     format_args!("region[padded(at{i} / PER)]"),
                 );
             }
-            elements.push(format!("((w{word} >> ({place} * BITS)) & MASK)"));
+            elements.push(format!("((w{word} >> ({} * BITS)) & MASK)", place(at, k)));
             if let Some(pairs) = &self.unpack_pairs {
                 below.push(format!(
-                    "((w{word} >> (({place} ^ {}u) * BITS)) & MASK)",
-                    pairs[i]
+                    "((w{word} >> ({} * BITS)) & MASK)",
+                    place(at, k ^ pairs[i])
                 ));
             }
         }
