@@ -84,6 +84,30 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
+    /// Plain row-major tiles: every image `vec4` lands whole, lanes in order.
+    pub layout DynRowTiles {
+        memory [ty: dyn, tx: dyn, yi: 4, xi: 16];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Columns XOR-swizzled by the low bits of the row only (two of five).
+    pub layout DynXorNarrow {
+        memory [ty: dyn, tx: dyn, yi: 4, xi: 32];
+        xor xi by yi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Blocks of four elements XOR-swizzled by the row, elements in order inside.
+    pub layout DynXorBlocks {
+        memory [ty: dyn, tx: dyn, yi: 8, xb: 8, xl: 4];
+        xor xb by yi;
+        merge [xb, xl] -> xi;
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
     /// `DynMorton` cut into blocks of 4 × 2 counted at run time (a divide over a `dyn` base).
     pub layout DynMortonBlocks {
         over DynMorton;
@@ -571,6 +595,7 @@ const TESTS: &[(&str, fn())] = &tests![
     absurd_extents_are_too_large,
     elements_of_every_width_pack_and_unpack,
     staged_narrow_packs_match_the_interpreter,
+    permuted_packs_match_the_interpreter,
     tiled_layouts_of_every_shape_copy_both_ways,
     layout_to_layout_copy_matches_the_offsets,
     transposes_match_the_cpu_on_partial_tiles,
@@ -940,6 +965,22 @@ fn staged_narrow_packs_match_the_interpreter() {
                 ];
                 for (direction, kernel) in kernels {
                     let wgsl = kernel.expect("kernel").wgsl().to_owned();
+                    // XOR tiles the image's edges do not cut, whose rows split into
+                    // `vec4`s, move each `vec4` whole with its lanes permuted instead
+                    // (`permuted_packs_match_the_interpreter`).
+                    let bits = staged.element_bits();
+                    let side = if descriptor.name == "DynXor32" { 32 } else { 8 };
+                    let permuted = descriptor.name != "DynMorton"
+                        && extents.iter().all(|e| e % side == 0)
+                        && side % (128 / bits) == 0;
+                    assert_eq!(
+                        wgsl.contains("fn permute("),
+                        permuted,
+                        "{extents:?}\n{wgsl}"
+                    );
+                    if permuted {
+                        continue;
+                    }
                     assert!(
                         wgsl.contains("var<workgroup> region"),
                         "{extents:?}\n{wgsl}"
@@ -953,13 +994,11 @@ fn staged_narrow_packs_match_the_interpreter() {
                     // a tile larger than that (32 × 32 of 16-bit elements) takes a
                     // workgroup of its own, one vec4 a thread.
                     let loads = wgsl.matches("= region[padded(").count();
-                    let bits = staged.element_bits();
                     let pairs =
                         descriptor.name == "DynMorton" && bits == 8 && direction == "unpack";
                     let per_vec4 = if pairs { 8 } else { 4 };
-                    let columns = if descriptor.name == "DynXor32" { 32 } else { 8 };
                     let elements_per_vec4 = 128 / bits;
-                    let whole_tiles = (64 * elements_per_vec4).is_multiple_of(columns * columns);
+                    let whole_tiles = (64 * elements_per_vec4).is_multiple_of(side * side);
                     let quads = if whole_tiles { 2 } else { 1 };
                     let sets = if pairs { 1 } else { quads };
                     assert_eq!(loads, sets * per_vec4, "{direction}\n{wgsl}");
@@ -981,6 +1020,41 @@ fn staged_narrow_packs_match_the_interpreter() {
     }
 }
 
+/// Packs and unpacks of tiles whose every `vec4` is an image `vec4` with its lanes permuted
+/// by an XOR (plain tiles, element-wise and block-wise XOR swizzles): one `vec4` moved whole
+/// per thread, for every element width that splits a tile row into `vec4`s, against the
+/// interpreter.
+fn permuted_packs_match_the_interpreter() {
+    let gpu = gpu();
+    let descriptors = [
+        &DynRowTiles::DESCRIPTOR,
+        &DynXor32::DESCRIPTOR,
+        &DynXorNarrow::DESCRIPTOR,
+        &DynXorBlocks::DESCRIPTOR,
+    ];
+    for descriptor in descriptors {
+        for extents in [[32, 64], [64, 96]] {
+            let (layout, offset) = tiled(descriptor, &extents);
+            let widths = [
+                layout.with_element::<u8>(),
+                layout.with_element::<u16>(),
+                layout.with_element::<u32>(),
+            ];
+            for narrowed in widths {
+                let narrowed = narrowed.expect("element layout");
+                for kernel in [gpu.pack_kernel(&narrowed), gpu.unpack_kernel(&narrowed)] {
+                    let wgsl = kernel.expect("kernel").wgsl().to_owned();
+                    assert!(wgsl.contains("fn permute("), "{extents:?}\n{wgsl}");
+                    assert!(!wgsl.contains("var<workgroup>"), "{extents:?}\n{wgsl}");
+                }
+            }
+            check_elements::<u8>(gpu, &layout, &offset);
+            check_elements::<u16>(gpu, &layout, &offset);
+            check_elements::<u32>(gpu, &layout, &offset);
+        }
+    }
+}
+
 fn tiled_layouts_of_every_shape_copy_both_ways() {
     let gpu = gpu();
     for extents in [[5, 3, 7], [4, 3, 8], [1, 3, 1]] {
@@ -995,7 +1069,9 @@ fn tiled_layouts_of_every_shape_copy_both_ways() {
         let row_major = |c: &[usize]| Some(((c[0] * extents[1] + c[1]) * 4 + c[2]) * 2 + c[3]);
         check_every_width(gpu, (&layout, &offset), (&rows, &row_major));
     }
-    for extents in [[5, 7], [8, 12], [1, 1], [3, 2]] {
+    // [8, 16] and [12, 32]: rows that split into `vec4`s of every width, which the staged
+    // and permuted kernels would take were the tiles row-major over the grid.
+    for extents in [[5, 7], [8, 12], [1, 1], [3, 2], [8, 16], [12, 32]] {
         let (swapped, swapped_offset) = tiled(&DynSwap::DESCRIPTOR, &extents);
         let (small, small_offset) = tiled(&Dyn3x3::DESCRIPTOR, &extents);
         check_every_width(gpu, (&swapped, &swapped_offset), (&small, &small_offset));

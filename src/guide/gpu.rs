@@ -122,15 +122,23 @@
 //! so on, take the word as a last coordinate), and `with_element::<u8>()` or `::<u16>()` one
 //! whose kernels pack 4 or 2 elements into each 32-bit word (a thread builds whole words of the
 //! output; into an output without an inverse, a thread per element sets its bits with
-//! `atomicAnd`/`atomicOr`). A pack or unpack of such elements into a layout of tiles
-//! (`GpuLayout::tiled`, tiles of a bijection of rank 2 whose blocks and image rows split into
-//! `vec4`s) is staged through workgroup memory instead: a workgroup of 64 threads copies a
-//! region of tiles in with two `vec4`s per thread, and each thread builds two `vec4`s of the
-//! other side from it through the tile's own straight-line inverse or offset, each word of
-//! workgroup memory loaded once per `vec4` (once for both where an unpack's two rows share
-//! their words, as 4 × 4 Morton blocks of bytes do). Their pack, unpack and copy kernels take
-//! `Buffer<T>`s of that type; a buffer of another width is `GpuError::Element`. Transposes and
-//! `map` move 32-bit elements.
+//! `atomicAnd`/`atomicOr`). Their pack, unpack and copy kernels take `Buffer<T>`s of that
+//! type; a buffer of another width is `GpuError::Element`. Transposes and `map` move 32-bit
+//! elements.
+//!
+//! A pack or unpack of elements of up to 32 bits into a layout of tiles (`GpuLayout::tiled`:
+//! tiles of a bijection of rank 2, row-major over the grid, whose blocks and image rows split
+//! into `vec4`s, and whose edges the image does not cut) takes one of two faster kernels. Where
+//! every `vec4` of the tiles is one aligned `vec4` of the image with its lanes permuted by an
+//! XOR (plain tiles; a swizzle that XORs columns by the row at element or block granularity,
+//! like `xor xi by yi`: the plan proves it from the tile's offsets), each thread moves one
+//! `vec4` whole and exchanges its lanes with a few shifts and swizzles (`fn permute`): a copy,
+//! without workgroup memory. Otherwise (Morton tiles, cut tiles) the kernel is staged through
+//! workgroup memory: a workgroup of 64 threads copies a region of tiles in with two `vec4`s
+//! per thread, and each thread builds two `vec4`s of the other side from it through the
+//! tile's own straight-line inverse or offset, each word of workgroup memory loaded once per
+//! `vec4` (once for both where an unpack's two rows share their words, as 4 × 4 Morton blocks
+//! of bytes do).
 //!
 //! `GpuLayout::from_descriptor(&descriptor)` takes a layout's IR from anywhere (a `DESCRIPTOR`,
 //! the command line's parser, or built at run time) and prints its WGSL from the same

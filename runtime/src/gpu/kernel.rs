@@ -4,6 +4,7 @@
 use super::batch::{Batch, Pipeline};
 use super::buffer::{check_element, check_lengths};
 use super::narrow;
+use super::permuted::Permuted;
 use super::shader::{assemble, distinct, validate_with};
 use super::staged::Staged;
 use super::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
@@ -189,24 +190,27 @@ impl Plan {
         })
     }
 
-    /// [`Gpu::pack_kernel`]'s plan: staged through workgroup memory where [`Staged`]
-    /// applies, else a copy from the row-major image.
+    /// [`Gpu::pack_kernel`]'s plan: each `vec4` moved whole, its lanes permuted, where
+    /// [`Permuted`] applies; staged through workgroup memory where [`Staged`] does; else a
+    /// copy from the row-major image.
     pub(super) fn pack(layout: &GpuLayout) -> Result<Plan, GpuError> {
-        match Staged::plan(layout) {
-            Some(staged) => {
-                Ok(staged.kernel(layout, staged.pack(), [layout.size(), layout.space()]))
-            }
-            None => Plan::copy(&layout.image()?, layout),
+        if let Some(permuted) = Permuted::plan(layout) {
+            Ok(permuted.pack(layout))
+        } else if let Some(staged) = Staged::plan(layout) {
+            Ok(staged.kernel(layout, staged.pack(), [layout.size(), layout.space()]))
+        } else {
+            Plan::copy(&layout.image()?, layout)
         }
     }
 
     /// [`Gpu::unpack_kernel`]'s plan, likewise.
     pub(super) fn unpack(layout: &GpuLayout) -> Result<Plan, GpuError> {
-        match Staged::plan(layout) {
-            Some(staged) => {
-                Ok(staged.kernel(layout, staged.unpack(), [layout.space(), layout.size()]))
-            }
-            None => Plan::copy(layout, &layout.image()?),
+        if let Some(permuted) = Permuted::plan(layout) {
+            Ok(permuted.unpack(layout))
+        } else if let Some(staged) = Staged::plan(layout) {
+            Ok(staged.kernel(layout, staged.unpack(), [layout.space(), layout.size()]))
+        } else {
+            Plan::copy(layout, &layout.image()?)
         }
     }
 }
@@ -858,9 +862,9 @@ mod tests {
     }
 
     /// The pack and unpack kernels of `dyn` Morton and XOR tiles, of every width, on the
-    /// CPU evaluator: the 32-bit gathers (one, two or four `vec4` loads per thread), the
-    /// staged narrow kernels (two `vec4`s per thread, regions past the grid, partial
-    /// tiles), the 64-bit words.
+    /// CPU evaluator: the permuted `vec4`s of whole XOR tiles, the staged kernels (two
+    /// `vec4`s per thread, regions past the grid, partial tiles), the 32-bit gathers of a
+    /// fixed-size layout (one, two or four `vec4` loads per thread), the 64-bit words.
     #[test]
     fn packs_and_unpacks_match_the_interpreter_on_the_cpu() {
         let morton = layout(
@@ -872,7 +876,7 @@ mod tests {
              merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
         );
         for descriptor in [&morton, &xor] {
-            for extents in [[64, 64], [37, 48], [8, 272]] {
+            for extents in [[64, 64], [37, 48], [8, 272], [96, 128]] {
                 check(descriptor, extents, |i| i as u8 ^ (i >> 8) as u8);
                 check(descriptor, extents, |i| i as u16 ^ 0x5A5A);
                 check(descriptor, extents, |i| i as u32 + 1);
@@ -881,22 +885,40 @@ mod tests {
                 });
             }
         }
-        // The paths checked are the ones meant: two image rows per thread in the unpack of
-        // 32-bit Morton tiles, whose rows take two `vec4` loads each.
-        let tiles = |descriptor| GpuLayout::tiled(descriptor, &[64, 64]).expect("tiled");
-        let unpack = Plan::unpack(&tiles(&morton)).expect("unpack").wgsl;
-        assert!(
-            unpack.contains("let below = quad((q + 16u) * 4u);"),
-            "{unpack}"
-        );
-        assert!(unpack.contains("let w = src[aligned.w];"), "{unpack}");
-        // XOR tiles' rows are whole sectors apart: one row per thread.
-        let unpack = Plan::unpack(&tiles(&xor)).expect("unpack").wgsl;
-        assert!(!unpack.contains("below"), "{unpack}");
-        // Staged: 64 threads of two vec4s each, for XOR tiles of bytes and Morton's alike.
-        let bytes = |descriptor| tiles(descriptor).with_element::<u8>().expect("bytes");
-        for descriptor in [&xor, &morton] {
-            let pack = Plan::pack(&bytes(descriptor)).expect("pack").wgsl;
+        // The paths checked are the ones meant. Whole XOR tiles, of every width up to 32
+        // bits: one vec4 a thread, its lanes permuted; cut by the image's edges: staged.
+        let tiles = |descriptor, extents: [usize; 2]| {
+            GpuLayout::tiled(descriptor, &extents).expect("tiled")
+        };
+        let wgsl = |plan: Result<Plan, super::GpuError>| plan.expect("plan").wgsl;
+        for extents in [[64, 64], [96, 128]] {
+            let layouts = [
+                tiles(&xor, extents).with_element::<u8>().expect("bytes"),
+                tiles(&xor, extents).with_element::<u16>().expect("halves"),
+                tiles(&xor, extents),
+            ];
+            for layout in &layouts {
+                for kernel in [wgsl(Plan::pack(layout)), wgsl(Plan::unpack(layout))] {
+                    assert!(kernel.contains("fn permute("), "{kernel}");
+                    assert!(!kernel.contains("var<workgroup>"), "{kernel}");
+                }
+            }
+        }
+        let cut = tiles(&xor, [37, 48]);
+        assert!(wgsl(Plan::pack(&cut)).contains("var<workgroup> region"));
+        // Staged: 64 threads of two vec4s each, for Morton tiles of every width and cut XOR
+        // tiles of bytes.
+        let bytes = |layout: GpuLayout| layout.with_element::<u8>().expect("bytes");
+        let staged = [
+            bytes(tiles(&xor, [37, 48])),
+            bytes(tiles(&morton, [64, 64])),
+            tiles(&morton, [64, 64])
+                .with_element::<u16>()
+                .expect("halves"),
+            tiles(&morton, [64, 64]),
+        ];
+        for layout in &staged {
+            let pack = wgsl(Plan::pack(layout));
             assert!(pack.contains("const THREADS = 64u;"), "{pack}");
             assert!(pack.contains("stage(thread, loaded0);"), "{pack}");
             assert!(
@@ -907,12 +929,25 @@ mod tests {
         }
         // An unpack of Morton bytes writes rows 2r and 2r + 1 from one set of words; XOR
         // tiles' rows share none.
-        let paired = |descriptor| {
-            let unpack = Plan::unpack(&bytes(descriptor)).expect("unpack").wgsl;
-            unpack.contains("dst[(y + 1u) * WIDTH_QUADS + x_quad]")
+        let paired = |layout: &GpuLayout| {
+            wgsl(Plan::unpack(layout)).contains("dst[(y + 1u) * WIDTH_QUADS + x_quad]")
         };
-        assert!(paired(&morton));
-        assert!(!paired(&xor));
+        assert!(paired(&staged[1]));
+        assert!(!paired(&staged[0]));
+        // A fixed-size layout of Morton tiles (no tiles for the staged kernels to find)
+        // gathers: two image rows per thread in its unpack, whose rows take two `vec4`
+        // loads each.
+        let fixed = layout(
+            "layout Morton { memory [ty: 16, tx: 16, m: 16]; morton m -> [yi: 4, xi: 4]; \
+             merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        );
+        let fixed = GpuLayout::from_descriptor(&fixed).expect("fixed");
+        let unpack = wgsl(Plan::unpack(&fixed));
+        assert!(
+            unpack.contains("let below = quad((q + 16u) * 4u);"),
+            "{unpack}"
+        );
+        assert!(unpack.contains("let w = src[aligned.w];"), "{unpack}");
     }
 
     #[test]

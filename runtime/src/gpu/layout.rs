@@ -51,6 +51,19 @@ pub(crate) struct Tiles {
     pub descriptor: Descriptor,
 }
 
+impl Tiles {
+    /// Whether the tiles lie row-major over the grid (its run-time dims in the coordinates'
+    /// order): for two coordinates, the tile at grid row `ty`, column `tx` starts at element
+    /// `(ty · columns + tx) · space`, as the staged and permuted kernels address it.
+    pub fn row_major(&self) -> bool {
+        self.descriptor
+            .grid
+            .iter()
+            .zip(self.descriptor.grid.iter().skip(1))
+            .all(|(outer, inner)| outer.coord < inner.coord)
+    }
+}
+
 impl GpuLayout {
     /// The layout of a `layout!` type (a fixed-size one: see [`GpuLayout::tiled`]).
     pub fn of<L: Layout<N>, const N: usize>() -> Result<GpuLayout, GpuError> {

@@ -31,6 +31,7 @@ mod gemm;
 mod kernel;
 mod layout;
 mod narrow;
+mod permuted;
 mod shader;
 mod staged;
 mod tensor;
