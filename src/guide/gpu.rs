@@ -126,7 +126,9 @@
 //! type; a buffer of another width is `GpuError::Element`. Transposes and `map` move 32-bit
 //! elements.
 //!
-//! A pack or unpack of elements of up to 32 bits into a layout of tiles (`GpuLayout::tiled`:
+//! A pack or unpack of elements of up to 32 bits into a layout of tiles (`GpuLayout::tiled`,
+//! or a fixed-size layout whose outer memory dims are merged into the coordinates as their
+//! slowest digits, which `GpuLayout::of` and `from_descriptor` recognize as the same grid:
 //! tiles of a bijection of rank 2, row-major over the grid, whose blocks and image rows split
 //! into `vec4`s, and whose edges the image does not cut) takes one of two faster kernels. Where
 //! every `vec4` of the tiles is one aligned `vec4` of the image with its lanes permuted by an

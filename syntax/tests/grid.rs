@@ -44,3 +44,50 @@ fn the_printed_grid_functions_agree_with_the_interpreter() {
         }
     }
 }
+
+/// A grid of tiles written with fixed lengths is found to be one (`Descriptor::as_tiles`):
+/// the tile it returns has the layout's offsets at the layout's shape, at every coordinate,
+/// with its grid in memory order; layouts that are no such grid are not.
+#[test]
+fn fixed_grids_of_tiles_are_found_as_tiles() {
+    let grids = [
+        "layout Rows { memory [ty: 3, tx: 4, m: 16]; morton m -> [yi: 4, xi: 4];
+            merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        "layout Columns { memory [tx: 4, ty: 3, yi: 8, xi: 8]; xor xi by yi;
+            merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        "layout Batched { memory [b: 2, ty: 3, r: 2, c: 6]; merge [ty, r] -> y;
+            coords [b, y, c]; }",
+    ];
+    let orders = [vec![0, 1], vec![1, 0], vec![0, 1]];
+    for (text, order) in grids.iter().zip(orders) {
+        let fixed = layout(text);
+        let tiles = fixed
+            .as_tiles()
+            .unwrap_or_else(|| panic!("no tiles: {text}"));
+        let coords: Vec<usize> = tiles.grid.iter().map(|g| g.coord).collect();
+        assert_eq!(coords, order, "{text}");
+        let shape = fixed.shape();
+        for coord in coordinates(&shape) {
+            assert_eq!(
+                fixed.offset(&coord).ok(),
+                tiles.offset_in(&shape, &coord).ok(),
+                "{text} at {coord:?}"
+            );
+        }
+    }
+    let not_grids = [
+        // The outer dim is swizzled, not merged.
+        "layout Swizzled { memory [ty: 4, yi: 4, xi: 4]; xor xi by ty; merge [ty, yi] -> y;
+            coords [y, xi]; }",
+        // The outer dim is a merge's fast digit.
+        "layout Fast { memory [ty: 4, yi: 4]; merge [yi, ty] -> y; coords [y]; }",
+        // One Morton square, no grid.
+        "layout Square { memory [m: 64]; morton m -> [y: 8, x: 8]; coords [y, x]; }",
+        // The merged coordinate is read again.
+        "layout Again { memory [ty: 4, yi: 4]; merge [ty, yi] -> y; unmerge y -> [a: 2, b: 8];
+            coords [a, b]; }",
+    ];
+    for text in not_grids {
+        assert!(layout(text).as_tiles().is_none(), "{text}");
+    }
+}

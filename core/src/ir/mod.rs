@@ -144,6 +144,92 @@ impl Descriptor {
     pub fn is_padded(&self) -> bool {
         self.stages.iter().any(Transform::pads)
     }
+
+    /// This fixed-size layout as the grid of tiles it is, where it is one: its outermost
+    /// memory dims (packed row-major) each become a coordinate directly or as the slowest
+    /// digit of a `merge`, and no other transform reads them or those coordinates — the
+    /// shape of a layout whose outer dims are `dyn` (docs/semantics.md, "Run-time
+    /// extents"). The result describes one tile (those dims of length 1, named in `grid`);
+    /// at this layout's shape it has this layout's offsets, which is checked here on the
+    /// interpreter at the first tile's every coordinate and at the corners and middles of
+    /// the grid. `None` where the layout is tiled already, or is no such grid.
+    pub fn as_tiles(&self) -> Option<Descriptor> {
+        if self.is_tiled() {
+            return None;
+        }
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| self.dims[d].len).collect();
+        if row_major_strides(&lens)?.as_slice() != &*self.memory.strides {
+            return None;
+        }
+        // The transform that builds a dim from memory upwards, if one does, and whether
+        // it is the only one.
+        let readers = |dim: DimId| self.stages.iter().filter(move |s| s.lower().contains(&dim));
+        let mut dims = self.dims.to_vec();
+        let mut grid = Vec::new();
+        for &outer in self.memory.dims.iter() {
+            let scaled = match readers(outer).collect::<Vec<_>>()[..] {
+                [] => outer,
+                [Transform::Merge(merge)]
+                    if merge.lower.first() == Some(&outer)
+                        && readers(merge.upper).next().is_none() =>
+                {
+                    merge.upper
+                }
+                _ => break,
+            };
+            let Some(coord) = self.coords.iter().position(|&c| c == scaled) else {
+                break;
+            };
+            let count = self.dims[outer].len;
+            if count < 2 {
+                break;
+            }
+            dims[outer].len = 1;
+            if scaled != outer {
+                dims[scaled].len /= count;
+            }
+            grid.push(GridDim { dim: outer, coord });
+        }
+        if grid.is_empty() {
+            return None;
+        }
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();
+        let tiles = Descriptor {
+            name: self.name.clone(),
+            dims: Cow::Owned(dims),
+            memory: Memory {
+                dims: self.memory.dims.clone(),
+                strides: Cow::Owned(row_major_strides(&lens)?),
+            },
+            stages: self.stages.clone(),
+            coords: self.coords.clone(),
+            grid: Cow::Owned(grid),
+        };
+        let shape = self.shape();
+        let tile = tiles.shape();
+        let first = coordinates(&tile).take(1 << 12);
+        let marks = |(len, tile): (usize, usize)| [0, 1, tile - 1, tile, len / 2, len - 1];
+        let corners = shape.iter().zip(&tile).map(|(&l, &t)| marks((l, t)));
+        let corners: Vec<Vec<usize>> = corners
+            .fold(vec![vec![]], |acc, marks| {
+                acc.iter()
+                    .flat_map(|prefix| {
+                        marks.iter().map(move |&m| {
+                            let mut next = prefix.clone();
+                            next.push(m);
+                            next
+                        })
+                    })
+                    .collect()
+            })
+            .into_iter()
+            .filter(|c| c.iter().zip(&shape).all(|(&v, &len)| v < len))
+            .collect();
+        let same = first
+            .chain(corners)
+            .all(|c| self.offset(&c).ok() == tiles.offset_in(&shape, &c).ok());
+        same.then_some(tiles)
+    }
 }
 
 /// Every coordinate of `shape` in row-major order (last fastest); none if a length is 0.

@@ -934,15 +934,21 @@ mod tests {
         };
         assert!(paired(&staged[1]));
         assert!(!paired(&staged[0]));
-        // A fixed-size layout of Morton tiles (no tiles for the staged kernels to find)
-        // gathers: two image rows per thread in its unpack, whose rows take two `vec4`
-        // loads each.
-        let fixed = layout(
+        // A fixed-size grid of Morton tiles is found to be one: staged.
+        let fixed = |text| GpuLayout::from_descriptor(&layout(text)).expect("fixed");
+        let rows = fixed(
             "layout Morton { memory [ty: 16, tx: 16, m: 16]; morton m -> [yi: 4, xi: 4]; \
              merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
         );
-        let fixed = GpuLayout::from_descriptor(&fixed).expect("fixed");
-        let unpack = wgsl(Plan::unpack(&fixed));
+        assert!(wgsl(Plan::unpack(&rows)).contains("stage(thread, loaded0);"));
+        // Tiles column-major over the grid gather: two image rows per thread in the
+        // unpack, whose rows take two `vec4` loads each.
+        let columns = fixed(
+            "layout MortonColumns { memory [tx: 16, ty: 16, m: 16]; \
+             morton m -> [yi: 4, xi: 4]; merge [ty, yi] -> y; merge [tx, xi] -> x; \
+             coords [y, x]; }",
+        );
+        let unpack = wgsl(Plan::unpack(&columns));
         assert!(
             unpack.contains("let below = quad((q + 16u) * 4u);"),
             "{unpack}"

@@ -78,6 +78,10 @@ impl GpuLayout {
     /// `DESCRIPTOR`, the command line's parser, or built at run time). Its WGSL functions are
     /// printed here, from the same canonical form as the macro's, with the inverse searched
     /// as hard as for a layout that says `inverse;`; the printer says which functions exist.
+    /// A grid of tiles written with fixed lengths (`memory [ty: 2048, tx: 2048, …]` merged
+    /// into the coordinates as their slowest digits: [`Descriptor::as_tiles`]) is built as
+    /// its tile at its shape, as [`GpuLayout::tiled`] builds it, so that its packs and
+    /// unpacks take the kernels that move whole tiles.
     pub fn from_descriptor(descriptor: &Descriptor) -> Result<GpuLayout, GpuError> {
         GpuLayout::build(descriptor, injective)
     }
@@ -101,6 +105,16 @@ impl GpuLayout {
             return Err(unsupported(
                 "a layout without coordinates has nothing to move",
             ));
+        }
+        // A grid of tiles written with fixed lengths is the same layout as its tile at
+        // these extents: the kernels that move whole tiles then find them.
+        if let Some(tiles) = descriptor.as_tiles() {
+            let layout = GpuLayout::tiled(&tiles, &descriptor.shape())?;
+            return Ok(GpuLayout {
+                injective: injective(descriptor),
+                fixed: Some(descriptor.clone()),
+                ..layout
+            });
         }
         let space = descriptor
             .space()
