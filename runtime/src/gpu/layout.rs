@@ -51,17 +51,21 @@ pub(crate) struct Tiles {
     pub descriptor: Descriptor,
 }
 
-impl Tiles {
-    /// Whether the tiles lie row-major over the grid (its run-time dims in the coordinates'
-    /// order): for two coordinates, the tile at grid row `ty`, column `tx` starts at element
-    /// `(ty · columns + tx) · space`, as the staged and permuted kernels address it.
-    pub fn row_major(&self) -> bool {
-        self.descriptor
-            .grid
-            .iter()
-            .zip(self.descriptor.grid.iter().skip(1))
-            .all(|(outer, inner)| outer.coord < inner.coord)
-    }
+/// A layout of tiles as the packs and unpacks that move whole tiles address it: tiles of a
+/// bijection of rank 2, each `rows × columns` elements packed, row-major over the grid (the
+/// tile at grid row `ty`, column `tx` starts at element `(ty · columns + tx) · space`), of
+/// elements of up to 32 bits.
+pub(crate) struct Planar<'a> {
+    pub tiles: &'a Tiles,
+    /// Tile rows and columns.
+    pub tile: [usize; 2],
+    /// Tiles along the grid's rows and columns.
+    pub grid: [usize; 2],
+    /// The image's rows and columns.
+    pub extents: [usize; 2],
+    /// Elements per 32-bit word, and per `vec4` of words.
+    pub per: usize,
+    pub quad: usize,
 }
 
 impl GpuLayout {
@@ -308,6 +312,31 @@ impl GpuLayout {
     /// Its tiles, for a layout of tiles of one-word or narrower elements.
     pub(crate) fn tiles(&self) -> Option<&Tiles> {
         self.tiles.as_ref().filter(|_| self.bits <= 32)
+    }
+
+    /// Its tiles as [`Planar`], where it is such a layout.
+    pub(crate) fn planar(&self) -> Option<Planar<'_>> {
+        let tiles = self.tiles()?;
+        let ([rows, columns], grid, extents) = (
+            <[usize; 2]>::try_from(tiles.shape.as_slice()).ok()?,
+            <[usize; 2]>::try_from(tiles.counts.as_slice()).ok()?,
+            <[usize; 2]>::try_from(self.shape()).ok()?,
+        );
+        // The grid's run-time dims in the coordinates' order: row-major tiles.
+        let dims = &tiles.descriptor.grid;
+        let row_major = dims
+            .iter()
+            .zip(dims.iter().skip(1))
+            .all(|(a, b)| a.coord < b.coord);
+        let per = 32 / self.bits;
+        (tiles.bijective && row_major && tiles.space == rows * columns).then_some(Planar {
+            tiles,
+            tile: [rows, columns],
+            grid,
+            extents,
+            per,
+            quad: 4 * per,
+        })
     }
 
     /// The offset of the element at `coord` (the interpreter's, in elements), where it can be

@@ -10,6 +10,7 @@
 
 use super::GpuLayout;
 use super::kernel::{Plan, Work, entry};
+use super::layout::Planar;
 use super::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Function, Module};
 
@@ -38,24 +39,17 @@ impl Permuted {
     /// `vec4` is an image `vec4` with XOR-permuted lanes; `None` where that does not hold or
     /// cannot be proved (a tile past [`MAX_TILE`] elements, or one the image's edges cut).
     pub(super) fn plan(layout: &GpuLayout) -> Option<Permuted> {
-        let bits = layout.element_bits();
-        let tiles = layout.tiles()?;
-        let per = 32 / bits;
-        let quad = 4 * per;
-        let ([rows, columns], [grid_y, grid_x], [height, width]) = (
-            <[usize; 2]>::try_from(tiles.shape.as_slice()).ok()?,
-            <[usize; 2]>::try_from(tiles.counts.as_slice()).ok()?,
-            <[usize; 2]>::try_from(layout.shape()).ok()?,
-        );
+        let Planar {
+            tiles,
+            tile: [rows, columns],
+            grid: [grid_y, grid_x],
+            extents: [height, width],
+            per,
+            quad,
+        } = layout.planar()?;
         let space = tiles.space;
-        let fits = tiles.bijective
-            && tiles.row_major()
-            && space == rows * columns
-            && space <= MAX_TILE
-            && columns.is_multiple_of(quad)
-            && height == grid_y * rows
-            && width == grid_x * columns;
-        if !fits {
+        let whole = height == grid_y * rows && width == grid_x * columns;
+        if !(whole && space <= MAX_TILE && columns.is_multiple_of(quad)) {
             return None;
         }
         // Every aligned run of `quad` elements of a tile row: its first element's offset
@@ -75,7 +69,7 @@ impl Permuted {
             tile: [rows, columns],
             space,
             per,
-            bits,
+            bits: layout.element_bits(),
             grid: [grid_y, grid_x],
             width,
             prefix: tiles.prefix.clone(),

@@ -18,6 +18,7 @@
 
 use super::GpuLayout;
 use super::kernel::{Plan, Work};
+use super::layout::Planar;
 use super::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
@@ -84,22 +85,16 @@ impl Staged {
     /// The plan for `layout`, a layout of tiles of `bits`-bit elements; `None` where the
     /// staged kernels do not apply.
     pub(super) fn plan(layout: &GpuLayout) -> Option<Staged> {
-        let bits = layout.element_bits();
-        let tiles = layout.tiles()?;
-        let per = 32 / bits;
-        let quad = 4 * per;
-        let ([rows, columns], [grid_y, grid_x], [height, width]) = (
-            <[usize; 2]>::try_from(tiles.shape.as_slice()).ok()?,
-            <[usize; 2]>::try_from(tiles.counts.as_slice()).ok()?,
-            <[usize; 2]>::try_from(layout.shape()).ok()?,
-        );
+        let Planar {
+            tiles,
+            tile: [rows, columns],
+            grid: [grid_y, grid_x],
+            extents: [height, width],
+            per,
+            quad,
+        } = layout.planar()?;
         let space = tiles.space;
-        let fits = tiles.bijective
-            && tiles.row_major()
-            && space == rows * columns
-            && space.is_multiple_of(quad)
-            && width.is_multiple_of(quad);
-        if !fits {
+        if !(space.is_multiple_of(quad) && width.is_multiple_of(quad)) {
             return None;
         }
         // As many tiles as make `QUADS` vec4s for each of `THREADS` threads, or one tile of up
@@ -134,7 +129,7 @@ impl Staged {
             tile: [rows, columns],
             space,
             per,
-            bits,
+            bits: layout.element_bits(),
             grid: [grid_y, grid_x],
             extents: [height, width],
             region,
