@@ -81,6 +81,8 @@ fn fixed_grids_of_tiles_are_found_as_tiles() {
             coords [y, xi]; }",
         // The outer dim is a merge's fast digit.
         "layout Fast { memory [ty: 4, yi: 4]; merge [yi, ty] -> y; coords [y]; }",
+        // A plain array: its dims are coordinates, no tile inside.
+        "layout Plain { memory [y: 4, x: 8]; coords [y, x]; }",
         // One Morton square, no grid.
         "layout Square { memory [m: 64]; morton m -> [y: 8, x: 8]; coords [y, x]; }",
         // The merged coordinate is read again.

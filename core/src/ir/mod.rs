@@ -152,7 +152,8 @@ impl Descriptor {
     /// extents"). The result describes one tile (those dims of length 1, named in `grid`);
     /// at this layout's shape it has this layout's offsets, which is checked here on the
     /// interpreter at the first tile's every coordinate and at the corners and middles of
-    /// the grid. `None` where the layout is tiled already, or is no such grid.
+    /// the grid. `None` where the layout is tiled already, or is no such grid, or no outer
+    /// dim is a `merge`'s slowest digit (a plain array would be a grid of 1 × … × 1 tiles).
     pub fn as_tiles(&self) -> Option<Descriptor> {
         if self.is_tiled() {
             return None;
@@ -190,7 +191,7 @@ impl Descriptor {
             }
             grid.push(GridDim { dim: outer, coord });
         }
-        if grid.is_empty() {
+        if grid.iter().all(|g| self.coords[g.coord] == g.dim) {
             return None;
         }
         let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();

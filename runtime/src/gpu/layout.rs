@@ -116,7 +116,6 @@ impl GpuLayout {
             let layout = GpuLayout::tiled(&tiles, &descriptor.shape())?;
             return Ok(GpuLayout {
                 injective: injective(descriptor),
-                fixed: Some(descriptor.clone()),
                 ..layout
             });
         }
@@ -324,10 +323,7 @@ impl GpuLayout {
         );
         // The grid's run-time dims in the coordinates' order: row-major tiles.
         let dims = &tiles.descriptor.grid;
-        let row_major = dims
-            .iter()
-            .zip(dims.iter().skip(1))
-            .all(|(a, b)| a.coord < b.coord);
+        let row_major = dims.windows(2).all(|pair| pair[0].coord < pair[1].coord);
         let per = 32 / self.bits;
         (tiles.bijective && row_major && tiles.space == rows * columns).then_some(Planar {
             tiles,
