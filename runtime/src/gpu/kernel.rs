@@ -954,6 +954,16 @@ mod tests {
             "{unpack}"
         );
         assert!(unpack.contains("let w = src[aligned.w];"), "{unpack}");
+        // XOR tiles column-major over the grid gather too, but their rows are whole sectors
+        // apart: one row per thread.
+        let xor_columns = fixed(
+            "layout XorColumns { memory [tx: 2, ty: 2, yi: 32, xi: 32]; xor xi by yi; \
+             merge [ty, yi] -> y; merge [tx, xi] -> x; coords [y, x]; }",
+        );
+        let unpack = wgsl(Plan::unpack(&xor_columns));
+        assert!(!unpack.contains("fn permute("), "{unpack}");
+        assert!(!unpack.contains("var<workgroup>"), "{unpack}");
+        assert!(!unpack.contains("below"), "{unpack}");
     }
 
     #[test]
