@@ -22,7 +22,8 @@
 use std::time::Duration;
 use swizzle::gemm;
 use swizzle::gpu::{
-    Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores, f16,
+    Accumulate, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores,
+    f16,
 };
 use swizzle::raster::Raster;
 
@@ -211,16 +212,48 @@ fn operand(len: usize, salt: usize) -> Vec<f32> {
 }
 
 /// The largest error of C against the CPU over the whole of C or 4096 samples.
-fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> f32 {
+fn error(c: &[f32], a: &[f32], b: &[f32], shape: [usize; 3]) -> f32 {
+    errors(c, a, b, shape).0
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples, and the
+/// largest magnitude of an exact sum there.
+fn errors(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> (f32, f32) {
     let element = |i: usize, j: usize| (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum::<f32>();
     let samples: Vec<usize> = match m * n <= 1 << 21 {
         true => (0..m * n).collect(),
         false => (0..4096).map(|s| (s * 2654435761) % (m * n)).collect(),
     };
-    samples
-        .into_iter()
-        .map(|x| (c[x] - element(x / n, x % n)).abs())
-        .fold(0.0, f32::max)
+    samples.into_iter().fold((0.0, 0.0), |(err, most), x| {
+        let exact = element(x / n, x % n);
+        (err.max((c[x] - exact).abs()), most.max(exact.abs()))
+    })
+}
+
+/// Whether C's error is within what its sums' type allows: none for f32 sums (every sum of
+/// these small integers is exact); for f16 sums, half an f16 ulp of the largest exact sum
+/// (a bound on every partial sum's magnitude up to the rounding itself, for these operands
+/// of mixed signs taken at twice it) per multiply-add of 16 k.
+fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
+    let sums = gemm.tensor_cores.map(|tc| tc.accumulate);
+    match sums {
+        Some(Accumulate::F16) => {
+            let ulp = |x: f32| 2f32.powi((2.0 * x).max(1.0).log2().floor() as i32 - 10);
+            err <= k.div_ceil(16) as f32 * ulp(most) / 2.0
+        }
+        _ => err == 0.0,
+    }
+}
+
+/// `gemm` summing in f16 on workgroup-scope matrices (a labelled variant: a coarser C).
+fn f16_sums(gemm: Gemm<'static>) -> Gemm<'static> {
+    Gemm {
+        tensor_cores: gemm.tensor_cores.map(|tc| TensorCores {
+            accumulate: Accumulate::F16,
+            ..tc
+        }),
+        ..gemm
+    }
 }
 
 /// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
@@ -362,7 +395,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             false,
             Box::new(move |[m, n, k]: [usize; 3]| {
                 let words = design
-                    .spirv([m, n, k], [Stored::RowMajor; 2])
+                    .spirv([m, n, k], [Stored::RowMajor; 2], Accumulate::F32)
                     .expect("the design's words");
                 (
                     Code::Coopmat2(words),
@@ -607,6 +640,32 @@ fn main() -> Result<(), GpuError> {
             workgroup_variant(Stored::RowMajor, [128, 256, 64], 2),
         ),
         (
+            "10h: step 10 summing in f16 (a coarser C: each step's sums rounded to f16)",
+            f16_sums(Gemm {
+                operands: Operands::F16,
+                ..gemm::config()
+            }),
+        ),
+        (
+            "10i: step 10h with A stored transposed",
+            f16_sums(Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            }),
+        ),
+        (
+            "10j: step 10h at 64 of k, 4 steps an iteration",
+            f16_sums(workgroup_variant(Stored::RowMajor, [128, 256, 64], 4)),
+        ),
+        (
+            "10k: step 10h at 256×256 of C",
+            f16_sums(workgroup_variant(Stored::RowMajor, [256, 256, 32], 8)),
+        ),
+        (
+            "10l: step 10h at 256×128 of C",
+            f16_sums(workgroup_variant(Stored::RowMajor, [256, 128, 32], 8)),
+        ),
+        (
             "10b: step 10 with B stored transposed (n × k)",
             Gemm {
                 operands: Operands::F16,
@@ -826,12 +885,13 @@ fn main() -> Result<(), GpuError> {
                 }
             };
             kernel.run(&gpu, (&ab, &bb, &c))?;
-            let err = error(&gpu.download(&c)?, &a, &b, shape);
+            let err = errors(&gpu.download(&c)?, &a, &b, shape);
             println!(
-                "check {m}x{n}x{k} {label}: path {:?}, max error {err}",
-                kernel.path()
+                "check {m}x{n}x{k} {label}: path {:?}, max error {}",
+                kernel.path(),
+                err.0
             );
-            if err != 0.0 {
+            if !acceptable(config, err, k) {
                 println!("WRONG RESULT\n{}", kernel.wgsl());
                 std::process::exit(1);
             }
@@ -852,11 +912,12 @@ fn main() -> Result<(), GpuError> {
             };
             let (ab, bb) = operands_as_stored(&gpu, config, (&a, &b), shape)?;
             kernel.run(&gpu, (&ab, &bb, &c))?;
-            let err = error(&gpu.download(&c)?, &a, &b, shape);
-            if err != 0.0 {
-                println!("WRONG RESULT: {label} at {shape:?}");
+            let errs = errors(&gpu.download(&c)?, &a, &b, shape);
+            if !acceptable(config, errs, k) {
+                println!("WRONG RESULT: {label} at {shape:?}: max error {}", errs.0);
                 std::process::exit(1);
             }
+            let err = errs.0;
             let time = kernel.median(&gpu, (&ab, &bb, &c), runs)?;
             rows.push((label.to_string(), kernel, time, err));
         }

@@ -424,57 +424,77 @@ fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
 #[test]
 fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     use swizzle::gpu::{Stored, WorkgroupMatrices};
-    // The CPU GEMM of each shape, in f32: every sum of these products is exact. Index
-    // loops: the test builds unoptimised.
-    let gemm = |[m, n, k]: [usize; 3]| -> (Vec<f16>, Vec<f16>, Vec<f32>) {
-        let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
-        let [fa, fb] = [&a, &b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
+    // The CPU GEMM of A and B (`m × k`, `k × n`, row-major): each step's `bk` products
+    // summed exactly (small integers), added to C and rounded to the sums' type, as the
+    // kernel's multiply-adds do. Index loops: the test builds unoptimised.
+    let gemm = |(a, b): (&[f16], &[f16]), [m, n, k]: [usize; 3], bk: usize, sums: Accumulate| {
+        let [fa, fb] = [a, b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
         let mut c = vec![0f32; m * n];
+        let mut step = vec![0f32; n];
         for i in 0..m {
-            for p in 0..k {
-                let x = fa[i * k + p];
-                let mut j = 0;
-                while j < n {
-                    c[i * n + j] += x * fb[p * n + j];
-                    j += 1;
+            for p0 in (0..k).step_by(bk) {
+                step.fill(0.0);
+                for p in p0..(p0 + bk).min(k) {
+                    let x = fa[i * k + p];
+                    let mut j = 0;
+                    while j < n {
+                        step[j] += x * fb[p * n + j];
+                        j += 1;
+                    }
+                }
+                for (sum, part) in c[i * n..(i + 1) * n].iter_mut().zip(&step) {
+                    *sum = match sums {
+                        Accumulate::F32 => *sum + part,
+                        Accumulate::F16 => f16::from_f32(*sum + part).to_f32(),
+                    };
                 }
             }
         }
-        (a, b, c)
+        c
     };
-    let run =
-        |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders: [Stored; 2]| {
-            let words = design
-                .spirv([m, n, k], orders)
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            let module =
-                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
-            assert_eq!(
-                module.entry(),
-                ("main", Some([design.invocations as u32, 1, 1])),
-                "{label}"
+    let run_on = |label: &str,
+                  design: &WorkgroupMatrices,
+                  [m, n, k]: [usize; 3],
+                  orders: [Stored; 2],
+                  sums: Accumulate,
+                  (a, b): (&[f16], &[f16])| {
+        let words = design
+            .spirv([m, n, k], orders, sums)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        let module = spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert_eq!(
+            module.entry(),
+            ("main", Some([design.invocations as u32, 1, 1])),
+            "{label}"
+        );
+        let expected = gemm((a, b), [m, n, k], design.tile[2], sums);
+        let mut buffers = vec![
+            le_bytes(&stored::as_stored(a, [m, k], orders[0])),
+            le_bytes(&stored::as_stored(b, [k, n], orders[1])),
+            f32::NAN.to_le_bytes().repeat(m * n),
+        ];
+        let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
+        module
+            .dispatch([gx, gy, 1], &mut buffers)
+            .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}, {orders:?}: {e}"));
+        for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
+            let got = f32::from_le_bytes(word.try_into().unwrap());
+            // NaN, an element never written, equals nothing.
+            assert!(
+                got == sum,
+                "{label}, {m} × {n} × {k}, {orders:?}, {sums:?} sums: C[{}][{}] = {got}, \
+                     the CPU says {sum}",
+                at / n,
+                at % n
             );
-            let (a, b, expected) = gemm([m, n, k]);
-            let mut buffers = vec![
-                le_bytes(&stored::as_stored(&a, [m, k], orders[0])),
-                le_bytes(&stored::as_stored(&b, [k, n], orders[1])),
-                f32::NAN.to_le_bytes().repeat(m * n),
-            ];
-            let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
-            module
-                .dispatch([gx, gy, 1], &mut buffers)
-                .unwrap_or_else(|e| panic!("{label}, {m} × {n} × {k}, {orders:?}: {e}"));
-            for (at, (word, &sum)) in buffers[2].chunks_exact(4).zip(&expected).enumerate() {
-                let got = f32::from_le_bytes(word.try_into().unwrap());
-                // NaN, an element never written, equals nothing.
-                assert!(
-                    got == sum,
-                    "{label}, {m} × {n} × {k}, {orders:?}: C[{}][{}] = {got}, the CPU says {sum}",
-                    at / n,
-                    at % n
-                );
-            }
-        };
+        }
+    };
+    let run = |label: &str, design: &WorkgroupMatrices, [m, n, k]: [usize; 3], orders| {
+        let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
+        for sums in [Accumulate::F32, Accumulate::F16] {
+            run_on(label, design, [m, n, k], orders, sums, (&a, &b));
+        }
+    };
     let library = swizzle::gemm::workgroup_matrices();
     let [bm, bn, bk] = library.tile;
     // Nine rows of tiles: a band of 8 and one cut short; two loop iterations of k.
@@ -490,6 +510,33 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             run("library", &library, shape, order);
         }
     }
+    // f16 sums round at every step: A of ones and B whose column sums reach 2048 in the
+    // first step and 2049 in the second read 2048 in f16 (2049 lies between 2048 and 2050,
+    // which is even) and 2049 in f32.
+    let shape @ [m, n, k] = [bm, bn, 2 * bk];
+    let ones = vec![f16::ONE; m * k];
+    let b: Vec<f16> = (0..k * n)
+        .map(|i| match i / n {
+            p if p < bk => f16::from_f32(64.0),
+            p if p == bk => f16::ONE,
+            _ => f16::ZERO,
+        })
+        .collect();
+    let rounded = gemm((&ones, &b), shape, bk, Accumulate::F16);
+    assert_eq!(
+        (rounded[0], gemm((&ones, &b), shape, bk, Accumulate::F32)[0]),
+        (2048.0, 2049.0)
+    );
+    for sums in [Accumulate::F32, Accumulate::F16] {
+        run_on(
+            "library",
+            &library,
+            shape,
+            [Stored::RowMajor; 2],
+            sums,
+            (&ones, &b),
+        );
+    }
     // The bench's designs: each parsed; one per raster and unrolling run at whole tiles.
     const RUN: [&str; 5] = ["e4", "e5", "e12", "e15", "e27"];
     for (label, design) in tc_cm2::designs() {
@@ -499,7 +546,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             true => run(label, &design, shape, [Stored::RowMajor; 2]),
             false => {
                 let words = design
-                    .spirv(shape, [Stored::RowMajor; 2])
+                    .spirv(shape, [Stored::RowMajor; 2], Accumulate::F32)
                     .unwrap_or_else(|e| panic!("{label}: {e}"));
                 spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
             }
@@ -519,12 +566,18 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             ..library
         },
     ] {
-        assert!(bad.spirv(whole, [Stored::RowMajor; 2]).is_err(), "{bad:?}");
+        assert!(
+            bad.spirv(whole, [Stored::RowMajor; 2], Accumulate::F32)
+                .is_err(),
+            "{bad:?}"
+        );
     }
     // The oracle fails loudly: a workgroup past C's tiles slices past the (unclamped)
     // tensors, and an opcode outside the subset (OpKill for OpReturn) is named.
     let shape @ [m, n, k] = library.tile;
-    let mut words = library.spirv(shape, [Stored::RowMajor; 2]).expect("SPIR-V");
+    let mut words = library
+        .spirv(shape, [Stored::RowMajor; 2], Accumulate::F32)
+        .expect("SPIR-V");
     let module = spirv_eval::Module::parse(&words).expect("parses");
     let mut buffers = vec![vec![0; 2 * m * k], vec![0; 2 * k * n], vec![0; 4 * m * n]];
     let past = module

@@ -292,8 +292,9 @@
 //!    fastest path); else, where the adapter has wgpu's experimental cooperative matrices
 //!    (`gpu.has_cooperative_matrix()`: 16 × 16 × 16 f16 → f32 fragments), row-major f16
 //!    operands run on those (`GemmPath::TensorCores`); elsewhere, for transposed operands
-//!    without workgroup-scope matrices, or with f16 accumulators (their results were wrong
-//!    on the one driver tried), the scalar kernel runs and `kernel.path()` says why
+//!    without workgroup-scope matrices, or with f16 accumulators on the fragments (their
+//!    results were wrong on the one driver tried; on workgroup-scope matrices they run
+//!    where the driver lists f16 sums), the scalar kernel runs and `kernel.path()` says why
 //!    (`GemmPath::Scalar { why }`). Every index still comes from `layout!` items and layout
 //!    values, described in the next two sections.
 //!
@@ -380,8 +381,8 @@
 //!   (`swizzle_core::emit::spirv::raster`).
 //!
 //! WGSL has none of this, so the kernel is SPIR-V, written word by word
-//! (`WorkgroupMatrices::spirv(shape, orders)` without a device, `kernel.spirv()`) and passed
-//! through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
+//! (`WorkgroupMatrices::spirv(shape, orders, accumulate)` without a device,
+//! `kernel.spirv()`) and passed through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
 //! sizes and in every storage order. On an H100 it runs at 1.8–2.2× the fragment kernel:
 //! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
 //! faster again with A stored column-major (the driver stages slices of long contiguous

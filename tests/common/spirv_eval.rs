@@ -12,7 +12,8 @@
 //! shifts, comparisons, `OpLogicalAnd` and `OpSelect`, structured branches and loops; tensor
 //! layouts (dimensions, strides, slices; clamp modes Undefined and Constant), tensor views
 //! without dimensions or clipping (a permutation), tensor loads and stores without decode
-//! functions, and multiply-adds of f16 or f32 matrices. Anything else is an error that names
+//! functions, multiply-adds of f16 or f32 matrices and conversions between them
+//! (`OpFConvert`, rounding to the result's type). Anything else is an error that names
 //! the opcode (or operand) it does not know.
 //!
 //! A workgroup-scope matrix belongs to the whole workgroup, and every operand of the
@@ -172,6 +173,7 @@ fn spec(opcode: u16) -> Option<Spec> {
             &[Forward, Literals],
         ),
         81 => s("OpCompositeExtract", Function, true, true, &[Id, Literals]),
+        115 => s("OpFConvert", Function, true, true, &[Id]),
         128 => s("OpIAdd", Function, true, true, binary),
         130 => s("OpISub", Function, true, true, binary),
         132 => s("OpIMul", Function, true, true, binary),
@@ -948,6 +950,20 @@ impl Module {
                 }
                 Ok(())
             }
+            115 => {
+                // Matrices only (the kernel's f16 sums to f32 C): the same shape and use.
+                let (from, rows, cols, usage) = matrix(type_of(o[0])?)?;
+                let (to, rows_to, cols_to, usage_to) = matrix(i.ty)?;
+                let float = |ty| matches!(self.ty(ty), Ok(Type::Float { .. }));
+                if [rows_to, cols_to, usage_to] != [rows, cols, usage] || !float(from) || !float(to)
+                {
+                    return Err(format!(
+                        "OpFConvert %{}: not a float matrix of %{}'s shape and use",
+                        i.id, o[0]
+                    ));
+                }
+                Ok(())
+            }
             5367 | 5368 => {
                 let (pointer, object, layout) = (o[0], o[1], o[2]);
                 let ty = match i.opcode {
@@ -1270,6 +1286,25 @@ impl Module {
                         }
                     }
                     None
+                }
+                115 => {
+                    let Value::Matrix(m) = get(o[0])? else {
+                        return Err(format!("%{} is no matrix", o[0]));
+                    };
+                    let half = matches!(
+                        self.ty(i.ty)?,
+                        &Type::Matrix { component, .. }
+                            if self.ty(component)? == &Type::Float { width: 16 }
+                    );
+                    let round = |v: f32| match half {
+                        true => f16::from_f32(v).to_f32(),
+                        false => v,
+                    };
+                    Some(Value::Matrix(Rc::new(Matrix {
+                        rows: m.rows,
+                        cols: m.cols,
+                        data: m.data.iter().map(|&v| round(v)).collect(),
+                    })))
                 }
                 4459 => {
                     let matrix = |id| match get(id)? {

@@ -119,7 +119,7 @@ impl Gpu {
             .map_err(String::as_str)
     }
 
-    /// The f16 × f16 → f32 workgroup-scope shapes the driver lists: a
+    /// The f16 × f16 workgroup-scope shapes the driver lists, for f32 and for f16 sums: a
     /// [`WorkgroupMatrices`](super::WorkgroupMatrices) tile must be a multiple of one at its
     /// invocations (empty without the extension).
     pub fn workgroup_matrix_granularities(&self) -> &[Granularity] {

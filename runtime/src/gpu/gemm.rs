@@ -355,7 +355,12 @@ impl Gpu {
                     .workgroup
                     .map(|wm| (wm, workgroup::unavailable(self, &wm, tc.accumulate)));
                 if let Some((wm, None)) = workgroup {
-                    return self.workgroup_gemm_kernel([m, n, k], &wm, [a_order, b_order]);
+                    return self.workgroup_gemm_kernel(
+                        [m, n, k],
+                        &wm,
+                        [a_order, b_order],
+                        tc.accumulate,
+                    );
                 }
                 match tensor::unavailable(self, [a_order, b_order], tc.accumulate) {
                     None => return self.tensor_gemm_kernel([m, n, k], &tc, bounds_checks),

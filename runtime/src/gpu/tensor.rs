@@ -84,7 +84,8 @@ pub struct TensorCores<'d> {
     pub direct: [bool; 2],
     /// The GEMM on workgroup-scope cooperative matrices (`VK_NV_cooperative_matrix2`),
     /// which runs instead of the fragment kernel wherever the device has them (any shape,
-    /// either storage order, f32 accumulators); `None`: the fragment kernel always.
+    /// either storage order, f32 sums or f16 where the driver lists them); `None`: the
+    /// fragment kernel always.
     /// [`GemmKernel::path`](super::GemmKernel::path) says which ran, and why not this one.
     /// Layouts no device could run (a zero or oversized tile, more than 64 steps an
     /// iteration, a malformed raster order) are
@@ -124,18 +125,28 @@ pub enum Accumulate {
     /// f32 sums (as cuBLAS HGEMM by default).
     #[default]
     F32,
-    /// f16 sums: a coarser result (each sum rounded to f16). Its WGSL validates, but on the
-    /// one driver tried (NVIDIA 580 on an H200) its results were wrong, so
-    /// [`Gpu::gemm_kernel`] runs the scalar kernel instead and says so; [`TensorCores::wgsl`]
-    /// still prints it.
+    /// f16 sums: a coarser result (each step's sum rounded to f16; C still stored as f32).
+    /// On workgroup-scope matrices it runs where the driver lists f16 sums for the tile
+    /// ([`Gpu::workgroup_matrix_granularities`]). The fragment kernel's WGSL validates, but
+    /// on the one driver tried (NVIDIA 580 on an H200) its results were wrong, so there
+    /// [`Gpu::gemm_kernel`] runs the scalar kernel instead and says so;
+    /// [`TensorCores::wgsl`] still prints it.
     F16,
 }
 
 impl Accumulate {
-    fn wgsl(self) -> &'static str {
+    pub(super) fn wgsl(self) -> &'static str {
         match self {
             Accumulate::F32 => "f32",
             Accumulate::F16 => "f16",
+        }
+    }
+
+    /// What a kernel's name adds for these sums: nothing for the default f32.
+    pub(super) fn in_name(self) -> &'static str {
+        match self {
+            Accumulate::F32 => "",
+            Accumulate::F16 => ", f16 accumulators",
         }
     }
 }
@@ -276,10 +287,7 @@ impl Gpu {
                 true => ", double-buffered",
                 false => "",
             },
-            match tc.accumulate {
-                Accumulate::F32 => "",
-                Accumulate::F16 => ", f16 accumulators",
-            }
+            tc.accumulate.in_name()
         );
         let pipeline = self.pipeline(&name, &wgsl, bounds_checks)?;
         let [load_a, load_b] = copies(tc, [m, n, k], direct);

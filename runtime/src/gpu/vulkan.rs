@@ -7,6 +7,7 @@
 //! ash 0.38 (wgpu-hal's) predates the extension, so its two structures are declared here as
 //! the Vulkan headers give them.
 
+use super::tensor::Accumulate;
 use super::workgroup::Granularity;
 use ash::vk;
 use std::ffi::c_void;
@@ -65,7 +66,7 @@ impl Features {
     }
 }
 
-/// A device opened with the extension, and the f16 × f16 → f32 workgroup-scope shapes its
+/// A device opened with the extension, and the f16 × f16 workgroup-scope shapes its
 /// driver lists; or why not (the adapter is not Vulkan, the driver lacks the extension or a
 /// feature, the device did not open): the caller then opens a plain one.
 pub(super) fn open(
@@ -84,7 +85,7 @@ pub(super) fn open(
             return Err("the driver lists no VK_NV_cooperative_matrix2".to_owned());
         }
         let shapes = granularities(&hal_adapter)?;
-        if shapes.is_empty() {
+        if !shapes.iter().any(|g| g.accumulate == Accumulate::F32) {
             return Err("the driver lists no f16 × f16 → f32 workgroup-scope matrices".to_owned());
         }
         let mut enable = Features::new(vk::TRUE);
@@ -115,8 +116,8 @@ pub(super) fn open(
     Ok((device, queue, shapes))
 }
 
-/// The driver's f16 × f16 → f32 workgroup-scope matrix shapes, where it supports the three
-/// features the kernel needs; an error where it does not.
+/// The driver's workgroup-scope matrix shapes for f16 × f16 operands summed in f32 or f16,
+/// where it supports the three features the kernel needs; an error where it does not.
 fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, String> {
     let shared = adapter.shared_instance();
     let (entry, instance) = (shared.entry(), shared.raw_instance());
@@ -184,19 +185,26 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
         ));
     }
     listed.truncate(count as usize);
+    let sums = |p: &FlexibleDimensions| match (p.c_type, p.result_type) {
+        (vk::ComponentTypeKHR::FLOAT32, vk::ComponentTypeKHR::FLOAT32) => Some(Accumulate::F32),
+        (vk::ComponentTypeKHR::FLOAT16, vk::ComponentTypeKHR::FLOAT16) => Some(Accumulate::F16),
+        _ => None,
+    };
     Ok(listed
         .iter()
         .filter(|p| {
             p.scope == vk::ScopeKHR::WORKGROUP
                 && [p.a_type, p.b_type] == [vk::ComponentTypeKHR::FLOAT16; 2]
-                && [p.c_type, p.result_type] == [vk::ComponentTypeKHR::FLOAT32; 2]
                 && p.saturating_accumulation == vk::FALSE
         })
-        .map(|p| Granularity {
-            m: p.m_granularity as usize,
-            n: p.n_granularity as usize,
-            k: p.k_granularity as usize,
-            invocations: p.workgroup_invocations as usize,
+        .filter_map(|p| {
+            Some(Granularity {
+                m: p.m_granularity as usize,
+                n: p.n_granularity as usize,
+                k: p.k_granularity as usize,
+                invocations: p.workgroup_invocations as usize,
+                accumulate: sums(p)?,
+            })
         })
         .collect())
 }

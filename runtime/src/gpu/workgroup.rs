@@ -43,21 +43,28 @@ pub struct WorkgroupMatrices {
 /// multiply-add in the words).
 const MAX_UNROLL: usize = 64;
 
-/// A workgroup-scope shape the driver lists for f16 × f16 → f32: tiles must be multiples
-/// of `m × n × k` at `invocations` per workgroup.
+/// A workgroup-scope shape the driver lists for f16 × f16 operands: tiles summing in
+/// `accumulate`'s type must be multiples of `m × n × k` at `invocations` per workgroup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Granularity {
     pub m: usize,
     pub n: usize,
     pub k: usize,
     pub invocations: usize,
+    pub accumulate: Accumulate,
 }
 
 impl WorkgroupMatrices {
-    /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say (no device
-    /// needed: for inspection, and for the tests' interpreter). A and B are bound at 0 and
-    /// 1 (f16), C at 2 (f32); the dispatch is [`WorkgroupMatrices::groups`].
-    pub fn spirv(&self, [m, n, k]: [usize; 3], orders: [Stored; 2]) -> Result<Vec<u32>, String> {
+    /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say, summing in
+    /// `accumulate`'s type (no device needed: for inspection, and for the tests'
+    /// interpreter). A and B are bound at 0 and 1 (f16), C at 2 (f32: f16 sums are
+    /// converted as they are stored); the dispatch is [`WorkgroupMatrices::groups`].
+    pub fn spirv(
+        &self,
+        [m, n, k]: [usize; 3],
+        orders: [Stored; 2],
+        accumulate: Accumulate,
+    ) -> Result<Vec<u32>, String> {
         self.check()?;
         let fits = |x: usize| u32::try_from(x).map_err(|_| format!("{x} does not fit 32 bits"));
         let [m, n, k] = [fits(m)?, fits(n)?, fits(k)?];
@@ -81,6 +88,7 @@ impl WorkgroupMatrices {
             steps,
             order: self.order,
             orders,
+            accumulate,
         }
         .words()
     }
@@ -132,10 +140,12 @@ pub(super) fn unavailable(
     if let Err(why) = gpu.workgroup_matrices() {
         return Some(why.to_owned());
     }
-    if accumulate != Accumulate::F32 {
-        return Some("workgroup-scope matrices run with f32 accumulators only".to_owned());
-    }
-    let granularities = gpu.workgroup_matrix_granularities();
+    let granularities: Vec<Granularity> = gpu
+        .workgroup_matrix_granularities()
+        .iter()
+        .filter(|g| g.accumulate == accumulate)
+        .copied()
+        .collect();
     let [bm, bn, bk] = wm.tile;
     let fits = granularities.iter().any(|g| {
         g.invocations == wm.invocations
@@ -155,8 +165,9 @@ pub(super) fn unavailable(
             .collect();
         format!(
             "a {bm} × {bn} × {bk} tile on {} invocations is no multiple of a workgroup-scope \
-             shape the driver lists ({})",
+             shape the driver lists for {} sums ({})",
             wm.invocations,
+            accumulate.wgsl(),
             listed.join(", ")
         )
     })
@@ -170,16 +181,17 @@ impl Gpu {
         [m, n, k]: [usize; 3],
         wm: &WorkgroupMatrices,
         orders: [Stored; 2],
+        accumulate: Accumulate,
     ) -> Result<GemmKernel, GpuError> {
         let words = wm
-            .spirv([m, n, k], orders)
+            .spirv([m, n, k], orders, accumulate)
             .map_err(|why| unsupported(wm, why))?;
         self.check_workgroup(wm.invocations, 0, "the workgroup-scope matrices'")?;
         let groups = self.workgroups(wm.groups([m, n]))?;
         let [bm, bn, bk] = wm.tile;
         let name = format!(
             "GEMM f16 on workgroup-scope matrices, {bm} × {bn} of C, {bk} of k, {} invocations, \
-             {} order{}",
+             {} order{}{}",
             wm.invocations,
             wm.order,
             match orders {
@@ -187,7 +199,8 @@ impl Gpu {
                 [Stored::Transposed, Stored::RowMajor] => ", A transposed",
                 [Stored::RowMajor, Stored::Transposed] => ", B transposed",
                 [Stored::Transposed, Stored::Transposed] => ", A and B transposed",
-            }
+            },
+            accumulate.in_name()
         );
         let pipeline = self.spirv_pipeline(&name, &words)?;
         Ok(GemmKernel {
@@ -258,6 +271,7 @@ struct Kernel {
     steps: u32,
     order: Raster,
     orders: [Stored; 2],
+    accumulate: Accumulate,
 }
 
 impl Kernel {
@@ -314,14 +328,23 @@ impl Kernel {
         };
         let mat_a = matrix(&mut s, f16_, bm, bk, value::MATRIX_A);
         let mat_b = matrix(&mut s, f16_, bk, bn, value::MATRIX_B);
-        let mat_c = matrix(&mut s, f32_, bm, bn, value::MATRIX_ACCUMULATOR);
+        // The sums, and C as stored: f32 (f16 sums are converted at the store).
+        let sum_element = match self.accumulate {
+            Accumulate::F32 => f32_,
+            Accumulate::F16 => f16_,
+        };
+        let mat_sum = matrix(&mut s, sum_element, bm, bn, value::MATRIX_ACCUMULATOR);
+        let mat_c = match self.accumulate {
+            Accumulate::F32 => mat_sum,
+            Accumulate::F16 => matrix(&mut s, f32_, bm, bn, value::MATRIX_ACCUMULATOR),
+        };
         let filled = |s: &mut Module, matrix, element| {
             let zero = s.constant(element, 0);
             s.def(Global, op::CONSTANT_COMPOSITE, Some(matrix), &[zero])
         };
         let zero_a = filled(&mut s, mat_a, f16_);
         let zero_b = filled(&mut s, mat_b, f16_);
-        let zero_c = filled(&mut s, mat_c, f32_);
+        let zero_sum = filled(&mut s, mat_sum, sum_element);
         // Tensor layouts of two dimensions: clamped (zeros read past the edge, stores past
         // it dropped) for a tensor the tiles do not divide.
         let two = c(&mut s, 2);
@@ -414,7 +437,7 @@ impl Kernel {
             &[workgroup_id, value::BUILT_IN, value::WORKGROUP_ID],
         );
         let uint_local = s.def(Global, op::TYPE_POINTER, None, &[value::FUNCTION, uint]);
-        let mat_c_local = s.def(Global, op::TYPE_POINTER, None, &[value::FUNCTION, mat_c]);
+        let mat_sum_local = s.def(Global, op::TYPE_POINTER, None, &[value::FUNCTION, mat_sum]);
 
         // The entry point.
         let main = s.id();
@@ -433,7 +456,7 @@ impl Kernel {
         let sum_var = s.def(
             Function,
             op::VARIABLE,
-            Some(mat_c_local),
+            Some(mat_sum_local),
             &[value::FUNCTION],
         );
         let k_var = s.def(Function, op::VARIABLE, Some(uint_local), &[value::FUNCTION]);
@@ -499,7 +522,7 @@ impl Kernel {
         let operand_a = (mat_a, zero_a, pa, layout_a, tensor_a);
         let operand_b = (mat_b, zero_b, pb, layout_b, tensor_b);
 
-        s.op(Function, op::STORE, &[sum_var, zero_c]);
+        s.op(Function, op::STORE, &[sum_var, zero_sum]);
         s.op(Function, op::STORE, &[k_var, zero]);
         s.op(Function, op::BRANCH, &[header]);
         // for (k0 = 0; k0 < steps · BK; k0 += unroll · BK): `unroll` steps.
@@ -512,13 +535,13 @@ impl Kernel {
         let more = s.value(op::U_LESS_THAN, boolean, &[k0, end]);
         s.op(Function, op::BRANCH_CONDITIONAL, &[more, body, merge]);
         s.op(Function, op::LABEL, &[body]);
-        let mut sum = s.value(op::LOAD, mat_c, &[sum_var]);
+        let mut sum = s.value(op::LOAD, mat_sum, &[sum_var]);
         for step in 0..self.unroll {
             let offset = c(&mut s, step * bk);
             let kk = s.value(op::I_ADD, uint, &[k0, offset]);
             let fa = load(&mut s, self.orders[0], operand_a, [m0, bm_id, kk, bk_id]);
             let fb = load(&mut s, self.orders[1], operand_b, [kk, bk_id, n0, bn_id]);
-            sum = s.value(op::COOPERATIVE_MATRIX_MUL_ADD, mat_c, &[fa, fb, sum]);
+            sum = s.value(op::COOPERATIVE_MATRIX_MUL_ADD, mat_sum, &[fa, fb, sum]);
         }
         s.op(Function, op::STORE, &[sum_var, sum]);
         s.op(Function, op::BRANCH, &[next]);
@@ -530,7 +553,11 @@ impl Kernel {
 
         // C's tile, through a slice of its layout.
         s.op(Function, op::LABEL, &[merge]);
-        let sum = s.value(op::LOAD, mat_c, &[sum_var]);
+        let sum = s.value(op::LOAD, mat_sum, &[sum_var]);
+        let sum = match self.accumulate {
+            Accumulate::F32 => sum,
+            Accumulate::F16 => s.value(op::F_CONVERT, mat_c, &[sum]),
+        };
         let slice = s.value(
             op::TENSOR_LAYOUT_SLICE,
             layout_c,

@@ -38,6 +38,7 @@ pub mod op {
     pub const DECORATE: u16 = 71;
     pub const MEMBER_DECORATE: u16 = 72;
     pub const COMPOSITE_EXTRACT: u16 = 81;
+    pub const F_CONVERT: u16 = 115;
     pub const I_ADD: u16 = 128;
     pub const I_SUB: u16 = 130;
     pub const I_MUL: u16 = 132;
