@@ -658,12 +658,28 @@ fn main() -> Result<(), GpuError> {
             f16_sums(workgroup_variant(Stored::RowMajor, [128, 256, 64], 4)),
         ),
         (
-            "10k: step 10h at 256×256 of C",
-            f16_sums(workgroup_variant(Stored::RowMajor, [256, 256, 32], 8)),
+            "10k (library, f16 sums): step 10h at 256×256 of C (`gemm::tensor_cores_f16_sums()`)",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
+                ..gemm::config()
+            },
         ),
         (
             "10l: step 10h at 256×128 of C",
             f16_sums(workgroup_variant(Stored::RowMajor, [256, 128, 32], 8)),
+        ),
+        (
+            "10m: step 10k with A stored transposed",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            },
+        ),
+        (
+            "10n: step 10k at 64 of k, 4 steps an iteration",
+            f16_sums(workgroup_variant(Stored::RowMajor, [256, 256, 64], 4)),
         ),
         (
             "10b: step 10 with B stored transposed (n × k)",
@@ -864,12 +880,41 @@ fn main() -> Result<(), GpuError> {
                 .into_iter()
                 .filter(|(label, _)| {
                     let key = label.split(':').next().unwrap_or(label);
-                    let key = key.trim_end_matches(" (library)");
+                    let key = key.split(" (library").next().unwrap_or(key);
                     wanted.iter().any(|w| w == key)
                 })
                 .collect()
         }
     };
+    // Whether a kernel summing in f16 rounds as f16 does on this device: A of ones and B
+    // whose columns sum to 2048 over the first 32 of k and to 2049 over the first 33 read
+    // 2048 with f16 sums (2049 lies between 2048 and 2050, which is even), 2049 in f32.
+    for (label, config) in &variants {
+        if config.tensor_cores.map(|tc| tc.accumulate) != Some(Accumulate::F16) {
+            continue;
+        }
+        let shape @ [m, n, k] = [256, 256, 64];
+        let b: Vec<f32> = (0..k * n)
+            .map(|i| match i / n {
+                p if p < 32 => 64.0,
+                32 => 1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let (ab, bb) = operands_as_stored(&gpu, config, (&vec![1.0; m * k], &b), shape)?;
+        let c = gpu.filled(m * n, f32::NAN)?;
+        let kernel = gpu.gemm_kernel(shape, config)?;
+        kernel.run(&gpu, (&ab, &bb, &c))?;
+        let sums = gpu.download(&c)?;
+        let rounded = sums.iter().filter(|&&x| x == 2048.0).count();
+        let exact = sums.iter().filter(|&&x| x == 2049.0).count();
+        println!(
+            "f16 sums of {label}: path {:?}; of C's {} elements, {rounded} read 2048 (f16 \
+             sums), {exact} read 2049 (f32 sums), the rest neither",
+            kernel.path(),
+            m * n
+        );
+    }
     // Small and odd shapes first: the kernels must be right before anything is timed.
     for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
         let [m, n, k] = shape;

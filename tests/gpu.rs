@@ -408,35 +408,44 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
         let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
         let half =
             |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
-        let gemm = Gemm {
-            operands: Operands::F16,
-            ..swizzle::gemm::config()
-        };
-        let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
-        match kernel.path() {
-            GemmPath::WorkgroupMatrices => assert!(gpu.workgroup_matrices().is_ok()),
-            GemmPath::TensorCores => {
-                assert!(gpu.has_cooperative_matrix() && gpu.workgroup_matrices().is_err())
-            }
-            GemmPath::Scalar { why } if gpu.has_cooperative_matrix() => {
-                eprintln!("{}: scalar kernel: {why}", gpu.describe())
-            }
-            GemmPath::Scalar { why } => assert!(why.contains("cooperative"), "{why}"),
-        }
         let (a_buffer, b_buffer) = (
             gpu.upload(&half(&a)).expect("A"),
             gpu.upload(&half(&b)).expect("B"),
         );
-        let c = gpu.filled(m * n, f32::NAN).expect("C");
-        kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
-        assert_eq!(
-            gpu.download(&c).expect("download"),
-            cpu_gemm(&a, &b, [m, n, k]),
-            "{} ({:?}) at {m} × {n} × {k}\n{}",
-            kernel.name(),
-            kernel.path(),
-            kernel.wgsl()
-        );
+        // The library's GEMM, and the one summing in f16 (exact too: these sums stay far
+        // below 2048).
+        for tensor_cores in [
+            swizzle::gemm::tensor_cores(),
+            swizzle::gemm::tensor_cores_f16_sums(),
+        ] {
+            let gemm = Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(tensor_cores),
+                ..swizzle::gemm::config()
+            };
+            let kernel = gpu.gemm_kernel([m, n, k], &gemm).expect("f16 GEMM");
+            let f16_sums = tensor_cores.accumulate == swizzle::gpu::Accumulate::F16;
+            match kernel.path() {
+                GemmPath::WorkgroupMatrices => assert!(gpu.workgroup_matrices().is_ok()),
+                GemmPath::TensorCores => assert!(
+                    !f16_sums && gpu.has_cooperative_matrix() && gpu.workgroup_matrices().is_err()
+                ),
+                GemmPath::Scalar { why } if gpu.has_cooperative_matrix() => {
+                    eprintln!("{}: scalar kernel: {why}", gpu.describe())
+                }
+                GemmPath::Scalar { why } => assert!(why.contains("cooperative"), "{why}"),
+            }
+            let c = gpu.filled(m * n, f32::NAN).expect("C");
+            kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
+            assert_eq!(
+                gpu.download(&c).expect("download"),
+                cpu_gemm(&a, &b, [m, n, k]),
+                "{} ({:?}) at {m} × {n} × {k}\n{}",
+                kernel.name(),
+                kernel.path(),
+                kernel.wgsl()
+            );
+        }
     }
     let transposed = swizzle::gemm::config_for(Stored::Transposed, Stored::RowMajor);
     let kernel = gpu

@@ -510,6 +510,17 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             run("library", &library, shape, order);
         }
     }
+    // The library's design summing in f16: 256 × 256 tiles, clamped at odd shapes.
+    let f16_sums = swizzle::gemm::tensor_cores_f16_sums()
+        .workgroup
+        .expect("workgroup-scope layouts");
+    let [bm16, bn16, bk16] = f16_sums.tile;
+    run(
+        "f16 sums",
+        &f16_sums,
+        [bm16 + 3, bn16 - 5, 3 * bk16 + 7],
+        [Stored::RowMajor; 2],
+    );
     // f16 sums round at every step: A of ones and B whose column sums reach 2048 in the
     // first step and 2049 in the second read 2048 in f16 (2049 lies between 2048 and 2050,
     // which is even) and 2049 in f32.
