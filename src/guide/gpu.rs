@@ -387,7 +387,19 @@
 //! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
 //! faster again with A stored column-major (the driver stages slices of long contiguous
 //! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "The library on
-//! workgroup-scope matrices".
+//! workgroup-scope matrices". Where the time goes: the same kernel with its loads taken out
+//! of the loop (a probe, wrong C) runs at 0.81–0.86× cuBLAS, so the driver's staging of
+//! each step's slices from memory costs about half of it; the multiply-adds are not the
+//! limit.
+//!
+//! **Summing in f16.** `swizzle::gemm::tensor_cores_f16_sums()` gives the same kernel
+//! f16 accumulators (`Accumulate::F16`: each step's sums rounded to f16, C still stored as
+//! f32 — a coarser result, for callers who accept it). Half the accumulators' registers let
+//! a workgroup hold a 256 × 256 tile of C, which f32 sums spill: 0.47–0.50× cuBLAS HGEMM at
+//! 4096³ and 8192³ on an H100 (0.50–0.53× with A stored column-major), below the f32
+//! kernel under 4096 (fewer, larger tiles than multiprocessors). It runs where the driver
+//! lists f16 sums for its tile; elsewhere the scalar kernel runs and `kernel.path()` says
+//! why.
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
 //! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand, and
