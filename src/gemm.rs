@@ -27,9 +27,10 @@ crate::layout! {
     /// accesses: CuTe `Swizzle<2, 3, 6>`, k's group of four XOR-ed into m's groups of
     /// eight, which gives each group of k its own eight banks and keeps `vec4`s of m whole.
     /// The copy's stores differ by constants above the XOR's bits, so they print as one
-    /// base plus immediate offsets; `Gemm::share_cost` ranks this tile first (20 cycles a
-    /// step, rows padded to 132 words 26), though the padded rows measure about 1 % faster
-    /// on an H100 (BENCHMARKS.md): the model misses what this tile still pays.
+    /// base plus immediate offsets, and the fragment reads of each group of k from one
+    /// base (four in all, the two groups of rows 64 apart sharing theirs);
+    /// `Gemm::share_cost` ranks this tile first (20 cycles a step, rows padded to 132
+    /// words 26), and on an H100 the two run within 0.25 % of each other (BENCHMARKS.md).
     pub layout GemmA {
         memory [offset: 2048];
         swizzle offset -> swizzled (auto for ALoadWrite, AFragmentRead);

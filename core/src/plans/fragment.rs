@@ -42,6 +42,28 @@ pub struct Read {
     pub width: usize,
 }
 
+/// Where a fragment read lies at one step of k: `delta` elements past the place of read
+/// `read` (an index into the reads) at step `step`, which a thread computes once
+/// ([`Fragment::bases`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Base {
+    pub read: usize,
+    pub step: usize,
+    pub delta: usize,
+}
+
+/// The places a thread computes once for [`Fragment::bases`]' reads: each read and step
+/// that is its own base, in order.
+pub fn roots(bases: &[Vec<Base>]) -> impl Iterator<Item = Base> + '_ {
+    bases.iter().enumerate().flat_map(|(read, steps)| {
+        steps
+            .iter()
+            .enumerate()
+            .filter(move |&(step, base)| base.read == read && base.step == step)
+            .map(|(_, &base)| base)
+    })
+}
+
 impl Fragment {
     /// The fragment of `threads` (a layout over C's tile `[m, n]`): `None` where its
     /// elements do not fold into expressions of the thread, or a slot lies in padding.
@@ -141,35 +163,59 @@ impl Fragment {
         reads
     }
 
-    /// For each step `k` of the tile, where `read` lies as a step at or before it plus a
-    /// constant: `(base, delta)` with `offset(k) = offset(base) + delta` at every thread, so
-    /// that a thread computes one offset per base, once, and each step's read adds a
-    /// constant (which the GPU folds into the access). A padded or row-major tile has one
-    /// base; an XOR keyed by k's group of four has four.
-    pub fn bases(&self, operand: Operand, tile: &Descriptor, read: Read) -> Vec<(usize, usize)> {
+    /// For each read and each step `k` of the tile, where it lies as a place computed
+    /// before it plus a constant: a [`Base`] (an earlier read's, or this read's at a step
+    /// at or before `k`) with `offset = offset(base) + delta` at every thread, so that a
+    /// thread computes one offset per distinct base, once, and each read adds a constant
+    /// (which the GPU folds into the access). Reads of rows or columns a constant apart
+    /// (and of one width) share their bases where the tile keeps them that far apart. A padded or row-major
+    /// tile has one base for all its reads; an XOR keyed by k's group of four has four.
+    pub fn bases(&self, operand: Operand, tile: &Descriptor, reads: &[Read]) -> Vec<Vec<Base>> {
         let depth = self.depth(operand, tile);
         let threads = self.thread_count();
-        let offsets: Vec<Vec<Option<usize>>> = (0..depth)
-            .map(|k| {
-                (0..threads)
-                    .map(|thread| self.offset(tile, operand, read.first, thread, k))
-                    .collect()
-            })
-            .collect();
-        (0..depth)
-            .map(|k| {
-                let constant_from = |base: usize| -> Option<usize> {
-                    let mut deltas = offsets[k].iter().zip(&offsets[base]).map(|(at, from)| {
+        let offsets = |read: Read, k: usize| -> Vec<Option<usize>> {
+            (0..threads)
+                .map(|thread| self.offset(tile, operand, read.first, thread, k))
+                .collect()
+        };
+        // The places computed so far, and their offsets at every thread.
+        let mut roots: Vec<(Base, Vec<Option<usize>>)> = Vec::new();
+        let mut all = Vec::with_capacity(reads.len());
+        for (i, &read) in reads.iter().enumerate() {
+            let mut steps = Vec::with_capacity(depth);
+            for k in 0..depth {
+                let at = offsets(read, k);
+                let constant_from = |from: &[Option<usize>]| -> Option<usize> {
+                    let mut deltas = at.iter().zip(from).map(|(at, from)| {
                         at.zip(*from).and_then(|(at, from)| at.checked_sub(from))
                     });
                     let first = deltas.next()??;
                     deltas.all(|d| d == Some(first)).then_some(first)
                 };
-                (0..=k)
-                    .find_map(|base| Some((base, constant_from(base)?)))
-                    .unwrap_or((k, 0))
-            })
-            .collect()
+                // A base holds elements or whole entries as its read does: only reads of
+                // one width share it.
+                let found = roots.iter().find_map(|(root, from)| {
+                    if reads[root.read].width != read.width {
+                        return None;
+                    }
+                    Some(Base {
+                        delta: constant_from(from)?,
+                        ..*root
+                    })
+                });
+                let base = found.unwrap_or(Base {
+                    read: i,
+                    step: k,
+                    delta: 0,
+                });
+                if found.is_none() {
+                    roots.push((base, at));
+                }
+                steps.push(base);
+            }
+            all.push(steps);
+        }
+        all
     }
 
     /// Steps of k in the operand's tile.

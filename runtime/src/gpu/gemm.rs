@@ -16,7 +16,7 @@ use super::workgroup;
 use super::{BoundsChecks, Buffer, Gpu, GpuError, Word};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::plans::fragment::{Fragment, Operand, Read};
+use swizzle_core::plans::fragment::{self, Base, Fragment, Operand, Read};
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
 use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
@@ -181,9 +181,10 @@ pub struct GemmKernel {
 ///
 /// [`ShareCost::cycles`] is the sum; the tile with the fewest cycles ranks first. It counts
 /// workgroup memory only: the global loads, the same for every tile of one operand order,
-/// are not in it. It is a ranking, not a prediction, and not always right: it puts the
-/// library's swizzled A tile (20 cycles) ahead of rows padded to 132 words (26), which an
-/// H100 measures about 1 % faster (BENCHMARKS.md, "GEMM").
+/// are not in it. It is a ranking, not a prediction: it puts the library's swizzled A tile
+/// (20 cycles) ahead of rows padded to 132 words (26), which an H100 measures within
+/// 0.25 % of it since the reads share their bases (1.2 % faster before: BENCHMARKS.md,
+/// "GEMM").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShareCost {
     /// Wavefronts of the copies' stores into A's and B's tiles.
@@ -193,7 +194,7 @@ pub struct ShareCost {
     /// Wavefronts of the fragment reads of A's and B's tiles, every k of the tile.
     pub read_wavefronts: [usize; 2],
     /// Addresses a thread holds across the loop for its reads of A's and B's tiles: one
-    /// per read and base ([`Fragment::bases`]).
+    /// per distinct base ([`Fragment::bases`]: reads a constant apart share theirs).
     pub read_bases: [usize; 2],
     /// Cycles of the subgroup's FMAs on the SM's FP32 pipes: `BK` times its values, over
     /// the four subgroup-wide FMAs an SM issues a cycle.
@@ -621,17 +622,8 @@ impl<'a> Scalar<'a> {
             cost.read_wavefronts[i] = self
                 .fragment
                 .read_wavefronts(operand, tile, reads, SUBGROUP);
-            cost.read_bases[i] = reads
-                .iter()
-                .map(|&read| {
-                    let mut bases: Vec<usize> = (self.fragment.bases(operand, tile, read))
-                        .iter()
-                        .map(|&(base, _)| base)
-                        .collect();
-                    bases.dedup();
-                    bases.len()
-                })
-                .sum();
+            cost.read_bases[i] =
+                fragment::roots(&self.fragment.bases(operand, tile, reads)).count();
         }
         Ok(cost)
     }
@@ -842,8 +834,8 @@ struct TileReads<'a> {
     /// Elements per entry of the tile's array.
     words: usize,
     reads: &'a [Read],
-    /// For each read, each step's base step and constant.
-    bases: Vec<Vec<(usize, usize)>>,
+    /// For each read, each step's base and constant.
+    bases: Vec<Vec<Base>>,
 }
 
 impl<'a> TileReads<'a> {
@@ -858,10 +850,7 @@ impl<'a> TileReads<'a> {
             prefix,
             words: tiled_copy::entry_words(tile, 4),
             reads,
-            bases: reads
-                .iter()
-                .map(|&read| fragment.bases(operand, tile, read))
-                .collect(),
+            bases: fragment.bases(operand, tile, reads),
         }
     }
 
@@ -880,28 +869,25 @@ impl<'a> TileReads<'a> {
 
     /// The places every step's reads start from, computed once per thread.
     fn places(&self, out: &mut Block) {
-        for (i, read) in self.reads.iter().enumerate() {
-            let mut bases: Vec<usize> = self.bases[i].iter().map(|&(base, _)| base).collect();
-            bases.dedup();
-            for base in bases {
-                let place = match self.operand {
-                    Operand::A => format!("row{}, {base}u", read.first),
-                    Operand::B => format!("{base}u, col{}", read.first),
-                };
-                let offset = format!("{}_offset({place})", self.prefix);
-                let value = match (read.width, self.words) {
-                    (1, _) => offset,
-                    (_, words) => format!("{offset} / {words}u"),
-                };
-                out.let_(self.base_name(i, base), value);
-            }
+        for base in fragment::roots(&self.bases) {
+            let read = self.reads[base.read];
+            let place = match self.operand {
+                Operand::A => format!("row{}, {}u", read.first, base.step),
+                Operand::B => format!("{}u, col{}", base.step, read.first),
+            };
+            let offset = format!("{}_offset({place})", self.prefix);
+            let value = match (read.width, self.words) {
+                (1, _) => offset,
+                (_, words) => format!("{offset} / {words}u"),
+            };
+            out.let_(self.base_name(base.read, base.step), value);
         }
     }
 
     /// Read `i` at step `k`, as a WGSL expression.
     fn read(&self, i: usize, k: usize) -> String {
-        let (base, delta) = self.bases[i][k];
-        let base = self.base_name(i, base);
+        let Base { read, step, delta } = self.bases[i][k];
+        let base = self.base_name(read, step);
         let tile = format!("{}_tile", self.letter());
         let plus = |delta: usize| match delta {
             0 => base.clone(),
