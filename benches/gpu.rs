@@ -23,6 +23,7 @@ use swizzle::gpu::{
     BoundsChecks, Buffer, Dispatch, Gpu, GpuError, GpuLayout, Kernel, Transpose, Word,
 };
 use swizzle::ir::Descriptor;
+use swizzle::raster::Raster;
 use swizzle::threads::ThreadValues;
 
 swizzle::layout! {
@@ -144,6 +145,15 @@ const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 4] = [
     (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
     (&XorTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
     (&Xor4Tile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
+];
+
+/// Which tile each workgroup takes: the fastest 64 × 64 XOR tile (without bounds checks) in
+/// the raster orders beside row-major, for the tiles' reads and writes of DRAM pages.
+const ORDERS: [Raster; 4] = [
+    Raster::Snake,
+    Raster::Grouped(4),
+    Raster::Grouped(16),
+    Raster::Morton(8),
 ];
 
 /// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
@@ -465,7 +475,11 @@ fn main() -> Result<(), GpuError> {
         bounds_checks: BoundsChecks::Off,
         ..Transpose::new(tile, threads)
     });
-    for transpose in checked.iter().chain(&unchecked) {
+    let ordered = ORDERS.map(|order| Transpose {
+        order,
+        ..unchecked[3]
+    });
+    for transpose in checked.iter().chain(&unchecked).chain(&ordered) {
         let built = gpu.transpose_kernel(side, side, transpose)?;
         let verdict = built.worst_conflict();
         transposes.push((built.kernel, Some(verdict)));

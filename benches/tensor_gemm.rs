@@ -231,9 +231,9 @@ fn errors(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> (f32, f32) 
 }
 
 /// Whether C's error is within what its sums' type allows: none for f32 sums (every sum of
-/// these small integers is exact); for f16 sums, half an f16 ulp of the largest exact sum
-/// (a bound on every partial sum's magnitude up to the rounding itself, for these operands
-/// of mixed signs taken at twice it) per multiply-add of 16 k.
+/// these small integers is exact); for f16 sums, one rounding per multiply-add of 16 k, each
+/// at most half an f16 ulp of a partial sum, taken as twice the largest exact sum (these
+/// mixed-sign operands' partial sums stay near their totals).
 fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
     let sums = gemm.tensor_cores.map(|tc| tc.accumulate);
     match sums {
