@@ -307,10 +307,10 @@ pub fn workgroup_matrices() -> WorkgroupMatrices {
 /// The tensor-core GEMM **summing in f16**, for callers who accept a coarser C: each step's
 /// sums rounded to f16 ([`Accumulate::F16`]; C is still stored as f32). Half the
 /// accumulators' registers let a workgroup hold a 256 × 256 tile of C on workgroup-scope
-/// matrices, which f32 sums spill (32 TFLOP/s); on an H100 it runs at 0.46–0.48× cuBLAS
-/// HGEMM (which sums in f32) at 4096³ and 8192³ for row-major operands, 0.49–0.51× with A
-/// stored column-major, against the f32 kernel's 0.43–0.47× and 0.46–0.50× (BENCHMARKS.md,
-/// "f16 sums"). Where the driver lists no f16 sums for its tile, or the device has no
+/// matrices, which f32 sums spill (32 TFLOP/s); on an H100 it runs at 0.46–0.50× cuBLAS
+/// HGEMM (which sums in f32) at 4096³ and 8192³ for row-major operands, 0.49–0.53× with A
+/// stored column-major, against the f32 kernel's 0.43–0.48× and 0.46–0.52× (BENCHMARKS.md,
+/// "f16 sums"), and below the f32 kernel under 4096 (fewer tiles than multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
 /// workgroup-scope matrices, the scalar kernel runs (with f32 sums: the fragment kernel's
 /// f16 sums were wrong on the one driver tried) and [`GemmKernel::path`] says why.
 ///

@@ -395,8 +395,8 @@
 //! **Summing in f16.** `swizzle::gemm::tensor_cores_f16_sums()` gives the same kernel
 //! f16 accumulators (`Accumulate::F16`: each step's sums rounded to f16, C still stored as
 //! f32 — a coarser result, for callers who accept it). Half the accumulators' registers let
-//! a workgroup hold a 256 × 256 tile of C, which f32 sums spill: 0.47–0.50× cuBLAS HGEMM at
-//! 4096³ and 8192³ on an H100 (0.50–0.53× with A stored column-major), below the f32
+//! a workgroup hold a 256 × 256 tile of C, which f32 sums spill: 0.46–0.50× cuBLAS HGEMM at
+//! 4096³ and 8192³ on an H100 (0.49–0.53× with A stored column-major), below the f32
 //! kernel under 4096 (fewer, larger tiles than multiprocessors). It runs where the driver
 //! lists f16 sums for its tile; elsewhere the scalar kernel runs and `kernel.path()` says
 //! why.
