@@ -168,8 +168,9 @@ impl Fragment {
     /// at or before `k`) with `offset = offset(base) + delta` at every thread, so that a
     /// thread computes one offset per distinct base, once, and each read adds a constant
     /// (which the GPU folds into the access). Reads of rows or columns a constant apart
-    /// (and of one width) share their bases where the tile keeps them that far apart. A padded or row-major
-    /// tile has one base for all its reads; an XOR keyed by k's group of four has four.
+    /// (and of one width) share their bases where the tile keeps them that far apart. A
+    /// padded or row-major tile has one base for all its reads; an XOR keyed by k's group
+    /// of four has four.
     pub fn bases(&self, operand: Operand, tile: &Descriptor, reads: &[Read]) -> Vec<Vec<Base>> {
         let depth = self.depth(operand, tile);
         let threads = self.thread_count();
@@ -203,14 +204,15 @@ impl Fragment {
                         ..*root
                     })
                 });
-                let base = found.unwrap_or(Base {
-                    read: i,
-                    step: k,
-                    delta: 0,
+                let base = found.unwrap_or_else(|| {
+                    let root = Base {
+                        read: i,
+                        step: k,
+                        delta: 0,
+                    };
+                    roots.push((root, at));
+                    root
                 });
-                if found.is_none() {
-                    roots.push((base, at));
-                }
                 steps.push(base);
             }
             all.push(steps);
