@@ -82,6 +82,35 @@ swizzle::layout! {
         values [k, v];
     }
 
+    /// Squares of four consecutive rows of four, for the tiles whose transpose's entries
+    /// run across a thread's vectors: the stores through `Xor4Tile`s read whole entries
+    /// across each square and transpose it in registers (CUDA's `float4_xor`). 64 threads
+    /// over a 32 × 32 tile, 256 or 128 (two squares each) over a 64 × 64 one.
+    threads Squares64 {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        unmerge r -> [tr: 8, k: 4];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
+    threads Squares256x64 {
+        tile [r: 64, c: 64];
+        unmerge c -> [tc: 16, v: 4];
+        unmerge r -> [tr: 16, k: 4];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
+    threads Squares128x64 {
+        tile [r: 64, c: 64];
+        unmerge c -> [tc: 16, v: 4];
+        unmerge r -> [s: 2, tr: 8, k: 4];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [s, k, v];
+    }
+
     /// Single elements, a subgroup along a row of the tile: the loads read rows, the
     /// stores read the tile's columns, 32 lanes down one column (CUDA's classic kernel).
     threads Columns {
@@ -118,7 +147,7 @@ swizzle::layout! {
 
 /// The transposes measured: each tile with each thread count, with wgpu's bounds checks (as
 /// `Transpose::new` builds them), and with single elements down the columns.
-const TRANSPOSES: [(&Descriptor, ThreadValues<'static>); 18] = [
+const TRANSPOSES: [(&Descriptor, ThreadValues<'static>); 21] = [
     (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
     (&RowTile::DESCRIPTOR, Threads128::THREAD_VALUES),
     (&RowTile::DESCRIPTOR, Threads64::THREAD_VALUES),
@@ -137,14 +166,19 @@ const TRANSPOSES: [(&Descriptor, ThreadValues<'static>); 18] = [
     (&PaddedTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
     (&XorTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
     (&Xor4Tile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
+    (&Xor4Tile::DESCRIPTOR, Squares64::THREAD_VALUES),
+    (&Xor4Tile64::DESCRIPTOR, Squares256x64::THREAD_VALUES),
+    (&Xor4Tile64::DESCRIPTOR, Squares128x64::THREAD_VALUES),
 ];
 
 /// What wgpu's bounds checks cost: these again without them.
-const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 4] = [
+const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 6] = [
     (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
     (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
     (&XorTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
     (&Xor4Tile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
+    (&Xor4Tile64::DESCRIPTOR, Squares256x64::THREAD_VALUES),
+    (&Xor4Tile64::DESCRIPTOR, Squares128x64::THREAD_VALUES),
 ];
 
 /// Which tile each workgroup takes: the fastest 64 × 64 XOR tile (without bounds checks) in

@@ -195,6 +195,16 @@ swizzle::layout! {
         threads [thread];
         values [k, v];
     }
+    /// 64 threads, each a square of four consecutive rows of four: the stores through
+    /// `Xor4Tile`'s transpose read whole entries across the square (a register transpose).
+    threads Squares {
+        tile [r: 32, c: 32];
+        unmerge c -> [tc: 8, v: 4];
+        unmerge r -> [tr: 8, k: 4];
+        merge [tr, tc] -> thread;
+        threads [thread];
+        values [k, v];
+    }
     /// Loads and stores of the wide tile: 64 threads each, single elements.
     threads WideLoads {
         tile [r: 8, c: 32];
@@ -1167,6 +1177,8 @@ fn transposes_match_the_cpu_on_partial_tiles() {
             order: Raster::Snake,
             ..square(TILES[2], Fours::THREAD_VALUES)
         },
+        square(TILES[3], Squares::THREAD_VALUES),
+        square(TILES[0], Squares::THREAD_VALUES),
     ];
     for (height, width) in [(32, 32), (36, 72), (37, 70), (100, 33), (1, 65), (129, 4)] {
         let image: Vec<u32> = (0..(height * width) as u32).map(|v| v ^ 0x5555).collect();
@@ -1216,6 +1228,12 @@ fn transpose_verdicts_and_vectors() {
             .wgsl()
             .contains("var<workgroup> tile: array<vec4<u32>, 256>")
     );
+    // Squares of four rows read `Xor4Tile`'s transpose in whole entries across them: the
+    // store transposes each square in registers, conflict-free.
+    let squares = kernel(TILES[3], Squares::THREAD_VALUES, 64);
+    assert_eq!((squares.widths, squares.worst_conflict()), ([4, 4], 1));
+    assert!(squares.kernel.wgsl().contains("let v0_3 = tile["));
+    assert!(!xor4.kernel.wgsl().contains("let v0_3 = tile["));
     // Rows of 66 split into pairs only.
     assert_eq!(kernel(TILES[2], Fours::THREAD_VALUES, 66).widths, [2, 2]);
 }

@@ -1,12 +1,17 @@
 //! Tiled copies of random thread-value layouts over random tiles, between the image and
 //! random workgroup layouts, against the reference interpreter: every thread's program
 //! (interior and partial tiles, whole and split vectors) moves exactly the elements that the
-//! interpreter says its slots hold, from and to the offsets the interpreter gives.
+//! interpreter says its slots hold, from and to the offsets the interpreter gives. The
+//! register transposes of tiles whose entries run across the vectors are found where they
+//! apply, and a transpose built from them runs on the CPU evaluator of its own WGSL.
 
 use proptest::prelude::*;
+use swizzle_core::emit::wgsl;
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::threads::Slot;
-use swizzle_core::plans::tiled_copy::{Copied, Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{
+    self, Copied, Cost, Crossing, Direction, Part, Side, TiledCopy,
+};
 
 /// A random thread-value layout over a `rows × columns` tile: each coordinate split into a
 /// thread part and a value part, the parts ordered and merged at random, the value parts
@@ -93,7 +98,9 @@ prop_compose! {
     }
 }
 
-/// A workgroup layout over the tile: row-major, padded, XOR on words, or XOR on pairs.
+/// A workgroup layout over the tile: row-major, padded, XOR on words, XOR on pairs,
+/// column-major or column-major padded by a `vec4` (whose entries run down the columns,
+/// across a thread's vectors).
 fn tile_text(kind: usize, rows: usize, columns: usize) -> String {
     let body = match kind {
         0 => format!("memory [y: {rows}, x: {columns}];"),
@@ -107,6 +114,11 @@ fn tile_text(kind: usize, rows: usize, columns: usize) -> String {
         3 if columns >= 4 && (columns / 2).is_power_of_two() && rows <= columns / 2 => format!(
             "memory [y: {rows}, xo: {}, xi: 2]; xor xo by y; merge [xo, xi] -> x;",
             columns / 2
+        ),
+        4 => format!("memory [x: {columns}, y: {rows}];"),
+        5 => format!(
+            "memory [x: {columns}, y: {rows}] strides [{}, 1];",
+            rows + 4
         ),
         _ => format!("memory [y: {rows}, x: {columns}];"),
     };
@@ -138,18 +150,73 @@ fn expected(copy: &TiledCopy<'_>, thread: usize, tile: &[usize], extents: &[usiz
         .collect()
 }
 
+prop_compose! {
+    /// Threads that each hold squares of 4 × 4 values (rows first, so that a thread's
+    /// vectors of four lie on four consecutive rows): what a register transpose takes.
+    fn squares()(
+        rows in prop::sample::select(vec![4usize, 8, 16]),
+        columns in prop::sample::select(vec![4usize, 8, 16, 32]),
+        merged in any::<bool>(),
+        transposed in any::<bool>(),
+        xor in any::<bool>(),
+    ) -> Threads {
+        Threads {
+            rows,
+            columns,
+            row_values: 4,
+            column_values: 4,
+            merged,
+            transposed,
+            values_transposed: false,
+            xor,
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn tiled_copies_move_what_the_interpreter_says(
         threads in threads(),
-        kind in 0usize..4,
+        kind in 0usize..6,
         direction in 0usize..3,
         extra in (0usize..40, 0usize..40),
         declared in any::<bool>(),
     ) {
-        let text = format!("{}{}", threads.text(), tile_text(kind, threads.rows, threads.columns));
+        check_copy(&threads, kind, direction, extra, declared)?;
+    }
+
+    /// The same for squares of values and tiles whose entries run down the columns: the
+    /// copies into them cross the tile (`TiledCopy::crossing`), on interior tiles in
+    /// squares transposed in registers.
+    #[test]
+    fn register_transposes_move_what_the_interpreter_says(
+        threads in squares(),
+        kind in 4usize..6,
+        direction in 0usize..3,
+        extra in (0usize..40, 0usize..40),
+    ) {
+        check_copy(&threads, kind, direction, extra, false)?;
+    }
+}
+
+/// Checks every thread's program of a tiled copy of `threads` between the image and the
+/// workgroup layout `kind` in `direction` against the interpreter, on whole and partial
+/// tiles of an image `extra` elements larger than the tile.
+fn check_copy(
+    threads: &Threads,
+    kind: usize,
+    direction: usize,
+    extra: (usize, usize),
+    declared: bool,
+) -> Result<(), TestCaseError> {
+    {
+        let text = format!(
+            "{}{}",
+            threads.text(),
+            tile_text(kind, threads.rows, threads.columns)
+        );
         let checked = swizzle_syntax::layouts(&text)
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let values = checked[0].thread_values().expect("a thread-value layout");
@@ -159,26 +226,262 @@ proptest! {
             1 => (Side::Tile(work), Side::Image),
             _ => (Side::Tile(work), Side::Tile(work)),
         };
-        let copy = TiledCopy { threads: values, source, destination, element_bytes: 4, subgroup: 32 };
+        let copy = TiledCopy {
+            threads: values,
+            source,
+            destination,
+            element_bytes: 4,
+            subgroup: 32,
+        };
         // The inferred width, or (half the time) the widest whole vector, as a declared
         // `vector` would ask.
-        let width = match declared { true => copy.widest_whole(), false => copy.widest() };
-        let program = copy.program(width).ok_or_else(|| TestCaseError::fail(format!("no program\n{text}")))?;
+        let width = match declared {
+            true => copy.widest_whole(),
+            false => copy.widest(),
+        };
+        let program = copy
+            .program(width)
+            .ok_or_else(|| TestCaseError::fail(format!("no program\n{text}")))?;
         // An image of whole and partial tiles, its rows a multiple of the vectors.
         let rows = threads.rows + extra.0;
         let columns = (threads.columns + extra.1).div_ceil(width) * width;
         let extents = [rows, columns];
-        let grid = [rows.div_ceil(threads.rows), columns.div_ceil(threads.columns)];
+        let grid = [
+            rows.div_ceil(threads.rows),
+            columns.div_ceil(threads.columns),
+        ];
         for tile in [[0, 0], [grid[0] - 1, grid[1] - 1], [grid[0] - 1, 0]] {
             for thread in 0..copy.threads.thread_count() {
                 let ran = program
-                    .run(thread as u64, &tile.map(|t| t as u64), &extents.map(|e| e as u64))
+                    .run(
+                        thread as u64,
+                        &tile.map(|t| t as u64),
+                        &extents.map(|e| e as u64),
+                    )
                     .ok_or_else(|| TestCaseError::fail("the program does not compute"))?;
                 prop_assert_eq!(
                     ran,
                     expected(&copy, thread, &tile, &extents),
                     "thread {} tile {:?} extents {:?} width {}\n{}",
-                    thread, tile, extents, width, text
+                    thread,
+                    tile,
+                    extents,
+                    width,
+                    text
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A 16 × 16 transpose tile of 16 threads, each a square of 4 × 4 values (four `vec4`s of
+/// four consecutive rows), and two tiles whose entries of four words run down the columns
+/// of the stored transpose: XOR on groups of four (CUDA's `float4` transpose) and
+/// column-major.
+const SQUARES: &str = "
+threads Squares {
+    tile [r: 16, c: 16];
+    unmerge c -> [tc: 4, v: 4];
+    unmerge r -> [tr: 4, k: 4];
+    merge [tr, tc] -> thread;
+    threads [thread];
+    values [k, v];
+}
+layout Xor4 {
+    memory [yo: 4, yi: 4, xo: 4, xi: 4];
+    xor xo by yo;
+    merge [yo, yi] -> y;
+    merge [xo, xi] -> x;
+    coords [y, x];
+}
+layout ColumnMajor { memory [x: 16, y: 16]; coords [y, x]; }
+";
+
+/// `tile` read through its transpose: the same memory, its coordinates swapped.
+fn transposed(tile: &Descriptor) -> Descriptor {
+    Descriptor {
+        coords: tile.coords.iter().rev().copied().collect::<Vec<_>>().into(),
+        ..tile.clone()
+    }
+}
+
+#[test]
+fn register_transposes_cross_tiles_whose_entries_run_across_the_vectors() {
+    let checked = swizzle_syntax::layouts(SQUARES).expect("checks");
+    let threads = checked[0].thread_values().expect("threads");
+    let (xor4, columns) = (&checked[1].descriptor, &checked[2].descriptor);
+    let views = [transposed(xor4), transposed(columns)];
+    let copy = |source, destination| TiledCopy {
+        threads,
+        source,
+        destination,
+        element_bytes: 4,
+        subgroup: 8,
+    };
+    // Each tile's entries run along one side's vectors and across the other's: the XOR
+    // tile's along the loaded rows (so the store, through the transposed view, crosses),
+    // the column-major tile's down the columns (so the load crosses).
+    let cases = [
+        (copy(Side::Image, Side::Tile(xor4)), None),
+        (copy(Side::Tile(&views[0]), Side::Image), Some(Part::Source)),
+        (
+            copy(Side::Image, Side::Tile(columns)),
+            Some(Part::Destination),
+        ),
+        (copy(Side::Tile(&views[1]), Side::Image), None),
+    ];
+    let mut degrees = Vec::new();
+    for (copy, crossed) in cases {
+        let width = copy.widest();
+        assert_eq!(width, 4);
+        let crossing = copy.crossing(width);
+        assert_eq!(
+            crossing.map(|c| (c.part, c.rows, c.axis)),
+            crossed.map(|part| (part, 4, 0))
+        );
+        // Two values per thread along a row make no square.
+        assert_eq!(copy.crossing(2), None);
+        let program = copy.program(width).expect("folds");
+        assert_eq!(program.squares.is_some(), crossed.is_some());
+        if let Some(part) = crossed {
+            let squares = program.squares.as_ref().expect("squares");
+            assert_eq!(squares.len(), 1);
+            let square = &squares[0];
+            assert_eq!(square.rows, 4);
+            let (across, along) = match part {
+                Part::Source => (&square.source, &square.destination),
+                _ => (&square.destination, &square.source),
+            };
+            assert_eq!(
+                (across.direction, across.accesses.len()),
+                (Direction::Across, 4)
+            );
+            assert_eq!(
+                (along.direction, along.accesses.len()),
+                (Direction::Along, 4)
+            );
+            // Whole 16-byte entries across the square: the worst instruction's conflicts.
+            let worst = copy
+                .instructions(width)
+                .iter()
+                .map(
+                    |instruction| match (part, &instruction.source, &instruction.destination) {
+                        (Part::Source, Cost::Banks(banks), _) | (_, _, Cost::Banks(banks)) => {
+                            banks.degree
+                        }
+                        _ => panic!("the crossed side is workgroup memory"),
+                    },
+                )
+                .max();
+            degrees.push(worst);
+        }
+        // Interior and partial tiles of a 36 × 20 image move what the interpreter says.
+        let extents = [36, 20];
+        for at in [[0, 0], [1, 0], [2, 1], [0, 1]] {
+            for thread in 0..16 {
+                let ran = program
+                    .run(thread, &at.map(|t| t as u64), &extents.map(|e| e as u64))
+                    .expect("computes");
+                assert_eq!(ran, expected(&copy, thread as usize, &at, &extents));
+            }
+        }
+    }
+    // The XOR keeps a subgroup's entries across the squares on more banks than the
+    // column-major tile does (four groups of four words: 2 ways against 4).
+    assert_eq!(degrees, [Some(2), Some(4)]);
+}
+
+/// The WGSL of a transpose of a `height × width` image of words through `tile`, the
+/// copies' own functions under an entry point: one workgroup per tile of the input.
+fn transpose_module(
+    tile: &Descriptor,
+    threads: swizzle_core::plans::threads::ThreadValues<'_>,
+    [height, width]: [usize; 2],
+) -> String {
+    let view = transposed(tile);
+    let copy = |source, destination| TiledCopy {
+        threads,
+        source,
+        destination,
+        element_bytes: 4,
+        subgroup: 32,
+    };
+    let (load, store) = (
+        copy(Side::Image, Side::Tile(tile)),
+        copy(Side::Tile(&view), Side::Image),
+    );
+    let print = |name, copy: &TiledCopy<'_>, buffers| {
+        let program = copy.program(copy.widest()).expect("folds");
+        wgsl::tiled_copy(name, "", &program, buffers, wgsl::Writes::default())
+    };
+    let words = tiled_copy::entry_words(tile, 4);
+    let vec = |n: usize| match n {
+        1 => "u32".to_owned(),
+        n => format!("vec{n}<u32>"),
+    };
+    format!(
+        "@group(0) @binding(0) var<storage, read> input: array<{}>;
+@group(0) @binding(1) var<storage, read_write> output: array<{}>;
+var<workgroup> tile: array<{}, {}>;
+{}
+{}
+@compute @workgroup_size({})
+fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {{
+    load_tile(thread, group.y, group.x, {height}u, {width}u);
+    workgroupBarrier();
+    store_tile(thread, group.x, group.y, {width}u, {height}u);
+}}
+",
+        vec(load.widest()),
+        vec(store.widest()),
+        vec(words),
+        tile.space().unwrap() / words,
+        print("load_tile", &load, ("input", "tile")),
+        print("store_tile", &store, ("tile", "output")),
+        threads.thread_count(),
+    )
+}
+
+#[test]
+fn register_transposes_run_as_their_wgsl_says() {
+    let checked = swizzle_syntax::layouts(SQUARES).expect("checks");
+    let threads = checked[0].thread_values().expect("threads");
+    // Whole and partial tiles; rows of 36 and 20 words split into vec4s both ways.
+    let [height, width] = [36, 20];
+    let input: Vec<u32> = (0..height * width).map(|i| i as u32 + 1).collect();
+    for tile in [&checked[1].descriptor, &checked[2].descriptor] {
+        let text = transpose_module(tile, threads, [height, width]);
+        // One side's square, transposed in registers.
+        assert!(text.contains(", v0_3.w);"), "a square:\n{text}");
+        let module = naga::front::wgsl::parse_str(&text)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&text)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&text)));
+        let mut buffers = wgsl_eval::Buffers::new();
+        let bytes = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        buffers.bind(0, 0, bytes(&input));
+        buffers.bind(0, 1, bytes(&vec![0; height * width]));
+        let grid = [width.div_ceil(16) as u32, height.div_ceil(16) as u32, 1];
+        wgsl_eval::dispatch(&module, "main", grid, &mut buffers)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let output: Vec<u32> = buffers
+            .get(0, 1)
+            .expect("output")
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        for y in 0..height {
+            for x in 0..width {
+                assert_eq!(
+                    output[x * height + y],
+                    input[y * width + x],
+                    "({y}, {x}) through {}",
+                    tile.name
                 );
             }
         }

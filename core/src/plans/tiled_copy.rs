@@ -11,6 +11,10 @@
 //! - **the vector width**: each thread moves its values in vectors as wide as the thread
 //!   layout and both sides allow ([`TiledCopy::widest`]), and a declared width that does
 //!   not fit is refused with the side and the slot that break it ([`TiledCopy::fits`]);
+//! - **the register transpose**: where a workgroup tile's entries run across the thread's
+//!   vectors instead of along them (the store of a transpose), a thread moves a square of
+//!   vectors at once and reads or writes that side in whole entries across its rows,
+//!   transposing the square in registers ([`TiledCopy::crossing`]);
 //! - **what each instruction costs**: the bank conflicts of each workgroup-memory
 //!   instruction for a subgroup, the global-memory transactions of each image instruction
 //!   ([`TiledCopy::instructions`]), with the lanes as witnesses;
@@ -77,6 +81,19 @@ pub struct VectorBreak {
     pub why: String,
 }
 
+/// A register transpose ([`TiledCopy::crossing`]): each thread moves its values in squares
+/// of `rows` vectors whose first elements are consecutive along the tile's coordinate
+/// `axis`, and accesses the crossed side in whole entries across the square's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    /// The side accessed across the rows.
+    pub part: Part,
+    /// Vectors per square: the crossed side's entry, in elements, and the vector width.
+    pub rows: usize,
+    /// The tile coordinate along which the square's rows follow each other.
+    pub axis: usize,
+}
+
 /// A tiled copy: a thread-value layout and the two sides it moves between.
 #[derive(Clone, Copy, Debug)]
 pub struct TiledCopy<'d> {
@@ -98,7 +115,10 @@ pub enum Cost {
     Memory(Transactions),
 }
 
-/// One instruction of the copy: the values `first..first + width` of every thread.
+/// One instruction of the copy: the values `first..first + width` of every thread. Where
+/// the copy crosses a side ([`TiledCopy::crossing`]), that side's instruction is the
+/// square's access across its rows at the same place: the `k`-th vector of a square is
+/// reported with the `k`-th entry read or written across the square.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     pub first: usize,
@@ -276,13 +296,26 @@ impl<'d> TiledCopy<'d> {
         let values = self.threads.value_count();
         // Each side's piece once: finding it walks the whole tile.
         let pieces = [self.source, self.destination].map(|side| self.piece(side, width));
+        let crossing = self.crossing(width);
+        let cost = |part: Part, side: Side<'_>, piece: usize, first: usize| match crossing {
+            Some(crossing) if crossing.part == part => {
+                // The square's entry across its rows at this vector's place.
+                let square = first - first % (width * width);
+                let column = (first - square) / width;
+                let values: Vec<usize> = (0..width)
+                    .map(|row| square + row * width + column)
+                    .collect();
+                self.access_cost(side, &values, width)
+            }
+            _ => self.cost(side, first, width, piece),
+        };
         (0..values)
             .step_by(width.max(1))
             .map(|first| Instruction {
                 first,
                 width,
-                source: self.cost(self.source, first, width, pieces[0]),
-                destination: self.cost(self.destination, first, width, pieces[1]),
+                source: cost(Part::Source, self.source, pieces[0], first),
+                destination: cost(Part::Destination, self.destination, pieces[1], first),
             })
             .collect()
     }
@@ -293,7 +326,8 @@ impl<'d> TiledCopy<'d> {
         let piece = piece.max(1);
         let mut worst: Option<Cost> = None;
         for start in (first..first + width).step_by(piece) {
-            let cost = self.access_cost(side, start, piece);
+            let values: Vec<usize> = (start..start + piece).collect();
+            let cost = self.access_cost(side, &values, piece);
             worst = Some(match worst {
                 Some(old) if cost_rank(&old) >= cost_rank(&cost) => old,
                 _ => cost,
@@ -302,16 +336,16 @@ impl<'d> TiledCopy<'d> {
         worst.unwrap_or(Cost::Memory(Transactions::default()))
     }
 
-    /// What one access of the values `first..first + piece` of every thread costs on
-    /// `side`, for the worst subgroup.
-    fn access_cost(&self, side: Side<'_>, first: usize, piece: usize) -> Cost {
+    /// What one access of `piece` elements, the thread's `values`, costs on `side` for the
+    /// worst subgroup.
+    fn access_cost(&self, side: Side<'_>, values: &[usize], piece: usize) -> Cost {
         let threads = self.threads.thread_count();
         let subgroup = self.subgroup.clamp(1, threads.max(1));
         let mut worst: Option<Cost> = None;
         for start in (0..threads).step_by(subgroup) {
             let mut touches = Vec::new();
             for thread in start..(start + subgroup).min(threads) {
-                for value in first..first + piece {
+                for &value in values {
                     let slot = Slot { thread, value };
                     let Some(element) = self.threads.element(slot) else {
                         continue;
@@ -390,6 +424,78 @@ impl<'d> TiledCopy<'d> {
         }
     }
 
+    /// Whether the copy moves its values with vectors of `width` as a register transpose:
+    /// in squares of `width` vectors, one workgroup side accessed in whole entries across
+    /// each square's rows, the square transposed in registers (the store of a transpose,
+    /// as CUDA's `float4` transposes move it). It applies where that side would otherwise
+    /// be taken element by element ([`TiledCopy::piece`] is 1 there) because its entries
+    /// of `width` elements run along another coordinate than the vectors, the other side
+    /// moves whole entries, and every thread's values come in squares: `width` vectors
+    /// whose first elements are consecutive along that coordinate, each run across the
+    /// square one aligned entry. `None` where any of it fails.
+    pub fn crossing(&self, width: usize) -> Option<Crossing> {
+        let tile = self.threads.tile();
+        let last = tile.len().checked_sub(1)?;
+        let (threads, values) = (self.threads.thread_count(), self.threads.value_count());
+        if width <= 1 || !values.is_multiple_of(width * width) {
+            return None;
+        }
+        let element_wise = |side: Side<'_>| {
+            matches!(side, Side::Tile(_))
+                && self.words(side, width) == width
+                && self.piece(side, width) == 1
+        };
+        let whole = |side: Side<'_>| self.piece(side, width) == self.words(side, width);
+        let (part, layout) = match (self.source, self.destination) {
+            (Side::Tile(layout), other) if element_wise(self.source) && whole(other) => {
+                (Part::Source, layout)
+            }
+            (other, Side::Tile(layout)) if element_wise(self.destination) && whole(other) => {
+                (Part::Destination, layout)
+            }
+            _ => return None,
+        };
+        let slot = |thread, value| Slot { thread, value };
+        // The axis the first square's rows step along.
+        let (first, second) = (
+            self.threads.element(slot(0, 0))?,
+            self.threads.element(slot(0, width))?,
+        );
+        let axis = (0..last).find(|&axis| {
+            let mut next = first.clone();
+            next[axis] += 1;
+            next == second
+        })?;
+        for thread in 0..threads {
+            for square in (0..values).step_by(width * width) {
+                let start = self.threads.element(slot(thread, square))?;
+                for row in 0..width {
+                    for column in 0..width {
+                        let mut expected = start.clone();
+                        expected[axis] += row;
+                        expected[last] += column;
+                        let held = self
+                            .threads
+                            .element(slot(thread, square + row * width + column));
+                        if held != Some(expected) {
+                            return None;
+                        }
+                    }
+                }
+                for column in 0..width {
+                    let mut entry = start.clone();
+                    entry[last] += column;
+                    contiguous(layout, &entry, width, axis).ok()?;
+                }
+            }
+        }
+        Some(Crossing {
+            part,
+            rows: width,
+            axis,
+        })
+    }
+
     /// The straight-line code of one thread with vectors of `width` (which must fit):
     /// `None` where an element's expression passes the symbolic budget.
     pub fn program(&self, width: usize) -> Option<Program> {
@@ -465,26 +571,15 @@ impl<'d> TiledCopy<'d> {
                 Some(match side {
                     Side::Image => image_vars.address(&lowered.memory, &names, vars, width),
                     Side::Tile(layout) => {
-                        let last = lowered.memory.len().saturating_sub(1);
-                        let mut accesses = Vec::new();
-                        for step in (0..width.max(1)).step_by(piece) {
-                            let mut element = lowered.memory.clone();
-                            if step > 0 {
-                                element[last] =
-                                    element[last].clone().plus(Sym::constant(step as i128));
-                            }
-                            let at = crate::canon::lower_at(layout, &element, &thread_lens)?;
-                            let offset = at.offset.constants_outside_xor(vars);
-                            let index = match piece {
-                                1 => offset,
-                                _ => offset.div(words as i128, vars),
-                            };
-                            accesses.push(sym_code(&index, &names));
-                        }
+                        let steps = (0..width.max(1)).step_by(piece);
+                        let entries = (piece > 1).then_some(words);
+                        let accesses =
+                            tile_accesses(layout, &lowered.memory, steps, entries, vars, &names)?;
                         Address {
                             words,
                             piece,
                             accesses,
+                            direction: Direction::Along,
                         }
                     }
                 })
@@ -495,6 +590,7 @@ impl<'d> TiledCopy<'d> {
             };
             moves.push(Move {
                 first,
+                rows: 1,
                 element,
                 source: address(self.source, shapes[0])?,
                 destination: address(self.destination, shapes[1])?,
@@ -502,6 +598,9 @@ impl<'d> TiledCopy<'d> {
                 bounds,
             });
         }
+        let mut squares = self
+            .crossing(width)
+            .and_then(|crossing| self.squares(&moves, crossing, width, vars, &names));
         let mut interior = match image {
             true => image_vars.interior(&tile),
             false => Vec::new(),
@@ -519,7 +618,7 @@ impl<'d> TiledCopy<'d> {
             if count < 2 {
                 continue;
             }
-            for step in &mut moves {
+            for step in moves.iter_mut().chain(squares.iter_mut().flatten()) {
                 step.replace(&code, &name);
             }
             for condition in &mut interior {
@@ -536,7 +635,65 @@ impl<'d> TiledCopy<'d> {
             prologue,
             interior,
             moves,
+            squares,
         })
+    }
+
+    /// The moves of a register transpose: each `width` consecutive moves of `moves` as one
+    /// square, its crossed side one whole entry per column across the rows, its other side
+    /// the rows' accesses in turn. `None` where a move is under a padding test or an
+    /// entry's expression passes the budget.
+    fn squares(
+        &self,
+        moves: &[Move],
+        crossing: Crossing,
+        width: usize,
+        vars: Vars<'_>,
+        names: &[String],
+    ) -> Option<Vec<Move>> {
+        moves
+            .chunks(width)
+            .map(|rows| {
+                if rows.iter().any(|step| !step.valid.is_empty()) {
+                    return None;
+                }
+                let first = rows[0].first;
+                let crossed = |side: Side<'_>| -> Option<Address> {
+                    let Side::Tile(layout) = side else {
+                        return None;
+                    };
+                    let element = self.threads.element_of_thread(first)?.memory;
+                    let accesses =
+                        tile_accesses(layout, &element, 0..width, Some(width), vars, names)?;
+                    Some(Address {
+                        words: width,
+                        piece: width,
+                        accesses,
+                        direction: Direction::Across,
+                    })
+                };
+                let along = |address: fn(&Move) -> &Address| {
+                    let accesses = rows.iter().flat_map(|step| address(step).accesses.clone());
+                    Address {
+                        accesses: accesses.collect(),
+                        ..address(&rows[0]).clone()
+                    }
+                };
+                let (source, destination) = match crossing.part {
+                    Part::Source => (crossed(self.source)?, along(|step| &step.destination)),
+                    _ => (along(|step| &step.source), crossed(self.destination)?),
+                };
+                Some(Move {
+                    first,
+                    rows: width,
+                    element: rows[0].element.clone(),
+                    source,
+                    destination,
+                    valid: Vec::new(),
+                    bounds: Vec::new(),
+                })
+            })
+            .collect()
     }
 
     /// The thread-value layout's own dims that depend on the thread alone (the parts a
@@ -619,6 +776,35 @@ impl<'d> TiledCopy<'d> {
     }
 }
 
+/// The accesses of a workgroup tile to the elements `steps` past `element` along the tile's
+/// last coordinate: the entries of `words` elements that start there where `entries` is
+/// `Some(words)`, else the elements' own offsets. `None` past the symbolic budget.
+fn tile_accesses(
+    layout: &Descriptor,
+    element: &[Sym],
+    steps: impl Iterator<Item = usize>,
+    entries: Option<usize>,
+    vars: Vars<'_>,
+    names: &[String],
+) -> Option<Vec<Code>> {
+    let last = element.len().saturating_sub(1);
+    steps
+        .map(|step| {
+            let mut element = element.to_vec();
+            if step > 0 {
+                element[last] = element[last].clone().plus(Sym::constant(step as i128));
+            }
+            let at = crate::canon::lower_at(layout, &element, vars.lens)?;
+            let offset = at.offset.constants_outside_xor(vars);
+            let index = match entries {
+                Some(words) => offset.div(words as i128, vars),
+                None => offset,
+            };
+            Some(sym_code(&index, names))
+        })
+        .collect()
+}
+
 /// The run-time names a program over the image reads.
 #[derive(Default)]
 struct ImageVars {
@@ -659,6 +845,7 @@ impl ImageVars {
             words: width.max(1),
             piece: width.max(1),
             accesses: vec![index.unwrap_or(Code::Lit(0))],
+            direction: Direction::Along,
         }
     }
 
@@ -710,12 +897,33 @@ pub struct Address {
     /// The accesses, in the order of the move's elements: each the index of an entry when
     /// `piece == words`, else the element's offset.
     pub accesses: Vec<Code>,
+    /// Which of the move's values each access holds.
+    pub direction: Direction,
+}
+
+/// Which of a move's values an access holds, the values numbered row by row (a move is
+/// one vector, or a square of them: [`Move::rows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Access `k` holds the values `k · piece .. (k + 1) · piece`: a run along a row.
+    Along,
+    /// Access `k` holds value `k` of every row: a run across the rows of a square, which
+    /// the registers transpose.
+    Across,
 }
 
 impl Address {
     /// Whether the side is one access of whole entries.
     pub fn is_whole(&self) -> bool {
         self.piece == self.words && self.accesses.len() == 1
+    }
+
+    /// The place among the move's values (rows of `width`) of element `i` of access `k`.
+    pub fn position(&self, k: usize, i: usize, width: usize) -> usize {
+        match self.direction {
+            Direction::Along => k * self.piece + i,
+            Direction::Across => k + i * width,
+        }
     }
 
     /// The first element of each access, evaluated.
@@ -730,24 +938,29 @@ impl Address {
             .collect()
     }
 
-    /// The element indices the side touches, in the move's order.
-    fn elements(&self, env: &HashMap<String, u64>) -> Option<Vec<u64>> {
-        let piece = self.piece as u64;
+    /// The element indices the side touches, in the order of the move's values (rows of
+    /// `width`).
+    fn elements(&self, env: &HashMap<String, u64>, width: usize) -> Option<Vec<u64>> {
         let starts = self.starts(env)?;
-        Some(
-            starts
-                .into_iter()
-                .flat_map(|start| (0..piece).map(move |i| start + i))
-                .collect(),
-        )
+        let mut elements = vec![0; starts.len() * self.piece];
+        for (k, start) in starts.into_iter().enumerate() {
+            for i in 0..self.piece {
+                elements[self.position(k, i, width)] = start + i as u64;
+            }
+        }
+        Some(elements)
     }
 }
 
-/// One move of a thread: `width` values from the source to the destination.
+/// One move of a thread: `width` values from the source to the destination, or a square of
+/// `width` such rows that a register transpose moves at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
     /// The first value moved.
     pub first: usize,
+    /// Vectors moved: 1, or the `width` rows of a square ([`TiledCopy::crossing`]), values
+    /// `first .. first + rows · width`.
+    pub rows: usize,
     /// The tile coordinates of its first element, over the thread coordinates.
     pub element: Vec<Code>,
     pub source: Address,
@@ -816,7 +1029,12 @@ pub struct Program {
     /// Whether the tile lies wholly inside the image (empty: no image side), which lets
     /// every move run unguarded.
     pub interior: Vec<Condition>,
+    /// One vector per move: what a partial tile runs, under its guards.
     pub moves: Vec<Move>,
+    /// The same values in the squares of a register transpose ([`TiledCopy::crossing`]),
+    /// where the copy crosses a side: what an interior tile (or a copy without an image)
+    /// runs instead of `moves`.
+    pub squares: Option<Vec<Move>>,
 }
 
 /// One element copy as a program performs it: element indices on both sides.
@@ -834,6 +1052,15 @@ impl Program {
         crate::emit::code::address_ops(self.moves.iter().flat_map(|m| &m.destination.accesses))
     }
 
+    /// The moves a tile runs: the squares of a register transpose where the tile lies
+    /// wholly inside the image (`interior`), else one vector per move.
+    pub fn moves_of(&self, interior: bool) -> &[Move] {
+        match (&self.squares, interior) {
+            (Some(squares), true) => squares,
+            _ => &self.moves,
+        }
+    }
+
     /// Runs the program for one thread on 64-bit integers as the printed code does: the
     /// element copies it performs, in order. `None` where a value does not compute.
     pub fn run(&self, thread: u64, tiles: &[u64], extents: &[u64]) -> Option<Vec<Copied>> {
@@ -848,12 +1075,12 @@ impl Program {
         let holds = Condition::all_hold;
         let interior = holds(&self.interior, &env)?;
         let mut copied = Vec::new();
-        for step in &self.moves {
+        for step in self.moves_of(interior) {
             if !holds(&step.valid, &env)? || (!interior && !holds(&step.bounds, &env)?) {
                 continue;
             }
-            let sources = step.source.elements(&env)?;
-            let destinations = step.destination.elements(&env)?;
+            let sources = step.source.elements(&env, self.width)?;
+            let destinations = step.destination.elements(&env, self.width)?;
             copied.extend(
                 sources
                     .into_iter()

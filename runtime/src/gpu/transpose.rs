@@ -4,7 +4,10 @@
 //! [`TiledCopy`]: each thread's moves are straight-line WGSL, in `vec4` global accesses
 //! where the image's rows allow, with guards only at the image's edge, and the bank
 //! conflicts of every workgroup-memory instruction are known before the kernel runs
-//! ([`TransposeKernel::instructions`]).
+//! ([`TransposeKernel::instructions`]). Where a thread holds squares of four rows of four
+//! and the tile's entries run across them (a tile XOR-swizzled on groups of four, read
+//! through its transpose), it moves whole entries on both sides and transposes each
+//! square in registers ([`TiledCopy::crossing`]), as CUDA's `float4` transposes do.
 
 use super::{Batch, BoundsChecks, Buffer, Dispatch, Gpu, GpuError, Kernel, Word};
 use std::borrow::Cow;
@@ -241,9 +244,13 @@ impl Gpu {
             Raster::RowMajor => String::new(),
             order => format!(", {order} order"),
         };
+        let squares = match (load.crossing(load_width), store.crossing(store_width)) {
+            (None, None) => "",
+            _ => ", squares transposed in registers",
+        };
         let name = format!(
             "transpose through {}, threads {threads} (vec{load_width} loads, vec{store_width} \
-             stores{checks}{raster})",
+             stores{squares}{checks}{raster})",
             tile.name
         );
         let kernel = self.kernel_with(name, module, groups, [len, len], 32, bounds_checks)?;

@@ -37,9 +37,14 @@ pub fn tiled_copy(
     let (source, destination) = (buffers.get(source), buffers.get(destination));
     // The loaded vectors' locals: `v0`, `v4`, … unless a name of the program has that form.
     let taken = |prefix: &str| {
-        let moves = program.moves.iter();
+        let moves = program.moves.iter().chain(program.squares.iter().flatten());
         moves
-            .map(|m| format!("{prefix}{}", m.first))
+            .flat_map(|m| {
+                let parts = (0..m.source.accesses.len()).map(|k| format!("_{k}"));
+                std::iter::once(String::new())
+                    .chain(parts)
+                    .map(move |part| format!("{prefix}{}{part}", m.first))
+            })
             .any(|n| names.used.contains(&n))
     };
     let vector = ["v", "vector", "loaded"]
@@ -49,16 +54,25 @@ pub fn tiled_copy(
     // Bounds are not checked against u32 here: the runtime refuses images whose indices do
     // not fit.
     let test = |tests: &[Condition]| conjunction(tests, &names, &None).unwrap_or_default();
+    // An interior tile runs the squares of a register transpose where the copy has them.
     let moves = |guarded: bool| -> Block {
         let mut out = Block::new();
-        for step in &program.moves {
+        for step in program.moves_of(!guarded) {
             let mut tests = step.valid.clone();
             if guarded {
                 tests.extend(step.bounds.iter().cloned());
             }
             let copy = |block: &mut Block| {
                 let buffers = (source, destination);
-                copy_statements(block, step, buffers, vector, writes.convert, &names);
+                let width = program.width;
+                copy_statements(
+                    block,
+                    step,
+                    buffers,
+                    (vector, width),
+                    writes.convert,
+                    &names,
+                );
             };
             let zero = |block: &mut Block| zero_statements(block, step, destination, &names);
             let zeros = guarded && writes.outside == Outside::Zero && !step.bounds.is_empty();
@@ -131,12 +145,14 @@ fn zero_statements(block: &mut Block, step: &Move, destination: &str, names: &Na
 
 /// The WGSL statements of one move: one assignment where both sides are one access of
 /// whole entries; otherwise the source's vector entries bound to locals (`v0`, `v0_1`, …)
-/// and the destination's accesses assembled from their components.
+/// and the destination's accesses assembled from their components — across the locals
+/// where the move is a square that the registers transpose. `width` is the program's
+/// values per vector.
 fn copy_statements(
     block: &mut Block,
     step: &Move,
     (source, destination): (&str, &str),
-    vector: &str,
+    (vector, width): (&str, usize),
     convert: Option<&str>,
     names: &Names,
 ) {
@@ -155,29 +171,31 @@ fn copy_statements(
         return;
     }
     let lanes = ["x", "y", "z", "w"];
-    // The source's elements, in order, as expressions.
-    let mut elements = Vec::new();
+    // The source's elements as expressions, in the order of the move's values.
+    let mut elements = vec![String::new(); from.accesses.len() * from.piece];
     for k in 0..from.accesses.len() {
         let read = access(source, from, k, names);
         match from.piece {
-            1 => elements.push(read),
+            1 => elements[from.position(k, 0, width)] = read,
             piece => {
                 let local = match from.accesses.len() {
                     1 => format!("{vector}{}", step.first),
                     _ => format!("{vector}{}_{k}", step.first),
                 };
                 block.let_(&local, read);
-                elements.extend((0..piece).map(|i| format!("{local}.{}", lanes[i % 4])));
+                for i in 0..piece {
+                    elements[from.position(k, i, width)] = format!("{local}.{}", lanes[i % 4]);
+                }
             }
         }
     }
-    for (k, parts) in elements.chunks(to.piece.max(1)).enumerate() {
-        let value = match parts {
-            [one] => converted(one.clone(), 1),
-            parts => {
-                let parts: Vec<String> = parts.iter().map(|p| converted(p.clone(), 1)).collect();
-                format!("vec{}({})", parts.len(), parts.join(", "))
-            }
+    for k in 0..to.accesses.len() {
+        let parts: Vec<String> = (0..to.piece)
+            .map(|i| converted(elements[to.position(k, i, width)].clone(), 1))
+            .collect();
+        let value = match &parts[..] {
+            [one] => one.clone(),
+            parts => format!("vec{}({})", parts.len(), parts.join(", ")),
         };
         block.assign(access(destination, to, k, names), value);
     }
