@@ -281,6 +281,56 @@ fn transpose_summary(rows: &[Row], verdicts: &[(String, Option<usize>)], plain: 
     );
 }
 
+/// A copy of a `side × side` image of words through 64 × 64 workgroup tiles of `vec4`s,
+/// each row loaded by one thread and stored by another: the staging of a transpose without
+/// its transpose.
+fn staged_copy(side: usize) -> String {
+    let stride = side / 4;
+    format!(
+        "@group(0) @binding(0) var<storage, read> input: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> output: array<vec4<u32>>;
+var<workgroup> tile: array<vec4<u32>, 1024>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {{
+    let r0 = group.y * 64u;
+    let c0 = group.x * 16u;
+    let tc = thread & 15u;
+    let tr = thread >> 4u;
+    tile[(tr * 4u) * 16u + tc] = input[(r0 + tr * 4u) * {stride}u + c0 + tc];
+    tile[(tr * 4u + 1u) * 16u + tc] = input[(r0 + tr * 4u + 1u) * {stride}u + c0 + tc];
+    tile[(tr * 4u + 2u) * 16u + tc] = input[(r0 + tr * 4u + 2u) * {stride}u + c0 + tc];
+    tile[(tr * 4u + 3u) * 16u + tc] = input[(r0 + tr * 4u + 3u) * {stride}u + c0 + tc];
+    workgroupBarrier();
+    output[(r0 + tr) * {stride}u + c0 + tc] = tile[tr * 16u + tc];
+    output[(r0 + tr + 16u) * {stride}u + c0 + tc] = tile[(tr + 16u) * 16u + tc];
+    output[(r0 + tr + 32u) * {stride}u + c0 + tc] = tile[(tr + 32u) * 16u + tc];
+    output[(r0 + tr + 48u) * {stride}u + c0 + tc] = tile[(tr + 48u) * 16u + tc];
+}}
+"
+    )
+}
+
+/// A tiled copy's WGSL with each function's partial-tile moves cut: what follows the
+/// interior's `return;` up to the function's end.
+fn interior_only(wgsl: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in wgsl.lines() {
+        if line.trim_start().starts_with("// A partial tile") {
+            skipping = true;
+        }
+        if skipping && line == "}" {
+            skipping = false;
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -526,6 +576,41 @@ fn main() -> Result<(), GpuError> {
         check(kernel.name(), ok);
         rows.push(measure(&gpu, kernel, &input, &output, runs)?);
         verdicts.push((kernel.name().to_owned(), *verdict));
+    }
+
+    // Where a transpose's time goes: the same 64 × 64 tiles copied through workgroup
+    // memory without transposing them (each thread loads four rows of a `vec4` and, after
+    // the barrier, stores four rows that other threads loaded), beside the plain copy.
+    let staged = gpu.wgsl_kernel(
+        "staged copy through a 64 × 64 workgroup tile (vec4, no transpose)",
+        &staged_copy(side),
+        [(side / 64) as u32, (side / 64) as u32],
+        [side * side, side * side],
+    )?;
+    staged.run(&gpu, (&input, &output))?;
+    check(staged.name(), gpu.download(&output)? == image);
+    rows.push(measure(&gpu, &staged, &input, &output, runs)?);
+
+    // And the fastest transposes without their partial-tile code (every tile of a square
+    // image whose side is a multiple of 64 is whole): what the edge's guarded moves cost
+    // an interior tile, through the registers they claim.
+    for (tile, threads) in [
+        (&Xor4Tile64::DESCRIPTOR, Squares256x64::THREAD_VALUES),
+        (&Xor4Tile::DESCRIPTOR, Threads128::THREAD_VALUES),
+    ] {
+        let built = gpu.transpose_kernel(side, side, &Transpose::new(tile, threads))?;
+        let groups = (side / tile.shape()[0]) as u32;
+        let interior = gpu.wgsl_kernel(
+            format!("{} (interior only)", built.kernel.name()),
+            &interior_only(built.kernel.wgsl()),
+            [groups, groups],
+            [side * side, side * side],
+        )?;
+        interior.run(&gpu, (&input, &output))?;
+        let data = gpu.download(&output)?;
+        let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
+        check(interior.name(), ok);
+        rows.push(measure(&gpu, &interior, &input, &output, runs)?);
     }
 
     let plain = rows[0].gbs();
