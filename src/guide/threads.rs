@@ -91,6 +91,15 @@
 //! misaligned rows are `CopyError`s. The rustdoc of a tiled copy lists every instruction with
 //! its bank conflicts or transactions.
 //!
+//! Where a workgroup tile's entries run across a thread's vectors instead of along them — a
+//! tile XOR-swizzled on groups of four read through its transpose, or a column-major tile
+//! written from rows — and each thread holds squares of four consecutive rows of four, the
+//! copy moves a square at once: four whole entries across its rows, transposed in registers
+//! (`let v0_0 = tile[…]; … output[…] = vec4(v0_0.x, v0_1.x, v0_2.x, v0_3.x);`), as CUDA's
+//! `float4` transposes do, instead of sixteen single words. Interior tiles run the squares,
+//! partial tiles the guarded moves; `TiledCopy::crossing` (swizzle-core) says when it
+//! applies, and the copy's rustdoc says it did.
+//!
 //! `swizzle show FILE` draws a thread-value layout as its tile with `thread.value` in every
 //! cell, and `swizzle svg FILE --layout T` colours the tile by thread; for the `Rows` layout
 //! above:

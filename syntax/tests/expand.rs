@@ -176,3 +176,34 @@ fn tiled_copy_and_raster() {
         "
     ));
 }
+
+#[test]
+fn register_transpose() {
+    // The store of a transpose: the XOR tile read through its transpose, whose entries of
+    // four words run down the columns; each thread's square of four rows of four moves as
+    // four whole entries, transposed in registers, at interior tiles.
+    insta::assert_snapshot!(expand(
+        r"
+        /// The workgroup's tile read through its transpose: `[x, y]` of the loaded tile.
+        layout Transposed {
+            memory [yo: 8, yi: 4, xo: 8, xi: 4];
+            xor xo by yo;
+            merge [yo, yi] -> y;
+            merge [xo, xi] -> x;
+            coords [x, y];
+        }
+        /// 64 threads, each a square of four consecutive rows of four.
+        threads Squares {
+            tile [r: 32, c: 32];
+            unmerge c -> [tc: 8, v: 4];
+            unmerge r -> [tr: 8, k: 4];
+            merge [tr, tc] -> thread;
+            threads [thread];
+            values [k, v];
+        }
+        /// Stores the transposed tile into the output image.
+        kernel StoreTile = tiled_copy(Transposed -> image, threads Squares,
+            buffers(tile, output), assert conflict_free);
+        "
+    ));
+}

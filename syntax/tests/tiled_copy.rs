@@ -9,9 +9,7 @@ use proptest::prelude::*;
 use swizzle_core::emit::wgsl;
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::threads::Slot;
-use swizzle_core::plans::tiled_copy::{
-    self, Copied, Cost, Crossing, Direction, Part, Side, TiledCopy,
-};
+use swizzle_core::plans::tiled_copy::{self, Copied, Cost, Direction, Part, Side, TiledCopy};
 
 /// A random thread-value layout over a `rows × columns` tile: each coordinate split into a
 /// thread part and a value part, the parts ordered and merged at random, the value parts

@@ -9,7 +9,7 @@ use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;
 use quote::quote;
 use swizzle_core::emit::wgsl;
-use swizzle_core::plans::tiled_copy::{Address, Cost, Move, Program};
+use swizzle_core::plans::tiled_copy::{Address, Cost, Move, Part, Program};
 
 pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     let TiledCopyItem {
@@ -249,11 +249,21 @@ fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
 /// `vectors of 4 (single elements on `XorTile`)`.
 fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
     let core = copy.copy();
-    let split: Vec<String> = [(core.source, from), (core.destination, to)]
+    let crossed = core.crossing(copy.width).map(|crossing| crossing.part);
+    let parts = [
+        (Part::Source, core.source, from),
+        (Part::Destination, core.destination, to),
+    ];
+    let split: Vec<String> = parts
         .into_iter()
-        .filter_map(|(side, name)| {
+        .filter_map(|(part, side, name)| {
             let piece = core.piece(side, copy.width);
-            (piece < copy.width).then(|| match piece {
+            let width = copy.width;
+            (piece < width).then(|| match piece {
+                _ if crossed == Some(part) => format!(
+                    "{name} in whole entries across squares of {width} × {width} values \
+                     transposed in registers, in single elements at partial tiles"
+                ),
                 1 => format!("single elements on {name}"),
                 piece => format!("vectors of {piece} on {name}"),
             })
