@@ -295,10 +295,11 @@
 //! ```
 //!
 //! The destination is cut into bands of 64 rows (one per thread above 1 MiB) and blocks of 512
-//! columns; inside a block, 8 × 8 squares of 4-byte elements (4 × 4 of 8-byte ones) are
-//! transposed in AVX2 registers, two by two so that every cache line is used whole; other
-//! element sizes, edges and non-x86 CPUs take scalar code (`copy_views_with(Level::Runs.into(),
-//! ..)` pins it). Views of more coordinates are copied plane by plane (a batch of matrices:
+//! columns; inside a block, squares are transposed in registers: with AVX-512, 16 × 16 of
+//! 4-byte elements (8 × 8 of 8-byte ones), each line of a square one 64-byte register, written
+//! straight into the destination; with AVX2, 8 × 8 (4 × 4) staged through a tile in L1 so that
+//! every cache line is written whole. Other element sizes, edges and non-x86 CPUs take scalar
+//! code (`copy_views_with(Level::Runs.into(), ..)` pins it). Views of more coordinates are copied plane by plane (a batch of matrices:
 //! each transposed). `cargo bench --bench transpose` compares it with the `transpose` crate.
 //!
 //! ## Errors

@@ -1,10 +1,11 @@
 //! Copies between two [`View`]s of one image. Where both store the same coordinate fastest,
 //! the copy moves lines; where they do not (row-major ↔ column-major), it is a transpose:
 //! the plane is cut into bands of 64 destination rows and blocks of columns, and each block
-//! into register-sized squares transposed in registers (AVX2: 8 × 8 of 4-byte elements,
-//! 4 × 4 of 8-byte ones) and staged in L1 a tile of 64 rows × 256 bytes at a time, with
-//! scalar code at the edges and for other element sizes. More coordinates are planes of
-//! two, one after the other.
+//! into register-sized squares transposed in registers, with scalar code at the edges and
+//! for other element sizes: AVX2 squares (8 × 8 of 4-byte elements, 4 × 4 of 8-byte ones)
+//! staged in L1 a tile of 64 rows × 256 bytes at a time; AVX-512 squares (16 × 16 and 8 × 8,
+//! a whole cache line a register) written straight into the destination. More coordinates
+//! are planes of two, one after the other.
 
 use super::{Element, KernelError, Level, Options, View};
 
@@ -33,8 +34,8 @@ pub fn copy_views<E: Element>(
     copy_views_with(Options::default(), from, to, src, dst)
 }
 
-/// [`copy_views`] as `options` say: the level ([`Level::Runs`]: scalar code on any CPU;
-/// AVX-512 runs the AVX2 squares) and the threads.
+/// [`copy_views`] as `options` say: the level ([`Level::Runs`]: scalar code on any CPU) and
+/// the threads.
 pub fn copy_views_with<E: Element>(
     options: Options,
     from: &View,
@@ -247,8 +248,9 @@ impl Plane {
         let whole = match (square::<E>(level), contiguous) {
             (Some(side), true) => {
                 let whole = [rows - rows % side, cols - cols % side];
-                let covered =
-                    whole[0] > 0 && whole[1] > 0 && self.squares(block, whole, side, src, dst);
+                let covered = whole[0] > 0
+                    && whole[1] > 0
+                    && self.squares(level, block, whole, side, src, dst);
                 if covered { whole } else { [0, 0] }
             }
             _ => [0, 0],
@@ -267,10 +269,11 @@ impl Plane {
         }
     }
 
-    /// The `whole[0] × whole[1]` elements at the block's start in squares of `side`, in
-    /// registers; `false` (nothing written) if a square would reach past a buffer.
+    /// The `whole[0] × whole[1]` elements at the block's start in `level`'s squares of
+    /// `side`, in registers; `false` (nothing written) if a square would reach past a buffer.
     fn squares<E: Element>(
         &self,
+        level: Level,
         block: &Block,
         whole: [usize; 2],
         side: usize,
@@ -298,37 +301,41 @@ impl Plane {
                 src_line: self.src_col * size,
                 dst_line: self.dst_row * size,
             };
+            let (from, to) = (
+                src.as_ptr().wrapping_add(src_start).cast(),
+                dst.as_mut_ptr().wrapping_add(dst_start).cast(),
+            );
             // SAFETY: `square` gives a side only at the AVX2 and AVX-512 levels (checked as
-            // available by `copy_views_with`, and both have AVX2) and for 4- and 8-byte
-            // elements, the squares `transpose_area` has. Source element (r, c) of the area
-            // lies at `src_start + r + c · src_col` (`src_row` is 1) and destination element
-            // at `dst_start + r · dst_row + c` (`dst_col` is 1): both grow with `r` and `c`,
-            // so the last element of each, checked against the buffers just above, bounds
-            // them all.
+            // available by `copy_views_with`: AVX-512 has AVX-512 F, and both have AVX2),
+            // for 4- and 8-byte elements, the side of the level's squares. Source element
+            // (r, c) of the area lies at `src_start + r + c · src_col` (`src_row` is 1) and
+            // destination element at `dst_start + r · dst_row + c` (`dst_col` is 1): both
+            // grow with `r` and `c`, so the last element of each, checked against the
+            // buffers just above, bounds them all (and the starts lie inside them).
             unsafe {
-                super::transpose_x86::transpose_area(
-                    src.as_ptr().add(src_start).cast(),
-                    dst.as_mut_ptr().add(dst_start).cast(),
-                    area,
-                );
+                match level {
+                    Level::Avx512 => super::transpose_x86::transpose_area_avx512(from, to, area),
+                    _ => super::transpose_x86::transpose_area(from, to, area),
+                }
             }
             true
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (src_start, dst_start, side);
+            let _ = (level, src_start, dst_start, side);
             false
         }
     }
 }
 
 /// Elements per side of the squares transposed in registers at `level`, for elements of
-/// `E`: AVX2's eight 4-byte or four 8-byte lanes (none at NEON yet: runs there).
+/// `E`: a register's lanes, AVX2's eight 4-byte or four 8-byte ones, AVX-512's sixteen or
+/// eight (none at NEON yet: runs there).
 fn square<E>(level: Level) -> Option<usize> {
+    let lanes = level.register_bytes() / size_of::<E>().max(1);
     match (level, size_of::<E>()) {
         (Level::Runs | Level::Neon, _) => None,
-        (_, 4) => Some(8),
-        (_, 8) => Some(4),
+        (_, 4 | 8) => Some(lanes),
         _ => None,
     }
 }
