@@ -98,7 +98,9 @@
 //! (`let v0_0 = tile[…]; … output[…] = vec4(v0_0.x, v0_1.x, v0_2.x, v0_3.x);`), as CUDA's
 //! `float4` transposes do, instead of sixteen single words. Interior tiles run the squares,
 //! partial tiles the guarded moves; `TiledCopy::crossing` (swizzle-core) says when it
-//! applies, and the copy's rustdoc says it did.
+//! applies, and the copy's rustdoc says it did. The analysis (and `assert conflict_free`)
+//! judges the squares, which every whole tile runs; `K::run` on the CPU moves the same
+//! elements one by one.
 //!
 //! `swizzle show FILE` draws a thread-value layout as its tile with `thread.value` in every
 //! cell, and `swizzle svg FILE --layout T` colours the tile by thread; for the `Rows` layout

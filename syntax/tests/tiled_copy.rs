@@ -149,19 +149,29 @@ fn expected(copy: &TiledCopy<'_>, thread: usize, tile: &[usize], extents: &[usiz
 }
 
 prop_compose! {
-    /// Threads that each hold squares of 4 × 4 values (rows first, so that a thread's
-    /// vectors of four lie on four consecutive rows): what a register transpose takes.
+    /// Threads that each hold squares of 4 × 4 values, one or more (rows first, so that a
+    /// thread's vectors of four lie on four consecutive rows): what a register transpose
+    /// takes.
     fn squares()(
         rows in prop::sample::select(vec![4usize, 8, 16]),
         columns in prop::sample::select(vec![4usize, 8, 16, 32]),
         merged in any::<bool>(),
         transposed in any::<bool>(),
         xor in any::<bool>(),
+    )(
+        row_values in prop::sample::select(
+            [4usize, 8, 16].into_iter().filter(|v| rows.is_multiple_of(*v)).collect::<Vec<_>>()
+        ),
+        rows in Just(rows),
+        columns in Just(columns),
+        merged in Just(merged),
+        transposed in Just(transposed),
+        xor in Just(xor),
     ) -> Threads {
         Threads {
             rows,
             columns,
-            row_values: 4,
+            row_values,
             column_values: 4,
             merged,
             transposed,
@@ -240,6 +250,13 @@ fn check_copy(
         let program = copy
             .program(width)
             .ok_or_else(|| TestCaseError::fail(format!("no program\n{text}")))?;
+        // The squares the program runs are the ones the analysis and the docs describe.
+        prop_assert_eq!(
+            program.squares.is_some(),
+            copy.crossing(width).is_some(),
+            "{}",
+            text
+        );
         // An image of whole and partial tiles, its rows a multiple of the vectors.
         let rows = threads.rows + extra.0;
         let columns = (threads.columns + extra.1).div_ceil(width) * width;

@@ -1049,7 +1049,8 @@ impl Program {
     /// ([`address_ops`](crate::emit::code::address_ops): each distinct one once, a literal
     /// added last folded into the access), beyond the prologue's thread coordinates.
     pub fn destination_address_ops(&self) -> usize {
-        crate::emit::code::address_ops(self.moves.iter().flat_map(|m| &m.destination.accesses))
+        let moves = self.moves_of(true).iter();
+        crate::emit::code::address_ops(moves.flat_map(|m| &m.destination.accesses))
     }
 
     /// The moves a tile runs: the squares of a register transpose where the tile lies

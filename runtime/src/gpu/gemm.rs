@@ -601,8 +601,12 @@ impl<'a> Scalar<'a> {
                 continue;
             }
             // A move the tile takes in pieces is one store per piece, each costing (at
-            // most) what its worst piece does.
-            let piece = load.copy.piece(load.copy.destination, load.width).max(1);
+            // most) what its worst piece does; a square written across its rows is one
+            // store of a whole entry per vector.
+            let piece = match load.copy.crossing(load.width) {
+                Some(crossing) if crossing.part == tiled_copy::Part::Destination => load.width,
+                _ => load.copy.piece(load.copy.destination, load.width).max(1),
+            };
             cost.store_wavefronts[i] = instructions
                 .iter()
                 .map(|instruction| match &instruction.destination {

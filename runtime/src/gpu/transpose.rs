@@ -166,11 +166,13 @@ impl Gpu {
                 )
             })
         };
+        let (load_program, store_program) =
+            (program(&load, load_width)?, program(&store, store_width)?);
         let words = tiled_copy::entry_words(tile, 4);
         let load_wgsl = wgsl::tiled_copy(
             "load_tile",
             &format!("Loads the input's tile into `{}`.", tile.name),
-            &program(&load, load_width)?,
+            &load_program,
             ("input", "tile"),
             wgsl::Writes::default(),
         );
@@ -180,7 +182,7 @@ impl Gpu {
                 "Stores the transpose of `{}` into the output's tile.",
                 tile.name
             ),
-            &program(&store, store_width)?,
+            &store_program,
             ("tile", "output"),
             wgsl::Writes::default(),
         );
@@ -244,7 +246,7 @@ impl Gpu {
             Raster::RowMajor => String::new(),
             order => format!(", {order} order"),
         };
-        let squares = match (load.crossing(load_width), store.crossing(store_width)) {
+        let squares = match (&load_program.squares, &store_program.squares) {
             (None, None) => "",
             _ => ", squares transposed in registers",
         };

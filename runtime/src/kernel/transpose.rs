@@ -306,7 +306,7 @@ impl Plane {
                 dst.as_mut_ptr().wrapping_add(dst_start).cast(),
             );
             // SAFETY: `square` gives a side only at the AVX2 and AVX-512 levels (checked as
-            // available by `copy_views_with`: AVX-512 has AVX-512 F, and both have AVX2),
+            // available by `copy_views_with`: each has the target features of its squares)
             // for 4- and 8-byte elements, the side of the level's squares. Source element
             // (r, c) of the area lies at `src_start + r + c · src_col` (`src_row` is 1) and
             // destination element at `dst_start + r · dst_row + c` (`dst_col` is 1): both
@@ -315,7 +315,8 @@ impl Plane {
             unsafe {
                 match level {
                     Level::Avx512 => super::transpose_x86::transpose_area_avx512(from, to, area),
-                    _ => super::transpose_x86::transpose_area(from, to, area),
+                    Level::Avx2 => super::transpose_x86::transpose_area(from, to, area),
+                    Level::Runs | Level::Neon => return false,
                 }
             }
             true

@@ -173,7 +173,8 @@ unsafe fn square_4x4(src: *const u8, src_line: usize, dst: *mut u8, dst_line: us
     }
 }
 
-/// Transposes every square of `area` straight into the destination with AVX-512: squares
+/// Transposes every square of `area` straight into the destination with AVX-512 F (which
+/// the AVX-512 level has, with more: CPUs with AVX-512 F alone run the AVX2 squares): squares
 /// of 16 × 16 4-byte elements or 8 × 8 8-byte ones, one 64-byte register a line. Each
 /// square reads 16 (8) source lines and writes as many destination lines, each a whole
 /// cache line where the lines are aligned, so every line is read and written once, whole,
@@ -205,8 +206,8 @@ pub unsafe fn transpose_area_avx512(src: *const u8, dst: *mut u8, area: Area) {
                 let from = src.add(r * size + c * src_line);
                 let to = dst.add(r * dst_line + c * size);
                 match size {
-                    4 => square_16x16(from, src_line, to, dst_line),
-                    _ => square_8x8_wide(from, src_line, to, dst_line),
+                    4 => square_16x16_avx512(from, src_line, to, dst_line),
+                    _ => square_8x8_avx512(from, src_line, to, dst_line),
                 }
             }
         }
@@ -222,7 +223,7 @@ pub unsafe fn transpose_area_avx512(src: *const u8, dst: *mut u8, area: Area) {
 /// dst_line` for `k` in `0..16`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn square_16x16(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
+unsafe fn square_16x16_avx512(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
     // SAFETY: the caller's contract: line k holds 64 readable bytes.
     let line: [__m512; 16] =
         std::array::from_fn(|k| unsafe { _mm512_loadu_ps(src.add(k * src_line).cast()) });
@@ -270,7 +271,7 @@ unsafe fn square_16x16(src: *const u8, src_line: usize, dst: *mut u8, dst_line: 
 /// dst_line` for `k` in `0..8`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn square_8x8_wide(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
+unsafe fn square_8x8_avx512(src: *const u8, src_line: usize, dst: *mut u8, dst_line: usize) {
     // SAFETY: the caller's contract: line k holds 64 readable bytes.
     let line: [__m512d; 8] =
         std::array::from_fn(|k| unsafe { _mm512_loadu_pd(src.add(k * src_line).cast()) });

@@ -249,7 +249,11 @@ fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
 /// `vectors of 4 (single elements on `XorTile`)`.
 fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
     let core = copy.copy();
-    let crossed = core.crossing(copy.width).map(|crossing| crossing.part);
+    // The side the program's squares cross, where it has them.
+    let crossed = match copy.program.squares {
+        Some(_) => core.crossing(copy.width).map(|crossing| crossing.part),
+        None => None,
+    };
     let parts = [
         (Part::Source, core.source, from),
         (Part::Destination, core.destination, to),
