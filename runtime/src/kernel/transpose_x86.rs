@@ -243,22 +243,15 @@ unsafe fn square_16x16_avx512(src: *const u8, src_line: usize, dst: *mut u8, dst
         quads[4 * j + 2] = _mm512_shuffle_ps::<0x44>(hi, hi2);
         quads[4 * j + 3] = _mm512_shuffle_ps::<0xEE>(hi, hi2);
     }
-    // Column 4L + k is lane L of quads[k], [4 + k], [8 + k], [12 + k]: even lanes of the
-    // first two and of the last two, then their even and odd lanes.
+    // Column 4L + k is lane L of quads[k], [4 + k], [8 + k], [12 + k].
     for k in 0..4 {
-        let even = _mm512_shuffle_f32x4::<0x88>(quads[k], quads[4 + k]);
-        let odd = _mm512_shuffle_f32x4::<0xDD>(quads[k], quads[4 + k]);
-        let even2 = _mm512_shuffle_f32x4::<0x88>(quads[8 + k], quads[12 + k]);
-        let odd2 = _mm512_shuffle_f32x4::<0xDD>(quads[8 + k], quads[12 + k]);
-        let columns = [
-            (k, _mm512_shuffle_f32x4::<0x88>(even, even2)),
-            (4 + k, _mm512_shuffle_f32x4::<0x88>(odd, odd2)),
-            (8 + k, _mm512_shuffle_f32x4::<0xDD>(even, even2)),
-            (12 + k, _mm512_shuffle_f32x4::<0xDD>(odd, odd2)),
-        ];
-        for (column, row) in columns {
-            // SAFETY: the caller's contract: line `column` holds 64 writable bytes.
-            unsafe { _mm512_storeu_ps(dst.add(column * dst_line).cast(), row) };
+        let lanes = [quads[k], quads[4 + k], quads[8 + k], quads[12 + k]];
+        for (i, row) in gather_lanes(lanes.map(|q| _mm512_castps_si512(q)))
+            .into_iter()
+            .enumerate()
+        {
+            // SAFETY: the caller's contract: line `4i + k` holds 64 writable bytes.
+            unsafe { _mm512_storeu_si512(dst.add((4 * i + k) * dst_line).cast(), row) };
         }
     }
 }
@@ -283,19 +276,36 @@ unsafe fn square_8x8_avx512(src: *const u8, src_line: usize, dst: *mut u8, dst_l
     }
     // Column 2L + k is lane L of pairs[k], [2 + k], [4 + k], [6 + k].
     for k in 0..2 {
-        let even = _mm512_shuffle_f64x2::<0x88>(pairs[k], pairs[2 + k]);
-        let odd = _mm512_shuffle_f64x2::<0xDD>(pairs[k], pairs[2 + k]);
-        let even2 = _mm512_shuffle_f64x2::<0x88>(pairs[4 + k], pairs[6 + k]);
-        let odd2 = _mm512_shuffle_f64x2::<0xDD>(pairs[4 + k], pairs[6 + k]);
-        let columns = [
-            (k, _mm512_shuffle_f64x2::<0x88>(even, even2)),
-            (2 + k, _mm512_shuffle_f64x2::<0x88>(odd, odd2)),
-            (4 + k, _mm512_shuffle_f64x2::<0xDD>(even, even2)),
-            (6 + k, _mm512_shuffle_f64x2::<0xDD>(odd, odd2)),
-        ];
-        for (column, row) in columns {
-            // SAFETY: the caller's contract: line `column` holds 64 writable bytes.
-            unsafe { _mm512_storeu_pd(dst.add(column * dst_line).cast(), row) };
+        let lanes = [pairs[k], pairs[2 + k], pairs[4 + k], pairs[6 + k]];
+        for (i, row) in gather_lanes(lanes.map(|p| _mm512_castpd_si512(p)))
+            .into_iter()
+            .enumerate()
+        {
+            // SAFETY: the caller's contract: line `2i + k` holds 64 writable bytes.
+            unsafe { _mm512_storeu_si512(dst.add((2 * i + k) * dst_line).cast(), row) };
         }
     }
+}
+
+/// The last step of both AVX-512 squares, a 4 × 4 transpose of 128-bit lanes: output `i`
+/// holds lane `i` of each input, in the inputs' order. Even lanes of the first two inputs
+/// and of the last two, then their even and odd lanes. Lane shuffles move 16 bytes whole,
+/// so the squares' element types travel through it as integers.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn gather_lanes([a, b, c, d]: [__m512i; 4]) -> [__m512i; 4] {
+    let (even, odd) = (
+        _mm512_shuffle_i32x4::<0x88>(a, b),
+        _mm512_shuffle_i32x4::<0xDD>(a, b),
+    );
+    let (even2, odd2) = (
+        _mm512_shuffle_i32x4::<0x88>(c, d),
+        _mm512_shuffle_i32x4::<0xDD>(c, d),
+    );
+    [
+        _mm512_shuffle_i32x4::<0x88>(even, even2),
+        _mm512_shuffle_i32x4::<0x88>(odd, odd2),
+        _mm512_shuffle_i32x4::<0xDD>(even, even2),
+        _mm512_shuffle_i32x4::<0xDD>(odd, odd2),
+    ]
 }
