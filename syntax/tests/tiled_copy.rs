@@ -252,8 +252,8 @@ fn check_copy(
             .ok_or_else(|| TestCaseError::fail(format!("no program\n{text}")))?;
         // The squares the program runs are the ones the analysis and the docs describe.
         prop_assert_eq!(
-            program.squares.is_some(),
-            copy.crossing(width).is_some(),
+            program.squares.as_ref().map(|s| s.crossing),
+            copy.crossing(width),
             "{}",
             text
         );
@@ -358,9 +358,9 @@ fn register_transposes_cross_tiles_whose_entries_run_across_the_vectors() {
         // Two values per thread along a row make no square.
         assert_eq!(copy.crossing(2), None);
         let program = copy.program(width).expect("folds");
-        assert_eq!(program.squares.is_some(), crossed.is_some());
+        assert_eq!(program.squares.as_ref().map(|s| s.crossing), crossing);
         if let Some(part) = crossed {
-            let squares = program.squares.as_ref().expect("squares");
+            let squares = &program.squares.as_ref().expect("squares").moves;
             assert_eq!(squares.len(), 1);
             let square = &squares[0];
             assert_eq!(square.rows, 4);

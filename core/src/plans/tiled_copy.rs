@@ -598,9 +598,10 @@ impl<'d> TiledCopy<'d> {
                 bounds,
             });
         }
-        let mut squares = self
-            .crossing(width)
-            .and_then(|crossing| self.squares(&moves, crossing, width, vars, &names));
+        let mut squares = self.crossing(width).and_then(|crossing| {
+            let moves = self.squares(&moves, crossing, width, vars, &names)?;
+            Some(Squares { crossing, moves })
+        });
         let mut interior = match image {
             true => image_vars.interior(&tile),
             false => Vec::new(),
@@ -618,7 +619,10 @@ impl<'d> TiledCopy<'d> {
             if count < 2 {
                 continue;
             }
-            for step in moves.iter_mut().chain(squares.iter_mut().flatten()) {
+            for step in moves
+                .iter_mut()
+                .chain(squares.iter_mut().flat_map(|s| &mut s.moves))
+            {
                 step.replace(&code, &name);
             }
             for condition in &mut interior {
@@ -1031,10 +1035,17 @@ pub struct Program {
     pub interior: Vec<Condition>,
     /// One vector per move: what a partial tile runs, under its guards.
     pub moves: Vec<Move>,
-    /// The same values in the squares of a register transpose ([`TiledCopy::crossing`]),
-    /// where the copy crosses a side: what an interior tile (or a copy without an image)
-    /// runs instead of `moves`.
-    pub squares: Option<Vec<Move>>,
+    /// The same values in the squares of a register transpose, where the copy crosses a
+    /// side: what an interior tile (or a copy without an image) runs instead of `moves`.
+    pub squares: Option<Squares>,
+}
+
+/// The squares of a register transpose in a [`Program`]: the side they cross
+/// ([`TiledCopy::crossing`], found once as the program is made) and one move per square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Squares {
+    pub crossing: Crossing,
+    pub moves: Vec<Move>,
 }
 
 /// One element copy as a program performs it: element indices on both sides.
@@ -1057,7 +1068,7 @@ impl Program {
     /// wholly inside the image (`interior`), else one vector per move.
     pub fn moves_of(&self, interior: bool) -> &[Move] {
         match (&self.squares, interior) {
-            (Some(squares), true) => squares,
+            (Some(squares), true) => &squares.moves,
             _ => &self.moves,
         }
     }

@@ -37,7 +37,10 @@ pub fn tiled_copy(
     let (source, destination) = (buffers.get(source), buffers.get(destination));
     // The loaded vectors' locals: `v0`, `v4`, … unless a name of the program has that form.
     let taken = |prefix: &str| {
-        let moves = program.moves.iter().chain(program.squares.iter().flatten());
+        let moves = program
+            .moves
+            .iter()
+            .chain(program.squares.iter().flat_map(|squares| &squares.moves));
         moves
             .flat_map(|m| {
                 let parts = (0..m.source.accesses.len()).map(|k| format!("_{k}"));

@@ -250,10 +250,7 @@ fn one_move(step: &Move, width: usize, guarded: bool) -> TokenStream {
 fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
     let core = copy.copy();
     // The side the program's squares cross, where it has them.
-    let crossed = match copy.program.squares {
-        Some(_) => core.crossing(copy.width).map(|crossing| crossing.part),
-        None => None,
-    };
+    let crossed = copy.program.squares.as_ref().map(|s| s.crossing.part);
     let parts = [
         (Part::Source, core.source, from),
         (Part::Destination, core.destination, to),
