@@ -17,7 +17,9 @@
 //! (`common/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each
 //! checked exact and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks
 //! them by label up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their
-//! multiply-adds and without their fetches).
+//! multiply-adds and without their fetches); `-- stats` (then nothing else): what the
+//! driver made of the workgroup-scope kernels, registers, shared and local memory
+//! (`common/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -135,6 +137,8 @@ static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
 static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
 static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 
+#[path = "common/driver_stats.rs"]
+mod driver_stats;
 #[path = "../tests/common/stored.rs"]
 mod stored;
 #[path = "common/tc_cm2.rs"]
@@ -495,6 +499,67 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// `-- stats`: what the driver made of the workgroup-scope kernels at 4096³ (registers,
+/// shared and local memory: `common/driver_stats.rs`), the library's and the designs the
+/// tables above measured beside it, spills suspected where they collapsed.
+fn driver_statistics() {
+    use swizzle::gpu::{Accumulate, WorkgroupMatrices};
+    let driver = match driver_stats::Driver::open() {
+        Ok(driver) => driver,
+        Err(why) => return println!("no driver statistics: {why}"),
+    };
+    let library = gemm::workgroup_matrices();
+    let design = |tile, unroll| WorkgroupMatrices {
+        tile,
+        unroll,
+        ..library
+    };
+    let rows = [Stored::RowMajor; 2];
+    let a_transposed = [Stored::Transposed, Stored::RowMajor];
+    let b_transposed = [Stored::RowMajor, Stored::Transposed];
+    let (f32_sums, f16_sums) = (Accumulate::F32, Accumulate::F16);
+    let kernels = [
+        ("10 (library): 128×256×32", library, rows, f32_sums),
+        ("10a: A stored transposed", library, a_transposed, f32_sums),
+        ("10b: B stored transposed", library, b_transposed, f32_sums),
+        ("10e: 64 of k", design([128, 256, 64], 2), rows, f32_sums),
+        ("e2: 128×128×64", design([128, 128, 64], 4), rows, f32_sums),
+        (
+            "e3: 256×128×64 (0.14×)",
+            design([256, 128, 64], 4),
+            rows,
+            f32_sums,
+        ),
+        (
+            "e7: 256×256×32 (0.05×)",
+            design([256, 256, 32], 4),
+            rows,
+            f32_sums,
+        ),
+        (
+            "e21: 128×256×128 (0.09×)",
+            design([128, 256, 128], 2),
+            rows,
+            f32_sums,
+        ),
+        (
+            "10k: 256×256×32, f16 sums",
+            design([256, 256, 32], 8),
+            rows,
+            f16_sums,
+        ),
+        ("10h: 128×256×32, f16 sums", library, rows, f16_sums),
+    ];
+    println!("| kernel (4096³) | driver statistics |");
+    println!("|---|---|");
+    for (label, design, orders, sums) in kernels {
+        let statistics = design
+            .spirv([4096; 3], orders, sums)
+            .and_then(|words| driver.spirv(&words, c"main"));
+        driver.print(label, statistics);
+    }
+}
+
 fn main() -> Result<(), GpuError> {
     let runs: usize = env("SWIZZLE_BENCH_RUNS")
         .and_then(|r| r.parse().ok())
@@ -517,6 +582,10 @@ fn main() -> Result<(), GpuError> {
     );
     for p in gpu.cooperative_matrix_properties() {
         println!("  {p:?}");
+    }
+    if std::env::args().any(|a| a == "stats") {
+        driver_statistics();
+        return Ok(());
     }
     if std::env::args().any(|a| a == "probe") {
         tc_probe::run_all();
