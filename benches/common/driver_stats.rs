@@ -17,7 +17,9 @@
 //! Reading NVIDIA's numbers (driver 580): "Register Count" is per invocation (255 at most),
 //! "Shared Memory Size" per workgroup in bytes, the kernel's own and the driver's staging;
 //! "Local Memory Size" carries bit 36 in every kernel (68719476736 where nothing spills),
-//! and the bytes each invocation spills are the rest.
+//! and the bytes each invocation spills are the rest. It lists no internal representations
+//! (`VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR` returns none), so the
+//! instructions themselves stay hidden.
 
 use ash::vk;
 use std::ffi::{CStr, c_void};
