@@ -176,6 +176,11 @@ impl Registers for Avx512 {
     }
 
     #[inline(always)]
+    fn prefetch_to_write(self, at: *const u8) {
+        prefetch_to_write(at);
+    }
+
+    #[inline(always)]
     fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m512i) {
         let bytes = &mut bytes[at..][..64];
         let to: *mut __m512i = bytes.as_mut_ptr().cast();
@@ -265,6 +270,11 @@ impl Registers for Avx2 {
     }
 
     #[inline(always)]
+    fn prefetch_to_write(self, at: *const u8) {
+        prefetch_to_write(at);
+    }
+
+    #[inline(always)]
     fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: __m256i) {
         let bytes = &mut bytes[at..][..32];
         let to: *mut __m256i = bytes.as_mut_ptr().cast();
@@ -339,4 +349,18 @@ impl Registers for Avx2 {
             }
         }
     }
+}
+
+/// `PREFETCHW` of the line holding `at` (`_MM_HINT_ET0`: into L1, to be written). Miri
+/// runs nothing for it.
+#[inline(always)]
+fn prefetch_to_write(at: *const u8) {
+    // SAFETY: a prefetch is a hint: it reads and writes no memory the program sees and
+    // never faults, whatever the address; SSE, which it needs, is part of x86-64.
+    #[cfg(not(miri))]
+    unsafe {
+        _mm_prefetch::<_MM_HINT_ET0>(at.cast())
+    };
+    #[cfg(miri)]
+    let _ = at;
 }
