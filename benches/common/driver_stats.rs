@@ -8,7 +8,11 @@
 //! pick (wgpu-hal's instance and physical device), with the extension and the features the
 //! library's kernels declare (16-bit storage, f16, the Vulkan memory model, zero-initialized
 //! workgroup memory, cooperative matrices and, where the driver lists it,
-//! `VK_NV_cooperative_matrix2`). [`Driver::spirv`] makes a pipeline of SPIR-V words (the
+//! `VK_NV_cooperative_matrix2`). Unlike wgpu's, the device enables every feature of the
+//! structures it chains and not `VK_EXT_robustness2`: WGSL's buffer accesses are clamped in
+//! the shader (wgpu-hal leaves them to `robustBufferAccess2` where the driver has it), so a
+//! kernel with bounds checks may hold other registers here than under wgpu; a kernel
+//! without them is written alike (no clamps either way). [`Driver::spirv`] makes a pipeline of SPIR-V words (the
 //! tensor-core kernel's) with its statistics captured; [`Driver::wgsl`] writes WGSL as
 //! wgpu-hal does (naga, SPIR-V 1.6, bounds checks by clamping unless the kernel goes without,
 //! loops bounded, workgroup memory zeroed) and makes its pipeline. Each pipeline is dropped

@@ -603,11 +603,10 @@ impl<'a> Scalar<'a> {
             // A move the tile takes in pieces is one store per piece, each costing (at
             // most) what its worst piece does; a square written across its rows is one
             // store of a whole entry per vector.
-            let program = load.program()?;
-            let piece = match &program.squares {
-                Some(squares) if squares.crossing.part == tiled_copy::Part::Destination => {
-                    load.width
-                }
+            // As `TiledCopy::instructions` prices them: by the crossing, which a program
+            // whose moves are all guarded takes without squares.
+            let piece = match load.copy.crossing(load.width) {
+                Some(crossing) if crossing.part == tiled_copy::Part::Destination => load.width,
                 _ => load.copy.piece(load.copy.destination, load.width).max(1),
             };
             cost.store_wavefronts[i] = instructions
@@ -619,7 +618,7 @@ impl<'a> Scalar<'a> {
                     tiled_copy::Cost::Memory(_) => 0,
                 })
                 .sum();
-            cost.store_address_ops[i] = program.destination_address_ops();
+            cost.store_address_ops[i] = load.program()?.destination_address_ops();
         }
         for (i, (operand, tile)) in [(Operand::A, gemm.a_tile), (Operand::B, gemm.b_tile)]
             .into_iter()

@@ -84,7 +84,7 @@ impl Registers for Neon {
 
     /// Not asked for on NEON: the prefetch was measured on x86-64 only.
     #[inline(always)]
-    fn prefetch_to_write(self, _: *const u8) {}
+    fn prefetch(self, _: *const u8) {}
 
     /// NEON has no streaming stores: `STREAM` asks for nothing.
     #[inline(always)]

@@ -367,10 +367,10 @@ pub(crate) trait Registers: Copy {
     /// asks for it, the level streams and the address is aligned to the register.
     fn store<const STREAM: bool>(self, bytes: &mut [u8], at: usize, register: Self::Register);
 
-    /// Asks for the cache line holding `at` to be brought in to be written, ahead of the
-    /// stores that will write it, where the level has such a hint (a hint: it never
-    /// faults and changes no memory, so `at` may point anywhere).
-    fn prefetch_to_write(self, at: *const u8);
+    /// Asks for the cache line holding `at` to be brought into L1 ahead of the stores that
+    /// will write it, where the level has such a hint (a hint: it never faults and changes
+    /// no memory, so `at` may point anywhere).
+    fn prefetch(self, at: *const u8);
 
     /// Step `I` of `K`'s network for elements of `E`, which is not an identity: `register`
     /// (the store's register so far) with the step's lanes of `load` (its source register,
@@ -413,10 +413,10 @@ pub(crate) fn rows<C: Registers, K: FullTiles, E>(
 const CACHE_LINE: usize = 64;
 
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
-/// prefetched to be written. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at
-/// 4096² (32-byte rows) ran 9–26 % faster four tiles ahead than without, 0.92–1.03× the
-/// threaded memcpy; two and eight tiles ahead gained less (BENCHMARKS.md, "Prefetching an
-/// unpack's destination rows").
+/// prefetched. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at 4096² (32-byte
+/// rows) took 9–26 % less time four tiles ahead than without (1.10–1.36× as fast),
+/// 0.92–1.03× the threaded memcpy; two and eight tiles ahead gained less (BENCHMARKS.md,
+/// "Prefetching an unpack's destination rows").
 const PREFETCH_TILES: usize = 4;
 
 /// Each tile of `tiles`: its two sides bounds-checked once, then every step of the network
@@ -439,7 +439,7 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
         if prefetch && index + PREFETCH_TILES < tiles.count {
             let ahead = to + PREFETCH_TILES * tiles.to_step;
             for row in 0..to_side.rows {
-                cpu.prefetch_to_write(base.wrapping_add(ahead + row * pitch));
+                cpu.prefetch(base.wrapping_add(ahead + row * pitch));
             }
         }
         let (src, mut dst) = (
