@@ -194,6 +194,16 @@ const ORDERS: [Raster; 4] = [
     Raster::Morton(8),
 ];
 
+/// The transposes of `TRANSPOSES`, then those of `UNCHECKED` without bounds checks.
+fn transpose_designs() -> ([Transpose<'static>; 21], [Transpose<'static>; 6]) {
+    let checked = TRANSPOSES.map(|(tile, threads)| Transpose::new(tile, threads));
+    let unchecked = UNCHECKED.map(|(tile, threads)| Transpose {
+        bounds_checks: BoundsChecks::Off,
+        ..Transpose::new(tile, threads)
+    });
+    (checked, unchecked)
+}
+
 /// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
 /// named by `SWIZZLE_CUDA_RESULTS` (lines `cuda <kernel> <N> <ms> <GB/s>`).
 fn cuda_results(side: usize) -> Vec<(String, f64)> {
@@ -522,11 +532,7 @@ fn driver_statistics(gpu: &Gpu, side: usize) -> Result<(), GpuError> {
     let staged = staged_copy(side);
     let name = "staged copy through a 64 × 64 workgroup tile (vec4, no transpose)";
     driver.print(name, driver.wgsl(&staged, true));
-    let unchecked = UNCHECKED.map(|(tile, threads)| Transpose {
-        bounds_checks: BoundsChecks::Off,
-        ..Transpose::new(tile, threads)
-    });
-    let checked = TRANSPOSES.map(|(tile, threads)| Transpose::new(tile, threads));
+    let (checked, unchecked) = transpose_designs();
     for transpose in checked.iter().chain(&unchecked) {
         let built = gpu.transpose_kernel(side, side, transpose)?;
         let checks = transpose.bounds_checks == BoundsChecks::On;
@@ -613,11 +619,7 @@ fn main() -> Result<(), GpuError> {
 
     let naive = gpu.naive_transpose_kernel(side, side)?;
     let mut transposes = vec![(naive, None)];
-    let checked = TRANSPOSES.map(|(tile, threads)| Transpose::new(tile, threads));
-    let unchecked = UNCHECKED.map(|(tile, threads)| Transpose {
-        bounds_checks: BoundsChecks::Off,
-        ..Transpose::new(tile, threads)
-    });
+    let (checked, unchecked) = transpose_designs();
     let ordered = ORDERS.map(|order| Transpose {
         order,
         ..unchecked[3]

@@ -602,9 +602,9 @@ impl<'a> Scalar<'a> {
             }
             // A move the tile takes in pieces is one store per piece, each costing (at
             // most) what its worst piece does; a square written across its rows is one
-            // store of a whole entry per vector.
-            // As `TiledCopy::instructions` prices them: by the crossing, which a program
-            // whose moves are all guarded takes without squares.
+            // store of a whole entry per vector. The crossing decides, as it does for
+            // `TiledCopy::instructions` (a program whose moves are all guarded has it but
+            // no squares).
             let piece = match load.copy.crossing(load.width) {
                 Some(crossing) if crossing.part == tiled_copy::Part::Destination => load.width,
                 _ => load.copy.piece(load.copy.destination, load.width).max(1),

@@ -27,6 +27,10 @@ mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+/// Bytes per cache line: the unit in which streaming stores reach memory, a stage's rows
+/// are aligned and prefetches bring lines in.
+const CACHE_LINE: usize = 64;
+
 pub use bytes::{ELEMENT_SIZES, copy_bytes};
 pub use error::KernelError;
 pub use options::{Options, Stores};

@@ -4,7 +4,7 @@
 use super::grid::Grid;
 use super::simd::{Bound, Rows, TileRow};
 use super::stage::{self, Staging};
-use super::{Element, Level, Network, Step};
+use super::{CACHE_LINE, Element, Level, Network, Step};
 use std::ops::Range;
 use swizzle_core::simd::{Level as SimdLevel, Permute};
 
@@ -95,9 +95,6 @@ pub fn interpreting_pays<E>(level: Level, plan: &super::Plan) -> bool {
             && network.steps.len() < plan.runs.len()
     })
 }
-
-/// Bytes per cache line, the unit in which streaming stores reach memory.
-const CACHE_LINE: usize = 64;
 
 /// A network ready to copy full tiles of one call.
 #[cfg_attr(

@@ -8,12 +8,9 @@
 //! the last with plain copies, every whole line between with one streaming store, read
 //! from the stage at the destination's misalignment (an unaligned load from the cache).
 
-use super::Level;
 use super::simd::{Bound, TileRow};
+use super::{CACHE_LINE, Level};
 use std::cell::RefCell;
-
-/// Bytes per cache line, the unit in which streaming stores reach memory.
-const LINE: usize = 64;
 
 /// Bytes of a stage: the rows of a chunk of tiles, which stay in a 32 KiB L1 data cache
 /// beside the tiles' source lines.
@@ -22,7 +19,7 @@ const STAGE_BYTES: usize = 16 << 10;
 /// A cache line's bytes, aligned as one, so that the stage's rows start on lines.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Line([u8; LINE]);
+struct Line([u8; CACHE_LINE]);
 
 thread_local! {
     /// The stage of this thread, kept between rows (written before it is read).
@@ -40,7 +37,7 @@ pub struct Staging {
 impl Staging {
     /// Where staging can stream a row of tiles of this shape with `level`'s registers.
     pub fn new(level: Level, rows: usize, width: usize) -> Option<Staging> {
-        let fits = rows > 0 && width > 0 && rows.checked_mul(LINE + width)? <= STAGE_BYTES;
+        let fits = rows > 0 && width > 0 && rows.checked_mul(CACHE_LINE + width)? <= STAGE_BYTES;
         let streams = matches!(level, Level::Avx2 | Level::Avx512) && cfg!(target_arch = "x86_64");
         (fits && streams).then_some(Staging { rows, width })
     }
@@ -71,16 +68,16 @@ pub fn copy_row(
     }
     // Tiles per chunk: at least a line's worth of each row, so that the line across two
     // chunks finds its first bytes in the line kept before the chunk.
-    let chunk = ((STAGE_BYTES / rows - LINE) / width).max(LINE.div_ceil(width));
-    let stage_pitch = (LINE + chunk * width).next_multiple_of(LINE);
+    let chunk = ((STAGE_BYTES / rows - CACHE_LINE) / width).max(CACHE_LINE.div_ceil(width));
+    let stage_pitch = (CACHE_LINE + chunk * width).next_multiple_of(CACHE_LINE);
     let base = dst.as_ptr() as usize;
     let starts = |r: usize| row.to + r * pitch;
     // Per destination row, the first byte not yet written.
     let mut written: Vec<usize> = (0..rows).map(starts).collect();
     STAGE.with_borrow_mut(|stage| {
-        let lines = rows * stage_pitch / LINE;
+        let lines = rows * stage_pitch / CACHE_LINE;
         if stage.len() < lines {
-            stage.resize(lines, Line([0; LINE]));
+            stage.resize(lines, Line([0; CACHE_LINE]));
         }
         let stage: &mut [u8] = bytemuck_lines(&mut stage[..lines]);
         let mut first = 0;
@@ -90,12 +87,12 @@ pub fn copy_row(
                 // The previous chunk's last line of each row, before this chunk's bytes.
                 for r in 0..rows {
                     let at = r * stage_pitch;
-                    stage.copy_within(at + chunk * width..at + LINE + chunk * width, at);
+                    stage.copy_within(at + chunk * width..at + CACHE_LINE + chunk * width, at);
                 }
             }
             let part = TileRow {
                 from: row.from + first * row.from_step,
-                to: LINE,
+                to: CACHE_LINE,
                 to_step: width,
                 count: n,
                 pitches: [row.pitches[0], stage_pitch],
@@ -105,16 +102,17 @@ pub fn copy_row(
             generated.copy(src, stage, part);
             let last = first + n == row.count;
             for (r, written) in written.iter_mut().enumerate() {
-                // `staged[i]` is the destination's byte `chunk_start - LINE + i`.
+                // `staged[i]` is the destination's byte `chunk_start - CACHE_LINE + i`.
                 let chunk_start = starts(r) + first * width;
                 let chunk_end = chunk_start + n * width;
-                let staged = &stage[r * stage_pitch..][..LINE + n * width];
-                let at = |byte: usize| byte + LINE - chunk_start;
+                let staged = &stage[r * stage_pitch..][..CACHE_LINE + n * width];
+                let at = |byte: usize| byte + CACHE_LINE - chunk_start;
                 // Up to the row's first line boundary (the first chunk only).
-                let boundary = ((base + *written).next_multiple_of(LINE) - base).min(chunk_end);
+                let boundary =
+                    ((base + *written).next_multiple_of(CACHE_LINE) - base).min(chunk_end);
                 dst[*written..boundary].copy_from_slice(&staged[at(*written)..at(boundary)]);
                 *written = boundary;
-                let whole = (chunk_end - *written) / LINE * LINE;
+                let whole = (chunk_end - *written) / CACHE_LINE * CACHE_LINE;
                 let end = *written + whole;
                 // None where the row ends before its first line boundary.
                 if whole > 0 {
@@ -149,9 +147,9 @@ fn bytemuck_lines(lines: &mut [Line]) -> &mut [u8] {
 /// Writes `from` into `to` (whole lines, `to` starting on one) with streaming stores of
 /// the level that `generated` proves the CPU runs.
 fn stream_lines(generated: Bound, to: &mut [u8], from: &[u8]) {
-    assert!(to.len() == from.len() && to.len().is_multiple_of(LINE));
+    assert!(to.len() == from.len() && to.len().is_multiple_of(CACHE_LINE));
     assert!(
-        (to.as_ptr() as usize).is_multiple_of(LINE),
+        (to.as_ptr() as usize).is_multiple_of(CACHE_LINE),
         "lines start on lines"
     );
     #[cfg(target_arch = "x86_64")]
@@ -173,7 +171,7 @@ fn stream_lines(generated: Bound, to: &mut [u8], from: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::LINE;
+    use super::CACHE_LINE;
     use crate::kernel::simd::stream;
     use std::arch::x86_64::*;
 
@@ -182,7 +180,7 @@ mod x86 {
     /// # Safety
     /// The CPU runs AVX-512 F; `to` starts on a line; both are `to.len()` bytes, whole lines.
     pub unsafe fn stream_lines_avx512(to: &mut [u8], from: &[u8]) {
-        for (to, from) in to.chunks_exact_mut(LINE).zip(from.chunks_exact(LINE)) {
+        for (to, from) in to.chunks_exact_mut(CACHE_LINE).zip(from.chunks_exact(CACHE_LINE)) {
             // SAFETY: 64 bytes each, `to` aligned to 64 (the caller's contract).
             unsafe {
                 let line = _mm512_loadu_si512(from.as_ptr().cast());
@@ -264,11 +262,11 @@ mod tests {
             pitches: [pitch, pitch],
             stream: false,
         };
-        let lines = (offset + ROWS * pitch).div_ceil(LINE) + 1;
+        let lines = (offset + ROWS * pitch).div_ceil(CACHE_LINE) + 1;
         for generated in bound::<ROWS, WIDTH>() {
-            let mut expected = vec![Line([0xA5; LINE]); lines];
+            let mut expected = vec![Line([0xA5; CACHE_LINE]); lines];
             generated.copy(&src, bytemuck_lines(&mut expected), row);
-            let mut staged = vec![Line([0xA5; LINE]); lines];
+            let mut staged = vec![Line([0xA5; CACHE_LINE]); lines];
             let staging = Staging::new(Level::Avx2, ROWS, WIDTH).expect("a stage fits");
             assert!(copy_row(
                 generated,
@@ -312,7 +310,7 @@ mod tests {
     fn every_misalignment() {
         // Under Miri, rows of three tiles: each still crosses lines at every offset.
         let count = if cfg!(miri) { 3 } else { 300 };
-        for offset in 0..LINE {
+        for offset in 0..CACHE_LINE {
             check::<8, 64>(offset, count, 16);
             // Rows that end before their first line boundary at most offsets.
             check::<2, 16>(offset, 2, 5);

@@ -5,7 +5,7 @@
 //! compile time ([`Steps::of`], once per kernel, level and element size, from `swizzle_core::simd::Permute`), so that after inlining
 //! they are the constants of straight-line code, as if the macro had printed it.
 
-use super::super::Element;
+use super::super::{CACHE_LINE, Element};
 use super::TileRow;
 use std::marker::PhantomData;
 use swizzle_core::simd::{Level, Permute, Units};
@@ -408,9 +408,6 @@ pub(crate) fn rows<C: Registers, K: FullTiles, E>(
         ),
     }
 }
-
-/// Bytes of a cache line.
-const CACHE_LINE: usize = 64;
 
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
 /// prefetched. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at 4096² (32-byte
