@@ -74,7 +74,16 @@ impl TileRow {
     #[inline(always)]
     pub fn starts(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
         let row = *self;
-        (0..row.count).map(move |i| (row.from + i * row.from_step, row.to + i * row.to_step))
+        (0..row.count).map(move |i| row.start(i))
+    }
+
+    /// Where tile `index` starts: its byte offset in the source and in the destination.
+    #[inline(always)]
+    pub fn start(&self, index: usize) -> (usize, usize) {
+        (
+            self.from + index * self.from_step,
+            self.to + index * self.to_step,
+        )
     }
 
     /// Where each tile starts in the buffers at `src` and `dst`.

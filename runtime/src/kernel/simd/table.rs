@@ -249,9 +249,20 @@ pub struct Steps {
     /// before and this one (AVX-512 `vpermt2`, NEON two-table lookups); else the single.
     pub pairs: [Units; MAX_UNROLLED],
     pub sides: [Span; 2],
+    /// Destination rows per pass, and passes over a group of tiles: one pass of every row
+    /// but where a tile writes more than [`ROWS_PER_PASS`] rows of whole cache lines.
+    pub rows_per_pass: usize,
+    pub passes: usize,
+    /// Tiles per group that the passes go over: [`PASS_BYTES`] of source.
+    pub pass_tiles: usize,
 }
 
 impl Steps {
+    /// Whether step `i` is present and stores into a row of pass `pass`.
+    pub const fn in_pass(&self, i: usize, pass: usize) -> bool {
+        self.ops[i].present && self.ops[i].store.row / self.rows_per_pass == pass
+    }
+
     /// The steps of `K`'s network for `level` and elements of `size` bytes.
     pub const fn of<K: FullTiles>(level: Level, size: usize) -> Steps {
         let permute = Permute::new(level, size);
@@ -276,6 +287,9 @@ impl Steps {
             singles: [none; MAX_UNROLLED],
             pairs: [none; MAX_UNROLLED],
             sides: [Span { span: 0, rows: 1 }; 2],
+            rows_per_pass: 1,
+            passes: 1,
+            pass_tiles: 1,
         };
         let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
             return steps;
@@ -327,6 +341,28 @@ impl Steps {
             }
             i += 1;
         }
+        let to = steps.sides[1];
+        steps.rows_per_pass = match to.rows > ROWS_PER_PASS && to.span >= CACHE_LINE {
+            true => {
+                let least = to.rows.div_ceil(MAX_PASSES);
+                if least > ROWS_PER_PASS {
+                    least
+                } else {
+                    ROWS_PER_PASS
+                }
+            }
+            false => to.rows,
+        };
+        steps.passes = to.rows.div_ceil(steps.rows_per_pass);
+        assert!(
+            steps.passes <= MAX_PASSES,
+            "more passes than `passes!` unrolls"
+        );
+        let tile = steps.sides[0].span;
+        steps.pass_tiles = match tile < PASS_BYTES {
+            true => PASS_BYTES / tile,
+            false => 1,
+        };
         steps
     }
 }
@@ -409,6 +445,30 @@ pub(crate) fn rows<C: Registers, K: FullTiles, E>(
     }
 }
 
+/// Repeats `$body` with `$p` a `const usize` from 0 to [`MAX_PASSES`] - 1.
+macro_rules! passes {
+    ($p:ident => $body:block) => {
+        passes!(@ [0 1 2 3 4 5 6 7] $p $body)
+    };
+    (@ [$($n:literal)*] $p:ident $body:block) => {
+        $({
+            const $p: usize = $n;
+            $body
+        })*
+    };
+}
+
+/// Destination rows one pass over a group of tiles writes, where a tile writes more rows
+/// of whole cache lines than this ([`Steps::passes`]).
+const ROWS_PER_PASS: usize = 8;
+
+/// The most passes over a group of tiles (`passes!` unrolls them).
+const MAX_PASSES: usize = 8;
+
+/// Source bytes of the group of tiles the passes go over (16 tiles of 1 KiB): each pass
+/// reads them again, from L1.
+const PASS_BYTES: usize = 16 << 10;
+
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
 /// prefetched. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at 4096² (32-byte
 /// rows) took 9–26 % less time four tiles ahead than without (1.10–1.36× as fast),
@@ -418,6 +478,17 @@ const PREFETCH_TILES: usize = 4;
 
 /// Each tile of `tiles`: its two sides bounds-checked once, then every step of the network
 /// at constant offsets, each store's register written after its last step.
+///
+/// Where a tile writes more than [`ROWS_PER_PASS`] destination rows of whole cache lines
+/// (an unpack of 16 × 16 tiles of words into an image), the rows go in passes over groups
+/// of tiles of [`PASS_BYTES`]: the first eight rows of every tile of the group, then the
+/// next eight, each pass reading the tiles again from L1. An image's rows a multiple of
+/// 4 KiB apart share their L1 set, and sixteen rows written at once by one tile outnumber
+/// its ways (8 to 12): lines left L1 between the two stores that write them (each 64-byte
+/// row of a tile 16 bytes past a line is the end of one line and the start of the next).
+/// On the 16-core Xeon host, the loads and stores of this pattern alone, 16 bytes past a
+/// line, ran 0.82× a threaded copy of the same bytes in one pass and 0.99× in passes of
+/// eight rows over 16 tiles (BENCHMARKS.md, "Rows in passes").
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     cpu: C,
@@ -425,40 +496,70 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     dst: &mut [u8],
     tiles: TileRow,
 ) {
-    let [from_side, to_side] = const { Unrolled::<K, E, C>::STEPS.sides };
+    let to_side = const { Unrolled::<K, E, C>::STEPS.sides[1] };
     let pitch = pitch::<K>(tiles.pitches);
+    if const { Unrolled::<K, E, C>::STEPS.passes > 1 } {
+        let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles };
+        let mut first = 0;
+        while first < tiles.count {
+            let group = first..tiles.count.min(first + per_group);
+            passes!(P => {
+                if const { P < Unrolled::<K, E, C>::STEPS.passes } {
+                    for index in group.clone() {
+                        tile::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
+                    }
+                }
+            });
+            first = group.end;
+        }
+        return;
+    }
     // Destination rows narrower than a cache line (an unpack into an image) write each of
     // their lines in pieces, a tile at a time, and a tile's first piece of a line waits for
     // the line to be read: the lines of the tile `PREFETCH_TILES` on are asked for first.
     let prefetch = to_side.rows > 1 && to_side.span < CACHE_LINE;
     let base = dst.as_ptr();
-    for (index, (from, to)) in tiles.starts().enumerate() {
+    for (index, start) in tiles.starts().enumerate() {
         if prefetch && index + PREFETCH_TILES < tiles.count {
-            let ahead = to + PREFETCH_TILES * tiles.to_step;
+            let ahead = start.1 + PREFETCH_TILES * tiles.to_step;
             for row in 0..to_side.rows {
                 cpu.prefetch(base.wrapping_add(ahead + row * pitch));
             }
         }
-        let (src, mut dst) = (
-            from_side.window(src, from, pitch),
-            to_side.window_mut(dst, to, pitch),
-        );
-        let mut register = cpu.zero();
-        unroll!(I => {
-            // Constant: steps past the network compile to nothing.
-            if const { Unrolled::<K, E, C>::STEPS.ops[I].present } {
-                let op = const { Unrolled::<K, E, C>::STEPS.ops[I] };
-                let load = cpu.load(src.row(op.load.row), op.load.at);
-                register = match op.identity {
-                    true => load,
-                    false => cpu.step::<K, E, I>(&src, load, register),
-                };
-                if op.last() {
-                    cpu.store::<STREAM>(dst.row(op.store.row), op.store.at, register);
-                }
-            }
-        });
+        tile::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
     }
+}
+
+/// The steps of one tile (source and destination offsets `from`, `to`) whose stores write
+/// pass `PASS`'s destination rows ([`Steps::in_pass`]: all of them where a tile is one pass).
+#[inline(always)]
+fn tile<C: Registers, K: FullTiles, E, const STREAM: bool, const PASS: usize>(
+    cpu: C,
+    src: &[u8],
+    dst: &mut [u8],
+    (from, to): (usize, usize),
+    pitch: usize,
+) {
+    let [from_side, to_side] = const { Unrolled::<K, E, C>::STEPS.sides };
+    let (src, mut dst) = (
+        from_side.window(src, from, pitch),
+        to_side.window_mut(dst, to, pitch),
+    );
+    let mut register = cpu.zero();
+    unroll!(I => {
+        // Constant: steps past the network, or of another pass, compile to nothing.
+        if const { Unrolled::<K, E, C>::STEPS.in_pass(I, PASS) } {
+            let op = const { Unrolled::<K, E, C>::STEPS.ops[I] };
+            let load = cpu.load(src.row(op.load.row), op.load.at);
+            register = match op.identity {
+                true => load,
+                false => cpu.step::<K, E, I>(&src, load, register),
+            };
+            if op.last() {
+                cpu.store::<STREAM>(dst.row(op.store.row), op.store.at, register);
+            }
+        }
+    });
 }
 
 /// Bytes from a tile's start to the end of its last register at `offsets`.
