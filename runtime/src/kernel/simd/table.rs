@@ -483,12 +483,11 @@ const PREFETCH_TILES: usize = 4;
 /// (an unpack of 16 × 16 tiles of words into an image), the rows go in passes over groups
 /// of tiles of [`PASS_BYTES`]: the first eight rows of every tile of the group, then the
 /// next eight, each pass reading the tiles again from L1. An image's rows a multiple of
-/// 4 KiB apart share their L1 set, and sixteen rows written at once by one tile outnumber
-/// its ways (8 to 12): lines left L1 between the two stores that write them (each 64-byte
-/// row of a tile 16 bytes past a line is the end of one line and the start of the next).
-/// On the 16-core Xeon host, the loads and stores of this pattern alone, 16 bytes past a
-/// line, ran 0.82× a threaded copy of the same bytes in one pass and 0.99× in passes of
-/// eight rows over 16 tiles (BENCHMARKS.md, "Rows in passes").
+/// 4 KiB apart share their L1 set, and the sixteen lines a tile writes at once outnumber
+/// its ways (8 to 12); where the rows start past a line, each line is written by two
+/// tiles and has to stay between them. On the 16-core Xeon host, this pattern's loads and
+/// stores alone ran 0.82× a threaded copy in one pass and 0.99× in passes, and the
+/// `morton16` unpack at 4096² took 4–19 % less time (BENCHMARKS.md, "Rows in passes").
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     cpu: C,
