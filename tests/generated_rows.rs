@@ -234,7 +234,9 @@ fn generated_rows_at_every_level() {
         xor64::<u16>(&[[10, 140]]);
         return;
     }
-    let sizes = [[16, 16], [48, 80], [37, 53], [15, 100], [20, 35]];
+    // 300 columns: 18 full tiles a row, past one group of the passes' tiles (16 of `u32`,
+    // 8 of `u64`) into a partial one.
+    let sizes = [[16, 16], [48, 80], [37, 53], [15, 100], [20, 35], [33, 300]];
     morton16::<u8>(&sizes);
     morton16::<u16>(&sizes);
     morton16::<u32>(&sizes);

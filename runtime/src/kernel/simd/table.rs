@@ -358,11 +358,11 @@ impl Steps {
             steps.passes <= MAX_PASSES,
             "more passes than `passes!` unrolls"
         );
-        let tile = steps.sides[0].span;
-        steps.pass_tiles = match tile < PASS_BYTES {
-            true => PASS_BYTES / tile,
-            false => 1,
-        };
+        // The source is the tile where a tile writes image rows (an unpack).
+        let tile_bytes = steps.sides[0].span;
+        if steps.passes > 1 && tile_bytes < PASS_BYTES {
+            steps.pass_tiles = PASS_BYTES / tile_bytes;
+        }
         steps
     }
 }
@@ -451,6 +451,7 @@ macro_rules! passes {
         passes!(@ [0 1 2 3 4 5 6 7] $p $body)
     };
     (@ [$($n:literal)*] $p:ident $body:block) => {
+        const _: () = assert!([$($n),*].len() == MAX_PASSES, "`passes!` unrolls MAX_PASSES");
         $({
             const $p: usize = $n;
             $body
@@ -465,8 +466,8 @@ const ROWS_PER_PASS: usize = 8;
 /// The most passes over a group of tiles (`passes!` unrolls them).
 const MAX_PASSES: usize = 8;
 
-/// Source bytes of the group of tiles the passes go over (16 tiles of 1 KiB): each pass
-/// reads them again, from L1.
+/// Source bytes of the group of tiles the passes go over (16 tiles of 1 KiB for 16 × 16
+/// words, 4 of 4 KiB for 32 × 32): each pass reads them again, from L1.
 const PASS_BYTES: usize = 16 << 10;
 
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
@@ -476,18 +477,22 @@ const PASS_BYTES: usize = 16 << 10;
 /// "Prefetching an unpack's destination rows").
 const PREFETCH_TILES: usize = 4;
 
-/// Each tile of `tiles`: its two sides bounds-checked once, then every step of the network
-/// at constant offsets, each store's register written after its last step.
+/// Each tile of `tiles`: its two sides bounds-checked once (once per pass), then every step
+/// of the network at constant offsets, each store's register written after its last step.
 ///
 /// Where a tile writes more than [`ROWS_PER_PASS`] destination rows of whole cache lines
 /// (an unpack of 16 × 16 tiles of words into an image), the rows go in passes over groups
 /// of tiles of [`PASS_BYTES`]: the first eight rows of every tile of the group, then the
-/// next eight, each pass reading the tiles again from L1. An image's rows a multiple of
-/// 4 KiB apart share their L1 set, and the sixteen lines a tile writes at once outnumber
-/// its ways (8 to 12); where the rows start past a line, each line is written by two
-/// tiles and has to stay between them. On the 16-core Xeon host, this pattern's loads and
-/// stores alone ran 0.82× a threaded copy in one pass and 0.99× in passes, and the
-/// `morton16` unpack at 4096² took 4–19 % less time (BENCHMARKS.md, "Rows in passes").
+/// next eight, each pass reading the tiles again from L1 (tiles of more than 64 rows: more
+/// rows a pass, [`MAX_PASSES`] passes). The reading the measurements fit (the host has no
+/// counters to confirm it): an image's rows a multiple of 4 KiB apart share their L1 set,
+/// the sixteen lines a tile writes at once outnumber its ways (8 to 12), and where the
+/// rows start past a line each line is written by two tiles and has to stay between them.
+/// On the 16-core Xeon host, this pattern's loads and stores alone, both buffers 16 bytes
+/// past a line, ran 0.82× a threaded copy in one pass and 0.99× in passes (on lines: 1.05×
+/// and 1.13×), and the `morton16` unpack at 4096² took 4–19 % less time (BENCHMARKS.md,
+/// "Rows in passes"). Measured with plain stores; streamed rows, whose stores skip L1, run
+/// in passes alike.
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     cpu: C,
@@ -499,17 +504,15 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     let pitch = pitch::<K>(tiles.pitches);
     if const { Unrolled::<K, E, C>::STEPS.passes > 1 } {
         let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles };
-        let mut first = 0;
-        while first < tiles.count {
+        for first in (0..tiles.count).step_by(per_group) {
             let group = first..tiles.count.min(first + per_group);
             passes!(P => {
                 if const { P < Unrolled::<K, E, C>::STEPS.passes } {
                     for index in group.clone() {
-                        tile::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
+                        tile_steps::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
                     }
                 }
             });
-            first = group.end;
         }
         return;
     }
@@ -525,14 +528,14 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
                 cpu.prefetch(base.wrapping_add(ahead + row * pitch));
             }
         }
-        tile::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
+        tile_steps::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
     }
 }
 
 /// The steps of one tile (source and destination offsets `from`, `to`) whose stores write
 /// pass `PASS`'s destination rows ([`Steps::in_pass`]: all of them where a tile is one pass).
 #[inline(always)]
-fn tile<C: Registers, K: FullTiles, E, const STREAM: bool, const PASS: usize>(
+fn tile_steps<C: Registers, K: FullTiles, E, const STREAM: bool, const PASS: usize>(
     cpu: C,
     src: &[u8],
     dst: &mut [u8],
