@@ -249,15 +249,27 @@ pub struct Steps {
     /// before and this one (AVX-512 `vpermt2`, NEON two-table lookups); else the single.
     pub pairs: [Units; MAX_UNROLLED],
     pub sides: [Span; 2],
-    /// Destination rows per pass, and passes over a group of tiles: one pass of every row
-    /// but where a tile writes more than [`ROWS_PER_PASS`] rows of whole cache lines.
+    /// Destination rows per pass over a group of tiles: every row but where a tile writes
+    /// more than [`ROWS_PER_PASS`] rows of whole cache lines.
     pub rows_per_pass: usize,
-    pub passes: usize,
-    /// Tiles per group that the passes go over: [`PASS_BYTES`] of source.
-    pub pass_tiles: usize,
 }
 
 impl Steps {
+    /// Passes over a group of tiles, each writing `rows_per_pass` destination rows.
+    pub const fn passes(&self) -> usize {
+        self.sides[1].rows.div_ceil(self.rows_per_pass)
+    }
+
+    /// Tiles per group that the passes go over: [`PASS_BYTES`] of source (where a tile has
+    /// passes, it writes image rows and its source is the tile); 1 where it has one pass.
+    pub const fn pass_tiles(&self) -> usize {
+        let tile_bytes = self.sides[0].span;
+        match self.passes() > 1 && tile_bytes < PASS_BYTES {
+            true => PASS_BYTES / tile_bytes,
+            false => 1,
+        }
+    }
+
     /// Whether step `i` is present and stores into a row of pass `pass`.
     pub const fn in_pass(&self, i: usize, pass: usize) -> bool {
         self.ops[i].present && self.ops[i].store.row / self.rows_per_pass == pass
@@ -288,8 +300,6 @@ impl Steps {
             pairs: [none; MAX_UNROLLED],
             sides: [Span { span: 0, rows: 1 }; 2],
             rows_per_pass: 1,
-            passes: 1,
-            pass_tiles: 1,
         };
         let Some(network) = network(K::NETWORKS, level.lanes(size)) else {
             return steps;
@@ -353,16 +363,10 @@ impl Steps {
             }
             false => to.rows,
         };
-        steps.passes = to.rows.div_ceil(steps.rows_per_pass);
         assert!(
-            steps.passes <= MAX_PASSES,
+            steps.passes() <= MAX_PASSES,
             "more passes than `passes!` unrolls"
         );
-        // The source is the tile where a tile writes image rows (an unpack).
-        let tile_bytes = steps.sides[0].span;
-        if steps.passes > 1 && tile_bytes < PASS_BYTES {
-            steps.pass_tiles = PASS_BYTES / tile_bytes;
-        }
         steps
     }
 }
@@ -502,12 +506,12 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
 ) {
     let to_side = const { Unrolled::<K, E, C>::STEPS.sides[1] };
     let pitch = pitch::<K>(tiles.pitches);
-    if const { Unrolled::<K, E, C>::STEPS.passes > 1 } {
-        let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles };
+    if const { Unrolled::<K, E, C>::STEPS.passes() > 1 } {
+        let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles() };
         for first in (0..tiles.count).step_by(per_group) {
             let group = first..tiles.count.min(first + per_group);
             passes!(P => {
-                if const { P < Unrolled::<K, E, C>::STEPS.passes } {
+                if const { P < Unrolled::<K, E, C>::STEPS.passes() } {
                     for index in group.clone() {
                         tile_steps::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
                     }
