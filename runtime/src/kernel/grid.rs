@@ -553,14 +553,20 @@ impl Buffer {
                 .unwrap_or(0),
         }
     }
-    /// Where the buffer is a 2-D image whose tiles lie as rows of contiguous elements and
-    /// the tiles of a row one after the other: the tile's rows and elements per row.
-    pub fn image_rows(&self, tile: &[usize]) -> Option<[usize; 2]> {
+    /// How a tile lies in the buffer where it is rows of contiguous elements and the tiles
+    /// of a row of tiles lie one after the other: its rows and elements per row. A 2-D
+    /// image's tile is its image rows; a layout's tile, where it is one run as long as the
+    /// step to the next tile along the row, is one row.
+    pub fn abutting_rows(&self, tile: &[usize]) -> Option<[usize; 2]> {
         match (self.per_element, tile, &self.units[..]) {
             (true, &[rows, width], &[_, unit]) if self.run_stride() == 1 && unit == width => {
                 Some([rows, width])
             }
-            _ => None,
+            (true, ..) => None,
+            (false, ..) => {
+                let elements = tile.iter().product::<usize>();
+                (self.run_len(tile) == elements).then_some([1, elements])
+            }
         }
     }
 

@@ -169,7 +169,7 @@ impl Prepared {
         // around the caches are read back from memory.
         let staging = grid
             .to
-            .image_rows(tile)
+            .abutting_rows(tile)
             .filter(|_| stream && generated.is_some())
             .and_then(|[rows, width]| Staging::new(level, rows, width * size));
         let stream = stream
