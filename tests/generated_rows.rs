@@ -5,7 +5,7 @@
 use std::fmt::Debug;
 // The rows are the generated code's side of the contract, not the public API.
 use swizzle::__private::simd::{FullTiles, Rows};
-use swizzle::kernel::{Element, KernelError, Level, Options, View};
+use swizzle::kernel::{Element, KernelError, Level, Options, Stores, View};
 
 swizzle::layout! {
     /// 16×16 Morton tiles: rows of 16 fill AVX-512's registers of 4-byte elements, so every
@@ -174,6 +174,45 @@ fn xor64<T: Value>(sizes: &[[usize; 2]]) {
             &|view, src, dst| PackXor64::run_view(&layout, view, src, dst),
             &|view, src, dst| UnpackXor64::run_view(&layout, view, src, dst),
         );
+    }
+}
+
+/// Streamed packs into tiles that start off a cache line (a `Vec` of many MiB from glibc
+/// starts 16 bytes into its pages) stream through a stage: at every offset into a line, at
+/// every level, on one thread and on three, the interpreter's elements and nothing written
+/// around them. Rows of 20 tiles of 1 KiB: longer than a stage's chunk (15 such tiles).
+#[test]
+fn streamed_packs_off_a_line() {
+    const LINE: usize = 64;
+    // Under Miri, one band and one offset past a line.
+    let (y, x) = (if cfg!(miri) { 16 } else { 48 }, 320);
+    let layout = Morton16::new(y, x).expect("fits");
+    let (image, ..) = images::<u32>(y, x);
+    let space = layout.space();
+    let expected = stored(&Morton16::DESCRIPTOR, [y, x], space, &image);
+    let words = LINE / size_of::<u32>();
+    let mut buffer = vec![u32::POISON; space + 2 * words];
+    let line = buffer.as_ptr().align_offset(LINE);
+    let starts = match cfg!(miri) {
+        true => line + 4..line + 5,
+        false => line..line + words,
+    };
+    for options in levels() {
+        for threads in [1, 3] {
+            let options = options.threads(threads).stores(Stores::Streaming);
+            for start in starts.clone() {
+                buffer.fill(u32::POISON);
+                let dst = &mut buffer[start..start + space];
+                PackMorton16::run_with(&layout, options, &image, dst).expect("fits");
+                let past = (start - line) * size_of::<u32>();
+                assert!(dst == expected, "{options:?}, {past} bytes past a line");
+                let mut around = buffer[..start].iter().chain(&buffer[start + space..]);
+                assert!(
+                    around.all(|&e| e == u32::POISON),
+                    "{options:?}, {past} bytes"
+                );
+            }
+        }
     }
 }
 

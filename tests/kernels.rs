@@ -343,47 +343,6 @@ fn large_arrays_stream_and_run_on_threads() {
     }
 }
 
-/// Streamed packs into tiles that start off a cache line (a `Vec` of many MiB from glibc
-/// starts 16 bytes into its pages) go through a stage to stream their whole lines: at every
-/// element's offset into a line, on one thread and on four, the reference's elements, and
-/// nothing written around the tiles.
-#[test]
-fn streamed_packs_off_a_line_write_the_reference() {
-    // Five rows of nine tiles: rows of tiles longer than a line, bands for four threads.
-    let (y, x) = (40, 72);
-    let layout = MortonTiles::new(y, x).expect("fits");
-    let image: Vec<u32> = (0..y * x).map(u32::from_index).collect();
-    let space = layout.space();
-    let mut expected = vec![u32::POISON; space];
-    for (i, coord) in swizzle::ir::coordinates(&[y, x]).enumerate() {
-        expected[layout.offset(coord[0], coord[1])] = image[i];
-    }
-    const LINE: usize = 64;
-    let words = LINE / size_of::<u32>();
-    let mut buffer = vec![u32::POISON; space + 2 * words];
-    let line = buffer.as_ptr().align_offset(LINE);
-    let levels = Level::ALL.into_iter().filter(|level| level.is_available());
-    for level in levels {
-        for threads in [1, 4] {
-            let options = Options::from(level)
-                .threads(threads)
-                .stores(Stores::Streaming);
-            for start in line..line + words {
-                buffer.fill(u32::POISON);
-                let dst = &mut buffer[start..start + space];
-                PackMorton::run_with(&layout, options, &image, dst).expect("fits");
-                let past = (start - line) * size_of::<u32>();
-                assert_eq!(dst, &expected[..], "{options:?}, {past} bytes past a line");
-                let mut around = buffer[..start].iter().chain(&buffer[start + space..]);
-                assert!(
-                    around.all(|&e| e == u32::POISON),
-                    "{options:?}, {past} bytes"
-                );
-            }
-        }
-    }
-}
-
 #[test]
 fn malformed_plans_are_errors() {
     use swizzle::kernel::{Frame, Plan, Side, copy};

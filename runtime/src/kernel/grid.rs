@@ -555,18 +555,15 @@ impl Buffer {
     }
     /// How a tile lies in the buffer where it is rows of contiguous elements and the tiles
     /// of a row of tiles lie one after the other: its rows and elements per row. A 2-D
-    /// image's tile is its image rows; a layout's tile, where it is one run as long as the
-    /// step to the next tile along the row, is one row.
+    /// image's tile is its image rows; a layout's tiles, unstacked, are one row each (its
+    /// tile space: whether every element of it is written is the copy's to say).
     pub fn abutting_rows(&self, tile: &[usize]) -> Option<[usize; 2]> {
         match (self.per_element, tile, &self.units[..]) {
             (true, &[rows, width], &[_, unit]) if self.run_stride() == 1 && unit == width => {
                 Some([rows, width])
             }
-            (true, ..) => None,
-            (false, ..) => {
-                let elements = tile.iter().product::<usize>();
-                (self.run_len(tile) == elements).then_some([1, elements])
-            }
+            (false, _, &[.., run]) if self.stack == 1 => Some([1, run]),
+            _ => None,
         }
     }
 

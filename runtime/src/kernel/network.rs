@@ -167,9 +167,14 @@ impl Prepared {
         let aligned = |offset: usize| offset.is_multiple_of(register);
         // Streaming only pays where a tile writes whole cache lines: partial lines written
         // around the caches are read back from memory.
+        // A stage's row is written out whole: a tile of one row stages only where its
+        // stores write every byte of it (a layout's tile space may have holes).
         let staging = grid
             .to
             .abutting_rows(tile)
+            .filter(|&[rows, width]| {
+                rows > 1 || writes_every_byte(stores.iter().map(|s| s.0), register, width * size)
+            })
             .filter(|_| stream && generated.is_some())
             .and_then(|[rows, width]| Staging::new(level, rows, width * size));
         let stream = stream
@@ -263,6 +268,21 @@ impl Prepared {
     }
 }
 
+/// Whether registers of `register` bytes stored at `offsets` write every byte of `0..len`,
+/// and none past it.
+fn writes_every_byte(offsets: impl Iterator<Item = usize>, register: usize, len: usize) -> bool {
+    let mut starts: Vec<usize> = offsets.collect();
+    starts.sort_unstable();
+    let mut end = 0;
+    for start in starts {
+        if start > end {
+            return false;
+        }
+        end = end.max(start + register);
+    }
+    end == len
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,6 +335,19 @@ mod tests {
                     .then(|| control.sources[u] as usize * unit + byte % unit)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_stage_row_is_staged_only_where_the_stores_write_all_of_it() {
+        let every = |offsets: &[usize], len| writes_every_byte(offsets.iter().copied(), 32, len);
+        assert!(every(&[0, 32, 64, 96], 128));
+        assert!(every(&[96, 0, 64, 32], 128), "in any order");
+        assert!(every(&[0, 16, 32], 64), "overlapping");
+        assert!(!every(&[0, 64, 96], 128), "a hole");
+        assert!(!every(&[0, 32, 64], 128), "short of the end");
+        assert!(!every(&[0, 32, 64, 96], 120), "past the end");
+        assert!(!every(&[32, 64, 96], 128), "short of the start");
+        assert!(every(&[], 0) && !every(&[], 32));
     }
 
     #[test]

@@ -494,7 +494,7 @@ const PREFETCH_TILES: usize = 4;
 /// rows start past a line each line is written by two tiles and has to stay between them.
 /// On the 16-core Xeon host, this pattern's loads and stores alone, both buffers 16 bytes
 /// past a line, ran 0.82× a threaded copy in one pass and 0.99× in passes (on lines: 1.05×
-/// and 1.13×), and the `morton16` unpack at 4096² took 4–19 % less time (BENCHMARKS.md,
+/// and 1.13×), and the `morton16` unpack at 4096² took 4–13 % less time (BENCHMARKS.md,
 /// "Rows in passes"). Measured with plain stores; streamed rows, whose stores skip L1, run
 /// in passes alike.
 #[inline(always)]
