@@ -165,18 +165,18 @@ impl Prepared {
         };
         let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
         let aligned = |offset: usize| offset.is_multiple_of(register);
-        // Streaming only pays where a tile writes whole cache lines: partial lines written
-        // around the caches are read back from memory.
         // A stage's row is written out whole: a tile of one row stages only where its
         // stores write every byte of it (a layout's tile space may have holes).
         let staging = grid
             .to
             .abutting_rows(tile)
+            .filter(|_| stream && generated.is_some())
             .filter(|&[rows, width]| {
                 rows > 1 || writes_every_byte(stores.iter().map(|s| s.0), register, width * size)
             })
-            .filter(|_| stream && generated.is_some())
             .and_then(|[rows, width]| Staging::new(level, rows, width * size));
+        // Streaming only pays where a tile writes whole cache lines: partial lines written
+        // around the caches are read back from memory.
         let stream = stream
             && (grid.to.run_len(tile) * size).is_multiple_of(CACHE_LINE)
             && stores.iter().all(|&(offset, _)| aligned(offset))

@@ -7,9 +7,10 @@
 //! destination row is written from it: its bytes up to the first line boundary and after
 //! the last with plain copies, every whole line between with one streaming store, read
 //! from the stage at the destination's misalignment (an unaligned load from the cache).
-//! A pack's destination is staged alike, each tile one row: its tiles lie one after the
-//! other, so a row of them is one run of bytes (on the 16-core Xeon host, the packs at
-//! 8192² words took 36–51 % less time staged than with their stores left unstreamed).
+//! A layout's tiles (a pack's destination, or a copy's) are staged alike, each tile one
+//! row: they lie one after the other, so a row of them is one run of bytes (on the 16-core
+//! Xeon host, the packs at 8192² words took 36–51 % less time staged than with their
+//! stores left unstreamed).
 
 use super::simd::{Bound, TileRow};
 use super::{CACHE_LINE, Level};
