@@ -290,8 +290,8 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
 /// The GEMM on workgroup-scope cooperative matrices, where the device has them
 /// (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver): 128 × 256 tiles of C, 32 of k a
 /// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The
-/// fastest of 34 designs on an H100 (BENCHMARKS.md, "Workgroup-scope matrices" and "The
-/// library on workgroup-scope matrices"): 128 × 128 tiles or 64 of k a step were 5–20 %
+/// fastest of 34 designs on an H100 (BENCHMARKS.md#tensor-core-gemm, and the file's git
+/// history): 128 × 128 tiles or 64 of k a step were 5–20 %
 /// slower, 256 × 256 tiles and sides off the powers of two collapsed, the bands gave 2 % at
 /// 8192³. 0.43–0.48× cuBLAS HGEMM at 4096³ and 8192³, 1.8–2.2× the fragment kernel of
 /// [`tensor_cores`].
@@ -309,8 +309,8 @@ pub fn workgroup_matrices() -> WorkgroupMatrices {
 /// accumulators' registers let a workgroup hold a 256 × 256 tile of C on workgroup-scope
 /// matrices, which f32 sums spill (32 TFLOP/s); on an H100 it runs at 0.46–0.50× cuBLAS
 /// HGEMM (which sums in f32) at 4096³ and 8192³ for row-major operands, 0.49–0.53× with A
-/// stored column-major, against the f32 kernel's 0.43–0.48× and 0.46–0.52× (BENCHMARKS.md,
-/// "f16 sums"), and below the f32 kernel under 4096 (fewer tiles than multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
+/// stored column-major, against the f32 kernel's 0.43–0.48× and 0.46–0.52×
+/// (BENCHMARKS.md#tensor-core-gemm), and below the f32 kernel under 4096 (fewer tiles than multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
 /// workgroup-scope matrices, the scalar kernel runs (with f32 sums: the fragment kernel's
 /// f16 sums were wrong on the one driver tried) and [`GemmKernel::path`] says why.
 ///

@@ -198,7 +198,8 @@
 //!
 //! **Timing.** Time kernels with `Dispatch::median`, or call `Dispatch::warm_up` before
 //! `Dispatch::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
-//! measures far below its bandwidth ([BENCHMARKS.md], "GPU", says by how much on an H100).
+//! measures far below its bandwidth ([BENCHMARKS.md], "GPU packs, unpacks and transposes",
+//! says by how much on an H100).
 //!
 //! ## Writing a GPU kernel with swizzle: a GEMM
 //!
@@ -386,8 +387,8 @@
 //! sizes and in every storage order. On an H100 it runs at 1.8–2.2× the fragment kernel:
 //! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
 //! faster again with A stored column-major (the driver stages slices of long contiguous
-//! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "The library on
-//! workgroup-scope matrices". Where the time goes: the same kernel with its loads taken out
+//! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "Tensor-core GEMM",
+//! and its git history. Where the time goes: the same kernel with its loads taken out
 //! of the loop (a probe, wrong C) runs at 0.81–0.86× cuBLAS, so the driver's staging of
 //! each step's slices from memory costs about half of it; the multiply-adds are not the
 //! limit.

@@ -82,7 +82,7 @@ impl Control {
 /// data cache, so that they stay there beside the tile's registers and the runs of the
 /// edges. Past it, every step's controls come from L2 (a 2048-word block-linear tile's
 /// AVX-512 network has 256 steps, 48 KiB of controls, and ran 3–10× slower than its runs
-/// on the 2-core machine: BENCHMARKS.md, "The default level").
+/// on the 2-core machine: BENCHMARKS.md#copy-kernels and the file's git history).
 const INTERPRETED_CONTROL_BYTES: usize = 8 << 10;
 
 /// Whether the interpreted network of `level` for `E` beats the plan's runs, by the cost

@@ -15,7 +15,7 @@ const BLOCK: usize = 64;
 /// Destination columns per cache block of a band: long runs of each destination row
 /// written one after the other, while the block's source lines (512 × 64 elements) stay
 /// in L2. Measured at 4096² f32 against blocks of 32 to 256 columns
-/// (docs/benchmarks/history.md, "Transposes").
+/// (BENCHMARKS.md#transposes, in the file's git history).
 const BLOCK_COLS: usize = 512;
 
 /// Copies `src`, laid out as `from` says, into `dst`, laid out as `to` says, with the

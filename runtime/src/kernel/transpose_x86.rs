@@ -34,8 +34,8 @@ struct Tile([u8; TILE_ROWS * TILE_ROW_BYTES]);
 /// lines) while it is in L1; then each row of the buffer is copied to its destination line
 /// in whole 32-byte stores, so each destination cache line is written whole, once.
 ///
-/// Writing the squares straight into the destination (this function's first form, kept in
-/// docs/benchmarks/history.md) kept 16 source and 16 destination lines in flight at once;
+/// Writing the squares straight into the destination (this function's first form, measured
+/// in BENCHMARKS.md's git history) kept 16 source and 16 destination lines in flight at once;
 /// lines a pitch of a multiple of 4 KiB apart share their L1 set, more than its 8 to 12
 /// ways, so a destination line written in two halves could leave L1 between them.
 ///

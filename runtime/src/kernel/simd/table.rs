@@ -477,8 +477,8 @@ const PASS_BYTES: usize = 16 << 10;
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
 /// prefetched. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at 4096² (32-byte
 /// rows) took 9–26 % less time four tiles ahead than without (1.10–1.36× as fast),
-/// 0.92–1.03× the threaded memcpy; two and eight tiles ahead gained less (BENCHMARKS.md,
-/// "Prefetching an unpack's destination rows").
+/// 0.92–1.03× the threaded memcpy; two and eight tiles ahead gained less
+/// (BENCHMARKS.md#copy-kernels; the measurement is in the file's git history).
 const PREFETCH_TILES: usize = 4;
 
 /// Each tile of `tiles`: its two sides bounds-checked once (once per pass), then every step
@@ -494,8 +494,9 @@ const PREFETCH_TILES: usize = 4;
 /// rows start past a line each line is written by two tiles and has to stay between them.
 /// On the 16-core Xeon host, this pattern's loads and stores alone, both buffers 16 bytes
 /// past a line, ran 0.82× a threaded copy in one pass and 0.99× in passes (on lines: 1.05×
-/// and 1.13×), and the `morton16` unpack at 4096² took 4–13 % less time (BENCHMARKS.md,
-/// "Rows in passes"). Measured with plain stores; streamed rows, whose stores skip L1, run
+/// and 1.13×), and the `morton16` unpack at 4096² took 4–13 % less time
+/// (BENCHMARKS.md#copy-kernels; the measurement is in the file's git history). Measured
+/// with plain stores; streamed rows, whose stores skip L1, run
 /// in passes alike.
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
