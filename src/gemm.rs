@@ -310,7 +310,8 @@ pub fn workgroup_matrices() -> WorkgroupMatrices {
 /// matrices, which f32 sums spill (32 TFLOP/s); on an H100 it runs at 0.46–0.50× cuBLAS
 /// HGEMM (which sums in f32) at 4096³ and 8192³ for row-major operands, 0.49–0.53× with A
 /// stored column-major, against the f32 kernel's 0.43–0.48× and 0.46–0.52×
-/// (BENCHMARKS.md#tensor-core-gemm), and below the f32 kernel under 4096 (fewer tiles than multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
+/// (BENCHMARKS.md#tensor-core-gemm), and below the f32 kernel under 4096 (fewer tiles than
+/// multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
 /// workgroup-scope matrices, the scalar kernel runs (with f32 sums: the fragment kernel's
 /// f16 sums were wrong on the one driver tried) and [`GemmKernel::path`] says why.
 ///
