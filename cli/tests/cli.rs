@@ -239,27 +239,50 @@ fn unknown_layouts_and_unfit_accesses_fail_with_one() {
     assert!(err.starts_with("error: cannot read /nonexistent/file.layout: "));
 }
 
+/// Usage errors exit with 2 and show the usage of the subcommand that failed. The
+/// messages about the command line's shape (an unknown command or option, a missing or
+/// extra argument, a value that is not one of a list) are clap's; those about values are
+/// the tool's own.
 #[test]
 fn usage_errors_exit_with_two() {
     let path = file("usage.layout", LDS);
     let path = path.to_str().unwrap();
-    for (args, message) in [
-        (vec![], "no command given"),
-        (vec!["draw", path], "unknown command `draw`"),
-        (vec!["show"], "no FILE given"),
+    for (args, message, usage) in [
+        (vec![], "Usage: swizzle <COMMAND>", "swizzle <COMMAND>"),
+        (
+            vec!["draw", path],
+            "unrecognized subcommand 'draw'",
+            "swizzle <COMMAND>",
+        ),
+        (
+            vec!["show"],
+            "the following required arguments were not provided:\n  <FILE>",
+            "swizzle show",
+        ),
         (
             vec!["show", path, "--frobnicate"],
-            "unknown option `--frobnicate`",
+            "unexpected argument '--frobnicate' found",
+            "swizzle show",
         ),
-        (vec!["show", path, "--layout"], "--layout needs a value"),
-        (vec!["show", path, path], "one FILE expected"),
+        (
+            vec!["show", path, "--layout"],
+            "a value is required for '--layout <NAME>' but none was supplied",
+            "swizzle show",
+        ),
+        (
+            vec!["show", path, path],
+            "unexpected argument",
+            "swizzle show",
+        ),
         (
             vec!["show", path, "--element-bytes", "0"],
-            "--element-bytes takes a positive integer, not `0`",
+            "invalid value '0' for '--element-bytes <BYTES>': expected a positive integer, not `0`",
+            "swizzle show",
         ),
         (
             vec!["analyze", path, "--layout", "LdsA"],
-            "`analyze` needs --access SPEC",
+            "the following required arguments were not provided:\n  --access <SPEC|NAME>",
+            "swizzle analyze",
         ),
         (
             vec![
@@ -271,6 +294,7 @@ fn usage_errors_exit_with_two() {
                 "lanes 1000000; bytes 4; m = 0; k = 0;",
             ],
             "--access: the lane count 1000000 is more than 4096, the most an access may set",
+            "swizzle analyze",
         ),
         (
             vec![
@@ -282,6 +306,7 @@ fn usage_errors_exit_with_two() {
                 "lanes 32; m = lane %;",
             ],
             "--access: expected an integer, a constant name or `(`",
+            "swizzle analyze",
         ),
         (
             vec![
@@ -295,6 +320,7 @@ fn usage_errors_exit_with_two() {
                 "32",
             ],
             "expected banks as COUNTxWIDTH_BYTES (e.g. 32x4), found `32`",
+            "swizzle analyze",
         ),
         (
             vec![
@@ -304,33 +330,49 @@ fn usage_errors_exit_with_two() {
                 "lanes 32; bytes 4; m = 0; k = 0;",
             ],
             "holds several layouts (`LdsA` and `RowMajorA`): choose one with --layout NAME",
+            "swizzle analyze",
         ),
         (
             vec!["svg", path, "--layout", "LdsA", "--color", "lane"],
             "--color lane needs --access SPEC",
+            "swizzle svg",
         ),
         (
             vec!["svg", path, "--layout", "LdsA", "--color", "red"],
-            "--color takes `bank`, `lane` or `thread`, not `red`",
+            "invalid value 'red' for '--color <COLOR>'\n  [possible values: bank, lane, thread]",
+            "swizzle svg",
         ),
     ] {
         let (out, err) = run(&args, 2);
         assert_eq!(out, "");
+        assert!(err.contains(message), "{args:?}: {err}");
         assert!(
-            err.starts_with("error: ") && err.contains(message),
+            err.starts_with("error: ") || args.is_empty(),
             "{args:?}: {err}"
         );
-        assert!(err.contains("\nusage: swizzle show FILE"), "{err}");
+        assert!(err.contains(&format!("Usage: {usage}")), "{args:?}: {err}");
     }
 }
 
 #[test]
-fn help_succeeds() {
+fn help_and_version_succeed() {
     let (out, _) = run(&["--help"], 0);
-    assert!(out.starts_with("usage: swizzle show FILE"));
+    assert!(out.contains("Usage: swizzle <COMMAND>"), "{out}");
     assert!(out.contains("An access SPEC is the body of an `access` item"));
+    for command in ["show", "analyze", "svg", "texture"] {
+        assert!(out.contains(&format!("\n  {command} ")), "{command}: {out}");
+    }
+    // Each subcommand's help is its own.
     let (out, _) = run(&["svg", "-h"], 0);
-    assert!(out.starts_with("usage:"));
+    assert!(out.contains("Usage: swizzle svg [OPTIONS] <FILE>"), "{out}");
+    assert!(
+        out.contains("--path <memory|NAME>") && !out.contains("--line-bytes"),
+        "{out}"
+    );
+    let (out, _) = run(&["help", "analyze"], 0);
+    assert!(out.contains("Usage: swizzle analyze"), "{out}");
+    let (out, _) = run(&["--version"], 0);
+    assert_eq!(out, format!("swizzle {}\n", env!("CARGO_PKG_VERSION")));
 }
 
 /// Writes the SVG of `layout` in `source` through the command line and renders it.
@@ -340,8 +382,13 @@ fn rendered(name: &str, source: &str, layout: &str, options: &[&str]) -> (Pixmap
     let mut args = vec!["svg", path.to_str().unwrap(), "--layout", layout];
     args.extend(options);
     args.extend(["-o", out.to_str().unwrap()]);
-    let (said, _) = run(&args, 0);
-    assert_eq!(said, format!("wrote {}\n", out.display()));
+    // The status line goes to standard error, never into the data.
+    let (said, status) = run(&args, 0);
+    assert_eq!(said, "");
+    assert!(
+        status.starts_with(&format!("wrote {} (", out.display())),
+        "{status}"
+    );
     let svg = std::fs::read_to_string(&out).expect("the SVG is written");
     let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
         .expect("the SVG parses");
@@ -987,316 +1034,4 @@ fn svg_colours_a_thread_value_layout_by_thread() {
         1,
     );
     assert!(err.contains("not a thread-value layout"), "{err}");
-}
-
-// ---------------------------------------------------------------------------------------
-// `swizzle texture`
-
-/// Bytes that differ from their neighbours'.
-fn texture_bytes(len: usize) -> Vec<u8> {
-    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
-}
-
-#[test]
-fn texture_files_round_trip_to_the_librarys_bytes() {
-    use swizzle::texture::{Format, Platform, Surface, wiiu::TileMode};
-    let linear_aligned = Platform::WiiU {
-        tile_mode: TileMode::LinearAligned,
-        swizzle: 0,
-    };
-    let cases: [(&str, Platform, &str, Format, &[&str]); 8] = [
-        ("switch", Platform::SWITCH, "bc7", Format::BC7, &[]),
-        ("wiiu", Platform::WIIU, "bc1", Format::BC1, &[]),
-        (
-            "wiiu",
-            linear_aligned,
-            "rgba8",
-            Format::RGBA8,
-            &["--tile-mode", "1"],
-        ),
-        ("3ds", Platform::N3ds, "rgba8", Format::RGBA8, &[]),
-        ("ps4", Platform::Ps4, "bc3", Format::BC3, &[]),
-        ("ps3", Platform::Ps3, "bc1", Format::BC1, &[]),
-        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8, &[]),
-        ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8, &[]),
-    ];
-    for (case, (name, platform, format_name, format, extra)) in cases.into_iter().enumerate() {
-        let surface = Surface::new(platform, 128, 64, format)
-            .mips(4)
-            .layers(match name {
-                "wiiu" => 1,
-                _ => 2,
-            });
-        let linear = texture_bytes(surface.linear_size().unwrap());
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        let (input, tiled, back) = (
-            dir.join(format!("texture_{case}_{name}.linear")),
-            dir.join(format!("texture_{case}_{name}.tiled")),
-            dir.join(format!("texture_{case}_{name}.back")),
-        );
-        std::fs::write(&input, &linear).unwrap();
-        let layers = surface.layers.to_string();
-        let common = [
-            "--platform",
-            name,
-            "--width=128",
-            "--height=64",
-            "--mips=4",
-            "--layers",
-            &layers,
-            "--format",
-            format_name,
-        ];
-        let path = |p: &PathBuf| p.to_str().unwrap().to_owned();
-        let swizzle_args: Vec<String> = ["texture", "swizzle"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain(common.iter().chain(extra).map(|s| s.to_string()))
-            .chain([path(&input), path(&tiled)])
-            .collect();
-        let args: Vec<&str> = swizzle_args.iter().map(String::as_str).collect();
-        let (out, err) = run(&args, 0);
-        assert_eq!(err, "");
-        assert!(out.starts_with("wrote "), "{out}");
-        assert_eq!(
-            std::fs::read(&tiled).unwrap(),
-            surface.swizzle_to_vec(&linear).unwrap(),
-            "{name}"
-        );
-        let mut args = args.clone();
-        args[1] = "deswizzle";
-        let (n, t, b) = (args.len(), path(&tiled), path(&back));
-        args[n - 2] = &t;
-        args[n - 1] = &b;
-        run(&args, 0);
-        assert_eq!(std::fs::read(&back).unwrap(), linear, "{name}");
-    }
-}
-
-#[test]
-fn texture_info_lists_every_level() {
-    let (out, err) = run(
-        &[
-            "texture",
-            "info",
-            "--platform",
-            "wiiu",
-            "--width",
-            "64",
-            "--height",
-            "32",
-            "--mips",
-            "3",
-            "--format",
-            "bc1",
-        ],
-        0,
-    );
-    assert_eq!(err, "");
-    assert_eq!(
-        out,
-        "\
-WiiU { tile_mode: Tiled2DThin1, swizzle: 0 } 64×32×1, 1 layer(s), 3 mip(s): linear 1344 bytes, tiled 5120 bytes
-layer mip  pixels          blocks          linear                tiled
-    0   0  64×32×1         16×8×1          0+1024                0+4096
-    0   1  32×16×1         8×4×1           1024+256              4096+512
-    0   2  16×8×1          4×2×1           1280+64               4608+512
-"
-    );
-}
-
-/// `--picture` draws a level as the library does; the Wii U's `--tile-mode` and `--swizzle`
-/// reach its platform.
-#[test]
-fn texture_info_draws_a_level() {
-    use swizzle::texture::{Format, Platform, Surface, wiiu::TileMode};
-    let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_level.svg");
-    let args = [
-        "texture",
-        "info",
-        "--platform",
-        "wiiu",
-        "--tile-mode",
-        "9",
-        "--swizzle",
-        "0x0",
-        "--width",
-        "64",
-        "--height",
-        "64",
-        "--mips",
-        "2",
-        "--format",
-        "rgba8",
-    ];
-    // `--swizzle` is a number.
-    let (_, err) = run(&args, 2);
-    assert!(err.contains("--swizzle takes an integer"), "{err}");
-    let mut args = args.to_vec();
-    args[7] = "1280";
-    let picture = [
-        "--picture",
-        svg.to_str().unwrap(),
-        "--mip",
-        "1",
-        "--tile",
-        "256",
-    ];
-    args.extend(picture);
-    let (out, err) = run(&args, 0);
-    assert_eq!(err, "");
-    assert!(
-        out.starts_with("WiiU { tile_mode: Tiled2BThin2, swizzle: 1280 }"),
-        "{out}"
-    );
-    assert!(out.contains("wrote "), "{out}");
-    let platform = Platform::WiiU {
-        tile_mode: TileMode::Tiled2BThin2,
-        swizzle: 1280,
-    };
-    let surface = Surface::new(platform, 64, 64, Format::RGBA8).mips(2);
-    assert_eq!(
-        std::fs::read_to_string(&svg).unwrap(),
-        surface.svg(0, 1, 256).unwrap()
-    );
-    // The options of the Wii U on another platform, and a mode past 15, are usage errors.
-    let (_, err) = run(
-        &[
-            "texture",
-            "info",
-            "--platform",
-            "ps4",
-            "--tile-mode",
-            "4",
-            "--width",
-            "8",
-            "--height",
-            "8",
-            "--format",
-            "r8",
-        ],
-        2,
-    );
-    assert!(err.contains("are the Wii U's"), "{err}");
-    let (_, err) = run(
-        &[
-            "texture",
-            "info",
-            "--platform",
-            "wiiu",
-            "--tile-mode",
-            "16",
-            "--width",
-            "8",
-            "--height",
-            "8",
-            "--format",
-            "r8",
-        ],
-        2,
-    );
-    assert!(err.contains("--tile-mode takes 0 to 15"), "{err}");
-}
-
-#[test]
-fn texture_errors_are_clear() {
-    let short = file("texture_short.bin", "not a texture");
-    let short = short.to_str().unwrap();
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("texture_out.bin");
-    let out = out.to_str().unwrap();
-    let base = ["--width", "8", "--height", "8"];
-    let cases: [(Vec<&str>, i32, &str); 8] = [
-        (
-            vec![
-                "texture",
-                "swizzle",
-                "--platform",
-                "ps4",
-                "--format",
-                "rgba8",
-                short,
-                out,
-            ],
-            1,
-            "holds 13 bytes; the linear surface is 256",
-        ),
-        (
-            vec![
-                "texture",
-                "deswizzle",
-                "--platform",
-                "switch",
-                "--format",
-                "r8",
-                short,
-                out,
-            ],
-            1,
-            "holds 13 bytes; the tiled surface is 512",
-        ),
-        (
-            vec![
-                "texture",
-                "info",
-                "--platform",
-                "gamecube",
-                "--format",
-                "r8",
-            ],
-            2,
-            "unknown platform `gamecube` (one of switch, 3ds, ps3, ps4, xbox360, d3d12, wiiu)",
-        ),
-        (
-            vec!["texture", "info", "--platform", "ps4", "--format", "rgb9"],
-            2,
-            "unknown format `rgb9`",
-        ),
-        (
-            vec![
-                "texture",
-                "info",
-                "--platform",
-                "d3d12",
-                "--format",
-                "r8",
-                "--depth",
-                "2",
-            ],
-            1,
-            "does not tile this surface: 3-D textures",
-        ),
-        (
-            vec!["texture", "info", "--platform", "xbox360", "--format", "r8"],
-            1,
-            "does not tile this surface: texels of 1 bytes",
-        ),
-        (
-            vec![
-                "texture",
-                "swizzle",
-                "--platform",
-                "ps4",
-                "--format",
-                "r8",
-                short,
-            ],
-            2,
-            "`texture swizzle` needs IN and OUT",
-        ),
-        (
-            vec!["texture", "mirror", "--platform", "ps4", "--format", "r8"],
-            2,
-            "unknown texture action `mirror`",
-        ),
-    ];
-    for (mut args, code, message) in cases {
-        args.splice(2..2, base);
-        let (_, err) = run(&args, code);
-        assert!(err.contains(message), "{args:?}: {err}");
-    }
-    let (_, err) = run(
-        &["texture", "info", "--platform", "ps4", "--format", "r8"],
-        2,
-    );
-    assert!(err.contains("`texture` needs --width"), "{err}");
 }
