@@ -96,11 +96,6 @@ impl Input {
         &self.name
     }
 
-    /// The input's length in bytes, where the file system knows it (a regular file).
-    pub fn length(&self) -> Option<u64> {
-        self.length
-    }
-
     /// The bytes left, which must be exactly `expected` (`what` they should hold, in the
     /// error: "the linear surface"). The length is checked before reading where it is
     /// known; otherwise at most `expected + 1` bytes are read, into a buffer that grows

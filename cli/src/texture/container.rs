@@ -2,10 +2,14 @@
 //! The tiled side is always raw (no container stores a console's tiles).
 
 use super::args::{Container, LevelArgs};
+use super::dds::{self, DdsHeader};
+use super::formats;
+use super::png::{self, Png};
 use super::surface::{Declared, Header};
 use crate::files::{Input, Sink, Source};
 use crate::{Done, Failure};
 use std::path::Path;
+use swizzle::texture::Level;
 
 /// The container of a linear file: `--container`, else `.dds` and `.png` by extension, else
 /// raw (`-` included).
@@ -49,41 +53,55 @@ fn name(container: Container) -> &'static str {
 /// An opened linear file: its header read, its texels not yet.
 pub enum LinearInput {
     Raw(Input),
+    Dds(Input, Header),
+    Png(Png),
 }
 
 impl LinearInput {
     /// Opens `source` and reads the header its container has.
     pub fn open(source: &Source, container: Container) -> Result<LinearInput, Failure> {
-        let input = source.open()?;
-        match container {
-            Container::Raw => Ok(LinearInput::Raw(input)),
-            other => Err(Failure::Input(format!(
-                "{} files are not read yet",
-                name(other)
-            ))),
-        }
+        let mut input = source.open()?;
+        Ok(match container {
+            Container::Raw => LinearInput::Raw(input),
+            Container::Dds => {
+                let header = dds::read_header(&mut input)?;
+                LinearInput::Dds(input, header)
+            }
+            Container::Png => LinearInput::Png(png::read(&mut input)?),
+        })
     }
 
     /// What the header says about the surface (none for raw files).
     pub fn header(&self) -> Option<&Header> {
         match self {
             LinearInput::Raw(_) => None,
+            LinearInput::Dds(_, header) => Some(header),
+            LinearInput::Png(png) => Some(&png.header),
         }
     }
 
-    /// The linear surface's bytes.
-    pub fn read(self, declared: &Declared) -> Result<Vec<u8>, Failure> {
+    /// The linear surface's bytes; `level` must be the only one a PNG holds.
+    pub fn read(self, declared: &Declared, level: &LevelArgs) -> Result<Vec<u8>, Failure> {
         let expected = declared
             .surface
             .linear_size()
             .map_err(|e| Failure::Input(e.to_string()))?;
         match self {
-            LinearInput::Raw(mut input) => input.read_rest(expected, "the linear surface"),
+            LinearInput::Raw(mut input) | LinearInput::Dds(mut input, _) => {
+                input.read_rest(expected, "the linear surface")
+            }
+            LinearInput::Png(png) if (level.layer, level.mip) == (0, 0) => {
+                Ok(png.into_linear(declared))
+            }
+            LinearInput::Png(_) => Err(Failure::Usage(format!(
+                "a PNG IN is the surface's only level: --layer {} --mip {} names another",
+                level.layer, level.mip
+            ))),
         }
     }
 }
 
-/// The header of the DDS or PNG `path` (for `info`); `None` for a raw file.
+/// The header of the DDS or PNG `path` (for `info`).
 pub fn header(path: &Path, explicit: Option<Container>) -> Result<Option<Header>, Failure> {
     let source = Source::new(path.to_owned());
     let container = of(explicit, source.path());
@@ -97,35 +115,56 @@ pub fn header(path: &Path, explicit: Option<Container>) -> Result<Option<Header>
     Ok(LinearInput::open(&source, container)?.header().cloned())
 }
 
-/// Whether `container` can hold the surface (a DDS its format, a PNG the level): checked
-/// before the input is read.
-pub fn check_writable(
-    container: Container,
-    _declared: &Declared,
-    _level: &LevelArgs,
-) -> Result<(), Failure> {
-    match container {
-        Container::Raw => Ok(()),
-        other => Err(Failure::Input(format!(
-            "{} files are not written yet",
-            name(other)
-        ))),
-    }
+/// How the linear surface will be written: planned (and checked) before the input is read,
+/// so that a surface its container cannot hold fails before any work.
+pub enum LinearOutput {
+    Raw,
+    Dds(DdsHeader),
+    /// One level, as PNG pixels.
+    Png {
+        level: Level,
+        pixels: png::Pixels,
+        srgb: bool,
+    },
 }
 
-/// Writes the linear surface `linear` to `sink` in `container`.
-pub fn write(
-    container: Container,
-    sink: &Sink,
-    _declared: &Declared,
-    _level: &LevelArgs,
-    linear: &[u8],
-) -> Result<Done, Failure> {
-    match container {
-        Container::Raw => sink.write_bytes(linear),
-        other => Err(Failure::Input(format!(
-            "{} files are not written yet",
-            name(other)
-        ))),
+impl LinearOutput {
+    pub fn plan(
+        container: Container,
+        declared: &Declared,
+        level: &LevelArgs,
+    ) -> Result<LinearOutput, Failure> {
+        Ok(match container {
+            Container::Raw => LinearOutput::Raw,
+            Container::Dds => LinearOutput::Dds(DdsHeader::new(declared)?),
+            Container::Png => {
+                let level = declared
+                    .surface
+                    .level(level.layer, level.mip)
+                    .map_err(|e| Failure::Input(e.to_string()))?;
+                let pixels = png::check_level(declared, &level)?;
+                let srgb = formats::is_srgb(declared.surface.format);
+                LinearOutput::Png {
+                    level,
+                    pixels,
+                    srgb,
+                }
+            }
+        })
+    }
+
+    /// Writes the linear surface `linear` to `sink`.
+    pub fn write(self, sink: &Sink, linear: &[u8]) -> Result<Done, Failure> {
+        match self {
+            LinearOutput::Raw => sink.write_bytes(linear),
+            LinearOutput::Dds(header) => sink.write_with(|out| header.write(linear, out)),
+            LinearOutput::Png {
+                level,
+                pixels,
+                srgb,
+            } => sink.write_with(|out| {
+                png::write(&level, pixels, srgb, &linear[level.linear.clone()], out)
+            }),
+        }
     }
 }

@@ -65,3 +65,36 @@ pub fn containers(format: Format) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The named format of DXGI format `dxgi`.
+pub fn from_dxgi(dxgi: u32) -> Option<Format> {
+    all()
+        .into_iter()
+        .find(|format| self::dxgi(*format) == Some(dxgi))
+}
+
+/// The formats whose texels are a PNG's RGBA pixels besides `rgba8`.
+pub fn rgba_kin() -> Vec<Format> {
+    Vec::new()
+}
+
+/// How `format`'s texels are a PNG's pixels, if they are 8-bit uncompressed.
+pub fn png_pixels(format: Format) -> Option<super::png::Pixels> {
+    use super::png::Pixels;
+    match (
+        format.block_width,
+        format.block_height,
+        format.bytes_per_block,
+    ) {
+        (1, 1, 1) => Some(Pixels::Gray),
+        (1, 1, 2) => Some(Pixels::GrayAlpha),
+        (1, 1, 3) => Some(Pixels::Rgb),
+        (1, 1, 4) => Some(Pixels::Rgba),
+        _ => None,
+    }
+}
+
+/// Whether `format` is in sRGB.
+pub fn is_srgb(_format: Format) -> bool {
+    false
+}

@@ -4,16 +4,18 @@
 
 pub mod args;
 mod container;
+mod dds;
 pub mod formats;
 mod gx2;
 mod info;
 mod list;
+mod png;
 mod surface;
 
 use crate::files::{Sink, Source};
 use crate::{Done, Failure};
 use args::{ConvertArgs, TextureCommand};
-use container::LinearInput;
+use container::{LinearInput, LinearOutput};
 use swizzle::texture::TextureError;
 
 /// Runs a texture command.
@@ -35,7 +37,7 @@ fn swizzle(args: ConvertArgs) -> Result<Done, Failure> {
     let linear = LinearInput::open(&source, container)?;
     let declared = surface::declare(&args.surface, linear.header(), "swizzle")?;
     let layout = gx2::file_layout(&args.surface, &declared.surface)?;
-    let bytes = linear.read(&declared)?;
+    let bytes = linear.read(&declared, &args.level)?;
     let tiled = declared.surface.swizzle_to_vec(&bytes).map_err(input)?;
     drop(bytes);
     match layout {
@@ -52,7 +54,7 @@ fn deswizzle(args: ConvertArgs) -> Result<Done, Failure> {
     let container = container::of(args.container, sink.path());
     let declared = surface::declare(&args.surface, None, "deswizzle")?;
     let layout = gx2::file_layout(&args.surface, &declared.surface)?;
-    container::check_writable(container, &declared, &args.level)?;
+    let output = LinearOutput::plan(container, &declared, &args.level)?;
     let expected = match &layout {
         Some(layout) => layout.file_size(),
         None => declared.surface.swizzled_size().map_err(input)?,
@@ -64,7 +66,7 @@ fn deswizzle(args: ConvertArgs) -> Result<Done, Failure> {
     };
     let linear = declared.surface.deswizzle_to_vec(&tiled).map_err(input)?;
     drop(tiled);
-    container::write(container, &sink, &declared, &args.level, &linear)
+    output.write(&sink, &linear)
 }
 
 fn input(error: TextureError) -> Failure {
