@@ -101,12 +101,16 @@ impl FileLayout {
                 .ok_or_else(|| fail(format!("mip {mip}'s end overflows")))?;
             mips.push((start, span));
         }
+        // The surface's padding after its last mip (a whole tile of slices) ends the file as
+        // it ends the library's buffer.
+        let library_size = surface.swizzled_size().map_err(|e| Failure::Input(e.to_string()))?;
+        let tail = mips.last().map_or(0, |(_, span)| library_size - span.end);
         Ok(FileLayout {
             mips,
-            file_size: end,
-            library_size: surface
-                .swizzled_size()
-                .map_err(|e| Failure::Input(e.to_string()))?,
+            file_size: end
+                .checked_add(tail)
+                .ok_or_else(|| fail("the file's size overflows".to_owned()))?,
+            library_size,
         })
     }
 
