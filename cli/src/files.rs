@@ -121,7 +121,7 @@ impl Input {
         // other inputs grow theirs from a bounded start.
         let start = match self.length {
             Some(_) => expected,
-            None => expected.min(1 << 26),
+            None => expected.min(1 << 20),
         };
         let mut bytes = Vec::with_capacity(start);
         let limit = (expected as u64).saturating_add(1);

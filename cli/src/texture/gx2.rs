@@ -103,7 +103,9 @@ impl FileLayout {
         }
         // The surface's padding after its last mip (a whole tile of slices) ends the file as
         // it ends the library's buffer.
-        let library_size = surface.swizzled_size().map_err(|e| Failure::Input(e.to_string()))?;
+        let library_size = surface
+            .swizzled_size()
+            .map_err(|e| Failure::Input(e.to_string()))?;
         let tail = mips.last().map_or(0, |(_, span)| library_size - span.end);
         Ok(FileLayout {
             mips,
