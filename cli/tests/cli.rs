@@ -1005,20 +1005,26 @@ fn texture_files_round_trip_to_the_librarys_bytes() {
         swizzle: 0,
     };
     let cases: [(&str, Platform, &str, Format, &[&str]); 8] = [
-        ("switch", Platform::SWITCH, "bc7", Format::BC7, &[]),
-        ("wiiu", Platform::WIIU, "bc1", Format::BC1, &[]),
+        ("switch", Platform::SWITCH, "bc7", Format::Bc7Unorm, &[]),
+        ("wiiu", Platform::WIIU, "bc1", Format::Bc1Unorm, &[]),
         (
             "wiiu",
             linear_aligned,
             "rgba8",
-            Format::RGBA8,
+            Format::Rgba8Unorm,
             &["--tile-mode", "1"],
         ),
-        ("3ds", Platform::N3ds, "rgba8", Format::RGBA8, &[]),
-        ("ps4", Platform::Ps4, "bc3", Format::BC3, &[]),
-        ("ps3", Platform::Ps3, "bc1", Format::BC1, &[]),
-        ("xbox360", Platform::Xbox360, "rgba8", Format::RGBA8, &[]),
-        ("d3d12", Platform::D3d12, "rgba8", Format::RGBA8, &[]),
+        ("3ds", Platform::N3ds, "rgba8", Format::Rgba8Unorm, &[]),
+        ("ps4", Platform::Ps4, "bc3", Format::Bc3Unorm, &[]),
+        ("ps3", Platform::Ps3, "bc1", Format::Bc1Unorm, &[]),
+        (
+            "xbox360",
+            Platform::Xbox360,
+            "rgba8",
+            Format::Rgba8Unorm,
+            &[],
+        ),
+        ("d3d12", Platform::D3d12, "rgba8", Format::Rgba8Unorm, &[]),
     ];
     for (case, (name, platform, format_name, format, extra)) in cases.into_iter().enumerate() {
         let surface = Surface::new(platform, 128, 64, format)
@@ -1154,7 +1160,7 @@ fn texture_info_draws_a_level() {
         tile_mode: TileMode::Tiled2BThin2,
         swizzle: 1280,
     };
-    let surface = Surface::new(platform, 64, 64, Format::RGBA8).mips(2);
+    let surface = Surface::new(platform, 64, 64, Format::Rgba8Unorm).mips(2);
     assert_eq!(
         std::fs::read_to_string(&svg).unwrap(),
         surface.svg(0, 1, 256).unwrap()
