@@ -59,12 +59,12 @@ fn benches(criterion: &mut Criterion) -> Vec<String> {
     let linear: Vec<u8> = (0..SIDE * SIDE * BYTES_PER_PIXEL)
         .map(|i| (i * 7 + i / 251) as u8)
         .collect();
-    let size =
-        swizzle::tegra::swizzled_size(SIDE, SIDE, BYTES_PER_PIXEL, BLOCK_HEIGHT).expect("fits");
+    let size = swizzle::texture::switch::swizzled_size(SIDE, SIDE, BYTES_PER_PIXEL, BLOCK_HEIGHT)
+        .expect("fits");
     let mut expected = vec![0u8; size];
     tegra_swizzle_into(&linear, &mut expected, false);
     let mut tiled = vec![0u8; size];
-    swizzle::tegra::swizzle(
+    swizzle::texture::switch::swizzle(
         SIDE,
         SIDE,
         BYTES_PER_PIXEL,
@@ -78,8 +78,15 @@ fn benches(criterion: &mut Criterion) -> Vec<String> {
         "swizzle::tegra differs from tegra_swizzle"
     );
     let mut back = vec![0u8; linear.len()];
-    swizzle::tegra::deswizzle(SIDE, SIDE, BYTES_PER_PIXEL, BLOCK_HEIGHT, &tiled, &mut back)
-        .expect("fits");
+    swizzle::texture::switch::deswizzle(
+        SIDE,
+        SIDE,
+        BYTES_PER_PIXEL,
+        BLOCK_HEIGHT,
+        &tiled,
+        &mut back,
+    )
+    .expect("fits");
     assert!(
         back == linear,
         "swizzle::tegra's deswizzle does not undo its swizzle"
@@ -105,7 +112,7 @@ fn benches(criterion: &mut Criterion) -> Vec<String> {
         group.bench_function(&name, |b| {
             b.iter(|| {
                 pool.install(|| {
-                    swizzle::tegra::swizzle(
+                    swizzle::texture::switch::swizzle(
                         SIDE,
                         SIDE,
                         BYTES_PER_PIXEL,
@@ -121,7 +128,7 @@ fn benches(criterion: &mut Criterion) -> Vec<String> {
         group.bench_function(&name, |b| {
             b.iter(|| {
                 pool.install(|| {
-                    swizzle::tegra::deswizzle(
+                    swizzle::texture::switch::deswizzle(
                         SIDE,
                         SIDE,
                         BYTES_PER_PIXEL,

@@ -42,8 +42,8 @@ fn data(len: usize) -> Vec<u8> {
 fn block_dim(format: Format) -> tegra_swizzle::surface::BlockDim {
     let n = |v: usize| NonZeroU32::new(v as u32).unwrap();
     tegra_swizzle::surface::BlockDim {
-        width: n(format.block_width),
-        height: n(format.block_height),
+        width: n(format.block().width),
+        height: n(format.block().height),
         depth: n(1),
     }
 }
@@ -71,7 +71,7 @@ fn tegra_into(surface: &Surface, src: &[u8], dst: &mut [u8], deswizzle: bool) {
             dst.len(),
             block_dim(f),
             block_height,
-            f.bytes_per_block as u32,
+            f.bytes_per_block() as u32,
             surface.mips as u32,
             1,
         )
@@ -91,7 +91,7 @@ fn tegra_alloc(surface: &Surface, src: &[u8], deswizzle: bool) -> Vec<u8> {
         src,
         block_dim(f),
         None,
-        f.bytes_per_block as u32,
+        f.bytes_per_block() as u32,
         surface.mips as u32,
         1,
     )
@@ -253,8 +253,8 @@ impl Platformed for Xbox360 {
 fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
     let mut cases = Vec::new();
     let one = Options::default().threads(1);
-    let rgba8 = (Format::RGBA8, 1, "rgba8");
-    let bc7 = (Format::BC7, 13, "bc7_13mips");
+    let rgba8 = (Format::Rgba8Unorm, 1, "rgba8");
+    let bc7 = (Format::Bc7Unorm, 13, "bc7_13mips");
 
     // Switch.
     for (format, mips, label) in [rgba8, bc7] {
@@ -328,16 +328,16 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
     swizzleinator_case::<Ps4>(criterion, &mut cases, rgba8, Format8_8_8_8);
     swizzleinator_case::<Ps4>(criterion, &mut cases, bc7, GcnSurfaceFormat::BC7);
     swizzleinator_case::<Ps3>(criterion, &mut cases, rgba8, A8R8G8B8);
-    let bc3 = (Format::BC3, 13, "bc3_13mips");
+    let bc3 = (Format::Bc3Unorm, 13, "bc3_13mips");
     swizzleinator_case::<Ps3>(criterion, &mut cases, bc3, COMPRESSED_DXT45);
     let xenos = XenosSurfaceFormat::k_8_8_8_8;
     swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8, xenos);
-    let rgba8_8mips = (Format::RGBA8, 8, "rgba8_8mips");
+    let rgba8_8mips = (Format::Rgba8Unorm, 8, "rgba8_8mips");
     swizzleinator_case::<Xbox360>(criterion, &mut cases, rgba8_8mips, xenos);
 
     // 3DS: RGBA8, mip 0 and 10 mips.
     for (mips, label) in [(1, "rgba8"), (10, "rgba8_10mips")] {
-        let (surface, linear, tiled) = texture(Platform::N3ds, Format::RGBA8, mips);
+        let (surface, linear, tiled) = texture(Platform::N3ds, Format::Rgba8Unorm, mips);
         let mut t = vec![0u8; tiled.len()];
         n3ds_into(&surface, &linear, &mut t);
         assert!(t == tiled, "3DS {label}");
@@ -369,7 +369,7 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
     // Wii U (2-D thin-1 macro tiles, swizzle 0x500): against `wiiu_swizzle`'s read of the
     // whole surface (`Gx2Surface::deswizzle`, which allocates; its write path drops texels,
     // so it has no swizzle to time). GX2 has no BC7: BC3, of the same 16-byte blocks.
-    let bc3 = (Format::BC3, 13, "bc3_13mips");
+    let bc3 = (Format::Bc3Unorm, 13, "bc3_13mips");
     for (format, mips, label) in [rgba8, bc3] {
         let platform = Platform::WiiU {
             tile_mode: swizzle::texture::wiiu::TileMode::Tiled2DThin1,
@@ -420,7 +420,7 @@ fn gx2_surface<'a>(surface: &Surface, tiled: &'a [u8]) -> wiiu_swizzle::Gx2Surfa
     for (offset, start) in mipmap_offsets[1..].iter_mut().zip(starts.iter().skip(2)) {
         *offset = u(start - mip1);
     }
-    let bytes = surface.format.bytes_per_block;
+    let bytes = surface.format.bytes_per_block();
     Gx2Surface {
         dim: SurfaceDim::D2,
         width: u(surface.width),

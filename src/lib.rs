@@ -21,8 +21,20 @@ pub mod gemm;
 pub use swizzle_runtime::gpu;
 pub use swizzle_runtime::kernel;
 pub mod guide;
-pub mod tegra;
-pub mod texture;
+#[doc(inline)]
+pub use swizzle_texture as texture;
+
+/// Tegra X1 block-linear textures: the Switch platform's single-image functions, under
+/// their old path.
+#[deprecated(
+    since = "0.2.0",
+    note = "the Switch is a texture platform: use `swizzle::texture::switch::{swizzle, deswizzle, swizzled_size}`, or a `Surface` of `Platform::SWITCH`"
+)]
+pub mod tegra {
+    pub use swizzle_texture::switch::{
+        deswizzle, deswizzle_with, swizzle, swizzle_with, swizzled_size,
+    };
+}
 
 /// The layout IR: a layout's checked transform pipeline (its `DESCRIPTOR`), which the
 /// reference interpreter runs ([`ir::Descriptor::offset`]) and the analyses and pictures read.

@@ -3,7 +3,7 @@
 //! directions; and the errors.
 
 use swizzle::kernel::KernelError;
-use swizzle::tegra::{deswizzle, swizzle, swizzled_size};
+use swizzle::texture::switch::{deswizzle, swizzle, swizzled_size};
 use tegra_swizzle::BlockHeight;
 
 const BLOCK_HEIGHTS: [usize; 6] = [1, 2, 4, 8, 16, 32];
@@ -114,13 +114,14 @@ fn every_options_give_the_same_bytes() {
     use swizzle::kernel::{Level, Options};
     let (width, height, block_height) = (37, 29, 2);
     for bytes_per_pixel in [4, 3] {
-        let size = swizzle::tegra::swizzled_size(width, height, bytes_per_pixel, block_height)
-            .expect("fits");
+        let size =
+            swizzle::texture::switch::swizzled_size(width, height, bytes_per_pixel, block_height)
+                .expect("fits");
         let src: Vec<u8> = (0..width * height * bytes_per_pixel)
             .map(|i| i as u8)
             .collect();
         let mut expected = vec![0; size];
-        swizzle::tegra::swizzle(
+        swizzle::texture::switch::swizzle(
             width,
             height,
             bytes_per_pixel,
@@ -137,7 +138,7 @@ fn every_options_give_the_same_bytes() {
                     ..Options::default().threads(threads)
                 };
                 let mut tiled = vec![0; size];
-                swizzle::tegra::swizzle_with(
+                swizzle::texture::switch::swizzle_with(
                     options,
                     width,
                     height,
@@ -149,7 +150,7 @@ fn every_options_give_the_same_bytes() {
                 .unwrap();
                 assert_eq!(tiled, expected, "{bytes_per_pixel} bytes, {options:?}");
                 let mut back = vec![0; src.len()];
-                swizzle::tegra::deswizzle_with(
+                swizzle::texture::switch::deswizzle_with(
                     options,
                     width,
                     height,

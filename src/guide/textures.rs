@@ -29,13 +29,13 @@
 //! Tile::run_stacked(&gobs, block_height, &pixels, &mut texture)?;
 //! // The same bytes through the library's module, for any pixel size:
 //! let bytes: Vec<u8> = pixels.iter().flat_map(|p| p.to_le_bytes()).collect();
-//! let mut tiled = vec![0u8; swizzle::tegra::swizzled_size(width, height, 4, block_height).unwrap()];
-//! swizzle::tegra::swizzle(width, height, 4, block_height, &bytes, &mut tiled)?;
+//! let mut tiled = vec![0u8; swizzle::texture::switch::swizzled_size(width, height, 4, block_height).unwrap()];
+//! swizzle::texture::switch::swizzle(width, height, 4, block_height, &bytes, &mut tiled)?;
 //! assert!(tiled.chunks(4).zip(&texture).all(|(b, &p)| b == p.to_le_bytes()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! `swizzle::tegra::{swizzle, deswizzle, swizzled_size}` take pixels of any size (multiples
+//! `swizzle::texture::switch::{swizzle, deswizzle, swizzled_size}` take pixels of any size (multiples
 //! of 4 bytes move as words, others as bytes) and any block height; `tests/tegra.rs` checks
 //! them byte for byte against the `tegra_swizzle` crate at many sizes (GOB multiples and not),
 //! every Tegra block height and pixels of 1 to 16 bytes. A stack of 0 is `KernelError::Stack`,
@@ -53,7 +53,7 @@
 //! [`Platform`](crate::texture::Platform) (`SWITCH`, `N3ds`, `Ps3`, `Ps4`, `Xbox360`, `D3d12`,
 //! `WiiU`), a size in
 //! pixels, layers, mips and a [`Format`](crate::texture::Format) (blocks of w × h pixels of
-//! n bytes: `Format::RGBA8`, `Format::BC7`, `Format::astc(6, 6)`, …). The linear side is a
+//! n bytes: `Format::Rgba8Unorm`, `Format::Bc7Unorm`, `Format::astc(6, 6)`, …). The linear side is a
 //! DDS file's payload: levels tightly packed, layer by layer, mips within a layer.
 //!
 //! The usual round trip of a modding pipeline — untile a game's texture, edit the linear
@@ -62,7 +62,7 @@
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface};
 //! // A 512² BC7 cube map with 10 mips, as a Switch game stores it.
-//! let surface = Surface::new(Platform::SWITCH, 512, 512, Format::BC7).layers(6).mips(10);
+//! let surface = Surface::new(Platform::SWITCH, 512, 512, Format::Bc7Unorm).layers(6).mips(10);
 //! let tiled_file = vec![0u8; surface.swizzled_size()?]; // read from the game's file
 //!
 //! // Untile into a caller buffer (or `deswizzle_to_vec`).
@@ -82,7 +82,7 @@
 //! assert!(tiled[level.swizzled.clone()].iter().any(|&b| b == 0xff));
 //!
 //! // Every level's place on both sides, for a file header or a GPU upload.
-//! for level in surface.levels()?.iter().take(3) {
+//! for level in surface.levels()?.take(3) {
 //!     println!("layer {} mip {}: {}×{}, linear {:?}, tiled {:?}",
 //!         level.layer, level.mip, level.width, level.height, level.linear, level.swizzled);
 //! }
@@ -103,10 +103,10 @@
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface};
 //! // The PS3 pads each level to powers of two: a 100 × 37 RGBA8 level takes 128 × 64.
-//! let ps3 = Surface::new(Platform::Ps3, 100, 37, Format::RGBA8);
+//! let ps3 = Surface::new(Platform::Ps3, 100, 37, Format::Rgba8Unorm);
 //! assert_eq!(ps3.swizzled_size()?, 128 * 64 * 4);
 //! // The Xbox 360 pads to whole 32 × 32 macro tiles of blocks: 25 × 10 BC1 blocks take 32 × 32.
-//! let x360 = Surface::new(Platform::Xbox360, 100, 37, Format::BC1);
+//! let x360 = Surface::new(Platform::Xbox360, 100, 37, Format::Bc1Unorm);
 //! assert_eq!(x360.swizzled_size()?, 32 * 32 * 8);
 //! # Ok::<(), swizzle::texture::TextureError>(())
 //! ```
@@ -121,7 +121,7 @@
 //! use swizzle::texture::{Format, Platform, Surface, wiiu::{self, TileMode}};
 //! // A 256² BC1 texture with 8 mips, 2-D macro tiled with pipe 1, bank 2 (GX2 swizzle 0x500).
 //! let platform = Platform::WiiU { tile_mode: TileMode::Tiled2DThin1, swizzle: 0x500 };
-//! let surface = Surface::new(platform, 256, 256, Format::BC1).mips(8);
+//! let surface = Surface::new(platform, 256, 256, Format::Bc1Unorm).mips(8);
 //! let linear = vec![1u8; surface.linear_size()?];
 //! let tiled = surface.swizzle_to_vec(&linear)?;
 //! assert_eq!(surface.deswizzle_to_vec(&tiled)?, linear);
@@ -130,16 +130,16 @@
 //! assert_eq!(wiiu::level_mode(&surface, 3)?, (TileMode::Tiled1DThin1, 8));
 //!
 //! // A cube map: mip 1's six faces follow mip 0's six on the tiled side.
-//! let cube = Surface::new(platform, 64, 64, Format::RGBA8).layers(6).mips(2);
+//! let cube = Surface::new(platform, 64, 64, Format::Rgba8Unorm).layers(6).mips(2);
 //! let (face5_mip0, face0_mip1) = (cube.level(5, 0)?, cube.level(0, 1)?);
 //! assert_eq!(face5_mip0.swizzled.end, face0_mip1.swizzled.start);
 //! // A 3-D texture in a thick mode: 4 slices to a micro tile.
 //! let thick = Platform::WiiU { tile_mode: TileMode::Tiled2DThick, swizzle: 0 };
-//! let volume = Surface::new(thick, 32, 32, Format::RGBA8).depth(8);
+//! let volume = Surface::new(thick, 32, 32, Format::Rgba8Unorm).depth(8);
 //! assert_eq!(wiiu::level_info(&volume, 0)?.mode, TileMode::Tiled2DThick);
 //! // A linear-aligned texture: rows of whole 256-byte groups (100 texels padded to 128).
 //! let aligned = Platform::WiiU { tile_mode: TileMode::LinearAligned, swizzle: 0 };
-//! let rows = Surface::new(aligned, 100, 10, Format::RGBA8);
+//! let rows = Surface::new(aligned, 100, 10, Format::Rgba8Unorm);
 //! assert_eq!(wiiu::level_mode(&rows, 0)?, (TileMode::LinearAligned, 128));
 //! assert_eq!(rows.swizzled_size()?, 128 * 10 * 4);
 //! # Ok::<(), swizzle::texture::TextureError>(())
@@ -155,7 +155,7 @@
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface};
 //! // The PS4's 8×8 Morton tiles, one byte a texel.
-//! let surface = Surface::new(Platform::Ps4, 8, 2, Format::R8);
+//! let surface = Surface::new(Platform::Ps4, 8, 2, Format::R8Unorm);
 //! assert_eq!(surface.offset_map(0, 0)?, " 0  1  4  5 16 17 20 21\n 2  3  6  7 18 19 22 23\n");
 //! let svg = surface.svg(0, 0, 16)?; // colours: 16-byte tiles
 //! assert!(svg.starts_with("<svg"));

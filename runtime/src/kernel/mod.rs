@@ -39,8 +39,16 @@ pub use swizzle_core::plans::kernel::{Network, Plan, Run, Step};
 pub use transpose::{copy_views, copy_views_with};
 pub use view::View;
 
+// The kernels' plumbing that `swizzle-texture` builds its surfaces' copies from: a kernel's
+// code for one element type, a copy made ready once to run on many parts of a level, and
+// the allocating copies' output buffer. Not the user's API (hidden), and not the generated
+// code's contract (`__private`): a sibling crate's.
+#[doc(hidden)]
+pub use generated::{GeneratedCode, PreparedCopy};
+#[doc(hidden)]
+pub use output::zeroed_output;
+
 use bytemuck::Pod;
-use generated::GeneratedCode;
 use grid::Grid;
 use swizzle_core::simd as simd_level;
 

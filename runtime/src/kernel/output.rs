@@ -13,12 +13,30 @@
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
-/// A zeroed buffer of `len` bytes for a copy to fill: `vec![0; len]`, advised to use huge
-/// pages where it spans whole ones (Linux).
-pub fn zeroed_output(len: usize) -> Vec<u8> {
-    let mut bytes = vec![0u8; len];
+/// A zeroed buffer of `len` bytes for a copy to fill, as `vec![0; len]` makes it (pages
+/// zeroed by the system as they are first touched), advised to use huge pages where it
+/// spans whole ones (Linux); `None` where the allocator has no such block, where
+/// `vec![0; len]` would abort the process.
+pub fn zeroed_output(len: usize) -> Option<Vec<u8>> {
+    let mut bytes = match len {
+        0 => Vec::new(),
+        _ => {
+            let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+            // SAFETY: `layout` has a non-zero size. A non-null result is a block of
+            // `len` zeroed bytes from the global allocator with `layout`, the layout
+            // `Vec<u8>` frees a capacity of `len` with: the vector owns it, all `len`
+            // bytes initialised (zero).
+            unsafe {
+                let block = std::alloc::alloc_zeroed(layout);
+                if block.is_null() {
+                    return None;
+                }
+                Vec::from_raw_parts(block, len, len)
+            }
+        }
+    };
     advise_huge_pages(&mut bytes);
-    bytes
+    Some(bytes)
 }
 
 /// Advises the whole 2 MiB pages inside `bytes` to be backed by huge pages.
@@ -43,11 +61,18 @@ fn advise_huge_pages(_: &mut [u8]) {}
 
 #[cfg(test)]
 mod tests {
+    /// No buffer, rather than an abort, where the allocator has none of that size.
+    #[test]
+    fn too_large_is_none() {
+        assert!(super::zeroed_output(usize::MAX).is_none());
+        assert!(super::zeroed_output(isize::MAX as usize).is_none());
+    }
+
     /// The buffer is `len` zeros, small or spanning huge pages.
     #[test]
     fn zeroed_whatever_the_size() {
         for len in [0, 1, 4095, 3 << 20, (5 << 20) + 17] {
-            let bytes = super::zeroed_output(len);
+            let bytes = super::zeroed_output(len).expect("a small buffer");
             assert_eq!(bytes.len(), len);
             assert!(bytes.iter().all(|&b| b == 0), "{len}");
         }

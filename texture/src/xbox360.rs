@@ -28,7 +28,7 @@ use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 32 × 32 macro tiles of 4-byte texels (RGBA8).
-    pub layout Macro32 {
+    layout Macro32 {
         memory [ty: dyn, tx: dyn, t: 1024];
         bits t -> [yi: 32, xi: 32] (xi[0], xi[1], yi[0], xi[2], xi[3], xi[4] ^ yi[3], yi[1],
             yi[2], yi[3], yi[4]);
@@ -36,11 +36,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro32 = pack(Macro32);
-    pub kernel DeswizzleMacro32 = unpack(Macro32);
+    kernel SwizzleMacro32 = pack(Macro32);
+    kernel DeswizzleMacro32 = unpack(Macro32);
 
     /// 32 × 32 macro tiles of 8-byte texels (DXT1, DXT5A, RGBA16).
-    pub layout Macro64 {
+    layout Macro64 {
         memory [ty: dyn, tx: dyn, t: 1024];
         bits t -> [yi: 32, xi: 32] (xi[0], yi[0], xi[1], xi[3], xi[4] ^ yi[3], xi[2], yi[1],
             yi[2], yi[4], yi[3]);
@@ -48,11 +48,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro64 = pack(Macro64);
-    pub kernel DeswizzleMacro64 = unpack(Macro64);
+    kernel SwizzleMacro64 = pack(Macro64);
+    kernel DeswizzleMacro64 = unpack(Macro64);
 
     /// 32 × 32 macro tiles of 16-byte texels (DXT2/3, DXT4/5, DXN, RGBA32).
-    pub layout Macro128 {
+    layout Macro128 {
         memory [ty: dyn, tx: dyn, t: 1024];
         bits t -> [yi: 32, xi: 32] (yi[0], xi[0], xi[3], xi[4] ^ yi[3], xi[1], xi[2], yi[1],
             yi[4], yi[2], yi[3]);
@@ -60,18 +60,23 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro128 = pack(Macro128);
-    pub kernel DeswizzleMacro128 = unpack(Macro128);
+    kernel SwizzleMacro128 = pack(Macro128);
+    kernel DeswizzleMacro128 = unpack(Macro128);
 }
 
 /// Texel sizes the macro tiles hold (bytes).
-pub const TEXEL_BYTES: [usize; 3] = [4, 8, 16];
+const TEXEL_BYTES: [usize; 3] = [4, 8, 16];
 
 /// A macro tile's side, in texels.
 const TILE_SIDE: usize = 32;
 
-pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
-    let bytes = surface.format.bytes_per_block;
+texel_tiling!(
+    /// The Xbox 360's tiling of a surface of texels of `bytes` bytes.
+    Xbox360
+);
+
+fn check(surface: &Surface) -> Result<(), TextureError> {
+    let bytes = surface.format.bytes_per_block();
     match TEXEL_BYTES.contains(&bytes) {
         true => Ok(()),
         false => Err(unsupported(
@@ -90,13 +95,13 @@ fn tiles([_, height, width]: [usize; 3]) -> [usize; 2] {
 }
 
 /// A level's tiled size: whole macro tiles, each slice of the depth.
-pub(super) fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
+fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
     let [rows, columns] = tiles(blocks);
     checked_product([bytes, blocks[0], rows, columns, TILE_SIDE * TILE_SIDE])
 }
 
 /// Copies one level, slice by slice.
-pub(super) fn copy_level(
+fn copy_level(
     options: Options,
     direction: Direction,
     blocks: [usize; 3],

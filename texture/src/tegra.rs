@@ -14,29 +14,29 @@ use crate::kernel::{KernelError, Options, stacked_space};
 
 crate::layout! {
     /// GOBs of bytes: tiles of 8 rows × 64 bytes, row-major over the grid of GOBs.
-    pub layout GobBytes {
+    pub(crate) layout GobBytes {
         memory [gy: dyn, gx: dyn, xh: 2, yq: 4, xq: 2, y1: 2, x16: 16];
         merge [gy, yq, y1] -> y;
         merge [gx, xh, xq, x16] -> x;
         coords [y, x];
     }
     /// Row-major bytes into block-linear GOBs.
-    pub kernel SwizzleBytes = pack(GobBytes);
+    pub(crate) kernel SwizzleBytes = pack(GobBytes);
     /// Block-linear GOBs into row-major bytes.
-    pub kernel DeswizzleBytes = unpack(GobBytes);
+    pub(crate) kernel DeswizzleBytes = unpack(GobBytes);
 
     /// GOBs of 4-byte words (one RGBA8 pixel, or a quarter of a 16-byte pixel): tiles of
     /// 8 rows × 16 words.
-    pub layout Gob32 {
+    pub(crate) layout Gob32 {
         memory [gy: dyn, gx: dyn, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
         merge [gy, yq, y1] -> y;
         merge [gx, xh, xq, x4] -> x;
         coords [y, x];
     }
     /// Row-major words into block-linear GOBs.
-    pub kernel Swizzle32 = pack(Gob32);
+    pub(crate) kernel Swizzle32 = pack(Gob32);
     /// Block-linear GOBs into row-major words.
-    pub kernel Deswizzle32 = unpack(Gob32);
+    pub(crate) kernel Deswizzle32 = unpack(Gob32);
 }
 
 /// Bytes of a GOB.

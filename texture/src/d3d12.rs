@@ -24,7 +24,7 @@ use crate::kernel::{Frame, Options};
 
 crate::layout! {
     /// 64 KB tiles of bytes (R8): 256 × 256 texels.
-    pub layout Standard8 {
+    layout Standard8 {
         memory [ty: dyn, tx: dyn, o: 65536];
         bits o -> [yi: 256, xi: 256] (xi[0], xi[1], xi[2], xi[3], yi[0], yi[1], yi[2], yi[3],
             yi[4], xi[4], yi[5], xi[5], yi[6], xi[6], yi[7], xi[7]);
@@ -32,11 +32,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel Swizzle8 = pack(Standard8);
-    pub kernel Deswizzle8 = unpack(Standard8);
+    kernel Swizzle8 = pack(Standard8);
+    kernel Deswizzle8 = unpack(Standard8);
 
     /// 64 KB tiles of 2-byte texels: 256 × 128.
-    pub layout Standard16 {
+    layout Standard16 {
         memory [ty: dyn, tx: dyn, o: 32768];
         bits o -> [yi: 128, xi: 256] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2], xi[3], yi[3],
             xi[4], yi[4], xi[5], yi[5], xi[6], yi[6], xi[7]);
@@ -44,11 +44,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel Swizzle16 = pack(Standard16);
-    pub kernel Deswizzle16 = unpack(Standard16);
+    kernel Swizzle16 = pack(Standard16);
+    kernel Deswizzle16 = unpack(Standard16);
 
     /// 64 KB tiles of 4-byte texels: 128 × 128.
-    pub layout Standard32 {
+    layout Standard32 {
         memory [ty: dyn, tx: dyn, o: 16384];
         bits o -> [yi: 128, xi: 128] (xi[0], xi[1], yi[0], yi[1], yi[2], xi[2], yi[3], xi[3],
             yi[4], xi[4], yi[5], xi[5], yi[6], xi[6]);
@@ -56,11 +56,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel Swizzle32 = pack(Standard32);
-    pub kernel Deswizzle32 = unpack(Standard32);
+    kernel Swizzle32 = pack(Standard32);
+    kernel Deswizzle32 = unpack(Standard32);
 
     /// 64 KB tiles of 8-byte texels (BC1, BC4, RGBA16): 128 × 64.
-    pub layout Standard64 {
+    layout Standard64 {
         memory [ty: dyn, tx: dyn, o: 8192];
         bits o -> [yi: 64, xi: 128] (xi[0], yi[0], yi[1], xi[1], xi[2], yi[2], xi[3], yi[3],
             xi[4], yi[4], xi[5], yi[5], xi[6]);
@@ -68,11 +68,11 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel Swizzle64 = pack(Standard64);
-    pub kernel Deswizzle64 = unpack(Standard64);
+    kernel Swizzle64 = pack(Standard64);
+    kernel Deswizzle64 = unpack(Standard64);
 
     /// 64 KB tiles of 16-byte texels (BC2, BC3, BC5–7, RGBA32): 64 × 64.
-    pub layout Standard128 {
+    layout Standard128 {
         memory [ty: dyn, tx: dyn, o: 4096];
         bits o -> [yi: 64, xi: 64] (yi[0], yi[1], xi[0], xi[1], yi[2], xi[2], yi[3], xi[3],
             yi[4], xi[4], yi[5], xi[5]);
@@ -80,14 +80,14 @@ crate::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    pub kernel Swizzle128 = pack(Standard128);
-    pub kernel Deswizzle128 = unpack(Standard128);
+    kernel Swizzle128 = pack(Standard128);
+    kernel Deswizzle128 = unpack(Standard128);
 }
 
 const TILE_BYTES: usize = 65536;
 
 /// A tile's size in texels (`[rows, columns]`) for texels of `bytes` bytes.
-pub fn tile_shape(bytes: usize) -> Option<[usize; 2]> {
+fn tile_shape(bytes: usize) -> Option<[usize; 2]> {
     Some(match bytes {
         1 => [256, 256],
         2 => [128, 256],
@@ -98,9 +98,14 @@ pub fn tile_shape(bytes: usize) -> Option<[usize; 2]> {
     })
 }
 
-pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
-    if tile_shape(surface.format.bytes_per_block).is_none() {
-        let bytes = surface.format.bytes_per_block;
+texel_tiling!(
+    /// D3D12's 64 KB standard swizzle of a surface of texels of `bytes` bytes.
+    D3d12
+);
+
+fn check(surface: &Surface) -> Result<(), TextureError> {
+    if tile_shape(surface.format.bytes_per_block()).is_none() {
+        let bytes = surface.format.bytes_per_block();
         return Err(unsupported(
             surface.platform,
             format!("texels of {bytes} bytes (standard swizzle has 1, 2, 4, 8 and 16)"),
@@ -115,15 +120,12 @@ pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
     }
 }
 
-pub(super) fn level_size(
-    [_, height, width]: [usize; 3],
-    bytes: usize,
-) -> Result<usize, TextureError> {
+fn level_size([_, height, width]: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
     let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
     checked_product([height.div_ceil(rows), width.div_ceil(columns), TILE_BYTES])
 }
 
-pub(super) fn copy_level(
+fn copy_level(
     options: Options,
     direction: Direction,
     [_, height, width]: [usize; 3],

@@ -19,7 +19,7 @@ use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
     prepare_tiles, unsupported,
 };
-use crate::__private::GeneratedCode;
+use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
 
 /// One `layout!` of `side × side` Morton tiles (x's bit first), row-major over the grid of
@@ -28,7 +28,7 @@ macro_rules! morton_squares {
     ($($(#[$doc:meta])* $layout:ident, $swizzle:ident, $deswizzle:ident: $side:literal, $space:literal;)*) => {
         $(crate::layout! {
             $(#[$doc])*
-            pub layout $layout {
+            layout $layout {
                 memory [ty: dyn, tx: dyn, m: $space];
                 morton m -> [yi: $side, xi: $side];
                 merge [ty, yi] -> y;
@@ -36,9 +36,9 @@ macro_rules! morton_squares {
                 coords [y, x];
             }
             /// Row-major texels into the Morton squares.
-            pub kernel $swizzle = pack($layout);
+            kernel $swizzle = pack($layout);
             /// The Morton squares into row-major texels.
-            pub kernel $deswizzle = unpack($layout);
+            kernel $deswizzle = unpack($layout);
         })*
     };
 }
@@ -57,16 +57,21 @@ morton_squares! {
 }
 
 /// Texel sizes the Morton kernels copy (bytes).
-pub const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
+const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// The largest shorter side of a level, in texels: squares of 64 × 64 tiles of 64 × 64.
-pub const MAX_SQUARE: usize = 64 * 64;
+const MAX_SQUARE: usize = 64 * 64;
 
 /// The side of the largest tile a kernel copies whole.
 const TILE_SIDE: usize = 64;
 
-pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
-    let bytes = surface.format.bytes_per_block;
+texel_tiling!(
+    /// The PS3's tiling of a surface of texels of `bytes` bytes.
+    Ps3
+);
+
+fn check(surface: &Surface) -> Result<(), TextureError> {
+    let bytes = surface.format.bytes_per_block();
     if !TEXEL_BYTES.contains(&bytes) {
         return Err(unsupported(
             surface.platform,
@@ -90,13 +95,13 @@ fn padded([_, height, width]: [usize; 3]) -> Result<[usize; 2], TextureError> {
 }
 
 /// A level's tiled size: its padded texels, each slice of the depth.
-pub(super) fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
+fn level_size(blocks: [usize; 3], bytes: usize) -> Result<usize, TextureError> {
     let [rows, columns] = padded(blocks)?;
     checked_product([bytes, blocks[0], rows, columns])
 }
 
 /// Copies one level, slice by slice.
-pub(super) fn copy_level(
+fn copy_level(
     options: Options,
     direction: Direction,
     blocks: [usize; 3],

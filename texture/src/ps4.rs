@@ -4,12 +4,13 @@
 //!
 //! The Nintendo 3DS ([`super::n3ds`]) stores the same tiles.
 
-use super::{Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles};
 use crate::kernel::{Frame, Options};
+use crate::platform::{Direction, Tiling};
+use crate::{Level, Surface, TextureError, checked_product, copy_slices, copy_tiles, unsupported};
 
 crate::layout! {
     /// 8×8 Morton tiles of texels, row-major over the grid of tiles.
-    pub layout MortonTiles {
+    pub(crate) layout MortonTiles {
         memory [ty: dyn, tx: dyn, m: 64];
         morton m -> [yi: 8, xi: 8];
         merge [ty, yi] -> y;
@@ -17,29 +18,67 @@ crate::layout! {
         coords [y, x];
     }
     /// Row-major texels into Morton tiles.
-    pub kernel SwizzleMorton = pack(MortonTiles);
+    pub(crate) kernel SwizzleMorton = pack(MortonTiles);
     /// Morton tiles into row-major texels.
-    pub kernel DeswizzleMorton = unpack(MortonTiles);
+    pub(crate) kernel DeswizzleMorton = unpack(MortonTiles);
 }
 
 /// Texel sizes the Morton kernels copy (bytes).
-pub const TEXEL_BYTES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
+const TEXEL_BYTES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
-pub(super) fn check(surface: &Surface) -> Result<(), TextureError> {
-    match TEXEL_BYTES.contains(&surface.format.bytes_per_block) {
+/// The PS4's tiling of a surface of texels of `bytes` bytes.
+pub(crate) struct Ps4 {
+    bytes: usize,
+}
+
+impl Ps4 {
+    pub(crate) fn new(surface: &Surface) -> Result<Ps4, TextureError> {
+        check(surface)?;
+        Ok(Ps4 {
+            bytes: surface.format.bytes_per_block(),
+        })
+    }
+}
+
+impl Tiling for Ps4 {
+    fn level_size(&self, _mip: usize, blocks: [usize; 3]) -> Result<usize, TextureError> {
+        level_size(blocks, self.bytes)
+    }
+
+    fn copy_level(
+        &self,
+        options: Options,
+        direction: Direction,
+        level: &Level,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        copy_level(
+            options,
+            direction,
+            level.blocks,
+            self.bytes,
+            false,
+            src,
+            dst,
+        )
+    }
+}
+
+/// Whether the Morton kernels copy the surface's texels (the 3DS's too).
+pub(crate) fn check(surface: &Surface) -> Result<(), TextureError> {
+    let bytes = surface.format.bytes_per_block();
+    match TEXEL_BYTES.contains(&bytes) {
         true => Ok(()),
-        false => Err(super::unsupported(
+        false => Err(unsupported(
             surface.platform,
-            format!(
-                "texels of {} bytes (the Morton kernels copy {TEXEL_BYTES:?})",
-                surface.format.bytes_per_block
-            ),
+            format!("texels of {bytes} bytes (the Morton kernels copy {TEXEL_BYTES:?})"),
         )),
     }
 }
 
 /// A level's tiled size: whole 8×8 tiles, each slice of the depth.
-pub(super) fn level_size(
+pub(crate) fn level_size(
     [depth, height, width]: [usize; 3],
     bytes: usize,
 ) -> Result<usize, TextureError> {
@@ -48,7 +87,7 @@ pub(super) fn level_size(
 
 /// Copies one level, slice by slice; `reversed`: the bytes of each texel reversed on the
 /// tiled side (the 3DS).
-pub(super) fn copy_level(
+pub(crate) fn copy_level(
     options: Options,
     direction: Direction,
     [depth, height, width]: [usize; 3],

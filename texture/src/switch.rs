@@ -18,37 +18,39 @@
 //! levels through the layouts below, GOBs stacked `block_depth` deep
 //! ([`crate::kernel::Frame::Stacked`] along the first coordinate, depth).
 
-use super::{Direction, Surface, TextureError, Tiling, copy_tiles, unsupported};
-use crate::__private::GeneratedCode;
-use crate::kernel::{Frame, Options, Plan, stacked_space};
+use crate::kernel::{Frame, GeneratedCode, Options, Plan, stacked_space};
+use crate::platform::{Direction, Tiling};
 use crate::tegra::{Deswizzle32, DeswizzleBytes, Gob32, GobBytes, Swizzle32, SwizzleBytes};
+use crate::{Level, Surface, TextureError, copy_tiles, unsupported};
 
 crate::layout! {
     /// 3-D GOBs of bytes: one slice deep, 8 rows × 64 bytes, row-major over the grid of
     /// GOBs (depth, rows, columns); stacked in depth, they form Tegra's 3-D blocks.
-    pub layout Gob3Bytes {
+    layout Gob3Bytes {
         memory [z: dyn, gy: dyn, gx: dyn, xh: 2, yq: 4, xq: 2, y1: 2, x16: 16];
         merge [gy, yq, y1] -> y;
         merge [gx, xh, xq, x16] -> x;
         coords [z, y, x];
     }
     /// Row-major bytes into 3-D GOBs.
-    pub kernel Swizzle3Bytes = pack(Gob3Bytes);
+    kernel Swizzle3Bytes = pack(Gob3Bytes);
     /// 3-D GOBs into row-major bytes.
-    pub kernel Deswizzle3Bytes = unpack(Gob3Bytes);
+    kernel Deswizzle3Bytes = unpack(Gob3Bytes);
 
     /// 3-D GOBs of 4-byte words.
-    pub layout Gob3Words {
+    layout Gob3Words {
         memory [z: dyn, gy: dyn, gx: dyn, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
         merge [gy, yq, y1] -> y;
         merge [gx, xh, xq, x4] -> x;
         coords [z, y, x];
     }
     /// Row-major words into 3-D GOBs.
-    pub kernel Swizzle3Words = pack(Gob3Words);
+    kernel Swizzle3Words = pack(Gob3Words);
     /// 3-D GOBs into row-major words.
-    pub kernel Deswizzle3Words = unpack(Gob3Words);
+    kernel Deswizzle3Words = unpack(Gob3Words);
 }
+
+pub use crate::tegra::{deswizzle, deswizzle_with, swizzle, swizzle_with, swizzled_size};
 
 const GOB_BYTES: usize = 512;
 
@@ -93,79 +95,101 @@ fn one_and_a_half(n: usize, unit: usize) -> usize {
         .unwrap_or(1)
 }
 
-/// A Switch surface's rules.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Rules {
+/// The Switch's tiling of a surface: its block height or depth at mip 0, and the
+/// alignment of its layers.
+pub(crate) struct Switch {
     block_height_mip0: usize,
     block_depth_mip0: usize,
     three_d: bool,
-    pub(super) layer_alignment: usize,
+    layer_alignment: usize,
+    bytes: usize,
 }
 
-pub(super) fn rules(surface: &Surface, block_height: Option<usize>) -> Result<Rules, TextureError> {
-    if let Some(gobs) = block_height
-        && !BLOCK_HEIGHTS.contains(&gobs)
-    {
-        return Err(unsupported(
-            surface.platform,
-            format!("a block height of {gobs} GOBs (Tegra's are 1, 2, 4, 8, 16, 32)"),
-        ));
-    }
-    // 3-D surfaces stack in depth: their block height is 1, whatever was asked.
-    let three_d = surface.depth != 1;
-    let block_height_mip0 = match three_d {
-        true => 1,
-        false => block_height.unwrap_or_else(|| {
-            block_height_mip0(surface.height.div_ceil(surface.format.block_height))
-        }),
-    };
-    let layer_alignment = match surface.layers {
-        1 => 1,
-        _ => {
-            // The height in pixels, not blocks: the rule as the driver code has it.
-            let mut gobs = block_height_mip0;
-            while gobs > 1 && surface.height <= gobs / 2 * 8 {
-                gobs /= 2;
-            }
-            gobs * GOB_BYTES
+impl Switch {
+    pub(crate) fn new(
+        surface: &Surface,
+        block_height: Option<usize>,
+    ) -> Result<Switch, TextureError> {
+        if let Some(gobs) = block_height
+            && !BLOCK_HEIGHTS.contains(&gobs)
+        {
+            return Err(unsupported(
+                surface.platform,
+                format!("a block height of {gobs} GOBs (Tegra's are 1, 2, 4, 8, 16, 32)"),
+            ));
         }
-    };
-    Ok(Rules {
-        block_height_mip0,
-        block_depth_mip0: block_depth(surface.depth),
-        three_d,
-        layer_alignment,
-    })
+        // 3-D surfaces stack in depth: their block height is 1, whatever was asked.
+        let three_d = surface.depth != 1;
+        let block_height_mip0 = match three_d {
+            true => 1,
+            false => block_height.unwrap_or_else(|| {
+                block_height_mip0(surface.height.div_ceil(surface.format.block().height))
+            }),
+        };
+        let layer_alignment = match surface.layers {
+            1 => 1,
+            _ => {
+                // The height in pixels, not blocks: the rule as the driver code has it.
+                let mut gobs = block_height_mip0;
+                while gobs > 1 && surface.height <= gobs / 2 * 8 {
+                    gobs /= 2;
+                }
+                gobs * GOB_BYTES
+            }
+        };
+        Ok(Switch {
+            block_height_mip0,
+            block_depth_mip0: block_depth(surface.depth),
+            three_d,
+            layer_alignment,
+            bytes: surface.format.bytes_per_block(),
+        })
+    }
+
+    /// How many GOBs a level of `[depth, height, _]` blocks stacks: in depth (3-D) or in
+    /// height.
+    fn stack(&self, [depth, height, _]: [usize; 3]) -> usize {
+        match self.three_d {
+            true => mip_block_depth(depth, self.block_depth_mip0),
+            false => mip_block_height(height, self.block_height_mip0),
+        }
+    }
 }
 
-impl Rules {
-    /// A level's tiled size and its tiling.
-    pub(super) fn level(
-        &self,
-        _mip: usize,
-        [depth, height, width]: [usize; 3],
-        bytes: usize,
-    ) -> Result<(usize, Tiling), TextureError> {
+impl Tiling for Switch {
+    fn level_size(&self, _mip: usize, blocks: [usize; 3]) -> Result<usize, TextureError> {
+        let [depth, height, width] = blocks;
         let overflow = || TextureError::Overflow;
-        let gobs_x = width.checked_mul(bytes).ok_or_else(overflow)?.div_ceil(64);
+        let gobs_x = width
+            .checked_mul(self.bytes)
+            .ok_or_else(overflow)?
+            .div_ceil(64);
         let block_height = mip_block_height(height, self.block_height_mip0);
         let rows = height.div_ceil(8 * block_height) * block_height;
-        let slices = depth.next_multiple_of(block_depth(depth));
-        let size = [gobs_x, rows, slices]
+        let slices = depth
+            .checked_next_multiple_of(block_depth(depth))
+            .ok_or_else(overflow)?;
+        [gobs_x, rows, slices]
             .into_iter()
             .try_fold(GOB_BYTES, |acc, n| acc.checked_mul(n))
-            .ok_or_else(overflow)?;
-        let stack = match self.three_d {
-            true => mip_block_depth(depth, self.block_depth_mip0),
-            false => block_height,
-        };
-        Ok((
-            size,
-            Tiling::Gobs {
-                stack,
-                three_d: self.three_d,
-            },
-        ))
+            .ok_or_else(overflow)
+    }
+
+    fn copy_level(
+        &self,
+        options: Options,
+        direction: Direction,
+        level: &Level,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let stack = self.stack(level.blocks);
+        let (blocks, bytes, three_d) = (level.blocks, self.bytes, self.three_d);
+        copy_level(options, direction, blocks, bytes, stack, three_d, src, dst)
+    }
+
+    fn layer_alignment(&self) -> usize {
+        self.layer_alignment
     }
 }
 
@@ -173,7 +197,7 @@ impl Rules {
 /// columns]` of `bytes`-byte blocks; `dst` or `src` (the tiled side) is the level's whole
 /// tiled range, of which the GOBs take the start.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn copy_level(
+fn copy_level(
     options: Options,
     direction: Direction,
     [depth, height, width]: [usize; 3],

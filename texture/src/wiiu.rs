@@ -72,65 +72,65 @@
 //! are [`TextureError::Unsupported`].
 
 use super::{
-    Direction, Platform, Surface, TextureError, Tiling, checked_product, copy_tiles_framed,
-    unsupported,
+    Level, Platform, Surface, TextureError, checked_product, copy_tiles_framed, unsupported,
 };
 use crate::kernel::{Frame, Options, View, copy_views_with};
+use crate::platform::{Direction, Tiling};
 
 crate::layout! {
     /// 1-D thin, bytes: a row of 8×8 micro tiles.
-    pub layout Micro8 {
+    layout Micro8 {
         memory [tx: dyn, p: 64];
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], xi[2], yi[1], yi[0], yi[2]);
         merge [tx, xi] -> x;
         coords [yi, x];
     }
-    pub kernel SwizzleMicro8 = pack(Micro8);
-    pub kernel DeswizzleMicro8 = unpack(Micro8);
+    kernel SwizzleMicro8 = pack(Micro8);
+    kernel DeswizzleMicro8 = unpack(Micro8);
 
     /// 1-D thin, 2-byte texels.
-    pub layout Micro16 {
+    layout Micro16 {
         memory [tx: dyn, p: 64];
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2]);
         merge [tx, xi] -> x;
         coords [yi, x];
     }
-    pub kernel SwizzleMicro16 = pack(Micro16);
-    pub kernel DeswizzleMicro16 = unpack(Micro16);
+    kernel SwizzleMicro16 = pack(Micro16);
+    kernel DeswizzleMicro16 = unpack(Micro16);
 
     /// 1-D thin, 4-byte texels.
-    pub layout Micro32 {
+    layout Micro32 {
         memory [tx: dyn, p: 64];
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], yi[0], xi[2], yi[1], yi[2]);
         merge [tx, xi] -> x;
         coords [yi, x];
     }
-    pub kernel SwizzleMicro32 = pack(Micro32);
-    pub kernel DeswizzleMicro32 = unpack(Micro32);
+    kernel SwizzleMicro32 = pack(Micro32);
+    kernel DeswizzleMicro32 = unpack(Micro32);
 
     /// 1-D thin, 8-byte texels (BC1, BC4).
-    pub layout Micro64 {
+    layout Micro64 {
         memory [tx: dyn, p: 64];
         bits p -> [yi: 8, xi: 8] (xi[0], yi[0], xi[1], xi[2], yi[1], yi[2]);
         merge [tx, xi] -> x;
         coords [yi, x];
     }
-    pub kernel SwizzleMicro64 = pack(Micro64);
-    pub kernel DeswizzleMicro64 = unpack(Micro64);
+    kernel SwizzleMicro64 = pack(Micro64);
+    kernel DeswizzleMicro64 = unpack(Micro64);
 
     /// 1-D thin, 16-byte texels (BC2, BC3, BC5, BC7).
-    pub layout Micro128 {
+    layout Micro128 {
         memory [tx: dyn, p: 64];
         bits p -> [yi: 8, xi: 8] (yi[0], xi[0], xi[1], xi[2], yi[1], yi[2]);
         merge [tx, xi] -> x;
         coords [yi, x];
     }
-    pub kernel SwizzleMicro128 = pack(Micro128);
-    pub kernel DeswizzleMicro128 = unpack(Micro128);
+    kernel SwizzleMicro128 = pack(Micro128);
+    kernel DeswizzleMicro128 = unpack(Micro128);
 
     /// 2-D thin, bytes: one macro-tile row, four macro tiles to a 256-byte group; `g` is
     /// the group (pipe, then bank) before the row's XOR.
-    pub layout Macro8 {
+    layout Macro8 {
         memory [mq: dyn, g: 8, mr: 4, p: 64];
         bits g -> [y3: 2, x4: 2, x3: 2] (x3[0] ^ y3[0], x3[0], x4[0]);
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], xi[2], yi[1], yi[0], yi[2]);
@@ -138,11 +138,11 @@ crate::layout! {
         merge [mq, mr, x4, x3, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro8 = pack(Macro8);
-    pub kernel DeswizzleMacro8 = unpack(Macro8);
+    kernel SwizzleMacro8 = pack(Macro8);
+    kernel DeswizzleMacro8 = unpack(Macro8);
 
     /// 2-D thin, 2-byte texels: two macro tiles to a group.
-    pub layout Macro16 {
+    layout Macro16 {
         memory [mh: dyn, g: 8, mr: 2, p: 64];
         bits g -> [y3: 2, x4: 2, x3: 2] (x3[0] ^ y3[0], x3[0], x4[0]);
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2]);
@@ -150,11 +150,11 @@ crate::layout! {
         merge [mh, mr, x4, x3, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro16 = pack(Macro16);
-    pub kernel DeswizzleMacro16 = unpack(Macro16);
+    kernel SwizzleMacro16 = pack(Macro16);
+    kernel DeswizzleMacro16 = unpack(Macro16);
 
     /// 2-D thin, 4-byte texels: a micro tile is a group.
-    pub layout Macro32 {
+    layout Macro32 {
         memory [mx: dyn, g: 8, p: 64];
         bits g -> [y3: 2, x4: 2, x3: 2] (x3[0] ^ y3[0], x3[0], x4[0]);
         bits p -> [yi: 8, xi: 8] (xi[0], xi[1], yi[0], xi[2], yi[1], yi[2]);
@@ -162,11 +162,11 @@ crate::layout! {
         merge [mx, x4, x3, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro32 = pack(Macro32);
-    pub kernel DeswizzleMacro32 = unpack(Macro32);
+    kernel SwizzleMacro32 = pack(Macro32);
+    kernel DeswizzleMacro32 = unpack(Macro32);
 
     /// 2-D thin, 8-byte texels: a micro tile over two 2 KB rows (its index's top bit, `y2`).
-    pub layout Macro64 {
+    layout Macro64 {
         memory [mx: dyn, ph: 2, g: 8, pl: 32];
         bits g -> [y3: 2, x4: 2, x3: 2] (x3[0] ^ y3[0], x3[0], x4[0]);
         bits pl -> [yl: 4, xi: 8] (xi[0], yl[0], xi[1], xi[2], yl[1]);
@@ -174,11 +174,11 @@ crate::layout! {
         merge [mx, x4, x3, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro64 = pack(Macro64);
-    pub kernel DeswizzleMacro64 = unpack(Macro64);
+    kernel SwizzleMacro64 = pack(Macro64);
+    kernel DeswizzleMacro64 = unpack(Macro64);
 
     /// 2-D thin, 16-byte texels: a micro tile over four 2 KB rows (`y1`, `y2`).
-    pub layout Macro128 {
+    layout Macro128 {
         memory [mx: dyn, ph: 4, g: 8, pl: 16];
         bits g -> [y3: 2, x4: 2, x3: 2] (x3[0] ^ y3[0], x3[0], x4[0]);
         bits pl -> [y0: 2, xi: 8] (y0[0], xi[0], xi[1], xi[2]);
@@ -186,209 +186,209 @@ crate::layout! {
         merge [mx, x4, x3, xi] -> x;
         coords [y, x];
     }
-    pub kernel SwizzleMacro128 = pack(Macro128);
-    pub kernel DeswizzleMacro128 = unpack(Macro128);
+    kernel SwizzleMacro128 = pack(Macro128);
+    kernel DeswizzleMacro128 = unpack(Macro128);
 
     /// 2-D thin-2 (16 × 32 macro tiles), bytes: 64 texels wide.
-    pub layout Thin2Macro8 {
+    layout Thin2Macro8 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 32, x: 64] (x[0], x[1], x[2], y[1], y[0], y[2], x[4], x[5], x[3] ^ y[3], x[3], x[4] ^ y[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin2Macro8 = pack(Thin2Macro8);
-    pub kernel DeswizzleThin2Macro8 = unpack(Thin2Macro8);
+    kernel SwizzleThin2Macro8 = pack(Thin2Macro8);
+    kernel DeswizzleThin2Macro8 = unpack(Thin2Macro8);
 
     /// 2-D thin-2 (16 × 32 macro tiles), 2-byte texels: 32 texels wide.
-    pub layout Thin2Macro16 {
+    layout Thin2Macro16 {
         memory [q: dyn, u: 1024];
         bits u -> [y: 32, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], x[4], x[3] ^ y[3], x[3], x[4] ^ y[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin2Macro16 = pack(Thin2Macro16);
-    pub kernel DeswizzleThin2Macro16 = unpack(Thin2Macro16);
+    kernel SwizzleThin2Macro16 = pack(Thin2Macro16);
+    kernel DeswizzleThin2Macro16 = unpack(Thin2Macro16);
 
     /// 2-D thin-2 (16 × 32 macro tiles), 4-byte texels: 32 texels wide.
-    pub layout Thin2Macro32 {
+    layout Thin2Macro32 {
         memory [q: dyn, u: 1024];
         bits u -> [y: 32, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3], x[4] ^ y[4], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin2Macro32 = pack(Thin2Macro32);
-    pub kernel DeswizzleThin2Macro32 = unpack(Thin2Macro32);
+    kernel SwizzleThin2Macro32 = pack(Thin2Macro32);
+    kernel DeswizzleThin2Macro32 = unpack(Thin2Macro32);
 
     /// 2-D thin-2 (16 × 32 macro tiles), 8-byte texels (BC1, BC4): 32 texels wide.
-    pub layout Thin2Macro64 {
+    layout Thin2Macro64 {
         memory [q: dyn, u: 1024];
         bits u -> [y: 32, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3], x[4] ^ y[4], y[2], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin2Macro64 = pack(Thin2Macro64);
-    pub kernel DeswizzleThin2Macro64 = unpack(Thin2Macro64);
+    kernel SwizzleThin2Macro64 = pack(Thin2Macro64);
+    kernel DeswizzleThin2Macro64 = unpack(Thin2Macro64);
 
     /// 2-D thin-2 (16 × 32 macro tiles), 16-byte texels (BC2, BC3, BC5, BC7): 32 texels wide.
-    pub layout Thin2Macro128 {
+    layout Thin2Macro128 {
         memory [q: dyn, u: 1024];
         bits u -> [y: 32, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3], x[4] ^ y[4], y[1], y[2], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin2Macro128 = pack(Thin2Macro128);
-    pub kernel DeswizzleThin2Macro128 = unpack(Thin2Macro128);
+    kernel SwizzleThin2Macro128 = pack(Thin2Macro128);
+    kernel DeswizzleThin2Macro128 = unpack(Thin2Macro128);
 
     /// 2-D thin-4 (8 × 64 macro tiles), bytes: 32 texels wide.
-    pub layout Thin4Macro8 {
+    layout Thin4Macro8 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (x[0], x[1], x[2], y[1], y[0], y[2], x[3], x[4], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4Macro8 = pack(Thin4Macro8);
-    pub kernel DeswizzleThin4Macro8 = unpack(Thin4Macro8);
+    kernel SwizzleThin4Macro8 = pack(Thin4Macro8);
+    kernel DeswizzleThin4Macro8 = unpack(Thin4Macro8);
 
     /// 2-D thin-4 (8 × 64 macro tiles), 2-byte texels: 32 texels wide.
-    pub layout Thin4Macro16 {
+    layout Thin4Macro16 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], x[3], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4Macro16 = pack(Thin4Macro16);
-    pub kernel DeswizzleThin4Macro16 = unpack(Thin4Macro16);
+    kernel SwizzleThin4Macro16 = pack(Thin4Macro16);
+    kernel DeswizzleThin4Macro16 = unpack(Thin4Macro16);
 
     /// 2-D thin-4 (8 × 64 macro tiles), 4-byte texels: 32 texels wide.
-    pub layout Thin4Macro32 {
+    layout Thin4Macro32 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], x[3], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4Macro32 = pack(Thin4Macro32);
-    pub kernel DeswizzleThin4Macro32 = unpack(Thin4Macro32);
+    kernel SwizzleThin4Macro32 = pack(Thin4Macro32);
+    kernel DeswizzleThin4Macro32 = unpack(Thin4Macro32);
 
     /// 2-D thin-4 (8 × 64 macro tiles), 8-byte texels (BC1, BC4): 32 texels wide.
-    pub layout Thin4Macro64 {
+    layout Thin4Macro64 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], y[2], x[3], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4Macro64 = pack(Thin4Macro64);
-    pub kernel DeswizzleThin4Macro64 = unpack(Thin4Macro64);
+    kernel SwizzleThin4Macro64 = pack(Thin4Macro64);
+    kernel DeswizzleThin4Macro64 = unpack(Thin4Macro64);
 
     /// 2-D thin-4 (8 × 64 macro tiles), 16-byte texels (BC2, BC3, BC5, BC7): 32 texels wide.
-    pub layout Thin4Macro128 {
+    layout Thin4Macro128 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3] ^ y[5], x[4] ^ y[4], y[1], y[2], x[3], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4Macro128 = pack(Thin4Macro128);
-    pub kernel DeswizzleThin4Macro128 = unpack(Thin4Macro128);
+    kernel SwizzleThin4Macro128 = pack(Thin4Macro128);
+    kernel DeswizzleThin4Macro128 = unpack(Thin4Macro128);
 
     /// 2-D thin-4 bank-swapped, 16-byte texels, when the bank swaps every 16 texels of x
     /// (inside the unit): the swap's `x4` on the bank's low bit.
-    pub layout Thin4SwapMacro128 {
+    layout Thin4SwapMacro128 {
         memory [q: dyn, u: 2048];
         bits u -> [y: 64, x: 32] (y[0], x[0], x[1], x[2], x[3] ^ y[3], x[3] ^ y[5] ^ x[4], x[4] ^ y[4], y[1], y[2], x[3], x[4]);
         merge [q, x] -> column;
         coords [y, column];
     }
-    pub kernel SwizzleThin4SwapMacro128 = pack(Thin4SwapMacro128);
-    pub kernel DeswizzleThin4SwapMacro128 = unpack(Thin4SwapMacro128);
+    kernel SwizzleThin4SwapMacro128 = pack(Thin4SwapMacro128);
+    kernel DeswizzleThin4SwapMacro128 = unpack(Thin4SwapMacro128);
 
     /// 2-D thick (32 × 16 × 4 macro tiles), bytes.
-    pub layout ThickMacro8 {
+    layout ThickMacro8 {
         memory [q: dyn, u: 2048];
         bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], x[2], y[1], y[0], y[2], z[0], z[1], x[3] ^ y[3], x[3], x[4]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMacro8 = pack(ThickMacro8);
-    pub kernel DeswizzleThickMacro8 = unpack(ThickMacro8);
+    kernel SwizzleThickMacro8 = pack(ThickMacro8);
+    kernel DeswizzleThickMacro8 = unpack(ThickMacro8);
 
     /// 2-D thick (32 × 16 × 4 macro tiles), 2-byte texels.
-    pub layout ThickMacro16 {
+    layout ThickMacro16 {
         memory [q: dyn, u: 2048];
         bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], x[2], y[0], y[1], y[2], z[0], x[3] ^ y[3], x[3], x[4], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMacro16 = pack(ThickMacro16);
-    pub kernel DeswizzleThickMacro16 = unpack(ThickMacro16);
+    kernel SwizzleThickMacro16 = pack(ThickMacro16);
+    kernel DeswizzleThickMacro16 = unpack(ThickMacro16);
 
     /// 2-D thick (32 × 16 × 4 macro tiles), 4-byte texels.
-    pub layout ThickMacro32 {
+    layout ThickMacro32 {
         memory [q: dyn, u: 2048];
         bits u -> [z: 4, y: 16, x: 32] (x[0], x[1], y[0], x[2], y[1], y[2], x[3] ^ y[3], x[3], x[4], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMacro32 = pack(ThickMacro32);
-    pub kernel DeswizzleThickMacro32 = unpack(ThickMacro32);
+    kernel SwizzleThickMacro32 = pack(ThickMacro32);
+    kernel DeswizzleThickMacro32 = unpack(ThickMacro32);
 
     /// 2-D thick (32 × 16 × 4 macro tiles), 8-byte texels (BC1, BC4).
-    pub layout ThickMacro64 {
+    layout ThickMacro64 {
         memory [q: dyn, u: 2048];
         bits u -> [z: 4, y: 16, x: 32] (x[0], y[0], x[1], x[2], y[1], x[3] ^ y[3], x[3], x[4], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMacro64 = pack(ThickMacro64);
-    pub kernel DeswizzleThickMacro64 = unpack(ThickMacro64);
+    kernel SwizzleThickMacro64 = pack(ThickMacro64);
+    kernel DeswizzleThickMacro64 = unpack(ThickMacro64);
 
     /// 1-D thick: 8 × 8 × 4 micro tiles, bytes.
-    pub layout ThickMicro8 {
+    layout ThickMicro8 {
         memory [q: dyn, u: 256];
         bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], x[2], y[1], y[0], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMicro8 = pack(ThickMicro8);
-    pub kernel DeswizzleThickMicro8 = unpack(ThickMicro8);
+    kernel SwizzleThickMicro8 = pack(ThickMicro8);
+    kernel DeswizzleThickMicro8 = unpack(ThickMicro8);
 
     /// 1-D thick: 8 × 8 × 4 micro tiles, 2-byte texels.
-    pub layout ThickMicro16 {
+    layout ThickMicro16 {
         memory [q: dyn, u: 256];
         bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMicro16 = pack(ThickMicro16);
-    pub kernel DeswizzleThickMicro16 = unpack(ThickMicro16);
+    kernel SwizzleThickMicro16 = pack(ThickMicro16);
+    kernel DeswizzleThickMicro16 = unpack(ThickMicro16);
 
     /// 1-D thick: 8 × 8 × 4 micro tiles, 4-byte texels.
-    pub layout ThickMicro32 {
+    layout ThickMicro32 {
         memory [q: dyn, u: 256];
         bits u -> [z: 4, y: 8, x: 8] (x[0], x[1], y[0], x[2], y[1], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMicro32 = pack(ThickMicro32);
-    pub kernel DeswizzleThickMicro32 = unpack(ThickMicro32);
+    kernel SwizzleThickMicro32 = pack(ThickMicro32);
+    kernel DeswizzleThickMicro32 = unpack(ThickMicro32);
 
     /// 1-D thick: 8 × 8 × 4 micro tiles, 8-byte texels (BC1, BC4).
-    pub layout ThickMicro64 {
+    layout ThickMicro64 {
         memory [q: dyn, u: 256];
         bits u -> [z: 4, y: 8, x: 8] (x[0], y[0], x[1], x[2], y[1], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMicro64 = pack(ThickMicro64);
-    pub kernel DeswizzleThickMicro64 = unpack(ThickMicro64);
+    kernel SwizzleThickMicro64 = pack(ThickMicro64);
+    kernel DeswizzleThickMicro64 = unpack(ThickMicro64);
 
     /// 1-D thick: 8 × 8 × 4 micro tiles, 16-byte texels (BC2, BC3, BC5, BC7).
-    pub layout ThickMicro128 {
+    layout ThickMicro128 {
         memory [q: dyn, u: 256];
         bits u -> [z: 4, y: 8, x: 8] (y[0], x[0], x[1], x[2], y[1], y[2], z[0], z[1]);
         merge [q, x] -> column;
         coords [z, y, column];
     }
-    pub kernel SwizzleThickMicro128 = pack(ThickMicro128);
-    pub kernel DeswizzleThickMicro128 = unpack(ThickMicro128);
+    kernel SwizzleThickMicro128 = pack(ThickMicro128);
+    kernel DeswizzleThickMicro128 = unpack(ThickMicro128);
 }
 
 /// GX2's tile modes (`GX2TileMode`, addrlib's `AddrTileMode`), by their values.
@@ -534,53 +534,57 @@ const GROUP_BYTES: usize = 256;
 const GROUPS: usize = 8;
 const ROW_BYTES: usize = GROUP_BYTES * GROUPS;
 
-/// A Wii U surface's rules.
+/// The Wii U's tiling of a surface: its mode and swizzle, and what its slices are.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Rules {
+pub(crate) struct WiiU {
     mode: TileMode,
     /// The swizzle's pipe and bank, as one group index (pipe lowest).
     group_swizzle: usize,
     /// Depth slices are the level's (a 3-D surface); otherwise each layer is one slice.
     three_d: bool,
     layers: usize,
+    bytes: usize,
 }
 
-pub(super) fn rules(
-    surface: &Surface,
-    tile_mode: TileMode,
-    swizzle: u32,
-) -> Result<Rules, TextureError> {
-    let platform = surface.platform;
-    let bytes = surface.format.bytes_per_block;
-    if !bytes.is_power_of_two() || bytes > 16 {
-        return Err(unsupported(
-            platform,
-            format!("texels of {bytes} bytes (GX2's are 1, 2, 4, 8 and 16)"),
-        ));
+impl WiiU {
+    pub(crate) fn new(
+        surface: &Surface,
+        tile_mode: TileMode,
+        swizzle: u32,
+    ) -> Result<WiiU, TextureError> {
+        let platform = surface.platform;
+        let bytes = surface.format.bytes_per_block();
+        if !bytes.is_power_of_two() || bytes > 16 {
+            return Err(unsupported(
+                platform,
+                format!("texels of {bytes} bytes (GX2's are 1, 2, 4, 8 and 16)"),
+            ));
+        }
+        if surface.depth != 1 && surface.layers != 1 {
+            return Err(unsupported(
+                platform,
+                "3-D arrays (GX2 tiles depth or layers as slices, not both)",
+            ));
+        }
+        if surface.layers != 1 && tile_mode.is_thick() {
+            return Err(unsupported(
+                platform,
+                format!("array layers in {tile_mode:?} (its tiles interleave 4 slices)"),
+            ));
+        }
+        Ok(WiiU {
+            mode: tile_mode,
+            group_swizzle: (swizzle >> 8) as usize % GROUPS,
+            three_d: surface.depth != 1,
+            layers: surface.layers,
+            bytes,
+        })
     }
-    if surface.depth != 1 && surface.layers != 1 {
-        return Err(unsupported(
-            platform,
-            "3-D arrays (GX2 tiles depth or layers as slices, not both)",
-        ));
-    }
-    if surface.layers != 1 && tile_mode.is_thick() {
-        return Err(unsupported(
-            platform,
-            format!("array layers in {tile_mode:?} (its tiles interleave 4 slices)"),
-        ));
-    }
-    Ok(Rules {
-        mode: tile_mode,
-        group_swizzle: (swizzle >> 8) as usize % GROUPS,
-        three_d: surface.depth != 1,
-        layers: surface.layers,
-    })
 }
 
 /// How one level (of one layer) is tiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct LevelTiling {
+struct LevelTiling {
     /// The level's mode (small mips fall back to simpler ones).
     mode: TileMode,
     /// Texels per row of tiles.
@@ -594,16 +598,16 @@ pub(super) struct LevelTiling {
     bank_swap_width: usize,
 }
 
-impl Rules {
+impl WiiU {
     /// Mip `mip`'s tiled size (one layer's slot) and tiling, for `[depth, height, width]`
-    /// blocks of `bytes` bytes; `layer` is the slice of an array layer.
-    pub(super) fn level(
+    /// blocks; `layer` is the slice of an array layer.
+    fn level(
         &self,
         layer: usize,
         mip: usize,
         [depth, height, width]: [usize; 3],
-        bytes: usize,
-    ) -> Result<(usize, Tiling), TextureError> {
+    ) -> Result<(usize, LevelTiling), TextureError> {
+        let bytes = self.bytes;
         let overflow = || TextureError::Overflow;
         let slices = if self.three_d { depth } else { self.layers };
         let pow2 = |n: usize| n.checked_next_power_of_two().ok_or_else(overflow);
@@ -633,7 +637,9 @@ impl Rules {
         rows = rows
             .checked_next_multiple_of(row_align)
             .ok_or_else(overflow)?;
-        slices = slices.next_multiple_of(thickness);
+        slices = slices
+            .checked_next_multiple_of(thickness)
+            .ok_or_else(overflow)?;
         // A 3-D level holds its slices; an array layer is one slice of its mip (a 2-D
         // surface in a thick mode: one slice of the 4 its tiles hold).
         let slot_slices = if self.three_d { slices } else { thickness };
@@ -649,17 +655,46 @@ impl Rules {
                 false => 0,
             },
         };
-        Ok((size, Tiling::Gx2(tiling)))
+        Ok((size, tiling))
+    }
+}
+
+impl Tiling for WiiU {
+    fn level_size(&self, mip: usize, blocks: [usize; 3]) -> Result<usize, TextureError> {
+        self.level(0, mip, blocks).map(|(size, _)| size)
+    }
+
+    fn copy_level(
+        &self,
+        options: Options,
+        direction: Direction,
+        level: &Level,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let (_, tiling) = self.level(level.layer, level.mip, level.blocks)?;
+        copy_level(
+            options,
+            direction,
+            level.blocks,
+            self.bytes,
+            tiling,
+            src,
+            dst,
+        )
     }
 
     /// Slots of one layer's size that mip `mip` holds: its layers (a power of two past mip
     /// 0, as addrlib pads them), or 1 for a 3-D level.
-    pub(super) fn mip_slots(&self, mip: usize) -> usize {
-        match (self.three_d, mip) {
-            (true, _) => 1,
-            (false, 0) => self.layers,
-            (false, _) => self.layers.next_power_of_two(),
-        }
+    fn mip_slots(&self, mip: usize) -> Option<Result<usize, TextureError>> {
+        Some(match (self.three_d, mip) {
+            (true, _) => Ok(1),
+            (false, 0) => Ok(self.layers),
+            (false, _) => self
+                .layers
+                .checked_next_power_of_two()
+                .ok_or(TextureError::Overflow),
+        })
     }
 }
 
@@ -748,7 +783,7 @@ struct Unit {
 /// at its group before the XOR of the row's constant part (the swizzle, the slice's
 /// rotation, the tile row's bits of y and the bank swap of its columns), which permutes the
 /// eight groups of every 2 KB row.
-pub(super) fn copy_level(
+fn copy_level(
     options: Options,
     direction: Direction,
     [depth, height, width]: [usize; 3],
@@ -996,11 +1031,7 @@ pub fn level_info(surface: &Surface, mip: usize) -> Result<LevelInfo, TextureErr
         return Err(TextureError::Level { layer: 0, mip });
     }
     let (_, blocks) = surface.mip_size(mip);
-    let rules = rules(surface, tile_mode, swizzle)?;
-    let (_, Tiling::Gx2(level)) = rules.level(0, mip, blocks, surface.format.bytes_per_block)?
-    else {
-        unreachable!("Wii U rules give GX2 tilings")
-    };
+    let (_, level) = WiiU::new(surface, tile_mode, swizzle)?.level(0, mip, blocks)?;
     Ok(LevelInfo {
         mode: level.mode,
         pitch: level.pitch,

@@ -1,0 +1,241 @@
+//! Whole texture surfaces (mip chains, array layers, depth, compressed blocks) tiled as
+//! consoles and GPUs store them, behind one API.
+//!
+//! A [`Surface`] is a platform's tiling ([`Platform`]), a size in pixels (width, height,
+//! depth), a number of array layers and mip levels, and a [`Format`]: blocks of `block_width ×
+//! block_height × block_depth` pixels of `bytes_per_block` bytes (plain pixels are 1×1×1
+//! blocks; BC1–7 are 4×4; ASTC n×m). The linear side is what DDS files and graphics APIs
+//! hold: every level tightly packed, layer by layer, mip by mip within a layer. The tiled side
+//! is what the platform's texture files and GPU memory hold, in the platform's order (the
+//! same, except on the Wii U: mip by mip, each mip's layers together).
+//!
+//! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
+//! [`ps4`], [`ps3`], [`xbox360`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton
+//! tiles and squares, the 64 KB standard swizzle, the Xenos's and GX2's micro and macro
+//! tiles as `bits` matrices. This module adds the bookkeeping: the size of every level, each platform's
+//! block-height, block-depth and alignment rules, and the copies of each level with the
+//! layouts' kernels.
+//!
+//! ```
+//! use swizzle::texture::{Format, Platform, Surface};
+//! // A 256² BC7 texture with its full mip chain, as the Switch stores it.
+//! let surface = Surface::new(Platform::SWITCH, 256, 256, Format::Bc7Unorm).mips(9);
+//! let linear = vec![7u8; surface.linear_size()?];
+//! let tiled = surface.swizzle_to_vec(&linear)?;
+//! assert_eq!(tiled.len(), surface.swizzled_size()?);
+//! assert_eq!(surface.deswizzle_to_vec(&tiled)?, linear);
+//! // Where mip 3 of layer 0 lies on each side.
+//! let level = surface.level(0, 3)?;
+//! assert_eq!((level.width, level.height, level.linear.len()), (32, 32, 1024));
+//! # Ok::<(), swizzle::texture::TextureError>(())
+//! ```
+//!
+//! Every platform is tested byte for byte against the crate its users reach for
+//! (`tests/texture.rs`): `tegra_swizzle` (Switch), `swizzle_3ds` (3DS), `swizzleinator` (PS3,
+//! PS4, Xbox 360), `wiiu_swizzle` (Wii U) and, for D3D12, a `pdep` formula over Microsoft's interleave masks.
+
+// The generated code of this crate's `layout!` items names the library `::swizzle`, as
+// users' does; here that is the runtime, whose `__private` the facade re-exports.
+extern crate swizzle_runtime as swizzle;
+
+use swizzle_core::picture;
+use swizzle_macros::layout;
+use swizzle_runtime::kernel;
+
+/// A `layout!` item's kernel pair over elements of `$element`, as [`copy_tiles`] takes it:
+/// `[tile, untile]`, each its plan and code.
+macro_rules! kernels {
+    ($element:ty, $swizzle:ident, $deswizzle:ident) => {
+        [
+            ($swizzle::plan(), $swizzle::code::<$element>()),
+            ($deswizzle::plan(), $deswizzle::code::<$element>()),
+        ]
+    };
+}
+
+/// Copies with the kernel pair that `$on` picks: each arm `pattern => n: Swizzle,
+/// Deswizzle` is that pair over texels of `[u8; n]`, bound to `$kernels` in `$copy` (the
+/// copy, as an expression); `else` is the value when no arm matches. The form `[n m …] =>
+/// Swizzle, Deswizzle` gives one pair to each texel size `n`, `m`, … (others are checked
+/// out before copying).
+macro_rules! with_kernels {
+    ($on:expr, |$kernels:ident| $copy:expr, {
+        $($pattern:pat $(if $guard:expr)? => $n:literal: $swizzle:ident, $deswizzle:ident),* $(,)?
+    } $(else $otherwise:expr)?) => {
+        match $on {
+            $($pattern $(if $guard)? => {
+                let $kernels = kernels!([u8; $n], $swizzle, $deswizzle);
+                $copy
+            })*
+            $(_ => $otherwise,)?
+        }
+    };
+    ($bytes:expr, |$kernels:ident| $copy:expr, [$($n:literal)*] => $swizzle:ident, $deswizzle:ident) => {
+        with_kernels!($bytes, |$kernels| $copy, { $($n => $n: $swizzle, $deswizzle),* }
+            else unreachable!("texel sizes are checked before copying"))
+    };
+}
+
+/// A platform whose rules read the surface once and then the texel size alone: the struct
+/// `$name` implementing [`platform::Tiling`] with its module's `check(surface)`,
+/// `level_size(blocks, bytes)` and `copy_level(options, direction, blocks, bytes, src,
+/// dst)`.
+macro_rules! texel_tiling {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub(crate) struct $name {
+            bytes: usize,
+        }
+
+        impl $name {
+            pub(crate) fn new(surface: &$crate::Surface) -> Result<$name, $crate::TextureError> {
+                check(surface)?;
+                Ok($name {
+                    bytes: surface.format.bytes_per_block(),
+                })
+            }
+        }
+
+        impl $crate::platform::Tiling for $name {
+            fn level_size(
+                &self,
+                _mip: usize,
+                blocks: [usize; 3],
+            ) -> Result<usize, $crate::TextureError> {
+                level_size(blocks, self.bytes)
+            }
+
+            fn copy_level(
+                &self,
+                options: $crate::kernel::Options,
+                direction: $crate::platform::Direction,
+                level: &$crate::Level,
+                src: &[u8],
+                dst: &mut [u8],
+            ) -> Result<(), $crate::TextureError> {
+                copy_level(options, direction, level.blocks, self.bytes, src, dst)
+            }
+        }
+    };
+}
+
+mod d3d12;
+mod error;
+mod format;
+mod n3ds;
+mod pictures;
+mod platform;
+mod ps3;
+mod ps4;
+mod surface;
+pub mod switch;
+mod tegra;
+pub mod wiiu;
+mod xbox360;
+
+pub use error::TextureError;
+pub use format::{Block, Format};
+pub use platform::Platform;
+pub use surface::{Level, Levels, Surface};
+
+use crate::kernel::{
+    Element, Frame, GeneratedCode, KernelError, Options, Plan, PreparedCopy, Side,
+};
+use error::unsupported;
+use platform::Direction;
+
+/// Copies a level of `depth` slices that lie one after the other on both sides, slice by
+/// slice with `copy` (each slice's bytes on either side).
+fn copy_slices(
+    depth: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    mut copy: impl FnMut(&[u8], &mut [u8]) -> Result<(), TextureError>,
+) -> Result<(), TextureError> {
+    let (src_slice, dst_slice) = (src.len() / depth, dst.len() / depth);
+    src.chunks_exact(src_slice)
+        .zip(dst.chunks_exact_mut(dst_slice))
+        .try_for_each(|(src, dst)| copy(src, dst))
+}
+
+/// Copies one level between its linear bytes and a tiled frame, with the kernel pair of a
+/// layout over elements of `E` (`kernels[0]` tiles, `kernels[1]` untiles).
+fn copy_tiles<E: Element>(
+    options: Options,
+    kernels: [(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    tiled: Frame,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let frames = [Frame::RowMajor, tiled];
+    copy_tiles_framed(options, kernels, direction, extents, frames, src, dst)
+}
+
+/// [`copy_tiles`] between any two frames: `[linear, tiled]` (a part of a level: a view of
+/// its linear bytes, and the tiles of that part).
+fn copy_tiles_framed<E: Element>(
+    options: Options,
+    kernels: [(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    frames: [Frame; 2],
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TextureError> {
+    let len = dst.len() / size_of::<E>();
+    prepare_tiles(options, kernels, direction, extents, frames, len)?.run(src, dst)
+}
+
+/// [`copy_tiles_framed`] made ready once (the kernel's plan checked, its grid and network
+/// laid out), to run on many parts of a level of the same shape; its destinations hold
+/// `destination_len` texels together.
+fn prepare_tiles<'p, E: Element>(
+    options: Options,
+    kernels: [(&'p Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    extents: &[usize],
+    [linear, tiled]: [Frame; 2],
+    destination_len: usize,
+) -> Result<PreparedTiles<'p, E>, TextureError> {
+    let linear = Side {
+        extents,
+        frame: linear,
+    };
+    let tiled = Side {
+        extents,
+        frame: tiled,
+    };
+    let ((plan, code), from, to) = match direction {
+        Direction::Swizzle => (kernels[0], linear, tiled),
+        Direction::Deswizzle => (kernels[1], tiled, linear),
+    };
+    PreparedCopy::new(options, plan, code, from, to, destination_len)
+        .map(PreparedTiles)
+        .map_err(kernel_error::<E>)
+}
+
+/// A copy between a part of a level's linear bytes and its tiles, ready to run on bytes.
+struct PreparedTiles<'p, E>(PreparedCopy<'p, E>);
+
+impl<E: Element> PreparedTiles<'_, E> {
+    fn run(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        self.0.run(src, dst).map_err(kernel_error::<E>)
+    }
+}
+
+/// A kernel's error over texels of `E`, in bytes.
+fn kernel_error<E>(error: KernelError) -> TextureError {
+    TextureError::Kernel(error.in_bytes(size_of::<E>()))
+}
+
+/// The product of `factors` (a level's size: its bytes per block times its padded
+/// extents), or [`TextureError::Overflow`].
+fn checked_product(factors: impl IntoIterator<Item = usize>) -> Result<usize, TextureError> {
+    factors
+        .into_iter()
+        .try_fold(1usize, |acc, n| acc.checked_mul(n))
+        .ok_or(TextureError::Overflow)
+}
