@@ -3,7 +3,6 @@
 
 use super::args::{Container, LevelArgs};
 use super::dds::{self, DdsHeader};
-use super::formats;
 use super::png::{self, Png};
 use super::surface::{Declared, Header};
 use crate::files::{Input, Sink, Source};
@@ -143,7 +142,7 @@ impl LinearOutput {
                     .level(level.layer, level.mip)
                     .map_err(|e| Failure::Input(e.to_string()))?;
                 let pixels = png::check_level(declared, &level)?;
-                let srgb = formats::is_srgb(declared.surface.format);
+                let srgb = png::is_srgb(declared.surface.format);
                 LinearOutput::Png {
                     level,
                     pixels,

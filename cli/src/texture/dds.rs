@@ -3,8 +3,7 @@
 //! number; the payload is the linear surface as the library lays it out (layer by layer,
 //! mips within a layer, each mip's depth slices together), which is DDS's order.
 
-use super::formats;
-use super::surface::{Declared, Header, format_name};
+use super::surface::{Declared, Header};
 use crate::Failure;
 use crate::files::Input;
 use ddsfile::{
@@ -58,7 +57,7 @@ fn describe(
     let format = match header10 {
         Some(header10) => {
             let dxgi = header10.dxgi_format as u32;
-            formats::from_dxgi(dxgi).ok_or_else(|| {
+            Format::from_dxgi(dxgi).ok_or_else(|| {
                 Failure::Input(format!(
                     "{origin} gives DXGI format {dxgi} ({:?}), which this tool does not tile \
                      (`swizzle texture list` lists the formats)",
@@ -112,7 +111,7 @@ fn legacy_format(pixel_format: &PixelFormat) -> Option<Format> {
             _ => return None,
         },
     };
-    formats::from_dxgi(dxgi)
+    Format::from_dxgi(dxgi)
 }
 
 /// A DDS header for the surface, checked before anything is read or written: the format
@@ -126,10 +125,9 @@ impl DdsHeader {
     pub fn new(declared: &Declared) -> Result<DdsHeader, Failure> {
         let surface = &declared.surface;
         let format = surface.format;
-        let dxgi = formats::dxgi(format).ok_or_else(|| {
+        let dxgi = format.dxgi().ok_or_else(|| {
             Failure::Input(format!(
-                "{} has no DXGI format: use a raw file (or --container raw)",
-                format_name(format)
+                "{format} has no DXGI format: use a raw file (or --container raw)"
             ))
         })?;
         let dxgi = DxgiFormat::try_from(dxgi).map_err(|_| {

@@ -3,7 +3,6 @@
 //! alike it leaves out: a million layers make three blocks of lines, not a million.
 
 use super::args::InfoArgs;
-use super::formats;
 use super::surface::{self, Declared};
 use super::{container, gx2};
 use crate::files::Sink;
@@ -11,7 +10,7 @@ use crate::{Done, Failure};
 use serde::Serialize;
 use std::fmt::Write;
 use std::ops::Range;
-use swizzle::texture::{Platform, Surface, TextureError};
+use swizzle::texture::{Surface, TextureError};
 
 /// Surfaces of at most this many layers list every one; larger ones their first
 /// [`FIRST_LAYERS`] and their last.
@@ -121,10 +120,10 @@ impl Report {
                 levels.push(LevelReport::new(surface, layer, mip)?);
             }
         }
-        let geometry = formats::geometry(surface.format);
+        let block = surface.format.block();
         Ok(Report {
-            platform: platform_name(surface.platform),
-            tiling: format!("{:?}", surface.platform),
+            platform: surface.platform.name(),
+            tiling: surface.platform.to_string(),
             width: surface.width,
             height: surface.height,
             depth: surface.depth,
@@ -132,12 +131,12 @@ impl Report {
             cube: declared.cube,
             mips: surface.mips,
             format: Named {
-                name: formats::name(surface.format),
-                block_width: geometry.width,
-                block_height: geometry.height,
-                block_depth: geometry.depth,
-                bytes_per_block: geometry.bytes,
-                dxgi: formats::dxgi(surface.format),
+                name: surface.format.to_string(),
+                block_width: block.width,
+                block_height: block.height,
+                block_depth: block.depth,
+                bytes_per_block: block.bytes,
+                dxgi: surface.format.dxgi(),
             },
             linear_size: surface.linear_size()?,
             swizzled_size: surface.swizzled_size()?,
@@ -232,15 +231,4 @@ fn shown_layers(layers: usize) -> Vec<usize> {
         true => (0..layers).collect(),
         false => (0..FIRST_LAYERS).chain([layers - 1]).collect(),
     }
-}
-
-/// The platform's command-line name.
-fn platform_name(platform: Platform) -> &'static str {
-    let same = |(_, named): &&(&str, Platform)| {
-        std::mem::discriminant(named) == std::mem::discriminant(&platform)
-    };
-    Platform::NAMES
-        .iter()
-        .find(same)
-        .map_or("?", |(name, _)| name)
 }

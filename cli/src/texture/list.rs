@@ -3,7 +3,7 @@
 
 use super::formats;
 use std::fmt::Write;
-use swizzle::texture::Platform;
+use swizzle::texture::{Format, Platform};
 
 /// The platforms and what their tiling is.
 const PLATFORMS: [(&str, &str); 7] = [
@@ -34,17 +34,17 @@ pub fn table() -> String {
         let _ = writeln!(out, "  {name:<9} {what}");
     }
     out.push_str("\nformats:\n  name            block     bytes  DXGI  containers\n");
-    for format in formats::all() {
-        let g = formats::geometry(format);
+    for format in Format::all() {
+        let g = format.block();
         let block = match g.depth {
             1 => format!("{}×{}", g.width, g.height),
             depth => format!("{}×{}×{depth}", g.width, g.height),
         };
-        let dxgi = formats::dxgi(format).map_or("-".to_owned(), |n| n.to_string());
+        let dxgi = format.dxgi().map_or("-".to_owned(), |n| n.to_string());
         let _ = writeln!(
             out,
             "  {:<15} {block:<9} {:>5}  {dxgi:>4}  {}",
-            formats::name(format),
+            format.to_string(),
             g.bytes,
             formats::containers(format)
         );

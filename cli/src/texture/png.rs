@@ -7,8 +7,7 @@
 //! compressed data could hold it: a small file that declares a huge image is an error
 //! before the image's buffer is allocated.
 
-use super::formats;
-use super::surface::{Declared, Header, format_name};
+use super::surface::{Declared, Header};
 use crate::Failure;
 use crate::files::Input;
 use png::{BitDepth, ColorType, Transformations};
@@ -129,12 +128,18 @@ fn decode(file: Vec<u8>, name: &str) -> Result<Png, Failure> {
 
 /// The format of a PNG's pixels of `color`, and the others they can be read as.
 fn formats_of(color: ColorType) -> (Format, Vec<Format>) {
-    let named = |name: &str| Format::parse(name).expect("the format exists");
     match color {
-        ColorType::Grayscale => (named("r8"), Vec::new()),
-        ColorType::GrayscaleAlpha => (named("rg8"), Vec::new()),
-        ColorType::Rgb | ColorType::Indexed => (named("rgb8"), Vec::new()),
-        ColorType::Rgba => (named("rgba8"), formats::rgba_kin().into_iter().collect()),
+        ColorType::Grayscale => (Format::R8Unorm, Vec::new()),
+        ColorType::GrayscaleAlpha => (Format::Rg8Unorm, Vec::new()),
+        ColorType::Rgb | ColorType::Indexed => (Format::Rgb8Unorm, Vec::new()),
+        ColorType::Rgba => (
+            Format::Rgba8Unorm,
+            vec![
+                Format::Rgba8UnormSrgb,
+                Format::Bgra8Unorm,
+                Format::Bgra8UnormSrgb,
+            ],
+        ),
     }
 }
 
@@ -155,8 +160,7 @@ pub fn check_level(declared: &Declared, level: &Level) -> Result<Pixels, Failure
     let pixels = pixels_of(format).ok_or_else(|| {
         Failure::Input(format!(
             "a PNG holds 8-bit uncompressed pixels (r8, rg8, rgb8, rgba8, bgra8 and their sRGB \
-             kin), not {}: use a DDS or raw file",
-            format_name(format)
+             kin), not {format}: use a DDS or raw file"
         ))
     })?;
     if level.depth > 1 {
@@ -199,7 +203,19 @@ pub fn write(
 
 /// The PNG pixels of `format`'s texels, if it is an 8-bit uncompressed format.
 pub fn pixels_of(format: Format) -> Option<Pixels> {
-    formats::png_pixels(format)
+    match format {
+        Format::R8Unorm => Some(Pixels::Gray),
+        Format::Rg8Unorm => Some(Pixels::GrayAlpha),
+        Format::Rgb8Unorm => Some(Pixels::Rgb),
+        Format::Rgba8Unorm | Format::Rgba8UnormSrgb => Some(Pixels::Rgba),
+        Format::Bgra8Unorm | Format::Bgra8UnormSrgb => Some(Pixels::Bgra),
+        _ => None,
+    }
+}
+
+/// Whether a PNG of `format` says its colours are sRGB (an `sRGB` chunk).
+pub fn is_srgb(format: Format) -> bool {
+    matches!(format, Format::Rgba8UnormSrgb | Format::Bgra8UnormSrgb)
 }
 
 /// RGBA ↔ BGRA.

@@ -81,9 +81,8 @@ pub fn declare(
         Some(format) if format == header.format || header.also.contains(&format) => format,
         Some(format) => {
             return Err(Failure::Input(format!(
-                "--format {} contradicts {origin}, which gives {}",
-                format_name(format),
-                format_name(header.format)
+                "--format {format} contradicts {origin}, which gives {}",
+                header.format
             )));
         }
         None => header.format,
@@ -158,9 +157,4 @@ fn wiiu_only() -> Failure {
 
 fn switch_only() -> Failure {
     Failure::Usage("--block-height is the Switch's (--platform switch)".to_owned())
-}
-
-/// A format as the command line names it.
-pub fn format_name(format: Format) -> String {
-    super::formats::name(format)
 }
