@@ -54,11 +54,11 @@ fn deswizzle(args: ConvertArgs) -> Result<Done, Failure> {
     let container = container::of(args.container, sink.path());
     let declared = surface::declare(&args.surface, None, "deswizzle")?;
     let layout = gx2::file_layout(&args.surface, &declared.surface)?;
-    let output = LinearOutput::plan(container, &declared, &args.level)?;
     let expected = match &layout {
         Some(layout) => layout.file_size(),
         None => declared.surface.swizzled_size().map_err(input)?,
     };
+    let output = LinearOutput::plan(container, &declared, &args.level)?;
     let file = source.open()?.read_rest(expected, "the tiled surface")?;
     let tiled = match layout {
         Some(layout) => layout.unpack(&file),

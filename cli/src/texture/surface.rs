@@ -74,7 +74,7 @@ pub fn declare(
     let origin = &header.origin;
     if args.cube && !header.cube {
         return Err(Failure::Input(format!(
-            "--cube contradicts {origin}: its layers are not cube faces"
+            "--cube contradicts {origin}, which gives no cube map"
         )));
     }
     let format = match args.format {
