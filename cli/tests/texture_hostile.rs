@@ -12,30 +12,47 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// `command` with `limit` set on `resource` in the child (SIGXFSZ ignored, so that a write
-/// past RLIMIT_FSIZE fails with EFBIG instead of killing the process).
-fn limited(mut command: Command, resource: libc::__rlimit_resource_t, limit: u64) -> Command {
+/// A resource limit set in the child.
+#[derive(Clone, Copy)]
+enum Limit {
+    /// RLIMIT_FSIZE: the largest file it may write (SIGXFSZ ignored, so that a write past
+    /// it fails with EFBIG instead of killing the process).
+    FileSize(u64),
+    /// RLIMIT_DATA: its heap (the binary's own mapped code is not counted, as it is in
+    /// RLIMIT_AS).
+    Heap(u64),
+}
+
+/// `command` under `limit`.
+fn limited(mut command: Command, limit: Limit) -> Command {
     // SAFETY: between fork and exec the closure calls only async-signal-safe functions
     // (signal, setrlimit) and allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            let rlimit = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
+            let set = |resource, bytes| {
+                let rlimit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                match libc::setrlimit(resource, &rlimit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
             };
-            match libc::setrlimit(resource, &rlimit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
+            match limit {
+                Limit::FileSize(bytes) => {
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    set(libc::RLIMIT_FSIZE, bytes)
+                }
+                Limit::Heap(bytes) => set(libc::RLIMIT_DATA, bytes),
             }
         });
     }
     command
 }
 
-/// A limit on the heap (RLIMIT_DATA: the binary's own mapped code is not counted, as it
-/// is in RLIMIT_AS) far below what a blind read or allocation would take.
-const MEMORY: u64 = 256 << 20;
+/// A heap far smaller than a blind read or allocation would take.
+const MEMORY: Limit = Limit::Heap(256 << 20);
 
 /// A 256×256 RGBA8 surface on the PS4: 256 KiB on both sides.
 const SURFACE: [&str; 8] = [
@@ -74,8 +91,7 @@ fn in_equals_out_survives_a_failed_write_and_works_otherwise() {
     let path = file("in_place.bin", &original);
     let failing = limited(
         texture("deswizzle", [&path, &path]),
-        libc::RLIMIT_FSIZE,
-        64 << 10,
+        Limit::FileSize(64 << 10),
     );
     let (_, err) = run_command(failing, &[], 1);
     assert!(
@@ -103,8 +119,7 @@ fn an_existing_out_is_intact_when_the_write_fails() {
     let out = file("precious.bin", b"precious");
     let failing = limited(
         texture("swizzle", [&input, &out]),
-        libc::RLIMIT_FSIZE,
-        64 << 10,
+        Limit::FileSize(64 << 10),
     );
     let (_, err) = run_command(failing, &[], 1);
     assert!(err.contains("cannot write"), "{err}");
@@ -116,11 +131,7 @@ fn an_existing_out_is_intact_when_the_write_fails() {
 fn dev_zero_is_an_error_in_bounded_memory() {
     let out = scratch("zero.out");
     let zero = Path::new("/dev/zero");
-    let (_, err) = run_command(
-        limited(texture("swizzle", [zero, &out]), libc::RLIMIT_DATA, MEMORY),
-        &[],
-        1,
-    );
+    let (_, err) = run_command(limited(texture("swizzle", [zero, &out]), MEMORY), &[], 1);
     assert_eq!(
         err,
         format!(
@@ -128,11 +139,7 @@ fn dev_zero_is_an_error_in_bounded_memory() {
         )
     );
     // The same through standard input.
-    let mut piped = limited(
-        texture("deswizzle", [Path::new("-"), &out]),
-        libc::RLIMIT_DATA,
-        MEMORY,
-    );
+    let mut piped = limited(texture("deswizzle", [Path::new("-"), &out]), MEMORY);
     piped.stdin(Stdio::from(std::fs::File::open(zero).unwrap()));
     let output = piped.output().unwrap();
     let err = String::from_utf8(output.stderr).unwrap();
@@ -149,11 +156,7 @@ fn a_wrong_size_sparse_file_is_refused_before_it_is_read() {
     let out = scratch("sparse.out");
     // 32 MiB of heap: reading the 100 MB file would fail; checking its length does not.
     let (_, err) = run_command(
-        limited(
-            texture("swizzle", [&path, &out]),
-            libc::RLIMIT_DATA,
-            32 << 20,
-        ),
+        limited(texture("swizzle", [&path, &out]), Limit::Heap(32 << 20)),
         &[],
         1,
     );
@@ -171,7 +174,7 @@ fn empty_input(args: &[&str]) -> String {
     let (input, out) = (file("empty.bin", b""), scratch("empty.out"));
     let mut args = args.to_vec();
     args.extend([arg(&input), arg(&out)]);
-    let (_, err) = run_command(limited(command(&args), libc::RLIMIT_DATA, MEMORY), &[], 1);
+    let (_, err) = run_command(limited(command(&args), MEMORY), &[], 1);
     assert!(!out.exists());
     err
 }

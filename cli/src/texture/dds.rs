@@ -154,7 +154,7 @@ impl DdsHeader {
         let depth = u32_of("the depth", surface.depth)?;
         let mips = u32_of("the mip count", surface.mips)?;
         let layers = u32_of("the layer count", surface.layers)?;
-        let cube = declared.cube && surface.layers % FACES == 0;
+        let cube = declared.cube && surface.layers.is_multiple_of(FACES);
         let caps2 = match (cube, surface.depth > 1) {
             (true, _) => Caps2::CUBEMAP | Caps2::CUBEMAP_ALLFACES,
             (false, true) => Caps2::VOLUME,
