@@ -161,13 +161,25 @@ impl Input {
 
     /// Reads exactly `buf.len()` bytes of a header; the input ending first is an error.
     pub fn read_header(&mut self, buf: &mut [u8], what: &str) -> Result<(), Failure> {
-        self.read_exact(buf).map_err(|e| self.header_error(what, e))
+        self.read_exact(buf)
+            .map_err(|e| self.header_error(what, &e))
     }
 
     /// The error for a header that does not read: the input ends inside it, or its bytes are
     /// not one.
-    pub fn header_error(&self, what: &str, error: impl std::fmt::Display) -> Failure {
-        Failure::Input(format!("{} has no valid {what}: {error}", self.name))
+    pub fn header_error(&self, what: &str, error: &(dyn std::error::Error + 'static)) -> Failure {
+        let ended = |error: &(dyn std::error::Error + 'static)| {
+            error
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::UnexpectedEof)
+        };
+        match ended(error) || error.source().is_some_and(ended) {
+            true => Failure::Input(format!(
+                "{} ends after {} bytes, inside its {what}",
+                self.name, self.consumed
+            )),
+            false => Failure::Input(format!("{} has no valid {what}: {error}", self.name)),
+        }
     }
 }
 

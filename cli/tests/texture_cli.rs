@@ -685,3 +685,52 @@ fn texture_input_errors_exit_with_one() {
         assert!(!out.exists(), "{args:?}");
     }
 }
+
+/// A DDS cut short says where it ends: inside its headers, or in its payload (both
+/// lengths).
+#[test]
+fn a_truncated_dds_says_where_it_ends() {
+    let tiled = file("whole.tiled", &bytes(128 * 128 * 4, 4));
+    let dds = scratch("whole.dds");
+    run(
+        &[
+            "texture",
+            "deswizzle",
+            "--platform",
+            "switch",
+            "--width",
+            "128",
+            "--height",
+            "128",
+            "--format",
+            "rgba8",
+            arg(&tiled),
+            arg(&dds),
+        ],
+        0,
+    );
+    let whole = std::fs::read(&dds).unwrap();
+    let out = scratch("truncated.out");
+    for (len, message) in [
+        (50, "ends after 50 bytes, inside its DDS header"),
+        (140, "ends after 140 bytes, inside its DX10 header"),
+        (
+            1000,
+            "holds 852 bytes after its 148-byte header; the linear surface is 65536",
+        ),
+    ] {
+        let cut = file("truncated.dds", &whole[..len]);
+        let (_, err) = run(
+            &[
+                "texture",
+                "swizzle",
+                "--platform",
+                "switch",
+                arg(&cut),
+                arg(&out),
+            ],
+            1,
+        );
+        assert!(err.contains(message), "{len}: {err}");
+    }
+}

@@ -28,17 +28,15 @@ fn by_extension(path: Option<&Path>) -> Option<Container> {
 /// The tiled file (`role`: IN or OUT) is raw: one named as a DDS or PNG is a mistake that
 /// would write bytes no DDS or PNG reader reads, or read a header as tiles.
 pub fn check_raw(path: Option<&Path>, role: &str) -> Result<(), Failure> {
-    match by_extension(path) {
-        Some(container) => Err(Failure::Usage(format!(
-            "{role} is the tiled surface, which is raw: `{}` names a {} file (the DDS or PNG \
-             goes on the linear side)",
-            path.map(Path::display)
-                .map(|p| p.to_string())
-                .unwrap_or_default(),
-            name(container)
-        ))),
-        None => Ok(()),
-    }
+    let (Some(path), Some(container)) = (path, by_extension(path)) else {
+        return Ok(());
+    };
+    Err(Failure::Usage(format!(
+        "{role} is the tiled surface, which is raw: `{}` names a {} file (the DDS or PNG goes \
+         on the linear side)",
+        path.display(),
+        name(container)
+    )))
 }
 
 fn name(container: Container) -> &'static str {

@@ -27,11 +27,11 @@ pub fn read_header(input: &mut Input) -> Result<Header, Failure> {
         )));
     }
     let header =
-        ddsfile::Header::read(&mut *input).map_err(|e| input.header_error("DDS header", e))?;
+        ddsfile::Header::read(&mut *input).map_err(|e| input.header_error("DDS header", &e))?;
     let dx10 = header.spf.fourcc == Some(FourCC(FourCC::DX10));
     let header10 = match dx10 {
         true => {
-            Some(Header10::read(&mut *input).map_err(|e| input.header_error("DX10 header", e))?)
+            Some(Header10::read(&mut *input).map_err(|e| input.header_error("DX10 header", &e))?)
         }
         false => None,
     };

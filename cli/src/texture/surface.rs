@@ -94,7 +94,7 @@ pub fn declare(
         format,
     )
     .depth(agree("--depth", args.depth, header.depth, origin)?)
-    .layers(agree("--layers (faces)", layers, header.layers, origin)?)
+    .layers(agree_layers(args, layers, header)?)
     .mips(agree("--mips", args.mips, header.mips, origin)?);
     Ok(Declared {
         surface,
@@ -114,6 +114,29 @@ fn agree<T: PartialEq + Display>(
             "{flag} {given} contradicts {origin}, which gives {header}"
         ))),
         _ => Ok(header),
+    }
+}
+
+/// The header's layers (cube faces counted one by one), which `--layers` (and `--cube`)
+/// must give where given.
+fn agree_layers(
+    args: &SurfaceArgs,
+    faces: Option<usize>,
+    header: &Header,
+) -> Result<usize, Failure> {
+    match (args.layers, faces) {
+        (Some(layers), Some(faces)) if faces != header.layers => {
+            let given = match args.cube {
+                true => format!("--layers {layers} --cube ({faces} faces)"),
+                false => format!("--layers {layers}"),
+            };
+            let unit = if header.cube { "cube faces" } else { "layers" };
+            Err(Failure::Input(format!(
+                "{given} contradicts {}, which gives {} {unit}",
+                header.origin, header.layers
+            )))
+        }
+        _ => Ok(header.layers),
     }
 }
 
