@@ -290,13 +290,13 @@ pub fn tensor_cores_tiled() -> TensorCores<'static> {
 
 /// The GEMM on workgroup-scope cooperative matrices, where the device has them
 /// (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver): 128 × 256 tiles of C, 32 of k a
-/// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The
-/// fastest of the designs tried (BENCHMARKS.md#tensor-core-gemm, and its git history):
-/// smaller tiles (128 × 128) reuse each load over less of C, and 64 of k a step were
-/// slower too; larger tiles (256 × 256) need more registers than an invocation has,
-/// spill, and collapse, as did sides off the powers of two; the bands keep the slices of B
-/// that neighbouring workgroups read in L2. Where the driver has the extension it runs in
-/// place of the fragment kernel of [`tensor_cores`], which it outruns.
+/// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The fastest
+/// of the designs tried (BENCHMARKS.md#tensor-core-gemm, and its git history): smaller tiles
+/// (128 × 128) reuse each load over less of C, and 64 of k a step were slower too; larger
+/// tiles (256 × 256) need more registers than an invocation has, spill, and collapse, as did
+/// sides off the powers of two; the bands keep the operands' slices that neighbouring
+/// workgroups read in L2. Where the driver has the extension it runs in place of the fragment
+/// kernel of [`tensor_cores`], which it outruns.
 pub fn workgroup_matrices() -> WorkgroupMatrices {
     WorkgroupMatrices {
         tile: [128, 256, 32],
