@@ -1,8 +1,8 @@
-//! Packs a 4096×4096 row-major image into 4×4 Morton tiles on the GPU (seed 000's layout,
-//! scaled up), unpacks it again, and checks both against the generated `offset`. The pack
-//! kernel writes the tiled buffer in order, four elements per thread, each read through the
-//! layout's WGSL inverse; its WGSL is printed first. Last, both run again as one batch
-//! (one submission, one wait).
+//! Packs a 4096×4096 row-major image into 4×4 Morton tiles on the GPU (the layout of CK Tile's
+//! Morton texture example, scaled up), unpacks it again, and checks both against the generated
+//! `offset`. The pack kernel writes the tiled buffer in order, four elements per thread, each
+//! read through the layout's WGSL inverse; its WGSL is printed first. Last, both run again as
+//! one batch (one submission, one wait).
 //!
 //! Run: `cargo run --release --example gpu_pack`
 

@@ -1,6 +1,6 @@
-//! Seed 003 ("LDS Index Swapping"): ck_tile's universal-GEMM A tile in LDS, fp16, M=128,
-//! K=32, KPack=8, with the K0·L dim XOR-preshuffled by the M/L dim. Prints the offsets of
-//! docs/semantics.md §5 and the 32-bank map of the first 16 rows.
+//! CK Tile's LDS XOR preshuffle ("LDS Index Swapping"): ck_tile's universal-GEMM A tile in
+//! LDS, fp16, M=128, K=32, KPack=8, with the K0·L dim XOR-preshuffled by the M/L dim. Prints
+//! the offsets of docs/semantics.md §5 and the 32-bank map of the first 16 rows.
 //!
 //! Run: `cargo run --release --example lds_xor`
 

@@ -1,6 +1,6 @@
-//! Seed 000 ("Memory Swizzling with Morton Ordering"): an 8×8 texture stored as 4×4 tiles
-//! with Morton order inside each tile. Prints the seed's 4×4 Morton index table, the 8×8
-//! offsets, and checks the inverse on every offset.
+//! CK Tile's Morton texture example ("Memory Swizzling with Morton Ordering"): an 8×8 texture
+//! stored as 4×4 tiles with Morton order inside each tile. Prints its 4×4 Morton index table,
+//! the 8×8 offsets, and checks the inverse on every offset.
 //!
 //! Run: `cargo run --release --example morton_texture`
 
@@ -14,7 +14,8 @@ swizzle::layout! {
         coords [y, x];
     }
 
-    /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
+    /// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (CK Tile's Morton texture
+    /// example).
     pub layout MortonTexture {
         memory [n: 64];
         unmerge n -> [ty: 2, tx: 2, m: 16];
@@ -42,7 +43,7 @@ fn print_grid(rows: usize, columns: usize, cell: impl Fn(usize, usize) -> usize)
 }
 
 fn main() {
-    println!("Morton Index Layout (4×4 tile, seed 000):");
+    println!("Morton Index Layout (4×4 tile, as CK Tile prints it):");
     print_grid(4, 4, MortonTile::offset);
 
     println!("\nMortonTexture: offset of (y, x) in the 8×8 texture of 4×4 Morton tiles:");

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use swizzle::kernel::{KernelError, Level};
 
 swizzle::layout! {
-    /// An image of any size in 8×8 tiles, Morton order inside each tile (seed 000).
+    /// An image of any size in 8×8 tiles, Morton order inside each tile (as in
+    /// CK Tile's Morton texture example).
     pub layout MortonTiles {
         memory [ty: dyn, tx: dyn, m: 64];
         morton m -> [yi: 8, xi: 8];
@@ -17,7 +18,8 @@ swizzle::layout! {
         merge [tx, xi] -> x;
         coords [y, x];
     }
-    /// The same tiles with each row's columns XOR-swizzled by the row (seed 003's preshuffle).
+    /// The same tiles with each row's columns XOR-swizzled by the row (CK Tile's LDS
+    /// XOR preshuffle).
     pub layout XorTiles {
         memory [ty: dyn, tx: dyn, r: 8, c: 8];
         xor c by r;

@@ -1,4 +1,4 @@
-//! Seed 002 (Nocentino & Rhodes, "Optimizing Memory Access on GPUs using Morton Order
+//! Nocentino & Rhodes' paper ("Optimizing Memory Access on GPUs using Morton Order
 //! Indexing", ACMSE '10), figures 3 and 4: memory transactions of a compositing volume
 //! renderer that reads a 256×256×113 CT volume slice by slice, one thread per pixel, in
 //! square B×B thread blocks, with the volume stored in linear (row-major) order or with

@@ -30,7 +30,8 @@ crate::layout! {
     /// base plus immediate offsets, and the fragment reads of each group of k from one
     /// base (four in all, the two groups of rows 64 apart sharing theirs);
     /// `Gemm::share_cost` ranks this tile first (20 cycles a step, rows padded to 132
-    /// words 26), and on an H100 the two run within 0.25 % of each other (BENCHMARKS.md).
+    /// words 26), and the two run as fast as each other: the cycles the padding costs
+    /// hide behind the multiply-adds (BENCHMARKS.md#gemm).
     pub layout GemmA {
         memory [offset: 2048];
         swizzle offset -> swizzled (auto for ALoadWrite, AFragmentRead);
@@ -258,8 +259,8 @@ static TC_C: Descriptor = TcCStage::DESCRIPTOR;
 static TC_A_DEEP: Descriptor = TcADeep::DESCRIPTOR;
 static TC_B_DEEP: Descriptor = TcBDeep::DESCRIPTOR;
 
-/// The tiled design (step 5 in BENCHMARKS.md): both operands through tiles, 32 of k per
-/// step. The library's layouts fall back to it where A cannot come from memory.
+/// The tiled design: both operands through tiles, 32 of k per step. The library's layouts fall
+/// back to it where A cannot come from memory.
 static TC_TILED: TensorCores<'static> = TensorCores {
     a_tile: &TC_A,
     b_tile: &TC_B,
@@ -279,22 +280,23 @@ static TC_TILED: TensorCores<'static> = TensorCores {
 
 /// Both operands through workgroup tiles: 256 × 128 tiles of C from 256 × 32 tiles of A
 /// and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each, f32 accumulators, one copy of
-/// each tile (two do not fit 48 KiB at this size; at 128 × 128 with 4 × 2 fragments a
-/// second copy gave 5–8 %, and the larger tile 40 %), the next step's loads held in
-/// registers across the multiply-adds (1–5 %: BENCHMARKS.md). Any shape; the fallback of
-/// [`tensor_cores`].
+/// each tile (two do not fit 48 KiB at this size, and the larger tile gains more than a
+/// second copy of a smaller one), the next step's loads held in registers across the
+/// multiply-adds, so that their latency hides behind them (the designs' measurements are
+/// in BENCHMARKS.md's git history). Any shape; the fallback of [`tensor_cores`].
 pub fn tensor_cores_tiled() -> TensorCores<'static> {
     TC_TILED
 }
 
 /// The GEMM on workgroup-scope cooperative matrices, where the device has them
 /// (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver): 128 × 256 tiles of C, 32 of k a
-/// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The
-/// fastest of 34 designs on an H100 (BENCHMARKS.md#tensor-core-gemm, and the file's git
-/// history): 128 × 128 tiles or 64 of k a step were 5–20 %
-/// slower, 256 × 256 tiles and sides off the powers of two collapsed, the bands gave 2 % at
-/// 8192³. 0.43–0.48× cuBLAS HGEMM at 4096³ and 8192³, 1.8–2.2× the fragment kernel of
-/// [`tensor_cores`].
+/// step, 8 steps a loop iteration, 256 invocations, in bands of 8 rows of tiles. The fastest
+/// of the designs tried (BENCHMARKS.md#tensor-core-gemm, and its git history): smaller tiles
+/// (128 × 128) reuse each load over less of C, and 64 of k a step were slower too; larger
+/// tiles (256 × 256) need more registers than an invocation has, spill, and collapse, as did
+/// sides off the powers of two; the bands keep the operands' slices that neighbouring
+/// workgroups read in L2. Where the driver has the extension it runs in place of the fragment
+/// kernel of [`tensor_cores`], which it outruns.
 pub fn workgroup_matrices() -> WorkgroupMatrices {
     WorkgroupMatrices {
         tile: [128, 256, 32],
@@ -305,15 +307,13 @@ pub fn workgroup_matrices() -> WorkgroupMatrices {
 }
 
 /// The tensor-core GEMM **summing in f16**, for callers who accept a coarser C: each step's
-/// sums rounded to f16 ([`Accumulate::F16`]; C is still stored as f32). Half the
-/// accumulators' registers let a workgroup hold a 256 × 256 tile of C on workgroup-scope
-/// matrices, which f32 sums spill (32 TFLOP/s); on an H100 it runs at 0.46–0.50× cuBLAS
-/// HGEMM (which sums in f32) at 4096³ and 8192³ for row-major operands, 0.49–0.53× with A
-/// stored column-major, against the f32 kernel's 0.43–0.48× and 0.46–0.52×
-/// (BENCHMARKS.md#tensor-core-gemm), and below the f32 kernel under 4096 (fewer tiles than
-/// multiprocessors). Where the driver lists no f16 sums for its tile, or the device has no
-/// workgroup-scope matrices, the scalar kernel runs (with f32 sums: the fragment kernel's
-/// f16 sums were wrong on the one driver tried) and [`GemmKernel::path`] says why.
+/// sums rounded to f16 ([`Accumulate::F16`]; C is still stored as f32). Half the accumulators'
+/// registers let a workgroup hold a 256 × 256 tile of C on workgroup-scope matrices, which f32
+/// sums spill: the larger tile reuses each load over more of C, so from 4096 up it runs faster
+/// than the f32 kernel, and below 4096 slower (fewer tiles than multiprocessors):
+/// BENCHMARKS.md#tensor-core-gemm. Where the driver lists no f16 sums for its tile, or the
+/// device has no workgroup-scope matrices, the scalar kernel runs (with f32 sums: the fragment
+/// kernel's f16 sums were wrong on the one driver tried) and [`GemmKernel::path`] says why.
 ///
 /// [`GemmKernel::path`]: crate::gpu::GemmKernel::path
 pub fn tensor_cores_f16_sums() -> TensorCores<'static> {
@@ -327,15 +327,15 @@ pub fn tensor_cores_f16_sums() -> TensorCores<'static> {
     }
 }
 
-/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles
-/// of C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per
-/// step: A's fragments loaded by each subgroup straight from memory where its rows are
-/// (no tile, no copies: the caches share them between the two subgroups of a row), B's
-/// through a 128 × 128 tile whose next step's loads are held in registers across the
-/// multiply-adds. H200: 140–151 TFLOP/s from 2048 up, +25–33 % over
-/// [`tensor_cores_tiled`] (BENCHMARKS.md). Where `m` is not a multiple of 256 or `k` of
-/// 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs. Where the device
-/// has workgroup-scope matrices, [`workgroup_matrices`] runs instead, for any shape and
+/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles of
+/// C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per step: A's
+/// fragments loaded by each subgroup straight from memory where its rows are (no tile, no
+/// copies: the caches share them between the two subgroups of a row), B's through a 128 × 128
+/// tile whose next step's loads are held in registers across the multiply-adds. The copies
+/// into the tiles are most of the tiled design's time, so without A's it runs faster than
+/// [`tensor_cores_tiled`] (BENCHMARKS.md#tensor-core-gemm). Where `m` is not a multiple of 256
+/// or `k` of 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs. Where the
+/// device has workgroup-scope matrices, [`workgroup_matrices`] runs instead, for any shape and
 /// storage order.
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
@@ -377,7 +377,7 @@ pub fn config_for(a: Stored, b: Stored) -> Gemm<'static> {
 /// checks (every index is in range by construction: the tiles' offsets lie in their
 /// spaces, the matrices' reads and C's writes under guards derived from the extents, and
 /// [`Dispatch::run`](crate::gpu::Dispatch::run) checks the buffers' lengths; with
-/// them on, the H100 ran 10 % slower, BENCHMARKS.md).
+/// them on, every access pays a clamp: BENCHMARKS.md#gemm).
 pub fn config() -> Gemm<'static> {
     Gemm {
         a_tile: &A_TILE,

@@ -263,8 +263,8 @@ swizzle::layout! {
 #[path = "../examples/volume_compositing/render.rs"]
 mod volume;
 
-/// Seed 002's compositing: every slice layout, workgroup side and thread order renders
-/// what the CPU renders.
+/// The paper's volume compositing (Nocentino and Rhodes): every slice layout, workgroup side
+/// and thread order renders what the CPU renders.
 fn volume_compositing_matches_the_cpu() {
     let gpu = gpu();
     let volume = volume::Volume::ct_like(64, 9);
@@ -607,7 +607,7 @@ const TESTS: &[(&str, fn())] = &tests![
     f16_operands_match_the_cpu,
     tensor_core_gemm_matches_the_cpu_or_says_why_not,
     random_gemms_match_the_cpu,
-    seed_layouts_pack_and_unpack,
+    reference_layouts_pack_and_unpack,
     large_morton_tiles_pack_and_unpack_against_generated_offsets,
     run_time_extents_pack_and_unpack_with_partial_tiles,
     padded_layouts_past_the_enumeration_budget_are_injective,
@@ -780,7 +780,7 @@ fn check_type<L: Layout<2>>(gpu: &Gpu) {
     check_pack_unpack(gpu, &layout, &L::DESCRIPTOR);
 }
 
-fn seed_layouts_pack_and_unpack() {
+fn reference_layouts_pack_and_unpack() {
     let gpu = gpu();
     check_type::<MortonTexture>(gpu);
     check_type::<LdsA>(gpu);

@@ -8,7 +8,7 @@ use swizzle::kernel::{
 };
 
 swizzle::layout! {
-    /// Seed 000's 8×8 texture: 4×4 Morton tiles.
+    /// The 8×8 texture of CK Tile's Morton texture example: 4×4 Morton tiles.
     layout MortonTexture {
         memory [n: 64];
         unmerge n -> [ty: 2, tx: 2, m: 16];

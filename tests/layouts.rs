@@ -19,7 +19,8 @@ use fixtures::MortonTexture;
 swizzle::layout! {
     /// `fixtures::LdsA` again: `OverLds` below starts `over` it, which needs it in this
     /// invocation.
-    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
+    /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (CK Tile's LDS XOR
+    /// preshuffle).
     pub layout LdsA {
         const KPACK = 8; const L = 2; const K0 = 4;
         memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];
@@ -123,7 +124,7 @@ swizzle::layout! {
         inverse;
     }
 
-    /// Seed 003's LDS tile as 16×8 tiles and places in them (`over`): the tile's own
+    /// CK Tile's LDS tile as 16×8 tiles and places in them (`over`): the tile's own
     /// pipeline computes `LdsA`'s coordinates, then `LdsA`'s gives the offset.
     layout LdsTiles {
         over LdsA [m, k];

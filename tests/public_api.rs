@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The crates whose items make the snapshot, and their library names.
-const CRATES: [(&str, &str); 2] = [
+const CRATES: [(&str, &str); 3] = [
     ("swizzle", "swizzle"),
     ("swizzle-runtime", "swizzle_runtime"),
+    ("swizzle-texture", "swizzle_texture"),
 ];
 
 const UPDATE: &str = "UPDATE_SNAPSHOTS=yes cargo test -p swizzle --test public_api";

@@ -9,12 +9,12 @@ swizzle::layout! {
     traversal CkScalar = sfc(lengths [3, 2, 2], order [2, 0, 1], snake = false);
     /// CK's test: lengths [16,10,9], order [2,0,1], vector [4,2,3], snake.
     traversal CkSnake = sfc(lengths [16, 10, 9], order [2, 0, 1], vector [4, 2, 3]);
-    /// Seed 001's non-divisible case: 5×7 in 2×3 accesses.
+    /// CK Tile's non-divisible `SpaceFillingCurve`: 5×7 in 2×3 accesses.
     traversal Ragged = sfc(lengths [5, 7], vector [2, 3], snake = false);
     /// Longer than the unroll limit: `for_each` loops.
     traversal Long = sfc(lengths [64, 40], order [1, 0]);
 
-    /// Seed 000's texture.
+    /// The texture of CK Tile's Morton texture example.
     layout MortonTexture {
         memory [n: 64];
         unmerge n -> [ty: 2, tx: 2, m: 16];

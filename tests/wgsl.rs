@@ -5,7 +5,7 @@
 use swizzle::Layout;
 
 swizzle::layout! {
-    /// Seed 000's texture.
+    /// The texture of CK Tile's Morton texture example.
     pub layout MortonTexture {
         memory [n: 64];
         unmerge n -> [ty: 2, tx: 2, m: 16];

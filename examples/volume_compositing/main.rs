@@ -1,4 +1,4 @@
-//! Seed 002's experiment (Nocentino & Rhodes, ACMSE '10), run on the GPU: a CT-like volume
+//! The paper's volume compositing (Nocentino & Rhodes, ACMSE '10), run on the GPU: a CT-like volume
 //! of the paper's size (256 × 256 × 113) composited back to front, one thread per pixel, in
 //! square workgroups of 4 × 4 to 32 × 32, with every slice stored row-major or in Morton
 //! order inside blocks of 4 × 4 to 32 × 32 (`layout!` items). Each rendering is checked

@@ -1,8 +1,8 @@
-//! Seed 002's experiment, run: back-to-front alpha compositing of a CT-like volume, one
-//! thread per pixel, square workgroups, with every slice stored in a layout — row-major, or
-//! Morton order inside square blocks — and the WGSL kernel built from the layout's own
-//! generated functions. Shared by `examples/volume_compositing`, `benches/volume.rs` and the
-//! lavapipe test in `tests/gpu.rs`.
+//! The paper's volume compositing (Nocentino and Rhodes), run: back-to-front alpha compositing
+//! of a CT-like volume, one thread per pixel, square workgroups, with every slice stored in a
+//! layout — row-major, or Morton order inside square blocks — and the WGSL kernel built from
+//! the layout's own generated functions. Shared by `examples/volume_compositing`,
+//! `benches/volume.rs` and the lavapipe test in `tests/gpu.rs`.
 
 use swizzle::analysis::transactions::transactions_of;
 use swizzle::analysis::{Coalescing, Touch, Transactions};

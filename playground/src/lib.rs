@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// The examples of the page's menu: `(title, file name, text)`.
 pub const EXAMPLES: &[(&str, &str, &str)] = &[
     (
-        "Morton texture (seed 000)",
+        "Morton texture (CK Tile)",
         "morton",
         include_str!("../examples/morton.layout"),
     ),

@@ -20,7 +20,7 @@ fn value_after<'a>(json: &'a str, from: &str, key: &str) -> &'a str {
 fn morton_texture_grid_and_picture() {
     let json = check(MORTON);
     assert!(json.starts_with(r#"{"errors":[],"items":["#), "{json}");
-    // Rows y, columns x: offset(1, 2) = 6 and offset(7, 7) = 63 (seed 000's table).
+    // Rows y, columns x: offset(1, 2) = 6 and offset(7, 7) = 63 (CK Tile's Morton table).
     let rows = &json[json.find(r#""rows":["#).unwrap()..];
     assert!(
         rows.starts_with(r#""rows":[[0,1,4,5,16,17,20,21],[2,3,6,7,18,19,22,23],"#),

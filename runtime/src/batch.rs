@@ -4,13 +4,14 @@
 //! back to the baseline target everywhere else. Bounds and padding are checked first, chunk
 //! by chunk, so a bad coordinate is an error, never a silent wrong offset.
 //!
-//! Which to use, fastest first (BENCHMARKS.md measures them):
+//! Which to use, fastest first (BENCHMARKS.md#offset-functions measures them):
 //!
 //! - [`offsets_columns`]: coordinates as one column per axis (structure of arrays, as
 //!   columnar data and GPU buffers hold them), `u16` or `u32`, writing `u32` offsets;
 //! - [`offsets_u32`]: coordinates as `[C; N]` points, `u16` or `u32`, writing `u32`
-//!   offsets. Both run 1.5–3× the lanes of [`offsets`] where the layout's space fits `u32`
-//!   (else [`BatchError::Wide`]);
+//!   offsets. Where the layout's space fits `u32` (else [`BatchError::Wide`]), both
+//!   compute in 32-bit lanes, twice as many to a register as the 64-bit lanes of
+//!   [`offsets`];
 //! - [`offsets`]: `usize` points and offsets, for any layout.
 //!
 //! Each has a `_with` form that pins the [`Simd`] level.
@@ -96,7 +97,7 @@ impl std::error::Error for BatchError {}
 /// Writes the offset of `coords[i]` to `out[i]`, with the widest SIMD this CPU has: `usize`
 /// coordinates and offsets, for any layout. Where the layout's space fits `u32`,
 /// [`offsets_u32`] (points of `u16` or `u32`) and [`offsets_columns`] (one column per axis)
-/// are 1.5–3× faster: see the [module](self)'s list.
+/// are faster, with twice the lanes to a register: see the [module](self)'s list.
 pub fn offsets<L: Layout<N>, const N: usize>(
     coords: &[[usize; N]],
     out: &mut [usize],
@@ -373,8 +374,8 @@ fn narrow_kernel<L: Layout<N>, const N: usize, S: Coords<N>, const SPLIT: bool>(
         let valid = match SPLIT && S::ROWS {
             // Rows are split into one column per coordinate first, so that the loops load
             // whole vectors of one coordinate instead of gathering it from rows (AVX2 has
-            // no cheap gather: 1.4–1.7× on 2-D Morton; AVX-512's two-source permutes
-            // deinterleave rows faster without the split).
+            // no cheap gather; AVX-512's two-source permutes deinterleave rows faster
+            // without the split: BENCHMARKS.md#offset-functions).
             true => {
                 for i in 0..out.len() {
                     let coord = window.at(i);

@@ -33,7 +33,7 @@
 //!         assert bijective;
 //!     }
 //! }
-//! let report = swizzle::analysis::banks::bank_conflicts(&Tile::DESCRIPTOR, &Column::access(), Column::BANKS);
+//! let report = swizzle::analysis::bank_conflicts(&Tile::DESCRIPTOR, &Column::access(), Column::BANKS);
 //! assert_eq!(report.map(|r| r.degree), Ok(1));
 //! ```
 //!

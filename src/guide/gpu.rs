@@ -158,13 +158,13 @@
 //! the CPU. `cargo bench --bench gpu` measures them against a plain copy and a CUDA copy
 //! (CONTRIBUTING.md says how to run it on a GPU).
 //!
-//! **Batches.** Every kernel runs, records and times through one trait, `gpu::Dispatch`,
-//! given its buffers as one argument: `(&input, &output)`, `(&a, &b, &c)` for a GEMM, `&data`
-//! for a `map`. Each `run` submits one run and waits for it, a round trip of about half a
-//! millisecond on an H200. Kernels that follow one another, or many runs of one, go into a
-//! `gpu::Batch`: each kernel's `enqueue` checks its buffers and records a run, and
-//! `submit` sends them all at once and waits once. Runs see what the runs recorded before
-//! them wrote:
+//! **Batches.** Every kernel runs, records and times through one trait, `gpu::Dispatch`, given
+//! its buffers as one argument: `(&input, &output)`, `(&a, &b, &c)` for a GEMM, `&data` for a
+//! `map`. Each `run` submits one run and waits for it, a round trip through the driver that
+//! can cost as much as a small kernel's run ([BENCHMARKS.md], "GEMM"). Kernels that follow one
+//! another, or many runs of one, go into a `gpu::Batch`: each kernel's `enqueue` checks its
+//! buffers and records a run, and `submit` sends them all at once and waits once. Runs see
+//! what the runs recorded before them wrote:
 //!
 //! ```rust,no_run
 //! # #[cfg(feature = "gpu")]
@@ -199,7 +199,7 @@
 //! **Timing.** Time kernels with `Dispatch::median`, or call `Dispatch::warm_up` before
 //! `Dispatch::time`: a GPU that has been idle runs at low clocks, and a kernel timed cold
 //! measures far below its bandwidth ([BENCHMARKS.md], "GPU packs, unpacks and transposes",
-//! says by how much on an H100).
+//! says by how much).
 //!
 //! ## Writing a GPU kernel with swizzle: a GEMM
 //!
@@ -324,9 +324,10 @@
 //!   barrier for A; B goes through `TcBDeep`, 128 × 128 f16, so one barrier pair covers 128
 //!   of k. Taken where A's tiles never cross its edge (`m` a multiple of 256, `k` of 128);
 //!   elsewhere `TensorCores::fallback`, the tiled design (`tensor_cores_tiled()`, both
-//!   operands through `TcA`/`TcB` at 32 of k) runs. On an H200 this is 149–151 TFLOP/s at
-//!   4096–8192 against 113–120 tiled, still 0.21× cuBLAS HGEMM (BENCHMARKS.md: with both
-//!   operands from memory it is no faster: the limit is the loads in flight per step);
+//!   operands through `TcA`/`TcB` at 32 of k) runs. Without A's copies it runs faster than
+//!   the tiled design, yet far below cuBLAS HGEMM; with both operands from memory it is no
+//!   faster, for the limit is the loads in flight per step ([BENCHMARKS.md], "Tensor-core
+//!   GEMM");
 //! - **the fragment map** `TcFragments`: a thread-value layout whose *threads are
 //!   subgroups* and whose *values are 16 × 16 fragments* of C's 256 × 128 tile (a 16 × 8
 //!   grid of fragments). Subgroup `s = 2 · wr + wc` computes fragments `(4 · wr + fr,
@@ -354,9 +355,9 @@
 //! array of another element type (`vec4<u32>` of f16 pairs: "NVVM compilation failed"), and
 //! naga 30 has no bitcast from `u32`s to f16 pairs. `TensorCores::wgsl(shape)` prints the
 //! module without a device (CI validates it with naga's cooperative-matrix capability).
-//! On an H200 the kernel runs at 113–128 TFLOP/s from 2048 up, about 3× the scalar f16
-//! kernel and 0.16–0.33× cuBLAS HGEMM; the copies into the tiles are two thirds of its time
-//! (BENCHMARKS.md, "Tensor-core GEMM").
+//! The kernel outruns the scalar f16 kernel several times over, yet stays far below cuBLAS
+//! HGEMM: the copies into the tiles take most of its time, and nothing in WGSL lets them run
+//! asynchronously beside the multiply-adds ([BENCHMARKS.md], "Tensor-core GEMM").
 //!
 //! ### Workgroup-scope matrices: the tile is one matrix
 //!
@@ -370,37 +371,36 @@
 //! (`gemm::workgroup_matrices()`, `TensorCores::workgroup`):
 //!
 //! - **the tile** `[BM, BN, BK]` (the library's 128 × 256 × 32, 256 invocations: a multiple
-//!   of a shape the driver lists, `gpu.workgroup_matrix_granularities()`: 32 × 32 × 16 on
-//!   256 invocations on an H100) and the steps written out per loop iteration (8);
+//!   of a shape the driver lists, `gpu.workgroup_matrix_granularities()`, such as
+//!   32 × 32 × 16 on 256 invocations) and the steps written out per loop iteration (8);
 //! - **A's, B's and C's tensor layouts**: `[m, k]`, `[k, n]` and `[m, n]` as stored,
 //!   *clamped* where the tiles do not divide the matrix (a load past the edge reads zeros, a
 //!   store past it is dropped: any shape runs, with no guard in the kernel); a transposed
 //!   operand is sliced as it lies (`[k, m]`) and read through a *tensor view* that swaps the
 //!   slice's two dimensions;
 //! - **the raster order** (`WorkgroupMatrices::order`, `Raster::Grouped(8)`: bands of 8 rows
-//!   of tiles, 2 % faster at 8192³ than rows), compiled to straight-line SPIR-V arithmetic
+//!   of tiles, so that the workgroups that run together read the same slices of A and B
+//!   from L2), compiled to straight-line SPIR-V arithmetic
 //!   (`swizzle_core::emit::spirv::raster`).
 //!
 //! WGSL has none of this, so the kernel is SPIR-V, written word by word
 //! (`WorkgroupMatrices::spirv(shape, orders, accumulate)` without a device,
 //! `kernel.spirv()`) and passed through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
-//! sizes and in every storage order. On an H100 it runs at 1.8–2.2× the fragment kernel:
-//! 0.53–0.65× cuBLAS HGEMM at 1024³ and 2048³, 0.43–0.48× at 4096³ and 8192³, and 5–7 %
-//! faster again with A stored column-major (the driver stages slices of long contiguous
-//! runs better; B stored transposed is 12–16 % slower): BENCHMARKS.md, "Tensor-core GEMM",
-//! and its git history. Where the time goes: the same kernel with its loads taken out
-//! of the loop (a probe, wrong C) runs at 0.81–0.86× cuBLAS, so the driver's staging of
-//! each step's slices from memory costs about half of it; the multiply-adds are not the
-//! limit.
+//! sizes and in every storage order. It outruns the fragment kernel, and runs faster again
+//! with A stored column-major (the driver stages slices of long contiguous runs better; B
+//! stored transposed is slower): [BENCHMARKS.md], "Tensor-core GEMM", and its git history.
+//! Where the time goes: the same kernel with its loads taken out of the loop (a probe that
+//! computes a wrong C) runs much closer to cuBLAS, so the driver's staging of each step's
+//! slices from memory is a large part of its time; the multiply-adds are not the limit.
 //!
-//! **Summing in f16.** `swizzle::gemm::tensor_cores_f16_sums()` gives the same kernel
-//! f16 accumulators (`Accumulate::F16`: each step's sums rounded to f16, C still stored as
-//! f32 — a coarser result, for callers who accept it). Half the accumulators' registers let
-//! a workgroup hold a 256 × 256 tile of C, which f32 sums spill: 0.46–0.50× cuBLAS HGEMM at
-//! 4096³ and 8192³ on an H100 (0.49–0.53× with A stored column-major), below the f32
-//! kernel under 4096 (fewer, larger tiles than multiprocessors). It runs where the driver
-//! lists f16 sums for its tile; elsewhere the scalar kernel runs and `kernel.path()` says
-//! why.
+//! **Summing in f16.** `swizzle::gemm::tensor_cores_f16_sums()` gives the same kernel f16
+//! accumulators (`Accumulate::F16`: each step's sums rounded to f16, C still stored as f32 — a
+//! coarser result, for callers who accept it). Half the accumulators' registers let a
+//! workgroup hold a 256 × 256 tile of C, which f32 sums spill; the larger tile reuses each
+//! load over more of C, so from 4096 up it runs faster than the f32 kernel, and below 4096
+//! slower (fewer, larger tiles than multiprocessors: [BENCHMARKS.md], "Tensor-core GEMM"). It
+//! runs where the driver lists f16 sums for its tile; elsewhere the scalar kernel runs and
+//! `kernel.path()` says why.
 //!
 //! The kernel reports what the analyses say of it before it runs: `load_conflicts()` (the
 //! tiled copies' writes) and `fragment_conflicts` (the fragment reads), per operand, and
@@ -409,7 +409,8 @@
 //! which ranks tile layouts (`Gemm::share_cost()` computes it without a device). Bounds
 //! checks are off in `config()`: every index is in range by construction (the tiles' offsets
 //! lie in their spaces, the matrices' reads and C's writes under guards derived from the
-//! extents, the buffers' lengths checked by `run`); BENCHMARKS.md has what they would cost.
+//! extents, the buffers' lengths checked by `run`); [BENCHMARKS.md], "GEMM", has what they
+//! would cost.
 //! `gpu.naive_gemm_kernel` (one thread per element of C) is the baseline.
 //! `cargo run --release --features gpu --example gemm` checks both against the CPU and times
 //! them; `benches/gemm.rs` compares the tile layouts with cuBLAS. Tested on lavapipe in CI
@@ -426,6 +427,7 @@
 //! layout's inverse). The kernel is the user's own WGSL around the layout's generated
 //! functions; each image is checked against a CPU render and printed beside the transactions
 //! [`swizzle::analysis`](crate::analysis) predicts for the same configuration. docs/paper.md
-//! tells the experiment; `benches/volume.rs` times it at 1024 × 1024 × 256 (BENCHMARKS.md).
+//! tells the experiment; `benches/volume.rs` times it at 1024 × 1024 × 256 ([BENCHMARKS.md],
+//! "Volume compositing").
 //!
 //! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md

@@ -173,19 +173,25 @@
 //! first two and a masked `vpermd` per further one. Narrower elements move as bytes: AVX-512
 //! VBMI's `vpermt2b` and masked `vpermb`, and on AVX2 two in-lane `vpshufb` (of the register
 //! and of its halves swapped) picked per byte, then `vpblendvb`. NEON moves bytes for every
-//! size, with `tbl`/`tbx` over one or two registers. The code calls the operations of
-//! `swizzle::kernel::simd`'s tokens (`Avx512`, `Avx2`, `Neon`), which only run-time detection
-//! makes: safe functions on byte slices, so the rows hold no `unsafe` (every register lies at
-//! a constant offset in its image row or tile, so the bounds checks fold), and `vectorize` compiles them
-//! for the level. The compiler turns constant controls into immediates where an instruction
-//! takes one (`vpermq`, `vpermpd`). The SIMD rows cost compile time (BENCHMARKS.md has the
-//! figure).
+//! size, with `tbl`/`tbx` over one or two registers. The code calls the operations of the
+//! runtime's SIMD tokens (`Avx512`, `Avx2`, `Neon`, behind `swizzle::__private`), which only
+//! run-time detection makes: safe functions on byte slices, so the rows hold no `unsafe`
+//! (every register lies at a constant offset in its image row or tile, so the bounds checks
+//! fold), and `vectorize` compiles them for the level. The compiler turns constant controls
+//! into immediates where an instruction takes one (`vpermq`, `vpermpd`). The SIMD rows cost
+//! compile time ([BENCHMARKS.md], "Copy kernels", has the figure).
 //!
 //! ## What `run` does
 //!
 //! `run` copies full tiles with the widest level this CPU runs that has generated rows for
-//! the element size (`Code::level` says which); without any, through the straight-line tile
-//! where the macro emitted one, else through the widest interpreted network.
+//! the element size and whose registers hold the tile's source registers (past them the rows
+//! would spill); without one, through the straight-line tile where the macro emitted one,
+//! else through the widest interpreted network whose controls stay in the L1 cache, else in
+//! runs. `K::route::<E>(options)` says which, and why, without copying: a `kernel::Route`
+//! whose `level` is the SIMD level, `tiles` what copies full tiles (`TileCopy::GeneratedRows`,
+//! `InterpretedNetwork`, `StraightLineTile` or `Runs`) and `reason` why (`Reason`: the widest
+//! level with generated rows, the level pinned by the options, …); its `Display` says it in
+//! one line. `run_with` with the same options takes that route.
 //!
 //! At run time [`swizzle::kernel`](crate::kernel) checks the buffer lengths and extents
 //! (errors, never UB), walks the grid of tiles, and copies each row of full tiles with the
@@ -195,13 +201,16 @@
 //! copies in runs. Edge tiles of images that are not multiples of the tile are copied in runs
 //! cut at the extents; elements that hold no coordinate (padding, the outside of edge tiles)
 //! are left as they were. Destinations of 1 MiB and more are split into bands of tiles across
-//! threads (rayon); destinations larger than the last-level cache (its size from CPUID; 8 MiB
-//! where the CPU does not say) are written around the caches (`vmovntdq`) where a tile writes
-//! whole cache lines and the stores are register-aligned; smaller ones stay in the cache for
-//! whatever reads them next, as `memcpy` leaves them. Elements are any `bytemuck::Pod` type
-//! (`u8` … `f64`); sizes other than 1, 2, 4 and 8 bytes copy in runs.
-//! `Level::detect::<E>(K::plan())` says which network level a kernel without generated code
-//! uses.
+//! threads (rayon). Where the cache would not keep the destination — each of several writing
+//! threads writes more than three quarters of its share of the last-level cache (its size
+//! from CPUID; 8 MiB where the CPU does not say), or a lone thread more than its core's L2 —
+//! the SIMD rows write around the caches (`vmovntdq`) where a tile writes whole cache lines
+//! (rows that start off a line go through a small aligned stage); smaller destinations stay
+//! in the cache for whatever reads them next, as `memcpy` leaves them. `Options::stores`
+//! overrides the rule (`Stores::Cached`, `Stores::Streaming`). Elements are any
+//! `bytemuck::Pod` type (`u8` … `f64`); sizes other than 1, 2, 4 and 8 bytes copy in runs.
+//! For a plan copied by hand, with no generated code, `kernel::route::<E>(plan, options)`
+//! says the same (`Level::detect::<E>(plan)` is the network level it detects).
 //!
 //! `K::run_with(&layout, options, src, dst)` takes `kernel::Options`: `.level(Level::Avx2)`
 //! pins a level (one the CPU lacks is `KernelError::Unsupported`, never a silent fallback),
@@ -211,10 +220,10 @@
 //! RGBA32F pixels of a file format, with no cast and no alignment needed; 1, 2, 4 and 8 bytes
 //! keep the SIMD networks); a buffer of partial elements is `KernelError::Bytes`, another size
 //! `KernelError::ElementSize`. The runtime functions behind them are public
-//! (`kernel::copy_with_options`, `kernel::copy_bytes`) for sides built by hand.
+//! (`kernel::copy_with`, `kernel::copy_bytes`) for sides built by hand.
 //!
 //! ```rust
-//! use swizzle::kernel::{Level, Options};
+//! use swizzle::kernel::{Level, Options, Reason};
 //! swizzle::layout! {
 //!     layout Xor8 { memory [r: 8, c: 8]; xor c by r; coords [r, c]; }
 //!     kernel PackXor = pack(Xor8);
@@ -222,8 +231,13 @@
 //! let image: Vec<u32> = (0..64).collect();
 //! let mut tile = vec![0u32; Xor8::SPACE];
 //! // A fixed-size layout takes no layout value: pin the portable level, on this thread.
-//! PackXor::run_with(Options::default().level(Level::Runs).threads(1), &image, &mut tile)?;
+//! let options = Options::default().level(Level::Runs).threads(1);
+//! PackXor::run_with(options, &image, &mut tile)?;
 //! assert_eq!(tile[Xor8::offset(3, 5)], 3 * 8 + 5);
+//! // The route those options give, and the one this CPU takes by default:
+//! let pinned = PackXor::route::<u32>(options)?;
+//! assert_eq!((pinned.level, pinned.reason), (Level::Runs, Reason::Pinned));
+//! println!("{}", PackXor::route::<u32>(Options::default())?);
 //! // Pixels of 3 bytes, as a file format stores them:
 //! let rgb: Vec<u8> = (0..64 * 3).map(|i| i as u8).collect();
 //! let mut tiled = vec![0u8; Xor8::SPACE * 3];

@@ -92,13 +92,17 @@
 //! The Switch infers mip 0's block height from the height as `tegra_swizzle` does (or takes
 //! it: `Platform::Switch { block_height: Some(16) }`), halves it for small mips, stacks 3-D
 //! surfaces in depth and aligns array layers; the rules are spelled out in
-//! [`texture::switch`](crate::texture::switch). Each platform's addressing is `layout!` items
-//! in its module: Tegra's GOBs stacked into blocks, the 3DS and PS4 8×8 Morton tiles
+//! [`texture::switch`](crate::texture::switch). Each platform's addressing is private `layout!`
+//! items in its file of `swizzle-texture`: Tegra's GOBs stacked into blocks, the 3DS and PS4 8×8 Morton tiles
 //! (`morton`), the PS3's Morton order over a whole level (power-of-two squares of Morton
 //! tiles), the Xbox 360's 32 × 32 macro tiles and D3D12's standard swizzle as one `bits`
 //! matrix per texel size. A surface a platform does not tile (3DS levels under 8×8, D3D12
 //! 3-D textures, Xbox 360 texels of 1 or 2 bytes, texel sizes without a kernel) is a
-//! `TextureError::Unsupported` saying why.
+//! `TextureError::Unsupported` saying why. The 3DS's ETC1 and ETC1A4 (`Format::Etc1`,
+//! `Format::Etc1A4`) have tiles of their own: 8×8 texels of four 4×4 blocks in Z order,
+//! each block's 64-bit word little-endian, as Citra and Panda3DS decode them and devkitPro's
+//! `tex3ds` encodes them; the linear side holds standard (big-endian) ETC1 blocks, as KTX
+//! files do.
 //!
 //! ```rust
 //! use swizzle::texture::{Format, Platform, Surface};
@@ -162,20 +166,47 @@
 //! # Ok::<(), swizzle::texture::TextureError>(())
 //! ```
 //!
-//! The same from the command line, on raw files (the linear one a DDS payload):
+//! # A modder's workflow on the command line
+//!
+//! A game stores a texture tiled, as its console's GPU reads it; texture tools open DDS and
+//! PNG files. `swizzle texture` goes between the two: the tiled side is the game's raw
+//! payload, the linear side a DDS (the whole surface: mips, array layers, cube faces,
+//! depth, with its DXGI format), a PNG (one level of an 8-bit format) or raw bytes,
+//! chosen by the file's extension or `--container`. Say what the game's header says;
+//! `swizzle texture list` names every platform and format.
 //!
 //! ```text
-//! swizzle texture info --platform wiiu --width 256 --height 256 --mips 8 --format bc1
-//! swizzle texture deswizzle --platform switch --width 512 --height 512 --layers 6 --mips 10 \
-//!     --format bc7 tiled.bin linear.bin
-//! swizzle texture swizzle --platform switch --width 512 --height 512 --layers 6 --mips 10 \
-//!     --format bc7 linear.bin tiled.bin
-//! # a Wii U cube map in GX2's 2-B thin-1 mode (its header's tile mode 8 and swizzle), and a
-//! # picture of mip 1 of face 3, coloured by 256-byte pipe group
-//! swizzle texture info --platform wiiu --tile-mode 8 --swizzle 1280 --width 128 \
-//!     --height 128 --layers 6 --mips 4 --format rgba8 --picture face3.svg --layer 3 --mip 1 \
-//!     --tile 256
+//! # 1. A Switch BC7 texture of 1024² with 11 mips, untiled into a DDS any tool opens.
+//! swizzle texture deswizzle --platform switch --width 1024 --height 1024 --mips 11 \
+//!     --format bc7-srgb payload.bin texture.dds
+//!
+//! # 2. Edit texture.dds (texconv, Paint.NET, GIMP, …), keeping its format and mip count.
+//!
+//! # 3. Tile it back: size, format and mips come from the DDS header; a flag that
+//! #    contradicts the header is an error naming both values.
+//! swizzle texture swizzle --platform switch texture.dds payload.bin
+//!
+//! # One level as a PNG, and back (8-bit formats: r8, rg8, rgba8, bgra8 and their sRGB).
+//! swizzle texture deswizzle --platform ps4 --width 256 --height 256 --format rgba8 \
+//!     payload.bin mip0.png
+//! swizzle texture swizzle --platform ps4 mip0.png payload.bin
+//!
+//! # A Wii U GX2 texture: the header's tile mode, swizzle (decimal or 0x hex), pitch and
+//! # per-mip offsets, where its mips lie further apart than they need to.
+//! swizzle texture deswizzle --platform wiiu --tile-mode 4 --swizzle 0x20500 --pitch 64 \
+//!     --width 256 --height 256 --mips 8 --format bc1 \
+//!     --mip-offsets 32768,9472,11520,12032,12544,13056,13568 gx2.bin texture.dds
+//!
+//! # Where every level lies, for a header or a script; a picture of one level.
+//! swizzle texture info --platform switch --width 1024 --height 1024 --mips 11 \
+//!     --format bc7 --json
+//! swizzle texture info --platform switch texture.dds --picture mip3.svg --mip 3
 //! ```
+//!
+//! No command loses data: the output is written to a temporary file beside it and renamed
+//! into place once whole, so `IN` may be `OUT`, and a failed write (a full disk) leaves
+//! every file as it was. An input's length is checked against the surface before it is
+//! read; `-` is standard input or output, and status lines go to standard error.
 //!
 //! `tests/texture.rs` checks every platform byte for byte against its crate in property tests
 //! over sizes (1×1, odd, NPOT, 2048²), formats, mips, layers and depth;

@@ -127,7 +127,7 @@
 //! }`). It returns the kernel with the vector widths and every instruction's bank conflicts and
 //! transactions (`worst_conflict()`), known before it runs. `examples/gpu_transpose.rs` runs
 //! three tiles side by side; how the reported conflicts show in the measured speed is in
-//! [BENCHMARKS.md].
+//! [BENCHMARKS.md], "GPU packs, unpacks and transposes".
 //!
 //! ## Your own WGSL kernel from generated pieces
 //!

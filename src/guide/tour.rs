@@ -236,7 +236,7 @@
 //! matrix computed transform by transform on bit vectors when the layout is F2-affine (so a
 //! chain of 256 `xor`s becomes one mask-and-shift expression, with its inverse), else in
 //! stages: every intermediate value past 64 nodes becomes a `let` named after its dim, in the
-//! Rust and the WGSL alike. Expansion times are in [BENCHMARKS.md].
+//! Rust and the WGSL alike. Expansion times are in [BENCHMARKS.md], "Expansion time".
 //!
 //! The snapshots in `syntax/tests/snapshots/` show the expansions of the reference layouts,
 //! formatted as `cargo expand` prints them.

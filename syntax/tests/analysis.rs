@@ -1,4 +1,5 @@
-//! The analyses of `swizzle_core::analysis` against cases computed by hand from the seeds.
+//! The analyses of `swizzle_core::analysis` against cases computed by hand from their sources
+//! (docs/semantics.md, "Sources").
 
 mod common;
 
@@ -19,9 +20,9 @@ fn lane() -> LaneExpr {
 // Bank conflicts
 // ---------------------------------------------------------------------------------------
 
-/// The seeds' analyser (000 and 003): every lane's offset counts once in its bank, with no
-/// phases and no broadcast.
-fn seed_count_analyser(layout: &Descriptor, access: &Access) -> usize {
+/// CK Tile's analyser (its Morton texture example and LDS index swapping): every lane's offset
+/// counts once in its bank, with no phases and no broadcast.
+fn ck_tile_count(layout: &Descriptor, access: &Access) -> usize {
     let mut per_bank = [0usize; 32];
     for touch in access.touches(layout).unwrap() {
         per_bank[bank_of(touch.offset, access.element_bytes, Banks::default())] += 1;
@@ -35,7 +36,8 @@ fn degree(layout: &Descriptor, access: &Access) -> usize {
         .degree
 }
 
-/// Seed 000's `morton_decode_2d<2>(tid % 16)`: y takes the odd bits, x the even bits.
+/// The `morton_decode_2d<2>(tid % 16)` of CK Tile's Morton texture example: y takes the odd
+/// bits, x the even bits.
 fn morton_decode(t: LaneExpr) -> (LaneExpr, LaneExpr) {
     let y = (t.clone() >> 1 & 1) | (t.clone() >> 3 & 1) << 1;
     let x = (t.clone() & 1) | (t >> 2 & 1) << 1;
@@ -65,13 +67,13 @@ fn bank_of_is_the_words_bank() {
     assert_eq!(bank_of(usize::MAX, usize::MAX, zero), 0);
 }
 
-/// Seed 000, "Bank Conflict Analysis for 4x4 Tile Access", 32 lanes of 4-byte floats.
-/// Row-major: lane t reads offset (t/4)·4 + t%4 = t, banks 0..31: 1-way. Morton: lane t
-/// reads the row-major offset of `morton_decode(t % 16)`, a permutation of 0..16 for lanes
-/// 0..16 that lanes 16..32 repeat, so the seed counts 2 accesses in banks 0..16: "2-way".
-/// The second read of each word is a broadcast, so our degree is 1.
+/// CK Tile's Morton texture example, "Bank Conflict Analysis for 4x4 Tile Access", 32 lanes of
+/// 4-byte floats. Row-major: lane t reads offset (t/4)·4 + t%4 = t, banks 0..31: 1-way.
+/// Morton: lane t reads the row-major offset of `morton_decode(t % 16)`, a permutation of
+/// 0..16 for lanes 0..16 that lanes 16..32 repeat, so CK Tile counts 2 accesses in banks
+/// 0..16: "2-way". The second read of each word is a broadcast, so our degree is 1.
 #[test]
-fn seed_000_row_major_and_morton_4x4() {
+fn ck_tile_morton_row_major_and_morton_4x4() {
     let tiles = layout("layout T { memory [t: 2, y: 4, x: 4]; coords [t, y, x]; }");
     let row_major = Access::new("row_major", 32, 4)
         .coord("t", lane() / 16)
@@ -84,7 +86,7 @@ fn seed_000_row_major_and_morton_4x4() {
         .map(|t| t.offset)
         .collect();
     assert_eq!(offsets, (0..32).collect::<Vec<_>>());
-    assert_eq!(seed_count_analyser(&tiles, &row_major), 1);
+    assert_eq!(ck_tile_count(&tiles, &row_major), 1);
     assert_eq!(degree(&tiles, &row_major), 1);
 
     let tile = layout("layout T { memory [y: 4, x: 4]; coords [y, x]; }");
@@ -97,9 +99,9 @@ fn seed_000_row_major_and_morton_4x4() {
         .map(|t| t.offset)
         .take(8)
         .collect();
-    // The inverse of seed 000's table: Morton index t sits at row-major offset …
+    // The inverse of CK Tile's Morton table: Morton index t sits at row-major offset …
     assert_eq!(offsets, [0, 1, 4, 5, 2, 3, 6, 7]);
-    assert_eq!(seed_count_analyser(&tile, &morton), 2);
+    assert_eq!(ck_tile_count(&tile, &morton), 2);
     let report = bank_conflicts(&tile, &morton, Banks::default()).unwrap();
     assert_eq!((report.degree, report.phases, report.worst), (1, 1, None));
     // One phase, conflict-free: one pass of the banks.
@@ -111,20 +113,20 @@ fn seed_000_row_major_and_morton_4x4() {
     let rows = Access::new("rows", 16, 4)
         .coord("y", lane() / 4)
         .coord("x", lane() % 4);
-    assert_eq!(seed_count_analyser(&morton_tile, &rows), 1);
+    assert_eq!(ck_tile_count(&morton_tile, &rows), 1);
     assert_eq!(degree(&morton_tile, &rows), 1);
 }
 
-/// With distinct words per lane, the degree equals the seeds' per-bank count. Lane t reads
+/// With distinct words per lane, the degree equals CK Tile's per-bank count. Lane t reads
 /// float t·s: bank (t·s) % 32, so the degree is gcd(s, 32) (s = 0 is the broadcast below).
 #[test]
-fn distinct_addresses_agree_with_the_seed_analyser() {
+fn distinct_addresses_agree_with_ck_tiles_analyser() {
     let line = layout("layout L { memory [i: 1024]; coords [i]; }");
     for stride in 1..=32i128 {
         let access = Access::new("strided", 32, 4).coord("i", lane() * stride);
         let expected = (1..=32).filter(|d| 32 % d == 0 && stride % d == 0).max();
         assert_eq!(Some(degree(&line, &access)), expected.map(|d| d as usize));
-        assert_eq!(degree(&line, &access), seed_count_analyser(&line, &access));
+        assert_eq!(degree(&line, &access), ck_tile_count(&line, &access));
     }
 }
 
@@ -134,7 +136,7 @@ fn broadcast_is_conflict_free() {
     let same_word = Access::new("broadcast", 32, 4).coord("i", LaneExpr::from(7));
     let report = bank_conflicts(&line, &same_word, Banks::default()).unwrap();
     assert_eq!((report.degree, report.worst), (1, None));
-    assert_eq!(seed_count_analyser(&line, &same_word), 32);
+    assert_eq!(ck_tile_count(&line, &same_word), 32);
     // fp16: lanes 2j and 2j+1 share a word; 64 halves are 32 distinct words.
     let halves = Access::new("halves", 64, 2).coord("i", lane());
     assert_eq!(degree(&line, &halves), 1);
@@ -143,9 +145,10 @@ fn broadcast_is_conflict_free() {
     assert_eq!(degree(&line, &two_words), 2);
 }
 
-/// Seed 003 / docs/semantics.md §5: the LdsA tile (fp16, M=128, K=32, KPack=8) read as an MFMA A
-/// operand: 64 lanes, lane l reads the 8×fp16 KPack vector at m = l % 32, k = l / 32 · 8.
-/// A 16-byte read per lane means phases of 128 / 16 = 8 lanes: 8 consecutive rows, one k.
+/// CK Tile's LDS XOR preshuffle (docs/semantics.md §5): the LdsA tile (fp16, M=128, K=32,
+/// KPack=8) read as an MFMA A operand: 64 lanes, lane l reads the 8×fp16 KPack vector at
+/// m = l % 32, k = l / 32 · 8. A 16-byte read per lane means phases of 128 / 16 = 8 lanes:
+/// 8 consecutive rows, one k.
 ///
 /// Row-major `[m: 128, k: 32]`: a row is 64 bytes = 16 banks, so row m starts at bank
 /// 16·(m % 2): rows 0, 2, 4, 6 all read banks 0..4 (4 distinct words each) → 4-way.
@@ -410,9 +413,10 @@ fn scattered_vectors_are_split_into_elements() {
     );
 }
 
-/// Seed 002's volume, one 4×4 thread block (16 threads, one half-warp) per slice. Linear:
-/// 4 rows of 16 B, 256 floats apart: uncoalesced on 1.1 (16 × 32 B), 4 segments of 32 B on
-/// 1.3. Morton: the block is 16 contiguous floats: one 64-byte transaction on both.
+/// The volume of Nocentino and Rhodes' paper, one 4×4 thread block (16 threads, one half-warp)
+/// per slice. Linear: 4 rows of 16 B, 256 floats apart: uncoalesced on 1.1 (16 × 32 B), 4
+/// segments of 32 B on 1.3. Morton: the block is 16 contiguous floats: one 64-byte transaction
+/// on both.
 #[test]
 fn paper_block_4x4() {
     let linear = layout("layout V { memory [z: 2, y: 256, x: 256]; coords [z, y, x]; }");
@@ -439,13 +443,13 @@ fn histogram(pairs: &[(usize, usize)]) -> BTreeMap<usize, usize> {
     pairs.iter().copied().collect()
 }
 
-/// Seed 000's "Morton Order Spatial Locality Analysis" of a 4×4 tile: the 15 steps between
-/// consecutive Morton indices are 8 of distance 1, 6 of distance 2 and one of distance 4
-/// (7 → 8, (1,3) → (2,0)). Row-major: 12 steps of 1 and 3 row jumps of 1 + 3 = 4.
-/// Both 64-byte float tiles lie in one 128-byte line (seed 000 counts row-major as 4 lines
-/// because it counts one line per row, however short).
+/// The "Morton Order Spatial Locality Analysis" of a 4×4 tile in CK Tile's Morton texture
+/// example: the 15 steps between consecutive Morton indices are 8 of distance 1, 6 of distance
+/// 2 and one of distance 4 (7 → 8, (1,3) → (2,0)). Row-major: 12 steps of 1 and 3 row jumps of
+/// 1 + 3 = 4. Both 64-byte float tiles lie in one 128-byte line (CK Tile counts row-major as 4
+/// lines because it counts one line per row, however short).
 #[test]
-fn seed_000_locality_4x4() {
+fn ck_tile_morton_locality_4x4() {
     let morton = layout("layout M { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }");
     let row_major = layout("layout R { memory [y: 4, x: 4]; coords [y, x]; }");
     assert_eq!(
@@ -467,11 +471,11 @@ fn seed_000_locality_4x4() {
     assert_eq!(locality(&morton, 4, 16).cache_lines, 4);
 }
 
-/// Seed 000's 8×8 texture of 4×4 Morton tiles: four tiles of (8, 6, 1) steps of 1, 2, 4,
-/// and the tile changes 15 → 16 ((3,3) → (0,4): 4), 31 → 32 ((3,7) → (4,0): 8) and 47 → 48
-/// ((7,3) → (4,4): 4).
+/// CK Tile's Morton texture example, an 8×8 texture of 4×4 Morton tiles: four tiles of (8, 6,
+/// 1) steps of 1, 2, 4, and the tile changes 15 → 16 ((3,3) → (0,4): 4), 31 → 32 ((3,7) →
+/// (4,0): 8) and 47 → 48 ((7,3) → (4,4): 4).
 #[test]
-fn seed_000_locality_of_the_tiled_texture() {
+fn ck_tile_locality_of_the_tiled_texture() {
     let texture = layout(MORTON_TEXTURE);
     assert_eq!(
         locality(&texture, 4, 128).distances,

@@ -1,5 +1,5 @@
-//! Snapshots of the expansion of the seed layouts, formatted as `cargo expand`
-//! would show them.
+//! Snapshots of the expansion of the reference layouts (docs/semantics.md, "Sources"),
+//! formatted as `cargo expand` would show them.
 
 mod common;
 use common::{LDS_A, MIXED, MORTON_TEXTURE};
@@ -110,7 +110,7 @@ fn tiled_morton() {
 fn snake_traversal() {
     insta::assert_snapshot!(expand(
         r"
-        /// Seed 001's snake walk of a 4×8 tile with 4-wide vectors along x.
+        /// CK Tile's `SpaceFillingCurve` snake: a 4×8 tile, 4-wide vectors along x.
         pub traversal TileWalk = sfc(lengths [4, 8], order [0, 1], vector [1, 4], snake);
         "
     ));
@@ -120,7 +120,7 @@ fn snake_traversal() {
 fn pack_kernel() {
     insta::assert_snapshot!(expand(
         r"
-        /// 4×4 Morton, seed 000's table.
+        /// 4×4 Morton, the table of CK Tile's Morton texture example.
         pub layout Morton4 { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }
         /// Row-major → Morton: runs of 2, and a network for registers of 4 lanes.
         pub kernel PackMorton4 = pack(Morton4);

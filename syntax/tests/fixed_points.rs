@@ -5,7 +5,7 @@ use common::{LDS_A, layout};
 use swizzle_core::CoordError;
 use swizzle_core::ir::coordinates;
 
-/// The seed's 4×4 Morton table (seed 000), row y, column x.
+/// The 4×4 Morton table of CK Tile's Morton texture example, row y, column x.
 const MORTON_4X4: [[usize; 4]; 4] = [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]];
 
 fn assert_morton_4x4(source: &str) {
@@ -22,7 +22,7 @@ fn assert_morton_4x4(source: &str) {
 }
 
 #[test]
-fn morton_matches_the_seed_table() {
+fn morton_matches_ck_tiles_table() {
     assert_morton_4x4("layout M { memory [m: 16]; morton m -> [y: 4, x: 4]; coords [y, x]; }");
 }
 
@@ -197,7 +197,7 @@ fn bits_rows_worked_by_hand() {
 }
 
 #[test]
-fn bits_with_one_bit_per_row_is_the_seed_morton_table() {
+fn bits_with_one_bit_per_row_is_ck_tiles_morton_table() {
     assert_morton_4x4(
         "layout M { memory [m: 16]; bits m -> [y: 4, x: 4] (x[0], y[0], x[1], y[1]); coords [y, x]; }",
     );
@@ -205,8 +205,8 @@ fn bits_with_one_bit_per_row_is_the_seed_morton_table() {
 
 #[test]
 fn bits_reproduces_the_lds_xor_closed_form() {
-    // Seed 003's `xor k0l by mr` as rows over (k0l, the low bits of mr): the 6-bit
-    // index `z` holding mr's low bits below k0l's.
+    // CK Tile's LDS XOR preshuffle, `xor k0l by mr`, as rows over (k0l, the low bits of
+    // mr): the 6-bit index `z` holding mr's low bits below k0l's.
     let source = "layout LdsBits {
         memory [x: 8, mrh: 8, y: 8, k1: 8] strides [8, 512, 64, 1];
         merge [x, y] -> z;
@@ -312,7 +312,7 @@ fn over_composes_as_cute_does() {
 
 #[test]
 fn over_tiles_a_layout_into_tiles_and_places_in_them() {
-    // Seed 003's LDS tile split into 16×8 tiles (CuTe's zipped divide): the offset of
+    // CK Tile's LDS tile split into 16×8 tiles (CuTe's zipped divide): the offset of
     // (tile, place) is the base's offset of the coordinate they make.
     let tiles = last_layout(&format!(
         "{LDS_A}

@@ -1,7 +1,8 @@
 //! Pictures of layouts: text grids and bank maps as snapshots (the Morton tile exactly as
-//! seed 000 prints it), the structure of the SVG, and the walks drawn over it (memory order,
-//! traversals). That the SVG renders, with the right colours in the right cells and the
-//! arrows and frames where they belong, is checked by the facade's tests with `resvg`.
+//! CK Tile's Morton texture example prints it), the structure of the SVG, and the walks drawn
+//! over it (memory order, traversals). That the SVG renders, with the right colours in the
+//! right cells and the arrows and frames where they belong, is checked by the facade's tests
+//! with `resvg`.
 
 mod common;
 
@@ -30,7 +31,7 @@ layout Padded {
 }";
 
 #[test]
-fn morton_tile_is_seed_000s_table() {
+fn morton_tile_is_ck_tiles_table() {
     let table = offset_map(&layout(MORTON_4X4)).unwrap();
     assert_eq!(
         table,
@@ -230,7 +231,7 @@ fn walked(source: &str) -> (Descriptor, Sfc) {
     (source.layouts.remove(0).descriptor, sfc)
 }
 
-/// Seed 001's snake over a 4×8 tile, four scalars an access.
+/// CK Tile's `SpaceFillingCurve` snake over a 4×8 tile, four scalars an access.
 const SNAKE_4X8: &str = "
 layout Tile { memory [y: 4, x: 8]; coords [y, x]; }
 traversal Snake = sfc(over Tile, vector [1, 4]);";
@@ -290,7 +291,7 @@ fn cks_scalar_curve_visits_cks_cells() {
 
 #[test]
 fn partial_accesses_are_as_large_as_they_are() {
-    // Seed 001's non-divisible case: 5×7 in 2×3 accesses, 3×3 of them.
+    // CK Tile's non-divisible `SpaceFillingCurve`: 5×7 in 2×3 accesses, 3×3 of them.
     let (ragged, sfc) = walked(
         "layout Ragged { memory [y: 5, x: 7]; coords [y, x]; }
          traversal Edges = sfc(lengths [5, 7], vector [2, 3], snake = false);",

@@ -1,5 +1,5 @@
 //! Space-filling curves against CK's own test vectors (docs/semantics.md §4) and every traversal
-//! printed in seed 001.
+//! printed in CK Tile's `SpaceFillingCurve` documentation.
 
 use swizzle_core::ir::list;
 use swizzle_core::plans::sfc::Sfc;
@@ -86,9 +86,9 @@ fn ck_vector_snake() {
     assert!((0..60).all(|i| curve.extent(i) == [4, 2, 3]));
 }
 
-/// Seed 001, "Row-major traversal of 4x6 matrix": 24 accesses, the first ten as printed.
+/// CK Tile's "Row-major traversal of 4x6 matrix": 24 accesses, the first ten as printed.
 #[test]
-fn seed_row_major() {
+fn ck_tile_row_major() {
     let curve = sfc(&[4, 6], &[0, 1], &[1, 1], false);
     assert_eq!(curve.num_access(), 24);
     let first: Vec<Vec<usize>> = curve.indices().take(10).collect();
@@ -109,10 +109,10 @@ fn seed_row_major() {
     );
 }
 
-/// Seed 001, "Vector-4 on dimension 1" of a 4×8 tile: row 0 cols [0:3], row 0 cols [4:7],
+/// CK Tile's "Vector-4 on dimension 1" of a 4×8 tile: row 0 cols [0:3], row 0 cols [4:7],
 /// row 1 cols [0:3], …
 #[test]
-fn seed_vector_four() {
+fn ck_tile_vector_four() {
     let curve = sfc(&[4, 8], &[0, 1], &[1, 4], false);
     assert_eq!(curve.num_access(), 8);
     let expected: Vec<Vec<usize>> = (0..4)
@@ -122,9 +122,9 @@ fn seed_vector_four() {
     assert!((0..8).all(|i| curve.extent(i) == [1, 4]));
 }
 
-/// Seed 001, "Column-Major vs Row-Major": [0,0], [1,0], [2,0], … down the columns.
+/// CK Tile's "Column-Major vs Row-Major": [0,0], [1,0], [2,0], … down the columns.
 #[test]
-fn seed_column_major() {
+fn ck_tile_column_major() {
     let curve = sfc(&[4, 6], &[1, 0], &[1, 1], false);
     let expected: Vec<Vec<usize>> = (0..6)
         .flat_map(|col| (0..4).map(move |row| vec![row, col]))
@@ -132,9 +132,9 @@ fn seed_column_major() {
     assert_eq!(indices(&curve), expected);
 }
 
-/// Seed 001, "Snake Pattern": rows 1 and 3 run from column 7 down to 0.
+/// CK Tile's "Snake Pattern": rows 1 and 3 run from column 7 down to 0.
 #[test]
-fn seed_snake() {
+fn ck_tile_snake() {
     let curve = sfc(&[4, 8], &[0, 1], &[1, 1], true);
     let expected: Vec<Vec<usize>> = (0..4)
         .flat_map(|row| {
@@ -147,10 +147,10 @@ fn seed_snake() {
     assert_eq!(indices(&curve), expected);
 }
 
-/// Seed 001, "GEMM tile": 16×32, column-major, vector-8 loads: 64 accesses of 8 elements
+/// CK Tile's "GEMM tile": 16×32, column-major, vector-8 loads: 64 accesses of 8 elements
 /// proceeding down the columns.
 #[test]
-fn seed_gemm_tile() {
+fn ck_tile_gemm_tile() {
     let curve = sfc(&[16, 32], &[1, 0], &[1, 8], false);
     assert_eq!(curve.num_access(), 16 * (32 / 8));
     let expected: Vec<Vec<usize>> = (0..4)
@@ -160,9 +160,9 @@ fn seed_gemm_tile() {
     assert!((0..64).all(|i| curve.extent(i) == [1, 8]));
 }
 
-/// Seed 001, "3D Tensor Patterns": 4×8×16 with vectors [1, 2, 4]: 4 · 4 · 4 = 64 accesses.
+/// CK Tile's "3D Tensor Patterns": 4×8×16 with vectors [1, 2, 4]: 4 · 4 · 4 = 64 accesses.
 #[test]
-fn seed_three_dimensional() {
+fn ck_tile_three_dimensional() {
     let curve = sfc(&[4, 8, 16], &[0, 1, 2], &[1, 2, 4], false);
     assert_eq!(curve.num_access(), 64);
     assert_eq!(curve.access_lengths(), [4, 4, 4]);
@@ -172,10 +172,10 @@ fn seed_three_dimensional() {
     assert_eq!(indices(&curve), expected);
 }
 
-/// Seed 001, "Non-Divisible Dimensions": 5×7 with 2×3 accesses is ceil(5/2) × ceil(7/3) =
-/// 3×3 accesses; the last row and column of accesses are partial (the seed's `safe_access`).
+/// CK Tile's "Non-Divisible Dimensions": 5×7 with 2×3 accesses is ceil(5/2) × ceil(7/3) =
+/// 3×3 accesses; the last row and column of accesses are partial (its `safe_access`).
 #[test]
-fn seed_non_divisible() {
+fn ck_tile_non_divisible() {
     let curve = sfc(&[5, 7], &[0, 1], &[2, 3], false);
     assert_eq!(curve.access_lengths(), [3, 3]);
     assert_eq!(curve.num_access(), 9);

@@ -1,4 +1,4 @@
-//! The WGSL of layouts: naga 30 accepts it for every seed and random layout, it computes
+//! The WGSL of layouts: naga 30 accepts it for every reference and random layout, it computes
 //! what the interpreter computes (evaluated on the CPU over naga's IR, with WGSL's own
 //! arithmetic), and it reads well (snapshot).
 
@@ -66,7 +66,7 @@ layout TiledMorton {
 }";
 
 #[test]
-fn seed_layouts_validate_with_the_functions_they_promise() {
+fn reference_layouts_validate_with_the_functions_they_promise() {
     let cases = [
         (
             MORTON_TEXTURE,
@@ -226,7 +226,7 @@ layout TextureTiled {
 }";
 
 #[test]
-fn seed_layouts_evaluate_as_the_interpreter_does() {
+fn reference_layouts_evaluate_as_the_interpreter_does() {
     for source in [MORTON_TEXTURE, LDS_A, PADDED, CUTE, MIXED, TEXTURE_TILED] {
         let checked =
             evaluate_against_the_interpreter(source).unwrap_or_else(|e| panic!("{e}\n{source}"));

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 swizzle::layout! {
-    /// CK Tile's Morton texture: 4 × 4 Morton tiles in a 2 × 2 grid (docs/semantics.md §5,
-    /// seed 000).
+    /// CK Tile's Morton texture: 4 × 4 Morton tiles in a 2 × 2 grid (docs/semantics.md §3,
+    /// CK Tile's Morton texture example).
     pub layout MortonTexture {
         memory [n: 64];
         unmerge n -> [ty: 2, tx: 2, m: 16];
@@ -18,7 +18,7 @@ swizzle::layout! {
     }
 
     /// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (docs/semantics.md
-    /// §5, seed 003).
+    /// §5, CK Tile's LDS XOR preshuffle).
     pub layout LdsA {
         const KPACK = 8; const L = 2; const K0 = 4;
         memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];

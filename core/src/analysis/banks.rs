@@ -23,7 +23,7 @@
 //!   wavefronts, one per quarter-warp phase; a 4-way conflicted scalar one takes four too).
 //!
 //! Where every lane touches a distinct word, this equals the "count the accesses per bank"
-//! analysers of the CK Tile seeds (000, 003).
+//! analysers of CK Tile's Morton texture example and its LDS index swapping.
 
 use super::access::{Access, AccessError, Touch};
 use crate::budget::ACCESS_BANK_WORDS;

@@ -1,6 +1,7 @@
-//! Locality of a layout (seed 000): walk memory in offset order and measure how far apart,
-//! in coordinate space, consecutive elements are, and how many cache lines the layout
-//! spans. A space-filling curve keeps most steps short; row-major has one long jump per row.
+//! Locality of a layout (as CK Tile's Morton texture example measures it): walk memory in
+//! offset order and measure how far apart, in coordinate space, consecutive elements are, and
+//! how many cache lines the layout spans. A space-filling curve keeps most steps short;
+//! row-major has one long jump per row.
 
 use super::coordinates;
 use crate::ir::Descriptor;
@@ -17,8 +18,9 @@ pub struct Locality {
 }
 
 /// Walks the valid coordinates of `layout` sorted by offset (coordinates that share an
-/// offset in a non-injective layout are taken in row-major order), as seed 000 walks Morton
-/// indices, with elements of `element_bytes` and cache lines of `line_bytes` (0 is read as 1).
+/// offset in a non-injective layout are taken in row-major order), as CK Tile's Morton
+/// texture example walks Morton indices, with elements of `element_bytes` and cache lines
+/// of `line_bytes` (0 is read as 1).
 pub fn locality(layout: &Descriptor, element_bytes: usize, line_bytes: usize) -> Locality {
     let shape = layout.shape();
     let rank = shape.len();

@@ -7,7 +7,7 @@
 //! instruction, as a compiler would have to issue it.
 //!
 //! - [`Coalescing::Cc11`], compute capability 1.0/1.1, per half-warp of 16 lanes, as
-//!   Nocentino & Rhodes (seed 002) state it: the half-warp is coalesced when the k-th lane
+//!   Nocentino & Rhodes' paper states it: the half-warp is coalesced when the k-th lane
 //!   (lane id mod 16) accesses the k-th word of a segment of `16 · word` bytes aligned to
 //!   its size; lanes may be absent. A coalesced half-warp costs that segment, in
 //!   transactions of at most 128 bytes (two for 16-byte words, as the CUDA guide says) and at

@@ -1,12 +1,13 @@
-//! Text grids: seed 000's Morton table style, numbers right-aligned to a common width and
-//! separated by one space, `·` for padding.
+//! Text grids in the style of the Morton table of CK Tile's Morton texture example: numbers
+//! right-aligned to a common width and separated by one space, `·` for padding.
 
 use super::cells::{Cells, PictureError};
 use crate::analysis::banks::{Banks, bank_of};
 use crate::ir::Descriptor;
 use std::fmt::Write;
 
-/// The offset of every coordinate. For seed 000's 4×4 Morton tile:
+/// The offset of every coordinate. For the 4×4 Morton tile of CK Tile's Morton texture
+/// example:
 ///
 /// ```text
 ///  0  1  4  5

@@ -1,4 +1,4 @@
-//! Pictures of a layout: a text grid of offsets in the style of seed 000's Morton table, the
+//! Pictures of a layout: a text grid of offsets in the style of CK Tile's Morton table, the
 //! same grid with each cell's shared-memory bank, and an SVG coloured by bank or by lane,
 //! with a walk (memory order or a traversal's accesses) drawn over it as arrows; and of a
 //! thread-value layout, its tile with the thread and value holding each element.

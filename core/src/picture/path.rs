@@ -9,7 +9,7 @@ use crate::plans::sfc::Sfc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Path {
     /// The cells in the order of their offsets: how memory runs through the layout (the
-    /// Z-curve of a Morton layout, seed 000's walk).
+    /// Z-curve of a Morton layout, as CK Tile's Morton texture example walks it).
     MemoryOrder,
     /// Coordinates in visiting order; coordinates outside the layout are skipped.
     Coords(Vec<Vec<usize>>),

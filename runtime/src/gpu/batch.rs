@@ -1,9 +1,10 @@
 //! How kernels reach the GPU: a compiled pipeline and its grid ([`Pipeline`]), recorded
 //! one pass per run into a [`Batch`], which is submitted and waited for once.
 //!
-//! Every submission ends in a wait for the GPU to finish and a read of wgpu's errors: a
-//! round trip of about half a millisecond on an H200. A single `run` pays it once; a chain
-//! of kernels recorded into one batch pays it once for all of them.
+//! Every submission ends in a wait for the GPU to finish and a read of wgpu's errors: a round
+//! trip through the driver that can cost as much as a small kernel's run (BENCHMARKS.md#gemm).
+//! A single `run` pays it once; a chain of kernels recorded into one batch pays it once for
+//! all of them.
 
 use super::{Gpu, GpuError};
 use std::time::Duration;

@@ -5,9 +5,10 @@ use super::{Batch, Gpu, GpuError};
 use std::time::{Duration, Instant};
 
 /// How long [`Dispatch::median`] runs a kernel before timing it. A GPU lowers its clocks
-/// when idle and raises them only under sustained load: an H100 between kernels drops to
-/// 345 MHz and needs a few hundred milliseconds of work to return to 1980 MHz, and timed
-/// cold, a copy measures half its bandwidth.
+/// when idle and raises them only under sustained load, which takes a few hundred
+/// milliseconds of work, so a warm-up counted in runs can end before the clocks are up:
+/// timed cold, a copy measures far below its bandwidth
+/// (BENCHMARKS.md#gpu-packs-unpacks-and-transposes).
 pub const WARM_UP: Duration = Duration::from_millis(500);
 
 /// A compiled kernel that runs over buffers `B`: running once, recording into a [`Batch`],

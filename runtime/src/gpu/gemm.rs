@@ -182,9 +182,9 @@ pub struct GemmKernel {
 /// [`ShareCost::cycles`] is the sum; the tile with the fewest cycles ranks first. It counts
 /// workgroup memory only: the global loads, the same for every tile of one operand order,
 /// are not in it. It is a ranking, not a prediction: it puts the library's swizzled A tile
-/// (20 cycles) ahead of rows padded to 132 words (26), which an H100 measures within
-/// 0.25 % of it since the reads share their bases (1.2 % faster before: BENCHMARKS.md,
-/// "GEMM").
+/// (20 cycles) ahead of rows padded to 132 words (26), which run as fast since the reads
+/// share their bases: the cycles the padding costs hide behind the multiply-adds
+/// (BENCHMARKS.md#gemm).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShareCost {
     /// Wavefronts of the copies' stores into A's and B's tiles.

@@ -34,7 +34,7 @@ pub(super) fn entry(threads: u64) -> (Entry, Block) {
 
 /// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
 /// They cost a clamp per access; a kernel whose indices are in range by construction can
-/// go without, and the library's tiled kernels do: see BENCHMARKS.md for what it buys.
+/// go without, and the library's tiled kernels do: see BENCHMARKS.md#gemm for what it buys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BoundsChecks {
     /// wgpu's default: every index clamped into its array.

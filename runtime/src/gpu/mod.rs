@@ -9,11 +9,11 @@
 //! names it, and then from one thread at a time ([`Gpu`] says why). A machine with
 //! no adapter gets [`GpuError::NoAdapter`], saying what to install.
 //!
-//! **Runs and batches.** Every kernel runs, records and times through one trait,
-//! [`Dispatch`], over its buffers (`(&input, &output)`, `(&a, &b, &c)`, `&data`). Its `run`
-//! submits one run and waits for it: a round trip of about half a millisecond on an H200
-//! (BENCHMARKS.md). Work of several kernels, or many runs of one, goes into a [`Batch`]:
-//! recorded with `enqueue`, submitted and waited for once, in order.
+//! **Runs and batches.** Every kernel runs, records and times through one trait, [`Dispatch`],
+//! over its buffers (`(&input, &output)`, `(&a, &b, &c)`, `&data`). Its `run` submits one run
+//! and waits for it: a round trip through the driver that can cost as much as a small kernel's
+//! run (BENCHMARKS.md#gemm). Work of several kernels, or many runs of one, goes into a
+//! [`Batch`]: recorded with `enqueue`, submitted and waited for once, in order.
 //!
 //! Copies into a layout with an inverse write their output in order (four elements per
 //! thread, as one `vec4<u32>`, where the output length allows), so writes are coalesced, and

@@ -17,10 +17,11 @@ use swizzle_core::emit::wgsl::module::{Access, Block, Function, Module};
 /// The most elements of one tile whose offsets the plan evaluates on the host.
 const MAX_TILE: usize = 1 << 16;
 
-/// What the kernels need of a layout [`Permuted::plan`] accepts. Their threads walk the
-/// tiles' `vec4`s in memory order, for a pack and for an unpack alike: the tiled side moves as
-/// a copy's does, the image side in runs of a tile's row (an unpack whose threads walked the
-/// image would read each tile in pieces far apart; BENCHMARKS.md measures it slower).
+/// What the kernels need of a layout [`Permuted::plan`] accepts. Their threads walk the tiles'
+/// `vec4`s in memory order, for a pack and for an unpack alike: the tiled side moves as a
+/// copy's does, the image side in runs of a tile's row (an unpack whose threads walked the
+/// image would read each tile in pieces far apart: slower,
+/// BENCHMARKS.md#gpu-packs-unpacks-and-transposes).
 pub(super) struct Permuted {
     /// Tile rows and columns, and elements per tile.
     tile: [usize; 2],

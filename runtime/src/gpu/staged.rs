@@ -1,15 +1,14 @@
-//! Packs and unpacks of elements of up to 32 bits between the row-major image and a layout
-//! of tiles, staged through workgroup memory so that every global access moves whole `vec4`
-//! words: a workgroup takes a region of tiles along one row of the grid, copies it in with
-//! two `vec4`s per thread (image rows for a pack, tile blocks for an unpack), and each
-//! thread then builds as many `vec4`s of the other side from the elements in workgroup
-//! memory, found through the tile's own straight-line functions (its inverse for a pack,
-//! its offset for an unpack). Against the gather kernels (`narrow` for 8 and 16 bits, the
-//! copies of `kernel` for 32), which find every element of a word through the whole
-//! layout's inverse and the image's offset in global memory, this moves the same bytes with
-//! a fraction of the arithmetic, and reads and writes both sides in whole runs: on an H200
-//! at 8192², 32-bit Morton tiles pack and unpack at 0.99× the WGSL copy against the
-//! gathers' 0.90–0.91× (BENCHMARKS.md).
+//! Packs and unpacks of elements of up to 32 bits between the row-major image and a layout of
+//! tiles, staged through workgroup memory so that every global access moves whole `vec4`
+//! words: a workgroup takes a region of tiles along one row of the grid, copies it in with two
+//! `vec4`s per thread (image rows for a pack, tile blocks for an unpack), and each thread then
+//! builds as many `vec4`s of the other side from the elements in workgroup memory, found
+//! through the tile's own straight-line functions (its inverse for a pack, its offset for an
+//! unpack). Against the gather kernels (`narrow` for 8 and 16 bits, the copies of `kernel` for
+//! 32), which find every element of a word through the whole layout's inverse and the image's
+//! offset in global memory, this moves the same bytes with a fraction of the arithmetic, and
+//! reads and writes both sides in whole runs, so it keeps up with a plain copy where the
+//! gathers fall behind it (BENCHMARKS.md#gpu-packs-unpacks-and-transposes).
 //!
 //! It applies to a layout of tiles of a bijection of rank 2, row-major over its grid, whose
 //! blocks and rows split into `vec4`s (see [`Staged::plan`]) and whose `vec4`s are not
@@ -24,9 +23,8 @@ use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
 /// Threads per workgroup where the tiles are small enough to share one: two subgroups, so
 /// that a workgroup's barrier waits on few loads and many workgroups interleave on an SM.
-/// On an H200 at 8192², 64 threads of two `vec4`s ran the four 8-bit packs and unpacks at
-/// 0.90–0.98× the WGSL copy of their bytes, where 256 threads of one or two ran them at
-/// 0.82–0.96× (32 or 128 threads, or four `vec4`s each, in between: BENCHMARKS.md).
+/// Workgroups of 32, 128 or 256 threads, or of more `vec4`s a thread, were slower
+/// (BENCHMARKS.md#gpu-packs-unpacks-and-transposes, "What we tried").
 const THREADS: usize = 64;
 /// The `vec4`s each of those threads moves (its region stays far within WebGPU's 16 KiB of
 /// workgroup memory).

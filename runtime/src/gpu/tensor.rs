@@ -128,7 +128,7 @@ pub enum Accumulate {
     /// f16 sums: a coarser result (each step's sum rounded to f16; C still stored as f32).
     /// On workgroup-scope matrices it runs where the driver lists f16 sums for the tile
     /// ([`Gpu::workgroup_matrix_granularities`]). The fragment kernel's WGSL validates, but
-    /// on the one driver tried (NVIDIA 580 on an H200) its results were wrong, so there
+    /// on the one driver tried (NVIDIA's 580) its results were wrong, so there
     /// [`Gpu::gemm_kernel`] runs the scalar kernel instead and says so;
     /// [`TensorCores::wgsl`] still prints it.
     F16,
@@ -171,8 +171,9 @@ pub(super) fn unavailable(
         );
     }
     if accumulate == Accumulate::F16 {
-        // Listed by the H200's driver (580.159.04), but its results were wrong there (an
-        // error of 104 at 16 × 16 × 16, where every f16 sum is exact): BENCHMARKS.md.
+        // Listed by NVIDIA's driver (580.159.04), but its results were wrong there (an
+        // error of 104 at 16 × 16 × 16, where every f16 sum is exact):
+        // BENCHMARKS.md#tensor-core-gemm.
         return Some(
             "f16 accumulators gave wrong results on the one driver tried (NVIDIA 580)".into(),
         );
@@ -617,9 +618,9 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", c_width)));
     // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from an
     // array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails with
-    // `NVVM compilation failed`, BENCHMARKS.md), and naga 30 has no bitcast from `u32`s to
-    // f16 pairs, so the tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes)
-    // or `mat2x4<f16>`s (16 bytes, read as one and written as its two columns).
+    // `NVVM compilation failed`), and naga 30 has no bitcast from `u32`s to f16 pairs, so the
+    // tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes) or `mat2x4<f16>`s (16
+    // bytes, read as one and written as its two columns).
     for buffer in buffers {
         for (letter, tile, from_memory) in
             [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]

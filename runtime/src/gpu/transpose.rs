@@ -34,7 +34,8 @@ pub struct Transpose<'d> {
     pub stores: ThreadValues<'d>,
     /// wgpu's bounds checks. Every index of the kernel is in range by construction (the
     /// tile's offsets lie in its space, the image's under the derived edge guards), so
-    /// they may go; on the H100 that bought nothing measurable (BENCHMARKS.md), so
+    /// they may go; dropping them bought nothing measurable in the transposes (their time
+    /// goes to memory, not to the clamps: BENCHMARKS.md's git history), so
     /// [`Transpose::new`] keeps them.
     pub bounds_checks: BoundsChecks,
     /// Which tile each workgroup takes (`raster` items' `R::ORDER`): workgroup `g` of the

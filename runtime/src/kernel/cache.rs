@@ -5,12 +5,11 @@
 //! the destination, or where filling the cache is slower than memory:
 //! - **Several writing threads** stream where each writes more than three quarters of its
 //!   share of the last-level cache (glibc's `memcpy` rule): below that the cores fill the
-//!   cache together faster than memory takes their lines (on a 16-core Xeon with 300 MiB of
-//!   L3, streaming 64 MiB from 16 threads made a copy 2.3× slower).
+//!   cache together faster than memory takes their lines (BENCHMARKS.md#copy-kernels).
 //! - **A lone writing thread** streams from the size of its core's own cache (L2): one
 //!   core's reads for ownership from a large shared cache are bound by its outstanding
-//!   misses, while its streaming stores go to memory at its full write rate (on that Xeon,
-//!   one thread untiling a 4 MiB level ran up to 2× faster streamed than cached).
+//!   misses, while its streaming stores go to memory at its full write rate
+//!   (BENCHMARKS.md#texture-surfaces, "What we tried").
 
 use std::sync::OnceLock;
 

@@ -141,9 +141,10 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
             .filter(|_| grid.runs_are_contiguous())
             .map(|network| {
                 let stream = match options.stores {
-                    // Each writing thread's part, by `cache::streams`' rule: spread over 16
-                    // threads, a 64 MiB destination stays in a 300 MiB cache (streaming it
-                    // made block16's AVX-512 unpack 2.3× slower on 16 cores).
+                    // Each writing thread's part, by `cache::streams`' rule, not the whole
+                    // destination: spread over many threads, a destination larger than one
+                    // core's cache can still stay in a large shared one, where streaming
+                    // it would only lose the cache.
                     Stores::Auto => {
                         let bytes = destination_len.saturating_mul(size_of::<E>());
                         let writers = options::writers(bytes, grid.bands(), options.threads);

@@ -80,9 +80,9 @@ impl Control {
 
 /// Bytes of controls an interpreted network may read per tile: a quarter of a 32 KiB L1
 /// data cache, so that they stay there beside the tile's registers and the runs of the
-/// edges. Past it, every step's controls come from L2 (a 2048-word block-linear tile's
-/// AVX-512 network has 256 steps, 48 KiB of controls, and ran 3–10× slower than its runs
-/// on the 2-core machine: BENCHMARKS.md#copy-kernels and the file's git history).
+/// edges. Past it, every step's controls come from L2, and the network loses to the plan's
+/// runs (a 2048-word block-linear tile's AVX-512 network has 256 steps, 48 KiB of
+/// controls: BENCHMARKS.md#copy-kernels, "What we tried").
 const INTERPRETED_CONTROL_BYTES: usize = 8 << 10;
 
 /// Whether the interpreted network of `level` for `E` beats the plan's runs, by the cost

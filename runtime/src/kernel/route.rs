@@ -26,8 +26,8 @@ pub enum TileCopy {
 pub enum Reason {
     /// The level was detected: the widest this CPU runs with generated rows for the
     /// element size whose tile's source registers fit the level's register file (past
-    /// it, the straight-line rows spill: a 2048-word block-linear tile's ran 1.2–1.4×
-    /// slower than its runs).
+    /// it, the straight-line rows spill their registers to the stack, and a 2048-word
+    /// block-linear tile's rows lose to its runs).
     WidestGenerated,
     /// The level was detected: no level this CPU runs has generated rows for the element
     /// size, and the kernel has a straight-line tile, which beats an interpreted network.

@@ -1,16 +1,16 @@
-//! Streaming stores into destination rows that start off a cache line. A register stored
-//! at an address 16 bytes past a line writes two lines in part each; streamed, each part
-//! goes to memory alone (the write-combining buffer flushes half lines: 16 times slower
-//! than plain stores in an experiment), so the generated rows stream only where aligned,
-//! and a `Vec<u8>` of many MiB from glibc starts 16 bytes into its pages. Here a row of
-//! tiles is copied in chunks into a small aligned stage (in the L1 cache), then each
-//! destination row is written from it: its bytes up to the first line boundary and after
-//! the last with plain copies, every whole line between with one streaming store, read
-//! from the stage at the destination's misalignment (an unaligned load from the cache).
-//! A layout's tiles (a pack's destination, or a copy's) are staged alike, each tile one
-//! row: they lie one after the other, so a row of them is one run of bytes (on the 16-core
-//! Xeon host, the packs at 8192² words took 36–51 % less time staged than with their
-//! stores left unstreamed).
+//! Streaming stores into destination rows that start off a cache line. A register stored at an
+//! address 16 bytes past a line writes two lines in part each; streamed, each part goes to
+//! memory alone (the write-combining buffer flushes half lines, each a partial write of its
+//! own: far slower than plain stores, BENCHMARKS.md#texture-surfaces), so the generated rows
+//! stream only where aligned, and a `Vec<u8>` of many MiB from glibc starts 16 bytes into its
+//! pages. Here a row of tiles is copied in chunks into a small aligned stage (in the L1
+//! cache), then each destination row is written from it: its bytes up to the first line
+//! boundary and after the last with plain copies, every whole line between with one streaming
+//! store, read from the stage at the destination's misalignment (an unaligned load from the
+//! cache). A layout's tiles (a pack's destination, or a copy's) are staged alike, each tile
+//! one row: they lie one after the other, so a row of them is one run of bytes, and a large
+//! pack streams its stores where, left unstreamed, each would read its destination line first
+//! (BENCHMARKS.md#copy-kernels).
 
 use super::simd::{Bound, TileRow};
 use super::{CACHE_LINE, Level};

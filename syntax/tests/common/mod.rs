@@ -7,9 +7,10 @@ pub mod generator;
 
 use swizzle_core::ir::Descriptor;
 
-/// Seed 000: an 8×8 texture stored as 4×4 tiles, Morton order inside each tile.
+/// CK Tile's Morton texture example: an 8×8 texture stored as 4×4 tiles, Morton order inside
+/// each tile.
 pub const MORTON_TEXTURE: &str = "
-/// 8×8 texture stored as 4×4 tiles, Morton order inside each tile (seed 000).
+/// CK Tile's Morton texture example: 8×8 stored as 4×4 tiles, Morton order inside each tile.
 pub layout MortonTexture {
     memory [n: 64];
     unmerge n -> [ty: 2, tx: 2, m: 16];
@@ -19,9 +20,10 @@ pub layout MortonTexture {
     coords [y, x];
 }";
 
-/// Seed 003: ck_tile's universal-GEMM A tile in LDS (fp16, M=128, K=32, KPack=8).
+/// CK Tile's LDS XOR preshuffle: ck_tile's universal-GEMM A tile in LDS (fp16, M=128, K=32,
+/// KPack=8).
 pub const LDS_A: &str = "
-/// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
+/// CK Tile universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8, XOR-preshuffled.
 pub layout LdsA {
     const KPACK = 8; const L = 2; const K0 = 4;
     memory [k0l: K0 * L, mr: 64, k1: KPACK] strides [KPACK, 32 * L, 1];

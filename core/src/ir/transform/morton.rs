@@ -1,7 +1,7 @@
 //! `morton m -> [a: A, b: B, …]`: `m` interleaves the bits of `a, b, …`, the last dim in the
 //! lowest bit. Bits are dealt round-robin from bit 0, cycling over the dims from the last to
-//! the first and skipping a dim once its bits are used up (seed 000's Morton order; every
-//! length a power of two).
+//! the first and skipping a dim once its bits are used up (the Morton order of CK Tile's Morton
+//! texture example; every length a power of two).
 
 use super::check::{self, Context};
 use super::{Domain, Field, Lowering, Stage, names};

@@ -1,5 +1,6 @@
 //! `xor x by k`: `x ^= k mod len(x)`. The key passes through; `len(x)` is a power of two, so
-//! the result stays in `x`, and applying it twice gives `x` back (seed 003's LDS XOR).
+//! the result stays in `x`, and applying it twice gives `x` back (CK Tile's LDS XOR
+//! preshuffle).
 
 use super::check::{self, Blame, Context};
 use super::{Domain, Field, Lowering, SelfInverse, Stage};

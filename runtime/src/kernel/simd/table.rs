@@ -382,7 +382,8 @@ impl<K: FullTiles, E, C: Registers> Unrolled<K, E, C> {
 /// What a level gives the unrolled rows ([`rows`], one loop for every level): entering code
 /// compiled for the level, its register's loads and stores, and one step of a network. Every method is `#[inline(always)]` and, but for `vectorize`, carries no target
 /// feature: inlined into the code `vectorize` compiles for the level, each intrinsic is one
-/// instruction (an intrinsic left out of line is a call per instruction: 30× slower rows).
+/// instruction (an intrinsic left out of line is a function call per instruction, which
+/// costs many times the instruction).
 pub(crate) trait Registers: Copy {
     /// The level, whose network of [`Unrolled`] steps the rows run.
     const LEVEL: Level;
@@ -394,7 +395,7 @@ pub(crate) trait Registers: Copy {
     /// pass as the compiled function's own parameters, not captured by `op`: so the
     /// compiler knows that stores into `dst` leave `src` as it was, and loads a source
     /// register once where several steps read it (captured, the steps loaded it again:
-    /// morton16's AVX-512 pack rows had 36 loads in place of 24, 12 % slower).
+    /// morton16's AVX-512 pack rows had 36 loads in place of 24).
     fn vectorize<R>(self, src: &[u8], dst: &mut [u8], op: impl FnOnce(&[u8], &mut [u8]) -> R) -> R;
 
     /// A register of zeros.
@@ -475,10 +476,11 @@ const MAX_PASSES: usize = 8;
 const PASS_BYTES: usize = 16 << 10;
 
 /// How many tiles ahead of the one being copied the rows of an unpack's destination are
-/// prefetched. On the 16-core Xeon host, the `morton8` and `xor8` unpacks at 4096² (32-byte
-/// rows) took 9–26 % less time four tiles ahead than without (1.10–1.36× as fast),
-/// 0.92–1.03× the threaded memcpy; two and eight tiles ahead gained less
-/// (BENCHMARKS.md#copy-kernels; the measurement is in the file's git history).
+/// prefetched: far enough that a row's lines are in the cache when its stores come, near
+/// enough that they are still there. It pays for unpacks whose tiles write short rows into
+/// many lines (`morton8` and `xor8`, 32-byte rows), which wait on a line per row otherwise;
+/// four tiles ahead gained more than two or eight (BENCHMARKS.md#copy-kernels; the
+/// measurement is in BENCHMARKS.md's git history).
 const PREFETCH_TILES: usize = 4;
 
 /// Each tile of `tiles`: its two sides bounds-checked once (once per pass), then every step
@@ -492,12 +494,10 @@ const PREFETCH_TILES: usize = 4;
 /// counters to confirm it): an image's rows a multiple of 4 KiB apart share their L1 set,
 /// the sixteen lines a tile writes at once outnumber its ways (8 to 12), and where the
 /// rows start past a line each line is written by two tiles and has to stay between them.
-/// On the 16-core Xeon host, this pattern's loads and stores alone, both buffers 16 bytes
-/// past a line, ran 0.82× a threaded copy in one pass and 0.99× in passes (on lines: 1.05×
-/// and 1.13×), and the `morton16` unpack at 4096² took 4–13 % less time
-/// (BENCHMARKS.md#copy-kernels; the measurement is in the file's git history). Measured
-/// with plain stores; streamed rows, whose stores skip L1, run
-/// in passes alike.
+/// This pattern's loads and stores alone, and the `morton16` unpack, ran faster in passes
+/// than in one, most where the rows start past a line (BENCHMARKS.md#copy-kernels; the
+/// measurement is in BENCHMARKS.md's git history). Measured with plain stores; streamed
+/// rows, whose stores skip L1, run in passes alike.
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     cpu: C,
