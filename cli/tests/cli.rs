@@ -1035,3 +1035,26 @@ fn svg_colours_a_thread_value_layout_by_thread() {
     );
     assert!(err.contains("not a thread-value layout"), "{err}");
 }
+
+/// `-` is standard input for FILE, and standard output for `svg -o`.
+#[test]
+fn dash_is_standard_input_and_output() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swizzle"))
+        .args(["svg", "-", "-o", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(MORTON.as_bytes())
+        .expect("the layout is read");
+    let output = child.wait_with_output().expect("the binary ends");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("<svg"), "{}", stdout(&output));
+    assert_eq!(stderr(&output), "");
+}
