@@ -4,7 +4,7 @@
 //! deliberate (and goes into CHANGELOG.md). Rustdoc JSON needs the nightly toolchain: without
 //! it the test says it skipped, except on CI (`CI=true`), where it must run.
 //!
-//! Update the snapshot with `UPDATE_SNAPSHOTS=yes cargo test -p swizzle --test public_api`.
+//! Update the snapshot with `UPDATE_SNAPSHOTS=yes cargo test -p swizzle-layout --test public_api`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,12 +12,12 @@ use std::process::Command;
 
 /// The crates whose items make the snapshot, and their library names.
 const CRATES: [(&str, &str); 3] = [
-    ("swizzle", "swizzle"),
+    ("swizzle-layout", "swizzle"),
     ("swizzle-runtime", "swizzle_runtime"),
     ("swizzle-texture", "swizzle_texture"),
 ];
 
-const UPDATE: &str = "UPDATE_SNAPSHOTS=yes cargo test -p swizzle --test public_api";
+const UPDATE: &str = "UPDATE_SNAPSHOTS=yes cargo test -p swizzle-layout --test public_api";
 
 #[test]
 fn public_api_is_the_snapshot() {

@@ -9,7 +9,7 @@
 /// examples that run, starting with the
 /// [tour](https://docs.rs/swizzle/latest/swizzle/guide/tour/index.html). The normative
 /// semantics, with the fixed points the tests check and their sources, is
-/// [docs/semantics.md](https://github.com/swizzle-rs/swizzle/blob/main/docs/semantics.md);
+/// [docs/semantics.md](https://docs.rs/crate/swizzle-layout/latest/source/docs/semantics.md);
 /// the transform table below is its §2.
 ///
 /// # Items

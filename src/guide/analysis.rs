@@ -158,4 +158,4 @@
 //! with `resvg` and check the colours of known cells. The [command line](super::cli) prints and
 //! draws the same pictures from a file.
 //!
-//! [docs/paper.md]: https://github.com/swizzle-rs/swizzle/blob/main/docs/paper.md
+//! [docs/paper.md]: https://docs.rs/crate/swizzle-layout/latest/source/docs/paper.md

@@ -430,4 +430,4 @@
 //! tells the experiment; `benches/volume.rs` times it at 1024 × 1024 × 256 ([BENCHMARKS.md],
 //! "Volume compositing").
 //!
-//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//! [BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md

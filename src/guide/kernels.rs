@@ -330,4 +330,4 @@
 //!
 //! Block-linear textures (tiles stacked at run time) are in [textures](super::textures).
 //!
-//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//! [BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md

@@ -43,7 +43,7 @@
 //! GOB kernels' generated SIMD rows ([kernels](super::kernels)). `cargo bench --bench tegra`
 //! compares both directions with `tegra_swizzle`; the results are in [BENCHMARKS.md].
 //!
-//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//! [BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md
 //!
 //! # Whole surfaces: a texture tool's workflow
 //!

@@ -165,4 +165,4 @@
 //! `LoadTile::run(tile, extents, &input, &mut tile)`, the work, and `StoreTile::run(..)`,
 //! workgroup after workgroup.
 //!
-//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//! [BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md

@@ -241,5 +241,5 @@
 //! The snapshots in `syntax/tests/snapshots/` show the expansions of the reference layouts,
 //! formatted as `cargo expand` prints them.
 //!
-//! [docs/semantics.md]: https://github.com/swizzle-rs/swizzle/blob/main/docs/semantics.md
-//! [BENCHMARKS.md]: https://github.com/swizzle-rs/swizzle/blob/main/BENCHMARKS.md
+//! [docs/semantics.md]: https://docs.rs/crate/swizzle-layout/latest/source/docs/semantics.md
+//! [BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md
