@@ -28,7 +28,7 @@ const SIDES: [usize; 2] = [512, 4096];
 fn buffer(side: usize) -> Vec<u8> {
     let len = side * side * size_of::<f32>();
     match std::env::var("SWIZZLE_BENCH_HUGE_PAGES").as_deref() {
-        Ok("1") => swizzle::__private::zeroed_output(len).expect("memory for the bench"),
+        Ok("1") => swizzle::kernel::zeroed_output(len).expect("memory for the bench"),
         _ => vec![0; len],
     }
 }

@@ -19,6 +19,21 @@ use cli::{Cli, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Makes a write past the process's file-size limit (`ulimit -f`) an error the command
+/// reports, removing its temporary file, rather than `SIGXFSZ`, which ends the process
+/// before it can.
+#[cfg(unix)]
+fn report_oversized_writes() {
+    // SAFETY: `signal` with `SIG_IGN` installs no handler (no code of ours runs on the
+    // signal) and is called before any thread starts; the write then fails with `EFBIG`.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn report_oversized_writes() {}
+
 /// Why a command failed.
 pub(crate) enum Failure {
     /// The command line is wrong: exit 2 with the failing subcommand's usage.
@@ -61,6 +76,7 @@ impl Done {
 }
 
 fn main() -> ExitCode {
+    report_oversized_writes();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and --version (exit 0, standard output) and clap's usage errors (exit 2).

@@ -1,16 +1,39 @@
 //! Wii U files as GX2 headers describe them, read back exactly: `wiiu_swizzle`'s own test
-//! surfaces (`tests/data`), whose mips lie at the header's offsets (`--mip-offsets`), padded
+//! surfaces (the GX2 files its package ships in `src/data`, read where Cargo unpacked the
+//! dev-dependency), whose mips lie at the header's offsets (`--mip-offsets`), padded
 //! further apart than the library packs them; `--pitch` checked against the surface's.
 
 mod common;
 
 use common::{arg, file, run, scratch};
 use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
 
+/// One of the GX2 surfaces of `wiiu_swizzle`'s package (a dev-dependency, so Cargo has
+/// unpacked it): each name gives the size, format, tile mode (`tm`), pitch (`p`), swizzle
+/// (`s`) and mip count; `_swizzled` is the tiled surface, `_deswizzled` its linear one.
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let metadata = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo metadata runs");
+        assert!(metadata.status.success(), "cargo metadata failed");
+        let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout).unwrap();
+        let manifest = metadata["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|package| package["name"] == "wiiu_swizzle")
+            .and_then(|package| package["manifest_path"].as_str())
+            .expect("wiiu_swizzle is a dev-dependency");
+        PathBuf::from(manifest).with_file_name("src/data")
+    });
+    dir.join(name)
 }
 
 /// The header of `256x256_bc1_tm4_p64_s132352_mips8`, as `wiiu_swizzle`'s test gives it.

@@ -15,8 +15,9 @@ use std::process::{Command, Stdio};
 /// A resource limit set in the child.
 #[derive(Clone, Copy)]
 enum Limit {
-    /// RLIMIT_FSIZE: the largest file it may write (SIGXFSZ ignored, so that a write past
-    /// it fails with EFBIG instead of killing the process).
+    /// RLIMIT_FSIZE: the largest file it may write. SIGXFSZ keeps its default action
+    /// (ending the process): the command itself makes a write past the limit an error
+    /// (EFBIG), which removes its temporary file.
     FileSize(u64),
     /// RLIMIT_DATA: its heap (the binary's own mapped code is not counted, as it is in
     /// RLIMIT_AS).
@@ -25,8 +26,8 @@ enum Limit {
 
 /// `command` under `limit`.
 fn limited(mut command: Command, limit: Limit) -> Command {
-    // SAFETY: between fork and exec the closure calls only async-signal-safe functions
-    // (signal, setrlimit) and allocates nothing.
+    // SAFETY: between fork and exec the closure calls only an async-signal-safe function
+    // (setrlimit) and allocates nothing.
     unsafe {
         command.pre_exec(move || {
             let set = |resource, bytes| {
@@ -40,10 +41,7 @@ fn limited(mut command: Command, limit: Limit) -> Command {
                 }
             };
             match limit {
-                Limit::FileSize(bytes) => {
-                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-                    set(libc::RLIMIT_FSIZE, bytes)
-                }
+                Limit::FileSize(bytes) => set(libc::RLIMIT_FSIZE, bytes),
                 Limit::Heap(bytes) => set(libc::RLIMIT_DATA, bytes),
             }
         });

@@ -64,8 +64,16 @@
 //! one layout. A file that does not parse prints every error as rustc would, with
 //! `--> FILE:LINE:COLUMN` and a caret under the faulty tokens, and exits with 1, as do an
 //! unknown layout or traversal, an access that leaves the layout and a traversal of other
-//! lengths than the layout's; a wrong command line exits with 2 and the usage. (`--path
-//! memory` always means memory order, even in a file with a traversal named `memory`.)
+//! lengths than the layout's; a wrong command line exits with 2 and the failing
+//! subcommand's usage (`swizzle help COMMAND` or `--help` on any subcommand prints it;
+//! `--version` the version). (`--path memory` always means memory order, even in a file
+//! with a traversal named `memory`.) `FILE` and `-o OUT` may be `-`: standard input and
+//! output.
+//!
+//! `swizzle texture swizzle|deswizzle|info|list` tile and untile texture surfaces between a
+//! game's raw payload and DDS, PNG or raw files, describe a surface's levels (`--json` for
+//! scripts) and list the platforms and formats: [textures](super::textures) walks through
+//! a modder's workflow.
 //!
 //! The command line and the macro read one driver: `swizzle show` on a file rejects exactly
 //! what `layout!` rejects, with the same message at the same line and column
