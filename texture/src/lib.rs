@@ -9,12 +9,12 @@
 //! is what the platform's texture files and GPU memory hold, in the platform's order (the
 //! same, except on the Wii U: mip by mip, each mip's layers together).
 //!
-//! Each platform's addressing is a set of `layout!` items in its module ([`switch`], [`n3ds`],
-//! [`ps4`], [`ps3`], [`xbox360`], [`d3d12`], [`wiiu`]): GOBs stacked into blocks, Morton
-//! tiles and squares, the 64 KB standard swizzle, the Xenos's and GX2's micro and macro
-//! tiles as `bits` matrices. This module adds the bookkeeping: the size of every level, each platform's
-//! block-height, block-depth and alignment rules, and the copies of each level with the
-//! layouts' kernels.
+//! Each platform's addressing is a set of private `layout!` items in the platform's file:
+//! GOBs stacked into blocks, Morton tiles and squares, the 64 KB standard swizzle, the
+//! Xenos's and GX2's micro and macro tiles as `bits` matrices. Each file implements one
+//! trait (a level's tiled size and its copy with the layouts' kernels, and the platform's
+//! block-height, block-depth and alignment rules); [`Surface`] lays the levels out. The
+//! Switch's and the Wii U's rules that users ask about are public: [`switch`], [`wiiu`].
 //!
 //! ```
 //! use swizzle::texture::{Format, Platform, Surface};

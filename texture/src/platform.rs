@@ -12,25 +12,25 @@ use std::fmt;
 pub enum Platform {
     /// Nintendo Switch (Tegra X1 block linear): GOBs stacked `block_height` high (1, 2, 4,
     /// 8, 16 or 32) for mip 0, smaller for small mips; `None` infers it from the height as
-    /// `tegra_swizzle` does. 3-D surfaces stack GOBs in depth instead ([`switch`]).
+    /// `tegra_swizzle` does. 3-D surfaces stack GOBs in depth instead ([`switch`](crate::switch)).
     Switch { block_height: Option<usize> },
-    /// Nintendo 3DS (PICA200): 8×8 Morton tiles, the bytes of each texel reversed
-    /// ([`n3ds`]).
+    /// Nintendo 3DS (PICA200): 8×8 Morton tiles, the bytes of each texel reversed; ETC1
+    /// and ETC1A4 in 8×8-texel tiles of four blocks in Z order.
     N3ds,
-    /// PlayStation 4, as `swizzleinator` tiles it: 8×8 Morton tiles of texels ([`ps4`]).
+    /// PlayStation 4, as `swizzleinator` tiles it: 8×8 Morton tiles of texels.
     Ps4,
     /// PlayStation 3 (RSX), as `swizzleinator` tiles it: each level in one Morton order,
-    /// padded to power-of-two sides ([`ps3`]).
+    /// padded to power-of-two sides.
     Ps3,
     /// Xbox 360 (Xenos), as `swizzleinator` tiles it: 32 × 32 macro tiles of texels of 4, 8
-    /// or 16 bytes ([`xbox360`]).
+    /// or 16 bytes.
     Xbox360,
     /// D3D12 `D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE`, 2-D: 64 KB tiles, Microsoft's
-    /// interleave inside each ([`d3d12`]).
+    /// interleave inside each.
     D3d12,
     /// Wii U (GX2): every tiled mode of GX2 (`tile_mode`): 8×8 (×4) micro tiles, macro
     /// tiles over pipes and banks, GX2's `swizzle` (bits 8 to 10: the pipe and bank)
-    /// ([`wiiu`]).
+    /// ([`wiiu`](crate::wiiu)).
     WiiU {
         tile_mode: crate::wiiu::TileMode,
         swizzle: u32,

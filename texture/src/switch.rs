@@ -1,4 +1,4 @@
-//! Nintendo Switch surfaces: Tegra X1 block linear ([`crate::tegra`]'s GOBs), with the rules
+//! Nintendo Switch surfaces: Tegra X1 block linear (the GOBs of `tegra.rs`), with the rules
 //! that pick each level's block height and depth, and the alignment of array layers, as
 //! `tegra_swizzle`'s surface functions apply them.
 //!
@@ -14,7 +14,7 @@
 //!   GOBs of 512 bytes), the block height first halved while the surface's height *in
 //!   pixels* fits in half of it (the rule of Ryujinx and `tegra_swizzle`).
 //!
-//! 2-D levels go through [`crate::tegra`]'s GOB kernels stacked `block_height` high; 3-D
+//! 2-D levels go through `tegra.rs`'s GOB kernels stacked `block_height` high; 3-D
 //! levels through the layouts below, GOBs stacked `block_depth` deep
 //! ([`crate::kernel::Frame::Stacked`] along the first coordinate, depth).
 
