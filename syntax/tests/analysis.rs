@@ -471,9 +471,9 @@ fn ck_tile_morton_locality_4x4() {
     assert_eq!(locality(&morton, 4, 16).cache_lines, 4);
 }
 
-/// CK Tile's Morton texture example, an 8×8 texture of 4×4 Morton tiles: four tiles of (8, 6,
-/// 1) steps of 1, 2, 4, and the tile changes 15 → 16 ((3,3) → (0,4): 4), 31 → 32 ((3,7) →
-/// (4,0): 8) and 47 → 48 ((7,3) → (4,4): 4).
+/// CK Tile's Morton texture example, an 8×8 texture of 4×4 Morton tiles: four tiles of
+/// (8, 6, 1) steps of 1, 2, 4, and the tile changes 15 → 16 ((3,3) → (0,4): 4), 31 → 32
+/// ((3,7) → (4,0): 8) and 47 → 48 ((7,3) → (4,4): 4).
 #[test]
 fn ck_tile_locality_of_the_tiled_texture() {
     let texture = layout(MORTON_TEXTURE);
