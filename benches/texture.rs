@@ -53,7 +53,7 @@ fn block_dim(format: Format) -> tegra_swizzle::surface::BlockDim {
 fn tegra_into(surface: &Surface, src: &[u8], dst: &mut [u8], deswizzle: bool) {
     let f = surface.format;
     let block_height =
-        tegra_swizzle::block_height_mip0(surface.height.div_ceil(f.block_height) as u32) as u32;
+        tegra_swizzle::block_height_mip0(surface.height.div_ceil(f.block().height) as u32) as u32;
     let run = match deswizzle {
         false => tegra_swizzle::ffi::swizzle_surface,
         true => tegra_swizzle::ffi::deswizzle_surface,
@@ -110,7 +110,7 @@ fn swizzleinator_into<S: Swizzler + Deswizzler>(
     let f = surface.format;
     for level in surface.levels().unwrap() {
         let [_, h, w] = level.blocks;
-        let dims = (w * f.block_width, h * f.block_height, 1);
+        let dims = (w * f.block().width, h * f.block().height, 1);
         let (from, to) = match deswizzle {
             false => (level.linear.clone(), level.swizzled.clone()),
             true => (level.swizzled.clone(), level.linear.clone()),
