@@ -16,11 +16,9 @@
 //! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
 //! back-to-back runs that bring the GPU out of its idle clocks, on a `SWIZZLE_BENCH_SIDE`²
 //! image (default 8192²: 256 MiB per buffer of u32, 512 MiB of u64). Each result is checked
-//! against closed forms on the CPU in the same run before it is reported.
-//!
-//! `-- stats` (then nothing else): what the driver made of the copies and transposes,
-//! registers, shared and local memory (`common/driver_stats.rs`; Vulkan drivers with
-//! `VK_KHR_pipeline_executable_properties`).
+//! against closed forms on the CPU in the same run before it is reported. What the driver
+//! made of these kernels (registers, shared and local memory) is the lab's:
+//! `cargo bench -p swizzle-lab --bench copy_stats` (lab/).
 
 use std::time::Duration;
 use swizzle::gpu::{
@@ -506,46 +504,6 @@ fn check(what: &str, ok: bool) {
     eprintln!("checked: {what}");
 }
 
-#[path = "common/driver_stats.rs"]
-mod driver_stats;
-
-/// `-- stats`: what the driver made of the copies and transposes at `side`² (registers,
-/// shared and local memory: `common/driver_stats.rs`), each kernel's WGSL written to
-/// SPIR-V as wgpu-hal writes it.
-fn driver_statistics(gpu: &Gpu, side: usize) -> Result<(), GpuError> {
-    let driver = match driver_stats::Driver::open() {
-        Ok(driver) => driver,
-        Err(why) => {
-            println!("no driver statistics: {why}");
-            return Ok(());
-        }
-    };
-    println!("| kernel ({side}²) | driver statistics |");
-    println!("|---|---|");
-    for checks in [BoundsChecks::On, BoundsChecks::Off] {
-        let copy = gpu.plain_copy_kernel_with(side * side, checks)?;
-        driver.print(
-            copy.name(),
-            driver.wgsl(copy.wgsl(), checks == BoundsChecks::On),
-        );
-    }
-    let staged = staged_copy(side);
-    let name = "staged copy through a 64 × 64 workgroup tile (vec4, no transpose)";
-    driver.print(name, driver.wgsl(&staged, true));
-    let (checked, unchecked) = transpose_designs();
-    for transpose in checked.iter().chain(&unchecked) {
-        let built = gpu.transpose_kernel(side, side, transpose)?;
-        let checks = transpose.bounds_checks == BoundsChecks::On;
-        let kernel = &built.kernel;
-        driver.print(kernel.name(), driver.wgsl(kernel.wgsl(), checks));
-        if kernel.name().contains("squares") && checks {
-            let name = format!("{} (interior only)", kernel.name());
-            driver.print(&name, driver.wgsl(&interior_only(kernel.wgsl()), true));
-        }
-    }
-    Ok(())
-}
-
 fn main() -> Result<(), GpuError> {
     let side = env("SWIZZLE_BENCH_SIDE", 8192);
     let runs = env("SWIZZLE_BENCH_RUNS", 30);
@@ -556,9 +514,6 @@ fn main() -> Result<(), GpuError> {
             return Ok(());
         }
     };
-    if std::env::args().any(|a| a == "stats") {
-        return driver_statistics(&gpu, side);
-    }
     let len = side * side;
     println!("device: {}", gpu.describe());
     println!(

@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::SystemTime;
 use swizzle::kernel::{self, Frame, KernelError, Level, Options, Plan, Route, Side};
 
-#[path = "common/kernels.rs"]
+#[path = "../tests/common/kernels.rs"]
 #[macro_use]
 mod kernels;
 
