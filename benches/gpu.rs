@@ -16,7 +16,8 @@
 //! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
 //! back-to-back runs that bring the GPU out of its idle clocks, on a `SWIZZLE_BENCH_SIDE`²
 //! image (default 8192²: 256 MiB per buffer of u32, 512 MiB of u64). Each result is checked
-//! against closed forms on the CPU in the same run before it is reported. What the driver
+//! against closed forms on the CPU in the same run before it is reported, its row printed as
+//! soon as it is measured (the whole table and the transposes' summary at the end). What the driver
 //! made of these kernels (registers, shared and local memory) is the lab's:
 //! `cargo bench -p swizzle-lab --bench copy_stats` (lab/).
 
@@ -413,7 +414,7 @@ fn copy_anchor(
     let (input, output) = (gpu.upload(&data)?, gpu.filled(words, 0u32)?);
     copy.run(gpu, (&input, &output))?;
     check(copy.name(), gpu.download(&output)? == data);
-    rows.push(measure(gpu, &copy, &input, &output, runs)?);
+    measure(gpu, &copy, (&input, &output), runs, rows)?;
     Ok(())
 }
 
@@ -447,18 +448,44 @@ fn cuda_copies() -> Vec<(u64, f64)> {
     best
 }
 
+/// Times `kernel`, adds its row to `rows` and prints the row (its anchor, the plain copy of
+/// its bytes, measured before it).
 fn measure<T: Word>(
     gpu: &Gpu,
     kernel: &Kernel,
-    input: &Buffer<T>,
-    output: &Buffer<T>,
+    (input, output): (&Buffer<T>, &Buffer<T>),
     runs: usize,
-) -> Result<Row, GpuError> {
-    Ok(Row {
+    rows: &mut Vec<Row>,
+) -> Result<(), GpuError> {
+    rows.push(Row {
         name: kernel.name().to_owned(),
         median: kernel.median(gpu, (input, output), runs)?,
         bytes: kernel.bytes(),
-    })
+    });
+    println!("{}", table_row(&rows[rows.len() - 1], rows, &cuda_copies()));
+    Ok(())
+}
+
+/// The header of the table of every kernel.
+const TABLE: &str = "| kernel | MiB per buffer | median (ms) | GB/s | vs plain WGSL copy of the same \
+     bytes | vs CUDA copy of the same bytes |\n|---|---:|---:|---:|---:|---:|";
+
+/// `row`'s line of the table: against the plain copy of its bytes among `rows` and the
+/// CUDA copy of its bytes among `copies`.
+fn table_row(row: &Row, rows: &[Row], copies: &[(u64, f64)]) -> String {
+    let copy = rows.iter().find(|r| r.is_copy() && r.bytes == row.bytes);
+    let cuda = copies.iter().find(|c| c.0 == row.bytes).map(|c| c.1);
+    let ratio =
+        |anchor: Option<f64>| anchor.map_or("–".to_owned(), |a| format!("{:.2}×", row.gbs() / a));
+    format!(
+        "| {} | {} | {:.3} | {:.0} | {} | {} |",
+        row.name,
+        row.bytes >> 21,
+        row.median.as_secs_f64() * 1e3,
+        row.gbs(),
+        ratio(copy.map(Row::gbs)),
+        ratio(cuda),
+    )
 }
 
 /// Packs `image` (a `side`² row-major image) into each layout, for elements of `T`, and
@@ -489,12 +516,12 @@ fn pack_and_unpack<T: Word + PartialEq>(
         let ok =
             (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
         check(pack.name(), ok);
-        rows.push(measure(gpu, &pack, &input, &packed, runs)?);
+        measure(gpu, &pack, (&input, &packed), runs, rows)?;
 
         let unpack = gpu.unpack_kernel(&layout)?;
         unpack.run(gpu, (&packed, &output))?;
         check(unpack.name(), gpu.download(&output)? == image);
-        rows.push(measure(gpu, &unpack, &packed, &output, runs)?);
+        measure(gpu, &unpack, (&packed, &output), runs, rows)?;
     }
     Ok(())
 }
@@ -521,6 +548,20 @@ fn main() -> Result<(), GpuError> {
         (len * 4) >> 20,
         swizzle::gpu::WARM_UP.as_millis()
     );
+
+    // The anchors, then the table's header: each row is printed as it is measured, and the
+    // whole table again at the end.
+    let copies = cuda_copies();
+    for (bytes, gbs) in &copies {
+        println!(
+            "CUDA device-to-device copy of {} MiB: {gbs:.0} GB/s",
+            bytes >> 21
+        );
+    }
+    if copies.is_empty() {
+        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
+    }
+    println!("\n{TABLE}");
 
     let image: Vec<u32> = (0..len as u32).collect();
     let input = gpu.upload(&image)?;
@@ -590,7 +631,7 @@ fn main() -> Result<(), GpuError> {
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(kernel.name(), ok);
-        rows.push(measure(&gpu, kernel, &input, &output, runs)?);
+        measure(&gpu, kernel, (&input, &output), runs, &mut rows)?;
         verdicts.push((kernel.name().to_owned(), *verdict));
     }
 
@@ -605,7 +646,7 @@ fn main() -> Result<(), GpuError> {
     )?;
     staged.run(&gpu, (&input, &output))?;
     check(staged.name(), gpu.download(&output)? == image);
-    rows.push(measure(&gpu, &staged, &input, &output, runs)?);
+    measure(&gpu, &staged, (&input, &output), runs, &mut rows)?;
 
     // And the fastest transposes without their partial-tile code (every tile of a square
     // image whose side is a multiple of 64 is whole): what the edge's guarded moves cost
@@ -626,42 +667,14 @@ fn main() -> Result<(), GpuError> {
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(interior.name(), ok);
-        rows.push(measure(&gpu, &interior, &input, &output, runs)?);
+        measure(&gpu, &interior, (&input, &output), runs, &mut rows)?;
     }
 
     let plain = rows[0].gbs();
     let copies = cuda_copies();
-    let cuda = |bytes: u64| copies.iter().find(|c| c.0 == bytes).map(|c| c.1);
-    println!();
-    for (bytes, gbs) in &copies {
-        println!(
-            "CUDA device-to-device copy of {} MiB: {gbs:.0} GB/s",
-            bytes >> 21
-        );
-    }
-    if copies.is_empty() {
-        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
-    }
-    println!();
-    println!(
-        "| kernel | MiB per buffer | median (ms) | GB/s | vs plain WGSL copy of the same bytes | \
-         vs CUDA copy of the same bytes |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("\n{TABLE}");
     for row in &rows {
-        let copy = rows.iter().find(|r| r.is_copy() && r.bytes == row.bytes);
-        let ratio = |anchor: Option<f64>| {
-            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", row.gbs() / a))
-        };
-        println!(
-            "| {} | {} | {:.3} | {:.0} | {} | {} |",
-            row.name,
-            row.bytes >> 21,
-            row.median.as_secs_f64() * 1e3,
-            row.gbs(),
-            ratio(copy.map(Row::gbs)),
-            ratio(cuda(row.bytes)),
-        );
+        println!("{}", table_row(row, &rows, &copies));
     }
     // The transposes keep wgpu's bounds checks, as the copy does.
     transpose_summary(&rows, &verdicts, plain, side);
