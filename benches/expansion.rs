@@ -91,7 +91,7 @@ fn summary(since: SystemTime) -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(20);
     bench(&mut criterion);
     criterion.final_summary();

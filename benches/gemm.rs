@@ -26,7 +26,7 @@ use swizzle::gpu::{
 };
 use swizzle::raster::Raster;
 
-#[path = "common/gemm_tiles.rs"]
+#[path = "../tests/common/gemm_tiles.rs"]
 mod gemm_tiles;
 
 use gemm_tiles::{AColumns, APadded, ARows};

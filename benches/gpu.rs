@@ -16,11 +16,10 @@
 //! median of `SWIZZLE_BENCH_RUNS` (default 30) runs after `swizzle::gpu::WARM_UP` (0.5 s) of
 //! back-to-back runs that bring the GPU out of its idle clocks, on a `SWIZZLE_BENCH_SIDE`²
 //! image (default 8192²: 256 MiB per buffer of u32, 512 MiB of u64). Each result is checked
-//! against closed forms on the CPU in the same run before it is reported.
-//!
-//! `-- stats` (then nothing else): what the driver made of the copies and transposes,
-//! registers, shared and local memory (`common/driver_stats.rs`; Vulkan drivers with
-//! `VK_KHR_pipeline_executable_properties`).
+//! against closed forms on the CPU in the same run before it is reported, its row printed as
+//! soon as it is measured (the whole table and the transposes' summary at the end). What the driver
+//! made of these kernels (registers, shared and local memory) is the lab's:
+//! `cargo bench -p swizzle-lab --bench copy_stats` (lab/).
 
 use std::time::Duration;
 use swizzle::gpu::{
@@ -415,7 +414,7 @@ fn copy_anchor(
     let (input, output) = (gpu.upload(&data)?, gpu.filled(words, 0u32)?);
     copy.run(gpu, (&input, &output))?;
     check(copy.name(), gpu.download(&output)? == data);
-    rows.push(measure(gpu, &copy, &input, &output, runs)?);
+    measure(gpu, &copy, (&input, &output), runs, rows)?;
     Ok(())
 }
 
@@ -449,18 +448,44 @@ fn cuda_copies() -> Vec<(u64, f64)> {
     best
 }
 
+/// Times `kernel`, adds its row to `rows` and prints the row (its anchor, the plain copy of
+/// its bytes, measured before it).
 fn measure<T: Word>(
     gpu: &Gpu,
     kernel: &Kernel,
-    input: &Buffer<T>,
-    output: &Buffer<T>,
+    (input, output): (&Buffer<T>, &Buffer<T>),
     runs: usize,
-) -> Result<Row, GpuError> {
-    Ok(Row {
+    rows: &mut Vec<Row>,
+) -> Result<(), GpuError> {
+    rows.push(Row {
         name: kernel.name().to_owned(),
         median: kernel.median(gpu, (input, output), runs)?,
         bytes: kernel.bytes(),
-    })
+    });
+    println!("{}", table_row(&rows[rows.len() - 1], rows, &cuda_copies()));
+    Ok(())
+}
+
+/// The header of the table of every kernel.
+const TABLE: &str = "| kernel | MiB per buffer | median (ms) | GB/s | vs plain WGSL copy of the same \
+     bytes | vs CUDA copy of the same bytes |\n|---|---:|---:|---:|---:|---:|";
+
+/// `row`'s line of the table: against the plain copy of its bytes among `rows` and the
+/// CUDA copy of its bytes among `copies`.
+fn table_row(row: &Row, rows: &[Row], copies: &[(u64, f64)]) -> String {
+    let copy = rows.iter().find(|r| r.is_copy() && r.bytes == row.bytes);
+    let cuda = copies.iter().find(|c| c.0 == row.bytes).map(|c| c.1);
+    let ratio =
+        |anchor: Option<f64>| anchor.map_or("–".to_owned(), |a| format!("{:.2}×", row.gbs() / a));
+    format!(
+        "| {} | {} | {:.3} | {:.0} | {} | {} |",
+        row.name,
+        row.bytes >> 21,
+        row.median.as_secs_f64() * 1e3,
+        row.gbs(),
+        ratio(copy.map(Row::gbs)),
+        ratio(cuda),
+    )
 }
 
 /// Packs `image` (a `side`² row-major image) into each layout, for elements of `T`, and
@@ -491,12 +516,12 @@ fn pack_and_unpack<T: Word + PartialEq>(
         let ok =
             (0..side).all(|y| (0..side).all(|x| data[offset(side, y, x)] == image[y * side + x]));
         check(pack.name(), ok);
-        rows.push(measure(gpu, &pack, &input, &packed, runs)?);
+        measure(gpu, &pack, (&input, &packed), runs, rows)?;
 
         let unpack = gpu.unpack_kernel(&layout)?;
         unpack.run(gpu, (&packed, &output))?;
         check(unpack.name(), gpu.download(&output)? == image);
-        rows.push(measure(gpu, &unpack, &packed, &output, runs)?);
+        measure(gpu, &unpack, (&packed, &output), runs, rows)?;
     }
     Ok(())
 }
@@ -504,46 +529,6 @@ fn pack_and_unpack<T: Word + PartialEq>(
 fn check(what: &str, ok: bool) {
     assert!(ok, "{what}: the GPU result differs from the CPU's");
     eprintln!("checked: {what}");
-}
-
-#[path = "common/driver_stats.rs"]
-mod driver_stats;
-
-/// `-- stats`: what the driver made of the copies and transposes at `side`² (registers,
-/// shared and local memory: `common/driver_stats.rs`), each kernel's WGSL written to
-/// SPIR-V as wgpu-hal writes it.
-fn driver_statistics(gpu: &Gpu, side: usize) -> Result<(), GpuError> {
-    let driver = match driver_stats::Driver::open() {
-        Ok(driver) => driver,
-        Err(why) => {
-            println!("no driver statistics: {why}");
-            return Ok(());
-        }
-    };
-    println!("| kernel ({side}²) | driver statistics |");
-    println!("|---|---|");
-    for checks in [BoundsChecks::On, BoundsChecks::Off] {
-        let copy = gpu.plain_copy_kernel_with(side * side, checks)?;
-        driver.print(
-            copy.name(),
-            driver.wgsl(copy.wgsl(), checks == BoundsChecks::On),
-        );
-    }
-    let staged = staged_copy(side);
-    let name = "staged copy through a 64 × 64 workgroup tile (vec4, no transpose)";
-    driver.print(name, driver.wgsl(&staged, true));
-    let (checked, unchecked) = transpose_designs();
-    for transpose in checked.iter().chain(&unchecked) {
-        let built = gpu.transpose_kernel(side, side, transpose)?;
-        let checks = transpose.bounds_checks == BoundsChecks::On;
-        let kernel = &built.kernel;
-        driver.print(kernel.name(), driver.wgsl(kernel.wgsl(), checks));
-        if kernel.name().contains("squares") && checks {
-            let name = format!("{} (interior only)", kernel.name());
-            driver.print(&name, driver.wgsl(&interior_only(kernel.wgsl()), true));
-        }
-    }
-    Ok(())
 }
 
 fn main() -> Result<(), GpuError> {
@@ -556,9 +541,6 @@ fn main() -> Result<(), GpuError> {
             return Ok(());
         }
     };
-    if std::env::args().any(|a| a == "stats") {
-        return driver_statistics(&gpu, side);
-    }
     let len = side * side;
     println!("device: {}", gpu.describe());
     println!(
@@ -566,6 +548,20 @@ fn main() -> Result<(), GpuError> {
         (len * 4) >> 20,
         swizzle::gpu::WARM_UP.as_millis()
     );
+
+    // The anchors, then the table's header: each row is printed as it is measured, and the
+    // whole table again at the end.
+    let copies = cuda_copies();
+    for (bytes, gbs) in &copies {
+        println!(
+            "CUDA device-to-device copy of {} MiB: {gbs:.0} GB/s",
+            bytes >> 21
+        );
+    }
+    if copies.is_empty() {
+        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
+    }
+    println!("\n{TABLE}");
 
     let image: Vec<u32> = (0..len as u32).collect();
     let input = gpu.upload(&image)?;
@@ -635,7 +631,7 @@ fn main() -> Result<(), GpuError> {
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(kernel.name(), ok);
-        rows.push(measure(&gpu, kernel, &input, &output, runs)?);
+        measure(&gpu, kernel, (&input, &output), runs, &mut rows)?;
         verdicts.push((kernel.name().to_owned(), *verdict));
     }
 
@@ -650,7 +646,7 @@ fn main() -> Result<(), GpuError> {
     )?;
     staged.run(&gpu, (&input, &output))?;
     check(staged.name(), gpu.download(&output)? == image);
-    rows.push(measure(&gpu, &staged, &input, &output, runs)?);
+    measure(&gpu, &staged, (&input, &output), runs, &mut rows)?;
 
     // And the fastest transposes without their partial-tile code (every tile of a square
     // image whose side is a multiple of 64 is whole): what the edge's guarded moves cost
@@ -671,42 +667,14 @@ fn main() -> Result<(), GpuError> {
         let data = gpu.download(&output)?;
         let ok = (0..side).all(|y| (0..side).all(|x| data[x * side + y] == image[y * side + x]));
         check(interior.name(), ok);
-        rows.push(measure(&gpu, &interior, &input, &output, runs)?);
+        measure(&gpu, &interior, (&input, &output), runs, &mut rows)?;
     }
 
     let plain = rows[0].gbs();
     let copies = cuda_copies();
-    let cuda = |bytes: u64| copies.iter().find(|c| c.0 == bytes).map(|c| c.1);
-    println!();
-    for (bytes, gbs) in &copies {
-        println!(
-            "CUDA device-to-device copy of {} MiB: {gbs:.0} GB/s",
-            bytes >> 21
-        );
-    }
-    if copies.is_empty() {
-        println!("(no CUDA copies given: set SWIZZLE_CUDA_COPIES or SWIZZLE_CUDA_RESULTS)");
-    }
-    println!();
-    println!(
-        "| kernel | MiB per buffer | median (ms) | GB/s | vs plain WGSL copy of the same bytes | \
-         vs CUDA copy of the same bytes |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("\n{TABLE}");
     for row in &rows {
-        let copy = rows.iter().find(|r| r.is_copy() && r.bytes == row.bytes);
-        let ratio = |anchor: Option<f64>| {
-            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", row.gbs() / a))
-        };
-        println!(
-            "| {} | {} | {:.3} | {:.0} | {} | {} |",
-            row.name,
-            row.bytes >> 21,
-            row.median.as_secs_f64() * 1e3,
-            row.gbs(),
-            ratio(copy.map(Row::gbs)),
-            ratio(cuda(row.bytes)),
-        );
+        println!("{}", table_row(row, &rows, &copies));
     }
     // The transposes keep wgpu's bounds checks, as the copy does.
     transpose_summary(&rows, &verdicts, plain, side);

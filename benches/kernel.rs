@@ -7,7 +7,9 @@
 //! cache, also on one thread.
 //!
 //! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
-//! interpreter before it is timed; `main` prints a markdown table of this run's ratios.
+//! interpreter before it is timed; each layout's rows of the markdown tables of this run's
+//! ratios are printed as soon as its functions have run, and `main` prints the whole tables
+//! at the end.
 
 mod common;
 
@@ -19,7 +21,7 @@ use std::hint::black_box;
 use std::time::SystemTime;
 use swizzle::kernel::{self, Frame, KernelError, Level, Options, Plan, Route, Side};
 
-#[path = "common/kernels.rs"]
+#[path = "../tests/common/kernels.rs"]
 #[macro_use]
 mod kernels;
 
@@ -166,13 +168,16 @@ struct Choice {
     levels: Vec<Level>,
 }
 
+/// Times `layout`'s kernels in `group` (named `group_name`), then prints their rows of the
+/// summary tables.
 fn bench_layout(
-    group: &mut BenchmarkGroup<WallTime>,
+    (group_name, group): (&str, &mut BenchmarkGroup<WallTime>),
     layout: &Tiled,
     image: &[u32],
     names: &mut Vec<String>,
     choices: &mut Vec<Choice>,
 ) {
+    let (first_name, first_choice) = (names.len(), choices.len());
     for (direction, route) in ["pack", "unpack"].into_iter().zip(&layout.routes) {
         choices.push(Choice {
             kernel: format!("{}_{direction}", layout.name),
@@ -209,10 +214,18 @@ fn bench_layout(
             names.push(name);
         }
     }
+    if is_benchmark_run() {
+        let since = common::started();
+        let ran = [(group_name, &names[first_name..], &choices[first_choice..])];
+        println!("\n{}\n{}", summary(&ran, since), self::choices(&ran, since));
+    }
 }
 
 /// What one group ran: its name, its functions, and the kernels' default choices.
 type Ran = (String, Vec<String>, Vec<Choice>);
+
+/// What a part of a group ran (a layout's kernels, or the whole group), for the tables.
+type Part<'a> = (&'a str, &'a [String], &'a [Choice]);
 
 /// The groups and the functions each ran, for the summary.
 fn benches(criterion: &mut Criterion) -> Vec<Ran> {
@@ -234,6 +247,10 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
             })
         });
         let mut names = vec!["memcpy".to_owned(), "memcpy_threads".to_owned()];
+        if is_benchmark_run() {
+            let copies = [(group_name.as_str(), &names[..], &[][..])];
+            println!("\n{}", summary(&copies, common::started()));
+        }
         let layouts = [
             tiled!("morton8", Morton8, PackMorton8, UnpackMorton8, side),
             tiled!("morton16", Morton16, PackMorton16, UnpackMorton16, side),
@@ -257,7 +274,8 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
         };
         let mut choices = Vec::new();
         for layout in layouts.iter().filter(|layout| chosen(layout.name)) {
-            bench_layout(&mut group, layout, &image, &mut names, &mut choices);
+            let group = (group_name.as_str(), &mut group);
+            bench_layout(group, layout, &image, &mut names, &mut choices);
         }
         group.finish();
         ran.push((group_name, names, choices));
@@ -267,15 +285,17 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
 
 /// The markdown table: time, bandwidth (bytes read + written) and the ratio of the best
 /// memcpy's time to each function's.
-fn summary(ran: &[Ran], since: SystemTime) -> String {
+fn summary(ran: &[Part], since: SystemTime) -> String {
     let mut out = String::from(
         "| image | function | median µs | GB/s (read + write) | memcpy / function |\n|---|---|---:|---:|---:|\n",
     );
-    for (group, names, _) in ran {
+    for &(group, names, _) in ran {
         let side: usize = group.trim_start_matches("kernel_").parse().unwrap_or(0);
         let bytes = (side * side * 4 * 2) as f64;
         let times = medians(group, names, since);
-        let best_copy = fastest(&times, "memcpy");
+        // The best memcpy of the group, which ran first (also for a layout's rows alone).
+        let copies = ["memcpy".to_owned(), "memcpy_threads".to_owned()];
+        let best_copy = fastest(&medians(group, &copies, since), "memcpy");
         for (name, ns) in times {
             let Some(ns) = ns else {
                 let _ = writeln!(out, "| {side}² u32 | {name} | n/a | | |");
@@ -296,11 +316,11 @@ fn summary(ran: &[Ran], since: SystemTime) -> String {
 /// The markdown table of the default level: for each kernel and direction (on all threads),
 /// the level its default options choose, the fastest level of this run, and how much slower
 /// the chosen one ran (the rule: never more than 10 %).
-fn choices(ran: &[Ran], since: SystemTime) -> String {
+fn choices(ran: &[Part], since: SystemTime) -> String {
     let mut out = String::from(
         "| image | kernel | default route | its µs | best level | best µs | default / best |\n|---|---|---|---:|---|---:|---:|\n",
     );
-    for (group, _, choices) in ran {
+    for &(group, _, choices) in ran {
         let side = group.trim_start_matches("kernel_");
         for choice in choices {
             let time = |level: &Level| {
@@ -333,11 +353,15 @@ fn choices(ran: &[Ran], since: SystemTime) -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(20);
     let ran = benches(&mut criterion);
     criterion.final_summary();
     if is_benchmark_run() {
+        let ran: Vec<Part> = ran
+            .iter()
+            .map(|(group, names, choices)| (group.as_str(), &names[..], &choices[..]))
+            .collect();
         println!("\n## Copy kernels, u32 images\n");
         println!("{}", summary(&ran, started));
         println!("\n## The default level against the best\n");

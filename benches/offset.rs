@@ -484,7 +484,7 @@ fn summary(since: SystemTime) -> String {
 
 fn main() {
     // Estimates older than this are not from this run.
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(30);
     benches(&mut criterion);
     criterion.final_summary();

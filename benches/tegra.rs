@@ -177,7 +177,7 @@ fn summary(names: &[String], since: SystemTime) -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(20);
     let names = benches(&mut criterion);
     criterion.final_summary();

@@ -1,25 +1,18 @@
 //! The f16 GEMM on cooperative matrices (tensor cores, `swizzle::gemm::tensor_cores`)
 //! against cuBLAS HGEMM (`python3 benches/cublas_hgemm.py > hgemm.txt`;
 //! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`) and against the scalar f16 kernel (the same `Gemm`
-//! without tensor-core layouts). Prints the adapter's cooperative-matrix configurations
-//! first. Every result is checked against the CPU before it is timed (small integers, so
-//! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements above);
-//! the f16-accumulator variant is not exact, and its largest error is printed instead.
+//! without tensor-core layouts): the library's kernels, on workgroup-scope matrices (f32
+//! and f16 sums, each operand also stored transposed) and on fragments (the kernel that
+//! runs where the device has no workgroup-scope matrices, and its tiled fallback). Prints
+//! the adapter's cooperative-matrix configurations first, then each shape's rows as it is
+//! measured. Every result is checked against the CPU before it is timed (small integers, so
+//! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements
+//! above); the f16 sums are not exact, and their largest error is bounded instead.
 //!
 //! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
-//! (default 20). `-- probe`: which cooperative-matrix constructs the driver takes;
-//! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
-//! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
-//! loads from workgroup tiles, and the library's and the tiled designs without their
-//! copies or multiply-adds; `common/tc_probe.rs`); `-- stream` (then nothing else): issue
-//! 25's designs with private workgroup regions per subgroup and with fragments straight
-//! from storage (`common/tc_stream.rs`), and with producer and consumer subgroups
-//! (`common/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each
-//! checked exact and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks
-//! them by label up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their
-//! multiply-adds and without their fetches); `-- stats` (then nothing else): what the
-//! driver made of the workgroup-scope kernels, registers, shared and local memory
-//! (`common/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`).
+//! (default 20), `SWIZZLE_TC_VARIANTS` (the labels up to their ':' to run). The designs
+//! that lost, and the probes of the driver, are the lab's: `cargo bench -p swizzle-lab
+//! --bench tensor_designs` (lab/).
 
 use std::time::Duration;
 use swizzle::gemm;
@@ -27,134 +20,9 @@ use swizzle::gpu::{
     Accumulate, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores,
     f16,
 };
-use swizzle::raster::Raster;
 
-swizzle::layout! {
-    /// Design step 2: four subgroups (2 × 2) of 4 × 4 fragments each (64 × 64 of C per
-    /// subgroup: 8 fragment loads for 16 multiply-adds per 16 of k), 128 threads.
-    pub threads TcFragments4 {
-        tile [fi: 8, fj: 8];
-        unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 2, fc: 4];
-        threads [wr, wc];
-        values [fr, fc];
-    }
-    /// A's loads for 128 threads: eight `vec4<f16>`s each, 16 rows apart.
-    pub threads TcALoads128 {
-        tile [m: 128, k: 32];
-        unmerge m -> [mr: 8, mh: 2, ml: 8];
-        unmerge k -> [kv: 8, v: 4];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
-    /// B's loads for 128 threads: eight `vec4<f16>`s each, 4 rows apart.
-    pub threads TcBLoads128 {
-        tile [k: 32, n: 128];
-        unmerge k -> [kr: 8, ks: 4];
-        unmerge n -> [nv: 32, v: 4];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
-    }
-    /// Four subgroups' stages.
-    pub layout TcCStage4 {
-        memory [s: 4, r: 16, c: 16] strides [320, 20, 1];
-        coords [s, r, c];
-    }
-
-
-    /// Design step 4: the library's 256 × 128 tile and fragments with k in steps of 16,
-    /// double-buffered (two copies of both tiles fit 48 KiB at this depth). A's tile rows
-    /// padded to 24 f16 (12 words: eight rows on banks 0, 12, 24, 4, 16, 28, 8, 20).
-    pub layout TcA16 {
-        memory [m: 256, k: 16] strides [24, 1];
-        coords [m, k];
-    }
-    pub layout TcB16 {
-        memory [k: 16, n: 128] strides [136, 1];
-        coords [k, n];
-    }
-    pub threads TcALoads16 {
-        tile [m: 256, k: 16];
-        unmerge m -> [mr: 4, mh: 8, ml: 8];
-        unmerge k -> [kv: 4, v: 4];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
-    pub threads TcBLoads16 {
-        tile [k: 16, n: 128];
-        unmerge k -> [kr: 2, ks: 8];
-        unmerge n -> [nv: 32, v: 4];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
-    }
-
-    /// Design step 7: 64 of k per step (the tiles' k; with A straight from memory only
-    /// B's tile is in workgroup memory, 17 KiB). B's rows padded to 136 f16 as the
-    /// library's, A's to 72 (36 words: eight rows on banks 0, 4, …, 28).
-    pub layout TcA64 {
-        memory [m: 256, k: 64] strides [72, 1];
-        coords [m, k];
-    }
-    pub layout TcB64 {
-        memory [k: 64, n: 128] strides [136, 1];
-        coords [k, n];
-    }
-    /// Step 9s: B's 64 × 128 tile (step 7a) loaded in 16-byte moves, four each.
-    pub threads TcBLoads64Wide {
-        tile [k: 64, n: 128];
-        unmerge k -> [kr: 4, ks: 16];
-        unmerge n -> [nv: 16, v: 8];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
-    }
-    pub threads TcALoads64 {
-        tile [m: 256, k: 64];
-        unmerge m -> [mr: 16, mh: 2, ml: 8];
-        unmerge k -> [kv: 16, v: 4];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
-    pub threads TcBLoads64 {
-        tile [k: 64, n: 128];
-        unmerge k -> [kr: 8, ks: 8];
-        unmerge n -> [nv: 32, v: 4];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
-    }
-
-}
-
-static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
-static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
-static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
-static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
-static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
-
-#[path = "common/driver_stats.rs"]
-mod driver_stats;
 #[path = "../tests/common/stored.rs"]
 mod stored;
-#[path = "common/tc_cm2.rs"]
-mod tc_cm2;
-#[path = "common/tc_probe.rs"]
-mod tc_probe;
-#[path = "common/tc_split.rs"]
-mod tc_split;
-#[path = "common/tc_step1.rs"]
-mod tc_step1;
-#[path = "common/tc_stream.rs"]
-mod tc_stream;
-#[path = "common/tc_wide.rs"]
-mod tc_wide;
-use tc_step1::TC_A128;
-use tc_wide::{step9, step9_tiled};
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -173,24 +41,6 @@ fn shapes() -> Vec<[usize; 3]> {
             }
         })
         .collect()
-}
-
-/// The library's f16 GEMM with A stored as `a_order` and the workgroup-scope matrices of
-/// `tile` and `unroll` (the library's raster).
-fn workgroup_variant(a_order: Stored, tile: [usize; 3], unroll: usize) -> Gemm<'static> {
-    let library = gemm::config_for(a_order, Stored::RowMajor);
-    Gemm {
-        operands: Operands::F16,
-        tensor_cores: library.tensor_cores.map(|tc| TensorCores {
-            workgroup: Some(swizzle::gpu::WorkgroupMatrices {
-                tile,
-                unroll,
-                ..gemm::workgroup_matrices()
-            }),
-            ..tc
-        }),
-        ..library
-    }
 }
 
 /// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as f16 in the storage orders
@@ -213,11 +63,6 @@ fn operand(len: usize, salt: usize) -> Vec<f32> {
     (0..len)
         .map(|i| (((i.wrapping_mul(2654435761) >> 7) + salt) % 9) as f32 - 4.0)
         .collect()
-}
-
-/// The largest error of C against the CPU over the whole of C or 4096 samples.
-fn error(c: &[f32], a: &[f32], b: &[f32], shape: [usize; 3]) -> f32 {
-    errors(c, a, b, shape).0
 }
 
 /// The largest error of C against the CPU over the whole of C or 4096 samples, and the
@@ -249,77 +94,6 @@ fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
     }
 }
 
-/// `gemm` summing in f16 on workgroup-scope matrices (a labelled variant: a coarser C).
-fn f16_sums(gemm: Gemm<'static>) -> Gemm<'static> {
-    Gemm {
-        tensor_cores: gemm.tensor_cores.map(|tc| TensorCores {
-            accumulate: Accumulate::F16,
-            ..tc
-        }),
-        ..gemm
-    }
-}
-
-/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
-/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
-/// prologue's registers or fragments again).
-fn parts(wgsl: &str) -> [(&'static str, String); 2] {
-    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
-        wgsl.lines()
-            .filter(|l| !drop(l.trim_start()))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    };
-    [
-        (
-            "without the multiply-adds",
-            keep(&|l| l.contains("coopMultiplyAdd")),
-        ),
-        (
-            "without the k-loop's fetches",
-            keep(&|l| {
-                ["ra", "rb", "fa", "fb"].iter().any(|r| l.starts_with(r)) && l.contains("step")
-            }),
-        ),
-    ]
-}
-
-/// A kernel's code for a shape: WGSL, or `tc_cm2`'s SPIR-V words.
-enum Code {
-    Wgsl(String),
-    Coopmat2(Vec<u32>),
-}
-
-/// A kernel's code and dispatch (`[x, y]` workgroups) for a shape.
-type KernelAt = dyn Fn([usize; 3]) -> (Code, [u32; 2]);
-
-/// A design of `-- stream`: its label, whether its WGSL goes to the driver as SPIR-V
-/// (`tc_split::spirv`, for the WGSL that naga's uniformity analysis rejects), and its
-/// kernel.
-type Design = (String, bool, Box<KernelAt>);
-
-/// `code` run on `groups` (`tc_probe::run_and_time`), WGSL through SPIR-V where
-/// `passthrough`.
-fn run_design(
-    code: &Code,
-    passthrough: bool,
-    groups: [u32; 2],
-    shape: [usize; 3],
-    (a, b): (&[f16], &[f16]),
-    timed: bool,
-) -> Result<(Vec<f32>, Option<f64>), String> {
-    let words;
-    let shader = match code {
-        Code::Wgsl(wgsl) if !passthrough => tc_probe::Shader::Wgsl(wgsl),
-        Code::Wgsl(wgsl) => {
-            words = tc_split::spirv(wgsl)?;
-            tc_probe::Shader::Spirv(&words)
-        }
-        Code::Coopmat2(words) => tc_probe::Shader::Coopmat2(words),
-    };
-    tc_probe::run_and_time(shader, groups, shape, a, b, timed)
-}
-
 /// cuBLAS's TFLOP/s at `shape` from `benches/cublas_hgemm.py`'s output (`results`): its line
 /// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults) or
 /// `hgemm_f32reduce`.
@@ -333,231 +107,6 @@ fn cublas(results: &str, name: &str, shape: [usize; 3]) -> Option<f64> {
             _ => None,
         },
     )
-}
-
-/// `-- stream`: issue 25's designs a and b (`common/tc_stream.rs`), d (`common/tc_split.rs`,
-/// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
-/// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
-/// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
-/// sampled elements) before it is timed at 4096³ and 8192³.
-fn stream(hgemm: &str) -> Result<(), GpuError> {
-    // The timed shapes: `SWIZZLE_TC_SHAPES` where given, else 4096³ and 8192³.
-    let timed_shapes = match env("SWIZZLE_TC_SHAPES") {
-        Some(_) => shapes(),
-        None => vec![[4096; 3], [8192; 3]],
-    };
-    let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
-    let mut designs: Vec<Design> = Vec::new();
-    designs.push((
-        "8: the library's fragment kernel".into(),
-        false,
-        Box::new(|[m, n, k]: [usize; 3]| {
-            let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
-        }),
-    ));
-    for (label, design) in tc_stream::designs() {
-        println!(
-            "{label}: {} bytes of workgroup memory",
-            design.workgroup_bytes()
-        );
-        let kernel = move |shape: [usize; 3]| {
-            (
-                Code::Wgsl(design.wgsl(shape)),
-                design.groups(shape[0], shape[1]),
-            )
-        };
-        if label.starts_with("a1:") {
-            designs.push((
-                "a1s: a1 as SPIR-V passed through (design d's route)".into(),
-                true,
-                Box::new(kernel),
-            ));
-        }
-        designs.push((label.into(), false, Box::new(kernel)));
-    }
-    for (label, design) in tc_split::designs() {
-        println!(
-            "{label}: {} bytes of workgroup memory, {} invocations",
-            design.workgroup_bytes(),
-            design.threads()
-        );
-        designs.push((
-            label.into(),
-            true,
-            Box::new(move |shape: [usize; 3]| {
-                (
-                    Code::Wgsl(design.wgsl(shape)),
-                    design.groups(shape[0], shape[1]),
-                )
-            }),
-        ));
-    }
-    for (label, design) in tc_cm2::designs() {
-        designs.push((
-            label.into(),
-            false,
-            Box::new(move |[m, n, k]: [usize; 3]| {
-                let words = design
-                    .spirv([m, n, k], [Stored::RowMajor; 2], Accumulate::F32)
-                    .expect("the design's words");
-                (
-                    Code::Coopmat2(words),
-                    design.groups([m, n]).map(|g| g as u32),
-                )
-            }),
-        ));
-    }
-    let key = |label: &str| -> String {
-        let key = label.split(':').next().unwrap_or(label);
-        key.trim_end_matches(" (library)").to_owned()
-    };
-    let wanted = env("SWIZZLE_TC_VARIANTS");
-    println!(
-        "\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|"
-    );
-    for (label, passthrough, design) in &designs {
-        if wanted
-            .as_ref()
-            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key(label)))
-        {
-            continue;
-        }
-        let mut cells = String::new();
-        for shape in std::iter::once([256, 256, 128]).chain(timed_shapes.iter().copied()) {
-            let [m, n, k] = shape;
-            let (a, b) = (operand(m * k, 1), operand(k * n, 5));
-            let (code, groups) = design(shape);
-            let timed = m > 256;
-            if !timed {
-                println!("{label}: dispatch {groups:?} at {shape:?}");
-            }
-            let ran = run_design(
-                &code,
-                *passthrough,
-                groups,
-                shape,
-                (&half(&a), &half(&b)),
-                timed,
-            );
-            match ran {
-                Err(e) => {
-                    println!("{label} at {shape:?}: {e}");
-                    cells.push_str(" – | – |");
-                    if !timed {
-                        break;
-                    }
-                }
-                Ok((c, ms)) => {
-                    let err = error(&c, &a, &b, shape);
-                    let nan = c.iter().any(|x| x.is_nan());
-                    println!("check {m}x{n}x{k} {label}: max error {err}, NaN left: {nan}");
-                    if err != 0.0 || nan {
-                        println!("WRONG RESULT: {label} at {shape:?}");
-                        cells.push_str(" wrong | – |");
-                        break;
-                    }
-                    if let Some(ms) = ms {
-                        let t = 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
-                        let ratio = cublas(hgemm, "hgemm", shape)
-                            .map_or("–".into(), |h| format!("{:.2}×", t / h));
-                        println!("time {m}x{n}x{k} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
-                        cells.push_str(&format!(" {t:.1} | {ratio} |"));
-                    }
-                }
-            }
-        }
-        println!("| {label} |{cells}");
-    }
-    // Profiles (timed only; their C is wrong): the designs `SWIZZLE_TC_PROFILE` names.
-    let profiled = env("SWIZZLE_TC_PROFILE").unwrap_or_default();
-    for (label, passthrough, design) in &designs {
-        let key = key(label);
-        if !profiled.split(',').any(|w| w.trim() == key) {
-            continue;
-        }
-        for n in [4096, 8192] {
-            let shape = [n, n, n];
-            let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
-            let (Code::Wgsl(wgsl), groups) = design(shape) else {
-                println!("profile {n} {key}: WGSL designs only");
-                continue;
-            };
-            for (part, wgsl) in parts(&wgsl) {
-                let code = Code::Wgsl(wgsl);
-                match run_design(&code, *passthrough, groups, shape, (&a, &b), true) {
-                    Ok((_, Some(ms))) => println!(
-                        "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
-                        2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
-                    ),
-                    Ok(_) => {}
-                    Err(e) => println!("profile {n} {key} {part}: {e}"),
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `-- stats`: what the driver made of the workgroup-scope kernels at 4096³ (registers,
-/// shared and local memory: `common/driver_stats.rs`), the library's and the designs the
-/// tables above measured beside it, spills suspected where they collapsed.
-fn driver_statistics() {
-    use swizzle::gpu::{Accumulate, WorkgroupMatrices};
-    let driver = match driver_stats::Driver::open() {
-        Ok(driver) => driver,
-        Err(why) => return println!("no driver statistics: {why}"),
-    };
-    let library = gemm::workgroup_matrices();
-    let design = |tile, unroll| WorkgroupMatrices {
-        tile,
-        unroll,
-        ..library
-    };
-    let rows = [Stored::RowMajor; 2];
-    let a_transposed = [Stored::Transposed, Stored::RowMajor];
-    let b_transposed = [Stored::RowMajor, Stored::Transposed];
-    let (f32_sums, f16_sums) = (Accumulate::F32, Accumulate::F16);
-    let kernels = [
-        ("10 (library): 128×256×32", library, rows, f32_sums),
-        ("10a: A stored transposed", library, a_transposed, f32_sums),
-        ("10b: B stored transposed", library, b_transposed, f32_sums),
-        ("10e: 64 of k", design([128, 256, 64], 2), rows, f32_sums),
-        ("e2: 128×128×64", design([128, 128, 64], 4), rows, f32_sums),
-        (
-            "e3: 256×128×64 (0.14×)",
-            design([256, 128, 64], 4),
-            rows,
-            f32_sums,
-        ),
-        (
-            "e7: 256×256×32 (0.05×)",
-            design([256, 256, 32], 4),
-            rows,
-            f32_sums,
-        ),
-        (
-            "e21: 128×256×128 (0.09×)",
-            design([128, 256, 128], 2),
-            rows,
-            f32_sums,
-        ),
-        (
-            "10k: 256×256×32, f16 sums",
-            design([256, 256, 32], 8),
-            rows,
-            f16_sums,
-        ),
-        ("10h: 128×256×32, f16 sums", library, rows, f16_sums),
-    ];
-    println!("| kernel (4096³) | driver statistics |");
-    println!("|---|---|");
-    for (label, design, orders, sums) in kernels {
-        let statistics = design
-            .spirv([4096; 3], orders, sums)
-            .and_then(|words| driver.spirv(&words, c"main"));
-        driver.print(label, statistics);
-    }
 }
 
 fn main() -> Result<(), GpuError> {
@@ -583,92 +132,13 @@ fn main() -> Result<(), GpuError> {
     for p in gpu.cooperative_matrix_properties() {
         println!("  {p:?}");
     }
-    if std::env::args().any(|a| a == "stats") {
-        driver_statistics();
-        return Ok(());
-    }
-    if std::env::args().any(|a| a == "probe") {
-        tc_probe::run_all();
-    }
-    if std::env::args().any(|a| a == "profile") {
-        for n in [4096, 8192] {
-            // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
-            let step3 = TensorCores {
-                prefetch: false,
-                ..gemm::tensor_cores_tiled()
-            };
-            let wgsl = step3.wgsl([n, n, n])?;
-            tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
-        }
-    }
-    if std::env::args().any(|a| a == "ceiling") {
-        // What the path allows: parts of the library's kernel shape, each timed alone.
-        for n in [4096, 8192] {
-            let mut kernels: Vec<(String, String)> = tc_probe::ceiling_kernels(n)
-                .into_iter()
-                .map(|(label, wgsl)| (label.to_owned(), wgsl))
-                .collect();
-            for (label, tc) in [
-                ("8 (fragment kernel)", gemm::tensor_cores()),
-                ("9 (step 8, 16-byte copies)", step9()),
-                ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
-                ("9t (step 5, 16-byte copies)", step9_tiled()),
-            ] {
-                kernels.extend(tc_probe::library_parts(label, &tc.wgsl([n, n, n])?));
-            }
-            tc_probe::ceiling(n, kernels);
-        }
-        return Ok(());
-    }
-    if std::env::args().any(|a| a == "stream") {
-        stream(
-            &env("SWIZZLE_HGEMM_RESULTS")
-                .and_then(|p| std::fs::read_to_string(p).ok())
-                .unwrap_or_default(),
-        )?;
-        return Ok(());
-    }
-    if std::env::args().any(|a| a == "probe-only") {
-        tc_probe::run_all();
-        return Ok(());
-    }
     let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
         .and_then(|path| std::fs::read_to_string(path).ok())
         .unwrap_or_default();
     let anchor = |name: &str, shape: [usize; 3]| cublas(&hgemm_results, name, shape);
-    let library = gemm::tensor_cores_tiled();
-    let step1 = tc_step1::step1();
-    let step2 = TensorCores {
-        prefetch: false,
-        a_tile: &TC_A128,
-        c_stage: &TC_C4,
-        a_loads: TcALoads128::THREAD_VALUES,
-        b_loads: TcBLoads128::THREAD_VALUES,
-        fragments: TcFragments4::THREAD_VALUES,
-        double_buffer: true,
-        ..library
-    };
-    let step4 = TensorCores {
-        prefetch: false,
-        a_tile: &TC_A16,
-        b_tile: &TC_B16,
-        a_loads: TcALoads16::THREAD_VALUES,
-        b_loads: TcBLoads16::THREAD_VALUES,
-        double_buffer: true,
-        ..library
-    };
-    let step7 = TensorCores {
-        a_tile: &TC_A64,
-        b_tile: &TC_B64,
-        a_loads: TcALoads64::THREAD_VALUES,
-        b_loads: TcBLoads64::THREAD_VALUES,
-        ..library
-    };
-    let step8 = gemm::tensor_cores();
-    let both = [true, true];
     // The fragment kernels: without workgroup-scope matrices, which run instead where the
     // device has them (variant 10).
-    let tc = |label, tensor_cores: TensorCores<'static>| {
+    let fragments = |label, tensor_cores: TensorCores<'static>| {
         (
             label,
             Gemm {
@@ -681,254 +151,41 @@ fn main() -> Result<(), GpuError> {
             },
         )
     };
+    let f16_sums = |a_order| Gemm {
+        operands: Operands::F16,
+        tensor_cores: Some(gemm::tensor_cores_f16_sums()),
+        ..gemm::config_for(a_order, Stored::RowMajor)
+    };
+    let stored = |a_order, b_order| Gemm {
+        operands: Operands::F16,
+        ..gemm::config_for(a_order, b_order)
+    };
+    let (rows, transposed) = (Stored::RowMajor, Stored::Transposed);
     let variants: Vec<(&str, Gemm)> = vec![
         (
             "10 (library): workgroup-scope matrices, 128×256 of C, 32 of k, bands of 8 rows",
-            Gemm {
-                operands: Operands::F16,
-                ..gemm::config()
-            },
+            stored(rows, rows),
         ),
         (
-            "10a: step 10 with A stored transposed (k × m)",
-            Gemm {
-                operands: Operands::F16,
-                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
-            },
+            "10a: 10 with A stored transposed (k × m)",
+            stored(transposed, rows),
         ),
         (
-            "10c: step 10a at 64 of k, 4 steps an iteration",
-            workgroup_variant(Stored::Transposed, [128, 256, 64], 4),
+            "10b: 10 with B stored transposed (n × k)",
+            stored(rows, transposed),
         ),
         (
-            "10d: step 10a at 256×128 of C",
-            workgroup_variant(Stored::Transposed, [256, 128, 32], 8),
+            "10k (library, f16 sums): 256×256 of C (`gemm::tensor_cores_f16_sums()`)",
+            f16_sums(rows),
         ),
-        (
-            "10e: step 10 at 64 of k, 2 steps an iteration",
-            workgroup_variant(Stored::RowMajor, [128, 256, 64], 2),
+        ("10m: 10k with A stored transposed", f16_sums(transposed)),
+        fragments(
+            "8 (library, fragments): A from memory, B's tile 128×128, 128 of k per step",
+            gemm::tensor_cores(),
         ),
-        (
-            "10h: step 10 summing in f16 (a coarser C: each step's sums rounded to f16)",
-            f16_sums(Gemm {
-                operands: Operands::F16,
-                ..gemm::config()
-            }),
-        ),
-        (
-            "10i: step 10h with A stored transposed",
-            f16_sums(Gemm {
-                operands: Operands::F16,
-                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
-            }),
-        ),
-        (
-            "10j: step 10h at 64 of k, 4 steps an iteration",
-            f16_sums(workgroup_variant(Stored::RowMajor, [128, 256, 64], 4)),
-        ),
-        (
-            "10k (library, f16 sums): step 10h at 256×256 of C (`gemm::tensor_cores_f16_sums()`)",
-            Gemm {
-                operands: Operands::F16,
-                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
-                ..gemm::config()
-            },
-        ),
-        (
-            "10l: step 10h at 256×128 of C",
-            f16_sums(workgroup_variant(Stored::RowMajor, [256, 128, 32], 8)),
-        ),
-        (
-            "10m: step 10k with A stored transposed",
-            Gemm {
-                operands: Operands::F16,
-                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
-                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
-            },
-        ),
-        (
-            "10n: step 10k at 64 of k, 4 steps an iteration",
-            f16_sums(workgroup_variant(Stored::RowMajor, [256, 256, 64], 4)),
-        ),
-        (
-            "10b: step 10 with B stored transposed (n × k)",
-            Gemm {
-                operands: Operands::F16,
-                ..gemm::config_for(Stored::RowMajor, Stored::Transposed)
-            },
-        ),
-        tc(
-            "1: 8 subgroups × 4×2 fragments, 128×128×32, double-buffered",
-            step1,
-        ),
-        tc(
-            "1b: step 1, one buffer",
-            TensorCores {
-                double_buffer: false,
-                ..step1
-            },
-        ),
-        tc(
-            "2: 4 subgroups × 4×4 fragments, 128×128×32, double-buffered",
-            step2,
-        ),
-        tc(
-            "2b: step 2, grouped order (8)",
-            TensorCores {
-                order: Raster::Grouped(8),
-                ..step2
-            },
-        ),
-        tc(
-            "3: 8 subgroups × 4×4 fragments, 256×128×32, one buffer",
-            library,
-        ),
-        tc(
-            "3b: step 3, grouped order (8)",
-            TensorCores {
-                order: Raster::Grouped(8),
-                prefetch: false,
-                ..library
-            },
-        ),
-        tc("4: step 3 with k in steps of 16, double-buffered", step4),
-        tc(
-            "5: step 3, the next step's loads held in registers (`tensor_cores_tiled`)",
-            library,
-        ),
-        tc(
-            "5b: step 1b (128×128, one buffer), loads held in registers",
-            TensorCores {
-                double_buffer: false,
-                prefetch: true,
-                ..step1
-            },
-        ),
-        tc(
-            "6: step 5 with A and B straight from memory (no tiles, no barriers)",
-            TensorCores {
-                direct: both,
-                prefetch: false,
-                ..library
-            },
-        ),
-        tc(
-            "6p: step 6, the next step's fragments loaded before this step's multiply-adds",
-            TensorCores {
-                direct: both,
-                prefetch: true,
-                ..library
-            },
-        ),
-        tc(
-            "6q: step 6p with 16 of k per step",
-            TensorCores {
-                direct: both,
-                prefetch: true,
-                ..step4
-            },
-        ),
-        tc(
-            "6a: step 5 with A from memory, B's tile",
-            TensorCores {
-                direct: [true, false],
-                ..library
-            },
-        ),
-        tc(
-            "6b: step 5 with B from memory, A's tile",
-            TensorCores {
-                direct: [false, true],
-                ..library
-            },
-        ),
-        tc(
-            "6c: step 2 (4 subgroups × 4×4, 128×128) from memory, fragments prefetched",
-            TensorCores {
-                direct: both,
-                prefetch: true,
-                ..step2
-            },
-        ),
-        tc(
-            "6d: step 1 (8 subgroups × 4×2, 128×128) from memory, fragments prefetched",
-            TensorCores {
-                direct: both,
-                prefetch: true,
-                ..step1
-            },
-        ),
-        tc(
-            "7: step 6 with 64 of k per step",
-            TensorCores {
-                direct: both,
-                prefetch: false,
-                ..step7
-            },
-        ),
-        tc(
-            "7a: step 6a with 64 of k per step (B's tile 64×128)",
-            TensorCores {
-                direct: [true, false],
-                ..step7
-            },
-        ),
-        tc(
-            "7b: step 6b with 64 of k per step (A's tile 256×64)",
-            TensorCores {
-                direct: [false, true],
-                ..step7
-            },
-        ),
-        tc(
-            "7c: step 7a, B's copies not held in registers",
-            TensorCores {
-                direct: [true, false],
-                prefetch: false,
-                ..step7
-            },
-        ),
-        tc(
-            "7d: step 7a, grouped order (8)",
-            TensorCores {
-                direct: [true, false],
-                order: Raster::Grouped(8),
-                ..step7
-            },
-        ),
-        tc(
-            "8: the library's fragment kernel: A from memory, B's tile 128×128, 128 of k per step",
-            step8,
-        ),
-        tc(
-            "8b: step 8, B's copies not held in registers",
-            TensorCores {
-                prefetch: false,
-                ..step8
-            },
-        ),
-        tc(
-            "9: step 8, B's copies in 16-byte moves (mat2x4<f16> from memory)",
-            step9(),
-        ),
-        tc(
-            "9b: step 9, B's copies not held in registers",
-            TensorCores {
-                prefetch: false,
-                ..step9()
-            },
-        ),
-        tc(
-            "9s: step 7a (B's tile 64×128), B's copies in 16-byte moves",
-            TensorCores {
-                direct: [true, false],
-                b_loads: TcBLoads64Wide::THREAD_VALUES,
-                ..step7
-            },
-        ),
-        tc(
-            "9t: step 5 (both tiles, 32 of k), both copies in 16-byte moves",
-            step9_tiled(),
+        fragments(
+            "5 (library, fragments): 8's fallback, both tiles, 32 of k (`tensor_cores_tiled()`)",
+            gemm::tensor_cores_tiled(),
         ),
         (
             "scalar f16",

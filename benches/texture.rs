@@ -14,8 +14,9 @@
 //! - Wii U (2-D thin-1, swizzle 0x500) against `wiiu_swizzle` 0.3's whole-surface read
 //!   (`Gx2Surface::deswizzle`, allocating; RGBA8 and BC3, GX2 having no BC7).
 //!
-//! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; `main`
-//! prints each function's ratio against the crate in the same direction.
+//! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; each
+//! surface's rows (each function's ratio against the crate in the same direction) are
+//! printed as soon as its group has run, and `main` prints the whole table at the end.
 
 mod common;
 
@@ -141,6 +142,8 @@ fn n3ds_into(surface: &Surface, src: &[u8], dst: &mut [u8]) {
 /// compared with (`None`: the anchor itself, or none).
 type Names = Vec<(String, Option<String>)>;
 
+/// Times our functions in a case's group beside its anchors, closes the group and prints
+/// the case's rows of the summary.
 fn ours(
     (group_name, mut criterion, mut names): Group<'_>,
     surface: &Surface,
@@ -179,7 +182,14 @@ fn ours(
     });
     add("swizzle_deswizzle_all", anchors[1]);
     criterion.finish();
-    (group_name, names)
+    let case = (group_name, names);
+    if is_benchmark_run() {
+        println!(
+            "\n{}",
+            summary(std::slice::from_ref(&case), common::started())
+        );
+    }
+    case
 }
 
 /// A case's group as it is being filled: its name, the criterion group and the names of
@@ -473,7 +483,7 @@ fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(10);
     let cases = benches(&mut criterion);
     criterion.final_summary();

@@ -137,7 +137,7 @@ fn summary(ran: &[(String, Vec<String>)], since: SystemTime) -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
+    let started = common::started();
     let mut criterion = common::criterion(20);
     let ran = benches(&mut criterion);
     criterion.final_summary();

@@ -1,12 +1,12 @@
 //! The cost model of the scalar GEMM's workgroup-memory traffic (`swizzle::gpu::ShareCost`,
 //! `Gemm::share_cost`), without a GPU: its counts on the four A tiles the GEMM bench times
-//! (the library's `GemmA` and `benches/common/gemm_tiles.rs`), each derived by hand below,
+//! (the library's `GemmA` and `tests/common/gemm_tiles.rs`), each derived by hand below,
 //! and the order it ranks them in. The bench measured `APadded` ≥ `GemmA` > `AColumns` >
 //! `ARows` (BENCHMARKS.md, "GEMM"); the model puts `GemmA` first since its stores take their
 //! constants as immediates, which gained `GemmA` 0.3 % where `APadded` stays about 1 %
 //! ahead: what `GemmA` still pays is not in the model.
 
-#[path = "../benches/common/gemm_tiles.rs"]
+#[path = "common/gemm_tiles.rs"]
 mod gemm_tiles;
 
 use gemm_tiles::{AColumns, APadded, ARows};

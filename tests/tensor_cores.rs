@@ -1,9 +1,10 @@
 //! The tensor-core GEMM's WGSL (`swizzle::gemm::tensor_cores`), without a GPU: validated by
 //! naga with the cooperative-matrix capability at odd and tile-multiple sizes: the library's
-//! layouts with and without `prefetch`, a double-buffered 128 × 128 variant, and f16
+//! layouts with and without `prefetch`, operands straight from memory, and f16
 //! accumulators; and each variant's own WGSL run on the CPU (`wgsl-eval`: workgroups in
 //! lockstep, cooperative matrices per subgroup, races and out-of-bounds accesses reported)
-//! against a CPU GEMM at odd sizes and at a tile multiple.
+//! against a CPU GEMM at odd sizes and at a tile multiple. The designs the library did not
+//! adopt are the lab's, and so are their tests (`lab/tests/designs.rs`).
 
 use half::f16;
 use swizzle::gpu::{Accumulate, TensorCores};
@@ -12,16 +13,6 @@ use swizzle::gpu::{Accumulate, TensorCores};
 mod spirv_eval;
 #[path = "common/stored.rs"]
 mod stored;
-#[path = "../benches/common/tc_cm2.rs"]
-mod tc_cm2;
-#[path = "../benches/common/tc_split.rs"]
-mod tc_split;
-#[path = "../benches/common/tc_step1.rs"]
-mod tc_step1;
-#[path = "../benches/common/tc_stream.rs"]
-mod tc_stream;
-#[path = "../benches/common/tc_wide.rs"]
-mod tc_wide;
 
 fn validate(wgsl: &str) -> naga::Module {
     let module = naga::front::wgsl::parse_str(wgsl)
@@ -53,7 +44,6 @@ fn variants() -> Vec<TensorCores<'static>> {
             prefetch: false,
             ..library
         },
-        tc_step1::step1(),
         TensorCores {
             accumulate: Accumulate::F16,
             ..library
@@ -75,39 +65,7 @@ fn variants() -> Vec<TensorCores<'static>> {
             direct: [false, true],
             ..library
         },
-        tc_wide::step9(),
-        tc_wide::step9_tiled(),
     ]
-}
-
-#[test]
-fn sixteen_byte_copies_read_mat2x4_and_write_two_vec4_entries() {
-    // Rows of A and B whole runs of 8 f16: the copies move 16 bytes.
-    let wgsl = tc_wide::step9_tiled().wgsl([512, 256, 128]).expect("WGSL");
-    assert!(
-        wgsl.contains("var<storage, read> a: array<mat2x4<f16>>")
-            && wgsl.contains("var<storage, read> b: array<mat2x4<f16>>"),
-        "{wgsl}"
-    );
-    assert!(
-        wgsl.contains("array<mat2x4<f16>, 4>") && wgsl.contains("][1];"),
-        "{wgsl}"
-    );
-    assert!(wgsl.contains("a_tile0: array<vec4<f16>"), "{wgsl}");
-    // A from memory keeps its `vec4<f16>` view; only B's copies widen.
-    let wgsl = tc_wide::step9().wgsl([512, 256, 128]).expect("WGSL");
-    assert!(
-        wgsl.contains("var<storage, read> a: array<vec4<f16>>")
-            && wgsl.contains("var<storage, read> b: array<mat2x4<f16>>"),
-        "{wgsl}"
-    );
-    // n = 36 is no multiple of 8: B's copies fall back to `vec4<f16>` moves.
-    let wgsl = tc_wide::step9_tiled().wgsl([130, 36, 72]).expect("WGSL");
-    assert!(
-        wgsl.contains("var<storage, read> a: array<mat2x4<f16>>")
-            && wgsl.contains("var<storage, read> b: array<vec4<f16>>"),
-        "{wgsl}"
-    );
 }
 
 #[test]
@@ -257,13 +215,10 @@ fn operand(count: usize, seed: u64) -> Vec<f16> {
 fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
     // Odd sizes (partial tiles on every side, k off the fragments and the steps), and a
     // multiple of every variant's tiles (where operands come straight from memory).
-    // The last: partial tiles whose rows are whole 16-byte moves (the wide copies' zeros).
-    let wide = || vec![tc_wide::step9(), tc_wide::step9_tiled()];
     for (shape @ [m, n, k], variants) in [
         ([37, 50, 29], variants()),
         ([130, 70, 48], variants()),
         ([256, 128, 128], variants()),
-        ([130, 72, 40], wide()),
     ] {
         let a = operand(m * k, 1);
         let b = operand(k * n, 2);
@@ -323,104 +278,17 @@ fn le_bytes(values: &[f16]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-/// Runs `module` on the CPU evaluator over `[x, y]` workgroups for A (`m × k`) and B
-/// (`k × n`) of small integers, and asserts C equal to the CPU's (every f32 sum is exact).
-fn exact_on_the_evaluator(
-    label: &str,
-    module: &naga::Module,
-    [gx, gy]: [u32; 2],
-    [m, n, k]: [usize; 3],
-) {
-    let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
-    let mut buffers = wgsl_eval::Buffers::new();
-    buffers.bind(0, 0, le_bytes(&a));
-    buffers.bind(0, 1, le_bytes(&b));
-    buffers.bind(0, 2, f32::NAN.to_le_bytes().repeat(m * n));
-    wgsl_eval::dispatch(module, "main", [gx, gy, 1], &mut buffers)
-        .unwrap_or_else(|e| panic!("{label}: {e}"));
-    let c: Vec<f32> = buffers
-        .get(0, 2)
-        .expect("C")
-        .chunks_exact(4)
-        .map(|word| f32::from_le_bytes(word.try_into().unwrap()))
-        .collect();
-    for i in 0..m {
-        for j in 0..n {
-            let sum: f32 = (0..k)
-                .map(|p| a[i * k + p].to_f32() * b[p * n + j].to_f32())
-                .sum();
-            assert_eq!(c[i * n + j], sum, "{label}, {m} × {n} × {k}: C[{i}][{j}]");
-        }
-    }
-}
-
-/// Issue 25's designs a (private regions, subgroup barriers) and b (fragments from storage,
-/// two sets): validated by naga with subgroup barriers, then run on the CPU evaluator
-/// against an exact CPU GEMM (small integers: every f32 sum is exact) on 3 × 2 workgroups
-/// and four steps of k. The evaluator has no subgroup barriers: they run as workgroup
-/// barriers, which is stronger only where a kernel's control flow is uniform over the
-/// workgroup, as theirs is; the races between lanes of a subgroup that a missing barrier
-/// would cause are still reported.
-#[test]
-fn the_streaming_designs_compute_the_gemm_on_the_cpu_evaluator() {
-    for (label, design) in tc_stream::designs() {
-        let [bm, bn] = design.tile();
-        let [m, n, k] = [3 * bm, 2 * bn, 4 * design.ks];
-        assert!(design.workgroup_bytes() <= 48 * 1024, "{label}");
-        let wgsl = design.wgsl([m, n, k]);
-        let module = naga::front::wgsl::parse_str(&wgsl)
-            .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
-        tc_split::validator(naga::valid::ValidationFlags::all())
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
-        let lockstep = validate(&wgsl.replace("subgroupBarrier()", "workgroupBarrier()"));
-        exact_on_the_evaluator(label, &lockstep, design.groups(m, n), [m, n, k]);
-    }
-}
-
-/// Issue 25's design d (producer and consumer subgroups, two stages, one workgroup barrier a
-/// step): naga 30's uniformity analysis rejects its cooperative operations under the
-/// role's branch (the reason the bench passes it to the driver as SPIR-V); validated with
-/// every other check and written to SPIR-V, it runs on the CPU evaluator (lockstep, races
-/// per barrier epoch) against an exact CPU GEMM on 3 × 2 workgroups and four steps of k.
-#[test]
-fn the_producer_consumer_designs_compute_the_gemm_on_the_cpu_evaluator() {
-    for (label, design) in tc_split::designs() {
-        let [bm, bn] = design.tile();
-        let [m, n, k] = [3 * bm, 2 * bn, 4 * design.ks];
-        assert!(design.workgroup_bytes() <= 48 * 1024, "{label}");
-        let wgsl = design.wgsl([m, n, k]);
-        let module = naga::front::wgsl::parse_str(&wgsl).expect("WGSL parses");
-        let rejected = tc_split::validator(naga::valid::ValidationFlags::all())
-            .validate(&module)
-            .expect_err("naga's uniformity analysis accepts cooperative operations by role");
-        assert!(
-            format!("{rejected:?}").contains("COOP_OPS"),
-            "{label}: {rejected:?}"
-        );
-        let (module, _) = tc_split::validate(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
-        // The bench's route to the driver: naga writes the module's SPIR-V.
-        let words = tc_split::spirv(&wgsl).unwrap_or_else(|e| panic!("{label}: {e}"));
-        assert_eq!(
-            words.first(),
-            Some(&0x0723_0203),
-            "{label}: SPIR-V's magic number"
-        );
-        exact_on_the_evaluator(label, &module, design.groups(m, n), [m, n, k]);
-    }
-}
-
 /// The GEMM on workgroup-scope cooperative matrices (`WorkgroupMatrices::spirv`: tensor
 /// loads and stores of `VK_NV_cooperative_matrix2`, written word by word) on the CPU
 /// interpreter of that subset (`tests/common/spirv_eval.rs`: one logical invocation per
 /// workgroup; ids, sections, matrix shapes and slices checked; an element outside an
 /// unclamped tensor an error) against an exact CPU GEMM (small integers: every f32 sum is
-/// exact; C starts as NaNs). Every design of the bench is parsed and checked; the library's
-/// runs at shapes of whole tiles (two loop iterations, and a band of rows its raster cuts
-/// short), at odd shapes whose edges the layouts clamp, and in every storage order (a
-/// transposed operand read through a view); one design per raster and per unrolling runs
-/// too. A bad tile is refused; an opcode outside the subset and a workgroup past an
-/// unclamped C are errors of the interpreter.
+/// exact; C starts as NaNs). The library's design runs at shapes of whole tiles (two loop
+/// iterations, and a band of rows its raster cuts short), at odd shapes whose edges the
+/// layouts clamp, and in every storage order (a transposed operand read through a view).
+/// A bad tile is refused; an opcode outside the subset and a workgroup past an unclamped C
+/// are errors of the interpreter. (The lab's tile shapes, rasters and unrollings are its
+/// own test's.)
 #[test]
 fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     use swizzle::gpu::{Stored, WorkgroupMatrices};
@@ -547,21 +415,6 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             sums,
             (&ones, &b),
         );
-    }
-    // The bench's designs: each parsed; one per raster and unrolling run at whole tiles.
-    const RUN: [&str; 5] = ["e4", "e5", "e12", "e15", "e27"];
-    for (label, design) in tc_cm2::designs() {
-        let [bm, bn, bk] = design.tile;
-        let shape = [3 * bm, 2 * bn, 2 * design.unroll * bk];
-        match RUN.contains(&label.split(':').next().unwrap_or_default()) {
-            true => run(label, &design, shape, [Stored::RowMajor; 2]),
-            false => {
-                let words = design
-                    .spirv(shape, [Stored::RowMajor; 2], Accumulate::F32)
-                    .unwrap_or_else(|e| panic!("{label}: {e}"));
-                spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
-            }
-        }
     }
     for bad in [
         WorkgroupMatrices {

@@ -1,8 +1,10 @@
-//! What every bench needs: one criterion setting and, for its summary, criterion's
-//! estimates from this run, read back from disk, and whether this is a benchmark run at all.
+//! What every bench needs: one criterion setting (and its quick pass) and, for its summary,
+//! criterion's estimates from this run, read back from disk, and whether this is a
+//! benchmark run at all.
 
 use criterion::Criterion;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
 /// Where criterion writes its results: `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
@@ -81,12 +83,25 @@ pub fn is_benchmark_run() -> bool {
     has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
 }
 
-/// Criterion as the benches run it: 1 s of warm-up, 2 s of measurement, `samples` samples,
-/// then the command line's options.
+/// When this run started (the first call's time): criterion's estimates older than this
+/// are from an earlier run.
+pub fn started() -> SystemTime {
+    static STARTED: OnceLock<SystemTime> = OnceLock::new();
+    *STARTED.get_or_init(SystemTime::now)
+}
+
+/// Criterion as the benches run it: 1 s of warm-up, 2 s of measurement, `samples` samples;
+/// with `SWIZZLE_BENCH_QUICK=1`, a quick pass for the summary's shape (0.2 s, 0.5 s, 10
+/// samples: noisier medians); then the command line's options.
 pub fn criterion(samples: usize) -> Criterion {
+    let quick = std::env::var("SWIZZLE_BENCH_QUICK").is_ok_and(|v| v == "1");
+    let (warm_up, measurement, samples) = match quick {
+        true => (200, 500, 10),
+        false => (1000, 2000, samples),
+    };
     Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(warm_up))
+        .measurement_time(Duration::from_millis(measurement))
         .sample_size(samples)
         .configure_from_args()
 }

@@ -1,6 +1,6 @@
-//! A matrix as a GEMM operand lies in memory, shared by the GEMM tests and the tensor-core
-//! bench: included with `#[path = "common/stored.rs"] mod stored;` (from benches/,
-//! `../tests/common/..`).
+//! A matrix as a GEMM operand lies in memory, shared by the GEMM tests, the tensor-core
+//! bench and the lab: included with `#[path = "common/stored.rs"] mod stored;` (from
+//! benches/, `../tests/common/..`; from lab/, `../../tests/common/..`).
 
 use swizzle::gpu::Stored;
 

@@ -289,7 +289,7 @@ mod tests {
     use swizzle_core::plans::kernel::Plan;
     use swizzle_core::simd::ELEMENT_SIZES;
 
-    include!("../../../benches/common/kernels.rs");
+    include!("../../../tests/common/kernels.rs");
 
     /// The plans of the kernel bench's kernels, as the front end checks them.
     fn bench_plans() -> Vec<(String, Plan)> {

@@ -7,7 +7,7 @@
 //! matrices are spread over the subgroups and how the loads are staged.
 //!
 //! These are the tile shapes, invocations, unrolling and rasters the stream bench compares
-//! (`tensor_gemm -- stream`). Designs e16, e19, e20 (loads marked 16-byte aligned) and
+//! (`tensor_designs -- stream`). Designs e16, e19, e20 (loads marked 16-byte aligned) and
 //! e22–e26 (each step's operands loaded one step ahead), which the library does not write,
 //! were measured with the bench's own SPIR-V writer, at f52852e (BENCHMARKS.md).
 

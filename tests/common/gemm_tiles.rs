@@ -1,5 +1,6 @@
 //! The A tiles the GEMM bench times beside the library's (`swizzle::gemm::GemmA`), shared
-//! with the test of the cost model that ranks them (tests/gemm_cost.rs).
+//! by the test of the cost model that ranks them (tests/gemm_cost.rs) and the bench
+//! (`#[path = "../tests/common/gemm_tiles.rs"]` in benches/gemm.rs).
 
 swizzle::layout! {
     /// The library's A tile (`swizzle::gemm::GemmA`) without its XOR: k-major rows of 128

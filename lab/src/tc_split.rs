@@ -13,14 +13,14 @@
 //! (only `workgroup_id`, `num_workgroups` and uniform or read-only memory are uniform), so
 //! cooperative operations under a branch on `local_invocation_index / 32` (or on the
 //! `subgroup_id` builtin, or on `subgroupBroadcastFirst(…)`) fail with
-//! "Required uniformity of control flow for UniformityRequirements(COOP_OPS) in [..] is not
-//! fulfilled because of Expression([0])". The branch is uniform per subgroup, which is all
+//! "Required uniformity of control flow for UniformityRequirements(COOP_OPS) in \[..\] is
+//! not fulfilled because of Expression(\[0\])". The branch is uniform per subgroup, which is all
 //! SPIR-V's cooperative matrices (subgroup scope) need, so the bench validates the module
 //! with every check but control-flow uniformity ([`validate`]), writes its SPIR-V with naga
 //! and hands that to wgpu as a passthrough shader (`tc_probe::Shader::Spirv`).
 //!
 //! Shapes must be multiples of the workgroup tile and of `ks` (no edge handling: probes).
-//! Pure text and naga, so that `tests/tensor_cores.rs` runs them on the CPU evaluator.
+//! Pure text and naga, so that the lab's `tests/designs.rs` runs them on the CPU evaluator.
 
 use crate::tc_stream::{Copies, HEADER, Slice, accumulators, multiply_from_tiles, store};
 

@@ -1,6 +1,6 @@
 //! Design step 1 of the tensor-core GEMM (the first version: a 128 × 128 tile of C,
-//! double-buffered), in one place for the bench that measures it (`tensor_gemm`) and the
-//! test that validates its WGSL (`tensor_cores`).
+//! double-buffered), in one place for the bench that measures it (`tensor_designs`) and
+//! the test that validates its WGSL (`designs`).
 
 use swizzle::gpu::TensorCores;
 

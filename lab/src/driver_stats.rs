@@ -1,4 +1,4 @@
-//! What the driver made of a kernel, for the benches' `-- stats` mode: the statistics of its
+//! What the driver made of a kernel, for the lab's `-- stats` modes: the statistics of its
 //! compute pipeline's executables (`VK_KHR_pipeline_executable_properties`), which wgpu does
 //! not expose. NVIDIA's driver reports, per executable, the registers each invocation holds,
 //! its shared and local (spilled) memory, its binary's size and more: what the SPIR-V or WGSL
@@ -167,7 +167,7 @@ impl Driver {
             .map_err(|e| format!("the statistics device did not open: {e}"))?;
         let executables = ash::khr::pipeline_executable_properties::Device::new(&raw, &device);
 
-        // Storage buffers at bindings 0–3 of set 0: every kernel of the benches binds at most
+        // Storage buffers at bindings 0–3 of set 0: every kernel of the lab's benches binds at most
         // that many (a layout may hold bindings the shader does not use).
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..4)
             .map(|binding| {
@@ -226,7 +226,6 @@ impl Driver {
 
     /// The statistics of WGSL `wgsl`'s entry point `main`, written to SPIR-V as wgpu-hal
     /// writes it (bounds checks by clamping where `bounds_checks`, else none).
-    #[allow(dead_code)] // The tensor-core bench's kernels are SPIR-V.
     pub fn wgsl(&self, wgsl: &str, bounds_checks: bool) -> Result<Vec<Statistic>, String> {
         use naga::back::spv;
         use naga::proc::{BoundsCheckPolicies, BoundsCheckPolicy};

@@ -742,7 +742,7 @@ fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
 }
 
 /// Runs `shader` on `groups` workgroups for A (`m × k`) and B (`k × n`), returns C, then
-/// times it as [`time`] does (0.5 s of warm-up, the mean of 10 dispatches, wall clock).
+/// times it as `time` does (0.5 s of warm-up, the mean of 10 dispatches, wall clock).
 pub fn run_and_time(
     shader: Shader,
     groups: [u32; 2],

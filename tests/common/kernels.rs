@@ -1,7 +1,8 @@
 // The kernel bench's layouts and kernels (benches/kernel.rs), one block for every place that
 // needs them: `kernel_layouts!(swizzle::layout)` compiles them, and
 // `kernel_layouts!(stringify)` is their text, for the front end (the runtime's test that
-// the generated rows and the interpreted networks build the same controls).
+// the generated rows and the interpreted networks build the same controls, in
+// runtime/src/kernel/network.rs). Beside the tests, so that no test compiles bench code.
 
 /// Hands the kernel bench's `layout!` block to the macro `$then`.
 macro_rules! kernel_layouts {

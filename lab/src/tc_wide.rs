@@ -1,7 +1,7 @@
 //! Design step 9 of the tensor-core GEMM: 16-byte copies (each thread moves runs of 8 f16,
 //! read from memory as one `mat2x4<f16>` and written as two `vec4<f16>` entries of the
-//! tile), in one place for the bench that measures it (`tensor_gemm`) and the test that
-//! evaluates its WGSL (`tensor_cores`). Only the copies' thread-value layouts change: runs
+//! tile), in one place for the bench that measures it (`tensor_designs`) and the test
+//! that evaluates its WGSL (`designs`). Only the copies' thread-value layouts change: runs
 //! of 8 along the tile's rows (`v: 8`) instead of 4, half as many moves per thread.
 
 use swizzle::gpu::TensorCores;

@@ -17,7 +17,7 @@
 //! tiles are rastered together (L2 reuse; 0: row by row). Shapes must be multiples of the
 //! workgroup tile and of `ks` (no edge handling: these are probes). Bindings as the
 //! library's: A `m × k` and B `k × n` row-major as `array<vec4<f16>>`, C `m × n` f32.
-//! Pure text, so that `tests/tensor_cores.rs` runs them on the CPU evaluator.
+//! Pure text, so that the lab's `tests/designs.rs` runs them on the CPU evaluator.
 
 /// One design's parameters.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,1065 @@
+//! The tensor-core GEMM's design history: every design step of the f16 GEMM on cooperative
+//! matrices (tensor cores) beside the library's kernels (`swizzle::gemm::tensor_cores`),
+//! against cuBLAS HGEMM (`python3 benches/cublas_hgemm.py > hgemm.txt` at the root;
+//! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`) and against the scalar f16 kernel (the same `Gemm`
+//! without tensor-core layouts). The library's kernels alone are the root's
+//! `benches/tensor_gemm.rs`. Run with `cargo bench -p swizzle-lab --bench tensor_designs`
+//! (`-- <mode>` for the modes below). Prints the adapter's cooperative-matrix configurations
+//! first. Every result is checked against the CPU before it is timed (small integers, so
+//! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements above);
+//! the f16-accumulator variant is not exact, and its largest error is printed instead.
+//!
+//! `SWIZZLE_TC_SHAPES` (default `1024,2048,4096,8192,8192x8192x1024`), `SWIZZLE_BENCH_RUNS`
+//! (default 20). `-- probe`: which cooperative-matrix constructs the driver takes;
+//! `-- profile`: step 3's kernel with a stage left out; `-- ceiling` (then nothing else):
+//! the path's ceiling at 4096 and 8192 (multiply-adds on fragments in registers, fragment
+//! loads from workgroup tiles, and the library's and the tiled designs without their
+//! copies or multiply-adds; `src/tc_probe.rs`); `-- stream` (then nothing else): issue
+//! 25's designs with private workgroup regions per subgroup and with fragments straight
+//! from storage (`src/tc_stream.rs`), and with producer and consumer subgroups
+//! (`src/tc_split.rs`, passed to the driver as SPIR-V) beside the library's kernel, each
+//! checked exact and timed at 4096³ and 8192³ on one harness (`SWIZZLE_TC_VARIANTS` picks
+//! them by label up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their
+//! multiply-adds and without their fetches); `-- stats` (then nothing else): what the
+//! driver made of the workgroup-scope kernels, registers, shared and local memory
+//! (`src/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`).
+
+use std::time::Duration;
+use swizzle::gemm;
+use swizzle::gpu::{
+    Accumulate, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores,
+    f16,
+};
+use swizzle::raster::Raster;
+
+swizzle::layout! {
+    /// Design step 2: four subgroups (2 × 2) of 4 × 4 fragments each (64 × 64 of C per
+    /// subgroup: 8 fragment loads for 16 multiply-adds per 16 of k), 128 threads.
+    pub threads TcFragments4 {
+        tile [fi: 8, fj: 8];
+        unmerge fi -> [wr: 2, fr: 4];
+        unmerge fj -> [wc: 2, fc: 4];
+        threads [wr, wc];
+        values [fr, fc];
+    }
+    /// A's loads for 128 threads: eight `vec4<f16>`s each, 16 rows apart.
+    pub threads TcALoads128 {
+        tile [m: 128, k: 32];
+        unmerge m -> [mr: 8, mh: 2, ml: 8];
+        unmerge k -> [kv: 8, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    /// B's loads for 128 threads: eight `vec4<f16>`s each, 4 rows apart.
+    pub threads TcBLoads128 {
+        tile [k: 32, n: 128];
+        unmerge k -> [kr: 8, ks: 4];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+    /// Four subgroups' stages.
+    pub layout TcCStage4 {
+        memory [s: 4, r: 16, c: 16] strides [320, 20, 1];
+        coords [s, r, c];
+    }
+
+
+    /// Design step 4: the library's 256 × 128 tile and fragments with k in steps of 16,
+    /// double-buffered (two copies of both tiles fit 48 KiB at this depth). A's tile rows
+    /// padded to 24 f16 (12 words: eight rows on banks 0, 12, 24, 4, 16, 28, 8, 20).
+    pub layout TcA16 {
+        memory [m: 256, k: 16] strides [24, 1];
+        coords [m, k];
+    }
+    pub layout TcB16 {
+        memory [k: 16, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    pub threads TcALoads16 {
+        tile [m: 256, k: 16];
+        unmerge m -> [mr: 4, mh: 8, ml: 8];
+        unmerge k -> [kv: 4, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads16 {
+        tile [k: 16, n: 128];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+    /// Design step 7: 64 of k per step (the tiles' k; with A straight from memory only
+    /// B's tile is in workgroup memory, 17 KiB). B's rows padded to 136 f16 as the
+    /// library's, A's to 72 (36 words: eight rows on banks 0, 4, …, 28).
+    pub layout TcA64 {
+        memory [m: 256, k: 64] strides [72, 1];
+        coords [m, k];
+    }
+    pub layout TcB64 {
+        memory [k: 64, n: 128] strides [136, 1];
+        coords [k, n];
+    }
+    /// Step 9s: B's 64 × 128 tile (step 7a) loaded in 16-byte moves, four each.
+    pub threads TcBLoads64Wide {
+        tile [k: 64, n: 128];
+        unmerge k -> [kr: 4, ks: 16];
+        unmerge n -> [nv: 16, v: 8];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+    pub threads TcALoads64 {
+        tile [m: 256, k: 64];
+        unmerge m -> [mr: 16, mh: 2, ml: 8];
+        unmerge k -> [kv: 16, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    pub threads TcBLoads64 {
+        tile [k: 64, n: 128];
+        unmerge k -> [kr: 8, ks: 8];
+        unmerge n -> [nv: 32, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+
+}
+
+static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
+static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
+static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
+static TC_B16: swizzle::ir::Descriptor = TcB16::DESCRIPTOR;
+static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
+
+#[path = "../../tests/common/stored.rs"]
+mod stored;
+use swizzle_lab::tc_step1::{self, TC_A128};
+use swizzle_lab::tc_wide::{step9, step9_tiled};
+use swizzle_lab::{driver_stats, tc_cm2, tc_probe, tc_split, tc_stream};
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn shapes() -> Vec<[usize; 3]> {
+    env("SWIZZLE_TC_SHAPES")
+        .unwrap_or("1024,2048,4096,8192,8192x8192x1024".into())
+        .split(',')
+        .filter_map(|s| {
+            let parts: Vec<usize> = s.split('x').filter_map(|p| p.trim().parse().ok()).collect();
+            match parts[..] {
+                [n] => Some([n, n, n]),
+                [m, n, k] => Some([m, n, k]),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The library's f16 GEMM with A stored as `a_order` and the workgroup-scope matrices of
+/// `tile` and `unroll` (the library's raster).
+fn workgroup_variant(a_order: Stored, tile: [usize; 3], unroll: usize) -> Gemm<'static> {
+    let library = gemm::config_for(a_order, Stored::RowMajor);
+    Gemm {
+        operands: Operands::F16,
+        tensor_cores: library.tensor_cores.map(|tc| TensorCores {
+            workgroup: Some(swizzle::gpu::WorkgroupMatrices {
+                tile,
+                unroll,
+                ..gemm::workgroup_matrices()
+            }),
+            ..tc
+        }),
+        ..library
+    }
+}
+
+/// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as f16 in the storage orders
+/// `gemm` reads them in.
+fn operands_as_stored(
+    gpu: &Gpu,
+    gemm: &Gemm,
+    (a, b): (&[f32], &[f32]),
+    [m, n, k]: [usize; 3],
+) -> Result<(swizzle::gpu::Buffer<f16>, swizzle::gpu::Buffer<f16>), GpuError> {
+    let half = |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
+    Ok((
+        gpu.upload(&stored::as_stored(&half(a), [m, k], gemm.a_order))?,
+        gpu.upload(&stored::as_stored(&half(b), [k, n], gemm.b_order))?,
+    ))
+}
+
+/// Small integers, so that every f32 sum of products is exact.
+fn operand(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| (((i.wrapping_mul(2654435761) >> 7) + salt) % 9) as f32 - 4.0)
+        .collect()
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples.
+fn error(c: &[f32], a: &[f32], b: &[f32], shape: [usize; 3]) -> f32 {
+    errors(c, a, b, shape).0
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples, and the
+/// largest magnitude of an exact sum there.
+fn errors(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> (f32, f32) {
+    let element = |i: usize, j: usize| (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum::<f32>();
+    let samples: Vec<usize> = match m * n <= 1 << 21 {
+        true => (0..m * n).collect(),
+        false => (0..4096).map(|s| (s * 2654435761) % (m * n)).collect(),
+    };
+    samples.into_iter().fold((0.0, 0.0), |(err, most), x| {
+        let exact = element(x / n, x % n);
+        (err.max((c[x] - exact).abs()), most.max(exact.abs()))
+    })
+}
+
+/// Whether C's error is within what its sums' type allows: none for f32 sums (every sum of
+/// these small integers is exact); for f16 sums, one rounding per multiply-add of 16 k, each
+/// at most half an f16 ulp of a partial sum, taken as twice the largest exact sum (these
+/// mixed-sign operands' partial sums stay near their totals).
+fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
+    let sums = gemm.tensor_cores.map(|tc| tc.accumulate);
+    match sums {
+        Some(Accumulate::F16) => {
+            let ulp = |x: f32| 2f32.powi((2.0 * x).max(1.0).log2().floor() as i32 - 10);
+            err <= k.div_ceil(16) as f32 * ulp(most) / 2.0
+        }
+        _ => err == 0.0,
+    }
+}
+
+/// `gemm` summing in f16 on workgroup-scope matrices (a labelled variant: a coarser C).
+fn f16_sums(gemm: Gemm<'static>) -> Gemm<'static> {
+    Gemm {
+        tensor_cores: gemm.tensor_cores.map(|tc| TensorCores {
+            accumulate: Accumulate::F16,
+            ..tc
+        }),
+        ..gemm
+    }
+}
+
+/// Parts of a design's kernel for a profile (their C is wrong: timed only): without the
+/// multiply-adds, and without the k-loop's fetches from storage (the puts store the
+/// prologue's registers or fragments again).
+fn parts(wgsl: &str) -> [(&'static str, String); 2] {
+    let keep = |drop: &dyn Fn(&str) -> bool| -> String {
+        wgsl.lines()
+            .filter(|l| !drop(l.trim_start()))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    [
+        (
+            "without the multiply-adds",
+            keep(&|l| l.contains("coopMultiplyAdd")),
+        ),
+        (
+            "without the k-loop's fetches",
+            keep(&|l| {
+                ["ra", "rb", "fa", "fb"].iter().any(|r| l.starts_with(r)) && l.contains("step")
+            }),
+        ),
+    ]
+}
+
+/// A kernel's code for a shape: WGSL, or `tc_cm2`'s SPIR-V words.
+enum Code {
+    Wgsl(String),
+    Coopmat2(Vec<u32>),
+}
+
+/// A kernel's code and dispatch (`[x, y]` workgroups) for a shape.
+type KernelAt = dyn Fn([usize; 3]) -> (Code, [u32; 2]);
+
+/// A design of `-- stream`: its label, whether its WGSL goes to the driver as SPIR-V
+/// (`tc_split::spirv`, for the WGSL that naga's uniformity analysis rejects), and its
+/// kernel.
+type Design = (String, bool, Box<KernelAt>);
+
+/// `code` run on `groups` (`tc_probe::run_and_time`), WGSL through SPIR-V where
+/// `passthrough`.
+fn run_design(
+    code: &Code,
+    passthrough: bool,
+    groups: [u32; 2],
+    shape: [usize; 3],
+    (a, b): (&[f16], &[f16]),
+    timed: bool,
+) -> Result<(Vec<f32>, Option<f64>), String> {
+    let words;
+    let shader = match code {
+        Code::Wgsl(wgsl) if !passthrough => tc_probe::Shader::Wgsl(wgsl),
+        Code::Wgsl(wgsl) => {
+            words = tc_split::spirv(wgsl)?;
+            tc_probe::Shader::Spirv(&words)
+        }
+        Code::Coopmat2(words) => tc_probe::Shader::Coopmat2(words),
+    };
+    tc_probe::run_and_time(shader, groups, shape, a, b, timed)
+}
+
+/// cuBLAS's TFLOP/s at `shape` from `benches/cublas_hgemm.py`'s output (`results`): its line
+/// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults) or
+/// `hgemm_f32reduce`.
+fn cublas(results: &str, name: &str, shape: [usize; 3]) -> Option<f64> {
+    results.lines().find_map(
+        |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [clock, m, n, k, _, tflops] if clock == name => {
+                let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
+                (at == shape).then(|| tflops.parse().ok()).flatten()
+            }
+            _ => None,
+        },
+    )
+}
+
+/// `-- stream`: issue 25's designs a and b (`src/tc_stream.rs`), d (`src/tc_split.rs`,
+/// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
+/// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
+/// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096
+/// sampled elements) before it is timed at 4096³ and 8192³.
+fn stream(hgemm: &str) -> Result<(), GpuError> {
+    // The timed shapes: `SWIZZLE_TC_SHAPES` where given, else 4096³ and 8192³.
+    let timed_shapes = match env("SWIZZLE_TC_SHAPES") {
+        Some(_) => shapes(),
+        None => vec![[4096; 3], [8192; 3]],
+    };
+    let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+    let mut designs: Vec<Design> = Vec::new();
+    designs.push((
+        "8: the library's fragment kernel".into(),
+        false,
+        Box::new(|[m, n, k]: [usize; 3]| {
+            let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
+            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
+        }),
+    ));
+    for (label, design) in tc_stream::designs() {
+        println!(
+            "{label}: {} bytes of workgroup memory",
+            design.workgroup_bytes()
+        );
+        let kernel = move |shape: [usize; 3]| {
+            (
+                Code::Wgsl(design.wgsl(shape)),
+                design.groups(shape[0], shape[1]),
+            )
+        };
+        if label.starts_with("a1:") {
+            designs.push((
+                "a1s: a1 as SPIR-V passed through (design d's route)".into(),
+                true,
+                Box::new(kernel),
+            ));
+        }
+        designs.push((label.into(), false, Box::new(kernel)));
+    }
+    for (label, design) in tc_split::designs() {
+        println!(
+            "{label}: {} bytes of workgroup memory, {} invocations",
+            design.workgroup_bytes(),
+            design.threads()
+        );
+        designs.push((
+            label.into(),
+            true,
+            Box::new(move |shape: [usize; 3]| {
+                (
+                    Code::Wgsl(design.wgsl(shape)),
+                    design.groups(shape[0], shape[1]),
+                )
+            }),
+        ));
+    }
+    for (label, design) in tc_cm2::designs() {
+        designs.push((
+            label.into(),
+            false,
+            Box::new(move |[m, n, k]: [usize; 3]| {
+                let words = design
+                    .spirv([m, n, k], [Stored::RowMajor; 2], Accumulate::F32)
+                    .expect("the design's words");
+                (
+                    Code::Coopmat2(words),
+                    design.groups([m, n]).map(|g| g as u32),
+                )
+            }),
+        ));
+    }
+    let key = |label: &str| -> String {
+        let key = label.split(':').next().unwrap_or(label);
+        key.trim_end_matches(" (library)").to_owned()
+    };
+    let wanted = env("SWIZZLE_TC_VARIANTS");
+    println!(
+        "\n| kernel | 4096³ TFLOP/s | × cuBLAS | 8192³ TFLOP/s | × cuBLAS |\n|---|---:|---:|---:|---:|"
+    );
+    for (label, passthrough, design) in &designs {
+        if wanted
+            .as_ref()
+            .is_some_and(|w| !w.split(',').any(|w| w.trim() == key(label)))
+        {
+            continue;
+        }
+        let mut cells = String::new();
+        for shape in std::iter::once([256, 256, 128]).chain(timed_shapes.iter().copied()) {
+            let [m, n, k] = shape;
+            let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+            let (code, groups) = design(shape);
+            let timed = m > 256;
+            if !timed {
+                println!("{label}: dispatch {groups:?} at {shape:?}");
+            }
+            let ran = run_design(
+                &code,
+                *passthrough,
+                groups,
+                shape,
+                (&half(&a), &half(&b)),
+                timed,
+            );
+            match ran {
+                Err(e) => {
+                    println!("{label} at {shape:?}: {e}");
+                    cells.push_str(" – | – |");
+                    if !timed {
+                        break;
+                    }
+                }
+                Ok((c, ms)) => {
+                    let err = error(&c, &a, &b, shape);
+                    let nan = c.iter().any(|x| x.is_nan());
+                    println!("check {m}x{n}x{k} {label}: max error {err}, NaN left: {nan}");
+                    if err != 0.0 || nan {
+                        println!("WRONG RESULT: {label} at {shape:?}");
+                        cells.push_str(" wrong | – |");
+                        break;
+                    }
+                    if let Some(ms) = ms {
+                        let t = 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
+                        let ratio = cublas(hgemm, "hgemm", shape)
+                            .map_or("–".into(), |h| format!("{:.2}×", t / h));
+                        println!("time {m}x{n}x{k} {label}: {ms:.3} ms, {t:.1} TFLOP/s, {ratio}");
+                        cells.push_str(&format!(" {t:.1} | {ratio} |"));
+                    }
+                }
+            }
+        }
+        println!("| {label} |{cells}");
+    }
+    // Profiles (timed only; their C is wrong): the designs `SWIZZLE_TC_PROFILE` names.
+    let profiled = env("SWIZZLE_TC_PROFILE").unwrap_or_default();
+    for (label, passthrough, design) in &designs {
+        let key = key(label);
+        if !profiled.split(',').any(|w| w.trim() == key) {
+            continue;
+        }
+        for n in [4096, 8192] {
+            let shape = [n, n, n];
+            let (a, b) = (half(&operand(n * n, 1)), half(&operand(n * n, 5)));
+            let (Code::Wgsl(wgsl), groups) = design(shape) else {
+                println!("profile {n} {key}: WGSL designs only");
+                continue;
+            };
+            for (part, wgsl) in parts(&wgsl) {
+                let code = Code::Wgsl(wgsl);
+                match run_design(&code, *passthrough, groups, shape, (&a, &b), true) {
+                    Ok((_, Some(ms))) => println!(
+                        "profile {n} {key} {part}: {ms:.3} ms ({:.1} TFLOP/s equivalent)",
+                        2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+                    ),
+                    Ok(_) => {}
+                    Err(e) => println!("profile {n} {key} {part}: {e}"),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `-- stats`: what the driver made of the workgroup-scope kernels at 4096³ (registers,
+/// shared and local memory: `src/driver_stats.rs`), the library's and the designs the
+/// tables above measured beside it, spills suspected where they collapsed.
+fn driver_statistics() {
+    use swizzle::gpu::{Accumulate, WorkgroupMatrices};
+    let driver = match driver_stats::Driver::open() {
+        Ok(driver) => driver,
+        Err(why) => return println!("no driver statistics: {why}"),
+    };
+    let library = gemm::workgroup_matrices();
+    let design = |tile, unroll| WorkgroupMatrices {
+        tile,
+        unroll,
+        ..library
+    };
+    let rows = [Stored::RowMajor; 2];
+    let a_transposed = [Stored::Transposed, Stored::RowMajor];
+    let b_transposed = [Stored::RowMajor, Stored::Transposed];
+    let (f32_sums, f16_sums) = (Accumulate::F32, Accumulate::F16);
+    let kernels = [
+        ("10 (library): 128×256×32", library, rows, f32_sums),
+        ("10a: A stored transposed", library, a_transposed, f32_sums),
+        ("10b: B stored transposed", library, b_transposed, f32_sums),
+        ("10e: 64 of k", design([128, 256, 64], 2), rows, f32_sums),
+        ("e2: 128×128×64", design([128, 128, 64], 4), rows, f32_sums),
+        (
+            "e3: 256×128×64 (0.14×)",
+            design([256, 128, 64], 4),
+            rows,
+            f32_sums,
+        ),
+        (
+            "e7: 256×256×32 (0.05×)",
+            design([256, 256, 32], 4),
+            rows,
+            f32_sums,
+        ),
+        (
+            "e21: 128×256×128 (0.09×)",
+            design([128, 256, 128], 2),
+            rows,
+            f32_sums,
+        ),
+        (
+            "10k: 256×256×32, f16 sums",
+            design([256, 256, 32], 8),
+            rows,
+            f16_sums,
+        ),
+        ("10h: 128×256×32, f16 sums", library, rows, f16_sums),
+    ];
+    println!("| kernel (4096³) | driver statistics |");
+    println!("|---|---|");
+    for (label, design, orders, sums) in kernels {
+        let statistics = design
+            .spirv([4096; 3], orders, sums)
+            .and_then(|words| driver.spirv(&words, c"main"));
+        driver.print(label, statistics);
+    }
+}
+
+fn main() -> Result<(), GpuError> {
+    let runs: usize = env("SWIZZLE_BENCH_RUNS")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return Ok(());
+        }
+    };
+    println!("device: {}", gpu.describe());
+    let info = gpu.info();
+    println!(
+        "subgroups {}..{}; cooperative matrices: {}; f16: {}",
+        info.subgroup_min_size,
+        info.subgroup_max_size,
+        gpu.has_cooperative_matrix(),
+        gpu.has_f16()
+    );
+    for p in gpu.cooperative_matrix_properties() {
+        println!("  {p:?}");
+    }
+    if std::env::args().any(|a| a == "stats") {
+        driver_statistics();
+        return Ok(());
+    }
+    if std::env::args().any(|a| a == "probe") {
+        tc_probe::run_all();
+    }
+    if std::env::args().any(|a| a == "profile") {
+        for n in [4096, 8192] {
+            // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
+            let step3 = TensorCores {
+                prefetch: false,
+                ..gemm::tensor_cores_tiled()
+            };
+            let wgsl = step3.wgsl([n, n, n])?;
+            tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
+        }
+    }
+    if std::env::args().any(|a| a == "ceiling") {
+        // What the path allows: parts of the library's kernel shape, each timed alone.
+        for n in [4096, 8192] {
+            let mut kernels: Vec<(String, String)> = tc_probe::ceiling_kernels(n)
+                .into_iter()
+                .map(|(label, wgsl)| (label.to_owned(), wgsl))
+                .collect();
+            for (label, tc) in [
+                ("8 (fragment kernel)", gemm::tensor_cores()),
+                ("9 (step 8, 16-byte copies)", step9()),
+                ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
+                ("9t (step 5, 16-byte copies)", step9_tiled()),
+            ] {
+                kernels.extend(tc_probe::library_parts(label, &tc.wgsl([n, n, n])?));
+            }
+            tc_probe::ceiling(n, kernels);
+        }
+        return Ok(());
+    }
+    if std::env::args().any(|a| a == "stream") {
+        stream(
+            &env("SWIZZLE_HGEMM_RESULTS")
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .unwrap_or_default(),
+        )?;
+        return Ok(());
+    }
+    if std::env::args().any(|a| a == "probe-only") {
+        tc_probe::run_all();
+        return Ok(());
+    }
+    let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .unwrap_or_default();
+    let anchor = |name: &str, shape: [usize; 3]| cublas(&hgemm_results, name, shape);
+    let library = gemm::tensor_cores_tiled();
+    let step1 = tc_step1::step1();
+    let step2 = TensorCores {
+        prefetch: false,
+        a_tile: &TC_A128,
+        c_stage: &TC_C4,
+        a_loads: TcALoads128::THREAD_VALUES,
+        b_loads: TcBLoads128::THREAD_VALUES,
+        fragments: TcFragments4::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step4 = TensorCores {
+        prefetch: false,
+        a_tile: &TC_A16,
+        b_tile: &TC_B16,
+        a_loads: TcALoads16::THREAD_VALUES,
+        b_loads: TcBLoads16::THREAD_VALUES,
+        double_buffer: true,
+        ..library
+    };
+    let step7 = TensorCores {
+        a_tile: &TC_A64,
+        b_tile: &TC_B64,
+        a_loads: TcALoads64::THREAD_VALUES,
+        b_loads: TcBLoads64::THREAD_VALUES,
+        ..library
+    };
+    let step8 = gemm::tensor_cores();
+    let both = [true, true];
+    // The fragment kernels: without workgroup-scope matrices, which run instead where the
+    // device has them (variant 10).
+    let tc = |label, tensor_cores: TensorCores<'static>| {
+        (
+            label,
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(TensorCores {
+                    workgroup: None,
+                    ..tensor_cores
+                }),
+                ..gemm::config()
+            },
+        )
+    };
+    let variants: Vec<(&str, Gemm)> = vec![
+        (
+            "10 (library): workgroup-scope matrices, 128×256 of C, 32 of k, bands of 8 rows",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config()
+            },
+        ),
+        (
+            "10a: step 10 with A stored transposed (k × m)",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            },
+        ),
+        (
+            "10c: step 10a at 64 of k, 4 steps an iteration",
+            workgroup_variant(Stored::Transposed, [128, 256, 64], 4),
+        ),
+        (
+            "10d: step 10a at 256×128 of C",
+            workgroup_variant(Stored::Transposed, [256, 128, 32], 8),
+        ),
+        (
+            "10e: step 10 at 64 of k, 2 steps an iteration",
+            workgroup_variant(Stored::RowMajor, [128, 256, 64], 2),
+        ),
+        (
+            "10h: step 10 summing in f16 (a coarser C: each step's sums rounded to f16)",
+            f16_sums(Gemm {
+                operands: Operands::F16,
+                ..gemm::config()
+            }),
+        ),
+        (
+            "10i: step 10h with A stored transposed",
+            f16_sums(Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            }),
+        ),
+        (
+            "10j: step 10h at 64 of k, 4 steps an iteration",
+            f16_sums(workgroup_variant(Stored::RowMajor, [128, 256, 64], 4)),
+        ),
+        (
+            "10k (library, f16 sums): step 10h at 256×256 of C (`gemm::tensor_cores_f16_sums()`)",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
+                ..gemm::config()
+            },
+        ),
+        (
+            "10l: step 10h at 256×128 of C",
+            f16_sums(workgroup_variant(Stored::RowMajor, [256, 128, 32], 8)),
+        ),
+        (
+            "10m: step 10k with A stored transposed",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: Some(gemm::tensor_cores_f16_sums()),
+                ..gemm::config_for(Stored::Transposed, Stored::RowMajor)
+            },
+        ),
+        (
+            "10n: step 10k at 64 of k, 4 steps an iteration",
+            f16_sums(workgroup_variant(Stored::RowMajor, [256, 256, 64], 4)),
+        ),
+        (
+            "10b: step 10 with B stored transposed (n × k)",
+            Gemm {
+                operands: Operands::F16,
+                ..gemm::config_for(Stored::RowMajor, Stored::Transposed)
+            },
+        ),
+        tc(
+            "1: 8 subgroups × 4×2 fragments, 128×128×32, double-buffered",
+            step1,
+        ),
+        tc(
+            "1b: step 1, one buffer",
+            TensorCores {
+                double_buffer: false,
+                ..step1
+            },
+        ),
+        tc(
+            "2: 4 subgroups × 4×4 fragments, 128×128×32, double-buffered",
+            step2,
+        ),
+        tc(
+            "2b: step 2, grouped order (8)",
+            TensorCores {
+                order: Raster::Grouped(8),
+                ..step2
+            },
+        ),
+        tc(
+            "3: 8 subgroups × 4×4 fragments, 256×128×32, one buffer",
+            library,
+        ),
+        tc(
+            "3b: step 3, grouped order (8)",
+            TensorCores {
+                order: Raster::Grouped(8),
+                prefetch: false,
+                ..library
+            },
+        ),
+        tc("4: step 3 with k in steps of 16, double-buffered", step4),
+        tc(
+            "5: step 3, the next step's loads held in registers (`tensor_cores_tiled`)",
+            library,
+        ),
+        tc(
+            "5b: step 1b (128×128, one buffer), loads held in registers",
+            TensorCores {
+                double_buffer: false,
+                prefetch: true,
+                ..step1
+            },
+        ),
+        tc(
+            "6: step 5 with A and B straight from memory (no tiles, no barriers)",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..library
+            },
+        ),
+        tc(
+            "6p: step 6, the next step's fragments loaded before this step's multiply-adds",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..library
+            },
+        ),
+        tc(
+            "6q: step 6p with 16 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step4
+            },
+        ),
+        tc(
+            "6a: step 5 with A from memory, B's tile",
+            TensorCores {
+                direct: [true, false],
+                ..library
+            },
+        ),
+        tc(
+            "6b: step 5 with B from memory, A's tile",
+            TensorCores {
+                direct: [false, true],
+                ..library
+            },
+        ),
+        tc(
+            "6c: step 2 (4 subgroups × 4×4, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step2
+            },
+        ),
+        tc(
+            "6d: step 1 (8 subgroups × 4×2, 128×128) from memory, fragments prefetched",
+            TensorCores {
+                direct: both,
+                prefetch: true,
+                ..step1
+            },
+        ),
+        tc(
+            "7: step 6 with 64 of k per step",
+            TensorCores {
+                direct: both,
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7a: step 6a with 64 of k per step (B's tile 64×128)",
+            TensorCores {
+                direct: [true, false],
+                ..step7
+            },
+        ),
+        tc(
+            "7b: step 6b with 64 of k per step (A's tile 256×64)",
+            TensorCores {
+                direct: [false, true],
+                ..step7
+            },
+        ),
+        tc(
+            "7c: step 7a, B's copies not held in registers",
+            TensorCores {
+                direct: [true, false],
+                prefetch: false,
+                ..step7
+            },
+        ),
+        tc(
+            "7d: step 7a, grouped order (8)",
+            TensorCores {
+                direct: [true, false],
+                order: Raster::Grouped(8),
+                ..step7
+            },
+        ),
+        tc(
+            "8: the library's fragment kernel: A from memory, B's tile 128×128, 128 of k per step",
+            step8,
+        ),
+        tc(
+            "8b: step 8, B's copies not held in registers",
+            TensorCores {
+                prefetch: false,
+                ..step8
+            },
+        ),
+        tc(
+            "9: step 8, B's copies in 16-byte moves (mat2x4<f16> from memory)",
+            step9(),
+        ),
+        tc(
+            "9b: step 9, B's copies not held in registers",
+            TensorCores {
+                prefetch: false,
+                ..step9()
+            },
+        ),
+        tc(
+            "9s: step 7a (B's tile 64×128), B's copies in 16-byte moves",
+            TensorCores {
+                direct: [true, false],
+                b_loads: TcBLoads64Wide::THREAD_VALUES,
+                ..step7
+            },
+        ),
+        tc(
+            "9t: step 5 (both tiles, 32 of k), both copies in 16-byte moves",
+            step9_tiled(),
+        ),
+        (
+            "scalar f16",
+            Gemm {
+                operands: Operands::F16,
+                tensor_cores: None,
+                ..gemm::config()
+            },
+        ),
+    ];
+    // `SWIZZLE_TC_VARIANTS`: the labels (up to their ':') to run, e.g. `5,6,scalar f16`
+    // (each in its own process: a kernel the driver rejects loses the device).
+    let variants: Vec<(&str, Gemm)> = match env("SWIZZLE_TC_VARIANTS") {
+        None => variants,
+        Some(list) => {
+            let wanted: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+            variants
+                .into_iter()
+                .filter(|(label, _)| {
+                    let key = label.split(':').next().unwrap_or(label);
+                    let key = key.split(" (library").next().unwrap_or(key);
+                    wanted.iter().any(|w| w == key)
+                })
+                .collect()
+        }
+    };
+    // Whether a kernel summing in f16 rounds as f16 does on this device: A of ones and B
+    // whose columns sum to 2048 over the first 32 of k and to 2049 over the first 33 read
+    // 2048 with f16 sums (2049 lies between 2048 and 2050, which is even), 2049 in f32.
+    for (label, config) in &variants {
+        if config.tensor_cores.map(|tc| tc.accumulate) != Some(Accumulate::F16) {
+            continue;
+        }
+        let shape @ [m, n, k] = [256, 256, 64];
+        let b: Vec<f32> = (0..k * n)
+            .map(|i| match i / n {
+                p if p < 32 => 64.0,
+                32 => 1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let (ab, bb) = operands_as_stored(&gpu, config, (&vec![1.0; m * k], &b), shape)?;
+        let c = gpu.filled(m * n, f32::NAN)?;
+        let kernel = gpu.gemm_kernel(shape, config)?;
+        kernel.run(&gpu, (&ab, &bb, &c))?;
+        let sums = gpu.download(&c)?;
+        let rounded = sums.iter().filter(|&&x| x == 2048.0).count();
+        let exact = sums.iter().filter(|&&x| x == 2049.0).count();
+        println!(
+            "f16 sums of {label}: path {:?}; of C's {} elements, {rounded} read 2048 (f16 \
+             sums), {exact} read 2049 (f32 sums), the rest neither",
+            kernel.path(),
+            m * n
+        );
+    }
+    // Small and odd shapes first: the kernels must be right before anything is timed.
+    for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let c = gpu.filled(m * n, f32::NAN)?;
+        for (label, config) in &variants {
+            let (ab, bb) = operands_as_stored(&gpu, config, (&a, &b), shape)?;
+            let kernel = match gpu.gemm_kernel(shape, config) {
+                Ok(kernel) => kernel,
+                Err(e) => {
+                    println!("check {m}x{n}x{k} {label}: FAILED TO BUILD: {e}");
+                    continue;
+                }
+            };
+            kernel.run(&gpu, (&ab, &bb, &c))?;
+            let err = errors(&gpu.download(&c)?, &a, &b, shape);
+            println!(
+                "check {m}x{n}x{k} {label}: path {:?}, max error {}",
+                kernel.path(),
+                err.0
+            );
+            if !acceptable(config, err, k) {
+                println!("WRONG RESULT\n{}", kernel.wgsl());
+                std::process::exit(1);
+            }
+        }
+    }
+    println!(
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS HGEMM | × cuBLAS HGEMM (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+    for shape in shapes() {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let c = gpu.filled(m * n, 0.0f32)?;
+        let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
+        for (label, config) in &variants {
+            let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
+                continue;
+            };
+            let (ab, bb) = operands_as_stored(&gpu, config, (&a, &b), shape)?;
+            kernel.run(&gpu, (&ab, &bb, &c))?;
+            let errs = errors(&gpu.download(&c)?, &a, &b, shape);
+            if !acceptable(config, errs, k) {
+                println!("WRONG RESULT: {label} at {shape:?}: max error {}", errs.0);
+                std::process::exit(1);
+            }
+            let err = errs.0;
+            let time = kernel.median(&gpu, (&ab, &bb, &c), runs)?;
+            rows.push((label.to_string(), kernel, time, err));
+        }
+        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
+        let tflops =
+            |kernel: &GemmKernel, time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
+        let ratio = |t: f64, anchor: Option<f64>| {
+            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
+        };
+        for (label, kernel, time, err) in &rows {
+            let t = tflops(kernel, *time);
+            let path = match kernel.path() {
+                GemmPath::WorkgroupMatrices | GemmPath::TensorCores => String::new(),
+                GemmPath::Scalar { why } => format!(" (scalar: {why})"),
+            };
+            println!(
+                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
+                time.as_secs_f64() * 1e3,
+                t,
+                ratio(t, anchor("hgemm", shape)),
+                ratio(t, anchor("hgemm_f32reduce", shape)),
+                scalar.map_or("–".into(), |s| format!(
+                    "{:.2}×",
+                    s.as_secs_f64() / time.as_secs_f64()
+                )),
+                kernel.load_conflicts(),
+                kernel.fragment_conflicts,
+            );
+        }
+        let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.1}"));
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (torch f16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
+            show(anchor("hgemm", shape))
+        );
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
+            show(anchor("hgemm_f32reduce", shape))
+        );
+    }
+    Ok(())
+}

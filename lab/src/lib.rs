@@ -1,0 +1,14 @@
+//! The lab: GEMM designs the library did not adopt, probes of what a driver takes, and the
+//! driver's statistics of a kernel. Not published and not a default workspace member, so
+//! that `cargo build` and `cargo test` at the root build none of it; the shipped crates never
+//! depend on it. Its benches (`cargo bench -p swizzle-lab`) time the designs beside the
+//! library's kernels, its tests (`cargo test -p swizzle-lab`) run their WGSL on the CPU
+//! evaluator. Results, and why each design lost, are in BENCHMARKS.md.
+
+pub mod driver_stats;
+pub mod tc_cm2;
+pub mod tc_probe;
+pub mod tc_split;
+pub mod tc_step1;
+pub mod tc_stream;
+pub mod tc_wide;
