@@ -123,7 +123,12 @@ impl Input {
             Some(_) => expected,
             None => expected.min(1 << 20),
         };
-        let mut bytes = Vec::with_capacity(start);
+        // Asked of the allocator, not assumed: a surface larger than the memory the process
+        // may have is an error, not an abort.
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(start)
+            .map_err(|_| Failure::Input(format!("no memory to read {name}: {start} bytes")))?;
         let limit = (expected as u64).saturating_add(1);
         (&mut *self)
             .take(limit)

@@ -167,6 +167,41 @@ fn a_wrong_size_sparse_file_is_refused_before_it_is_read() {
     );
 }
 
+#[test]
+fn a_surface_larger_than_the_memory_is_an_error_not_an_abort() {
+    // An 8 GiB RGBA8 surface and a sparse file of exactly its size, under a heap limit: the
+    // buffer it would be read into cannot be had, and the command says so.
+    let path = scratch("eight_gib.bin");
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let out = scratch("eight_gib.out");
+    let args = [
+        "texture",
+        "swizzle",
+        "--platform",
+        "switch",
+        "--width",
+        "32768",
+        "--height",
+        "65536",
+        "--format",
+        "rgba8",
+    ];
+    let mut args = args.to_vec();
+    args.extend([arg(&path), arg(&out)]);
+    let (_, err) = run_command(limited(command(&args), MEMORY), &[], 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: no memory to read {}: 8589934592 bytes\n",
+            path.display()
+        )
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// `args` with an empty IN and an OUT, under the memory limit: a Length error.
 fn empty_input(args: &[&str]) -> String {
     let (input, out) = (file("empty.bin", b""), scratch("empty.out"));
