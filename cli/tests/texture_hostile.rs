@@ -176,7 +176,6 @@ fn a_surface_larger_than_the_memory_is_an_error_not_an_abort() {
         .unwrap()
         .set_len(8 << 30)
         .unwrap();
-    let out = scratch("eight_gib.out");
     let args = [
         "texture",
         "swizzle",
@@ -189,9 +188,7 @@ fn a_surface_larger_than_the_memory_is_an_error_not_an_abort() {
         "--format",
         "rgba8",
     ];
-    let mut args = args.to_vec();
-    args.extend([arg(&path), arg(&out)]);
-    let (_, err) = run_command(limited(command(&args), MEMORY), &[], 1);
+    let err = refused_under_the_memory_limit(&args, &path);
     assert_eq!(
         err,
         format!(
@@ -204,9 +201,15 @@ fn a_surface_larger_than_the_memory_is_an_error_not_an_abort() {
 
 /// `args` with an empty IN and an OUT, under the memory limit: a Length error.
 fn empty_input(args: &[&str]) -> String {
-    let (input, out) = (file("empty.bin", b""), scratch("empty.out"));
+    refused_under_the_memory_limit(args, &file("empty.bin", b""))
+}
+
+/// `args` with `input` and an OUT, under the memory limit: exit 1, OUT not written; the
+/// error.
+fn refused_under_the_memory_limit(args: &[&str], input: &Path) -> String {
+    let out = scratch("refused.out");
     let mut args = args.to_vec();
-    args.extend([arg(&input), arg(&out)]);
+    args.extend([arg(input), arg(&out)]);
     let (_, err) = run_command(limited(command(&args), MEMORY), &[], 1);
     assert!(!out.exists());
     err

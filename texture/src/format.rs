@@ -353,15 +353,15 @@ impl fmt::Display for Format {
             Format::Custom(Block {
                 width,
                 height,
-                depth: 1,
-                bytes,
-            }) => write!(f, "{width}x{height}:{bytes}"),
-            Format::Custom(Block {
-                width,
-                height,
                 depth,
                 bytes,
-            }) => write!(f, "{width}x{height}x{depth}:{bytes}"),
+            }) => {
+                write!(f, "{width}x{height}")?;
+                if depth != 1 {
+                    write!(f, "x{depth}")?;
+                }
+                write!(f, ":{bytes}")
+            }
             format => {
                 let (_, name, _) = NAMED
                     .iter()

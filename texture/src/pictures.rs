@@ -18,6 +18,16 @@ impl Surface {
     ///
     /// A level of more blocks than a picture holds is refused before anything is drawn.
     pub fn level_cells(&self, layer: usize, mip: usize) -> Result<Cells, TextureError> {
+        self.cells_and_blocks(layer, mip).map(|(cells, _)| cells)
+    }
+
+    /// [`level_cells`](Self::level_cells), and the level's size in blocks (`[depth, rows,
+    /// columns]`), from one layout of the surface's levels.
+    fn cells_and_blocks(
+        &self,
+        layer: usize,
+        mip: usize,
+    ) -> Result<(Cells, [usize; 3]), TextureError> {
         let geometry = self.geometry()?;
         let (tiling, level) = geometry
             .tiling_of(layer, mip)
@@ -69,8 +79,9 @@ impl Surface {
             _ => (&["z", "y", "x"], vec![depth, rows, columns]),
         };
         let row_major = |coord: &[usize]| coord.iter().zip(&shape).fold(0, |i, (c, n)| i * n + c);
-        Cells::from_fn(names, &shape, |coord| offsets[row_major(coord)])
-            .map_err(TextureError::Picture)
+        let cells = Cells::from_fn(names, &shape, |coord| offsets[row_major(coord)])
+            .map_err(TextureError::Picture)?;
+        Ok((cells, level.blocks))
     }
 
     /// A text grid of mip `mip` of layer `layer`: each block's first tiled byte
@@ -83,8 +94,7 @@ impl Surface {
     /// tiled byte and coloured by the `tile_bytes`-byte tile that holds it (512: the
     /// Switch's GOBs; 256: the Wii U's pipe groups).
     pub fn svg(&self, layer: usize, mip: usize, tile_bytes: usize) -> Result<String, TextureError> {
-        let cells = self.level_cells(layer, mip)?;
-        let [_, h, w] = self.level(layer, mip)?.blocks;
+        let (cells, [_, h, w]) = self.cells_and_blocks(layer, mip)?;
         let title = format!(
             "{}, layer {layer}, mip {mip}: {w} × {h} blocks of {} bytes",
             self.platform,
