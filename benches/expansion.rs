@@ -1,8 +1,8 @@
 //! Expansion time of `layout!` against pipeline length (issue "Never hang"): chains of 8 to
 //! 256 transforms that do not fold into a small expression — alternating `xor`s (F2), and
 //! `merge`/`unmerge` rotations over power-of-two and over mixed radices — each expanded by
-//! the macro's front end as rustc would call it, next to a typical layout (seed 000's
-//! Morton texture) in the same run. The summary gives each median and its ratio to the
+//! the macro's front end as rustc would call it, next to a typical layout (CK Tile's
+//! Morton texture example) in the same run. The summary gives each median and its ratio to the
 //! typical layout. Peak memory is measured outside (see BENCHMARKS.md).
 
 #[path = "../syntax/tests/common/chains.rs"]
@@ -15,7 +15,7 @@ use criterion::Criterion;
 use std::hint::black_box;
 use std::time::SystemTime;
 
-/// Seed 000's texture: what a typical `layout!` expands.
+/// CK Tile's Morton texture example: what a typical `layout!` expands.
 const TYPICAL: &str = "
 layout MortonTexture {
     memory [n: 64];
@@ -74,7 +74,7 @@ fn summary(since: SystemTime) -> String {
         Err(why) => return format!("no summary: {why}"),
     };
     let mut out = format!(
-        "typical layout (seed 000): {:.3} ms\n\n| transforms | xor | pow2 | mixed |\n|---:|---:|---:|---:|\n",
+        "typical layout (CK Tile's Morton texture): {:.3} ms\n\n| transforms | xor | pow2 | mixed |\n|---:|---:|---:|---:|\n",
         typical / 1e6
     );
     for n in LENGTHS {

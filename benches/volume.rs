@@ -1,4 +1,4 @@
-//! Seed 002's volume compositing on the GPU (`examples/volume_compositing`): every slice
+//! The volume compositing of Nocentino and Rhodes (ACMSE '10) on the GPU (`examples/volume_compositing`): every slice
 //! layout × workgroup side × thread order, at the paper's 256 × 256 × 113 and at
 //! 1024 × 1024 × 256, each rendering checked against the CPU, then timed with timestamp
 //! queries beside the 32-byte sectors `swizzle::analysis` predicts.

@@ -1,3 +1,26 @@
+// The README is the crate's front page. Its links lead to docs.rs and to the repository's
+// files; these definitions come first, and Markdown takes a label's first definition, so
+// that in the API docs (a local `cargo doc` as on docs.rs) the guide's links lead to this
+// crate's own pages, and the files' links to the files of the published crate.
+#![doc = "[guide]: crate::guide"]
+#![doc = "[reference]: crate::layout"]
+#![doc = "[tour]: crate::guide::tour"]
+#![doc = "[kernels]: crate::guide::kernels"]
+#![doc = "[textures]: crate::guide::textures"]
+#![doc = "[traversals]: crate::guide::traversals"]
+#![doc = "[analysis]: crate::guide::analysis"]
+#![doc = "[threads]: crate::guide::threads"]
+#![doc = "[gpu]: crate::guide::gpu"]
+#![doc = "[cli]: crate::guide::cli"]
+#![doc = "[checks]: crate::guide::checks"]
+#![doc = "[cookbook]: crate::guide::cookbook"]
+#![doc = "[docs/semantics.md]: https://docs.rs/crate/swizzle-layout/latest/source/docs/semantics.md"]
+#![doc = "[BENCHMARKS.md]: https://docs.rs/crate/swizzle-layout/latest/source/BENCHMARKS.md"]
+#![doc = "[CONTRIBUTING.md]: https://docs.rs/crate/swizzle-layout/latest/source/CONTRIBUTING.md"]
+#![doc = "[ARCHITECTURE.md]: https://docs.rs/crate/swizzle-layout/latest/source/ARCHITECTURE.md"]
+#![doc = "[CHANGELOG.md]: https://docs.rs/crate/swizzle-layout/latest/source/CHANGELOG.md"]
+// The playground is not part of the published crate: the section that builds it.
+#![doc = "[playground/README.md]: #the-demo"]
 #![doc = include_str!("../README.md")]
 
 // The crate's own `layout!` blocks name it `::swizzle`, as users' do.

@@ -639,6 +639,22 @@ fn route_tells_the_path_of_each_element_type() {
     }
 }
 
+/// The method users called before `route` existed still answers, with `route`'s level.
+#[test]
+#[allow(deprecated)]
+fn the_old_level_method_answers_as_route_does() {
+    let route = PackMorton::route::<u32>(Options::default()).unwrap();
+    assert_eq!(
+        PackMorton::code::<u32>().level(PackMorton::plan()),
+        route.level
+    );
+    let route = PackMorton::route::<[u8; 3]>(Options::default()).unwrap();
+    assert_eq!(
+        PackMorton::code::<[u8; 3]>().level(PackMorton::plan()),
+        route.level
+    );
+}
+
 /// A plan copied by hand (no generated code) takes the default level of the cost model:
 /// a small network (an 8 × 8 Morton tile's) at the widest level that has one, a network
 /// whose controls would leave the L1 cache (a 2048-word block-linear tile's) not at all;

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use swizzle_core::picture::{Cells, Geometry};
 
 const MORTON: &str = "\
-/// Seed 000's 4×4 Morton tile.
+/// The 4×4 Morton tile of CK Tile's Morton texture example.
 layout Morton4 {
     memory [n: 16];
     morton n -> [y: 4, x: 4];
@@ -17,7 +17,8 @@ layout Morton4 {
 ";
 
 const LDS: &str = "\
-/// ck_tile's universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (seed 003).
+/// ck_tile's universal-GEMM A tile in LDS, fp16, M=128, K=32, KPack=8 (CK Tile's LDS index
+/// swapping example).
 layout LdsA {
     const M = 128; const K = 32; const KPACK = 8;
     const L = 2; const K0 = K / KPACK;
@@ -36,7 +37,7 @@ layout RowMajorA {
 }
 ";
 
-/// The read of seed 003: 16 rows of two 8-half vectors.
+/// The read of that tile: 16 rows of two 8-half vectors.
 const LDS_READ: &str = "lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8;";
 
 /// Writes `text` to a file of the test's own in the target's scratch directory.
@@ -525,7 +526,7 @@ fn svg_draws_the_memory_order_as_arrows() {
     );
 }
 
-/// Two layouts and seed 001's snake over the 4×8 one, four scalars an access.
+/// Two layouts and CK Tile's space-filling-curve snake over the 4×8 one, four scalars an access.
 const SNAKE: &str = "
 layout Tile { memory [y: 4, x: 8]; coords [y, x]; }
 layout Morton4 { memory [n: 16]; morton n -> [y: 4, x: 4]; coords [y, x]; }

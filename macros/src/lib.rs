@@ -5,9 +5,9 @@
 /// workgroup orders.
 ///
 /// This is the reference: the grammar and every statement, transform and item, each once.
-/// The [guide](https://docs.rs/swizzle/latest/swizzle/guide/index.html) teaches the same with
+/// The [guide](../swizzle/guide/index.html) teaches the same with
 /// examples that run, starting with the
-/// [tour](https://docs.rs/swizzle/latest/swizzle/guide/tour/index.html). The normative
+/// [tour](../swizzle/guide/tour/index.html). The normative
 /// semantics, with the fixed points the tests check and their sources, is
 /// [docs/semantics.md](https://docs.rs/crate/swizzle-layout/latest/source/docs/semantics.md);
 /// the transform table below is its §2.
@@ -19,13 +19,13 @@
 ///
 /// | item | syntax | declares |
 /// |---|---|---|
-/// | layout | `layout Name { statement* }` | a layout: coordinates → offset ([tour](https://docs.rs/swizzle/latest/swizzle/guide/tour/index.html)) |
-/// | thread-value layout | `threads Name { tile [decls]; transform*; threads [names]; values [names]; }` | which thread of a workgroup holds which element of a tile, as which value ([threads](https://docs.rs/swizzle/latest/swizzle/guide/threads/index.html)) |
-/// | access | `access Name { lanes n; bytes n; vector n along c; banks (count, width); c = expr; … }` | what the lanes of a warp touch in one instruction; `vector` and `banks` optional ([analysis](https://docs.rs/swizzle/latest/swizzle/guide/analysis/index.html)) |
-/// | traversal | `traversal Name = sfc(arg, …);` | CK Tile's space-filling curve ([traversals](https://docs.rs/swizzle/latest/swizzle/guide/traversals/index.html)) |
-/// | copy kernel | `kernel Name = pack(L)` / `unpack(L)` / `copy(A -> B)`, then `, walk T` or `, vector n` | a CPU copy between a row-major image and a layout, or two layouts ([kernels](https://docs.rs/swizzle/latest/swizzle/guide/kernels/index.html)) |
-/// | tiled copy | `kernel Name = tiled_copy(From -> To, threads T, option, …);` | one tile's copy by a workgroup, as WGSL and on the CPU ([threads](https://docs.rs/swizzle/latest/swizzle/guide/threads/index.html)) |
-/// | raster | `raster Name = row_major` / `snake` / `grouped(n)` / `morton(n);` | which tile of a grid the `g`-th workgroup takes ([traversals](https://docs.rs/swizzle/latest/swizzle/guide/traversals/index.html)) |
+/// | layout | `layout Name { statement* }` | a layout: coordinates → offset ([tour](../swizzle/guide/tour/index.html)) |
+/// | thread-value layout | `threads Name { tile [decls]; transform*; threads [names]; values [names]; }` | which thread of a workgroup holds which element of a tile, as which value ([threads](../swizzle/guide/threads/index.html)) |
+/// | access | `access Name { lanes n; bytes n; vector n along c; banks (count, width); c = expr; … }` | what the lanes of a warp touch in one instruction; `vector` and `banks` optional ([analysis](../swizzle/guide/analysis/index.html)) |
+/// | traversal | `traversal Name = sfc(arg, …);` | CK Tile's space-filling curve ([traversals](../swizzle/guide/traversals/index.html)) |
+/// | copy kernel | `kernel Name = pack(L)` / `unpack(L)` / `copy(A -> B)`, then `, walk T` or `, vector n` | a CPU copy between a row-major image and a layout, or two layouts ([kernels](../swizzle/guide/kernels/index.html)) |
+/// | tiled copy | `kernel Name = tiled_copy(From -> To, threads T, option, …);` | one tile's copy by a workgroup, as WGSL and on the CPU ([threads](../swizzle/guide/threads/index.html)) |
+/// | raster | `raster Name = row_major` / `snake` / `grouped(n)` / `morton(n);` | which tile of a grid the `g`-th workgroup takes ([traversals](../swizzle/guide/traversals/index.html)) |
 ///
 /// # Layouts
 ///
@@ -171,7 +171,7 @@
 /// Every error is spanned on the faulty token, says what to change, and is reported together
 /// with all other errors of the invocation; an item with errors still defines its type, so
 /// that no cascade of follow-up errors hides the real one. The list of checks is in the
-/// [guide](https://docs.rs/swizzle/latest/swizzle/guide/checks/index.html).
+/// [guide](../swizzle/guide/checks/index.html).
 #[proc_macro]
 pub fn layout(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     swizzle_syntax::expand(input.into()).into()

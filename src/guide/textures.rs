@@ -1,4 +1,4 @@
-//! # Textures: tiles stacked at run time (block-linear, Tegra X1)
+//! # Textures: tiles stacked at run time, and whole surfaces
 //!
 //! NVIDIA and Tegra X1 textures are *block-linear*: 64-byte × 8-row GOBs, stacked `block
 //! height` GOBs high into blocks, blocks row-major. The GOB is one tile of a `dyn` layout;
@@ -6,7 +6,7 @@
 //! (`kernel::Frame::Stacked`), a run-time value, so one declaration serves every block height
 //! (where otherwise each height would be a layout of its own).
 //! `kernel::stacked_space(&tiles, tile_space, stack)` is the size of such a buffer: whole
-//! stacks down, padding included. [`swizzle::tegra`](crate::tegra) is that, ready to use; its
+//! stacks down, padding included. [`swizzle::texture::switch`](crate::texture::switch) is that, ready to use; its
 //! GOB layouts are plain `layout!` items:
 //!
 //! ```rust

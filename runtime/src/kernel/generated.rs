@@ -85,6 +85,18 @@ impl<E: Element> GeneratedCode<E> {
             element_size: size_of::<E>(),
         })
     }
+
+    /// The level a copy of `E` with `plan` and this code takes on this CPU, as `route`
+    /// gives it with default options. Users reached it as `K::code::<E>().level(K::plan())`.
+    #[deprecated(
+        since = "0.2.0",
+        note = "call `K::route::<E>(options)` (or `kernel::route`): its `level`, and what copies the full tiles and why"
+    )]
+    pub fn level(&self, plan: &Plan) -> Level {
+        // Default options pin no level, so every level the route considers is available.
+        self.route(plan, Options::default())
+            .map_or(Level::Runs, |route| route.level)
+    }
 }
 
 /// Vector registers of a level: 32 for AVX-512 (`zmm0`–`zmm31`) and NEON, 16 for AVX2.
