@@ -3,7 +3,7 @@
 //! and the same split across threads with rayon), all in one run.
 //!
 //! Each kernel runs through its generated `run_with` at every level that has a network (so
-//! with its generated SIMD rows there) and at `Runs` (its straight-line full tile); in
+//! with its generated SIMD rows there) and at `Scalar` (its straight-line full tile); in
 //! cache, also on one thread.
 //!
 //! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
@@ -154,7 +154,8 @@ fn levels(plan: &Plan) -> Vec<Level> {
     Level::ALL
         .into_iter()
         .filter(|level| {
-            level.is_available() && (*level == Level::Runs || level.network::<u32>(plan).is_some())
+            level.is_available()
+                && (*level == Level::Scalar || level.network::<u32>(plan).is_some())
         })
         .collect()
 }

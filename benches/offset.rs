@@ -21,7 +21,8 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use fixtures::LdsA;
 use swizzle::Layout;
-use swizzle::batch::{self, BatchError, Simd};
+use swizzle::batch::{self, BatchError};
+use swizzle::kernel::Level;
 
 swizzle::layout! {
     /// 16×16 Morton tile.
@@ -340,13 +341,13 @@ fn bench_morton<L: Layout<2>, H: Layout<2>>(
             batch::offsets_columns::<L, u32, 2>(columns, out)
         });
     // The same on the AVX2 loop alone, as on a CPU without AVX-512.
-    if Simd::Avx2.is_available() {
+    if Level::Avx2.is_available() {
         group
             .bench_narrow("generated_avx2_u32", |rows, _, out| {
-                batch::offsets_u32_with::<L, u32, 2>(Simd::Avx2, rows, out)
+                batch::offsets_u32_with::<L, u32, 2>(Level::Avx2, rows, out)
             })
             .bench_narrow("generated_avx2_columns", |_, columns, out| {
-                batch::offsets_columns_with::<L, u32, 2>(Simd::Avx2, columns, out)
+                batch::offsets_columns_with::<L, u32, 2>(Level::Avx2, columns, out)
             });
     }
     bench_bmi2(&mut group);

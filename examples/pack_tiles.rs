@@ -6,7 +6,7 @@
 //! `cargo run --release --example pack_tiles [SIDE]` (default 2048: a 16 MiB `f32` image).
 
 use std::time::{Duration, Instant};
-use swizzle::kernel::{KernelError, Level};
+use swizzle::kernel::{self, KernelError};
 
 swizzle::layout! {
     /// An image of any size in 8×8 tiles, Morton order inside each tile (as in
@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{side}×{side} f32 image: every element checked against `offset`.");
     println!(
         "Copies run at {:?} (Morton pack: vector {}).\n",
-        Level::detect::<f32>(PackMorton::plan()),
+        kernel::interpreted_level::<f32>(PackMorton::plan()),
         PackMorton::VECTOR
     );
 

@@ -609,7 +609,7 @@ fn route_tells_the_path_of_each_element_type() {
             assert_eq!(route.reason, Reason::Pinned);
         }
         // Runs have no network: full tiles go through the straight-line tile or runs.
-        if route.level == Level::Runs {
+        if route.level == Level::Scalar {
             assert!(matches!(
                 route.tiles,
                 TileCopy::StraightLineTile | TileCopy::Runs
@@ -629,7 +629,7 @@ fn route_tells_the_path_of_each_element_type() {
     }
     // A 3-byte element has no network: runs, whatever the CPU.
     let route = PackMorton::route::<[u8; 3]>(Options::default()).unwrap();
-    assert_eq!(route.level, Level::Runs);
+    assert_eq!(route.level, Level::Scalar);
     // A level this CPU does not run is the copy's error.
     if let Some(missing) = Level::ALL.into_iter().find(|level| !level.is_available()) {
         assert!(matches!(
@@ -661,20 +661,20 @@ fn the_old_level_method_answers_as_route_does() {
 /// either copy equals the pinned runs' copy, which the interpreter checks elsewhere.
 #[test]
 fn hand_written_plans_take_the_level_of_the_cost_model() {
-    use swizzle::kernel::{Frame, Side, copy, copy_with, route};
+    use swizzle::kernel::{Frame, Side, copy, copy_with, interpreted_level, route};
     let any_network = |plan: &swizzle::kernel::Plan| {
         Level::ALL
             .into_iter()
             .any(|level| level.is_available() && level.network::<u32>(plan).is_some())
     };
     let small = route::<u32>(PackMorton::plan(), Options::default()).unwrap();
-    assert_eq!(small.level, Level::detect::<u32>(PackMorton::plan()));
+    assert_eq!(small.level, interpreted_level::<u32>(PackMorton::plan()));
     // Interpreted networks run on x86-64 only; elsewhere the route is the rule's answer,
     // checked just above.
     match any_network(PackMorton::plan()) {
         _ if !cfg!(target_arch = "x86_64") => {}
         true => {
-            assert_ne!(small.level, Level::Runs);
+            assert_ne!(small.level, Level::Scalar);
             assert_eq!(
                 (small.tiles, small.reason),
                 (TileCopy::InterpretedNetwork, Reason::WidestNetwork)
@@ -684,7 +684,7 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
     }
     let plan = PackBlock16::plan();
     let large = route::<u32>(plan, Options::default()).unwrap();
-    assert_eq!((large.level, large.tiles), (Level::Runs, TileCopy::Runs));
+    assert_eq!((large.level, large.tiles), (Level::Scalar, TileCopy::Runs));
     let reason = match any_network(plan) {
         true => Reason::LargeNetwork,
         false => Reason::NoNetwork,
@@ -692,7 +692,7 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
     assert_eq!(large.reason, reason, "{large}");
     // Its generated rows would hold more source registers than any level has: runs too.
     let generated = PackBlock16::route::<u32>(Options::default()).unwrap();
-    assert_eq!(generated.level, Level::Runs, "{generated}");
+    assert_eq!(generated.level, Level::Scalar, "{generated}");
     // The default copy and the runs agree on an image of partial blocks.
     let layout = Block16::new(300, 40).expect("fits");
     let image: Vec<u32> = (0..300 * 40).collect();
@@ -712,7 +712,7 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
     let mut detected = vec![u32::MAX; layout.space()];
     copy(plan, sides.0, sides.1, &image, &mut detected).expect("fits");
     let mut runs = vec![u32::MAX; layout.space()];
-    copy_with(Level::Runs, plan, sides.0, sides.1, &image, &mut runs).expect("fits");
+    copy_with(Level::Scalar, plan, sides.0, sides.1, &image, &mut runs).expect("fits");
     assert!(detected == runs);
     let mut packed = vec![u32::MAX; layout.space()];
     PackBlock16::run(&layout, &image, &mut packed).expect("fits");

@@ -307,7 +307,8 @@ fn out_of_bounds_offsets_panic_in_debug_builds() {
 mod batch {
     use super::*;
     use proptest::prelude::*;
-    use swizzle::batch::{BatchError, Simd, offsets_columns_with, offsets_u32_with, offsets_with};
+    use swizzle::batch::{BatchError, offsets_columns_with, offsets_u32_with, offsets_with};
+    use swizzle::kernel::Level;
 
     /// Every available SIMD level computes, for a batch, what `offset` computes per element,
     /// and flags the first invalid coordinate: with `usize` coordinates, and with `u32` and
@@ -326,37 +327,37 @@ mod batch {
         let columns16: Vec<Vec<u16>> = (0..N)
             .map(|d| rows16.iter().map(|c| c[d]).collect())
             .collect();
-        for simd in Simd::ALL {
+        for level in Level::ALL {
             type Run<'a> = &'a dyn Fn(&mut [u32]) -> Result<(), BatchError>;
             let results: [(&str, Run); 4] = [
                 ("u32 rows", &|out| {
-                    offsets_u32_with::<L, u32, N>(simd, &rows32, out)
+                    offsets_u32_with::<L, u32, N>(level, &rows32, out)
                 }),
                 ("u16 rows", &|out| {
-                    offsets_u32_with::<L, u16, N>(simd, &rows16, out)
+                    offsets_u32_with::<L, u16, N>(level, &rows16, out)
                 }),
                 ("u32 columns", &|out| {
                     let columns: [&[u32]; N] = std::array::from_fn(|d| columns32[d].as_slice());
-                    offsets_columns_with::<L, u32, N>(simd, columns, out)
+                    offsets_columns_with::<L, u32, N>(level, columns, out)
                 }),
                 ("u16 columns", &|out| {
                     let columns: [&[u16]; N] = std::array::from_fn(|d| columns16[d].as_slice());
-                    offsets_columns_with::<L, u16, N>(simd, columns, out)
+                    offsets_columns_with::<L, u16, N>(level, columns, out)
                 }),
             ];
             for (form, run) in results {
                 let mut out = vec![u32::MAX; coords.len()];
                 let result = run(&mut out);
-                if !simd.is_available() {
-                    assert_eq!(result, Err(BatchError::Unsupported(simd)), "{form}");
+                if !level.is_available() {
+                    assert_eq!(result, Err(BatchError::Unsupported(level)), "{form}");
                     continue;
                 }
                 match &expected {
                     Ok(offsets) => {
-                        assert_eq!(result, Ok(()), "{simd:?} {form}");
-                        assert_eq!(&out, offsets, "{simd:?} {form}");
+                        assert_eq!(result, Ok(()), "{level:?} {form}");
+                        assert_eq!(&out, offsets, "{level:?} {form}");
                     }
-                    Err(error) => assert_eq!(result.as_ref(), Err(error), "{simd:?} {form}"),
+                    Err(error) => assert_eq!(result.as_ref(), Err(error), "{level:?} {form}"),
                 }
             }
         }
@@ -376,19 +377,19 @@ mod batch {
     /// [`agrees`] for `usize` coordinates and offsets.
     fn agrees_wide<L: Layout<N>, const N: usize>(coords: &[[usize; N]]) {
         let expected = expected::<L, N>(coords);
-        for simd in Simd::ALL {
+        for level in Level::ALL {
             let mut out = vec![usize::MAX; coords.len()];
-            let result = offsets_with::<L, N>(simd, coords, &mut out);
-            if !simd.is_available() {
-                assert_eq!(result, Err(BatchError::Unsupported(simd)));
+            let result = offsets_with::<L, N>(level, coords, &mut out);
+            if !level.is_available() {
+                assert_eq!(result, Err(BatchError::Unsupported(level)));
                 continue;
             }
             match &expected {
                 Ok(offsets) => {
-                    assert_eq!(result, Ok(()), "{simd:?}");
-                    assert_eq!(&out, offsets, "{simd:?}");
+                    assert_eq!(result, Ok(()), "{level:?}");
+                    assert_eq!(&out, offsets, "{level:?}");
                 }
-                Err(error) => assert_eq!(result.as_ref(), Err(error), "{simd:?}"),
+                Err(error) => assert_eq!(result.as_ref(), Err(error), "{level:?}"),
             }
         }
     }

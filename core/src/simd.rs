@@ -1,5 +1,6 @@
 //! The SIMD vocabulary, in one place: the levels that copy kernels and batch offsets are
-//! compiled for ([`Level`]: register width, lanes, target features, architecture), the
+//! compiled for ([`Level`]: register width, lanes, target features, architecture, and
+//! whether this CPU runs them), the
 //! element sizes that get permute networks, and the one function from a network step to the
 //! control of its permute ([`Permute::step`]). The expander (`swizzle-syntax`, which prints
 //! the generated SIMD rows), the runtime's interpreted networks and its feature detection
@@ -9,17 +10,20 @@
 //! # Adding a level
 //!
 //! A level (say SVE at a fixed 256-bit vector length) is a variant of [`Level`] and an arm in
-//! each of its `const fn`s below ([`Level::ALL`], [`register_bytes`](Level::register_bytes),
+//! each of its `const fn`s below ([`Level::ALL`], [`Level::SIMD`],
+//! [`register_bytes`](Level::register_bytes),
 //! [`target_features`](Level::target_features), [`arch`](Level::arch),
 //! [`name`](Level::name), [`title`](Level::title), [`unit`](Level::unit),
 //! [`streams`](Level::streams)); networks for its lanes are then planned
 //! ([`network_lanes`]) and its steps' controls computed ([`Permute`]) with no other change.
 //! What is outside this crate is the level's instructions: its token and operations in the
-//! runtime (`kernel::simd`, with its feature names in `target_features!` and
-//! `feature_detected`), and which of them the expander picks for a step
+//! runtime (`kernel::simd`, with its feature names in `target_features!`), its run-time
+//! detection here (`feature_detected`), what the batch loop compiles for it (levels it has
+//! no code for run the baseline), and which of them the expander picks for a step
 //! (`syntax/src/expand/simd.rs`, `permutes`).
 
-use crate::plans::kernel::Step;
+use crate::plans::kernel::{Network, Plan, Step};
+use std::fmt;
 
 /// The element sizes, in bytes, that get permute networks and generated SIMD rows.
 pub const ELEMENT_SIZES: [usize; 4] = [1, 2, 4, 8];
@@ -28,10 +32,17 @@ pub const ELEMENT_SIZES: [usize; 4] = [1, 2, 4, 8];
 /// average more than a run would, which does not pay for its permute.
 pub const MIN_NETWORK_LANES: usize = 4;
 
-/// A SIMD instruction set that kernels and batch loops are compiled for.
+/// A SIMD instruction set that copy kernels and batch loops are compiled for: the one type
+/// the expander, the kernels and the batch loops name levels with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
-    /// aarch64 NEON: 16-byte registers, byte table lookups (`tbl`, `tbx`).
+    /// The compilation target's baseline (SSE2 on x86-64), on any CPU: kernels copy in runs
+    /// of `copy_from_slice`, the batch loop is compiled for the target as it is. No
+    /// registers of its own ([`register_bytes`](Level::register_bytes) is 0).
+    Scalar,
+    /// aarch64 NEON: 16-byte registers, byte table lookups (`tbl`, `tbx`). Only the SIMD
+    /// rows `layout!` generates run networks at this level (without them, kernels copy full
+    /// tiles in runs); the batch loop has no code of its own for it and runs the baseline.
     Neon,
     /// x86-64 AVX2: 32-byte registers.
     Avx2,
@@ -40,19 +51,29 @@ pub enum Level {
 }
 
 impl Level {
-    /// Every level, narrowest register first.
-    pub const ALL: [Level; 3] = [Level::Neon, Level::Avx2, Level::Avx512];
+    /// Every level, the baseline first, then narrowest register first.
+    pub const ALL: [Level; 4] = [Level::Scalar, Level::Neon, Level::Avx2, Level::Avx512];
 
-    /// Bytes per register.
+    /// The levels with SIMD registers (every level but [`Level::Scalar`]), narrowest first:
+    /// those that networks are planned and rows generated for.
+    pub const SIMD: [Level; 3] = [Level::Neon, Level::Avx2, Level::Avx512];
+
+    /// The copy kernels' name for [`Level::Scalar`]: tiles copied in runs.
+    #[deprecated(since = "0.2.0", note = "one level type: use `Level::Scalar`")]
+    #[allow(non_upper_case_globals)] // the variant it was
+    pub const Runs: Level = Level::Scalar;
+
+    /// Bytes per register (0 for the baseline).
     pub const fn register_bytes(self) -> usize {
         match self {
+            Level::Scalar => 0,
             Level::Neon => 16,
             Level::Avx2 => 32,
             Level::Avx512 => 64,
         }
     }
 
-    /// Elements of `size` bytes per register (0 for a size of 0).
+    /// Elements of `size` bytes per register (0 for a size of 0 and for the baseline).
     pub const fn lanes(self, size: usize) -> usize {
         match size {
             0 => 0,
@@ -61,18 +82,21 @@ impl Level {
     }
 
     /// The target features code for the level is compiled with, as `#[target_feature(enable
-    /// = ..)]` takes them (comma-separated), and as run-time detection checks them.
+    /// = ..)]` takes them (comma-separated), and as run-time detection checks them (none for
+    /// the baseline).
     pub const fn target_features(self) -> &'static str {
         match self {
+            Level::Scalar => "",
             Level::Neon => "neon",
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512f,avx512bw,avx512vbmi",
         }
     }
 
-    /// The `target_arch` the level exists on.
+    /// The `target_arch` the level exists on (empty for the baseline, which is on every one).
     pub const fn arch(self) -> &'static str {
         match self {
+            Level::Scalar => "",
             Level::Neon => "aarch64",
             Level::Avx2 | Level::Avx512 => "x86_64",
         }
@@ -81,15 +105,17 @@ impl Level {
     /// Its name in code: the prefix of generated functions and the runtime's `Rows` field.
     pub const fn name(self) -> &'static str {
         match self {
+            Level::Scalar => "scalar",
             Level::Neon => "neon",
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512",
         }
     }
 
-    /// Its name in prose.
+    /// Its name in prose (and its `Display`).
     pub const fn title(self) -> &'static str {
         match self {
+            Level::Scalar => "scalar",
             Level::Neon => "NEON",
             Level::Avx2 => "AVX2",
             Level::Avx512 => "AVX-512",
@@ -98,10 +124,11 @@ impl Level {
 
     /// Bytes per unit of the permutes the generated rows use for elements of `size` bytes:
     /// words (4) on x86 for elements of 4 bytes and more (`vpermd`, `vpermt2d`), bytes (1)
-    /// for narrower elements and on NEON, whose lookups are bytewise.
+    /// for narrower elements and on NEON, whose lookups are bytewise (and 1 for the
+    /// baseline, which permutes nothing).
     pub const fn unit(self, size: usize) -> usize {
         match self {
-            Level::Neon => 1,
+            Level::Scalar | Level::Neon => 1,
             Level::Avx2 | Level::Avx512 if size >= 4 => 4,
             Level::Avx2 | Level::Avx512 => 1,
         }
@@ -110,17 +137,71 @@ impl Level {
     /// Whether stores may stream around the caches (x86 non-temporal stores).
     pub const fn streams(self) -> bool {
         match self {
-            Level::Neon => false,
+            Level::Scalar | Level::Neon => false,
             Level::Avx2 | Level::Avx512 => true,
         }
     }
+
+    /// Whether this CPU runs code compiled for the level: the baseline always; another
+    /// level where this is its architecture and every one of its target features is
+    /// detected at run time.
+    pub fn is_available(self) -> bool {
+        self == Level::Scalar
+            || (cfg!(target_arch = "x86_64") == (self.arch() == "x86_64")
+                && cfg!(target_arch = "aarch64") == (self.arch() == "aarch64")
+                && self.target_features().split(',').all(feature_detected))
+    }
+
+    /// The widest level this CPU runs.
+    pub fn detect() -> Level {
+        Level::ALL
+            .into_iter()
+            .rev()
+            .find(|level| level.is_available())
+            .unwrap_or(Level::Scalar)
+    }
+
+    /// The network of `plan` for this level's registers of `E`, if it has one (none for
+    /// the baseline, and for element sizes without networks).
+    pub fn network<E>(self, plan: &Plan) -> Option<&Network> {
+        let size = size_of::<E>();
+        if self == Level::Scalar || !ELEMENT_SIZES.contains(&size) {
+            return None;
+        }
+        let lanes = self.lanes(size);
+        plan.networks.iter().find(|network| network.lanes == lanes)
+    }
 }
 
-/// The register widths, in elements, that copy plans get networks for: every level's lanes
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+/// Run-time detection of one target feature of a level (the standard macros take only
+/// literals); false for a feature of another architecture or one no level names.
+fn feature_detected(feature: &str) -> bool {
+    match feature {
+        #[cfg(target_arch = "x86_64")]
+        "avx2" => std::arch::is_x86_feature_detected!("avx2"),
+        #[cfg(target_arch = "x86_64")]
+        "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+        #[cfg(target_arch = "x86_64")]
+        "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+        #[cfg(target_arch = "x86_64")]
+        "avx512vbmi" => std::arch::is_x86_feature_detected!("avx512vbmi"),
+        #[cfg(target_arch = "aarch64")]
+        "neon" => std::arch::is_aarch64_feature_detected!("neon"),
+        _ => false,
+    }
+}
+
+/// The register widths, in elements, that copy plans get networks for: every SIMD level's lanes
 /// for every element size of [`ELEMENT_SIZES`], from [`MIN_NETWORK_LANES`] on, narrowest
 /// first.
 pub fn network_lanes() -> Vec<usize> {
-    let mut lanes: Vec<usize> = Level::ALL
+    let mut lanes: Vec<usize> = Level::SIMD
         .iter()
         .flat_map(|level| ELEMENT_SIZES.map(|size| level.lanes(size)))
         .filter(|&lanes| lanes >= MIN_NETWORK_LANES)
@@ -360,6 +441,37 @@ impl StepControl {
 mod tests {
     use super::*;
     use std::borrow::Cow;
+
+    #[test]
+    fn detect_is_the_widest_level_this_cpu_runs() {
+        let widest = Level::detect();
+        assert!(widest.is_available());
+        let wider = Level::ALL.into_iter().filter(|&level| level > widest);
+        assert!(wider.into_iter().all(|level| !level.is_available()));
+    }
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_kernels_old_name_is_the_baseline() {
+        assert_eq!(Level::Runs, Level::Scalar);
+        // Still a pattern, as the variant was.
+        assert!(matches!(Level::Scalar, Level::Runs));
+    }
+
+    #[test]
+    fn every_feature_of_this_architecture_is_detectable() {
+        // A feature `feature_detected` does not know would make its level undetectable.
+        #[cfg(target_arch = "x86_64")]
+        assert!(Level::Avx2.is_available() == std::arch::is_x86_feature_detected!("avx2"));
+        #[cfg(target_arch = "aarch64")]
+        assert!(Level::Neon.is_available());
+        assert!(Level::Scalar.is_available());
+        for level in Level::SIMD {
+            if level.is_available() {
+                assert!(level.target_features().split(',').all(feature_detected));
+            }
+        }
+    }
 
     #[test]
     fn network_lanes_are_every_level_and_size_from_four() {

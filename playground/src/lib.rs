@@ -17,7 +17,7 @@ use swizzle_core::analysis::{Banks, bank_conflicts};
 use swizzle_core::picture::{self, Cells, Coloring, Path};
 use swizzle_core::report;
 use swizzle_syntax::View;
-use swizzle_syntax::check::Checked;
+use swizzle_syntax::items::layout::Checked;
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -14,51 +14,17 @@
 //!   [`offsets`];
 //! - [`offsets`]: `usize` points and offsets, for any layout.
 //!
-//! Each has a `_with` form that pins the [`Simd`] level.
+//! Each has a `_with` form that pins the SIMD [`Level`]. The loop has code of its own for
+//! the x86-64 levels; at [`Level::Neon`] it is compiled for the target's baseline, as at
+//! [`Level::Scalar`].
 
+use crate::kernel::Level;
 use crate::{CoordError, Layout};
 use std::fmt;
 
-/// An instruction set the batch loop can be compiled for: the baseline, or one of the x86-64
-/// levels of `swizzle_core::simd::Level`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Simd {
-    /// The compilation target's baseline (SSE2 on x86-64): always available.
-    Scalar,
-    /// x86-64 AVX2: 4 lanes of 64 bits.
-    Avx2,
-    /// x86-64 AVX-512 (F, BW and VBMI, as the copy kernels' level): 8 lanes of 64 bits.
-    Avx512,
-}
-
-impl Simd {
-    /// Every level, narrowest first.
-    pub const ALL: [Simd; 3] = [Simd::Scalar, Simd::Avx2, Simd::Avx512];
-
-    /// The SIMD level of `self` (`None` for the baseline): its registers and target
-    /// features.
-    pub(crate) const fn simd(self) -> Option<swizzle_core::simd::Level> {
-        match self {
-            Simd::Scalar => None,
-            Simd::Avx2 => Some(swizzle_core::simd::Level::Avx2),
-            Simd::Avx512 => Some(swizzle_core::simd::Level::Avx512),
-        }
-    }
-
-    /// Whether this CPU can run code compiled for `self`.
-    pub fn is_available(self) -> bool {
-        self.simd().is_none_or(crate::features::detected)
-    }
-
-    /// The widest level this CPU can run.
-    pub fn detect() -> Simd {
-        Simd::ALL
-            .into_iter()
-            .rev()
-            .find(|simd| simd.is_available())
-            .unwrap_or(Simd::Scalar)
-    }
-}
+/// The batch loops' name for the SIMD level, from before the library had one level type.
+#[deprecated(since = "0.2.0", note = "one level type: use `swizzle::kernel::Level`")]
+pub type Simd = Level;
 
 /// Why a batch was rejected. Nothing is promised about `out` then.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,8 +33,8 @@ pub enum BatchError {
     Length { coords: usize, out: usize },
     /// The coordinate at `index` has no offset.
     Coord { index: usize, error: CoordError },
-    /// The requested [`Simd`] level does not run on this CPU.
-    Unsupported(Simd),
+    /// The requested [`Level`] does not run on this CPU.
+    Unsupported(Level),
     /// `u32` offsets were asked of a layout whose element space does not fit `u32`.
     Wide { space: usize },
 }
@@ -83,7 +49,7 @@ impl fmt::Display for BatchError {
                 )
             }
             Self::Coord { index, error } => write!(f, "coordinate {index}: {error}"),
-            Self::Unsupported(simd) => write!(f, "this CPU cannot run {simd:?} code"),
+            Self::Unsupported(level) => write!(f, "this CPU cannot run {level:?} code"),
             Self::Wide { space } => write!(
                 f,
                 "the layout's {space} elements do not fit u32 offsets: use `offsets` (usize)"
@@ -102,12 +68,12 @@ pub fn offsets<L: Layout<N>, const N: usize>(
     coords: &[[usize; N]],
     out: &mut [usize],
 ) -> Result<(), BatchError> {
-    offsets_with::<L, N>(Simd::detect(), coords, out)
+    offsets_with::<L, N>(Level::detect(), coords, out)
 }
 
-/// [`offsets`] compiled for a given [`Simd`] level (to compare levels, or to pin one).
+/// [`offsets`] compiled for a given SIMD [`Level`] (to compare levels, or to pin one).
 pub fn offsets_with<L: Layout<N>, const N: usize>(
-    simd: Simd,
+    level: Level,
     coords: &[[usize; N]],
     out: &mut [usize],
 ) -> Result<(), BatchError> {
@@ -117,20 +83,21 @@ pub fn offsets_with<L: Layout<N>, const N: usize>(
             out: out.len(),
         });
     }
-    if !simd.is_available() {
-        return Err(BatchError::Unsupported(simd));
+    if !level.is_available() {
+        return Err(BatchError::Unsupported(level));
     }
-    let valid = match simd {
-        Simd::Scalar => kernel::<L, N>(coords, out),
+    let valid = match level {
+        // The baseline, and NEON, which the loop has no code of its own for.
+        Level::Scalar | Level::Neon => kernel::<L, N>(coords, out),
         // SAFETY: `is_available` detected AVX2 at run time, the one requirement of `avx2`.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { avx2::<L, N>(coords, out) },
+        Level::Avx2 => unsafe { avx2::<L, N>(coords, out) },
         // SAFETY: `is_available` detected AVX-512F at run time, the one requirement of
         // `avx512`.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { avx512::<L, N>(coords, out) },
+        Level::Avx512 => unsafe { avx512::<L, N>(coords, out) },
         #[cfg(not(target_arch = "x86_64"))]
-        Simd::Avx2 | Simd::Avx512 => unreachable!("is_available is false off x86-64"),
+        Level::Avx2 | Level::Avx512 => unreachable!("is_available is false off x86-64"),
     };
     if valid {
         return Ok(());
@@ -239,12 +206,12 @@ pub fn offsets_u32<L: Layout<N>, C: Narrow, const N: usize>(
     coords: &[[C; N]],
     out: &mut [u32],
 ) -> Result<(), BatchError> {
-    offsets_u32_with::<L, C, N>(Simd::detect(), coords, out)
+    offsets_u32_with::<L, C, N>(Level::detect(), coords, out)
 }
 
-/// [`offsets_u32`] compiled for a given [`Simd`] level.
+/// [`offsets_u32`] compiled for a given SIMD [`Level`].
 pub fn offsets_u32_with<L: Layout<N>, C: Narrow, const N: usize>(
-    simd: Simd,
+    level: Level,
     coords: &[[C; N]],
     out: &mut [u32],
 ) -> Result<(), BatchError> {
@@ -254,7 +221,7 @@ pub fn offsets_u32_with<L: Layout<N>, C: Narrow, const N: usize>(
             out: out.len(),
         });
     }
-    narrow::<L, N, _>(simd, coords, out)
+    narrow::<L, N, _>(level, coords, out)
 }
 
 /// Offsets of coordinates given as one array per coordinate (`columns[d][i]` is coordinate
@@ -265,12 +232,12 @@ pub fn offsets_columns<L: Layout<N>, C: Narrow, const N: usize>(
     columns: [&[C]; N],
     out: &mut [u32],
 ) -> Result<(), BatchError> {
-    offsets_columns_with::<L, C, N>(Simd::detect(), columns, out)
+    offsets_columns_with::<L, C, N>(Level::detect(), columns, out)
 }
 
-/// [`offsets_columns`] compiled for a given [`Simd`] level.
+/// [`offsets_columns`] compiled for a given SIMD [`Level`].
 pub fn offsets_columns_with<L: Layout<N>, C: Narrow, const N: usize>(
-    simd: Simd,
+    level: Level,
     columns: [&[C]; N],
     out: &mut [u32],
 ) -> Result<(), BatchError> {
@@ -280,7 +247,7 @@ pub fn offsets_columns_with<L: Layout<N>, C: Narrow, const N: usize>(
             out: out.len(),
         });
     }
-    narrow::<L, N, _>(simd, columns, out)
+    narrow::<L, N, _>(level, columns, out)
 }
 
 /// Where the narrow loops read coordinates: rows of `[C; N]`, or one column per coordinate.
@@ -317,32 +284,33 @@ impl<C: Narrow, const N: usize> Coords<N> for [&[C]; N] {
     }
 }
 
-/// The `u32` batch loop over `coords` (as many as `out` has slots), for `simd`; the errors
+/// The `u32` batch loop over `coords` (as many as `out` has slots), for `level`; the errors
 /// of [`offsets_with`], and [`BatchError::Wide`].
 #[inline(always)]
 fn narrow<L: Layout<N>, const N: usize, S: Coords<N>>(
-    simd: Simd,
+    level: Level,
     coords: S,
     out: &mut [u32],
 ) -> Result<(), BatchError> {
     if L::SPACE as u64 > 1 << 32 {
         return Err(BatchError::Wide { space: L::SPACE });
     }
-    if !simd.is_available() {
-        return Err(BatchError::Unsupported(simd));
+    if !level.is_available() {
+        return Err(BatchError::Unsupported(level));
     }
-    let valid = match simd {
-        Simd::Scalar => narrow_kernel::<L, N, S, false>(coords, out),
+    let valid = match level {
+        // The baseline, and NEON, which the loop has no code of its own for.
+        Level::Scalar | Level::Neon => narrow_kernel::<L, N, S, false>(coords, out),
         // SAFETY: `is_available` detected AVX2 at run time, the one requirement of
         // `narrow_avx2`.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { narrow_avx2::<L, N, S>(coords, out) },
+        Level::Avx2 => unsafe { narrow_avx2::<L, N, S>(coords, out) },
         // SAFETY: `is_available` detected AVX-512F at run time, the one requirement of
         // `narrow_avx512`.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { narrow_avx512::<L, N, S>(coords, out) },
+        Level::Avx512 => unsafe { narrow_avx512::<L, N, S>(coords, out) },
         #[cfg(not(target_arch = "x86_64"))]
-        Simd::Avx2 | Simd::Avx512 => unreachable!("is_available is false off x86-64"),
+        Level::Avx2 | Level::Avx512 => unreachable!("is_available is false off x86-64"),
     };
     if valid {
         return Ok(());

@@ -574,7 +574,7 @@ fn copies_between_views_reject_what_does_not_fit() {
     let src = vec![0u32; 24];
     let mut short = vec![0u32; 23];
     assert_eq!(
-        copy_views_with(Level::Runs.into(), &rows, &columns, &src, &mut short),
+        copy_views_with(Level::Scalar.into(), &rows, &columns, &src, &mut short),
         Err(KernelError::Reach {
             side: "destination",
             needed: 24,
@@ -584,12 +584,12 @@ fn copies_between_views_reject_what_does_not_fit() {
     let other = View::row_major(&[6, 4]).expect("valid");
     let mut dst = vec![0u32; 24];
     assert!(matches!(
-        copy_views_with(Level::Runs.into(), &rows, &other, &src, &mut dst),
+        copy_views_with(Level::Scalar.into(), &rows, &other, &src, &mut dst),
         Err(KernelError::Extents { .. })
     ));
     // No coordinates: one element.
     let point = View::strided(&[], &[], 5).expect("valid");
     let mut one = vec![0u32; 7];
-    copy_views_with(Level::Runs.into(), &point, &point, &[9u32; 6], &mut one).expect("fits");
+    copy_views_with(Level::Scalar.into(), &point, &point, &[9u32; 6], &mut one).expect("fits");
     assert_eq!(one, [0, 0, 0, 0, 0, 9, 0]);
 }

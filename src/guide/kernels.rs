@@ -24,8 +24,10 @@
 //! # Ok::<(), swizzle::batch::BatchError>(())
 //! ```
 //!
-//! `swizzle::batch::offsets_with(Simd::Avx2, ..)` pins one level (`Simd::detect()` says which
-//! is used). Each level is tested against the scalar path.
+//! `swizzle::batch::offsets_with(Level::Avx2, ..)` pins one level (`Level::detect()`, the widest
+//! this CPU runs, is used; the SIMD levels are `kernel::Level`, which the copy kernels take too,
+//! and at `Level::Neon` the loop runs the baseline). Each level is tested against the scalar
+//! path.
 //!
 //! Narrow coordinates run more lanes at once. `batch::offsets_u32` takes rows of `u16` or `u32`
 //! coordinates and `batch::offsets_columns` one array per coordinate (structure of arrays, as
@@ -210,7 +212,7 @@
 //! overrides the rule (`Stores::Cached`, `Stores::Streaming`). Elements are any
 //! `bytemuck::Pod` type (`u8` … `f64`); sizes other than 1, 2, 4 and 8 bytes copy in runs.
 //! For a plan copied by hand, with no generated code, `kernel::route::<E>(plan, options)`
-//! says the same (`Level::detect::<E>(plan)` is the network level it detects).
+//! says the same (`kernel::interpreted_level::<E>(plan)` is the network level it detects).
 //!
 //! `K::run_with(&layout, options, src, dst)` takes `kernel::Options`: `.level(Level::Avx2)`
 //! pins a level (one the CPU lacks is `KernelError::Unsupported`, never a silent fallback),
@@ -231,12 +233,12 @@
 //! let image: Vec<u32> = (0..64).collect();
 //! let mut tile = vec![0u32; Xor8::SPACE];
 //! // A fixed-size layout takes no layout value: pin the portable level, on this thread.
-//! let options = Options::default().level(Level::Runs).threads(1);
+//! let options = Options::default().level(Level::Scalar).threads(1);
 //! PackXor::run_with(options, &image, &mut tile)?;
 //! assert_eq!(tile[Xor8::offset(3, 5)], 3 * 8 + 5);
 //! // The route those options give, and the one this CPU takes by default:
 //! let pinned = PackXor::route::<u32>(options)?;
-//! assert_eq!((pinned.level, pinned.reason), (Level::Runs, Reason::Pinned));
+//! assert_eq!((pinned.level, pinned.reason), (Level::Scalar, Reason::Pinned));
 //! println!("{}", PackXor::route::<u32>(Options::default())?);
 //! // Pixels of 3 bytes, as a file format stores them:
 //! let rgb: Vec<u8> = (0..64 * 3).map(|i| i as u8).collect();
@@ -313,7 +315,7 @@
 //! 4-byte elements (8 × 8 of 8-byte ones), each line of a square one 64-byte register, written
 //! straight into the destination; with AVX2, 8 × 8 (4 × 4) staged through a tile in L1 so that
 //! every cache line is written whole. Other element sizes, edges and non-x86 CPUs take scalar
-//! code (`copy_views_with(Level::Runs.into(), ..)` pins it). Views of more coordinates are copied plane by plane (a batch of matrices:
+//! code (`copy_views_with(Level::Scalar.into(), ..)` pins it). Views of more coordinates are copied plane by plane (a batch of matrices:
 //! each transposed). `cargo bench --bench transpose` compares it with the `transpose` crate.
 //!
 //! ## Errors

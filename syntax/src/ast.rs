@@ -1,23 +1,11 @@
-//! The syntax tree of a `layout!` invocation, as written: every node keeps its tokens so
-//! that errors can point at exactly the faulty transform, dim or length. The nodes every
-//! kind shares are here; each kind's own are in its folder (`items/<kind>/`), re-exported.
-
-pub use crate::items::Item;
-pub use crate::items::access::{AccessItem, AccessStmt, AccessStmtKind};
-pub use crate::items::kernel::{KernelItem, KernelOption};
-pub use crate::items::layout::{Assertion, LayoutItem, Stage, Stmt, StmtKind, Upper};
-pub use crate::items::raster::RasterItem;
-pub use crate::items::tiled_copy::{CopyClaim, TiledCopyItem, TiledCopyOption};
-pub use crate::items::traversal::{SfcArg, SfcArgKind, TraversalItem};
+//! The nodes of the syntax tree that every item kind shares, as written: every node keeps
+//! its tokens so that errors can point at exactly the faulty transform, dim or length. Each
+//! kind's own are in its folder (`items/<kind>/`), and an invocation is a list of items
+//! ([`Invocation`](crate::items::Invocation)).
 
 use proc_macro2::TokenStream;
 use swizzle_core::emit::code::Op;
 use syn::{Ident, LitInt};
-
-/// Everything inside one `layout! { ... }`.
-pub struct Invocation {
-    pub items: Vec<Item>,
-}
 
 /// `name: length`, a dim introduced by a statement.
 pub struct DimDecl {

@@ -1,11 +1,9 @@
 //! `swizzle-syntax`: the front end of the `layout!` macro, as plain functions testable
-//! without rustc. It owns syn: tokens → [`ast`] → [`check`]ed IR (`swizzle_core::ir`) →
-//! expansion. Everything after the check — the interpreter, canonical forms, analyses and
+//! without rustc. It owns syn: tokens → [`ast`] → checked IR (`swizzle_core::ir`; each kind's
+//! check is in its folder of [`items`]) → expansion. Everything after the check — the interpreter, canonical forms, analyses and
 //! printers — lives in the syn-free `swizzle-core`, which the runtime shares.
 
-mod assertions;
 pub mod ast;
-mod auto;
 mod consts;
 mod diagnostic;
 mod driver;
@@ -23,19 +21,13 @@ pub use errors::Errors;
 pub use items::kernel::simd::step_controls;
 pub use print::rust::Rust;
 
-/// The checked forms of the items, by the names they had before each kind had its folder.
-pub mod check {
-    pub use crate::items::access::{Accesses, CheckedAccess, DEFAULT_BANKS};
-    pub use crate::items::kernel::{CheckedKernel, Direction};
-    pub use crate::items::layout::check::*;
-    pub use crate::items::tiled_copy::CheckedTiledCopy;
-    pub use crate::items::traversal::CheckedTraversal;
-}
-
-pub use driver::{Outcome, Verified};
+pub use items::View;
 
 use errors::Reported;
-use items::{ItemKind, Scope, Visit};
+use items::access::CheckedAccess;
+use items::layout::Checked;
+use items::traversal::CheckedTraversal;
+use items::{ItemKind, Scope, Visit, access, layout, traversal};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use swizzle_core::budget::REQUESTED_ENUMERATION;
@@ -51,38 +43,12 @@ pub fn expand(input: TokenStream) -> TokenStream {
     output
 }
 
-/// One item that passed every check, as the driver checked it: what a tool that shows more
-/// than the expansion (the playground) reads, from the same pass that expands it.
-pub enum View<'a> {
-    Access(&'a ast::AccessItem, &'a check::CheckedAccess),
-    Layout(&'a ast::LayoutItem, &'a Verified),
-    /// With the layout it walks, if it walks one.
-    Traversal(
-        &'a ast::TraversalItem,
-        &'a check::CheckedTraversal,
-        Option<&'a check::Checked>,
-    ),
-    Raster(&'a ast::RasterItem, &'a swizzle_core::plans::raster::Raster),
-    /// With the rustdoc lines of its type: the plan of a tile's copy.
-    Kernel(
-        &'a ast::KernelItem,
-        &'a check::CheckedKernel<'a>,
-        Vec<String>,
-    ),
-    /// With the rustdoc lines of its type: each instruction's conflicts or transactions.
-    TiledCopy(
-        &'a ast::TiledCopyItem,
-        &'a check::CheckedTiledCopy<'a>,
-        Vec<String>,
-    ),
-}
-
 /// [`expand`] without the errors' `compile_error!`s, which come back apart; each item that
 /// checks is shown to `view` as it is expanded (accesses, layouts, traversals, then the
 /// other kinds in the order of the registry, each in the order written).
 pub fn inspect(input: TokenStream, view: impl FnMut(View<'_>)) -> (TokenStream, Errors) {
     let mut errors = Errors::default();
-    let invocation = parse::parse_invocation(input, &mut errors);
+    let invocation = items::Invocation::parse(input, &mut errors);
     let mut expansion = Expansion {
         tokens: TokenStream::new(),
         view,
@@ -150,11 +116,11 @@ pub fn inspect_text(
 /// `layout! { }`), checked exactly as the macro checks them.
 pub struct Source {
     /// Every check passed: `swizzle (auto ...)` resolved, assertions and `inverse;` verified.
-    pub layouts: Vec<check::Checked>,
-    pub accesses: Vec<check::CheckedAccess>,
+    pub layouts: Vec<Checked>,
+    pub accesses: Vec<CheckedAccess>,
     pub traversals: Vec<NamedTraversal>,
-    /// The form each layout's verdicts came from, as the driver built it ([`Verified::form`]),
-    /// in the order of `layouts`.
+    /// The form each layout's verdicts came from, as the driver built it
+    /// ([`layout::Verified::form`]), in the order of `layouts`.
     forms: Vec<Form>,
 }
 
@@ -211,11 +177,11 @@ impl Source {
 /// A `traversal Name = sfc(..)` item of a [`Source`], checked.
 pub struct NamedTraversal {
     pub name: String,
-    pub checked: check::CheckedTraversal,
+    pub checked: CheckedTraversal,
 }
 
 /// Parses and checks layouts given as text, as [`source`] does, keeping only the layouts.
-pub fn layouts(text: &str) -> Result<Vec<check::Checked>, Diagnostics> {
+pub fn layouts(text: &str) -> Result<Vec<Checked>, Diagnostics> {
     source(text).map(|source| source.layouts)
 }
 
@@ -228,7 +194,7 @@ pub fn source(text: &str) -> Result<Source, Diagnostics> {
 /// m = lane % 16; k = lane / 16 * 8;` — as the command line takes it (`--access`): parsed
 /// and checked by the macro's own parser and checks, with the macro's errors, placed in
 /// `text`. The access is named by its text.
-pub fn access_pattern(text: &str) -> Result<check::CheckedAccess, Diagnostics> {
+pub fn access_pattern(text: &str) -> Result<CheckedAccess, Diagnostics> {
     let body = lex::lex(text)?;
     let mut source = checked(quote::quote!(access inline { #body }))?;
     let mut found = source.accesses.pop().ok_or_else(|| {
@@ -275,11 +241,9 @@ fn invocations(tokens: TokenStream, into: &mut TokenStream) {
 /// Parses and checks the items of one invocation's tokens.
 fn checked(tokens: TokenStream) -> Result<Source, Diagnostics> {
     let mut errors = Errors::default();
-    let invocation = parse::parse_invocation(tokens, &mut errors);
-    let outcome = driver::check(&invocation, &mut errors, &mut ErrorsOnly);
-    let traversals = outcome
-        .traversals
-        .into_iter()
+    let invocation = items::Invocation::parse(tokens, &mut errors);
+    let mut outcome = driver::check(&invocation, &mut errors, &mut ErrorsOnly);
+    let traversals = (outcome.take::<traversal::Kind>().into_iter())
         .filter_map(|(item, checked)| {
             Some(NamedTraversal {
                 name: item.name.to_string(),
@@ -287,18 +251,14 @@ fn checked(tokens: TokenStream) -> Result<Source, Diagnostics> {
             })
         })
         .collect();
-    let (layouts, forms) = outcome
-        .layouts
-        .into_iter()
+    let (layouts, forms) = (outcome.take::<layout::Kind>().into_iter())
         .filter_map(|(_, verified)| verified.ok())
         .map(|verified| (verified.checked, verified.form))
         .unzip();
     let source = Source {
         layouts,
         forms,
-        accesses: outcome
-            .accesses
-            .into_iter()
+        accesses: (outcome.take::<access::Kind>().into_iter())
             .filter_map(|(_, checked)| checked.ok())
             .collect(),
         traversals,

@@ -1,38 +1,18 @@
 //! Tokens → [`ast`](crate::ast): what every item kind parses with. An invocation is a list
-//! of items, each of the kind whose start it has ([`Item::parse`]); each kind's own syntax
-//! is parsed in its folder (`items/<kind>/parse.rs`) from the pieces here: constant
-//! expressions, lists of names, dims and expressions, braced bodies split at their `;`s.
+//! of items ([`Invocation::parse`](crate::items::Invocation::parse)), each of the kind whose
+//! start it has; each kind's own syntax is parsed in its folder (`items/<kind>/parse.rs`)
+//! from the pieces here: constant expressions, lists of names, dims and expressions, braced
+//! bodies split at their `;`s.
 
 use crate::ast::BinOp;
-use crate::ast::{DimDecl, Expr, Invocation, Length};
+use crate::ast::{DimDecl, Expr, Length};
 use crate::errors::Errors;
-use crate::items::{Head, Item};
 use proc_macro2::{TokenStream, TokenTree};
 use swizzle_core::budget::EXPRESSION_NODES;
 use swizzle_core::emit::code::Op;
-use syn::parse::{ParseStream, Parser};
+use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Ident, Token, bracketed, parenthesized};
-
-/// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
-/// parsed are returned so that later stages can still check (and stub) them.
-pub fn parse_invocation(tokens: TokenStream, errors: &mut Errors) -> Invocation {
-    let mut items = Vec::new();
-    let parser = |input: ParseStream| {
-        while !input.is_empty() {
-            let head = Head {
-                attrs: input.call(Attribute::parse_outer)?,
-                vis: input.parse()?,
-            };
-            items.push(Item::parse(head, input, errors)?);
-        }
-        Ok(())
-    };
-    if let Err(error) = parser.parse2(tokens) {
-        errors.push(error);
-    }
-    Invocation { items }
-}
+use syn::{Ident, Token, bracketed, parenthesized};
 
 /// The options after the first argument of a kernel's parentheses (`, walk T, vector 4`):
 /// each read by `option` from its keyword, a trailing `,` allowed, up to the end.

@@ -8,7 +8,7 @@ use std::path::Path;
 use swizzle_core::analysis::Access;
 use swizzle_core::analysis::banks::Banks;
 use swizzle_core::picture::Coloring;
-use swizzle_syntax::check::CheckedAccess;
+use swizzle_syntax::items::access::CheckedAccess;
 
 /// `--access`: an inline SPEC, or the name of an `access` item of the file (resolved once
 /// the file is read).

@@ -5,7 +5,8 @@ use super::coloring::AccessArg;
 use crate::Failure;
 use std::path::Path;
 use swizzle_core::analysis::{Access, Banks};
-use swizzle_syntax::check::{Checked, CheckedAccess};
+use swizzle_syntax::items::access::CheckedAccess;
+use swizzle_syntax::items::layout::Checked;
 use swizzle_syntax::{NamedTraversal, Source};
 
 /// Reads and checks the layouts of `file` (`-`: standard input); a file that does not parse

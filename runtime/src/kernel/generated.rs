@@ -58,16 +58,16 @@ impl<E: Element> GeneratedCode<E> {
                 .find(|&l| l.is_available() && rows_pay(l))
             {
                 Some(level) => (level, Reason::WidestGenerated),
-                None if self.tile.is_some() => (Level::Runs, Reason::StraightLineFirst),
-                None => match Level::detect::<E>(plan) {
-                    Level::Runs
+                None if self.tile.is_some() => (Level::Scalar, Reason::StraightLineFirst),
+                None => match super::interpreted_level::<E>(plan) {
+                    Level::Scalar
                         if Level::ALL
                             .iter()
                             .any(|l| l.is_available() && l.network::<E>(plan).is_some()) =>
                     {
-                        (Level::Runs, Reason::LargeNetwork)
+                        (Level::Scalar, Reason::LargeNetwork)
                     }
-                    Level::Runs => (Level::Runs, Reason::NoNetwork),
+                    Level::Scalar => (Level::Scalar, Reason::NoNetwork),
                     level => (level, Reason::WidestNetwork),
                 },
             },
@@ -103,7 +103,7 @@ impl<E: Element> GeneratedCode<E> {
 fn register_file(level: Level) -> usize {
     match level {
         Level::Avx2 => 16,
-        Level::Runs | Level::Neon | Level::Avx512 => 32,
+        Level::Scalar | Level::Neon | Level::Avx512 => 32,
     }
 }
 

@@ -50,7 +50,6 @@ pub use output::zeroed_output;
 
 use bytemuck::Pod;
 use grid::Grid;
-use swizzle_core::simd as simd_level;
 
 /// Element types a kernel copies: plain data of any size (those of
 /// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4 and 8 bytes, get SIMD networks), such as
@@ -94,67 +93,21 @@ pub struct Side<'a> {
     pub frame: Frame<'a>,
 }
 
-/// How the tiles are copied: runs, or one of the SIMD levels of
-/// `swizzle_core::simd::Level`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Level {
-    /// Runs of `copy_from_slice`, on any CPU.
-    Runs,
-    /// aarch64 NEON: 16-byte registers. Only the SIMD rows `layout!` generates run
-    /// networks at this level; without them, full tiles are copied in runs.
-    Neon,
-    /// x86-64 AVX2 networks: 32-byte registers.
-    Avx2,
-    /// x86-64 AVX-512 (F, BW and VBMI) networks: 64-byte registers, one masked byte
-    /// permute per step.
-    Avx512,
-}
+/// How the tiles are copied: [`Level::Scalar`], in runs of `copy_from_slice` on any CPU, or
+/// one of the SIMD levels, by networks. The one level type of the library, which the batch
+/// loops take too.
+pub use swizzle_core::simd::Level;
 
-impl Level {
-    /// Every level, narrowest first.
-    pub const ALL: [Level; 4] = [Level::Runs, Level::Neon, Level::Avx2, Level::Avx512];
-
-    /// The SIMD level of `self` (`None` for runs): its registers and target features.
-    pub(crate) const fn simd(self) -> Option<simd_level::Level> {
-        match self {
-            Level::Runs => None,
-            Level::Neon => Some(simd_level::Level::Neon),
-            Level::Avx2 => Some(simd_level::Level::Avx2),
-            Level::Avx512 => Some(simd_level::Level::Avx512),
-        }
-    }
-
-    /// Whether this CPU runs `self`.
-    pub fn is_available(self) -> bool {
-        self.simd().is_none_or(crate::features::detected)
-    }
-
-    /// Bytes per register (0 for runs).
-    pub fn register_bytes(self) -> usize {
-        self.simd().map_or(0, |level| level.register_bytes())
-    }
-
-    /// The level a copy of `E` with `plan` and no generated code uses on this CPU: the
-    /// widest available one whose network for `E`'s registers beats the plan's runs
-    /// interpreted (its controls fit a quarter of an L1 cache and it takes fewer steps than
-    /// the tile has runs), else [`Level::Runs`].
-    pub fn detect<E>(plan: &Plan) -> Level {
-        Level::ALL
-            .into_iter()
-            .rev()
-            .find(|&level| level.is_available() && network::interpreting_pays::<E>(level, plan))
-            .unwrap_or(Level::Runs)
-    }
-
-    /// The network of `plan` for this level's registers of `E`, if it has one.
-    pub fn network<E>(self, plan: &Plan) -> Option<&Network> {
-        let (simd, size) = (self.simd()?, size_of::<E>());
-        if !simd_level::ELEMENT_SIZES.contains(&size) {
-            return None;
-        }
-        let lanes = simd.lanes(size);
-        plan.networks.iter().find(|network| network.lanes == lanes)
-    }
+/// The level a copy of `E` with `plan` and no generated code uses on this CPU: the widest
+/// available one whose network for `E`'s registers beats the plan's runs interpreted (its
+/// controls fit a quarter of an L1 cache and it takes fewer steps than the tile has runs),
+/// else [`Level::Scalar`].
+pub fn interpreted_level<E>(plan: &Plan) -> Level {
+    Level::ALL
+        .into_iter()
+        .rev()
+        .find(|&level| level.is_available() && network::interpreting_pays::<E>(level, plan))
+        .unwrap_or(Level::Scalar)
 }
 
 /// A full tile of a kernel as straight-line code (the `full_tile` that `layout!` emits for

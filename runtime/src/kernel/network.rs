@@ -6,7 +6,7 @@ use super::simd::{Bound, Rows, TileRow};
 use super::stage::{self, Staging};
 use super::{CACHE_LINE, Element, Level, Network, Step};
 use std::ops::Range;
-use swizzle_core::simd::{Level as SimdLevel, Permute};
+use swizzle_core::simd::Permute;
 
 /// The byte controls of one step. AVX-512 uses `control` (64 byte indices) and `keep`;
 /// AVX2 uses the first 32 bytes of `control` (eight `u32` indices for 4- and 8-byte
@@ -35,14 +35,14 @@ impl Control {
             keep: 0,
             load,
         };
-        let Some(simd) = level.simd() else {
+        if level == Level::Scalar {
             return control;
-        };
+        }
         // Byte permutes on AVX-512 (`vpermb`) whatever the size; AVX2's as the generated
         // rows permute: words (`vpermd`) for 4- and 8-byte elements, bytes otherwise.
-        let permute = match simd {
-            SimdLevel::Avx512 => Permute::bytes(simd, size),
-            _ => Permute::new(simd, size),
+        let permute = match level {
+            Level::Avx512 => Permute::bytes(level, size),
+            _ => Permute::new(level, size),
         };
         let step = permute.step(step);
         let bytes = |values: &[u32], into: &mut [u8]| {
@@ -50,8 +50,8 @@ impl Control {
                 *byte = value as u8;
             }
         };
-        match simd {
-            SimdLevel::Avx512 => {
+        match level {
+            Level::Avx512 => {
                 bytes(&step.sources, &mut control.control);
                 control.keep = step.writes;
             }
@@ -358,12 +358,11 @@ mod tests {
         for (name, plan) in &plans {
             for level in [Level::Avx2, Level::Avx512] {
                 for size in ELEMENT_SIZES {
-                    let simd = level.simd().expect("a SIMD level");
-                    let lanes = simd.lanes(size);
+                    let lanes = level.lanes(size);
                     let Some(network) = plan.networks.iter().find(|n| n.lanes == lanes) else {
                         continue;
                     };
-                    let permute = Permute::new(simd, size);
+                    let permute = Permute::new(level, size);
                     let generated_controls = swizzle_syntax::step_controls(permute, network);
                     for (step, generated_control) in network.steps.iter().zip(&generated_controls) {
                         let control = Control::new(level, size, step, 0);

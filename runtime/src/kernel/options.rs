@@ -16,7 +16,7 @@ const PARALLEL_BYTES: usize = 1 << 20;
 ///
 /// ```
 /// use swizzle_runtime::kernel::{Level, Options, Stores};
-/// let pinned = Options::default().level(Level::Runs).threads(1);
+/// let pinned = Options::default().level(Level::Scalar).threads(1);
 /// assert_eq!(pinned.threads, std::num::NonZeroUsize::new(1));
 /// // A destination read right after the copy: keep it in the cache.
 /// let cached = pinned.stores(Stores::Cached);

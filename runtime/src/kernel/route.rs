@@ -67,17 +67,6 @@ pub struct Route {
     pub element_size: usize,
 }
 
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Level::Runs => "runs",
-            Level::Neon => "NEON",
-            Level::Avx2 => "AVX2",
-            Level::Avx512 => "AVX-512",
-        })
-    }
-}
-
 impl fmt::Display for TileCopy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -348,7 +348,7 @@ mod tests {
         };
         assert!(!copy_row(generated, staging, &src, &mut dst, past));
         assert!(dst.iter().all(|&b| b == 0));
-        assert_eq!(Staging::new(Level::Runs, 2, 64), None);
+        assert_eq!(Staging::new(Level::Scalar, 2, 64), None);
         assert_eq!(Staging::new(Level::Avx512, 64, 1024), None);
     }
 }

@@ -34,7 +34,7 @@ pub fn copy_views<E: Element>(
     copy_views_with(Options::default(), from, to, src, dst)
 }
 
-/// [`copy_views`] as `options` say: the level ([`Level::Runs`]: scalar code on any CPU) and
+/// [`copy_views`] as `options` say: the level ([`Level::Scalar`]: scalar code on any CPU) and
 /// the threads.
 pub fn copy_views_with<E: Element>(
     options: Options,
@@ -48,7 +48,7 @@ pub fn copy_views_with<E: Element>(
             .into_iter()
             .rev()
             .find(|level| level.is_available())
-            .unwrap_or(Level::Runs)
+            .unwrap_or(Level::Scalar)
     });
     if !level.is_available() {
         return Err(KernelError::Unsupported(level));
@@ -316,7 +316,7 @@ impl Plane {
                 match level {
                     Level::Avx512 => super::transpose_x86::transpose_area_avx512(from, to, area),
                     Level::Avx2 => super::transpose_x86::transpose_area(from, to, area),
-                    Level::Runs | Level::Neon => return false,
+                    Level::Scalar | Level::Neon => return false,
                 }
             }
             true
@@ -335,7 +335,7 @@ impl Plane {
 fn square<E>(level: Level) -> Option<usize> {
     let lanes = level.register_bytes() / size_of::<E>().max(1);
     match (level, size_of::<E>()) {
-        (Level::Runs | Level::Neon, _) => None,
+        (Level::Scalar | Level::Neon, _) => None,
         (_, 4 | 8) => Some(lanes),
         _ => None,
     }

@@ -26,7 +26,7 @@ pub unsafe fn copy_row(network: &Prepared, src: &[u8], dst: &mut [u8], row: Tile
             (Level::Avx2, true) if network.words => avx2::<true, true>(network, src, dst, row),
             (Level::Avx2, false) => avx2::<false, false>(network, src, dst, row),
             (Level::Avx2, true) => avx2::<false, true>(network, src, dst, row),
-            (Level::Runs | Level::Neon, _) => {}
+            (Level::Scalar | Level::Neon, _) => {}
         }
     }
 }

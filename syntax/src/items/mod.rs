@@ -1,9 +1,10 @@
 //! The item kinds of the language, one folder each (its syntax tree, parser, check and
 //! expansion) behind one trait, [`ItemKind`], and the one list of them, `kinds!`, from
-//! which the [`Item`] enum, the parser's choice of kind and the driver's iteration come.
+//! which the [`Item`] enum, the parser's choice of kind, the [`Scope`] and the order of the
+//! checks come.
 //!
-//! The kinds that other items name (accesses, layouts, traversals) are checked first, in
-//! that order, by the driver, which keeps them in a [`Scope`]; every other kind is checked
+//! The kinds that other items name (accesses, layouts, traversals: [`Named`]) are checked
+//! first, in that order, and kept in the [`Scope`], by kind; every other kind is checked
 //! against that scope and handed on as it is checked. A new kind is one of those: its
 //! folder, one line in `kinds!`, its grammar in the `layout!` reference and a UI case.
 
@@ -15,10 +16,9 @@ pub mod tiled_copy;
 pub mod traversal;
 
 use crate::errors::{Errors, Reported};
-use crate::{View, driver};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
-use syn::parse::ParseStream;
+use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, Visibility};
 
 /// One kind of item: how it is written, checked and generated.
@@ -57,58 +57,74 @@ pub trait ItemKind {
     }
 }
 
+/// Everything inside one `layout! { ... }`.
+pub struct Invocation {
+    pub items: Vec<Item>,
+}
+
+impl Invocation {
+    /// Parses a whole invocation. Syntax errors are collected into `errors`; the items that
+    /// parsed are returned so that later stages can still check (and stub) them.
+    pub fn parse(tokens: TokenStream, errors: &mut Errors) -> Invocation {
+        let mut items = Vec::new();
+        let parser = |input: ParseStream| {
+            while !input.is_empty() {
+                let head = Head {
+                    attrs: input.call(Attribute::parse_outer)?,
+                    vis: input.parse()?,
+                };
+                items.push(Item::parse(head, input, errors)?);
+            }
+            Ok(())
+        };
+        if let Err(error) = parser.parse2(tokens) {
+            errors.push(error);
+        }
+        Invocation { items }
+    }
+}
+
 /// An item's attributes and visibility, read before its kind is known.
 pub struct Head {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
 }
 
-/// What the items of an invocation may name: every item as written, and the accesses,
-/// layouts and traversals checked (`Err`: one with errors, already reported), by name.
-pub struct Scope<'c> {
-    pub items: &'c [Item],
-    pub accesses: access::Accesses<'c>,
-    /// The layouts that passed every check, their assertions included.
-    pub layouts: HashMap<String, Result<&'c layout::Checked, Reported>>,
-    pub traversals: HashMap<String, Result<&'c traversal::CheckedTraversal, Reported>>,
+/// A kind whose items later items name: its checked items are kept in the [`Scope`], by
+/// name, as what those items read of them ([`Named::Read`]).
+pub trait Named: ItemKind {
+    /// What a later item reads of a checked item of this kind.
+    type Read: ?Sized;
+    /// What later items read of `checked`.
+    fn read<'a>(checked: &'a Self::Checked<'_>) -> &'a Self::Read;
 }
+
+/// The checked items of the named kind `K` (`Err`: one with errors, already reported), by
+/// name.
+pub type ByName<'c, K> = HashMap<String, Result<&'c <K as Named>::Read, Reported>>;
 
 impl<'c> Scope<'c> {
-    /// The scope of what has been checked so far.
-    pub fn new(
-        items: &'c [Item],
-        accesses: &'c [(&access::AccessItem, Result<access::CheckedAccess, Reported>)],
-        layouts: &'c [(&layout::LayoutItem, Result<driver::Verified, Reported>)],
-        traversals: &'c [(
-            &traversal::TraversalItem,
-            Result<traversal::CheckedTraversal, Reported>,
-        )],
-    ) -> Self {
-        Scope {
-            items,
-            accesses: by_name(accesses, |item| &item.name, |checked| checked),
-            layouts: by_name(layouts, |item| &item.name, |verified| &verified.checked),
-            traversals: by_name(traversals, |item| &item.name, |checked| checked),
-        }
+    /// The checked items of the named kind `K`, by name; none of a kind not yet checked.
+    pub fn of<K: Kept>(&self) -> &ByName<'c, K> {
+        K::in_scope(self)
     }
 
-    /// The layout named `name`, if it passed every check.
-    pub fn layout(&self, name: &str) -> Option<&'c layout::Checked> {
-        self.layouts.get(name)?.ok()
+    /// The item of the named kind `K` called `name`, if it passed every check.
+    pub fn get<K: Kept>(&self, name: &str) -> Option<&'c K::Read> {
+        self.of::<K>().get(name)?.ok()
     }
 }
 
-/// Checked items by name, as `part` of each.
-fn by_name<'c, I: 'c, C: 'c, P: ?Sized>(
-    checked: &'c [(&I, Result<C, Reported>)],
-    name: impl Fn(&I) -> &Ident,
-    part: impl Fn(&'c C) -> &'c P,
-) -> HashMap<String, Result<&'c P, Reported>> {
+/// Checked items by name, as what later items read of each.
+fn by_name<'c, K: Named>(checked: &'c [CheckedItem<'_, '_, K>]) -> ByName<'c, K> {
     checked
         .iter()
         .map(|(item, checked)| {
-            let checked = checked.as_ref().map(&part).map_err(|r| *r);
-            (name(item).to_string(), checked)
+            let read = checked
+                .as_ref()
+                .map(|checked| K::read(checked))
+                .map_err(|r| *r);
+            (K::name(item).to_string(), read)
         })
         .collect()
 }
@@ -131,9 +147,38 @@ pub trait Visit {
     );
 }
 
+/// One item that passed every check, as the driver checked it: what a tool that shows more
+/// than the expansion (the playground) reads, from the same pass that expands it.
+pub enum View<'a> {
+    Access(&'a access::AccessItem, &'a access::CheckedAccess),
+    Layout(&'a layout::LayoutItem, &'a layout::Verified),
+    /// With the layout it walks, if it walks one.
+    Traversal(
+        &'a traversal::TraversalItem,
+        &'a traversal::CheckedTraversal,
+        Option<&'a layout::Checked>,
+    ),
+    Raster(
+        &'a raster::RasterItem,
+        &'a swizzle_core::plans::raster::Raster,
+    ),
+    /// With the rustdoc lines of its type: the plan of a tile's copy.
+    Kernel(
+        &'a kernel::KernelItem,
+        &'a kernel::CheckedKernel<'a>,
+        Vec<String>,
+    ),
+    /// With the rustdoc lines of its type: each instruction's conflicts or transactions.
+    TiledCopy(
+        &'a tiled_copy::TiledCopyItem,
+        &'a tiled_copy::CheckedTiledCopy<'a>,
+        Vec<String>,
+    ),
+}
+
 /// Checks every item of kind `K` against `scope` and hands each to `visit`, in the order
 /// written.
-pub fn check_kind<'c, K: Of>(
+fn check_kind<'c, K: Of>(
     items: &[&'c Item],
     scope: &Scope<'c>,
     errors: &mut Errors,
@@ -147,7 +192,7 @@ pub fn check_kind<'c, K: Of>(
 }
 
 /// Hands each item of kind `K` that the driver checked to `visit`.
-pub fn visit_checked<K: ItemKind>(
+fn visit_checked<K: ItemKind>(
     checked: &[CheckedItem<'_, '_, K>],
     scope: &Scope<'_>,
     visit: &mut impl Visit,
@@ -155,6 +200,35 @@ pub fn visit_checked<K: ItemKind>(
     for (item, checked) in checked {
         visit.visit::<K>(item, checked.as_ref().map_err(|r| *r), scope);
     }
+}
+
+/// Where a [`Named`] kind's checked items are kept (from `kinds!`).
+pub trait Kept: Named {
+    /// Its checked items in `scope`, by name.
+    fn in_scope<'s, 'c>(scope: &'s Scope<'c>) -> &'s ByName<'c, Self>;
+    /// Its items with their checks, taken out of `outcome`.
+    fn take<'i>(outcome: &mut Outcome<'i>) -> Vec<CheckedItem<'i, 'static, Self>>;
+}
+
+impl<'i> Outcome<'i> {
+    /// The items of the named kind `K` with their checks, in the order written, taken out.
+    pub fn take<K: Kept>(&mut self) -> Vec<CheckedItem<'i, 'static, K>> {
+        K::take(self)
+    }
+}
+
+/// The items of kind `K` among `items`, each with its check.
+fn check_of<'i, 'c, K: Of>(
+    items: &[&'i Item],
+    scope: &Scope<'c>,
+    errors: &mut Errors,
+) -> Vec<CheckedItem<'i, 'c, K>>
+where
+    'i: 'c,
+{
+    let of_kind: Vec<&'i K::Item> = items.iter().filter_map(|item| K::of(item)).collect();
+    let checked = K::check(&of_kind, scope, errors);
+    of_kind.into_iter().zip(checked).collect()
 }
 
 /// An [`ItemKind`]'s items among all items of an invocation.
@@ -223,15 +297,62 @@ macro_rules! kinds {
             }
         })*
 
-        /// Checks every kind that is not named against `scope`, kind after kind, and hands
-        /// each item to `visit`.
-        pub fn check_the_rest<'c>(
-            items: &[&'c Item],
-            scope: &Scope<'c>,
+        /// What the items of an invocation may name: every item as written, and the
+        /// checked items of each [`Named`] kind, by name.
+        #[allow(non_snake_case)] // a field per named kind, called as its variant of `Item`
+        pub struct Scope<'c> {
+            pub items: &'c [Item],
+            $($named: ByName<'c, $named_kind>,)*
+        }
+
+        impl<'c> Scope<'c> {
+            /// The scope of what `outcome` holds (none of a kind not yet checked).
+            fn new(items: &'c [Item], outcome: &'c Outcome<'_>) -> Self {
+                Scope {
+                    items,
+                    $($named: by_name::<$named_kind>(&outcome.$named),)*
+                }
+            }
+        }
+
+        /// The items of the named kinds, each with its check, in the order written.
+        #[allow(non_snake_case)] // a field per named kind, called as its variant of `Item`
+        pub struct Outcome<'i> {
+            $($named: Vec<CheckedItem<'i, 'static, $named_kind>>,)*
+        }
+
+        $(impl Kept for $named_kind {
+            fn in_scope<'s, 'c>(scope: &'s Scope<'c>) -> &'s ByName<'c, Self> {
+                &scope.$named
+            }
+
+            fn take<'i>(outcome: &mut Outcome<'i>) -> Vec<CheckedItem<'i, 'static, Self>> {
+                std::mem::take(&mut outcome.$named)
+            }
+        })*
+
+        /// Checks `items` (those of the invocation `all` whose names are their own): every
+        /// named kind first, in the order of the list, each against the kinds before it;
+        /// then hands their items to `visit`, and checks every other kind against them,
+        /// kind after kind, handing each item to `visit` as it is checked.
+        pub fn check<'i>(
+            all: &'i [Item],
+            items: &[&'i Item],
             errors: &mut Errors,
             visit: &mut impl Visit,
-        ) {
-            $(check_kind::<$then_kind>(items, scope, errors, visit);)*
+        ) -> Outcome<'i> {
+            let mut outcome = Outcome {
+                $($named: Vec::new(),)*
+            };
+            $(
+                let scope = Scope::new(all, &outcome);
+                let of_kind = check_of::<$named_kind>(items, &scope, errors);
+                outcome.$named = of_kind;
+            )*
+            let scope = Scope::new(all, &outcome);
+            $(visit_checked::<$named_kind>(&outcome.$named, &scope, visit);)*
+            $(check_kind::<$then_kind>(items, &scope, errors, visit);)*
+            outcome
         }
     };
 }

@@ -161,7 +161,7 @@ impl Rows {
             Level::Avx512 => Some(Bound::Avx512(self.avx512?, Avx512::detect()?)),
             Level::Avx2 => Some(Bound::Avx2(self.avx2?, Avx2::detect()?)),
             Level::Neon => Some(Bound::Neon(self.neon?, Neon::detect()?)),
-            Level::Runs => None,
+            Level::Scalar => None,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! configuration evaluated, each coordinate's expression turned into a [`LaneExpr`] of the
 //! lane id (`lane` is the variable; other names are constants).
 
-use crate::ast::{AccessItem, AccessStmtKind, Expr};
+use super::{AccessItem, AccessStmtKind};
+use crate::ast::Expr;
 use crate::consts::Consts;
 use crate::errors::{Errors, Reported, Unparsed};
 use std::collections::HashMap;

@@ -1,7 +1,6 @@
 //! `access` items → a unit type whose `access()` builds the pattern for `swizzle::analysis`.
 
-use crate::ast::AccessItem;
-use crate::check::CheckedAccess;
+use super::{AccessItem, CheckedAccess};
 use crate::print::lit;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;

@@ -7,8 +7,7 @@ mod parse;
 
 pub use check::{Accesses, CheckedAccess, DEFAULT_BANKS};
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Named, Scope, View};
 use crate::ast::Expr;
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
@@ -89,5 +88,14 @@ impl ItemKind for Kind {
         _: &Scope<'a>,
     ) -> Option<View<'a>> {
         Some(View::Access(item, checked))
+    }
+}
+
+/// Layouts read an access whole: their assertions and auto swizzles are about it.
+impl Named for Kind {
+    type Read = CheckedAccess;
+
+    fn read(checked: &CheckedAccess) -> &CheckedAccess {
+        checked
     }
 }

@@ -2,7 +2,7 @@
 //! when tiled, their tiles and grid), the walk covers one tile, and every run the walk makes
 //! is contiguous on both sides, or the error names the transform that breaks it.
 
-use crate::ast::{KernelItem, KernelOption};
+use super::{KernelItem, KernelOption};
 use crate::consts::Consts;
 use crate::consts::known_names;
 use crate::errors::{Errors, Reported};

@@ -3,8 +3,10 @@
 //! tile), and a `run` function that hands it, the buffers and the layouts' extents to the
 //! runtime.
 
-use crate::ast::{Item, KernelItem, Length, StmtKind};
-use crate::check::{Checked, CheckedKernel, Direction};
+use super::{CheckedKernel, Direction, KernelItem};
+use crate::ast::Length;
+use crate::items::Item;
+use crate::items::layout::{Checked, StmtKind};
 use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

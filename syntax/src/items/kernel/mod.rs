@@ -9,8 +9,7 @@ pub(crate) mod simd;
 
 pub use check::{CheckedKernel, Direction};
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Scope, View, layout, traversal};
 use crate::ast::Expr;
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
@@ -65,7 +64,14 @@ impl ItemKind for Kind {
     ) -> Vec<Result<CheckedKernel<'c>, Reported>> {
         items
             .iter()
-            .map(|item| check::check(item, &scope.layouts, &scope.traversals, errors))
+            .map(|item| {
+                check::check(
+                    item,
+                    scope.of::<layout::Kind>(),
+                    scope.of::<traversal::Kind>(),
+                    errors,
+                )
+            })
             .collect()
     }
 

@@ -6,7 +6,7 @@
 //! every offset and permute control computed at compile time from the same tables (its
 //! `simd::table`), so that the expansion stays a few lines of data per network.
 
-use crate::check::{CheckedKernel, Direction};
+use super::{CheckedKernel, Direction};
 use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

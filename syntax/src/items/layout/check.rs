@@ -12,7 +12,8 @@ mod stage;
 #[path = "threads.rs"]
 pub mod threads;
 
-use crate::ast::{Assertion, DimDecl, Expr, LayoutItem, Length, StmtKind};
+use super::{Assertion, LayoutItem, StmtKind};
+use crate::ast::{DimDecl, Expr, Length};
 use crate::consts::{Consts, Eval, known_names, similar};
 use crate::errors::{Errors, Reported, Unparsed};
 use proc_macro2::TokenStream;

@@ -1,7 +1,7 @@
 //! A checked layout's IR as a const expression, so that the runtime can interpret, analyse
 //! and draw the generated type.
 
-use crate::check::Over;
+use super::super::check::Over;
 use crate::print::lit;
 use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};

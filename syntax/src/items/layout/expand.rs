@@ -5,10 +5,10 @@ mod descriptor;
 #[path = "tiled.rs"]
 mod tiled;
 
-use crate::ast::{LayoutItem, Length, StmtKind};
-use crate::auto::Choice;
-use crate::check::Checked;
-use crate::driver::Verified;
+use super::auto::Choice;
+use super::check::Checked;
+use super::{LayoutItem, StmtKind, Verified};
+use crate::ast::Length;
 use crate::print::{lit, paths, rust};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

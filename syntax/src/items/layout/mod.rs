@@ -2,16 +2,18 @@
 //! pipeline of transforms, coordinates) or a thread-value layout, checked into a
 //! `swizzle_core::ir::Descriptor` and expanded into a type with its functions.
 
+mod assertions;
+mod auto;
 pub mod check;
 mod expand;
 mod parse;
+mod verify;
 
 pub use check::Checked;
+pub use verify::Verified;
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Named, Scope, View, access};
 use crate::ast::{DimDecl, Expr, Length};
-use crate::driver::{self, Verified};
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
 use syn::parse::ParseStream;
@@ -157,7 +159,7 @@ impl ItemKind for Kind {
         scope: &Scope<'c>,
         errors: &mut Errors,
     ) -> Vec<Result<Verified, Reported>> {
-        driver::check_layouts(items, &scope.accesses, errors)
+        verify::verify_all(items, scope.of::<access::Kind>(), errors)
     }
 
     fn expand(item: &LayoutItem, verified: &Verified, _: &Scope<'_>) -> TokenStream {
@@ -170,5 +172,14 @@ impl ItemKind for Kind {
 
     fn view<'a>(item: &'a LayoutItem, verified: &'a Verified, _: &Scope<'a>) -> Option<View<'a>> {
         Some(View::Layout(item, verified))
+    }
+}
+
+/// Later items (traversals, kernels, tiled copies) read a layout's checked form.
+impl Named for Kind {
+    type Read = Checked;
+
+    fn read(verified: &Verified) -> &Checked {
+        &verified.checked
     }
 }

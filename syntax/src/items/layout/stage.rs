@@ -3,8 +3,9 @@
 //! tokens at that position and runs the scope's bookkeeping (consuming, declaring, looking
 //! up dims) for it.
 
+use super::super::Stage;
 use super::{Checker, or};
-use crate::ast::{Expr, Length, Stage};
+use crate::ast::{Expr, Length};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use swizzle_core::emit::code::Op;

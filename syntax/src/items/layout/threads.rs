@@ -3,8 +3,8 @@
 //! element of the tile is held by exactly one slot — or by at least one, where the pipeline
 //! declares replication with a `replicate` stage.
 
+use super::super::{LayoutItem, StmtKind};
 use super::Checked;
-use crate::ast::{LayoutItem, StmtKind};
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
 use swizzle_core::ir::Transform;

@@ -1,7 +1,7 @@
 //! `raster Name = kind(group);` items: a known order, a group where the order takes one
 //! (and none where it does not), and a group the order can be built with.
 
-use crate::ast::RasterItem;
+use super::RasterItem;
 use crate::consts::Consts;
 use crate::errors::{Errors, Reported};
 use swizzle_core::plans::raster::Raster;

@@ -1,7 +1,7 @@
 //! `raster` items → a unit type with the order's WGSL function (`R::WGSL`) and the same
 //! code in Rust (`R::tile`), so that a kernel's workgroup order can be tested on the CPU.
 
-use crate::ast::RasterItem;
+use super::RasterItem;
 use crate::print::lit;
 use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;

@@ -5,8 +5,7 @@ mod check;
 mod expand;
 mod parse;
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Scope, View};
 use crate::ast::Expr;
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;

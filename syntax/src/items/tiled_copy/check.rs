@@ -4,7 +4,7 @@
 //! `assert` about the instructions holds — or the error names the instruction, the lanes
 //! and their banks or sectors.
 
-use crate::ast::{CopyClaim, TiledCopyItem, TiledCopyOption};
+use super::{CopyClaim, TiledCopyItem, TiledCopyOption};
 use crate::consts::Consts;
 use crate::consts::known_names;
 use crate::errors::{Errors, Reported};

@@ -2,8 +2,8 @@
 //! and the same thread program in Rust, so that a kernel can be stepped through and tested on
 //! the CPU: `K::run` moves a whole tile, `K::run_thread` one thread's values.
 
-use crate::ast::TiledCopyItem;
-use crate::check::CheckedTiledCopy;
+use super::{CheckedTiledCopy, TiledCopyItem};
+use crate::items::layout::Checked;
 use crate::print::lit;
 use crate::print::rust::{Rust, conjunction, ident};
 use proc_macro2::TokenStream;
@@ -17,7 +17,7 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     } = item;
     let program = &copy.program;
     let threads = &copy.threads.descriptor.name;
-    let side = |layout: Option<&crate::check::Checked>| match layout {
+    let side = |layout: Option<&Checked>| match layout {
         Some(layout) => format!("`{}`", layout.descriptor.name),
         None => "the image".to_owned(),
     };
@@ -47,7 +47,7 @@ pub fn tokens(item: &TiledCopyItem, copy: &CheckedTiledCopy) -> TokenStream {
     let tile_shape = copy.copy().threads.tile();
     let rank = lit(tile_shape.len());
     let tile_lits = tile_shape.iter().map(|&l| lit(l));
-    let space = |layout: Option<&crate::check::Checked>| match layout {
+    let space = |layout: Option<&Checked>| match layout {
         Some(layout) => {
             let space = lit(layout.descriptor.space().unwrap_or(0));
             quote!(::core::option::Option::Some(#space))
@@ -278,7 +278,7 @@ fn pieces(copy: &CheckedTiledCopy, from: &str, to: &str) -> String {
 
 /// The rustdoc lines of a tiled copy's type, its sides named as the expansion names them.
 pub fn doc_lines(copy: &CheckedTiledCopy) -> Vec<String> {
-    let side = |layout: Option<&crate::check::Checked>| match layout {
+    let side = |layout: Option<&Checked>| match layout {
         Some(layout) => format!("`{}`", layout.descriptor.name),
         None => "the image".to_owned(),
     };

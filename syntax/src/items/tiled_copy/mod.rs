@@ -9,8 +9,7 @@ mod parse;
 
 pub use check::CheckedTiledCopy;
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Scope, View, layout};
 use crate::ast::Expr;
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
@@ -87,7 +86,7 @@ impl ItemKind for Kind {
     ) -> Vec<Result<CheckedTiledCopy<'c>, Reported>> {
         items
             .iter()
-            .map(|item| check::check(item, &scope.layouts, errors))
+            .map(|item| check::check(item, scope.of::<layout::Kind>(), errors))
             .collect()
     }
 

@@ -2,7 +2,8 @@
 //! is a permutation, vectors no wider than their dims, and, for a traversal over a layout,
 //! vectors that are contiguous in it (each access one run of consecutive offsets).
 
-use crate::ast::{Expr, SfcArg, SfcArgKind, TraversalItem};
+use super::{SfcArg, SfcArgKind, TraversalItem};
+use crate::ast::Expr;
 use crate::consts::Consts;
 use crate::consts::known_names;
 use crate::errors::{Errors, Reported};

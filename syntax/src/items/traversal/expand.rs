@@ -2,8 +2,8 @@
 //! time: `index(i)` as straight-line arithmetic, the `INDICES` table, steps, and a `for_each`
 //! unrolled into one call per access whose index, offset and extent are constants.
 
-use crate::ast::TraversalItem;
-use crate::check::{Checked, CheckedTraversal};
+use super::{CheckedTraversal, TraversalItem};
+use crate::items::layout::Checked;
 use crate::print::rust::{ident, rust};
 use crate::print::{lit, paths};
 use proc_macro2::{Ident, Literal, Span, TokenStream};

@@ -8,8 +8,7 @@ mod parse;
 pub use check::CheckedTraversal;
 pub(crate) use expand::sfc_value;
 
-use super::{Head, ItemKind, Scope};
-use crate::View;
+use super::{Head, ItemKind, Named, Scope, View, layout};
 use crate::ast::Expr;
 use crate::errors::{Errors, Reported};
 use proc_macro2::TokenStream;
@@ -50,11 +49,8 @@ pub struct Kind;
 
 impl Kind {
     /// The layout `traversal` walks, if it walks one that passed every check.
-    fn walked<'c>(
-        traversal: &CheckedTraversal,
-        scope: &Scope<'c>,
-    ) -> Option<&'c crate::check::Checked> {
-        scope.layout(&traversal.over.as_ref()?.to_string())
+    fn walked<'c>(traversal: &CheckedTraversal, scope: &Scope<'c>) -> Option<&'c layout::Checked> {
+        scope.get::<layout::Kind>(&traversal.over.as_ref()?.to_string())
     }
 }
 
@@ -82,7 +78,7 @@ impl ItemKind for Kind {
     ) -> Vec<Result<CheckedTraversal, Reported>> {
         items
             .iter()
-            .map(|item| check::check(item, &scope.layouts, errors))
+            .map(|item| check::check(item, scope.of::<layout::Kind>(), errors))
             .collect()
     }
 
@@ -91,7 +87,7 @@ impl ItemKind for Kind {
     }
 
     fn stub(item: &TraversalItem, scope: &Scope<'_>) -> TokenStream {
-        expand::stub(item, check::rank(item, &scope.layouts))
+        expand::stub(item, check::rank(item, scope.of::<layout::Kind>()))
     }
 
     fn view<'a>(
@@ -100,5 +96,14 @@ impl ItemKind for Kind {
         scope: &Scope<'a>,
     ) -> Option<View<'a>> {
         Some(View::Traversal(item, checked, Self::walked(checked, scope)))
+    }
+}
+
+/// Kernels read a traversal whole: it is the order they copy tiles in.
+impl Named for Kind {
+    type Read = CheckedTraversal;
+
+    fn read(checked: &CheckedTraversal) -> &CheckedTraversal {
+        checked
     }
 }

@@ -2,8 +2,9 @@
 //! chosen its swizzle). A failed assertion is a compile error on the statement that names
 //! the evidence: the colliding coordinates, lanes, offsets and banks.
 
-use crate::check::{Accesses, CheckedAccess, Claim, Claimed};
+use super::check::{Claim, Claimed};
 use crate::errors::{Errors, Reported};
+use crate::items::access::{Accesses, CheckedAccess};
 use swizzle_core::analysis::Touch;
 use swizzle_core::analysis::banks::{BankConflict, Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;

@@ -4,8 +4,9 @@
 //! contiguous vector, then the fewest bits moved. Triton's linear-layout swizzle synthesis
 //! picks from the same family (XOR of row bits into column bits, vector-aligned).
 
-use crate::check::{Accesses, AutoSwizzle, CheckedAccess};
+use super::check::AutoSwizzle;
 use crate::errors::Errors;
+use crate::items::access::{Accesses, CheckedAccess};
 use swizzle_core::analysis::banks::{Banks, bank_conflicts};
 use swizzle_core::analysis::contiguity::vector_width;
 use swizzle_core::budget::{AUTO_TIE_BREAK, AUTO_WORK};
@@ -34,7 +35,7 @@ pub fn resolve(
     let targets: Vec<&CheckedAccess> = auto
         .accesses
         .iter()
-        .filter_map(|name| crate::assertions::lookup(name, accesses, errors).ok())
+        .filter_map(|name| super::assertions::lookup(name, accesses, errors).ok())
         .collect();
     if targets.len() != auto.accesses.len() {
         return None;
