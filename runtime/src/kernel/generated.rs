@@ -95,7 +95,7 @@ impl<E: Element> GeneratedCode<E> {
     pub fn level(&self, plan: &Plan) -> Level {
         // Default options pin no level, so every level the route considers is available.
         self.route(plan, Options::default())
-            .map_or(Level::Runs, |route| route.level)
+            .map_or(Level::Scalar, |route| route.level)
     }
 }
 
