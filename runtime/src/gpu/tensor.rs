@@ -541,27 +541,35 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
         }
         let program = program(copy)?;
         for buffer in buffers {
+            let (stem, destination) = (
+                format!("{letter}{buffer}"),
+                format!("{letter}_tile{buffer}"),
+            );
+            let writes = wgsl::Writes {
+                outside: wgsl::Outside::Zero,
+                convert: None,
+            };
             let copy_text = wgsl::tiled_copy(
-                &format!("load_{letter}{buffer}"),
+                &format!("load_{stem}"),
                 &format!(
-                    "Copies a tile of {} into `{letter}_tile{buffer}` (`{}`), zeros past the \
+                    "Copies a tile of {} into `{destination}` (`{}`), zeros past the \
                      matrix's edges.",
                     letter.to_uppercase(),
                     tile.name
                 ),
                 &program,
-                (letter, &format!("{letter}_tile{buffer}")),
-                wgsl::Writes {
-                    outside: wgsl::Outside::Zero,
-                    convert: None,
-                },
+                (letter, &destination),
+                writes,
             );
-            let destination = format!("{letter}_tile{buffer}");
-            match (
-                split_copy(&copy_text, &destination, copy.wide()),
-                copy.wide(),
-            ) {
+            let split = wgsl::split_tiled_copy(
+                &program,
+                (letter, &destination),
+                writes,
+                register(copy.wide()),
+            );
+            match (split, copy.wide()) {
                 (Some(split), wide) => {
+                    let split = Split::new(split, &stem, &destination, wide);
                     splits.push(split.registers);
                     functions.function(&split.fetch).function(&split.put);
                     match wide {
@@ -943,7 +951,9 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
     Ok(module.finish())
 }
 
-/// A tiled copy split in two (see [`split_copy`]).
+/// A tiled copy split in two: `fetch_x(…)`, which loads every move into an array of
+/// registers (zeros where the copy writes zeros), and `put_x(…, r)`, which stores them into
+/// the tile where the copy would.
 struct Split {
     /// `fetch_x(…)`: every move loaded into an array of registers.
     fetch: Function,
@@ -955,129 +965,73 @@ struct Split {
     registers: usize,
 }
 
-/// A tiled copy's WGSL (`fn load_x(…) { … }`) split in two: `fetch_x(…)`, which loads every
-/// move into an array of registers (zeros where the copy writes zeros), and `put_x(…, r)`,
-/// which stores them into `destination` where the copy would. `None` unless every write
-/// into `destination` is one whole entry and the interior and edge branches write the same
-/// entries. With `wide`, the copy's moves are 16 bytes (a `mat2x4<f16>` each, written as
-/// one entry of 8 f16 by the copy's text): the registers are `mat2x4<f16>`s and `put_x`
-/// writes each as the two `vec4<f16>` entries of the tile that it covers.
-fn split_copy(copy: &str, destination: &str, wide: bool) -> Option<Split> {
-    let prefix = format!("{destination}[");
-    let lines: Vec<&str> = copy.lines().collect();
-    let header = lines.iter().position(|l| l.starts_with("fn "))?;
-    let (name_start, name_end) = (lines[header].find("fn ")? + 3, lines[header].find('(')?);
-    let name = &lines[header][name_start..name_end];
-    let stem = name.strip_prefix("load_")?;
-    let params = lines[header][name_end + 1..].strip_suffix(") {")?;
-    // The writes: index → register, in order of first appearance.
-    let mut places: Vec<String> = Vec::new();
-    let mut interior: Vec<String> = Vec::new();
-    let mut edge = false;
-    for line in &lines[header + 1..] {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("// A partial tile") {
-            edge = true;
-        }
-        let Some(rest) = trimmed.strip_prefix(&prefix) else {
-            continue;
-        };
-        let (index, _) = rest.split_once("] = ")?;
-        if index.contains("][") {
-            return None;
-        }
-        if !places.iter().any(|p| p == index) {
-            if edge {
-                return None;
-            }
-            places.push(index.to_owned());
-        }
-        if !edge {
-            interior.push(index.to_owned());
-        }
-    }
-    if places.is_empty() {
-        return None;
-    }
-    let count = places.len();
-    let register = match wide {
+/// The WGSL type of one register of a split copy: a `mat2x4<f16>` where the moves are 16
+/// bytes, else a `vec4<f16>` (one entry of the tile).
+fn register(wide: bool) -> &'static str {
+    match wide {
         true => "mat2x4<f16>",
         false => "vec4<f16>",
-    };
-    let registers = format!("array<{register}, {count}>");
-    let mut fetch = Function::new(format!("fetch_{stem}"), [params])
-        .returns(&registers)
-        .comment(format_args!(
-            "Loads what `{name}` copies into registers (`put_{stem}` stores them)."
-        ));
-    fetch.body.declare("r", &registers);
-    let mut put = Function::new(format!("put_{stem}"), [params, &format!("r: {registers}")])
+    }
+}
+
+impl Split {
+    /// The functions of the copy `load_<stem>` into `destination` from its split. With
+    /// `wide`, the copy's moves are 16 bytes (a `mat2x4<f16>` each, one entry of 8 f16 to
+    /// the copy's program): `put_x` writes each register as the two `vec4<f16>` entries of
+    /// the tile that it covers.
+    fn new(split: wgsl::SplitCopy, stem: &str, destination: &str, wide: bool) -> Split {
+        let name = format!("load_{stem}");
+        let count = split.places.len();
+        let registers = format!("array<{}, {count}>", register(wide));
+        let params: Vec<String> = split.params.iter().map(|p| format!("{p}: u32")).collect();
+        let mut fetch = Function::new(format!("fetch_{stem}"), &params)
+            .returns(&registers)
+            .comment(format_args!(
+                "Loads what `{name}` copies into registers (`put_{stem}` stores them)."
+            ));
+        fetch
+            .body
+            .declare("r", &registers)
+            .extend(split.fetch)
+            .ret("r");
+        let registers_param = format!("r: {registers}");
+        let mut put = Function::new(
+            format!("put_{stem}"),
+            params.iter().chain([&registers_param]),
+        )
         .comment(format_args!(
             "Stores the registers of `fetch_{stem}` where `{name}` would."
         ));
-    // The copy's lines, indented as they are.
-    let mut prologue = true;
-    for line in &lines[header + 1..lines.len().saturating_sub(1)] {
-        let trimmed = line.trim_start();
-        let indent = &line[..line.len() - trimmed.len()];
-        if prologue && trimmed.starts_with("let ") {
-            put.body.verbatim(line);
-        } else {
-            prologue = false;
-        }
-        match trimmed.strip_prefix(&prefix) {
-            Some(rest) => {
-                let (index, value) = rest.split_once("] = ")?;
-                let register = places.iter().position(|p| p == index)?;
-                let value = match (wide, value) {
-                    (true, "vec8(0);") => "mat2x4<f16>();",
-                    (_, value) => value,
-                };
-                fetch
-                    .body
-                    .verbatim(format_args!("{indent}r[{register}] = {value}"));
-            }
-            None if trimmed == "return;" => {
-                fetch.body.verbatim(format_args!("{indent}return r;"));
-            }
-            None => {
-                fetch.body.verbatim(line);
-            }
-        }
-    }
-    fetch.body.ret("r");
-    for (register, place) in places.iter().enumerate() {
-        match wide {
-            true => {
-                for half in 0..2 {
+        put.body.extend(split.prologue);
+        for (register, place) in split.places.iter().enumerate() {
+            match wide {
+                true => {
+                    for half in 0..2 {
+                        put.body.assign(
+                            format_args!("{destination}[2u * ({place}) + {half}u]"),
+                            format_args!("r[{register}][{half}]"),
+                        );
+                    }
+                }
+                false => {
                     put.body.assign(
-                        format_args!("{destination}[2u * ({place}) + {half}u]"),
-                        format_args!("r[{register}][{half}]"),
+                        format_args!("{destination}[{place}]"),
+                        format_args!("r[{register}]"),
                     );
                 }
             }
-            false => {
-                put.body.assign(
-                    format_args!("{destination}[{place}]"),
-                    format_args!("r[{register}]"),
-                );
-            }
+        }
+        let args = split.params.join(", ");
+        let mut load = Function::new(&name, &params).comment(format_args!(
+            "Copies a tile as `put_{stem}(…, fetch_{stem}(…))`."
+        ));
+        load.body
+            .line(format_args!("put_{stem}({args}, fetch_{stem}({args}));"));
+        Split {
+            fetch,
+            put,
+            load,
+            registers: count,
         }
     }
-    let args: Vec<&str> = params
-        .split(", ")
-        .map(|p| p.split_once(':').map_or(p, |(name, _)| name))
-        .collect();
-    let args = args.join(", ");
-    let mut load = Function::new(name, [params]).comment(format_args!(
-        "Copies a tile as `put_{stem}(…, fetch_{stem}(…))`."
-    ));
-    load.body
-        .line(format_args!("put_{stem}({args}, fetch_{stem}({args}));"));
-    Some(Split {
-        fetch,
-        put,
-        load,
-        registers: count,
-    })
 }
