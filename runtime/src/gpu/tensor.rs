@@ -30,12 +30,13 @@ use super::workgroup::WorkgroupMatrices;
 use super::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
+use swizzle_core::canon::sym::Sym;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module, vector};
 use swizzle_core::ir::Descriptor;
-use swizzle_core::plans::fragment::Fragment;
+use swizzle_core::plans::fragment::{Fragment, Read};
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
-use swizzle_core::plans::tiled_copy::{Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{Program, Side, TiledCopy};
 use swizzle_core::{canon, emit::wgsl};
 
 /// Lanes per subgroup the kernel is written for (a warp): the adapter must run compute
@@ -455,20 +456,589 @@ fn moved(width: usize) -> String {
 }
 
 /// The whole WGSL module of the tensor-core GEMM.
-pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<String, GpuError> {
-    let [bm, bn, bk] = tile_shape(tc)?;
-    let direct = direct_operands(tc, [m, n, k], [bm, bn, bk]);
-    let double_buffer = tc.double_buffer && direct == [false; 2];
-    let subgroups = tc.fragments.thread_count();
-    let threads = subgroups * SUBGROUP;
-    let a_pitch = pitch(tc.a_tile).map_err(|why| unsupported(tc.a_tile, why))?;
-    let b_pitch = pitch(tc.b_tile).map_err(|why| unsupported(tc.b_tile, why))?;
-    // The stage: each subgroup's 16 × 16 rows at one pitch, from a whole vec4.
+pub(super) fn tensor_wgsl(shape: [usize; 3], tc: &TensorCores) -> Result<String, GpuError> {
+    let mut kernel = Kernel::new(shape, tc)?;
+    let (functions, splits) = kernel.copy_functions()?;
+    kernel.steps = Steps::of(tc, kernel.direct, &splits);
+    let mut module = kernel.declarations();
+    module.text(&functions.finish());
+    let entry = Entry::new(kernel.fragments.thread_count() * SUBGROUP)
+        .builtin(Builtin::LocalInvocationIndex, "thread")
+        .builtin(Builtin::WorkgroupId, "group");
+    let mut out = Block::new();
+    kernel.prologue(&mut out);
+    kernel.k_loop(&mut out);
+    kernel.epilogue(&mut out);
+    module.entry(entry, out);
+    Ok(module.finish())
+}
+
+/// How the k-loop moves the operands: the design of one module, from the layouts' choices
+/// and what the shape allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Steps {
+    /// Both operands straight from memory, the next step's fragments loaded into registers
+    /// before this step's multiply-adds.
+    DirectPrefetched,
+    /// Both operands straight from memory: no tiles, copies or barriers.
+    Direct,
+    /// One buffer, each copy split: the next step's loads into registers before this
+    /// step's multiply-adds, stored into the tiles at the top of the next step.
+    Prefetched,
+    /// One buffer: each step's copies, then its multiply-adds.
+    Plain,
+    /// Two copies of each tile: the next step's copies into one while the multiply-adds
+    /// read the other.
+    DoubleBuffered,
+}
+
+impl Steps {
+    /// The design for operands `direct` from memory, where `splits` holds each copy's
+    /// registers (0: not split).
+    fn of(tc: &TensorCores, direct: [bool; 2], splits: &[usize]) -> Steps {
+        match double_buffered(tc, direct) {
+            true => Steps::DoubleBuffered,
+            false if direct == [true; 2] && tc.prefetch => Steps::DirectPrefetched,
+            false if direct == [true; 2] => Steps::Direct,
+            false if tc.prefetch && splits.iter().all(|&r| r > 0) => Steps::Prefetched,
+            false => Steps::Plain,
+        }
+    }
+}
+
+/// Whether the tiles are double-buffered: where asked and no operand comes from memory.
+fn double_buffered(tc: &TensorCores, direct: [bool; 2]) -> bool {
+    tc.double_buffer && direct == [false; 2]
+}
+
+/// One shape's module as it is written: the layouts, and what was checked and derived of
+/// them.
+struct Kernel<'a, 'd> {
+    tc: &'a TensorCores<'d>,
+    shape: [usize; 3],
+    /// `[BM, BN, BK]`.
+    tile: [usize; 3],
+    /// Which operands come straight from memory.
+    direct: [bool; 2],
+    steps: Steps,
+    /// A's and B's tile row pitches in f16, and the stage's in words.
+    pitches: [usize; 3],
+    /// Which subgroup computes which fragments.
+    fragments: &'a ThreadValues<'d>,
+    fragment: Fragment,
+    /// Which lane stores which elements of a staged fragment, in runs of 4 columns.
+    stores: Fragment,
+    store_runs: Vec<Read>,
+    /// A's and B's copies.
+    copies: [Copy<'d>; 2],
+    /// The prefixes of A's, B's tile and the stage's layout functions.
+    prefixes: [String; 3],
+}
+
+impl<'a, 'd> Kernel<'a, 'd> {
+    /// The layouts of `tc` checked for the module of `[m, n, k]`.
+    fn new([m, n, k]: [usize; 3], tc: &'a TensorCores<'d>) -> Result<Self, GpuError> {
+        let tile = tile_shape(tc)?;
+        let direct = direct_operands(tc, [m, n, k], tile);
+        let a_pitch = pitch(tc.a_tile).map_err(|why| unsupported(tc.a_tile, why))?;
+        let b_pitch = pitch(tc.b_tile).map_err(|why| unsupported(tc.b_tile, why))?;
+        let c_pitch = stage_pitch(tc)?;
+        if let Err(why) = tc.order.check() {
+            return Err(unsupported(
+                tc.a_tile,
+                format!("its workgroup order: {why}"),
+            ));
+        }
+        let fragment = Fragment::of(&tc.fragments)
+            .filter(|f| f.values.len() == f.rows.len() * f.columns.len())
+            .ok_or_else(|| {
+                unsupported(
+                    tc.fragments.descriptor,
+                    "its values must be every fragment where its rows and columns cross, folding into \
+             expressions of the subgroup",
+                )
+            })?;
+        let stores = Fragment::of(&tc.c_stores).ok_or_else(|| {
+            unsupported(
+                tc.c_stores.descriptor,
+                "its elements do not fold into expressions of the lane",
+            )
+        })?;
+        // The stores: runs of 4 consecutive columns per row (one vec4 each).
+        let store_runs = stores.column_runs(4);
+        if store_runs.iter().any(|r| r.width != 4) || store_runs.len() * 4 != stores.columns.len() {
+            return Err(unsupported(
+                tc.c_stores.descriptor,
+                "each lane must store whole vec4s along a row (runs of 4 consecutive columns)",
+            ));
+        }
+        let prefix = |tile: &Descriptor| {
+            wgsl::layout(&tile.name, tile, false)
+                .map(|l| l.prefix)
+                .unwrap_or_default()
+        };
+        Ok(Kernel {
+            tc,
+            shape: [m, n, k],
+            tile,
+            direct,
+            steps: Steps::Plain,
+            pitches: [a_pitch, b_pitch, c_pitch],
+            fragments: &tc.fragments,
+            fragment,
+            stores,
+            store_runs,
+            copies: copies(tc, [m, n, k], direct),
+            prefixes: [prefix(tc.a_tile), prefix(tc.b_tile), prefix(tc.c_stage)],
+        })
+    }
+
+    /// The tile buffers' suffixes: `0`, and `1` where double-buffered.
+    fn buffers(&self) -> &'static [&'static str] {
+        match double_buffered(self.tc, self.direct) {
+            true => &["0", "1"],
+            false => &["0"],
+        }
+    }
+
+    /// The module's functions: the layouts', the copies (split where they can be: each
+    /// copy's registers in the second result, 0 where not split, none where the operand
+    /// has no tile) and the raster order.
+    fn copy_functions(&self) -> Result<(Module, Vec<usize>), GpuError> {
+        let tc = self.tc;
+        let mut functions = Module::new();
+        let mut splits: Vec<usize> = Vec::new();
+        for (letter, tile, copy, from_memory) in [
+            ("a", tc.a_tile, &self.copies[0], self.direct[0]),
+            ("b", tc.b_tile, &self.copies[1], self.direct[1]),
+        ] {
+            let layout = wgsl::layout(&tile.name, tile, false)
+                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
+            functions.text(&layout.text);
+            if from_memory {
+                // No tile: its fragments come straight from the storage buffer.
+                splits.push(usize::MAX);
+                continue;
+            }
+            let program = copy.code.program(copy.width).ok_or_else(|| {
+                unsupported(
+                    copy.code.threads.descriptor,
+                    "its elements do not fold into expressions of the thread small enough to unroll",
+                )
+            })?;
+            for buffer in self.buffers() {
+                splits.push(tile_copy(
+                    &mut functions,
+                    (letter, tile),
+                    copy,
+                    &program,
+                    buffer,
+                )?);
+            }
+        }
+        let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
+            .map_err(|why| unsupported(tc.c_stage, format!("its WGSL: {why}")))?;
+        functions.text(&stage_layout.text);
+        functions.text(&wgsl::raster(
+            "order",
+            &format!("Which tile of C each workgroup computes: {}.", tc.order),
+            &tc.order.program(),
+        ));
+        Ok((functions, splits))
+    }
+
+    /// The module's extensions, note and buffers.
+    fn declarations(&self) -> Module {
+        let (tc, [m, n, k]) = (self.tc, self.shape);
+        let acc = tc.accumulate.wgsl();
+        let entries = |tile: &Descriptor| tile.space().unwrap_or(0).div_ceil(4);
+        let mut module = Module::new();
+        module
+            .enable("f16")
+            .enable("wgpu_cooperative_matrix")
+            .paragraph()
+            .note(format_args!(
+                "C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative\n\
+                 matrices, f32 C): tiles `{}` and `{}`, fragments `{}`, stage `{}`.",
+                tc.a_tile.name, tc.b_tile.name, tc.fragments.descriptor.name, tc.c_stage.name,
+            ))
+            .storage("a", Access::Read, format_args!("array<{}>", moved(self.copies[0].width)))
+            .storage("b", Access::Read, format_args!("array<{}>", moved(self.copies[1].width)))
+            .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", self.c_width())));
+        // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from
+        // an array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails
+        // with `NVVM compilation failed`), and naga 30 has no bitcast from `u32`s to f16
+        // pairs, so the tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes) or
+        // `mat2x4<f16>`s (16 bytes, read as one and written as its two columns).
+        for buffer in self.buffers() {
+            for (letter, tile, from_memory) in [
+                ("a", tc.a_tile, self.direct[0]),
+                ("b", tc.b_tile, self.direct[1]),
+            ] {
+                if !from_memory {
+                    module.workgroup(
+                        &format!("{letter}_tile{buffer}"),
+                        format_args!("array<vec4<f16>, {}>", entries(tile)),
+                    );
+                }
+            }
+        }
+        // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the
+        // layout.
+        module.workgroup(
+            "c_stage",
+            format_args!("array<vec4<{acc}>, {}>", entries(tc.c_stage)),
+        );
+        module
+    }
+
+    /// C's elements per entry of its storage array: 4 where its rows are whole `vec4`s.
+    fn c_width(&self) -> usize {
+        match self.shape[1].is_multiple_of(4) {
+            true => 4,
+            false => 1,
+        }
+    }
+
+    /// The entry point's first statements: the workgroup's tile of C, the thread's
+    /// subgroup and lane, the rows and columns of its fragments, the accumulators.
+    fn prologue(&self, out: &mut Block) {
+        let [m, n, _] = self.shape;
+        let [bm, bn, _] = self.tile;
+        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+        out.let_(
+            "at",
+            format_args!(
+                "order(group.y * {gn}u + group.x, {gm}u, {gn}u)",
+                gm = grid[0],
+                gn = grid[1]
+            ),
+        )
+        .let_("subgroup", format_args!("thread / {SUBGROUP}u"))
+        .let_("lane", format_args!("thread % {SUBGROUP}u"));
+        // The fragments' thread coordinates, from the subgroup's index.
+        let names = coordinates(
+            out,
+            "subgroup",
+            &thread_names(self.fragments),
+            &self.fragment.thread_lens,
+        );
+        out.comment("The rows and columns of C's fragments this subgroup computes.");
+        for (i, row) in self.fragment.rows.iter().enumerate() {
+            out.let_(format_args!("fr{i}"), print(row, &names));
+        }
+        for (j, column) in self.fragment.columns.iter().enumerate() {
+            out.let_(format_args!("fc{j}"), print(column, &names));
+        }
+        let acc = self.tc.accumulate.wgsl();
+        for &(i, j) in &self.fragment.values {
+            out.var(
+                format_args!("acc{i}_{j}"),
+                format_args!("coop_mat16x16<{acc}, C>()"),
+            );
+        }
+    }
+
+    /// The k-loop, as the design writes it.
+    fn k_loop(&self, out: &mut Block) {
+        match self.steps {
+            Steps::DirectPrefetched => self.direct_prefetched(out),
+            Steps::Direct => {
+                // No tiles: no copies and no barriers.
+                out.for_(self.each_step(), |step| {
+                    self.k0(step);
+                    self.compute("0", step);
+                });
+            }
+            Steps::Prefetched => self.prefetched(out),
+            Steps::Plain => {
+                out.for_(self.each_step(), |step| {
+                    step.line(self.loads("0", "step"))
+                        .line("workgroupBarrier();");
+                    self.k0(step);
+                    self.compute("0", step);
+                    step.line("workgroupBarrier();");
+                });
+            }
+            Steps::DoubleBuffered => self.double_buffered(out),
+        }
+    }
+
+    /// The k-loop's steps.
+    fn steps(&self) -> usize {
+        self.shape[2].div_ceil(self.tile[2])
+    }
+
+    /// The k-loop's header.
+    fn each_step(&self) -> String {
+        format!("var step = 0u; step < {}u; step++", self.steps())
+    }
+
+    /// No tiles, and the next step's fragments loaded into registers before this step's
+    /// multiply-adds (the last step loads its own again: no read past k).
+    fn direct_prefetched(&self, out: &mut Block) {
+        let mut take = Block::new();
+        let mut next = Block::new();
+        let mut mads = Block::new();
+        out.let_("k0", "0u");
+        for kk in 0..self.tile[2] / FRAGMENT {
+            for (i, _) in self.fragment.rows.iter().enumerate() {
+                let load = a_load(self.a_direct(i, kk));
+                out.var(format_args!("pa_{i}_{kk}"), &load);
+                take.let_(format_args!("a0_{i}_{kk}"), format_args!("pa_{i}_{kk}"));
+                next.assign(format_args!("pa_{i}_{kk}"), load);
+            }
+            for (j, _) in self.fragment.columns.iter().enumerate() {
+                let load = b_load(self.b_direct(j, kk));
+                out.var(format_args!("pb_{j}_{kk}"), &load);
+                take.let_(format_args!("b0_{j}_{kk}"), format_args!("pb_{j}_{kk}"));
+                next.assign(format_args!("pb_{j}_{kk}"), load);
+            }
+            for &(i, j) in &self.fragment.values {
+                let (a, b) = (format!("a0_{i}_{kk}"), format!("b0_{j}_{kk}"));
+                mads.line(mad(&a, &b, (i, j)));
+            }
+        }
+        let (steps, bk) = (self.steps(), self.tile[2]);
+        out.for_(self.each_step(), |step| {
+            step.extend(take)
+                .let_("k0", format_args!("min(step + 1u, {}u) * {bk}u", steps - 1))
+                .extend(next)
+                .extend(mads);
+        });
+    }
+
+    /// The next step's loads go into registers before this step's multiply-adds.
+    fn prefetched(&self, out: &mut Block) {
+        let [m, n, k] = self.shape;
+        let steps = self.steps();
+        let args = |letter: &str, step: &str| match letter {
+            "a" => format!("thread, at.x, {step}, {m}u, {k}u"),
+            _ => format!("thread, {step}, at.y, {k}u, {n}u"),
+        };
+        let tiled: Vec<&str> = ["a", "b"]
+            .into_iter()
+            .zip(self.direct)
+            .filter(|&(_, d)| !d)
+            .map(|(l, _)| l)
+            .collect();
+        for l in &tiled {
+            out.var(
+                format_args!("{l}_next"),
+                format_args!("fetch_{l}0({})", args(l, "0u")),
+            );
+        }
+        out.for_(self.each_step(), |step| {
+            for l in &tiled {
+                step.line(format_args!("put_{l}0({}, {l}_next);", args(l, "step")));
+            }
+            step.line("workgroupBarrier();")
+                .if_(format_args!("step + 1u < {steps}u"), |next| {
+                    for l in &tiled {
+                        next.assign(
+                            format_args!("{l}_next"),
+                            format_args!("fetch_{l}0({})", args(l, "step + 1u")),
+                        );
+                    }
+                });
+            self.k0(step);
+            self.compute("0", step);
+            step.line("workgroupBarrier();");
+        });
+    }
+
+    /// Step `s` reads buffer `s % 2`; the copies of step `s + 1` go into the other before
+    /// it, which step `s - 1` finished reading at its barrier. Steps go in pairs (the
+    /// multiply-adds must stay in uniform control flow: no `if` around them), an odd last
+    /// step after the loop.
+    fn double_buffered(&self, out: &mut Block) {
+        let steps = self.steps();
+        out.line(self.loads("0", "0u"))
+            .line("workgroupBarrier();")
+            .for_(
+                format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
+                |pair| {
+                    pair.line(self.loads("1", "step + 1u"));
+                    self.compute("0", pair);
+                    pair.line("workgroupBarrier();").if_(
+                        format_args!("step + 2u < {steps}u"),
+                        |next| {
+                            next.line(self.loads("0", "step + 2u"));
+                        },
+                    );
+                    self.compute("1", pair);
+                    pair.line("workgroupBarrier();");
+                },
+            );
+        if steps % 2 == 1 {
+            self.compute("0", out);
+            out.line("workgroupBarrier();");
+        }
+    }
+
+    /// The tiled operands' copies into buffer `buffer` for step `step`, as one line.
+    fn loads(&self, buffer: &str, step: &str) -> String {
+        let [m, n, k] = self.shape;
+        let mut calls = Vec::new();
+        if !self.direct[0] {
+            calls.push(format!("load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);"));
+        }
+        if !self.direct[1] {
+            calls.push(format!("load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);"));
+        }
+        calls.join(" ")
+    }
+
+    /// `k0`, the step's first k, for the operands read straight from memory.
+    fn k0(&self, out: &mut Block) {
+        if self.direct != [false, false] {
+            out.let_("k0", format_args!("step * {}u", self.tile[2]));
+        }
+    }
+
+    /// Where A comes straight from memory: the first element of its fragment `i` at `kk`,
+    /// in the storage array's entries (`k0`: the step's first k), and the row pitch in
+    /// entries.
+    fn a_direct(&self, i: usize, kk: usize) -> String {
+        let ([_, _, k], bm, width) = (self.shape, self.tile[0], self.copies[0].width);
+        format!(
+            "&a[((at.x * {bm}u + fr{i} * {FRAGMENT}u) * {k}u + k0 + {}u) / {width}u], {}u",
+            kk * FRAGMENT,
+            k / width
+        )
+    }
+
+    /// Where B comes straight from memory, likewise.
+    fn b_direct(&self, j: usize, kk: usize) -> String {
+        let ([_, n, _], bn, width) = (self.shape, self.tile[1], self.copies[1].width);
+        format!(
+            "&b[((k0 + {}u) * {n}u + at.y * {bn}u + fc{j} * {FRAGMENT}u) / {width}u], {}u",
+            kk * FRAGMENT,
+            n / width
+        )
+    }
+
+    /// The multiply-adds of one step from buffer `buffer`.
+    fn compute(&self, buffer: &str, out: &mut Block) {
+        let [a_prefix, b_prefix, _] = &self.prefixes;
+        let [a_pitch, b_pitch, _] = self.pitches;
+        for kk in 0..self.tile[2] / FRAGMENT {
+            for (i, _) in self.fragment.rows.iter().enumerate() {
+                let from = match self.direct[0] {
+                    true => self.a_direct(i, kk),
+                    false => format!(
+                        "&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u",
+                        k0 = kk * FRAGMENT,
+                        stride = a_pitch / 4,
+                    ),
+                };
+                out.let_(format_args!("a{buffer}_{i}_{kk}"), a_load(from));
+            }
+            for (j, _) in self.fragment.columns.iter().enumerate() {
+                let from = match self.direct[1] {
+                    true => self.b_direct(j, kk),
+                    false => format!(
+                        "&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u",
+                        kr = kk * FRAGMENT,
+                        stride = b_pitch / 4,
+                    ),
+                };
+                out.let_(format_args!("b{buffer}_{j}_{kk}"), b_load(from));
+            }
+            for &(i, j) in &self.fragment.values {
+                let (a, b) = (format!("a{buffer}_{i}_{kk}"), format!("b{buffer}_{j}_{kk}"));
+                out.line(mad(&a, &b, (i, j)));
+            }
+        }
+    }
+
+    /// The epilogue: each fragment through the subgroup's stage to C's rows.
+    fn epilogue(&self, out: &mut Block) {
+        let [m, n, _] = self.shape;
+        let [bm, bn, _] = self.tile;
+        let stage_prefix = &self.prefixes[2];
+        out.comment("C's fragments, each through the subgroup's stage, stored along C's rows.")
+            .let_("m0", format_args!("at.x * {bm}u"))
+            .let_("n0", format_args!("at.y * {bn}u"))
+            .let_(
+                "interior",
+                format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
+            )
+            .let_(
+                "stage",
+                format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"),
+            );
+        let lane_names = coordinates(
+            out,
+            "lane",
+            &thread_names(&self.tc.c_stores),
+            &self.stores.thread_lens,
+        );
+        for (r, row) in self.stores.rows.iter().enumerate() {
+            out.let_(format_args!("sr{r}"), print(row, &lane_names));
+        }
+        for run in &self.store_runs {
+            out.let_(
+                format_args!("sc{}", run.first),
+                print(&self.stores.columns[run.first], &lane_names),
+            );
+        }
+        for &(i, j) in &self.fragment.values {
+            out.line(format_args!(
+                "coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);",
+                self.pitches[2] / 4
+            ))
+            .line("workgroupBarrier();");
+            for (r, _) in self.stores.rows.iter().enumerate() {
+                for run in &self.store_runs {
+                    out.scope(|store| self.store(store, (i, j), r, run.first));
+                }
+            }
+            out.line("workgroupBarrier();");
+        }
+    }
+
+    /// One lane's store of row `sr<r>`, columns from `sc<f>`, of fragment `(i, j)` from
+    /// the stage into C, guarded at C's edges.
+    fn store(&self, store: &mut Block, (i, j): (usize, usize), r: usize, f: usize) {
+        let [m, n, _] = self.shape;
+        let stage_prefix = &self.prefixes[2];
+        let staged = format!("c_stage[{stage_prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]");
+        let value = match self.tc.accumulate {
+            Accumulate::F32 => staged,
+            Accumulate::F16 => format!("vec4<f32>({staged})"),
+        };
+        store
+            .let_("row", format_args!("m0 + fr{i} * {FRAGMENT}u + sr{r}"))
+            .let_("column", format_args!("n0 + fc{j} * {FRAGMENT}u + sc{f}"))
+            .let_("value", value);
+        match self.c_width() {
+            4 => {
+                store.when(
+                    format_args!("interior || (row < {m}u && column < {n}u)"),
+                    format_args!("c[(row * {n}u + column) / 4u] = value;"),
+                );
+            }
+            _ => {
+                for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
+                    store.when(
+                        format_args!("interior || (row < {m}u && column + {lane}u < {n}u)"),
+                        format_args!("c[row * {n}u + column + {lane}u] = value.{component};"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The stage's row pitch in words: each subgroup's stage must be 16 × 16 rows at one
+/// pitch, from a whole vec4.
+fn stage_pitch(tc: &TensorCores) -> Result<usize, GpuError> {
     let stage = |s: usize, r: usize, c: usize| tc.c_stage.offset(&[s, r, c]).ok();
     let c_pitch = stage(0, 1, 0)
         .unwrap_or(0)
         .wrapping_sub(stage(0, 0, 0).unwrap_or(0));
-    for s in 0..subgroups {
+    for s in 0..tc.fragments.thread_count() {
         let base = stage(s, 0, 0).unwrap_or(1);
         let regular = (0..FRAGMENT)
             .all(|r| (0..FRAGMENT).all(|c| stage(s, r, c) == Some(base + r * c_pitch + c)));
@@ -480,475 +1050,86 @@ pub(super) fn tensor_wgsl([m, n, k]: [usize; 3], tc: &TensorCores) -> Result<Str
             ));
         }
     }
-    if let Err(why) = tc.order.check() {
-        return Err(unsupported(
-            tc.a_tile,
-            format!("its workgroup order: {why}"),
-        ));
-    }
-    let fragment = Fragment::of(&tc.fragments)
-        .filter(|f| f.values.len() == f.rows.len() * f.columns.len())
-        .ok_or_else(|| {
-            unsupported(
-                tc.fragments.descriptor,
-                "its values must be every fragment where its rows and columns cross, folding into \
-             expressions of the subgroup",
-            )
-        })?;
-    let stores = Fragment::of(&tc.c_stores).ok_or_else(|| {
-        unsupported(
-            tc.c_stores.descriptor,
-            "its elements do not fold into expressions of the lane",
-        )
-    })?;
-    // The stores: runs of 4 consecutive columns per row (one vec4 each).
-    let store_runs = stores.column_runs(4);
-    if store_runs.iter().any(|r| r.width != 4) || store_runs.len() * 4 != stores.columns.len() {
-        return Err(unsupported(
-            tc.c_stores.descriptor,
-            "each lane must store whole vec4s along a row (runs of 4 consecutive columns)",
-        ));
-    }
+    Ok(c_pitch)
+}
 
-    let [load_a, load_b] = copies(tc, [m, n, k], direct);
-    let (a_width, b_width) = (load_a.width, load_b.width);
-    let program = |copy: &Copy| {
-        copy.code.program(copy.width).ok_or_else(|| {
-            unsupported(
-                copy.code.threads.descriptor,
-                "its elements do not fold into expressions of the thread small enough to unroll",
-            )
-        })
-    };
-    let buffers: &[&str] = match double_buffer {
-        true => &["0", "1"],
-        false => &["0"],
-    };
-    let mut functions = Module::new();
-    // For each copy, the registers of its split in two (0: not split).
-    let mut splits: Vec<usize> = Vec::new();
-    for (letter, tile, copy, from_memory) in [
-        ("a", tc.a_tile, &load_a, direct[0]),
-        ("b", tc.b_tile, &load_b, direct[1]),
-    ] {
-        let layout = wgsl::layout(&tile.name, tile, false)
-            .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
-        functions.text(&layout.text);
-        if from_memory {
-            // No tile: its fragments come straight from the storage buffer.
-            splits.push(usize::MAX);
-            continue;
-        }
-        let program = program(copy)?;
-        for buffer in buffers {
-            let (stem, destination) = (
-                format!("{letter}{buffer}"),
-                format!("{letter}_tile{buffer}"),
-            );
-            let writes = wgsl::Writes {
-                outside: wgsl::Outside::Zero,
-                convert: None,
-            };
-            let copy_text = wgsl::tiled_copy(
-                &format!("load_{stem}"),
-                &format!(
-                    "Copies a tile of {} into `{destination}` (`{}`), zeros past the \
-                     matrix's edges.",
-                    letter.to_uppercase(),
-                    tile.name
-                ),
-                &program,
-                (letter, &destination),
-                writes,
-            );
-            let split = wgsl::split_tiled_copy(
-                &program,
-                (letter, &destination),
-                writes,
-                register(copy.wide()),
-            );
-            match (split, copy.wide()) {
-                (Some(split), wide) => {
-                    let split = Split::new(split, &stem, &destination, wide);
-                    splits.push(split.registers);
-                    functions.function(&split.fetch).function(&split.put);
-                    match wide {
-                        // The copy as its two halves: its own text writes 16-byte entries
-                        // into the tile's 8-byte ones.
-                        true => functions.function(&split.load),
-                        false => functions.text(&copy_text),
-                    };
-                }
-                (None, false) => {
-                    splits.push(0);
-                    functions.text(&copy_text);
-                }
-                (None, true) => {
-                    return Err(unsupported(
-                        copy.code.threads.descriptor,
-                        "its 16-byte moves must each write one whole entry of the tile",
-                    ));
-                }
-            }
-        }
-    }
-    let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
-        .map_err(|why| unsupported(tc.c_stage, format!("its WGSL: {why}")))?;
-    functions.text(&stage_layout.text);
-    let a_prefix = wgsl::layout(&tc.a_tile.name, tc.a_tile, false)
-        .map(|l| l.prefix)
-        .unwrap_or_default();
-    let b_prefix = wgsl::layout(&tc.b_tile.name, tc.b_tile, false)
-        .map(|l| l.prefix)
-        .unwrap_or_default();
-    functions.text(&wgsl::raster(
-        "order",
-        &format!("Which tile of C each workgroup computes: {}.", tc.order),
-        &tc.order.program(),
-    ));
-
-    let grid = [m.div_ceil(bm), n.div_ceil(bn)];
-    let acc = tc.accumulate.wgsl();
-    let c_width = if n.is_multiple_of(4) { 4 } else { 1 };
-    let entries = |tile: &Descriptor| tile.space().unwrap_or(0).div_ceil(4);
-    let mut module = Module::new();
-    module
-        .enable("f16")
-        .enable("wgpu_cooperative_matrix")
-        .paragraph()
-        .note(format_args!(
-            "C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative\n\
-             matrices, f32 C): tiles `{}` and `{}`, fragments `{}`, stage `{}`.",
-            tc.a_tile.name, tc.b_tile.name, tc.fragments.descriptor.name, tc.c_stage.name,
-        ))
-        .storage("a", Access::Read, format_args!("array<{}>", moved(a_width)))
-        .storage("b", Access::Read, format_args!("array<{}>", moved(b_width)))
-        .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", c_width)));
-    // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from an
-    // array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails with
-    // `NVVM compilation failed`), and naga 30 has no bitcast from `u32`s to f16 pairs, so the
-    // tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes) or `mat2x4<f16>`s (16
-    // bytes, read as one and written as its two columns).
-    for buffer in buffers {
-        for (letter, tile, from_memory) in
-            [("a", tc.a_tile, direct[0]), ("b", tc.b_tile, direct[1])]
-        {
-            if !from_memory {
-                module.workgroup(
-                    &format!("{letter}_tile{buffer}"),
-                    format_args!("array<vec4<f16>, {}>", entries(tile)),
-                );
-            }
-        }
-    }
-    // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the layout.
-    module.workgroup(
-        "c_stage",
-        format_args!("array<vec4<{acc}>, {}>", entries(tc.c_stage)),
+/// The copy of `tile` (operand `letter`) into buffer `buffer`, added to `functions`: split
+/// into a fetch and a put where it can be (16-byte copies must be). Returns the split's
+/// registers, 0 where not split.
+fn tile_copy(
+    functions: &mut Module,
+    (letter, tile): (&str, &Descriptor),
+    copy: &Copy,
+    program: &Program,
+    buffer: &str,
+) -> Result<usize, GpuError> {
+    let (stem, destination) = (
+        format!("{letter}{buffer}"),
+        format!("{letter}_tile{buffer}"),
     );
-    module.text(&functions.finish());
-
-    // The entry point.
-    let entry = Entry::new(threads)
-        .builtin(Builtin::LocalInvocationIndex, "thread")
-        .builtin(Builtin::WorkgroupId, "group");
-    let mut out = Block::new();
-    out.let_(
-        "at",
-        format_args!(
-            "order(group.y * {gn}u + group.x, {gm}u, {gn}u)",
-            gm = grid[0],
-            gn = grid[1]
+    let writes = wgsl::Writes {
+        outside: wgsl::Outside::Zero,
+        convert: None,
+    };
+    let copy_text = wgsl::tiled_copy(
+        &format!("load_{stem}"),
+        &format!(
+            "Copies a tile of {} into `{destination}` (`{}`), zeros past the \
+             matrix's edges.",
+            letter.to_uppercase(),
+            tile.name
         ),
-    )
-    .let_("subgroup", format_args!("thread / {SUBGROUP}u"))
-    .let_("lane", format_args!("thread % {SUBGROUP}u"));
-    // The fragments' thread coordinates, from the subgroup's index.
-    let names = coordinates(
-        &mut out,
-        "subgroup",
-        &thread_names(&tc.fragments),
-        &fragment.thread_lens,
+        program,
+        (letter, &destination),
+        writes,
     );
-    let print = |sym, names: &[String]| wgsl::expression(&canon::sym_code(sym, names), names);
-    out.comment("The rows and columns of C's fragments this subgroup computes.");
-    for (i, row) in fragment.rows.iter().enumerate() {
-        out.let_(format_args!("fr{i}"), print(row, &names));
-    }
-    for (j, column) in fragment.columns.iter().enumerate() {
-        out.let_(format_args!("fc{j}"), print(column, &names));
-    }
-    for &(i, j) in &fragment.values {
-        out.var(
-            format_args!("acc{i}_{j}"),
-            format_args!("coop_mat16x16<{acc}, C>()"),
-        );
-    }
-    let steps = k.div_ceil(bk);
-    // The tiled operands' copies into buffer `buffer` for step `step`, as one line.
-    let loads = |buffer: &str, step: &str| {
-        let mut calls = Vec::new();
-        if !direct[0] {
-            calls.push(format!("load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);"));
-        }
-        if !direct[1] {
-            calls.push(format!("load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);"));
-        }
-        calls.join(" ")
-    };
-    // Where an operand comes straight from memory: its fragments' first elements, in the
-    // storage array's entries (`k0`: the step's first k), and the row pitch in entries.
-    let a_direct = |i: usize, kk: usize| {
-        format!(
-            "&a[((at.x * {bm}u + fr{i} * {FRAGMENT}u) * {k}u + k0 + {}u) / {a_width}u], {}u",
-            kk * FRAGMENT,
-            k / a_width
-        )
-    };
-    let b_direct = |j: usize, kk: usize| {
-        format!(
-            "&b[((k0 + {}u) * {n}u + at.y * {bn}u + fc{j} * {FRAGMENT}u) / {b_width}u], {}u",
-            kk * FRAGMENT,
-            n / b_width
-        )
-    };
-    let a_load = |from: String| format!("coopLoadT<coop_mat16x16<f16, A>>({from})");
-    let b_load = |from: String| format!("coopLoadT<coop_mat16x16<f16, B>>({from})");
-    let mad = |a: &str, b: &str, (i, j): (usize, usize)| {
-        format!("acc{i}_{j} = coopMultiplyAdd({a}, {b}, acc{i}_{j});")
-    };
-    // The multiply-adds of one step from buffer `buffer`.
-    let compute = |buffer: &str, out: &mut Block| {
-        for kk in 0..bk / FRAGMENT {
-            for (i, _) in fragment.rows.iter().enumerate() {
-                let from = match direct[0] {
-                    true => a_direct(i, kk),
-                    false => format!(
-                        "&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u",
-                        k0 = kk * FRAGMENT,
-                        stride = a_pitch / 4,
-                    ),
-                };
-                out.let_(format_args!("a{buffer}_{i}_{kk}"), a_load(from));
-            }
-            for (j, _) in fragment.columns.iter().enumerate() {
-                let from = match direct[1] {
-                    true => b_direct(j, kk),
-                    false => format!(
-                        "&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u",
-                        kr = kk * FRAGMENT,
-                        stride = b_pitch / 4,
-                    ),
-                };
-                out.let_(format_args!("b{buffer}_{j}_{kk}"), b_load(from));
-            }
-            for &(i, j) in &fragment.values {
-                let (a, b) = (format!("a{buffer}_{i}_{kk}"), format!("b{buffer}_{j}_{kk}"));
-                out.line(mad(&a, &b, (i, j)));
-            }
-        }
-    };
-    let prefetch = tc.prefetch && !double_buffer && splits.iter().all(|&r| r > 0);
-    // The k of one step, for the operands read straight from memory.
-    let k0 = |out: &mut Block| {
-        if direct != [false, false] {
-            out.let_("k0", format_args!("step * {bk}u"));
-        }
-    };
-    let each_step = format!("var step = 0u; step < {steps}u; step++");
-    match double_buffer {
-        false if direct == [true; 2] && tc.prefetch => {
-            // No tiles, and the next step's fragments loaded into registers before this
-            // step's multiply-adds (the last step loads its own again: no read past k).
-            let mut take = Block::new();
-            let mut next = Block::new();
-            let mut mads = Block::new();
-            out.let_("k0", "0u");
-            for kk in 0..bk / FRAGMENT {
-                for (i, _) in fragment.rows.iter().enumerate() {
-                    let load = a_load(a_direct(i, kk));
-                    out.var(format_args!("pa_{i}_{kk}"), &load);
-                    take.let_(format_args!("a0_{i}_{kk}"), format_args!("pa_{i}_{kk}"));
-                    next.assign(format_args!("pa_{i}_{kk}"), load);
-                }
-                for (j, _) in fragment.columns.iter().enumerate() {
-                    let load = b_load(b_direct(j, kk));
-                    out.var(format_args!("pb_{j}_{kk}"), &load);
-                    take.let_(format_args!("b0_{j}_{kk}"), format_args!("pb_{j}_{kk}"));
-                    next.assign(format_args!("pb_{j}_{kk}"), load);
-                }
-                for &(i, j) in &fragment.values {
-                    mads.line(mad(
-                        &format!("a0_{i}_{kk}"),
-                        &format!("b0_{j}_{kk}"),
-                        (i, j),
-                    ));
-                }
-            }
-            out.for_(&each_step, |step| {
-                step.extend(take)
-                    .let_("k0", format_args!("min(step + 1u, {}u) * {bk}u", steps - 1))
-                    .extend(next)
-                    .extend(mads);
-            });
-        }
-        false if direct == [true; 2] => {
-            // No tiles: no copies and no barriers.
-            out.for_(&each_step, |step| {
-                k0(step);
-                compute("0", step);
-            });
-        }
-        false if prefetch => {
-            // The next step's loads go into registers before this step's multiply-adds.
-            let args = |letter: &str, step: &str| match letter {
-                "a" => format!("thread, at.x, {step}, {m}u, {k}u"),
-                _ => format!("thread, {step}, at.y, {k}u, {n}u"),
+    let split = wgsl::split_tiled_copy(
+        program,
+        (letter, &destination),
+        writes,
+        register(copy.wide()),
+    );
+    match (split, copy.wide()) {
+        (Some(split), wide) => {
+            let split = Split::new(split, &stem, &destination, wide);
+            functions.function(&split.fetch).function(&split.put);
+            match wide {
+                // The copy as its two halves: its own text writes 16-byte entries into the
+                // tile's 8-byte ones.
+                true => functions.function(&split.load),
+                false => functions.text(&copy_text),
             };
-            let tiled: Vec<&str> = ["a", "b"]
-                .into_iter()
-                .zip(direct)
-                .filter(|&(_, d)| !d)
-                .map(|(l, _)| l)
-                .collect();
-            for l in &tiled {
-                out.var(
-                    format_args!("{l}_next"),
-                    format_args!("fetch_{l}0({})", args(l, "0u")),
-                );
-            }
-            out.for_(&each_step, |step| {
-                for l in &tiled {
-                    step.line(format_args!("put_{l}0({}, {l}_next);", args(l, "step")));
-                }
-                step.line("workgroupBarrier();").if_(
-                    format_args!("step + 1u < {steps}u"),
-                    |next| {
-                        for l in &tiled {
-                            next.assign(
-                                format_args!("{l}_next"),
-                                format_args!("fetch_{l}0({})", args(l, "step + 1u")),
-                            );
-                        }
-                    },
-                );
-                k0(step);
-                compute("0", step);
-                step.line("workgroupBarrier();");
-            });
+            Ok(split.registers)
         }
-        false => {
-            out.for_(&each_step, |step| {
-                step.line(loads("0", "step")).line("workgroupBarrier();");
-                k0(step);
-                compute("0", step);
-                step.line("workgroupBarrier();");
-            });
+        (None, false) => {
+            functions.text(&copy_text);
+            Ok(0)
         }
-        true => {
-            // Step `s` reads buffer `s % 2`; the copies of step `s + 1` go into the other
-            // before it, which step `s - 1` finished reading at its barrier. Steps go in
-            // pairs (the multiply-adds must stay in uniform control flow: no `if` around
-            // them), an odd last step after the loop.
-            out.line(loads("0", "0u")).line("workgroupBarrier();").for_(
-                format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
-                |pair| {
-                    pair.line(loads("1", "step + 1u"));
-                    compute("0", pair);
-                    pair.line("workgroupBarrier();").if_(
-                        format_args!("step + 2u < {steps}u"),
-                        |next| {
-                            next.line(loads("0", "step + 2u"));
-                        },
-                    );
-                    compute("1", pair);
-                    pair.line("workgroupBarrier();");
-                },
-            );
-            if steps % 2 == 1 {
-                compute("0", &mut out);
-                out.line("workgroupBarrier();");
-            }
-        }
+        (None, true) => Err(unsupported(
+            copy.code.threads.descriptor,
+            "its 16-byte moves must each write one whole entry of the tile",
+        )),
     }
-    // The epilogue: each fragment through the subgroup's stage to C's rows.
-    let stage_prefix = &stage_layout.prefix;
-    out.comment("C's fragments, each through the subgroup's stage, stored along C's rows.")
-        .let_("m0", format_args!("at.x * {bm}u"))
-        .let_("n0", format_args!("at.y * {bn}u"))
-        .let_(
-            "interior",
-            format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
-        )
-        .let_(
-            "stage",
-            format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"),
-        );
-    let lane_names = coordinates(
-        &mut out,
-        "lane",
-        &thread_names(&tc.c_stores),
-        &stores.thread_lens,
-    );
-    for (r, row) in stores.rows.iter().enumerate() {
-        out.let_(format_args!("sr{r}"), print(row, &lane_names));
-    }
-    for run in &store_runs {
-        out.let_(
-            format_args!("sc{}", run.first),
-            print(&stores.columns[run.first], &lane_names),
-        );
-    }
-    let convert = |value: String| match tc.accumulate {
-        Accumulate::F32 => value,
-        Accumulate::F16 => format!("vec4<f32>({value})"),
-    };
-    for &(i, j) in &fragment.values {
-        out.line(format_args!(
-            "coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);",
-            c_pitch / 4
-        ))
-        .line("workgroupBarrier();");
-        for (r, _) in stores.rows.iter().enumerate() {
-            for run in &store_runs {
-                let f = run.first;
-                out.scope(|store| {
-                    store
-                        .let_("row", format_args!("m0 + fr{i} * {FRAGMENT}u + sr{r}"))
-                        .let_("column", format_args!("n0 + fc{j} * {FRAGMENT}u + sc{f}"))
-                        .let_(
-                            "value",
-                            convert(format!(
-                                "c_stage[{stage_prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]"
-                            )),
-                        );
-                    match c_width {
-                        4 => {
-                            store.when(
-                                format_args!("interior || (row < {m}u && column < {n}u)"),
-                                format_args!("c[(row * {n}u + column) / 4u] = value;"),
-                            );
-                        }
-                        _ => {
-                            for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
-                                store.when(
-                                    format_args!(
-                                        "interior || (row < {m}u && column + {lane}u < {n}u)"
-                                    ),
-                                    format_args!(
-                                        "c[row * {n}u + column + {lane}u] = value.{component};"
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                });
-            }
-        }
-        out.line("workgroupBarrier();");
-    }
-    module.entry(entry, out);
-    Ok(module.finish())
+}
+
+/// A fragment row's or column's expression of the thread coordinates `names`.
+fn print(sym: &Sym, names: &[String]) -> String {
+    wgsl::expression(&canon::sym_code(sym, names), names)
+}
+
+/// A cooperative load of an A fragment `from` a pointer and stride.
+fn a_load(from: String) -> String {
+    format!("coopLoadT<coop_mat16x16<f16, A>>({from})")
+}
+
+/// A cooperative load of a B fragment, likewise.
+fn b_load(from: String) -> String {
+    format!("coopLoadT<coop_mat16x16<f16, B>>({from})")
+}
+
+/// The multiply-add of fragments `a` and `b` into accumulator `(i, j)`.
+fn mad(a: &str, b: &str, (i, j): (usize, usize)) -> String {
+    format!("acc{i}_{j} = coopMultiplyAdd({a}, {b}, acc{i}_{j});")
 }
 
 /// A tiled copy split in two: `fetch_x(…)`, which loads every move into an array of
