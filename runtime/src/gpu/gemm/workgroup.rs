@@ -11,10 +11,10 @@
 //! ([`swizzle_core::emit::spirv`]), passed through wgpu on a device opened with the
 //! extension (`vulkan.rs`).
 
-use super::batch::Pipeline;
-use super::gemm::{Code, GemmKernel, GemmPath, Stored};
-use super::tensor::Accumulate;
-use super::{Gpu, GpuError};
+use super::kernel::{Code, GemmKernel, GemmPath, Stored};
+use crate::gpu::batch::Pipeline;
+use crate::gpu::cooperative::{Accumulate, Granularity};
+use crate::gpu::{Gpu, GpuError};
 use swizzle_core::emit::spirv::raster::{self, Types};
 use swizzle_core::emit::spirv::{Module, Section, op, string, value};
 use swizzle_core::plans::raster::Raster;
@@ -42,17 +42,6 @@ pub struct WorkgroupMatrices {
 /// The most steps of k one loop iteration writes out (each is two loads and a
 /// multiply-add in the words).
 const MAX_UNROLL: usize = 64;
-
-/// A workgroup-scope shape the driver lists for f16 × f16 operands: tiles summing in
-/// `accumulate`'s type must be multiples of `m × n × k` at `invocations` per workgroup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Granularity {
-    pub m: usize,
-    pub n: usize,
-    pub k: usize,
-    pub invocations: usize,
-    pub accumulate: Accumulate,
-}
 
 impl WorkgroupMatrices {
     /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say, summing in

@@ -23,11 +23,12 @@
 //! tile, the next step's copies issued before this step's multiply-adds, one barrier per
 //! step), the cooperative loads and multiply-adds, and the guards.
 
-use super::batch::Pipeline;
-use super::gemm::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
-use super::transpose::{fitting, unsupported};
+use super::kernel::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
-use super::{BoundsChecks, Gpu, GpuError};
+use crate::gpu::batch::Pipeline;
+use crate::gpu::cooperative::Accumulate;
+use crate::gpu::transpose::{fitting, unsupported};
+use crate::gpu::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
 use swizzle_core::canon::sym::Sym;
@@ -118,38 +119,6 @@ fn direct_operands(tc: &TensorCores, [m, n, k]: [usize; 3], [bm, bn, bk]: [usize
         tc.direct[0] && whole(m, bm) && whole(k, bk),
         tc.direct[1] && whole(k, bk) && whole(n, bn),
     ]
-}
-
-/// The accumulators' element type.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Accumulate {
-    /// f32 sums (as cuBLAS HGEMM by default).
-    #[default]
-    F32,
-    /// f16 sums: a coarser result (each step's sum rounded to f16; C still stored as f32).
-    /// On workgroup-scope matrices it runs where the driver lists f16 sums for the tile
-    /// ([`Gpu::workgroup_matrix_granularities`]). The fragment kernel's WGSL validates, but
-    /// on the one driver tried (NVIDIA's 580) its results were wrong, so there
-    /// [`Gpu::gemm_kernel`] runs the scalar kernel instead and says so;
-    /// [`TensorCores::wgsl`] still prints it.
-    F16,
-}
-
-impl Accumulate {
-    pub(super) fn wgsl(self) -> &'static str {
-        match self {
-            Accumulate::F32 => "f32",
-            Accumulate::F16 => "f16",
-        }
-    }
-
-    /// What a kernel's name adds for these sums: nothing for the default f32.
-    pub(super) fn in_name(self) -> &'static str {
-        match self {
-            Accumulate::F32 => "",
-            Accumulate::F16 => ", f16 accumulators",
-        }
-    }
 }
 
 impl TensorCores<'_> {
