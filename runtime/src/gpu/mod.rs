@@ -25,16 +25,13 @@
 mod batch;
 mod buffer;
 mod cooperative;
+mod copy;
 mod device;
 mod dispatch;
 mod error;
 mod gemm;
-mod kernel;
 mod layout;
-mod narrow;
-mod permuted;
 mod shader;
-mod staged;
 mod transpose;
 #[cfg(any(
     windows,
@@ -67,6 +64,7 @@ mod vulkan {
 pub use batch::Batch;
 pub use buffer::{Buffer, Word};
 pub use cooperative::{Accumulate, Granularity};
+pub use copy::{BoundsChecks, Kernel, MapKernel};
 pub use device::Gpu;
 pub use dispatch::{Dispatch, WARM_UP};
 pub use error::GpuError;
@@ -74,7 +72,6 @@ pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Sto
 pub use gemm::{TensorCores, WorkgroupMatrices};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
-pub use kernel::{BoundsChecks, Kernel, MapKernel};
 pub use layout::GpuLayout;
 pub use shader::assemble;
 pub use transpose::{Transpose, TransposeKernel};

@@ -8,8 +8,8 @@
 //! hand is the multiply-accumulate over registers and the loop over steps of k.
 
 mod kernel;
-pub(super) mod tensor;
-pub(super) mod workgroup;
+mod tensor;
+mod workgroup;
 
 pub use kernel::{GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
 pub use tensor::TensorCores;
