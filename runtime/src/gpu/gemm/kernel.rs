@@ -17,7 +17,7 @@ pub enum GemmPath {
     /// ([`WorkgroupMatrices`](super::WorkgroupMatrices)).
     WorkgroupMatrices,
     /// Cooperative matrices: 16 × 16 × 16 f16 multiply-adds on the tensor cores, each
-    /// subgroup's fragments through the tiles of [`TensorCores`].
+    /// subgroup's fragments through the tiles of [`TensorCores`](super::TensorCores).
     TensorCores,
     /// Scalar FMAs over register fragments, and why the tensor cores were not used.
     Scalar { why: String },
@@ -30,7 +30,7 @@ pub enum Operands {
     F32,
     /// IEEE half precision (`half::f16`, re-exported as `swizzle::gpu::f16`), converted to
     /// f32 as the tiles are loaded: half the operands' memory traffic. Needs the adapter's
-    /// `SHADER_F16` ([`Gpu::has_f16`]).
+    /// `SHADER_F16` ([`Gpu::has_f16`](crate::gpu::Gpu::has_f16)).
     F16,
 }
 
@@ -103,7 +103,7 @@ pub struct GemmKernel {
 
 /// What a scalar GEMM's workgroup-memory traffic costs one subgroup (32 lanes) per step of
 /// k, that is per tile of A and of B, counted from the plan: the model that ranks A's (or
-/// B's) tile layouts for [`Gemm`] ([`Gemm::share_cost`], [`GemmKernel::share_cost`]).
+/// B's) tile layouts for [`Gemm`](super::Gemm) ([`Gemm::share_cost`](super::Gemm::share_cost), [`GemmKernel::share_cost`]).
 ///
 /// A step is: the tiled copies load the tiles and store them into workgroup memory, a
 /// barrier, then for each k of the tile the fragment reads and the FMAs, then a barrier.
@@ -126,7 +126,7 @@ pub struct GemmKernel {
 ///   subgroup-wide a cycle while its shared-memory pipe serves one wavefront a cycle, so
 ///   the reads cost the step only the wavefronts past the FMAs' cycles. Their addresses
 ///   cost nothing per step: the kernel computes each read's bases once per thread
-///   ([`Fragment::bases`]) and each k adds a constant; what a swizzle keyed by k costs
+///   ([`Fragment::bases`](swizzle_core::plans::fragment::Fragment::bases)) and each k adds a constant; what a swizzle keyed by k costs
 ///   there is registers held across the loop, [`ShareCost::read_bases`] (not cycles).
 ///
 /// [`ShareCost::cycles`] is the sum; the tile with the fewest cycles ranks first. It counts
@@ -144,7 +144,7 @@ pub struct ShareCost {
     /// Wavefronts of the fragment reads of A's and B's tiles, every k of the tile.
     pub read_wavefronts: [usize; 2],
     /// Addresses a thread holds across the loop for its reads of A's and B's tiles: one
-    /// per distinct base ([`Fragment::bases`]: reads a constant apart share theirs).
+    /// per distinct base ([`Fragment::bases`](swizzle_core::plans::fragment::Fragment::bases): reads a constant apart share theirs).
     pub read_bases: [usize; 2],
     /// Cycles of the subgroup's FMAs on the SM's FP32 pipes: `BK` times its values, over
     /// the four subgroup-wide FMAs an SM issues a cycle.
