@@ -43,6 +43,8 @@ pub mod gemm;
 #[cfg(feature = "gpu")]
 pub use swizzle_runtime::gpu;
 pub use swizzle_runtime::kernel;
+#[cfg(feature = "wgsl")]
+pub use swizzle_runtime::wgsl;
 pub mod guide;
 #[doc(inline)]
 pub use swizzle_texture as texture;

@@ -1,6 +1,6 @@
 //! Issue 25's design e: the product on **workgroup-scope** cooperative matrices
 //! (`VK_NV_cooperative_matrix2`), the route llama.cpp's Vulkan backend takes on NVIDIA, now
-//! the library's ([`swizzle::gpu::WorkgroupMatrices`], `runtime/src/gpu/workgroup.rs`): one
+//! the library's ([`swizzle::gpu::WorkgroupMatrices`], `runtime/src/gpu/gemm/workgroup.rs`): one
 //! workgroup computes a `BM × BN` tile of C as one accumulator matrix of the whole
 //! workgroup; each step loads A's `BM × BK` slice and B's `BK × BN` slice straight from the
 //! storage buffers through tensor layouts and multiplies them in; the driver chooses how the

@@ -1,7 +1,8 @@
 //! `swizzle-runtime`: the traits that `layout!` types implement and the run-time services
-//! built on them (the copy [`kernel`]s, [`batch`] offsets and, behind the `gpu` feature, the
-//! wgpu backend). Users reach all of it through the `swizzle` crate, the one place of its
-//! public API; the layout IR comes from `swizzle-core`.
+//! built on them (the copy [`kernel`]s, [`batch`] offsets, behind the `gpu` feature the wgpu
+//! backend, and behind `wgsl`, which `gpu` implies, the WGSL validator). Users reach all of
+//! it through the `swizzle` crate, the one place of its public API; the layout IR comes from
+//! `swizzle-core`.
 
 #[macro_use]
 mod features;
@@ -11,6 +12,8 @@ pub mod gpu;
 mod indexing;
 pub mod kernel;
 mod traversal;
+#[cfg(feature = "wgsl")]
+pub mod wgsl;
 
 pub use batch::offsets;
 pub use indexing::{ExtentError, Indexing, RowMajor};

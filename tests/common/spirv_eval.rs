@@ -1,6 +1,6 @@
 //! A CPU interpreter of SPIR-V compute shaders on **workgroup-scope** cooperative matrices:
 //! the oracle for the words of the GEMM on them (`WorkgroupMatrices::spirv`,
-//! `runtime/src/gpu/workgroup.rs`), which only an NVIDIA GPU with `VK_NV_cooperative_matrix2`
+//! `runtime/src/gpu/gemm/workgroup.rs`), which only an NVIDIA GPU with `VK_NV_cooperative_matrix2`
 //! could otherwise run.
 //!
 //! It reads exactly the subset that the kernel writes (`SPV_KHR_cooperative_matrix`,

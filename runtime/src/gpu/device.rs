@@ -2,7 +2,7 @@
 //! (so that buffers of gigabytes work), and wgpu's errors caught as values.
 
 use super::GpuError;
-use super::workgroup::Granularity;
+use super::cooperative::Granularity;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A GPU (or software Vulkan) device and its queue.

@@ -24,17 +24,14 @@
 
 mod batch;
 mod buffer;
+mod cooperative;
+mod copy;
 mod device;
 mod dispatch;
 mod error;
 mod gemm;
-mod kernel;
 mod layout;
-mod narrow;
-mod permuted;
 mod shader;
-mod staged;
-mod tensor;
 mod transpose;
 #[cfg(any(
     windows,
@@ -51,7 +48,7 @@ mod vulkan;
     target_os = "freebsd"
 )))]
 mod vulkan {
-    use super::workgroup::Granularity;
+    use super::cooperative::Granularity;
 
     pub(super) fn open(
         _: &wgpu::Adapter,
@@ -63,22 +60,21 @@ mod vulkan {
         )
     }
 }
-mod workgroup;
 
 pub use batch::Batch;
 pub use buffer::{Buffer, Word};
+pub use cooperative::{Accumulate, Granularity};
+pub use copy::{BoundsChecks, Kernel, MapKernel};
 pub use device::Gpu;
 pub use dispatch::{Dispatch, WARM_UP};
 pub use error::GpuError;
 pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
+pub use gemm::{TensorCores, WorkgroupMatrices};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
-pub use kernel::{BoundsChecks, Kernel, MapKernel};
 pub use layout::GpuLayout;
 pub use shader::assemble;
-pub use tensor::{Accumulate, TensorCores};
 pub use transpose::{Transpose, TransposeKernel};
 /// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
 /// [`Gpu::queue`]) in the same version.
 pub use wgpu;
-pub use workgroup::{Granularity, WorkgroupMatrices};

@@ -18,8 +18,8 @@ pub fn assemble(layouts: &[&GpuLayout], kernel: &str) -> String {
     text
 }
 
-/// Parses and validates `text` with naga; the error is naga's report, which quotes the
-/// offending line of `text`.
+/// Parses and validates `text` with naga ([`crate::wgsl::validate`]); the error is naga's
+/// report, which quotes the offending line of `text`.
 #[cfg(test)]
 pub(crate) fn validate(text: &str) -> Result<(), GpuError> {
     validate_with(text, naga::valid::Capabilities::default())
@@ -31,12 +31,8 @@ pub(crate) fn validate_with(
     text: &str,
     capabilities: naga::valid::Capabilities,
 ) -> Result<(), GpuError> {
-    let module =
-        naga::front::wgsl::parse_str(text).map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
-        .validate(&module)
-        .map_err(|e| GpuError::Shader(e.emit_to_string(text)))?;
-    Ok(())
+    crate::wgsl::validate_with(text, capabilities)
+        .map_err(|invalid| GpuError::Shader(invalid.report))
 }
 
 /// Fails when two layouts share a prefix but not their functions (two types of one name).

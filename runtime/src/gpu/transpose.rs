@@ -16,7 +16,7 @@ use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, ve
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
-use swizzle_core::plans::tiled_copy::{self, Instruction, Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -114,34 +114,7 @@ impl Gpu {
             bounds_checks,
             order,
         } = *transpose;
-        let shape = tile.shape();
-        let [rows, columns] = shape[..] else {
-            return Err(unsupported(
-                tile,
-                format!("a transpose tile has two coordinates, not {}", shape.len()),
-            ));
-        };
-        for (threads, expected) in [(loads, [rows, columns]), (stores, [columns, rows])] {
-            if threads.tile() != expected {
-                return Err(unsupported(
-                    threads.descriptor,
-                    format!(
-                        "distributes a tile of {:?}, but the transpose needs {expected:?}",
-                        threads.tile()
-                    ),
-                ));
-            }
-        }
-        let threads = loads.thread_count();
-        if stores.thread_count() != threads {
-            return Err(unsupported(
-                stores.descriptor,
-                format!(
-                    "has {} threads but the loads have {threads}: one workgroup runs both",
-                    stores.thread_count()
-                ),
-            ));
-        }
+        let ([rows, columns], threads) = tile_and_threads(transpose)?;
         let space = tile.space().unwrap_or(0);
         self.check_workgroup(threads, (space * 4) as u64, "the tile's")?;
         // The stores read the tile through its transpose: the same memory, coordinates
@@ -169,93 +142,19 @@ impl Gpu {
         };
         let (load_program, store_program) =
             (program(&load, load_width)?, program(&store, store_width)?);
-        let words = tiled_copy::entry_words(tile, 4);
-        let load_wgsl = wgsl::tiled_copy(
-            "load_tile",
-            &format!("Loads the input's tile into `{}`.", tile.name),
-            &load_program,
-            ("input", "tile"),
-            wgsl::Writes::default(),
-        );
-        let store_wgsl = wgsl::tiled_copy(
-            "store_tile",
-            &format!(
-                "Stores the transpose of `{}` into the output's tile.",
-                tile.name
-            ),
-            &store_program,
-            ("tile", "output"),
-            wgsl::Writes::default(),
-        );
         if let Err(why) = order.check() {
             return Err(unsupported(tile, format!("its workgroup order: {why}")));
         }
-        let order_wgsl = wgsl::raster(
-            "order",
-            &format!("Which input tile each workgroup transposes: {order}."),
-            &order.program(),
-        );
         let grid = [height.div_ceil(rows), width.div_ceil(columns)];
-        let mut module = Module::new();
-        module
-            .storage(
-                "input",
-                Access::Read,
-                format_args!("array<{}>", vector("u32", load_width)),
-            )
-            .storage(
-                "output",
-                Access::ReadWrite,
-                format_args!("array<{}>", vector("u32", store_width)),
-            )
-            .workgroup(
-                "tile",
-                format_args!("array<{}, {}>", vector("u32", words), space / words),
-            )
-            .text(&load_wgsl)
-            .text(&store_wgsl)
-            .text(&order_wgsl);
-        let entry = Entry::new(threads)
-            .builtin(Builtin::LocalInvocationIndex, "thread")
-            .builtin(Builtin::WorkgroupId, "group");
-        let mut main = Block::new();
-        main.let_(
-            "at",
-            format_args!(
-                "order(group.y * {}u + group.x, {}u, {}u)",
-                grid[1], grid[0], grid[1]
-            ),
-        )
-        .line(format_args!(
-            "load_tile(thread, at.x, at.y, {height}u, {width}u);"
-        ))
-        .line("workgroupBarrier();")
-        .line(format_args!(
-            "store_tile(thread, at.y, at.x, {width}u, {height}u);"
-        ));
-        let module = module.entry(entry, main).finish();
-        let groups = self.workgroups([grid[1], grid[0]])?;
-        let threads = match loads.descriptor.name == stores.descriptor.name {
-            true => loads.descriptor.name.to_string(),
-            false => format!("{} / {}", loads.descriptor.name, stores.descriptor.name),
-        };
-        let checks = match bounds_checks {
-            BoundsChecks::On => "",
-            BoundsChecks::Off => ", no bounds checks",
-        };
-        let raster = match order {
-            Raster::RowMajor => String::new(),
-            order => format!(", {order} order"),
-        };
-        let squares = match (&load_program.squares, &store_program.squares) {
-            (None, None) => "",
-            _ => ", squares transposed in registers",
-        };
-        let name = format!(
-            "transpose through {}, threads {threads} (vec{load_width} loads, vec{store_width} \
-             stores{squares}{checks}{raster})",
-            tile.name
+        let module = transpose_wgsl(
+            transpose,
+            [(&load_program, load_width), (&store_program, store_width)],
+            [height, width],
+            grid,
         );
+        let groups = self.workgroups([grid[1], grid[0]])?;
+        let squares = load_program.squares.is_some() || store_program.squares.is_some();
+        let name = kernel_name(transpose, [load_width, store_width], squares);
         let kernel = self.kernel_with(name, module, groups, [len, len], 32, bounds_checks)?;
         Ok(TransposeKernel {
             kernel,
@@ -266,6 +165,157 @@ impl Gpu {
             ],
         })
     }
+}
+
+/// The tile's `[rows, columns]` and the threads of the workgroup, checked: the loads
+/// distribute the tile, the stores its transpose, over as many threads.
+fn tile_and_threads(transpose: &Transpose) -> Result<([usize; 2], usize), GpuError> {
+    let Transpose {
+        tile,
+        loads,
+        stores,
+        ..
+    } = *transpose;
+    let shape = tile.shape();
+    let [rows, columns] = shape[..] else {
+        return Err(unsupported(
+            tile,
+            format!("a transpose tile has two coordinates, not {}", shape.len()),
+        ));
+    };
+    for (threads, expected) in [(loads, [rows, columns]), (stores, [columns, rows])] {
+        if threads.tile() != expected {
+            return Err(unsupported(
+                threads.descriptor,
+                format!(
+                    "distributes a tile of {:?}, but the transpose needs {expected:?}",
+                    threads.tile()
+                ),
+            ));
+        }
+    }
+    let threads = loads.thread_count();
+    if stores.thread_count() != threads {
+        return Err(unsupported(
+            stores.descriptor,
+            format!(
+                "has {} threads but the loads have {threads}: one workgroup runs both",
+                stores.thread_count()
+            ),
+        ));
+    }
+    Ok(([rows, columns], threads))
+}
+
+/// The transpose's WGSL module: the load's and the store's programs with their widths,
+/// for a `[height, width]` image in a `grid` of tiles.
+fn transpose_wgsl(
+    transpose: &Transpose,
+    [(load_program, load_width), (store_program, store_width)]: [(&Program, usize); 2],
+    [height, width]: [usize; 2],
+    grid: [usize; 2],
+) -> String {
+    let Transpose {
+        tile, loads, order, ..
+    } = *transpose;
+    let words = tiled_copy::entry_words(tile, 4);
+    let space = tile.space().unwrap_or(0);
+    let load_wgsl = wgsl::tiled_copy(
+        "load_tile",
+        &format!("Loads the input's tile into `{}`.", tile.name),
+        load_program,
+        ("input", "tile"),
+        wgsl::Writes::default(),
+    );
+    let store_wgsl = wgsl::tiled_copy(
+        "store_tile",
+        &format!(
+            "Stores the transpose of `{}` into the output's tile.",
+            tile.name
+        ),
+        store_program,
+        ("tile", "output"),
+        wgsl::Writes::default(),
+    );
+    let order_wgsl = wgsl::raster(
+        "order",
+        &format!("Which input tile each workgroup transposes: {order}."),
+        &order.program(),
+    );
+    let mut module = Module::new();
+    module
+        .storage(
+            "input",
+            Access::Read,
+            format_args!("array<{}>", vector("u32", load_width)),
+        )
+        .storage(
+            "output",
+            Access::ReadWrite,
+            format_args!("array<{}>", vector("u32", store_width)),
+        )
+        .workgroup(
+            "tile",
+            format_args!("array<{}, {}>", vector("u32", words), space / words),
+        )
+        .text(&load_wgsl)
+        .text(&store_wgsl)
+        .text(&order_wgsl);
+    let entry = Entry::new(loads.thread_count())
+        .builtin(Builtin::LocalInvocationIndex, "thread")
+        .builtin(Builtin::WorkgroupId, "group");
+    let mut main = Block::new();
+    main.let_(
+        "at",
+        format_args!(
+            "order(group.y * {}u + group.x, {}u, {}u)",
+            grid[1], grid[0], grid[1]
+        ),
+    )
+    .line(format_args!(
+        "load_tile(thread, at.x, at.y, {height}u, {width}u);"
+    ))
+    .line("workgroupBarrier();")
+    .line(format_args!(
+        "store_tile(thread, at.y, at.x, {width}u, {height}u);"
+    ));
+    module.entry(entry, main).finish()
+}
+
+/// The transpose kernel's name: its tile, threads, vector widths and options.
+fn kernel_name(
+    transpose: &Transpose,
+    [load_width, store_width]: [usize; 2],
+    squares: bool,
+) -> String {
+    let Transpose {
+        tile,
+        loads,
+        stores,
+        bounds_checks,
+        order,
+    } = *transpose;
+    let threads = match loads.descriptor.name == stores.descriptor.name {
+        true => loads.descriptor.name.to_string(),
+        false => format!("{} / {}", loads.descriptor.name, stores.descriptor.name),
+    };
+    let checks = match bounds_checks {
+        BoundsChecks::On => "",
+        BoundsChecks::Off => ", no bounds checks",
+    };
+    let raster = match order {
+        Raster::RowMajor => String::new(),
+        order => format!(", {order} order"),
+    };
+    let squares = match squares {
+        false => "",
+        true => ", squares transposed in registers",
+    };
+    format!(
+        "transpose through {}, threads {threads} (vec{load_width} loads, vec{store_width} \
+         stores{squares}{checks}{raster})",
+        tile.name
+    )
 }
 
 /// `tile` read through its transpose: the same memory, its two coordinates swapped.

@@ -7,8 +7,7 @@
 //! ash 0.38 (wgpu-hal's) predates the extension, so its two structures are declared here as
 //! the Vulkan headers give them.
 
-use super::tensor::Accumulate;
-use super::workgroup::Granularity;
+use super::cooperative::{Accumulate, Granularity};
 use ash::vk;
 use std::ffi::c_void;
 use wgpu::hal;

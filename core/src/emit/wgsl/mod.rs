@@ -25,7 +25,7 @@ use module::{Block, Module};
 use names::Names;
 pub use names::snake_case;
 pub use raster::raster;
-pub use tiled_copy::{Outside, Writes, tiled_copy};
+pub use tiled_copy::{Outside, SplitCopy, Writes, split_tiled_copy, tiled_copy};
 pub use traversal::sfc_index;
 
 /// A layout's WGSL functions, and which of them exist: what kernels assemble their modules

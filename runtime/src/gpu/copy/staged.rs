@@ -15,10 +15,10 @@
 //! simply permuted images of each other (those take `permuted`); `Gpu::pack_kernel` and
 //! `unpack_kernel` fall back to the gather kernels otherwise.
 
-use super::GpuLayout;
-use super::kernel::{Plan, Work};
-use super::layout::Planar;
-use super::shader::assemble;
+use super::plan::{Plan, Work};
+use crate::gpu::GpuLayout;
+use crate::gpu::layout::Planar;
+use crate::gpu::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
 
 /// Threads per workgroup where the tiles are small enough to share one: two subgroups, so

@@ -8,10 +8,10 @@
 //! run of `4 · per` elements); `Gpu::pack_kernel` and `unpack_kernel` take this kernel first
 //! where it holds, then the staged one (`staged`), then the gather kernels.
 
-use super::GpuLayout;
-use super::kernel::{Plan, Work, entry};
-use super::layout::Planar;
-use super::shader::assemble;
+use super::plan::{Plan, Work, entry};
+use crate::gpu::GpuLayout;
+use crate::gpu::layout::Planar;
+use crate::gpu::shader::assemble;
 use swizzle_core::emit::wgsl::module::{Access, Block, Function, Module};
 
 /// The most elements of one tile whose offsets the plan evaluates on the host.

@@ -11,10 +11,10 @@
 //! ([`swizzle_core::emit::spirv`]), passed through wgpu on a device opened with the
 //! extension (`vulkan.rs`).
 
-use super::batch::Pipeline;
-use super::gemm::{Code, GemmKernel, GemmPath, Stored};
-use super::tensor::Accumulate;
-use super::{Gpu, GpuError};
+use super::kernel::{Code, GemmKernel, GemmPath, Stored};
+use crate::gpu::batch::Pipeline;
+use crate::gpu::cooperative::{Accumulate, Granularity};
+use crate::gpu::{Gpu, GpuError};
 use swizzle_core::emit::spirv::raster::{self, Types};
 use swizzle_core::emit::spirv::{Module, Section, op, string, value};
 use swizzle_core::plans::raster::Raster;
@@ -42,17 +42,6 @@ pub struct WorkgroupMatrices {
 /// The most steps of k one loop iteration writes out (each is two loads and a
 /// multiply-add in the words).
 const MAX_UNROLL: usize = 64;
-
-/// A workgroup-scope shape the driver lists for f16 × f16 operands: tiles summing in
-/// `accumulate`'s type must be multiples of `m × n × k` at `invocations` per workgroup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Granularity {
-    pub m: usize,
-    pub n: usize,
-    pub k: usize,
-    pub invocations: usize,
-    pub accumulate: Accumulate,
-}
 
 impl WorkgroupMatrices {
     /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say, summing in
@@ -260,6 +249,16 @@ impl Gpu {
     }
 }
 
+/// The cooperative matrix types of one kernel, and its matrices of zeros (A, B, sums).
+struct Matrices {
+    a: u32,
+    b: u32,
+    sum: u32,
+    /// C as stored: the sums' type with f32 sums, else its f32 twin.
+    c: u32,
+    zeros: [u32; 3],
+}
+
 /// One kernel: everything its words depend on.
 struct Kernel {
     shape: [u32; 3],
@@ -276,36 +275,10 @@ struct Kernel {
 
 impl Kernel {
     fn words(&self) -> Result<Vec<u32>, String> {
-        use Section::{
-            Annotation, Capability, EntryPoint, ExecutionMode, Extension, Function, Global,
-        };
-        let [m, n, k] = self.shape;
+        use Section::{Annotation, EntryPoint, ExecutionMode, Function, Global};
         let [bm, bn, bk] = self.tile;
         let mut s = Module::new();
-        // Cooperative matrices need the Vulkan memory model beside Shader.
-        for capability in [
-            value::SHADER,
-            value::FLOAT16,
-            value::STORAGE_BUFFER_16_BIT_ACCESS,
-            value::COOPERATIVE_MATRIX,
-            value::TENSOR_ADDRESSING,
-            value::COOPERATIVE_MATRIX_TENSOR_ADDRESSING,
-            value::VULKAN_MEMORY_MODEL,
-        ] {
-            s.op(Capability, op::CAPABILITY, &[capability]);
-        }
-        for extension in [
-            "SPV_KHR_cooperative_matrix",
-            "SPV_NV_cooperative_matrix2",
-            "SPV_NV_tensor_addressing",
-        ] {
-            s.op(Extension, op::EXTENSION, &string(extension));
-        }
-        s.op(
-            Section::MemoryModel,
-            op::MEMORY_MODEL,
-            &[value::LOGICAL, value::VULKAN],
-        );
+        preamble(&mut s);
 
         // Types.
         let void = s.def(Global, op::TYPE_VOID, None, &[]);
@@ -316,119 +289,20 @@ impl Kernel {
         let uvec3 = s.def(Global, op::TYPE_VECTOR, None, &[uint, 3]);
         let function = s.def(Global, op::TYPE_FUNCTION, None, &[void]);
         let c = |s: &mut Module, v: u32| s.constant(uint, v);
-        let scope = c(&mut s, value::SCOPE_WORKGROUP);
-        let matrix = |s: &mut Module, element, rows, cols, usage| {
-            let [rows, cols, usage] = [rows, cols, usage].map(|v| c(s, v));
-            s.def(
-                Global,
-                op::TYPE_COOPERATIVE_MATRIX,
-                None,
-                &[element, scope, rows, cols, usage],
-            )
-        };
-        let mat_a = matrix(&mut s, f16_, bm, bk, value::MATRIX_A);
-        let mat_b = matrix(&mut s, f16_, bk, bn, value::MATRIX_B);
-        // The sums, and C as stored: f32 (f16 sums are converted at the store).
-        let sum_element = match self.accumulate {
-            Accumulate::F32 => f32_,
-            Accumulate::F16 => f16_,
-        };
-        let mat_sum = matrix(&mut s, sum_element, bm, bn, value::MATRIX_ACCUMULATOR);
-        let mat_c = match self.accumulate {
-            Accumulate::F32 => mat_sum,
-            Accumulate::F16 => matrix(&mut s, f32_, bm, bn, value::MATRIX_ACCUMULATOR),
-        };
-        let filled = |s: &mut Module, matrix, element| {
-            let zero = s.constant(element, 0);
-            s.def(Global, op::CONSTANT_COMPOSITE, Some(matrix), &[zero])
-        };
-        let zero_a = filled(&mut s, mat_a, f16_);
-        let zero_b = filled(&mut s, mat_b, f16_);
-        let zero_sum = filled(&mut s, mat_sum, sum_element);
-        // Tensor layouts of two dimensions: clamped (zeros read past the edge, stores past
-        // it dropped) for a tensor the tiles do not divide.
-        let two = c(&mut s, 2);
-        let mut layout_types = [None, None];
-        let mut layout_type = |s: &mut Module, clamped: bool| {
-            *layout_types[clamped as usize].get_or_insert_with(|| {
-                let mode = c(
-                    s,
-                    match clamped {
-                        true => value::CLAMP_CONSTANT,
-                        false => value::CLAMP_UNDEFINED,
-                    },
-                );
-                s.def(Global, op::TYPE_TENSOR_LAYOUT, None, &[two, mode])
-            })
-        };
-        let whole = |len: u32, tile: u32| len.is_multiple_of(tile);
-        let clamp_a = !(whole(m, bm) && whole(k, bk));
-        let clamp_b = !(whole(k, bk) && whole(n, bn));
-        let clamp_c = !(whole(m, bm) && whole(n, bn));
-        let [layout_a, layout_b, layout_c] =
-            [clamp_a, clamp_b, clamp_c].map(|clamped| layout_type(&mut s, clamped));
-        // A transposed operand is read through a view that swaps the slice's dimensions.
-        let transposed = self.orders.contains(&Stored::Transposed).then(|| {
-            let no = s.def(Global, op::CONSTANT_FALSE, Some(boolean), &[]);
-            let [p0, p1] = [1, 0].map(|v| c(&mut s, v));
-            s.def(Global, op::TYPE_TENSOR_VIEW, None, &[two, no, p0, p1])
-        });
+        let Matrices {
+            a: mat_a,
+            b: mat_b,
+            sum: mat_sum,
+            c: mat_c,
+            zeros: [zero_a, zero_b, zero_sum],
+        } = self.matrices(&mut s, [uint, f16_, f32_]);
+        let ([layout_a, layout_b, layout_c], transposed) =
+            self.tensor_layouts(&mut s, Types { uint, boolean });
 
         // The buffers: A and B of f16, C of f32, each a block of one runtime array.
-        let buffer = |s: &mut Module, element: u32, bytes: u32, binding: u32, read_only: bool| {
-            let array = s.def(Global, op::TYPE_RUNTIME_ARRAY, None, &[element]);
-            s.op(
-                Annotation,
-                op::DECORATE,
-                &[array, value::ARRAY_STRIDE, bytes],
-            );
-            let block = s.def(Global, op::TYPE_STRUCT, None, &[array]);
-            s.op(Annotation, op::DECORATE, &[block, value::BLOCK]);
-            s.op(
-                Annotation,
-                op::MEMBER_DECORATE,
-                &[block, 0, value::OFFSET, 0],
-            );
-            if read_only {
-                s.op(
-                    Annotation,
-                    op::MEMBER_DECORATE,
-                    &[block, 0, value::NON_WRITABLE],
-                );
-            }
-            let pointer = s.def(
-                Global,
-                op::TYPE_POINTER,
-                None,
-                &[value::STORAGE_BUFFER, block],
-            );
-            let variable = s.def(
-                Global,
-                op::VARIABLE,
-                Some(pointer),
-                &[value::STORAGE_BUFFER],
-            );
-            s.op(
-                Annotation,
-                op::DECORATE,
-                &[variable, value::DESCRIPTOR_SET, 0],
-            );
-            s.op(
-                Annotation,
-                op::DECORATE,
-                &[variable, value::BINDING, binding],
-            );
-            let element_pointer = s.def(
-                Global,
-                op::TYPE_POINTER,
-                None,
-                &[value::STORAGE_BUFFER, element],
-            );
-            (variable, element_pointer)
-        };
-        let (a, a_element) = buffer(&mut s, f16_, 2, 0, true);
-        let (b, b_element) = buffer(&mut s, f16_, 2, 1, true);
-        let (cc, c_element) = buffer(&mut s, f32_, 4, 2, false);
+        let (a, a_element) = storage_buffer(&mut s, f16_, 2, 0, true);
+        let (b, b_element) = storage_buffer(&mut s, f16_, 2, 1, true);
+        let (cc, c_element) = storage_buffer(&mut s, f32_, 4, 2, false);
         let input = s.def(Global, op::TYPE_POINTER, None, &[value::INPUT, uvec3]);
         let workgroup_id = s.def(Global, op::VARIABLE, Some(input), &[value::INPUT]);
         s.op(
@@ -461,38 +335,14 @@ impl Kernel {
         );
         let k_var = s.def(Function, op::VARIABLE, Some(uint_local), &[value::FUNCTION]);
 
-        // The workgroup's tile: its index in the dispatch (x along C's columns of tiles),
-        // then the raster order's tile of the grid.
-        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
-        let ids = s.value(op::LOAD, uvec3, &[workgroup_id]);
-        let [x, y] = [0, 1].map(|i| s.value(op::COMPOSITE_EXTRACT, uint, &[ids, i]));
-        let columns = c(&mut s, grid[1]);
-        let row_start = s.value(op::I_MUL, uint, &[y, columns]);
-        let group = s.value(op::I_ADD, uint, &[row_start, x]);
-        let grid_ids = grid.map(|g| c(&mut s, g));
-        let program = self.order.program();
         let [tile_m, tile_n] =
-            raster::tile(&mut s, Types { uint, boolean }, &program, group, grid_ids)?;
+            self.workgroup_tile(&mut s, Types { uint, boolean }, (workgroup_id, uvec3))?;
         let [bm_id, bn_id, bk_id] = [bm, bn, bk].map(|v| c(&mut s, v));
         let m0 = s.value(op::I_MUL, uint, &[tile_m, bm_id]);
         let n0 = s.value(op::I_MUL, uint, &[tile_n, bn_id]);
 
-        // Each tensor's layout: its dimensions as stored (the strides follow: rows of the
-        // last dimension's length).
-        let tensor = |s: &mut Module, ty: u32, rows: u32, cols: u32| {
-            let created = s.value(op::CREATE_TENSOR_LAYOUT, ty, &[]);
-            let [rows, cols] = [rows, cols].map(|v| c(s, v));
-            s.value(op::TENSOR_LAYOUT_SET_DIMENSION, ty, &[created, rows, cols])
-        };
-        let stored = |order: Stored, rows: u32, cols: u32| match order {
-            Stored::RowMajor => (rows, cols),
-            Stored::Transposed => (cols, rows),
-        };
-        let (a_rows, a_cols) = stored(self.orders[0], m, k);
-        let (b_rows, b_cols) = stored(self.orders[1], k, n);
-        let tensor_a = tensor(&mut s, layout_a, a_rows, a_cols);
-        let tensor_b = tensor(&mut s, layout_b, b_rows, b_cols);
-        let tensor_c = tensor(&mut s, layout_c, m, n);
+        let [tensor_a, tensor_b, tensor_c] =
+            self.tensors(&mut s, uint, [layout_a, layout_b, layout_c]);
         let view = transposed.map(|ty| s.value(op::CREATE_TENSOR_VIEW, ty, &[]));
         let zero = c(&mut s, 0);
         let pointer =
@@ -572,4 +422,230 @@ impl Kernel {
         s.op(Function, op::FUNCTION_END, &[]);
         Ok(s.words())
     }
+
+    /// The cooperative matrix types of A's, B's slices, the sums and C, and the matrices of
+    /// zeros the loads and sums start from.
+    fn matrices(&self, s: &mut Module, [uint, f16_, f32_]: [u32; 3]) -> Matrices {
+        use Section::Global;
+        let [bm, bn, bk] = self.tile;
+        let c = |s: &mut Module, v: u32| s.constant(uint, v);
+        let scope = c(s, value::SCOPE_WORKGROUP);
+        let matrix = |s: &mut Module, element, rows, cols, usage| {
+            let [rows, cols, usage] = [rows, cols, usage].map(|v| c(s, v));
+            s.def(
+                Global,
+                op::TYPE_COOPERATIVE_MATRIX,
+                None,
+                &[element, scope, rows, cols, usage],
+            )
+        };
+        let mat_a = matrix(s, f16_, bm, bk, value::MATRIX_A);
+        let mat_b = matrix(s, f16_, bk, bn, value::MATRIX_B);
+        // The sums, and C as stored: f32 (f16 sums are converted at the store).
+        let sum_element = match self.accumulate {
+            Accumulate::F32 => f32_,
+            Accumulate::F16 => f16_,
+        };
+        let mat_sum = matrix(s, sum_element, bm, bn, value::MATRIX_ACCUMULATOR);
+        let mat_c = match self.accumulate {
+            Accumulate::F32 => mat_sum,
+            Accumulate::F16 => matrix(s, f32_, bm, bn, value::MATRIX_ACCUMULATOR),
+        };
+        let filled = |s: &mut Module, matrix, element| {
+            let zero = s.constant(element, 0);
+            s.def(Global, op::CONSTANT_COMPOSITE, Some(matrix), &[zero])
+        };
+        let zero_a = filled(s, mat_a, f16_);
+        let zero_b = filled(s, mat_b, f16_);
+        let zero_sum = filled(s, mat_sum, sum_element);
+        Matrices {
+            a: mat_a,
+            b: mat_b,
+            sum: mat_sum,
+            c: mat_c,
+            zeros: [zero_a, zero_b, zero_sum],
+        }
+    }
+
+    /// The tensor layout types of A, B and C, and the view a transposed operand is read
+    /// through (where one is).
+    fn tensor_layouts(
+        &self,
+        s: &mut Module,
+        Types { uint, boolean }: Types,
+    ) -> ([u32; 3], Option<u32>) {
+        use Section::Global;
+        let [m, n, k] = self.shape;
+        let [bm, bn, bk] = self.tile;
+        let c = |s: &mut Module, v: u32| s.constant(uint, v);
+        // Tensor layouts of two dimensions: clamped (zeros read past the edge, stores past
+        // it dropped) for a tensor the tiles do not divide.
+        let two = c(s, 2);
+        let mut layout_types = [None, None];
+        let mut layout_type = |s: &mut Module, clamped: bool| {
+            *layout_types[clamped as usize].get_or_insert_with(|| {
+                let mode = c(
+                    s,
+                    match clamped {
+                        true => value::CLAMP_CONSTANT,
+                        false => value::CLAMP_UNDEFINED,
+                    },
+                );
+                s.def(Global, op::TYPE_TENSOR_LAYOUT, None, &[two, mode])
+            })
+        };
+        let whole = |len: u32, tile: u32| len.is_multiple_of(tile);
+        let clamp_a = !(whole(m, bm) && whole(k, bk));
+        let clamp_b = !(whole(k, bk) && whole(n, bn));
+        let clamp_c = !(whole(m, bm) && whole(n, bn));
+        let [layout_a, layout_b, layout_c] =
+            [clamp_a, clamp_b, clamp_c].map(|clamped| layout_type(s, clamped));
+        // A transposed operand is read through a view that swaps the slice's dimensions.
+        let transposed = self.orders.contains(&Stored::Transposed).then(|| {
+            let no = s.def(Global, op::CONSTANT_FALSE, Some(boolean), &[]);
+            let [p0, p1] = [1, 0].map(|v| c(s, v));
+            s.def(Global, op::TYPE_TENSOR_VIEW, None, &[two, no, p0, p1])
+        });
+        ([layout_a, layout_b, layout_c], transposed)
+    }
+
+    /// The workgroup's tile of C, `[row, column]` in tiles: its index in the dispatch (x
+    /// along C's columns of tiles), then the raster order's tile of the grid.
+    fn workgroup_tile(
+        &self,
+        s: &mut Module,
+        Types { uint, boolean }: Types,
+        (workgroup_id, uvec3): (u32, u32),
+    ) -> Result<[u32; 2], String> {
+        let [m, n, _] = self.shape;
+        let [bm, bn, _] = self.tile;
+        let c = |s: &mut Module, v: u32| s.constant(uint, v);
+        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
+        let ids = s.value(op::LOAD, uvec3, &[workgroup_id]);
+        let [x, y] = [0, 1].map(|i| s.value(op::COMPOSITE_EXTRACT, uint, &[ids, i]));
+        let columns = c(s, grid[1]);
+        let row_start = s.value(op::I_MUL, uint, &[y, columns]);
+        let group = s.value(op::I_ADD, uint, &[row_start, x]);
+        let grid_ids = grid.map(|g| c(s, g));
+        let program = self.order.program();
+        raster::tile(s, Types { uint, boolean }, &program, group, grid_ids)
+    }
+
+    /// A's, B's and C's tensor layouts: each its dimensions as stored (the strides follow:
+    /// rows of the last dimension's length), of the layout types `layouts`.
+    fn tensors(
+        &self,
+        s: &mut Module,
+        uint: u32,
+        [layout_a, layout_b, layout_c]: [u32; 3],
+    ) -> [u32; 3] {
+        let [m, n, k] = self.shape;
+        let c = |s: &mut Module, v: u32| s.constant(uint, v);
+        let tensor = |s: &mut Module, ty: u32, rows: u32, cols: u32| {
+            let created = s.value(op::CREATE_TENSOR_LAYOUT, ty, &[]);
+            let [rows, cols] = [rows, cols].map(|v| c(s, v));
+            s.value(op::TENSOR_LAYOUT_SET_DIMENSION, ty, &[created, rows, cols])
+        };
+        let stored = |order: Stored, rows: u32, cols: u32| match order {
+            Stored::RowMajor => (rows, cols),
+            Stored::Transposed => (cols, rows),
+        };
+        let (a_rows, a_cols) = stored(self.orders[0], m, k);
+        let (b_rows, b_cols) = stored(self.orders[1], k, n);
+        let tensor_a = tensor(s, layout_a, a_rows, a_cols);
+        let tensor_b = tensor(s, layout_b, b_rows, b_cols);
+        let tensor_c = tensor(s, layout_c, m, n);
+        [tensor_a, tensor_b, tensor_c]
+    }
+}
+
+/// The module's capabilities, extensions and memory model: cooperative matrices need the
+/// Vulkan memory model beside Shader.
+fn preamble(s: &mut Module) {
+    use Section::{Capability, Extension};
+    for capability in [
+        value::SHADER,
+        value::FLOAT16,
+        value::STORAGE_BUFFER_16_BIT_ACCESS,
+        value::COOPERATIVE_MATRIX,
+        value::TENSOR_ADDRESSING,
+        value::COOPERATIVE_MATRIX_TENSOR_ADDRESSING,
+        value::VULKAN_MEMORY_MODEL,
+    ] {
+        s.op(Capability, op::CAPABILITY, &[capability]);
+    }
+    for extension in [
+        "SPV_KHR_cooperative_matrix",
+        "SPV_NV_cooperative_matrix2",
+        "SPV_NV_tensor_addressing",
+    ] {
+        s.op(Extension, op::EXTENSION, &string(extension));
+    }
+    s.op(
+        Section::MemoryModel,
+        op::MEMORY_MODEL,
+        &[value::LOGICAL, value::VULKAN],
+    );
+}
+
+/// A storage buffer of `element`s (`bytes` each) at `binding` of set 0, read-only where
+/// asked: a block of one runtime array. Returns the variable and the type of a pointer to
+/// one element.
+fn storage_buffer(
+    s: &mut Module,
+    element: u32,
+    bytes: u32,
+    binding: u32,
+    read_only: bool,
+) -> (u32, u32) {
+    use Section::{Annotation, Global};
+    let array = s.def(Global, op::TYPE_RUNTIME_ARRAY, None, &[element]);
+    s.op(
+        Annotation,
+        op::DECORATE,
+        &[array, value::ARRAY_STRIDE, bytes],
+    );
+    let block = s.def(Global, op::TYPE_STRUCT, None, &[array]);
+    s.op(Annotation, op::DECORATE, &[block, value::BLOCK]);
+    s.op(
+        Annotation,
+        op::MEMBER_DECORATE,
+        &[block, 0, value::OFFSET, 0],
+    );
+    if read_only {
+        s.op(
+            Annotation,
+            op::MEMBER_DECORATE,
+            &[block, 0, value::NON_WRITABLE],
+        );
+    }
+    let pointer = s.def(
+        Global,
+        op::TYPE_POINTER,
+        None,
+        &[value::STORAGE_BUFFER, block],
+    );
+    let variable = s.def(
+        Global,
+        op::VARIABLE,
+        Some(pointer),
+        &[value::STORAGE_BUFFER],
+    );
+    s.op(
+        Annotation,
+        op::DECORATE,
+        &[variable, value::DESCRIPTOR_SET, 0],
+    );
+    s.op(
+        Annotation,
+        op::DECORATE,
+        &[variable, value::BINDING, binding],
+    );
+    let element_pointer = s.def(
+        Global,
+        op::TYPE_POINTER,
+        None,
+        &[value::STORAGE_BUFFER, element],
+    );
+    (variable, element_pointer)
 }

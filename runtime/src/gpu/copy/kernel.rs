@@ -1,36 +1,15 @@
 //! The kernels: WGSL generated around layouts' functions, compiled once, run and timed on
 //! typed buffers. Each kernel's WGSL is readable through [`Kernel::wgsl`].
 
-use super::batch::{Batch, Pipeline};
-use super::buffer::{check_element, check_lengths};
 use super::narrow;
 use super::permuted::Permuted;
-use super::shader::{assemble, distinct, validate_with};
+use super::plan::{GROUP, Plan, Work, bindings, entry, holds, reads, source};
 use super::staged::Staged;
-use super::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
-
-/// Threads per workgroup of the one-dimensional kernels.
-const GROUP: u32 = 256;
-
-/// The entry point of a one-dimensional kernel of `threads` threads, and its body up to
-/// the thread index `t`, which returns at or past `threads` (the grid is two-dimensional
-/// past 65535 workgroups).
-pub(super) fn entry(threads: u64) -> (Entry, Block) {
-    let entry = Entry::new(GROUP)
-        .builtin(Builtin::WorkgroupId, "group")
-        .builtin(Builtin::NumWorkgroups, "groups")
-        .builtin(Builtin::LocalInvocationIndex, "lane");
-    let mut body = Block::new();
-    body.let_(
-        "t",
-        format_args!("(group.y * groups.x + group.x) * {GROUP}u + lane"),
-    )
-    .if_(format_args!("t >= {threads}u"), |past| {
-        past.line("return;");
-    });
-    (entry, body)
-}
+use crate::gpu::batch::{Batch, Pipeline};
+use crate::gpu::buffer::{check_element, check_lengths};
+use crate::gpu::shader::{assemble, distinct, validate_with};
+use crate::gpu::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
+use swizzle_core::emit::wgsl::module::{Access, Function, Module};
 
 /// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
 /// They cost a clamp per access; a kernel whose indices are in range by construction can
@@ -130,30 +109,9 @@ impl MapKernel {
     }
 }
 
-/// A copy kernel before it meets a device: its WGSL, its work (one-dimensional threads or a
-/// grid of workgroups), its buffers' lengths and bits per element. Built without a device,
-/// so that the tests can run its WGSL on the CPU evaluator.
-#[derive(Debug)]
-pub(super) struct Plan {
-    pub(super) wgsl: String,
-    pub(super) work: Work,
-    /// Elements of the input and the output buffer.
-    pub(super) lengths: [usize; 2],
-    pub(super) bits: usize,
-}
-
-/// What a [`Plan`] runs over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Work {
-    /// One-dimensional threads, numbered as [`entry`] numbers them.
-    Threads(u64),
-    /// Workgroups `[x, y]`.
-    Groups([usize; 2]),
-}
-
 impl Plan {
     /// [`Gpu::copy_kernel`]'s plan.
-    pub(super) fn copy(from: &GpuLayout, to: &GpuLayout) -> Result<Plan, GpuError> {
+    pub(in crate::gpu) fn copy(from: &GpuLayout, to: &GpuLayout) -> Result<Plan, GpuError> {
         if from.element_bits() != to.element_bits() {
             return Err(GpuError::Element {
                 expected: to.element_bits(),
@@ -193,7 +151,7 @@ impl Plan {
     /// [`Gpu::pack_kernel`]'s plan: each `vec4` moved whole, its lanes permuted, where
     /// [`Permuted`] applies; staged through workgroup memory where [`Staged`] does; else a
     /// copy from the row-major image.
-    pub(super) fn pack(layout: &GpuLayout) -> Result<Plan, GpuError> {
+    pub(in crate::gpu) fn pack(layout: &GpuLayout) -> Result<Plan, GpuError> {
         if let Some(permuted) = Permuted::plan(layout) {
             Ok(permuted.pack(layout))
         } else if let Some(staged) = Staged::plan(layout) {
@@ -204,7 +162,7 @@ impl Plan {
     }
 
     /// [`Gpu::unpack_kernel`]'s plan, likewise.
-    pub(super) fn unpack(layout: &GpuLayout) -> Result<Plan, GpuError> {
+    pub(in crate::gpu) fn unpack(layout: &GpuLayout) -> Result<Plan, GpuError> {
         if let Some(permuted) = Permuted::plan(layout) {
             Ok(permuted.unpack(layout))
         } else if let Some(staged) = Staged::plan(layout) {
@@ -369,7 +327,7 @@ impl Gpu {
 
     /// [`Gpu::kernel`] with wgpu's bounds checks as `checks` says: `Off` only for kernels
     /// whose every index is in range of its buffers of the lengths [`Dispatch::run`] checks.
-    pub(super) fn kernel_with(
+    pub(in crate::gpu) fn kernel_with(
         &self,
         name: String,
         wgsl: String,
@@ -390,7 +348,7 @@ impl Gpu {
     }
 
     /// Validates `wgsl` with naga (errors quote the line), then compiles it.
-    pub(super) fn pipeline(
+    pub(in crate::gpu) fn pipeline(
         &self,
         name: &str,
         wgsl: &str,
@@ -432,7 +390,7 @@ impl Gpu {
 
     /// The compute pipeline of `module`'s entry point `main`, with `layout` (`None`: the
     /// layout reflected from the module), and wgpu's errors of building it.
-    pub(super) fn compute_pipeline(
+    pub(in crate::gpu) fn compute_pipeline(
         &self,
         name: &str,
         layout: Option<&wgpu::PipelineLayout>,
@@ -454,7 +412,7 @@ impl Gpu {
 
     /// The grid `[x, y]` in workgroups, checked against this device's limit along a
     /// dimension.
-    pub(super) fn workgroups(&self, groups: [usize; 2]) -> Result<[u32; 2], GpuError> {
+    pub(in crate::gpu) fn workgroups(&self, groups: [usize; 2]) -> Result<[u32; 2], GpuError> {
         let max = self.device().limits().max_compute_workgroups_per_dimension;
         match groups.iter().find(|&&g| g > max as usize) {
             Some(&over) => Err(GpuError::TooLarge {
@@ -474,7 +432,7 @@ impl Gpu {
 
     /// Fails unless one workgroup of `threads` threads using `bytes` of workgroup memory
     /// (`whose` says for what, in errors) fits this device.
-    pub(super) fn check_workgroup(
+    pub(in crate::gpu) fn check_workgroup(
         &self,
         threads: usize,
         bytes: u64,
@@ -503,7 +461,7 @@ impl Gpu {
     }
 
     /// Elements of a `height × width` image, which WGSL indexes with `u32`.
-    pub(super) fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
+    pub(in crate::gpu) fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
         let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
         len.filter(|&l| l > 0).ok_or(GpuError::TooLarge {
             what: format!("a {height} × {width} image, in elements (and it must not be empty)"),
@@ -544,36 +502,6 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
         });
     }
     Ok([x as u32, y as u32])
-}
-
-/// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
-pub(super) fn bindings(module: &mut Module, source: &str, destination: &str) {
-    module
-        .storage("src", Access::Read, format_args!("array<{source}>"))
-        .storage(
-            "dst",
-            Access::ReadWrite,
-            format_args!("array<{destination}>"),
-        );
-}
-
-/// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
-/// as `vec4<u32>`s, so that a kernel can also load four words at once), which returns
-/// `element`, and `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
-pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
-    let rank = from.word_shape().len();
-    let mut element_at = Function::new("element", ["s: u32"]).returns("u32");
-    element_at.body.ret(element);
-    let mut value_at = Function::new("value_at", [format!("c: array<u32, {rank}>")]).returns("u32");
-    if from.is_padded() {
-        value_at
-            .body
-            .guard(from.call("is_valid", "c"), "return 0u;");
-    }
-    value_at
-        .body
-        .ret(format_args!("element({})", from.call("offset", "c")));
-    module.function(&element_at).function(&value_at);
 }
 
 /// `element(s)` of 32-bit elements: one word.
@@ -730,38 +658,6 @@ fn quad(module: &mut Module, from: &GpuLayout, coord: &str) {
     module.function(&quad);
 }
 
-/// WGSL `source(o)`: the offset in `from` of the coordinate at offset `o` of the output,
-/// found through the output's inverse `coord`.
-pub(super) fn source(from: &GpuLayout, coord: &str) -> Function {
-    let mut source = Function::new("source", ["o: u32"]).returns("u32");
-    source
-        .body
-        .let_("c", format_args!("{coord}(o)"))
-        .ret(from.call("offset", "c"));
-    source
-}
-
-/// WGSL `holds(o)`: whether offset `o` of `to` holds an element, its coordinate found
-/// through the inverse `coord`: below `space` where given, and valid where `to` is padded.
-pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> Function {
-    let mut holds = Function::new("holds", ["o: u32"])
-        .returns("bool")
-        .comment("Whether offset `o` holds an element.");
-    if let Some(space) = space {
-        holds
-            .body
-            .guard(format_args!("(o < {space}u)"), "return false;");
-    }
-    match to.is_padded() {
-        true => holds
-            .body
-            .let_("c", format_args!("{coord}(o)"))
-            .ret(to.call("is_valid", "c")),
-        false => holds.body.ret("true"),
-    };
-    holds
-}
-
 /// A copy to any other injective layout: one thread per coordinate (row-major through
 /// `rows`), skipping its padding. The module and its threads.
 fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize) {
@@ -784,7 +680,8 @@ fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize
 
 #[cfg(test)]
 mod tests {
-    use super::{GROUP, Plan, Work, grid};
+    use super::grid;
+    use crate::gpu::copy::plan::{GROUP, Plan, Work};
     use crate::gpu::{GpuLayout, Word};
     use swizzle_core::ir::Descriptor;
 

@@ -3,8 +3,8 @@
 //! per coordinate sets its element's bits with atomics, since the rest of the word belongs to
 //! other threads.
 
-use super::GpuLayout;
-use super::kernel::{bindings, entry, holds, reads, source};
+use super::plan::{bindings, entry, holds, reads, source};
+use crate::gpu::GpuLayout;
 use swizzle_core::emit::wgsl::module::{Function, Module};
 
 /// How elements of `bits` bits lie in a word: `per` of them, the first in the low bits.
