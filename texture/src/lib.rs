@@ -226,6 +226,27 @@ impl<E: Element> PreparedTiles<'_, E> {
     }
 }
 
+/// Runs `copy(index, part)` on the first `count` parts of `len` bytes of `dst` (the last
+/// may be shorter where `dst` ends), spread over threads as the kernels spread their bands
+/// (by `options`' threads and the destination's size): for levels that one kernel call
+/// does not cover, each part a copy on one thread. The first error is returned.
+fn for_each_part(
+    options: Options,
+    dst: &mut [u8],
+    len: usize,
+    count: usize,
+    copy: impl Fn(usize, &mut [u8]) -> Result<(), TextureError> + Sync,
+) -> Result<(), TextureError> {
+    let failed = std::sync::OnceLock::new();
+    kernel::for_each_band(dst, len, count, options.threads, |index, part| {
+        if let Err(error) = copy(index, part) {
+            // Any part's error is the copy's; the first one set is kept.
+            let _ = failed.set(error);
+        }
+    });
+    failed.into_inner().map_or(Ok(()), Err)
+}
+
 /// A kernel's error over texels of `E`, in bytes.
 fn kernel_error<E>(error: KernelError) -> TextureError {
     TextureError::Kernel(error.in_bytes(size_of::<E>()))
