@@ -247,6 +247,21 @@ fn for_each_part(
     failed.into_inner().map_or(Ok(()), Err)
 }
 
+thread_local! {
+    /// The scratch buffer of [`with_scratch`], one per thread.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `work` on a scratch buffer of `len` bytes (of any values), this thread's own, kept for
+/// its next part: for copies that go through the cache in parts (a 3DS part's reversed
+/// texels, a Wii U band's tiled bytes in order).
+fn with_scratch<R>(len: usize, work: impl FnOnce(&mut [u8]) -> R) -> R {
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.resize(len.max(scratch.len()), 0);
+        work(&mut scratch[..len])
+    })
+}
+
 /// A kernel's error over texels of `E`, in bytes.
 fn kernel_error<E>(error: KernelError) -> TextureError {
     TextureError::Kernel(error.in_bytes(size_of::<E>()))

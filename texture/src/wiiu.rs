@@ -73,7 +73,7 @@
 
 use super::{
     Level, Platform, Surface, TextureError, checked_product, copy_tiles_framed, for_each_part,
-    unsupported,
+    unsupported, with_scratch,
 };
 use crate::kernel::{Frame, Options, View, copy_views_with};
 use crate::platform::{Direction, Tiling};
@@ -887,8 +887,7 @@ fn copy_level(
             // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
             slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
         };
-        SCRATCH.with_borrow_mut(|scratch| {
-            scratch.resize(used.max(band_bytes), 0);
+        with_scratch(used.max(band_bytes), |scratch| {
             match direction_bytes {
                 BandBytes::Swizzle { linear, tiled } => {
                     // The padding kept as it was.
@@ -956,12 +955,6 @@ enum BandBytes<'b> {
         tiled: &'b [u8],
         linear: &'b mut [u8],
     },
-}
-
-thread_local! {
-    /// A band's tiled bytes with their groups in place, on each thread that copies bands
-    /// of a macro-tiled level.
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Copies a level of a linear mode: rows of `pitch` texels, slices of `pitch × rows`
