@@ -486,6 +486,13 @@ fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
         "| surface | function | median ms | × anchor | memcpy / function |\n|---|---|---:|---:|---:|\n",
     );
     for (group, names) in cases {
+        // A surface the command line's filter left out.
+        if names
+            .iter()
+            .all(|(name, _)| median_ns(group, name, since).is_err())
+        {
+            continue;
+        }
         let memcpy = MEMCPY.map(|name| median_ns(group, name, since).ok());
         for (name, anchor) in names {
             let ns = median_ns(group, name, since).ok();

@@ -72,7 +72,7 @@
 //! are [`TextureError::Unsupported`].
 
 use super::{
-    Level, Platform, Surface, TextureError, checked_product, copy_tiles_framed, for_each_part,
+    Level, Platform, Surface, TextureError, checked_product, for_each_part, prepare_tiles,
     unsupported, with_scratch,
 };
 use crate::kernel::{Frame, Options, View, copy_views_with};
@@ -833,6 +833,7 @@ fn copy_level(
     let groups = depth.div_ceil(thickness);
     // Each part of the destination on one thread; the threads are the parts'.
     let one = options.threads(1);
+    let level_texels = depth * height * width;
     // Copies band `band` of group `group` (its tiled bytes `tiled`, whole or, for the
     // padding, kept as they were); the linear side is `linear_bytes`, whose texel
     // `linear_origin` is the band's first.
@@ -861,7 +862,15 @@ fn copy_level(
         };
         let copy = |src: &[u8], dst: &mut [u8]| {
             let kernels = (mode, bytes, swap_in_unit);
-            copy_unit(one, direction, kernels, extents, linear, tiled, src, dst)
+            // Whether stores stream is the level's choice where the band is a part of the
+            // level's linear bytes, the band's where it is tiled bytes (or a scratch row).
+            let destination_texels = match direction {
+                Direction::Swizzle => dst.len() / bytes,
+                Direction::Deswizzle => level_texels,
+            };
+            let frames = [linear, tiled];
+            let sizes = (extents, destination_texels);
+            copy_unit(one, direction, kernels, sizes, frames, src, dst)
         };
         if !mode.is_macro() {
             return match direction_bytes {
@@ -1012,23 +1021,22 @@ fn unit(mode: TileMode, bytes: usize) -> Unit {
     }
 }
 
-/// One row of tiles through the kernels of the mode and texel size (and whether the bank
-/// swaps inside a unit).
-#[allow(clippy::too_many_arguments)]
+/// One row of tiles (`extents`, between the frames `[linear, tiled]`) through the kernels
+/// of the mode and texel size (and whether the bank swaps inside a unit), into a
+/// destination of `destination_texels` in all (whether its stores stream depends on it).
 fn copy_unit(
     options: Options,
     direction: Direction,
     (mode, bytes, swap_in_unit): (TileMode, usize, bool),
-    extents: &[usize],
-    linear: Frame,
-    tiled: Frame,
+    (extents, destination_texels): (&[usize], usize),
+    frames: [Frame; 2],
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
-    let frames = [linear, tiled];
     with_kernels!(
         (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes),
-        |kernels| copy_tiles_framed(options, kernels, direction, extents, frames, src, dst),
+        |kernels| prepare_tiles(options, kernels, direction, extents, frames, destination_texels)
+            .and_then(|copy| copy.run(src, dst)),
         {
             _ if swap_in_unit => 16: SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128,
             (false, false, _, 1) => 1: SwizzleMicro8, DeswizzleMicro8,
