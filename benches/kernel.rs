@@ -1,6 +1,9 @@
 //! Throughput of the copy kernels (BENCHMARKS.md): packing a row-major image into tiled
 //! layouts and back, against `memcpy` of the same bytes (single-threaded `copy_from_slice`
-//! and the same split across threads with rayon), all in one run.
+//! and the same split across threads with rayon) and the Switch surface of the same bytes
+//! (RGBA8, `swizzle::texture`, all threads: the block-linear copy that Block16's generic
+//! kernels are held to), all in one run. The byte forms (`run_bytes_with`, 4-byte
+//! elements) of Morton8 and Block16 run beside their typed forms.
 //!
 //! Each kernel runs through its generated `run_with` at every level that has a network (so
 //! with its generated SIMD rows there) and at `Scalar` (its straight-line full tile); in
@@ -20,6 +23,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::SystemTime;
 use swizzle::kernel::{self, Frame, KernelError, Level, Options, Plan, Route, Side};
+use swizzle::texture::{Format, Platform, Surface};
 
 #[path = "../tests/common/kernels.rs"]
 #[macro_use]
@@ -114,6 +118,34 @@ macro_rules! by_hand {
             }),
             run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
                 copy(false, options, $unpack::plan(), src, dst)
+            }),
+        }
+    }};
+}
+
+/// The same kernel's byte forms: `run_bytes_with` over the image's bytes as 4-byte
+/// elements (the pixels of a file format), which must run as fast as the typed forms.
+macro_rules! bytes {
+    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
+        let layout = $layout::new($side, $side).expect("fits");
+        let unpack_layout = layout.clone();
+        Tiled {
+            name: $name,
+            extents: layout.extents(),
+            space: layout.space(),
+            pack: $pack::plan().clone(),
+            descriptor: $layout::DESCRIPTOR,
+            routes: [
+                Box::new(|options| $pack::route::<[u8; 4]>(options)),
+                Box::new(|options| $unpack::route::<[u8; 4]>(options)),
+            ],
+            run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+                $pack::run_bytes_with(&layout, options, 4, src, dst)
+            }),
+            run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
+                let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+                $unpack::run_bytes_with(&unpack_layout, options, 4, src, dst)
             }),
         }
     }};
@@ -247,7 +279,20 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
                     .for_each(|(dst, src)| dst.copy_from_slice(src))
             })
         });
+        // The Switch surface of the same bytes (RGBA8, one level, all threads): the
+        // block-linear copy Block16's generic kernels are held to.
+        let surface = Surface::new(Platform::SWITCH, side, side, Format::Rgba8Unorm);
+        let linear: &[u8] = bytemuck::cast_slice(&image);
+        let mut tiled = surface.swizzle_to_vec(linear).expect("fits");
+        group.bench_function(SWITCH[0], |b| {
+            b.iter(|| surface.swizzle(black_box(linear), &mut tiled))
+        });
+        let mut back = vec![0u8; linear.len()];
+        group.bench_function(SWITCH[1], |b| {
+            b.iter(|| surface.deswizzle(black_box(&tiled), &mut back))
+        });
         let mut names = vec!["memcpy".to_owned(), "memcpy_threads".to_owned()];
+        names.extend(SWITCH.map(str::to_owned));
         if is_benchmark_run() {
             let copies = [(group_name.as_str(), &names[..], &[][..])];
             println!("\n{}", summary(&copies, common::started()));
@@ -266,6 +311,8 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
                 side
             ),
             by_hand!("block16_by_hand", Block16, PackBlock16, UnpackBlock16, side),
+            bytes!("morton8_bytes", Morton8, PackMorton8, UnpackMorton8, side),
+            bytes!("block16_bytes", Block16, PackBlock16, UnpackBlock16, side),
         ];
         // `SWIZZLE_BENCH_KERNELS` (comma-separated names) keeps those alone.
         let only = std::env::var("SWIZZLE_BENCH_KERNELS").ok();
@@ -284,30 +331,48 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
     ran
 }
 
-/// The markdown table: time, bandwidth (bytes read + written) and the ratio of the best
-/// memcpy's time to each function's.
+/// The Switch surface's functions in each group: swizzle (a pack's bytes), deswizzle (an
+/// unpack's).
+const SWITCH: [&str; 2] = ["switch_surface_swizzle", "switch_surface_deswizzle"];
+
+/// The markdown table: time, bandwidth (bytes read + written), the ratio of the best
+/// memcpy's time to each function's and of the threaded memcpy's, and, for packs and
+/// unpacks, the Switch surface's time for the same bytes and direction over the function's
+/// (the targets of a block-linear layout such as Block16).
 fn summary(ran: &[Part], since: SystemTime) -> String {
     let mut out = String::from(
-        "| image | function | median µs | GB/s (read + write) | memcpy / function |\n|---|---|---:|---:|---:|\n",
+        "| image | function | median µs | GB/s (read + write) | memcpy / function | memcpy_threads / function | Switch surface / function |\n|---|---|---:|---:|---:|---:|---:|\n",
     );
     for &(group, names, _) in ran {
         let side: usize = group.trim_start_matches("kernel_").parse().unwrap_or(0);
         let bytes = (side * side * 4 * 2) as f64;
         let times = medians(group, names, since);
-        // The best memcpy of the group, which ran first (also for a layout's rows alone).
+        // The anchors of the group, which ran first (also for a layout's rows alone).
         let copies = ["memcpy".to_owned(), "memcpy_threads".to_owned()];
         let best_copy = fastest(&medians(group, &copies, since), "memcpy");
+        let threaded_copy = median_ns(group, "memcpy_threads", since).ok();
+        let switch = SWITCH.map(|name| median_ns(group, name, since).ok());
+        let ratio = |anchor: Option<f64>, ns: f64| {
+            anchor.map_or(String::new(), |a| format!("{:.2}", a / ns))
+        };
         for (name, ns) in times {
             let Some(ns) = ns else {
-                let _ = writeln!(out, "| {side}² u32 | {name} | n/a | | |");
+                let _ = writeln!(out, "| {side}² u32 | {name} | n/a | | | | |");
                 continue;
+            };
+            let switch = match (name.contains("_pack_"), name.contains("_unpack_")) {
+                (true, _) => switch[0],
+                (_, true) => switch[1],
+                _ => None,
             };
             let _ = writeln!(
                 out,
-                "| {side}² u32 | {name} | {:.1} | {:.1} | {:.2} |",
+                "| {side}² u32 | {name} | {:.1} | {:.1} | {:.2} | {} | {} |",
                 ns / 1e3,
                 bytes / ns,
-                best_copy / ns
+                best_copy / ns,
+                ratio(threaded_copy, ns),
+                ratio(switch, ns),
             );
         }
     }

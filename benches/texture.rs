@@ -14,14 +14,20 @@
 //! - Wii U (2-D thin-1, swizzle 0x500) against `wiiu_swizzle` 0.3's whole-surface read
 //!   (`Gx2Surface::deswizzle`, allocating; RGBA8 and BC3, GX2 having no BC7).
 //!
+//! Every surface also runs a memcpy of its linear bytes, on one thread and across threads:
+//! each of our functions' ratio to the memcpy with as many threads (`_1t`, `_alloc_1t`: one;
+//! `_all`: all) says how near the memory's speed it copies.
+//!
 //! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; each
-//! surface's rows (each function's ratio against the crate in the same direction) are
-//! printed as soon as its group has run, and `main` prints the whole table at the end.
+//! surface's rows (each function's ratio against the crate in the same direction, and
+//! against memcpy) are printed as soon as its group has run, and `main` prints the whole
+//! table at the end.
 
 mod common;
 
 use common::{is_benchmark_run, median_ns};
 use criterion::Criterion;
+use rayon::prelude::*;
 use std::hint::black_box;
 use std::num::NonZeroU32;
 use std::time::SystemTime;
@@ -154,6 +160,20 @@ fn ours(
     let one = Options::default().threads(1);
     let mut t = vec![0u8; tiled.len()];
     let mut l = vec![0u8; linear.len()];
+    // The memory's speed for the surface's bytes: memcpy of the linear bytes on one thread,
+    // and split across threads (256 KiB chunks, rayon's pool).
+    let mut copy = vec![0u8; linear.len()];
+    criterion.bench_function(MEMCPY[0], |b| {
+        b.iter(|| copy.copy_from_slice(black_box(linear)))
+    });
+    criterion.bench_function(MEMCPY[1], |b| {
+        b.iter(|| {
+            copy.par_chunks_mut(1 << 18)
+                .zip(black_box(linear).par_chunks(1 << 18))
+                .for_each(|(dst, src)| dst.copy_from_slice(src))
+        })
+    });
+    names.extend(MEMCPY.map(|name| (name.to_owned(), None)));
     let mut add = |name: &str, anchor: Option<&str>| {
         names.push((name.to_owned(), anchor.map(str::to_owned)));
     };
@@ -455,12 +475,25 @@ fn gx2_surface<'a>(surface: &Surface, tiled: &'a [u8]) -> wiiu_swizzle::Gx2Surfa
     }
 }
 
-/// The markdown table of this run: each function's median and its ratio against its anchor
-/// (the anchor's time over ours: above 1 is faster).
+/// Each case's memcpy of the surface's linear bytes: on one thread, and across threads.
+const MEMCPY: [&str; 2] = ["memcpy_1t", "memcpy_all"];
+
+/// The markdown table of this run: each function's median, its ratio against its anchor
+/// (the anchor's time over ours: above 1 is faster), and against memcpy of the same bytes
+/// with as many threads (`_all`: the threaded memcpy; others: one thread).
 fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
-    let mut out =
-        String::from("| surface | function | median ms | × anchor |\n|---|---|---:|---:|\n");
+    let mut out = String::from(
+        "| surface | function | median ms | × anchor | memcpy / function |\n|---|---|---:|---:|---:|\n",
+    );
     for (group, names) in cases {
+        // A surface the command line's filter left out.
+        if names
+            .iter()
+            .all(|(name, _)| median_ns(group, name, since).is_err())
+        {
+            continue;
+        }
+        let memcpy = MEMCPY.map(|name| median_ns(group, name, since).ok());
         for (name, anchor) in names {
             let ns = median_ns(group, name, since).ok();
             let ratio = anchor
@@ -475,8 +508,21 @@ fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
                     )
                 })
                 .unwrap_or_default();
+            let threads = match name.ends_with("_all") {
+                true => memcpy[1],
+                false => memcpy[0],
+            };
+            let memory = match MEMCPY.contains(&name.as_str()) {
+                true => String::new(),
+                false => threads
+                    .zip(ns)
+                    .map(|(m, n)| format!("{:.2}", m / n))
+                    .unwrap_or_default(),
+            };
             let ms = ns.map_or("n/a".to_owned(), |ns| format!("{:.2}", ns / 1e6));
-            out.push_str(&format!("| {group} | {name} | {ms} | {ratio} |\n"));
+            out.push_str(&format!(
+                "| {group} | {name} | {ms} | {ratio} | {memory} |\n"
+            ));
         }
     }
     out

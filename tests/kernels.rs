@@ -731,3 +731,135 @@ fn the_plan_constant_still_compiles() {
     assert!(std::ptr::eq(old, PackMorton::plan()));
     assert_eq!(PackMorton::PLAN.runs.len(), PackMorton::plan().runs.len());
 }
+
+/// `f!(n)` for each byte element size of `swizzle::kernel::ELEMENT_SIZES`, with `$e` the
+/// type `[u8; n]`: the typed copy a byte copy of `n`-byte elements must equal.
+macro_rules! for_element_size {
+    ($size:expr, |$e:ident| $body:expr) => {
+        match $size {
+            1 => { type $e = [u8; 1]; $body }
+            2 => { type $e = [u8; 2]; $body }
+            3 => { type $e = [u8; 3]; $body }
+            4 => { type $e = [u8; 4]; $body }
+            6 => { type $e = [u8; 6]; $body }
+            8 => { type $e = [u8; 8]; $body }
+            12 => { type $e = [u8; 12]; $body }
+            16 => { type $e = [u8; 16]; $body }
+            size => unreachable!("no element size {size}"),
+        }
+    };
+}
+
+/// The bytes of a pack of `MortonTiles` stacked `stack` high, elements of `size` bytes:
+/// each element's place from the interpreter's offset in its tile; bytes of no element
+/// stay `0xEE`.
+fn stacked_bytes_reference(layout: &MortonTiles, stack: usize, size: usize, src: &[u8]) -> Vec<u8> {
+    let [y, x] = layout.extents();
+    let tiles = layout.tiles();
+    let space = stacked_space(&tiles, MortonTiles::TILE_SPACE, stack).expect("fits");
+    let mut dst = vec![0xEE; space * size];
+    for i in 0..y * x {
+        let (row, col) = (i / x, i % x);
+        let (tile_y, tile_x) = (row / 8, col / 8);
+        let inside = MortonTiles::DESCRIPTOR
+            .offset(&[row % 8, col % 8])
+            .expect("in the tile");
+        let (stack_index, in_stack) = (tile_y / stack, tile_y % stack);
+        let tile = (stack_index * tiles[1] + tile_x) * stack + in_stack;
+        let at = (tile * MortonTiles::TILE_SPACE + inside) * size;
+        dst[at..at + size].copy_from_slice(&src[i * size..(i + 1) * size]);
+    }
+    dst
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// The byte forms (`run_bytes*`, `run_view_bytes*`, `run_stacked_bytes*`) equal the
+    /// typed forms over `[u8; n]` and the interpreter, byte for byte, for every element
+    /// size, stack and options, and unpack undoes them.
+    #[test]
+    fn byte_forms_equal_the_typed_forms_and_the_interpreter(
+        y in 0usize..41,
+        x in 0usize..41,
+        size_index in 0usize..8,
+        stack in 1usize..4,
+        options_index in 0usize..16,
+        seed in proptest::prelude::any::<u8>(),
+    ) {
+        let size = swizzle::kernel::ELEMENT_SIZES[size_index];
+        let all = every_options();
+        let options = all[options_index % all.len()];
+        let layout = MortonTiles::new(y, x).expect("fits");
+        let src: Vec<u8> = (0..y * x * size).map(|i| (i as u8).wrapping_mul(seed | 1) ^ 0x5A).collect();
+        let expected = stacked_bytes_reference(&layout, stack, size, &src);
+        let mut bytes = vec![0xEE; expected.len()];
+        PackMorton::run_stacked_bytes_with(&layout, stack, options, size, &src, &mut bytes)
+            .unwrap();
+        proptest::prop_assert_eq!(&bytes, &expected, "run_stacked_bytes_with");
+        let typed: Vec<u8> = for_element_size!(size, |E| {
+            let mut typed = vec![0xEE; expected.len()];
+            let (src, dst): (&[E], &mut [E]) =
+                (bytemuck::cast_slice(&src), bytemuck::cast_slice_mut(&mut typed));
+            PackMorton::run_stacked_with(&layout, stack, options, src, dst).unwrap();
+            typed
+        });
+        proptest::prop_assert_eq!(&typed, &expected, "run_stacked_with");
+        let mut back = vec![0xEE; src.len()];
+        UnpackMorton::run_stacked_bytes_with(&layout, stack, options, size, &bytes, &mut back)
+            .unwrap();
+        proptest::prop_assert_eq!(&back, &src, "run_stacked_bytes_with (unpack)");
+        if stack == 1 {
+            let image = View::row_major(&[y, x]).expect("fits");
+            let mut view = vec![0xEE; expected.len()];
+            PackMorton::run_view_bytes_with(&layout, &image, options, size, &src, &mut view)
+                .unwrap();
+            proptest::prop_assert_eq!(&view, &expected, "run_view_bytes_with");
+            let mut plain = vec![0xEE; expected.len()];
+            PackMorton::run_bytes_with(&layout, options, size, &src, &mut plain).unwrap();
+            proptest::prop_assert_eq!(&plain, &expected, "run_bytes_with");
+            let mut back = vec![0xEE; src.len()];
+            UnpackMorton::run_view_bytes_with(&layout, &image, options, size, &plain, &mut back)
+                .unwrap();
+            proptest::prop_assert_eq!(&back, &src, "run_view_bytes_with (unpack)");
+        }
+    }
+}
+
+/// A kernel's byte forms take the route of its typed forms over `[u8; n]`: the route
+/// `route::<[u8; n]>` tells is the one the byte copy runs (`route_bytes`, which shares the
+/// byte copy's choice of element type and code), generated SIMD rows where the typed
+/// forms have them. A hand-written plan's byte copy has no generated code, and its route
+/// says so.
+#[test]
+fn byte_forms_run_the_route_their_element_type_tells() {
+    use swizzle::kernel::{CodeOf, ELEMENT_SIZES, NoCode, route, route_bytes};
+    for options in every_options() {
+        for size in ELEMENT_SIZES {
+            let typed = for_element_size!(size, |E| PackMorton::route::<E>(options).unwrap());
+            let bytes = route_bytes::<CodeOf<PackMorton>>(size, PackMorton::plan(), options);
+            assert_eq!(bytes, Ok(typed), "{size}-byte elements, {options:?}");
+            let plain = for_element_size!(size, |E| route::<E>(PackMorton::plan(), options));
+            assert_eq!(
+                route_bytes::<NoCode>(size, PackMorton::plan(), options),
+                plain,
+                "{size}-byte elements of a plan alone, {options:?}"
+            );
+        }
+    }
+    // Where the typed forms of words run generated rows, so do the byte forms of 4 bytes;
+    // the same plan without its code never does.
+    if PackMorton::route::<u32>(Options::default()).unwrap().tiles == TileCopy::GeneratedRows {
+        let options = Options::default();
+        let route = route_bytes::<CodeOf<PackMorton>>(4, PackMorton::plan(), options).unwrap();
+        assert_eq!(route.tiles, TileCopy::GeneratedRows, "{route}");
+        for size in ELEMENT_SIZES {
+            let plain = route_bytes::<NoCode>(size, PackMorton::plan(), options).unwrap();
+            assert_ne!(plain.tiles, TileCopy::GeneratedRows, "{size}: {plain}");
+        }
+    }
+    assert_eq!(
+        route_bytes::<NoCode>(5, PackMorton::plan(), Options::default()),
+        Err(KernelError::ElementSize { element_size: 5 })
+    );
+}

@@ -60,6 +60,19 @@ fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
         back_vec == linear,
         "one-thread deswizzle_to_vec_with of {surface:?}"
     );
+    check_threads(surface, linear, &tiled);
+}
+
+/// Three threads, whatever the size (the default splits only large copies): the same
+/// bytes both ways, the levels' parts shared between the threads.
+fn check_threads(surface: &Surface, linear: &[u8], tiled: &[u8]) {
+    let three = swizzle::kernel::Options::default().threads(3);
+    let mut tiled_3t = vec![0u8; tiled.len()];
+    surface.swizzle_with(three, linear, &mut tiled_3t).unwrap();
+    assert!(tiled_3t == tiled, "three-thread swizzle of {surface:?}");
+    let mut back_3t = vec![0u8; linear.len()];
+    surface.deswizzle_with(three, tiled, &mut back_3t).unwrap();
+    assert!(back_3t == linear, "three-thread deswizzle of {surface:?}");
 }
 
 /// `surface` is a typed error: its platform does not tile it.
@@ -629,6 +642,9 @@ fn ps3_surfaces_equal_swizzleinator() {
         (512, 16, 1, 1, 5),
         (256, 1024, 1, 1, 2),
         (24, 40, 5, 1, 2),
+        // Squares of 64 × 64 tiles, wide and tall, the tiles at the edges cut.
+        (520, 200, 1, 2, 1),
+        (200, 520, 1, 2, 1),
     ];
     check_shapes(Platform::Ps3, &shapes, &PS3_FORMATS, check_ps3);
 }
@@ -881,6 +897,7 @@ fn check_wiiu(surface: Surface) {
     let mut tiled_1t = vec![0u8; tiled.len()];
     surface.swizzle_with(one, &linear, &mut tiled_1t).unwrap();
     assert!(tiled_1t == tiled, "one-thread swizzle of {surface:?}");
+    check_threads(&surface, &linear, &tiled);
     let ones = surface.swizzle_to_vec(&vec![1; linear.len()]).unwrap();
     assert_eq!(ones.iter().filter(|&&b| b == 1).count(), linear.len());
     let levels: Vec<_> = surface.levels().unwrap().collect();

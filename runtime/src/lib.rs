@@ -39,8 +39,9 @@ pub mod __private {
 
     // Kernels: the run-time copy and what it takes.
     pub use crate::kernel::generated::{GeneratedCode, PlanConstant, PreparedCopy, copy_generated};
+    pub use crate::kernel::stacked_space;
+    pub use crate::kernel::{CodeOf, copy_bytes_with};
     pub use crate::kernel::{Element, Frame, KernelError, Options, Plan, Route, Side, View};
-    pub use crate::kernel::{copy_bytes, stacked_space};
     // The facade's allocating texture copies.
     pub use crate::kernel::output::zeroed_output;
     pub use swizzle_core::plans::kernel::{Storage, plan};

@@ -226,6 +226,42 @@ impl<E: Element> PreparedTiles<'_, E> {
     }
 }
 
+/// Runs `copy(index, part)` on the first `count` parts of `len` bytes of `dst` (the last
+/// may be shorter where `dst` ends), spread over threads as the kernels spread their bands
+/// (by `options`' threads and the destination's size): for levels that one kernel call
+/// does not cover, each part a copy on one thread. The first error is returned.
+fn for_each_part(
+    options: Options,
+    dst: &mut [u8],
+    len: usize,
+    count: usize,
+    copy: impl Fn(usize, &mut [u8]) -> Result<(), TextureError> + Sync,
+) -> Result<(), TextureError> {
+    let failed = std::sync::OnceLock::new();
+    kernel::for_each_band(dst, len, count, options.threads, |index, part| {
+        if let Err(error) = copy(index, part) {
+            // Any part's error is the copy's; the first one set is kept.
+            let _ = failed.set(error);
+        }
+    });
+    failed.into_inner().map_or(Ok(()), Err)
+}
+
+thread_local! {
+    /// The scratch buffer of [`with_scratch`], one per thread.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `work` on a scratch buffer of `len` bytes (of any values), this thread's own, kept for
+/// its next part: for copies that go through the cache in parts (a 3DS part's reversed
+/// texels, a Wii U band's tiled bytes in order).
+fn with_scratch<R>(len: usize, work: impl FnOnce(&mut [u8]) -> R) -> R {
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.resize(len.max(scratch.len()), 0);
+        work(&mut scratch[..len])
+    })
+}
+
 /// A kernel's error over texels of `E`, in bytes.
 fn kernel_error<E>(error: KernelError) -> TextureError {
     TextureError::Kernel(error.in_bytes(size_of::<E>()))

@@ -15,12 +15,17 @@
 //!   encodes them ("rg_etc1 outputs in big-endian; convert to little-endian"; "alpha block
 //!   precedes etc1 block"). Levels are whole 8×8-texel tiles.
 //!
-//! The reversals are a pass over the copied texels or blocks, not a layout: a layout moves
-//! whole elements, and the byte order inside a 3-byte texel is no permutation of elements.
+//! The reversals are not a layout (a layout moves whole elements, and the byte order inside
+//! a 3-byte texel is no permutation of elements): each part of a level's source, a few rows
+//! of tiles, is reversed into a scratch buffer the cache holds, and copied from there.
 
-use crate::kernel::{Frame, Options};
+use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 use crate::platform::{Direction, Tiling};
-use crate::{Format, Level, Surface, TextureError, checked_product, copy_tiles, ps4, unsupported};
+use crate::ps4::{self, DeswizzleMorton, SwizzleMorton};
+use crate::{
+    Format, Level, Surface, TextureError, checked_product, for_each_part, prepare_tiles,
+    unsupported, with_scratch,
+};
 
 crate::layout! {
     /// ETC1 blocks in 8×8-texel tiles: 2×2 blocks in Z order, x first, tiles row-major.
@@ -90,28 +95,138 @@ impl Tiling for N3ds {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), TextureError> {
-        if !self.etc1 {
-            return ps4::copy_level(options, direction, level.blocks, self.bytes, true, src, dst);
-        }
         let [_, height, width] = level.blocks;
-        let tiles = [height / 2, width / 2];
-        let frame = Frame::Tiles {
-            tiles: &tiles,
-            tile_space: Etc1Tiles::TILE_SPACE,
+        let bytes = self.bytes;
+        let copy = LevelCopy {
+            options,
+            direction,
+            blocks: [height, width],
+            bytes,
         };
-        let extents = [height, width];
-        with_kernels!(
-            self.bytes,
-            |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst)?,
-            { 8 => 8: SwizzleEtc1, DeswizzleEtc1, _ => 16: SwizzleEtc1, DeswizzleEtc1 }
-        );
-        // The ETC1 word of each block (an ETC1A4 block's second half), reversed: from
-        // big-endian to little-endian, or back.
-        let colour = self.bytes - 8;
-        for block in dst.chunks_exact_mut(self.bytes) {
-            block[colour..].reverse();
+        match self.etc1 {
+            false => with_kernels!(
+                bytes,
+                |kernels| copy.tile_rows(kernels, 8, |from, to| reverse_each(bytes, from, to), src, dst),
+                [1 2 3 4 6 8 12 16] => SwizzleMorton, DeswizzleMorton
+            ),
+            // The ETC1 word of each block (an ETC1A4 block's second half), reversed: from
+            // big-endian to little-endian, or back.
+            true => with_kernels!(
+                bytes,
+                |kernels| copy.tile_rows(kernels, 2, |from, to| reverse_etc1_words(bytes, from, to), src, dst),
+                { 8 => 8: SwizzleEtc1, DeswizzleEtc1, _ => 16: SwizzleEtc1, DeswizzleEtc1 }
+            ),
         }
-        Ok(())
+    }
+}
+
+/// Bytes of a part of a level, reversed into a scratch buffer that the cache holds while
+/// it is copied: a row of 8×8 tiles of a 4096-texel RGBA8 level, or several rows of a
+/// narrower one.
+const PART_BYTES: usize = 1 << 17;
+
+/// One level's copy: its size in blocks (`[rows, columns]`, whole tiles) and texel bytes.
+struct LevelCopy {
+    options: Options,
+    direction: Direction,
+    blocks: [usize; 2],
+    bytes: usize,
+}
+
+impl LevelCopy {
+    /// Copies the level with `kernels` (of square tiles of `side` blocks, row-major), a
+    /// few rows of tiles at a time: each part of the source reversed (`reverse(from, to)`)
+    /// into a scratch buffer, which the cache holds, then copied from there; one pass over
+    /// memory, whose stores may stream, the parts spread over threads.
+    fn tile_rows<E: Element>(
+        &self,
+        kernels: [(&Plan, GeneratedCode<E>); 2],
+        side: usize,
+        reverse: impl Fn(&[u8], &mut [u8]) + Sync,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let [rows, columns] = self.blocks;
+        // A row of tiles: the same bytes on both sides (the level is whole tiles).
+        let row_bytes = side * columns * self.bytes;
+        if row_bytes == 0 {
+            return Ok(());
+        }
+        let tile_rows = rows / side;
+        let per_part = (PART_BYTES / row_bytes).clamp(1, tile_rows.max(1));
+        // Each part on one thread (the threads are the parts'); whether stores stream is
+        // the whole level's choice.
+        let one = self.options.threads(1);
+        let level_texels = dst.len() / self.bytes;
+        let prepare = |tile_rows: usize| {
+            let tiles = [tile_rows, columns / side];
+            let frames = [
+                Frame::RowMajor,
+                Frame::Tiles {
+                    tiles: &tiles,
+                    tile_space: side * side,
+                },
+            ];
+            let extents = [tile_rows * side, columns];
+            prepare_tiles(one, kernels, self.direction, &extents, frames, level_texels)
+        };
+        let whole = prepare(per_part)?;
+        let last = match tile_rows % per_part {
+            0 => None,
+            rest => Some(prepare(rest)?),
+        };
+        let part_bytes = per_part * row_bytes;
+        let parts = tile_rows.div_ceil(per_part);
+        for_each_part(self.options, dst, part_bytes, parts, |index, dst| {
+            let src = &src[index * part_bytes..][..dst.len()];
+            with_scratch(src.len(), |scratch| {
+                reverse(src, scratch);
+                match (&last, dst.len() == part_bytes) {
+                    (Some(last), false) => last.run(scratch, dst),
+                    _ => whole.run(scratch, dst),
+                }
+            })
+        })
+    }
+}
+
+/// `to`: the texels of `from` (of `bytes` bytes each), each with its bytes reversed; a
+/// byte swap of words where a texel is one (which the compiler turns into vector
+/// shuffles), else texel by texel.
+fn reverse_each(bytes: usize, from: &[u8], to: &mut [u8]) {
+    macro_rules! swap_words {
+        ($word:ty) => {{
+            const N: usize = size_of::<$word>();
+            let (from, to) = (from.as_chunks::<N>().0, to.as_chunks_mut::<N>().0);
+            for (to, from) in to.iter_mut().zip(from) {
+                *to = <$word>::from_ne_bytes(*from).swap_bytes().to_ne_bytes();
+            }
+        }};
+    }
+    match bytes {
+        2 => swap_words!(u16),
+        4 => swap_words!(u32),
+        8 => swap_words!(u64),
+        16 => swap_words!(u128),
+        _ => {
+            let texels = from.chunks_exact(bytes).zip(to.chunks_exact_mut(bytes));
+            for (from, to) in texels {
+                to.iter_mut()
+                    .zip(from.iter().rev())
+                    .for_each(|(to, from)| *to = *from);
+            }
+        }
+    }
+}
+
+/// `to`: the ETC1 or ETC1A4 blocks (of `bytes` bytes) of `from`, the ETC1 word (the last
+/// 8 bytes) of each reversed.
+fn reverse_etc1_words(bytes: usize, from: &[u8], to: &mut [u8]) {
+    to.copy_from_slice(from);
+    for block in to.chunks_exact_mut(bytes) {
+        if let Some(word) = block.last_chunk_mut::<8>() {
+            *word = u64::from_ne_bytes(*word).swap_bytes().to_ne_bytes();
+        }
     }
 }
 

@@ -17,7 +17,7 @@
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    prepare_tiles, unsupported,
+    for_each_part, prepare_tiles, unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -180,9 +180,10 @@ impl Slice {
     }
 
     /// Squares larger than 64 × 64: each a Morton order of 64 × 64 tiles, copied one by one
-    /// between a rectangle of the linear slice and its place among the tiled bytes. Every
-    /// whole tile is the same copy, made ready once: the rectangle is a view at the start
-    /// of the linear bytes from its corner on.
+    /// between a rectangle of the linear slice and its place among the tiled bytes, the
+    /// destination's parts spread over threads (each tile of a swizzle, each row of tiles
+    /// of a deswizzle). Every whole tile is the same copy, made ready once: the rectangle
+    /// is a view at the start of the linear bytes from its corner on.
     fn large<E: Element>(
         &self,
         kernels: [(&Plan, GeneratedCode<E>); 2],
@@ -209,33 +210,60 @@ impl Slice {
         ];
         let whole = [TILE_SIDE; 2];
         let destination_len = dst.len() / texel;
-        let tile = prepare_tiles(options, kernels, direction, &whole, frames, destination_len)?;
-        for square in 0..squares {
-            for m in 0..per_side * per_side {
-                let [ty, tx] = MortonSquare64::tile_coord(m);
-                let (sy, sx) = if wide { (0, square) } else { (square, 0) };
-                let y = (sy * per_side + ty) * TILE_SIDE;
-                let x = (sx * per_side + tx) * TILE_SIDE;
-                if y >= height || x >= width {
-                    continue; // A tile of padding.
-                }
-                let rect = [TILE_SIDE.min(height - y), TILE_SIDE.min(width - x)];
-                // Inside the slice: `y < height` and `x < width`.
-                let corner = (y * width + x) * texel;
-                let at = (square * per_side * per_side + m) * tile_bytes;
-                let (src, dst) = match direction {
-                    Direction::Swizzle => (&src[corner..], &mut dst[at..][..tile_bytes]),
-                    Direction::Deswizzle => (&src[at..][..tile_bytes], &mut dst[corner..]),
-                };
-                match rect == whole {
-                    true => tile.run(src, dst)?,
-                    // A tile cut by the texels' edge.
-                    false => {
-                        copy_tiles_framed(options, kernels, direction, &rect, frames, src, dst)?
+        // Each part on one thread; the threads are the parts'.
+        let one = options.threads(1);
+        let tile = prepare_tiles(one, kernels, direction, &whole, frames, destination_len)?;
+        // Copies the tile whose first texel is `[y, x]`, between `src` and `dst` (each the
+        // tile's bytes on its side, the linear one from the tile's corner on).
+        let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
+            let rect = [TILE_SIDE.min(height - y), TILE_SIDE.min(width - x)];
+            match rect == whole {
+                true => tile.run(src, dst),
+                // A tile cut by the texels' edge.
+                false => copy_tiles_framed(one, kernels, direction, &rect, frames, src, dst),
+            }
+        };
+        // Where the tile at tile coordinates `[ty, tx]` of the slice lies among the tiled
+        // bytes: its square, then its place in the square's Morton order.
+        let tiled_at = |ty: usize, tx: usize| {
+            let (square, ty, tx) = match wide {
+                true => (tx / per_side, ty, tx % per_side),
+                false => (ty / per_side, ty % per_side, tx),
+            };
+            (square * per_side * per_side + MortonSquare64::tile_offset(ty, tx)) * tile_bytes
+        };
+        match direction {
+            // Each tile of the destination: padding tiles are left as they were.
+            Direction::Swizzle => {
+                let tiles = squares * per_side * per_side;
+                for_each_part(options, dst, tile_bytes, tiles, |index, part| {
+                    let per_square = per_side * per_side;
+                    let (square, m) = (index / per_square, index % per_square);
+                    let [ty, tx] = MortonSquare64::tile_coord(m);
+                    let (sy, sx) = if wide { (0, square) } else { (square, 0) };
+                    let y = (sy * per_side + ty) * TILE_SIDE;
+                    let x = (sx * per_side + tx) * TILE_SIDE;
+                    if y >= height || x >= width {
+                        return Ok(()); // A tile of padding.
                     }
-                }
+                    // Inside the slice: `y < height` and `x < width`.
+                    let corner = (y * width + x) * texel;
+                    copy([y, x], &src[corner..], part)
+                })
+            }
+            // Each row of tiles of the linear destination, tile by tile.
+            Direction::Deswizzle => {
+                let row_bytes = TILE_SIDE * width * texel;
+                let rows = height.div_ceil(TILE_SIDE);
+                for_each_part(options, dst, row_bytes, rows, |ty, part| {
+                    (0..width.div_ceil(TILE_SIDE)).try_for_each(|tx| {
+                        let at = tiled_at(ty, tx);
+                        let corner = tx * TILE_SIDE * texel;
+                        let (y, x) = (ty * TILE_SIDE, tx * TILE_SIDE);
+                        copy([y, x], &src[at..][..tile_bytes], &mut part[corner..])
+                    })
+                })
             }
         }
-        Ok(())
     }
 }

@@ -5,8 +5,8 @@
 //! The Nintendo 3DS ([`super::n3ds`]) stores the same tiles.
 
 use crate::kernel::{Frame, Options};
-use crate::platform::{Direction, Tiling};
-use crate::{Level, Surface, TextureError, checked_product, copy_slices, copy_tiles, unsupported};
+use crate::platform::Direction;
+use crate::{Surface, TextureError, checked_product, copy_slices, copy_tiles, unsupported};
 
 crate::layout! {
     /// 8×8 Morton tiles of texels, row-major over the grid of tiles.
@@ -26,44 +26,10 @@ crate::layout! {
 /// Texel sizes the Morton kernels copy (bytes).
 const TEXEL_BYTES: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
 
-/// The PS4's tiling of a surface of texels of `bytes` bytes.
-pub(crate) struct Ps4 {
-    bytes: usize,
-}
-
-impl Ps4 {
-    pub(crate) fn new(surface: &Surface) -> Result<Ps4, TextureError> {
-        check(surface)?;
-        Ok(Ps4 {
-            bytes: surface.format.bytes_per_block(),
-        })
-    }
-}
-
-impl Tiling for Ps4 {
-    fn level_size(&self, _mip: usize, blocks: [usize; 3]) -> Result<usize, TextureError> {
-        level_size(blocks, self.bytes)
-    }
-
-    fn copy_level(
-        &self,
-        options: Options,
-        direction: Direction,
-        level: &Level,
-        src: &[u8],
-        dst: &mut [u8],
-    ) -> Result<(), TextureError> {
-        copy_level(
-            options,
-            direction,
-            level.blocks,
-            self.bytes,
-            false,
-            src,
-            dst,
-        )
-    }
-}
+texel_tiling!(
+    /// The PS4's tiling of a surface of texels of `bytes` bytes.
+    Ps4
+);
 
 /// Whether the Morton kernels copy the surface's texels (the 3DS's too).
 pub(crate) fn check(surface: &Surface) -> Result<(), TextureError> {
@@ -85,14 +51,12 @@ pub(crate) fn level_size(
     checked_product([bytes, depth, height.div_ceil(8), width.div_ceil(8), 64])
 }
 
-/// Copies one level, slice by slice; `reversed`: the bytes of each texel reversed on the
-/// tiled side (the 3DS).
+/// Copies one level, slice by slice.
 pub(crate) fn copy_level(
     options: Options,
     direction: Direction,
     [depth, height, width]: [usize; 3],
     bytes: usize,
-    reversed: bool,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
@@ -105,12 +69,8 @@ pub(crate) fn copy_level(
     copy_slices(depth, src, dst, |src, dst| {
         with_kernels!(
             bytes,
-            |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst)?,
+            |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst),
             [1 2 3 4 6 8 12 16] => SwizzleMorton, DeswizzleMorton
-        );
-        if reversed {
-            dst.chunks_exact_mut(bytes).for_each(<[u8]>::reverse);
-        }
-        Ok(())
+        )
     })
 }

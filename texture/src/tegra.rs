@@ -201,24 +201,15 @@ impl Texture {
                 }
             };
         }
-        // Words: the byte buffers seen as `[u8; 4]` elements (not `run_stacked_bytes_with`,
-        // which has no generated rows); lengths are checked, and reported, in bytes.
-        for (side, len) in [("source", src.len()), ("destination", dst.len())] {
-            if !len.is_multiple_of(4) {
-                return Err(KernelError::Bytes {
-                    side,
-                    len,
-                    element_size: 4,
-                });
+        // Words: the byte buffers as 4-byte elements, with the rows generated for them.
+        let gobs = Gob32::new(height, row / 4).map_err(extent_error)?;
+        match direction {
+            Direction::Swizzle => {
+                Swizzle32::run_stacked_bytes_with(&gobs, stack, options, 4, src, dst)
+            }
+            Direction::Deswizzle => {
+                Deswizzle32::run_stacked_bytes_with(&gobs, stack, options, 4, src, dst)
             }
         }
-        let gobs = Gob32::new(height, row / 4).map_err(extent_error)?;
-        let (src, dst): (&[[u8; 4]], &mut [[u8; 4]]) =
-            (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-        match direction {
-            Direction::Swizzle => Swizzle32::run_stacked_with(&gobs, stack, options, src, dst),
-            Direction::Deswizzle => Deswizzle32::run_stacked_with(&gobs, stack, options, src, dst),
-        }
-        .map_err(|error| error.in_bytes(4))
     }
 }

@@ -45,6 +45,13 @@ pub use view::View;
 // code's contract (`__private`): a sibling crate's.
 #[doc(hidden)]
 pub use generated::{GeneratedCode, PreparedCopy};
+// A kernel's byte copies with its generated code, and their route.
+#[doc(hidden)]
+pub use bytes::{CodeFor, CodeOf, NoCode, copy_bytes_with, route_bytes};
+// How a copy's bands are spread over threads, for the surfaces whose levels split into
+// parts that one kernel call does not cover (a pass after the copy, or many calls).
+#[doc(hidden)]
+pub use options::for_each_band;
 #[doc(hidden)]
 pub use output::zeroed_output;
 

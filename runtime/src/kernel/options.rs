@@ -99,7 +99,7 @@ pub(super) fn writers(bytes: usize, count: usize, threads: Option<NonZeroUsize>)
 /// (the last may be shorter where `bands` ends), on the calling thread or across threads
 /// as `threads` says (see [`Options::threads`]). Bands are disjoint, so threads never
 /// share an element.
-pub(super) fn for_each_band<E: Send>(
+pub fn for_each_band<E: Send>(
     bands: &mut [E],
     len: usize,
     count: usize,

@@ -93,8 +93,10 @@ paths! {
     fn generated_code = GeneratedCode;
     /// The copy with a kernel's generated code.
     fn copy_generated = copy_generated;
-    /// The copy of byte buffers whose element size is known at run time.
-    fn copy_bytes = copy_bytes;
+    /// The copy of byte buffers whose element size is known at run time, with code.
+    fn copy_bytes_with = copy_bytes_with;
+    /// A kernel's generated code, for each element size of a byte copy.
+    fn code_of = CodeOf;
 
     /// The operations of generated SIMD rows: level tokens, `Rows`, `TileRow`, `rows` and
     /// `rows_mut`.

@@ -330,9 +330,10 @@ impl Entry {
             }
             true => {
                 let copy = match self.bytes {
+                    // The code generated for `[u8; element_size]`: the typed forms' route.
                     true => {
-                        let copy_bytes = paths::copy_bytes();
-                        quote!(#copy_bytes(options, element_size, Self::plan(), from, to, src, dst))
+                        let (copy_bytes, code_of) = (paths::copy_bytes_with(), paths::code_of());
+                        quote!(#copy_bytes::<#code_of<Self>>(options, element_size, Self::plan(), from, to, src, dst))
                     }
                     false => {
                         let copy_generated = paths::copy_generated();
