@@ -21,117 +21,19 @@
 //! made of these kernels (registers, shared and local memory) is the lab's:
 //! `cargo bench -p swizzle-lab --bench copy_stats` (lab/).
 
+#[path = "common/transposes.rs"]
+mod transposes;
+
 use std::time::Duration;
 use swizzle::gpu::{
     BoundsChecks, Buffer, Dispatch, Gpu, GpuError, GpuLayout, Kernel, Transpose, Word,
 };
-use swizzle::ir::Descriptor;
 use swizzle::raster::Raster;
-use swizzle::threads::ThreadValues;
+use transposes::*;
 
 swizzle::layout! {
-    /// The transpose tile whose column reads conflict (8 ways with the threads below).
-    pub layout RowTile { memory [y: 32, x: 32]; coords [y, x]; }
-    /// The classic fix: one padding word per row (single-element workgroup accesses).
-    pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
-    /// CK's XOR preshuffle on words: conflict-free rows and columns, no padding.
-    pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
-    /// The XOR on groups of four words, keyed by the row's group of four: the loads write
-    /// whole `vec4` entries, the stores' column reads stay conflict-free.
-    pub layout Xor4Tile {
-        memory [yo: 8, yi: 4, xo: 8, xi: 4];
-        xor xo by yo;
-        merge [yo, yi] -> y;
-        merge [xo, xi] -> x;
-        coords [y, x];
-    }
-
-    /// Who moves a 32 × 32 tile: four consecutive elements of a row per value group, one
-    /// `vec4` in the image; 256, 128 or 64 threads.
-    threads Threads256 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        merge [r, tc] -> thread;
-        threads [thread];
-        values [v];
-    }
-    threads Threads128 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [k: 2, tr: 16];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-    /// The 64 × 64 tiles: padded, XOR on words, XOR on groups of four.
-    pub layout PaddedTile64 { memory [y: 64, x: 64] strides [65, 1]; coords [y, x]; }
-    pub layout XorTile64 { memory [y: 64, x: 64]; xor x by y; coords [y, x]; }
-    pub layout Xor4Tile64 {
-        memory [yo: 16, yi: 4, xo: 16, xi: 4];
-        xor xo by yo;
-        merge [yo, yi] -> y;
-        merge [xo, xi] -> x;
-        coords [y, x];
-    }
-    /// 256 threads over a 64 × 64 tile, 4 rows of 4 each: a subgroup spans 4 rows of 8
-    /// vectors (128 bytes of each row), so that the tiles' single-element accesses of 8
-    /// groups × 4 rows fall on 32 banks.
-    threads Threads256x64 {
-        tile [r: 64, c: 64];
-        unmerge c -> [tch: 2, tcl: 8, v: 4];
-        unmerge r -> [k: 4, trh: 4, trl: 4];
-        merge [trh, tch, trl, tcl] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-
-    /// Squares of four consecutive rows of four, for the tiles whose transpose's entries
-    /// run across a thread's vectors: the stores through `Xor4Tile`s read whole entries
-    /// across each square and transpose it in registers (CUDA's `float4_xor`). 64 threads
-    /// over a 32 × 32 tile, 256 or 128 (two squares each) over a 64 × 64 one.
-    threads Squares64 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [tr: 8, k: 4];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-    threads Squares256x64 {
-        tile [r: 64, c: 64];
-        unmerge c -> [tc: 16, v: 4];
-        unmerge r -> [tr: 16, k: 4];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-    threads Squares128x64 {
-        tile [r: 64, c: 64];
-        unmerge c -> [tc: 16, v: 4];
-        unmerge r -> [s: 2, tr: 8, k: 4];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [s, k, v];
-    }
-
-    /// Single elements, a subgroup along a row of the tile: the loads read rows, the
-    /// stores read the tile's columns, 32 lanes down one column (CUDA's classic kernel).
-    threads Columns {
-        tile [r: 32, c: 32];
-        unmerge r -> [k: 4, tr: 8];
-        threads [tr, c];
-        values [k];
-    }
-    threads Threads64 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [k: 4, tr: 8];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-
-    /// The two tiled layouts again, with the image's extents given at run time.
+    /// The packs' tiled layouts: 4 × 4 Morton tiles and 32 × 32 XOR tiles, with the image's
+    /// extents given at run time.
     pub layout DynMortonTiles {
         memory [ty: dyn, tx: dyn, m: 16];
         morton m -> [yi: 4, xi: 4];
@@ -148,42 +50,6 @@ swizzle::layout! {
     }
 }
 
-/// The transposes measured: each tile with each thread count, with wgpu's bounds checks (as
-/// `Transpose::new` builds them), and with single elements down the columns.
-const TRANSPOSES: [(&Descriptor, ThreadValues<'static>); 21] = [
-    (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&RowTile::DESCRIPTOR, Threads128::THREAD_VALUES),
-    (&RowTile::DESCRIPTOR, Threads64::THREAD_VALUES),
-    (&RowTile::DESCRIPTOR, Columns::THREAD_VALUES),
-    (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&PaddedTile::DESCRIPTOR, Threads128::THREAD_VALUES),
-    (&PaddedTile::DESCRIPTOR, Threads64::THREAD_VALUES),
-    (&PaddedTile::DESCRIPTOR, Columns::THREAD_VALUES),
-    (&XorTile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&XorTile::DESCRIPTOR, Threads128::THREAD_VALUES),
-    (&XorTile::DESCRIPTOR, Threads64::THREAD_VALUES),
-    (&XorTile::DESCRIPTOR, Columns::THREAD_VALUES),
-    (&Xor4Tile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&Xor4Tile::DESCRIPTOR, Threads128::THREAD_VALUES),
-    (&Xor4Tile::DESCRIPTOR, Threads64::THREAD_VALUES),
-    (&PaddedTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
-    (&XorTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
-    (&Xor4Tile::DESCRIPTOR, Squares64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Squares256x64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Squares128x64::THREAD_VALUES),
-];
-
-/// What wgpu's bounds checks cost: these again without them.
-const UNCHECKED: [(&Descriptor, ThreadValues<'static>); 6] = [
-    (&RowTile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&PaddedTile::DESCRIPTOR, Threads256::THREAD_VALUES),
-    (&XorTile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Threads256x64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Squares256x64::THREAD_VALUES),
-    (&Xor4Tile64::DESCRIPTOR, Squares128x64::THREAD_VALUES),
-];
-
 /// Which tile each workgroup takes: the fastest 64 × 64 XOR tile (without bounds checks) in
 /// the raster orders beside row-major, for the tiles' reads and writes of DRAM pages.
 const ORDERS: [Raster; 4] = [
@@ -192,16 +58,6 @@ const ORDERS: [Raster; 4] = [
     Raster::Grouped(16),
     Raster::Morton(8),
 ];
-
-/// The transposes of `TRANSPOSES`, then those of `UNCHECKED` without bounds checks.
-fn transpose_designs() -> ([Transpose<'static>; 21], [Transpose<'static>; 6]) {
-    let checked = TRANSPOSES.map(|(tile, threads)| Transpose::new(tile, threads));
-    let unchecked = UNCHECKED.map(|(tile, threads)| Transpose {
-        bounds_checks: BoundsChecks::Off,
-        ..Transpose::new(tile, threads)
-    });
-    (checked, unchecked)
-}
 
 /// The CUDA C++ kernels' GB/s at this side, from `benches/cuda/run.sh`'s output in the file
 /// named by `SWIZZLE_CUDA_RESULTS` (lines `cuda <kernel> <N> <ms> <GB/s>`).
@@ -292,71 +148,6 @@ fn transpose_summary(rows: &[Row], verdicts: &[(String, Option<usize>)], plain: 
         columns("XorTile") / columns("RowTile"),
         columns("XorTile") / columns("PaddedTile")
     );
-}
-
-/// A copy of a `side × side` image of words through 64 × 64 workgroup tiles of `vec4`s,
-/// each row loaded by one thread and stored by another: the staging of a transpose without
-/// its transpose.
-fn staged_copy(side: usize) -> String {
-    let stride = side / 4;
-    format!(
-        "@group(0) @binding(0) var<storage, read> input: array<vec4<u32>>;
-@group(0) @binding(1) var<storage, read_write> output: array<vec4<u32>>;
-var<workgroup> tile: array<vec4<u32>, 1024>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {{
-    let r0 = group.y * 64u;
-    let c0 = group.x * 16u;
-    let tc = thread & 15u;
-    let tr = thread >> 4u;
-    tile[(tr * 4u) * 16u + tc] = input[(r0 + tr * 4u) * {stride}u + c0 + tc];
-    tile[(tr * 4u + 1u) * 16u + tc] = input[(r0 + tr * 4u + 1u) * {stride}u + c0 + tc];
-    tile[(tr * 4u + 2u) * 16u + tc] = input[(r0 + tr * 4u + 2u) * {stride}u + c0 + tc];
-    tile[(tr * 4u + 3u) * 16u + tc] = input[(r0 + tr * 4u + 3u) * {stride}u + c0 + tc];
-    workgroupBarrier();
-    output[(r0 + tr) * {stride}u + c0 + tc] = tile[tr * 16u + tc];
-    output[(r0 + tr + 16u) * {stride}u + c0 + tc] = tile[(tr + 16u) * 16u + tc];
-    output[(r0 + tr + 32u) * {stride}u + c0 + tc] = tile[(tr + 32u) * 16u + tc];
-    output[(r0 + tr + 48u) * {stride}u + c0 + tc] = tile[(tr + 48u) * 16u + tc];
-}}
-"
-    )
-}
-
-/// A tiled copy's WGSL with each function's partial-tile moves cut: what follows the
-/// interior's `return;` up to the function's end. It reads the printer's form (the
-/// partial tile's comment, a function's closing brace unindented) and panics where that
-/// form is not found, rather than time the whole kernel under this row's name.
-fn interior_only(wgsl: &str) -> String {
-    const PARTIAL: &str = "// A partial tile";
-    let mut out = String::new();
-    let (mut skipping, mut cuts) = (false, 0);
-    for line in wgsl.lines() {
-        if line.trim_start().starts_with(PARTIAL) {
-            skipping = true;
-            cuts += 1;
-        }
-        if skipping && line == "}" {
-            skipping = false;
-        }
-        if !skipping {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    assert!(
-        cuts > 0 && !skipping,
-        "interior_only: no partial-tile block of the printer's form in\n{wgsl}"
-    );
-    out
-}
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 /// A closed form of a layout's offset of `(y, x)` in a `side`² image.
