@@ -167,7 +167,7 @@ pub fn staged_copy(side: usize) -> String {
 var<workgroup> tile: array<vec4<u32>, 1024>;
 
 @compute @workgroup_size(256)
-pub fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {{
+fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) group: vec3<u32>) {{
     let r0 = group.y * 64u;
     let c0 = group.x * 16u;
     let tc = thread & 15u;
