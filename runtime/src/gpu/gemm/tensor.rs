@@ -19,10 +19,10 @@
 //!   `[subgroup, r, c]`), read back by a thread-value layout of the subgroup's lanes and
 //!   written to C's rows as `vec4`s, guarded at the edges.
 //!
-//! What is written by hand: the k-loop (the design [`KLoop`] names: double-buffered, two
-//! copies of each tile, the next step's copies issued before this step's multiply-adds, one
-//! barrier per step; prefetched; or operands straight from memory), the cooperative loads
-//! and multiply-adds, and the guards.
+//! What is written by hand: the k-loop (the design [`KLoop`] names: plain, prefetched,
+//! double-buffered — two copies of each tile, the next step's copies issued before this
+//! step's multiply-adds, one barrier per step — or operands straight from memory), the
+//! cooperative loads and multiply-adds, and the guards.
 
 use super::kernel::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
