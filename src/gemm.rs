@@ -6,7 +6,8 @@
 //! GPU kernel with swizzle").
 
 use crate::gpu::{
-    Accumulate, BoundsChecks, Gemm, Operands, Stored, TensorCores, WorkgroupMatrices,
+    Accumulate, BoundsChecks, DirectOperands, Gemm, KLoop, Operands, Stored, TensorCores,
+    WorkgroupMatrices,
 };
 use crate::ir::Descriptor;
 use crate::raster::Raster;
@@ -270,12 +271,9 @@ static TC_TILED: TensorCores<'static> = TensorCores {
     fragments: TcFragments::THREAD_VALUES,
     c_stores: TcCStores::THREAD_VALUES,
     order: Raster::RowMajor,
-    double_buffer: false,
-    prefetch: true,
+    k_loop: KLoop::Prefetched,
     accumulate: Accumulate::F32,
-    direct: [false, false],
     workgroup: None,
-    fallback: None,
 };
 
 /// Both operands through workgroup tiles: 256 × 128 tiles of C from 256 × 32 tiles of A
@@ -344,8 +342,11 @@ pub fn tensor_cores() -> TensorCores<'static> {
         b_tile: &TC_B_DEEP,
         a_loads: TcALoadsDeep::THREAD_VALUES,
         b_loads: TcBLoadsDeep::THREAD_VALUES,
-        direct: [true, false],
-        fallback: Some(&TC_TILED),
+        k_loop: KLoop::Direct {
+            operands: DirectOperands::A,
+            prefetch: true,
+            otherwise: Some(&TC_TILED),
+        },
         ..TC_TILED
     }
 }

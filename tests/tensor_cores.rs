@@ -1,13 +1,13 @@
 //! The tensor-core GEMM's WGSL (`swizzle::gemm::tensor_cores`), without a GPU: validated by
 //! naga with the cooperative-matrix capability at odd and tile-multiple sizes: the library's
-//! layouts with and without `prefetch`, operands straight from memory, and f16
+//! layouts with and without prefetching, operands straight from memory, and f16
 //! accumulators; and each variant's own WGSL run on the CPU (`wgsl-eval`: workgroups in
 //! lockstep, cooperative matrices per subgroup, races and out-of-bounds accesses reported)
 //! against a CPU GEMM at odd sizes and at a tile multiple. The designs the library did not
 //! adopt are the lab's, and so are their tests (`lab/tests/designs.rs`).
 
 use half::f16;
-use swizzle::gpu::{Accumulate, TensorCores};
+use swizzle::gpu::{Accumulate, DirectOperands, KLoop, TensorCores};
 
 #[path = "common/spirv_eval.rs"]
 mod spirv_eval;
@@ -41,7 +41,7 @@ fn variants() -> Vec<TensorCores<'static>> {
         swizzle::gemm::tensor_cores(),
         library,
         TensorCores {
-            prefetch: false,
+            k_loop: KLoop::Plain,
             ..library
         },
         TensorCores {
@@ -49,20 +49,35 @@ fn variants() -> Vec<TensorCores<'static>> {
             ..library
         },
         TensorCores {
-            direct: [true, true],
+            k_loop: KLoop::Direct {
+                operands: DirectOperands::Both,
+                prefetch: true,
+                otherwise: None,
+            },
             ..library
         },
         TensorCores {
-            direct: [true, true],
-            prefetch: false,
+            k_loop: KLoop::Direct {
+                operands: DirectOperands::Both,
+                prefetch: false,
+                otherwise: None,
+            },
             ..library
         },
         TensorCores {
-            direct: [true, false],
+            k_loop: KLoop::Direct {
+                operands: DirectOperands::A,
+                prefetch: true,
+                otherwise: None,
+            },
             ..library
         },
         TensorCores {
-            direct: [false, true],
+            k_loop: KLoop::Direct {
+                operands: DirectOperands::B,
+                prefetch: true,
+                otherwise: None,
+            },
             ..library
         },
     ]
@@ -80,7 +95,7 @@ fn the_tensor_core_gemm_validates_with_cooperative_matrices() {
 #[test]
 fn the_prefetching_tensor_core_gemm_validates() {
     let tc = TensorCores {
-        prefetch: true,
+        k_loop: KLoop::Prefetched,
         ..swizzle::gemm::tensor_cores_tiled()
     };
     for shape in SHAPES {
@@ -98,7 +113,11 @@ fn the_prefetching_tensor_core_gemm_validates() {
 fn operands_straight_from_memory_drop_their_tiles_and_barriers() {
     let library = swizzle::gemm::tensor_cores_tiled();
     let both = TensorCores {
-        direct: [true, true],
+        k_loop: KLoop::Direct {
+            operands: DirectOperands::Both,
+            prefetch: true,
+            otherwise: None,
+        },
         ..library
     };
     // Tile-multiple shapes: no workgroup tiles, no barriers in the k-loop.
@@ -122,7 +141,11 @@ fn operands_straight_from_memory_drop_their_tiles_and_barriers() {
     );
     // One operand from memory: the other's tile stays.
     let wgsl = TensorCores {
-        direct: [true, false],
+        k_loop: KLoop::Direct {
+            operands: DirectOperands::A,
+            prefetch: true,
+            otherwise: None,
+        },
         ..library
     }
     .wgsl([512, 256, 128])
@@ -156,19 +179,29 @@ fn the_library_loads_a_from_memory_where_its_tiles_fit_and_falls_back_elsewhere(
     }
 }
 
-/// The workgroup tile `[BM, BN]` of the kernel of `[m, n, k]`: `tc`'s, or its fallback's
-/// where an operand that `tc` reads straight from memory has tiles crossing the matrix's
-/// edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the WGSL).
+/// The workgroup tile `[BM, BN]` of the kernel of `[m, n, k]`: `tc`'s, or what runs
+/// otherwise where an operand that `tc` reads straight from memory has tiles crossing the
+/// matrix's edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the
+/// WGSL).
 fn tile(tc: &TensorCores, [m, n, k]: [usize; 3]) -> [usize; 2] {
     let (&[bm, bk], &[_, bn]) = (tc.a_tile.shape().as_slice(), tc.b_tile.shape().as_slice()) else {
         panic!("GEMM tiles have two coordinates");
     };
-    let direct = [
-        tc.direct[0] && m.is_multiple_of(bm) && k.is_multiple_of(bk),
-        tc.direct[1] && k.is_multiple_of(bk) && n.is_multiple_of(bn),
-    ];
-    match tc.fallback {
-        Some(fallback) if direct != tc.direct => tile(fallback, [m, n, k]),
+    let a_fits = m.is_multiple_of(bm) && k.is_multiple_of(bk);
+    let b_fits = k.is_multiple_of(bk) && n.is_multiple_of(bn);
+    match tc.k_loop {
+        KLoop::Direct {
+            operands,
+            otherwise: Some(otherwise),
+            ..
+        } if !match operands {
+            DirectOperands::A => a_fits,
+            DirectOperands::B => b_fits,
+            DirectOperands::Both => a_fits && b_fits,
+        } =>
+        {
+            tile(otherwise, [m, n, k])
+        }
         _ => [bm, bn],
     }
 }
@@ -256,7 +289,10 @@ fn every_tensor_core_variant_computes_the_gemm_on_the_cpu_evaluator() {
                      {sum} (bound {bound:e})",
                     tc.a_tile.name,
                     tc.accumulate,
-                    tc.direct,
+                    match tc.k_loop {
+                        KLoop::Direct { operands, .. } => Some(operands),
+                        _ => None,
+                    },
                     at / n,
                     at % n
                 );

@@ -27,8 +27,8 @@
 use std::time::Duration;
 use swizzle::gemm;
 use swizzle::gpu::{
-    Accumulate, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, Stored, TensorCores,
-    f16,
+    Accumulate, DirectOperands, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, KLoop,
+    Operands, Stored, TensorCores, f16,
 };
 use swizzle::raster::Raster;
 
@@ -145,6 +145,35 @@ mod stored;
 use swizzle_lab::tc_step1::{self, TC_A128};
 use swizzle_lab::tc_wide::{step9, step9_tiled};
 use swizzle_lab::{driver_stats, tc_cm2, tc_probe, tc_split, tc_stream};
+
+/// `operands` straight from memory, the others through their tiles at every shape (no
+/// other layouts to fall back to).
+fn from_memory(operands: DirectOperands, prefetch: bool) -> KLoop<'static> {
+    KLoop::Direct {
+        operands,
+        prefetch,
+        otherwise: None,
+    }
+}
+
+/// `tc` with its next step's loads issued after this step's multiply-adds (its fallback
+/// unchanged).
+fn without_prefetch(tc: TensorCores<'static>) -> TensorCores<'static> {
+    let k_loop = match tc.k_loop {
+        KLoop::Prefetched => KLoop::Plain,
+        KLoop::Direct {
+            operands,
+            otherwise,
+            ..
+        } => KLoop::Direct {
+            operands,
+            prefetch: false,
+            otherwise,
+        },
+        other => other,
+    };
+    TensorCores { k_loop, ..tc }
+}
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -584,7 +613,7 @@ fn main() -> Result<(), GpuError> {
         for n in [4096, 8192] {
             // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
             let step3 = TensorCores {
-                prefetch: false,
+                k_loop: KLoop::Plain,
                 ..gemm::tensor_cores_tiled()
             };
             let wgsl = step3.wgsl([n, n, n])?;
@@ -629,22 +658,20 @@ fn main() -> Result<(), GpuError> {
     let library = gemm::tensor_cores_tiled();
     let step1 = tc_step1::step1();
     let step2 = TensorCores {
-        prefetch: false,
         a_tile: &TC_A128,
         c_stage: &TC_C4,
         a_loads: TcALoads128::THREAD_VALUES,
         b_loads: TcBLoads128::THREAD_VALUES,
         fragments: TcFragments4::THREAD_VALUES,
-        double_buffer: true,
+        k_loop: KLoop::DoubleBuffered,
         ..library
     };
     let step4 = TensorCores {
-        prefetch: false,
         a_tile: &TC_A16,
         b_tile: &TC_B16,
         a_loads: TcALoads16::THREAD_VALUES,
         b_loads: TcBLoads16::THREAD_VALUES,
-        double_buffer: true,
+        k_loop: KLoop::DoubleBuffered,
         ..library
     };
     let step7 = TensorCores {
@@ -655,7 +682,6 @@ fn main() -> Result<(), GpuError> {
         ..library
     };
     let step8 = gemm::tensor_cores();
-    let both = [true, true];
     // The fragment kernels: without workgroup-scope matrices, which run instead where the
     // device has them (variant 10).
     let tc = |label, tensor_cores: TensorCores<'static>| {
@@ -754,7 +780,7 @@ fn main() -> Result<(), GpuError> {
         tc(
             "1b: step 1, one buffer",
             TensorCores {
-                double_buffer: false,
+                k_loop: KLoop::Plain,
                 ..step1
             },
         ),
@@ -777,7 +803,7 @@ fn main() -> Result<(), GpuError> {
             "3b: step 3, grouped order (8)",
             TensorCores {
                 order: Raster::Grouped(8),
-                prefetch: false,
+                k_loop: KLoop::Plain,
                 ..library
             },
         ),
@@ -789,99 +815,91 @@ fn main() -> Result<(), GpuError> {
         tc(
             "5b: step 1b (128×128, one buffer), loads held in registers",
             TensorCores {
-                double_buffer: false,
-                prefetch: true,
+                k_loop: KLoop::Prefetched,
                 ..step1
             },
         ),
         tc(
             "6: step 5 with A and B straight from memory (no tiles, no barriers)",
             TensorCores {
-                direct: both,
-                prefetch: false,
+                k_loop: from_memory(DirectOperands::Both, false),
                 ..library
             },
         ),
         tc(
             "6p: step 6, the next step's fragments loaded before this step's multiply-adds",
             TensorCores {
-                direct: both,
-                prefetch: true,
+                k_loop: from_memory(DirectOperands::Both, true),
                 ..library
             },
         ),
         tc(
             "6q: step 6p with 16 of k per step",
             TensorCores {
-                direct: both,
-                prefetch: true,
+                k_loop: from_memory(DirectOperands::Both, true),
                 ..step4
             },
         ),
         tc(
             "6a: step 5 with A from memory, B's tile",
             TensorCores {
-                direct: [true, false],
+                k_loop: from_memory(DirectOperands::A, true),
                 ..library
             },
         ),
         tc(
             "6b: step 5 with B from memory, A's tile",
             TensorCores {
-                direct: [false, true],
+                k_loop: from_memory(DirectOperands::B, true),
                 ..library
             },
         ),
         tc(
             "6c: step 2 (4 subgroups × 4×4, 128×128) from memory, fragments prefetched",
             TensorCores {
-                direct: both,
-                prefetch: true,
+                k_loop: from_memory(DirectOperands::Both, true),
                 ..step2
             },
         ),
         tc(
             "6d: step 1 (8 subgroups × 4×2, 128×128) from memory, fragments prefetched",
             TensorCores {
-                direct: both,
-                prefetch: true,
+                k_loop: from_memory(DirectOperands::Both, true),
                 ..step1
             },
         ),
         tc(
             "7: step 6 with 64 of k per step",
             TensorCores {
-                direct: both,
-                prefetch: false,
+                k_loop: from_memory(DirectOperands::Both, false),
                 ..step7
             },
         ),
         tc(
             "7a: step 6a with 64 of k per step (B's tile 64×128)",
             TensorCores {
-                direct: [true, false],
+                k_loop: from_memory(DirectOperands::A, true),
                 ..step7
             },
         ),
         tc(
             "7b: step 6b with 64 of k per step (A's tile 256×64)",
             TensorCores {
-                direct: [false, true],
+                k_loop: from_memory(DirectOperands::B, true),
                 ..step7
             },
         ),
         tc(
             "7c: step 7a, B's copies not held in registers",
             TensorCores {
-                direct: [true, false],
-                prefetch: false,
+                k_loop: from_memory(DirectOperands::A, false),
                 ..step7
             },
         ),
         tc(
             "7d: step 7a, grouped order (8)",
             TensorCores {
-                direct: [true, false],
+                k_loop: from_memory(DirectOperands::A, true),
                 order: Raster::Grouped(8),
                 ..step7
             },
@@ -892,10 +910,7 @@ fn main() -> Result<(), GpuError> {
         ),
         tc(
             "8b: step 8, B's copies not held in registers",
-            TensorCores {
-                prefetch: false,
-                ..step8
-            },
+            without_prefetch(step8),
         ),
         tc(
             "9: step 8, B's copies in 16-byte moves (mat2x4<f16> from memory)",
@@ -903,15 +918,12 @@ fn main() -> Result<(), GpuError> {
         ),
         tc(
             "9b: step 9, B's copies not held in registers",
-            TensorCores {
-                prefetch: false,
-                ..step9()
-            },
+            without_prefetch(step9()),
         ),
         tc(
             "9s: step 7a (B's tile 64×128), B's copies in 16-byte moves",
             TensorCores {
-                direct: [true, false],
+                k_loop: from_memory(DirectOperands::A, true),
                 b_loads: TcBLoads64Wide::THREAD_VALUES,
                 ..step7
             },

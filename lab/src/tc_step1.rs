@@ -2,7 +2,7 @@
 //! double-buffered), in one place for the bench that measures it (`tensor_designs`) and
 //! the test that validates its WGSL (`designs`).
 
-use swizzle::gpu::TensorCores;
+use swizzle::gpu::{KLoop, TensorCores};
 
 swizzle::layout! {
     /// Design step 1 (the first version): a 128 × 128 tile of C, eight subgroups (2 × 4)
@@ -34,14 +34,13 @@ swizzle::layout! {
 pub static TC_A128: swizzle::ir::Descriptor = TcA128::DESCRIPTOR;
 
 /// Step 1 over the library's tiled layouts: A's 128-row tile and its loads, eight
-/// subgroups of 4 × 2 fragments, double-buffered, without prefetch.
+/// subgroups of 4 × 2 fragments, double-buffered.
 pub fn step1() -> TensorCores<'static> {
     TensorCores {
-        prefetch: false,
         a_tile: &TC_A128,
         a_loads: TcALoads1::THREAD_VALUES,
         fragments: TcFragments1::THREAD_VALUES,
-        double_buffer: true,
+        k_loop: KLoop::DoubleBuffered,
         ..swizzle::gemm::tensor_cores_tiled()
     }
 }

@@ -6,7 +6,7 @@
 //! workgroup-scope designs (`tc_cm2`) on the SPIR-V interpreter.
 
 use half::f16;
-use swizzle::gpu::{Accumulate, TensorCores};
+use swizzle::gpu::{Accumulate, DirectOperands, KLoop, TensorCores};
 use swizzle_lab::{tc_cm2, tc_split, tc_step1, tc_stream, tc_wide};
 
 #[path = "../../tests/common/spirv_eval.rs"]
@@ -80,19 +80,29 @@ fn the_designs_validate_with_cooperative_matrices() {
     }
 }
 
-/// The workgroup tile `[BM, BN]` of the kernel of `[m, n, k]`: `tc`'s, or its fallback's
-/// where an operand that `tc` reads straight from memory has tiles crossing the matrix's
-/// edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the WGSL).
+/// The workgroup tile `[BM, BN]` of the kernel of `[m, n, k]`: `tc`'s, or what runs
+/// otherwise where an operand that `tc` reads straight from memory has tiles crossing the
+/// matrix's edge (as `TensorCores::wgsl` chooses; [`evaluate`] checks the grid against the
+/// WGSL).
 fn tile(tc: &TensorCores, [m, n, k]: [usize; 3]) -> [usize; 2] {
     let (&[bm, bk], &[_, bn]) = (tc.a_tile.shape().as_slice(), tc.b_tile.shape().as_slice()) else {
         panic!("GEMM tiles have two coordinates");
     };
-    let direct = [
-        tc.direct[0] && m.is_multiple_of(bm) && k.is_multiple_of(bk),
-        tc.direct[1] && k.is_multiple_of(bk) && n.is_multiple_of(bn),
-    ];
-    match tc.fallback {
-        Some(fallback) if direct != tc.direct => tile(fallback, [m, n, k]),
+    let a_fits = m.is_multiple_of(bm) && k.is_multiple_of(bk);
+    let b_fits = k.is_multiple_of(bk) && n.is_multiple_of(bn);
+    match tc.k_loop {
+        KLoop::Direct {
+            operands,
+            otherwise: Some(otherwise),
+            ..
+        } if !match operands {
+            DirectOperands::A => a_fits,
+            DirectOperands::B => b_fits,
+            DirectOperands::Both => a_fits && b_fits,
+        } =>
+        {
+            tile(otherwise, [m, n, k])
+        }
         _ => [bm, bn],
     }
 }
@@ -183,7 +193,10 @@ fn every_design_computes_the_gemm_on_the_cpu_evaluator() {
                      {sum} (bound {bound:e})",
                     tc.a_tile.name,
                     tc.accumulate,
-                    tc.direct,
+                    match tc.k_loop {
+                        KLoop::Direct { operands, .. } => Some(operands),
+                        _ => None,
+                    },
                     at / n,
                     at % n
                 );

@@ -316,14 +316,14 @@
 //! - **the copies** `TcALoads`, `TcBLoads`: thread-value layouts of 256 threads moving
 //!   `vec4<f16>`s, printed by the same tiled-copy generator as every copy (unguarded inside
 //!   the matrices, zeros past their edges), with their analysis in `kernel.loads`; with
-//!   `prefetch` each is split into a fetch into registers, issued before the previous
-//!   step's multiply-adds, and a put into the tile;
-//! - **operands straight from memory** (`TensorCores::direct`, the library's default for
-//!   A): a subgroup `coopLoadT`s its fragments of A from the storage buffer at the rows the
+//!   `KLoop::Prefetched` each is split into a fetch into registers, issued before the
+//!   previous step's multiply-adds, and a put into the tile;
+//! - **operands straight from memory** (`KLoop::Direct`, the library's default for A): a
+//!   subgroup `coopLoadT`s its fragments of A from the storage buffer at the rows the
 //!   fragment map gives it (`at.x · 256 + 16 · fr`, pitch `k`), with no tile, copy or
 //!   barrier for A; B goes through `TcBDeep`, 128 × 128 f16, so one barrier pair covers 128
 //!   of k. Taken where A's tiles never cross its edge (`m` a multiple of 256, `k` of 128);
-//!   elsewhere `TensorCores::fallback`, the tiled design (`tensor_cores_tiled()`, both
+//!   elsewhere its `otherwise`, the tiled design (`tensor_cores_tiled()`, both
 //!   operands through `TcA`/`TcB` at 32 of k) runs. Without A's copies it runs faster than
 //!   the tiled design, yet far below cuBLAS HGEMM; with both operands from memory it is no
 //!   faster, for the limit is the loads in flight per step ([BENCHMARKS.md], "Tensor-core

@@ -58,7 +58,7 @@ impl Gpu {
                 // matrices, and the only shaders that use them are the tensor-core GEMM's
                 // (`tensor.rs`): naga validates each first; every cooperative load or store
                 // reads or writes 16 rows of 16 elements either in a fixed-size workgroup
-                // array, at an offset its layout keeps in range, or (`TensorCores::direct`)
+                // array, at an offset its layout keeps in range, or (`KLoop::Direct`)
                 // in an operand's storage buffer, only for shapes whose fragments never cross
                 // the matrix's edge, in buffers whose lengths `GemmKernel::run` checks; so
                 // do the GEMM's on workgroup-scope matrices (`workgroup.rs`), through tensor

@@ -68,8 +68,8 @@ pub use copy::{BoundsChecks, Kernel, MapKernel};
 pub use device::Gpu;
 pub use dispatch::{Dispatch, WARM_UP};
 pub use error::GpuError;
+pub use gemm::{DirectOperands, KLoop, TensorCores, WorkgroupMatrices};
 pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
-pub use gemm::{TensorCores, WorkgroupMatrices};
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 pub use half::f16;
 pub use layout::GpuLayout;

@@ -12,7 +12,7 @@ mod tensor;
 mod workgroup;
 
 pub use kernel::{GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
-pub use tensor::TensorCores;
+pub use tensor::{DirectOperands, KLoop, TensorCores};
 pub use workgroup::WorkgroupMatrices;
 
 use super::batch::Pipeline;

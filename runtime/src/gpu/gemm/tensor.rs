@@ -19,9 +19,10 @@
 //!   `[subgroup, r, c]`), read back by a thread-value layout of the subgroup's lanes and
 //!   written to C's rows as `vec4`s, guarded at the edges.
 //!
-//! What is written by hand: the k-loop (double-buffered where asked: two copies of each
-//! tile, the next step's copies issued before this step's multiply-adds, one barrier per
-//! step), the cooperative loads and multiply-adds, and the guards.
+//! What is written by hand: the k-loop (the design [`KLoop`] names: plain, prefetched,
+//! double-buffered — two copies of each tile, the next step's copies issued before this
+//! step's multiply-adds, one barrier per step — or operands straight from memory), the
+//! cooperative loads and multiply-adds, and the guards.
 
 use super::kernel::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
@@ -66,24 +67,11 @@ pub struct TensorCores<'d> {
     pub c_stores: ThreadValues<'d>,
     /// Which tile of C each workgroup computes.
     pub order: Raster,
-    /// Two copies of each tile: the next step's loads go into one while the tensor cores
-    /// read the other.
-    pub double_buffer: bool,
-    /// With one buffer: each step's copies split in two, the next step's loads from memory
-    /// into registers issued before this step's multiply-adds and stored into the tiles at
-    /// the top of the next step, so that their latency hides behind the tensor cores. Taken
-    /// only where every move of both copies is a whole `vec4` (else the plain copies run).
-    pub prefetch: bool,
+    /// How the k-loop moves the operands: through tiles (one copy or two) or straight from
+    /// memory.
+    pub k_loop: KLoop<'d>,
     /// The multiply-adds' accumulator type (C is f32 either way).
     pub accumulate: Accumulate,
-    /// For A and for B: load the fragments with `coopLoadT` straight from the storage
-    /// buffer, at the rows and columns the fragment map gives each subgroup, without a tile,
-    /// copies or barriers for that operand (the caches share what the subgroups reuse).
-    /// Taken where the operand's tiles never cross the matrix's edge (A: `m` and `k`
-    /// multiples of `BM` and `BK`; B: `k` and `n` of `BK` and `BN`), else the tile; the
-    /// tile's layout still gives `BK`, the k of one step. Double-buffering is off where
-    /// either is taken.
-    pub direct: [bool; 2],
     /// The GEMM on workgroup-scope cooperative matrices (`VK_NV_cooperative_matrix2`),
     /// which runs instead of the fragment kernel wherever the device has them (any shape,
     /// either storage order, f32 sums or f16 where the driver lists them); `None`: the
@@ -94,30 +82,107 @@ pub struct TensorCores<'d> {
     /// [`GpuError::Unsupported`](super::GpuError::Unsupported) from `gemm_kernel` on every
     /// device.
     pub workgroup: Option<WorkgroupMatrices>,
-    /// The layouts for the shapes where an operand asked `direct` goes through its tile
-    /// (its tiles would cross the matrix's edge): the library's deep tiles fit workgroup
-    /// memory only while A has none.
-    pub fallback: Option<&'d TensorCores<'d>>,
 }
 
-/// The layouts that run `[m, n, k]`: `tc`, or its fallback where an operand that `tc` asks
-/// from memory cannot be (`tc` itself where it has no fallback or its tiles are malformed).
-fn resolve<'a>(tc: &'a TensorCores<'a>, shape: [usize; 3]) -> &'a TensorCores<'a> {
-    match (tc.fallback, tile_shape(tc)) {
-        (Some(fallback), Ok(tile)) if direct_operands(tc, shape, tile) != tc.direct => {
-            resolve(fallback, shape)
+/// How the tensor-core GEMM's k-loop moves A and B (one design per
+/// [`TensorCores`]): through workgroup tiles, the copies before the multiply-adds, split
+/// around them or into a second copy of each tile, or some operands straight from memory.
+#[derive(Clone, Copy, Debug)]
+pub enum KLoop<'d> {
+    /// One copy of each tile: each step's copies, a barrier, its multiply-adds, a barrier.
+    Plain,
+    /// One copy of each tile, each step's copies split in two: the next step's loads from
+    /// memory into registers issued before this step's multiply-adds and stored into the
+    /// tiles at the top of the next step, so that their latency hides behind the tensor
+    /// cores. Taken only where every move of both copies is a whole `vec4` (else
+    /// [`KLoop::Plain`] runs).
+    Prefetched,
+    /// Two copies of each tile: the next step's copies go into one while the tensor cores
+    /// read the other.
+    DoubleBuffered,
+    /// The fragments of `operands` loaded with `coopLoadT` straight from the storage buffer,
+    /// at the rows and columns the fragment map gives each subgroup, without a tile, copies
+    /// or barriers for them (the caches share what the subgroups reuse); their tiles'
+    /// layouts still give the tile's shape, and so `BK`, the k of one step. Taken where the
+    /// operands' tiles never cross the matrix's edge (A: `m` and `k` multiples of `BM` and
+    /// `BK`; B: `k` and `n` of `BK` and `BN`).
+    Direct {
+        /// Which operands come from memory.
+        operands: DirectOperands,
+        /// The next step's loads issued before this step's multiply-adds: the fragments
+        /// into registers where both operands come from memory, else the tiled operand's
+        /// copies split as in [`KLoop::Prefetched`].
+        prefetch: bool,
+        /// The layouts for the shapes where an operand of `operands` cannot come from
+        /// memory (the library's deep tiles fit workgroup memory only while A has none);
+        /// `None`: these layouts, that operand through its tile.
+        otherwise: Option<&'d TensorCores<'d>>,
+    },
+}
+
+/// Which operands [`KLoop::Direct`] loads straight from memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectOperands {
+    /// A's fragments; B through its tile.
+    A,
+    /// B's fragments; A through its tile.
+    B,
+    /// Both: no tiles, copies or barriers in the k-loop.
+    Both,
+}
+
+impl DirectOperands {
+    /// For A and for B: whether it comes from memory.
+    fn mask(self) -> [bool; 2] {
+        match self {
+            DirectOperands::A => [true, false],
+            DirectOperands::B => [false, true],
+            DirectOperands::Both => [true, true],
         }
+    }
+}
+
+impl KLoop<'_> {
+    /// For A and for B: whether it is asked straight from memory.
+    fn direct(&self) -> [bool; 2] {
+        match self {
+            KLoop::Direct { operands, .. } => operands.mask(),
+            _ => [false; 2],
+        }
+    }
+
+    /// Whether the next step's loads are issued before this step's multiply-adds.
+    fn prefetch(&self) -> bool {
+        matches!(
+            self,
+            KLoop::Prefetched | KLoop::Direct { prefetch: true, .. }
+        )
+    }
+}
+
+/// The layouts that run `[m, n, k]`: `tc`, or what runs otherwise where an operand that `tc`
+/// asks from memory cannot be (`tc` itself where it names none or its tiles are malformed).
+fn resolve<'a>(tc: &'a TensorCores<'a>, shape: [usize; 3]) -> &'a TensorCores<'a> {
+    match (tc.k_loop, tile_shape(tc)) {
+        (
+            KLoop::Direct {
+                otherwise: Some(otherwise),
+                ..
+            },
+            Ok(tile),
+        ) if direct_operands(tc, shape, tile) != tc.k_loop.direct() => resolve(otherwise, shape),
         _ => tc,
     }
 }
 
 /// Which operands the kernel of `[m, n, k]` loads straight from memory (see
-/// [`TensorCores::direct`]).
+/// [`KLoop::Direct`]).
 fn direct_operands(tc: &TensorCores, [m, n, k]: [usize; 3], [bm, bn, bk]: [usize; 3]) -> [bool; 2] {
     let whole = |len: usize, tile: usize| len.is_multiple_of(tile);
+    let [a, b] = tc.k_loop.direct();
     [
-        tc.direct[0] && whole(m, bm) && whole(k, bk),
-        tc.direct[1] && whole(k, bk) && whole(n, bn),
+        a && whole(m, bm) && whole(k, bk),
+        b && whole(k, bk) && whole(n, bn),
     ]
 }
 
@@ -254,7 +319,7 @@ impl Gpu {
                 [false, true] => ", B from memory",
                 [false, false] => "",
             },
-            match tc.double_buffer && direct == [false; 2] {
+            match double_buffered(tc) {
                 true => ", double-buffered",
                 false => "",
             },
@@ -347,11 +412,7 @@ fn tile_bytes(tc: &TensorCores, direct: [bool; 2]) -> usize {
         true => 0,
         false => tile.space().unwrap_or(0).div_ceil(4),
     };
-    let copies = if tc.double_buffer && direct == [false; 2] {
-        2
-    } else {
-        1
-    };
+    let copies = if double_buffered(tc) { 2 } else { 1 };
     let stage = match tc.accumulate {
         Accumulate::F32 => 16,
         Accumulate::F16 => 8,
@@ -465,19 +526,20 @@ impl Steps {
     /// The design for operands `direct` from memory, where `splits` holds each copy's
     /// registers (0: not split).
     fn of(tc: &TensorCores, direct: [bool; 2], splits: &[usize]) -> Steps {
-        match double_buffered(tc, direct) {
-            true => Steps::DoubleBuffered,
-            false if direct == [true; 2] && tc.prefetch => Steps::DirectPrefetched,
-            false if direct == [true; 2] => Steps::Direct,
-            false if tc.prefetch && splits.iter().all(|&r| r > 0) => Steps::Prefetched,
-            false => Steps::Plain,
+        let prefetch = tc.k_loop.prefetch();
+        match tc.k_loop {
+            KLoop::DoubleBuffered => Steps::DoubleBuffered,
+            _ if direct == [true; 2] && prefetch => Steps::DirectPrefetched,
+            _ if direct == [true; 2] => Steps::Direct,
+            _ if prefetch && splits.iter().all(|&r| r > 0) => Steps::Prefetched,
+            _ => Steps::Plain,
         }
     }
 }
 
-/// Whether the tiles are double-buffered: where asked and no operand comes from memory.
-fn double_buffered(tc: &TensorCores, direct: [bool; 2]) -> bool {
-    tc.double_buffer && direct == [false; 2]
+/// Whether the tiles are double-buffered (no operand comes from memory then).
+fn double_buffered(tc: &TensorCores) -> bool {
+    matches!(tc.k_loop, KLoop::DoubleBuffered)
 }
 
 /// One shape's module as it is written: the layouts, and what was checked and derived of
@@ -564,7 +626,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
 
     /// The tile buffers' suffixes: `0`, and `1` where double-buffered.
     fn buffers(&self) -> &'static [&'static str] {
-        match double_buffered(self.tc, self.direct) {
+        match double_buffered(self.tc) {
             true => &["0", "1"],
             false => &["0"],
         }
