@@ -186,9 +186,8 @@
 //! ## What `run` does
 //!
 //! `run` copies full tiles with the widest level this CPU runs that has generated rows for
-//! the element size that pay: the source registers they hold at once fit the level's
-//! registers (past them the rows would spill), and a tile's rows take fewer instructions
-//! than its runs; without one, through the straight-line tile where the macro emitted one,
+//! the element size and whose registers hold the tile's source registers (past them the rows
+//! would spill); without one, through the straight-line tile where the macro emitted one,
 //! else through the widest interpreted network whose controls stay in the L1 cache, else in
 //! runs. `K::route::<E>(options)` says which, and why, without copying: a `kernel::Route`
 //! whose `level` is the SIMD level, `tiles` what copies full tiles (`TileCopy::GeneratedRows`,

@@ -70,36 +70,6 @@ pub struct Network {
     pub steps: List<Step>,
 }
 
-impl Network {
-    /// The most source registers held at once when the stores run in order and each load
-    /// is held from the first store that reads it to the last: what straight-line code of
-    /// the network needs of the register file (a tile's loads can far outnumber it where
-    /// each store reads only nearby ones).
-    pub fn live_loads(&self) -> usize {
-        let mut spans = vec![(usize::MAX, 0); self.loads.len()];
-        for step in self.steps.iter() {
-            let (first, last) = &mut spans[step.load];
-            *first = (*first).min(step.store);
-            *last = (*last).max(step.store);
-        }
-        // +1 where a load's span starts, -1 after it ends, summed in store order.
-        let mut change = vec![0isize; self.stores.len() + 1];
-        for &(first, last) in spans.iter().filter(|(first, _)| *first != usize::MAX) {
-            change[first] += 1;
-            change[last + 1] -= 1;
-        }
-        let mut live = 0isize;
-        change
-            .iter()
-            .map(|delta| {
-                live += delta;
-                live
-            })
-            .max()
-            .map_or(0, |most| most.max(0) as usize)
-    }
-}
-
 /// Lanes of one destination register taken from one source register.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
@@ -308,46 +278,4 @@ fn network(
         stores: Cow::Owned(stores),
         steps: Cow::Owned(steps),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Network, Step};
-
-    /// A network of `stores` destination registers, each built by steps from the loads
-    /// listed for it.
-    fn network(loads: usize, stores: &[&[usize]]) -> Network {
-        let steps = stores
-            .iter()
-            .enumerate()
-            .flat_map(|(store, loads)| {
-                loads.iter().map(move |&load| Step {
-                    store,
-                    load,
-                    mask: 1,
-                    lanes: vec![0].into(),
-                })
-            })
-            .collect::<Vec<_>>();
-        Network {
-            lanes: 4,
-            loads: (0..loads).collect::<Vec<_>>().into(),
-            stores: (0..stores.len()).collect::<Vec<_>>().into(),
-            steps: steps.into(),
-        }
-    }
-
-    #[test]
-    fn live_loads_counts_the_loads_held_across_a_store() {
-        // Each store reads the two loads beside it: two at a time, however long the tile.
-        let local = network(5, &[&[0, 1], &[1, 2], &[2, 3], &[3, 4]]);
-        assert_eq!(local.live_loads(), 2);
-        // The first and the last store read load 0: it is held across every store between.
-        let spanning = network(4, &[&[0, 1], &[2], &[3], &[0]]);
-        assert_eq!(spanning.live_loads(), 2);
-        // A store that gathers from every load holds them all.
-        let gather = network(3, &[&[0, 1, 2]]);
-        assert_eq!(gather.live_loads(), 3);
-        assert_eq!(network(0, &[]).live_loads(), 0);
-    }
 }

@@ -3,8 +3,8 @@
 
 use super::route::{Reason, Route, TileCopy};
 use super::{
-    Element, Grid, KernelError, Level, Network, Options, Plan, Side, Stores, TileFn, cache,
-    network, options, simd,
+    Element, Grid, KernelError, Level, Options, Plan, Side, Stores, TileFn, cache, network,
+    options, simd,
 };
 
 /// What `layout!` generated for a kernel's full tiles of `E` (its hidden `K::code()`): the
@@ -41,15 +41,13 @@ impl<E: Element> GeneratedCode<E> {
     pub fn route(&self, plan: &Plan, options: Options) -> Result<Route, KernelError> {
         let has_rows =
             |level: Level| self.rows.bind(level).is_some() && level.network::<E>(plan).is_some();
-        // The cost model's part for generated rows: they pay where the registers the
-        // straight-line code holds at once fit the level's register file (past it, it
-        // spills), and where a tile's rows take fewer instructions than its runs.
+        // The cost model's part for generated rows: they pay where the tile's source
+        // registers fit the level's register file; past it, the straight-line code spills.
         let rows_pay = |level: Level| {
             has_rows(level)
-                && level.network::<E>(plan).is_some_and(|network| {
-                    network.live_loads() <= register_file(level)
-                        && row_instructions(level, network) < RUN_INSTRUCTIONS * plan.runs.len()
-                })
+                && level
+                    .network::<E>(plan)
+                    .is_some_and(|network| network.loads.len() <= register_file(level))
         };
         let (level, reason) = match options.level {
             Some(level) if !level.is_available() => return Err(KernelError::Unsupported(level)),
@@ -99,23 +97,6 @@ impl<E: Element> GeneratedCode<E> {
         self.route(plan, Options::default())
             .map_or(Level::Scalar, |route| route.level)
     }
-}
-
-/// A run's instructions in the straight-line tile: a load and a store.
-const RUN_INSTRUCTIONS: usize = 2;
-
-/// The instructions of one tile's generated rows at `level`: a load per source register, a
-/// store per destination register, and a permute per step, which AVX2 follows with a blend
-/// wherever the step adds to a register a previous step started (AVX-512 masks the permute,
-/// NEON's `tbx` keeps the lanes it does not write). A block-linear block's 16-byte runs make
-/// two steps a register at either width: AVX-512's rows then take half the instructions of
-/// the runs, AVX2's half again as many.
-fn row_instructions(level: Level, network: &Network) -> usize {
-    let blends = match level {
-        Level::Avx2 => network.steps.len() - network.stores.len(),
-        Level::Scalar | Level::Neon | Level::Avx512 => 0,
-    };
-    network.loads.len() + network.stores.len() + network.steps.len() + blends
 }
 
 /// Vector registers of a level: 32 for AVX-512 (`zmm0`–`zmm31`) and NEON, 16 for AVX2.

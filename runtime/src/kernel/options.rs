@@ -7,9 +7,8 @@ use std::num::NonZeroUsize;
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// How a copy runs. The default detects the level (the widest this CPU runs; for a kernel,
-/// by the cost model of [`Reason`](super::Reason): the widest with generated rows that fit
-/// the level's register file and take fewer instructions than the runs, else the
-/// straight-line tile, else the
+/// by the cost model of [`Reason`](super::Reason): the widest with generated rows whose
+/// source registers fit the level's register file, else the straight-line tile, else the
 /// widest network whose controls stay in L1, else runs) and splits destinations of 1 MiB
 /// and more across rayon's threads, band by band.
 ///

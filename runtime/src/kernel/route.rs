@@ -25,10 +25,9 @@ pub enum TileCopy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// The level was detected: the widest this CPU runs with generated rows for the
-    /// element size that pay: the source registers they hold at once fit the level's
-    /// register file (past it, the straight-line rows spill them to the stack), and a
-    /// tile's rows take fewer instructions than its runs (a block-linear block's AVX2 rows,
-    /// a blend after each permute, take more).
+    /// element size whose tile's source registers fit the level's register file (past
+    /// it, the straight-line rows spill their registers to the stack, and a 2048-word
+    /// block-linear tile's rows lose to its runs).
     WidestGenerated,
     /// The level was detected: no level this CPU runs has generated rows for the element
     /// size, and the kernel has a straight-line tile, which beats an interpreted network.
@@ -92,7 +91,7 @@ impl fmt::Display for Route {
             Reason::WidestGenerated => write!(
                 f,
                 "the widest level this CPU runs with generated rows for {size}-byte elements \
-                 that fit its register file and take fewer instructions than the runs"
+                 whose source registers fit its register file"
             )?,
             Reason::StraightLineFirst => write!(
                 f,
