@@ -488,8 +488,9 @@ proptest! {
     ) {
         let format = PS4_FORMATS[which].1;
         // Mips of whole blocks: for BCn, sizes of whole blocks at every level.
+        // Of texels: as many mips as the larger side halves, where that is fewer.
         let (width, height, mips) = match format.block().width {
-            1 => (width, height, mips),
+            1 => (width, height, mips.min(Surface::new(Platform::Ps4, width, height, format).max_mips())),
             side => (width.next_multiple_of(side << (mips - 1)), height.next_multiple_of(side << (mips - 1)), mips),
         };
         check_ps4(width, height, layers, mips, which);
@@ -611,8 +612,9 @@ fn check_shapes(
     }
 }
 
-/// Property-test surfaces of `platform` and a seed: sides 1 to 599, 1 to 7 mips, one of
-/// `formats`, 1 to 3 slices of depth or array layers.
+/// Property-test surfaces of `platform` and a seed: sides 1 to 599, 1 to 7 mips (as many as
+/// the largest side halves, where that is fewer), one of `formats`, 1 to 3 slices of depth
+/// or array layers.
 fn drawn_surfaces(
     platform: Platform,
     formats: &'static [Format],
@@ -621,12 +623,15 @@ fn drawn_surfaces(
     let slices = (1usize..4, any::<bool>());
     (sides, slices, 1usize..8, 0..formats.len()).prop_map(
         move |((width, height), (slices, three_d), mips, which)| {
-            let surface = Surface::new(platform, width, height, formats[which]).mips(mips);
+            let surface = Surface::new(platform, width, height, formats[which]);
             let surface = match three_d {
                 true => surface.depth(slices),
                 false => surface.layers(slices),
             };
-            (surface, which + width * height)
+            (
+                surface.mips(mips.min(surface.max_mips())),
+                which + width * height,
+            )
         },
     )
 }
@@ -852,6 +857,8 @@ proptest! {
         mips in 1usize..5,
         format in format_of(&D3D12_FORMATS),
     ) {
+        // As many mips as the larger side halves, where that is fewer.
+        let mips = mips.min(Surface::new(Platform::D3d12, width, height, format).max_mips());
         check_d3d12(width, height, layers, mips, format);
     }
 }
