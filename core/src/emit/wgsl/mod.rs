@@ -15,6 +15,7 @@ use crate::emit::function::{Condition, Function, Kind, LayoutFunctions, Stmt, Va
 use crate::ir::Descriptor;
 use std::collections::{HashMap, HashSet};
 
+pub mod expr;
 pub mod module;
 mod names;
 mod raster;

@@ -1,6 +1,7 @@
 //! A WGSL module built from its parts: declarations (bindings, workgroup arrays, constants),
 //! functions and one compute entry point, each function a [`Block`] of statements whose
-//! nesting (guards, `if`s, loops, scopes) is structure, not indentation written by hand.
+//! nesting (guards, `if`s, loops, scopes) is structure, not indentation written by hand, and
+//! whose expressions are [`Expr`](super::expr::Expr) values, not formatted strings.
 //! Every kernel of the runtime and every function the printers of this module emit goes
 //! through it, so that all of them are laid out alike: four spaces a level, one blank line
 //! between items, declarations of one kind together.
@@ -332,6 +333,11 @@ impl Block {
         self.line(format_args!("{place} = {value};"))
     }
 
+    /// `call;`: a function called for its effect (`stage(0u, loaded0);`).
+    pub fn call(&mut self, call: impl Display) -> &mut Block {
+        self.line(format_args!("{call};"))
+    }
+
     /// `return value;`
     pub fn ret(&mut self, value: impl Display) -> &mut Block {
         self.line(format_args!("return {value};"))
@@ -440,6 +446,14 @@ impl Block {
                 }
             }
         }
+    }
+}
+
+/// `array<element, len>`, or the runtime-sized `array<element>` where `len` is `None`.
+pub fn array(element: impl Display, len: Option<usize>) -> String {
+    match len {
+        Some(len) => format!("array<{element}, {len}>"),
+        None => format!("array<{element}>"),
     }
 }
 
