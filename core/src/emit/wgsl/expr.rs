@@ -250,7 +250,11 @@ impl Expr {
             true => self.text,
             false => format!("({})", self.text),
         };
-        let right = match op.takes(right.class, false) {
+        // WGSL reads `a < b >> 1u` as the template `a<b>` followed by `> 1u`: a `>` after
+        // `<` closes a template list unless parentheses hide it.
+        let template = matches!(op, Binary::Lt | Binary::Le)
+            && outside_brackets(&right.text).is_none_or(|outside| outside.contains('>'));
+        let right = match op.takes(right.class, false) && !template {
             true => right.text,
             false => format!("({})", right.text),
         };
@@ -272,21 +276,32 @@ impl Expr {
 /// Whether `text` reads as one primary expression: no space, and no operator character,
 /// outside brackets (`f(a + b)[i].x`, `vec4<u32>(1u)`, `12u`).
 fn is_primary(text: &str) -> bool {
-    let mut depth = 0usize;
+    let outside = outside_brackets(text);
+    let name = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    !text.is_empty() && outside.is_some_and(|outside| outside.chars().all(name))
+}
+
+/// The characters of `text` outside its brackets (`()`, `[]`, and a template's `<>`, which
+/// opens right after a name: `vec4<u32>`), or `None` where they do not balance.
+fn outside_brackets(text: &str) -> Option<String> {
+    let mut closers = Vec::new();
+    let mut outside = String::new();
     let mut previous = ' ';
     for c in text.chars() {
         match c {
-            '(' | '[' => depth += 1,
-            // `<` opens a template's list only right after a name: `vec4<u32>`.
-            '<' if previous.is_alphanumeric() || previous == '_' => depth += 1,
-            ')' | ']' | '>' if depth > 0 => depth -= 1,
-            _ if depth > 0 => {}
-            c if c.is_alphanumeric() || c == '_' || c == '.' => {}
-            _ => return false,
+            '(' => closers.push(')'),
+            '[' => closers.push(']'),
+            '<' if previous.is_alphanumeric() || previous == '_' => closers.push('>'),
+            c if closers.last() == Some(&c) => {
+                closers.pop();
+            }
+            ')' | ']' => return None,
+            c if closers.is_empty() => outside.push(c),
+            _ => {}
         }
         previous = c;
     }
-    depth == 0 && !text.is_empty()
+    closers.is_empty().then_some(outside)
 }
 
 impl Display for Expr {
@@ -397,6 +412,10 @@ mod tests {
             "(x < 4u && x < 4u) || x < 4u"
         );
         assert_eq!((x() << u(1)).lt(x()).to_string(), "x << 1u < x");
+        assert_eq!(x().lt(x() >> u(1)).to_string(), "x < (x >> 1u)");
+        let lane = call("vec4<u32>", [x()]).field("x");
+        assert_eq!(x().le(lane).to_string(), "x <= vec4<u32>(x).x");
+        assert_eq!(x().gt(x() >> u(1)).to_string(), "x > x >> 1u");
         assert_eq!((x() & u(1)).equals(u(0)).to_string(), "(x & 1u) == 0u");
         assert_eq!(
             x().lt(u(4)).equals(x().lt(u(5))).to_string(),
@@ -435,6 +454,7 @@ mod tests {
         );
         assert_eq!((Expr::text("a + b") * u(2)).to_string(), "(a + b) * 2u");
         assert_eq!((Expr::text("a<b") * u(2)).to_string(), "(a<b) * 2u");
+        assert_eq!((Expr::text("f(a > b)") * u(2)).to_string(), "f(a > b) * 2u");
         assert_eq!((u(2) * Expr::text("-a")).to_string(), "2u * (-a)");
         assert_eq!((Expr::text("a + b")).to_string(), "a + b");
     }
