@@ -66,6 +66,7 @@ swizzle::layout! {
         coords [y, x];
     }
     kernel PackBlock16 = pack(Block16);
+    kernel UnpackBlock16 = unpack(Block16);
 }
 
 /// A poison value no source element has.
@@ -165,6 +166,50 @@ fn morton_tiles_every_element_size() {
     morton_tiles::<u16>();
     morton_tiles::<u32>();
     morton_tiles::<u64>();
+}
+
+/// A block-linear block of 128 rows (`Block16`), whose rows of tiles are copied in passes
+/// of a few rows across all the row's tiles rather than tile by tile: packed and unpacked at
+/// every level against the interpreter, with one tile and several along a row, full and
+/// partial.
+fn tall_tiles<T: Poison>() {
+    use swizzle::kernel::{Frame, Side, copy_with};
+    for (y, x) in [
+        (128, 16),
+        (128, 64),
+        (300, 40),
+        (257, 49),
+        (129, 17),
+        (1, 1),
+    ] {
+        let layout = Block16::new(y, x).expect("fits");
+        let (extents, tiles) = (layout.extents(), layout.tiles());
+        let row_major = Side {
+            extents: &extents,
+            frame: Frame::RowMajor,
+        };
+        let tiled = Side {
+            extents: &extents,
+            frame: Frame::Tiles {
+                tiles: &tiles,
+                tile_space: Block16::TILE_SPACE,
+            },
+        };
+        round_trip::<T, _>(
+            &layout,
+            &Block16::DESCRIPTOR,
+            |level, src, dst| copy_with(level, PackBlock16::plan(), row_major, tiled, src, dst),
+            |level, src, dst| copy_with(level, UnpackBlock16::plan(), tiled, row_major, src, dst),
+        );
+    }
+}
+
+#[test]
+fn tall_tiles_every_element_size() {
+    tall_tiles::<u8>();
+    tall_tiles::<u16>();
+    tall_tiles::<u32>();
+    tall_tiles::<u64>();
 }
 
 #[test]

@@ -434,13 +434,17 @@ fn random_layout(
     (layout, extents)
 }
 
-/// Tiles of `2^rows × 2^cols` with `extra` elements around them; under Miri at most 4 × 16
-/// with 7 around, which still fills AVX2's registers with rows of words: Miri runs the
-/// parser, the planner and the interpreter (the oracle) as slowly as the copies it checks,
-/// and a 8 × 64 tile's plan alone took minutes there.
+/// Tiles of `2^rows × 2^cols` with `extra` elements around them; under Miri at most 64
+/// elements (4 × 16, which still fills AVX2's registers with rows of words, or 16 × 4, tall
+/// enough to be copied in passes of rows) with 7 around: Miri runs the parser, the planner
+/// and the interpreter (the oracle) as slowly as the copies it checks, and a 8 × 64 tile's
+/// plan alone took minutes there.
 fn sized(rows: u32, cols: u32, extra: (usize, usize)) -> (usize, usize, (usize, usize)) {
     let (rows, cols, extra) = match cfg!(miri) {
-        true => (rows.min(2), cols.min(4), (extra.0 % 8, extra.1 % 8)),
+        true => {
+            let rows = rows.min(4);
+            (rows, cols.min(6 - rows).min(4), (extra.0 % 8, extra.1 % 8))
+        }
         false => (rows, cols, extra),
     };
     (1 << rows, 1 << cols, extra)
@@ -459,12 +463,12 @@ struct Drawn {
 }
 
 prop_compose! {
-    /// A [`random_layout`] of every kind, 1 to 8 rows × 1 to 64 columns (powers of two),
+    /// A [`random_layout`] of every kind, 1 to 16 rows × 1 to 64 columns (powers of two),
     /// fixed-size or in a grid (always where `grid`) of up to `extra` more elements per
     /// coordinate; under Miri as [`sized`] caps them.
     fn drawn(grid: bool, extra: (usize, usize))(
         kind in 0usize..7,
-        rows in 0u32..4,
+        rows in 0u32..5,
         cols in 0u32..7,
         salt in 0usize..1000,
         tiled in any::<bool>().prop_map(move |tiled| tiled || grid),
