@@ -168,10 +168,9 @@ fn morton_tiles_every_element_size() {
     morton_tiles::<u64>();
 }
 
-/// A block-linear block of 128 rows (`Block16`), whose rows of tiles are copied in passes
-/// of a few rows across all the row's tiles rather than tile by tile: packed and unpacked at
-/// every level against the interpreter, with one tile and several along a row, full and
-/// partial.
+/// A block-linear block of 128 rows (`Block16`), too tall for any level's registers: packed
+/// and unpacked at every level against the interpreter, with one tile and several along a
+/// row, full and partial.
 fn tall_tiles<T: Poison>() {
     use swizzle::kernel::{Frame, Side, copy_with};
     for (y, x) in [

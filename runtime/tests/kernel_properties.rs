@@ -435,10 +435,10 @@ fn random_layout(
 }
 
 /// Tiles of `2^rows × 2^cols` with `extra` elements around them; under Miri at most 64
-/// elements (4 × 16, which still fills AVX2's registers with rows of words, or 16 × 4, tall
-/// enough to be copied in passes of rows) with 7 around: Miri runs the parser, the planner
-/// and the interpreter (the oracle) as slowly as the copies it checks, and a 8 × 64 tile's
-/// plan alone took minutes there.
+/// elements (4 × 16, which still fills AVX2's registers with rows of words, or a tall
+/// 16 × 4) with 7 around: Miri runs the parser, the planner and the interpreter (the
+/// oracle) as slowly as the copies it checks, and a 8 × 64 tile's plan alone took minutes
+/// there.
 fn sized(rows: u32, cols: u32, extra: (usize, usize)) -> (usize, usize, (usize, usize)) {
     let (rows, cols, extra) = match cfg!(miri) {
         true => {

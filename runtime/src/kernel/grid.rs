@@ -69,10 +69,6 @@ pub struct Grid<'p> {
     reach: [usize; 2],
     /// The length every run has, where they all have one (swizzled tiles' runs do).
     run_len: Option<usize>,
-    /// Where a tile is taller than [`ROWS_PER_PASS`] rows of a row-major side: the runs,
-    /// sorted by that side's row, cut into passes of that many rows each. A row of such
-    /// tiles is copied pass by pass across all its tiles, not tile by tile.
-    passes: Vec<Range<usize>>,
     /// The coordinate whose bands of tiles go to threads: the destination's outermost.
     split: usize,
     /// The coordinate rows of tiles run along (for the networks): the last one, unless it
@@ -144,8 +140,6 @@ impl<'p> Grid<'p> {
         ];
         let run_len = runs.first().map(|run: &Placed| run.len);
         let run_len = run_len.filter(|&len| runs.iter().all(|run| run.len == len));
-        let mut runs = runs;
-        let passes = passes(&mut runs, &coords, tile, [&from, &to]);
         let split = to.outermost(&extents);
         let last = rank - 1;
         let axis = match (split == last, last.checked_sub(1)) {
@@ -163,7 +157,6 @@ impl<'p> Grid<'p> {
             coords,
             reach,
             run_len,
-            passes,
             split,
             axis,
         })
@@ -286,19 +279,9 @@ impl<'p> Grid<'p> {
         let networked = equally_spaced
             && tiles.count > 0
             && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
-        // Full tiles go through the straight-line tile where there is one, else pass by
-        // pass where they are tall.
+        let first = if networked { full_end } else { row.start };
+        // Full tiles go through the straight-line tile where there is one.
         let tile_fn = tile_fn.filter(|_| self.runs_are_contiguous());
-        let passed = !networked
-            && tile_fn.is_none()
-            && equally_spaced
-            && tiles.count > 1
-            && self.copy_passes(src, dst, tiles);
-        let first = if networked || passed {
-            full_end
-        } else {
-            row.start
-        };
         for g in first..row.end {
             place[axis] = g;
             let [from, to] = match equally_spaced {
@@ -343,71 +326,25 @@ impl<'p> Grid<'p> {
             // which lie inside `src` and `dst` (checked just above).
             unsafe {
                 let (src, dst) = (src.as_ptr().add(from), dst.as_mut_ptr().add(to));
-                self.copy_placed(&self.runs, src, dst);
-            }
-        } else {
-            self.copy_inside(place, src, from, dst, to);
-        }
-    }
-
-    /// The full, equally spaced `tiles` pass by pass ([`Grid::passes`]): each pass's runs in
-    /// every tile, then the next pass's. A tile of many rows copied whole reads (or writes)
-    /// as many rows of the row-major side at once, more streams than the hardware
-    /// prefetches; a pass keeps them to [`ROWS_PER_PASS`], while the layout side of the
-    /// row of tiles stays in the cache between passes. `false`, copying nothing, where the
-    /// tiles are not tall or a tile would reach past a buffer (never for a checked grid).
-    fn copy_passes<E: Element>(&self, src: &[E], dst: &mut [E], tiles: Tiles) -> bool {
-        let last = tiles.count - 1;
-        let fits = |start: usize, step: usize, reach: usize, len: usize| {
-            step.checked_mul(last)
-                .and_then(|offset| offset.checked_add(start))
-                .and_then(|last_start| last_start.checked_add(reach))
-                .is_some_and(|end| end <= len)
-        };
-        if self.passes.is_empty()
-            || !self.runs_are_contiguous()
-            || !fits(tiles.from, tiles.from_step, self.reach[0], src.len())
-            || !fits(tiles.to, tiles.to_step, self.reach[1], dst.len())
-        {
-            return false;
-        }
-        for pass in &self.passes {
-            let runs = &self.runs[pass.clone()];
-            for i in 0..tiles.count {
-                // SAFETY: every run of a full tile ends at most `reach` past the tile's
-                // starts, and the last of these equally spaced tiles, the furthest, ends
-                // inside `src` and `dst` (checked above).
-                unsafe {
-                    let src = src.as_ptr().add(tiles.from + i * tiles.from_step);
-                    let dst = dst.as_mut_ptr().add(tiles.to + i * tiles.to_step);
-                    self.copy_placed(runs, src, dst);
-                }
-            }
-        }
-        true
-    }
-
-    /// `runs` of a full tile from the tile at `src` to the tile at `dst`.
-    ///
-    /// # Safety
-    /// Every run lies inside the source buffer past `src` and inside the destination
-    /// buffer past `dst`, and the two buffers do not overlap.
-    #[inline(always)]
-    unsafe fn copy_placed<E: Element>(&self, runs: &[Placed], src: *const E, dst: *mut E) {
-        // SAFETY: the caller's contract, for each run.
-        unsafe {
-            match self.run_len {
-                Some(1) => copy_fixed::<E, 1>(runs, src, dst),
-                Some(2) => copy_fixed::<E, 2>(runs, src, dst),
-                Some(4) => copy_fixed::<E, 4>(runs, src, dst),
-                Some(8) => copy_fixed::<E, 8>(runs, src, dst),
-                Some(16) => copy_fixed::<E, 16>(runs, src, dst),
-                _ => {
-                    for run in runs {
-                        std::ptr::copy_nonoverlapping(src.add(run.from), dst.add(run.to), run.len);
+                match self.run_len {
+                    Some(1) => copy_fixed::<E, 1>(&self.runs, src, dst),
+                    Some(2) => copy_fixed::<E, 2>(&self.runs, src, dst),
+                    Some(4) => copy_fixed::<E, 4>(&self.runs, src, dst),
+                    Some(8) => copy_fixed::<E, 8>(&self.runs, src, dst),
+                    Some(16) => copy_fixed::<E, 16>(&self.runs, src, dst),
+                    _ => {
+                        for run in &self.runs {
+                            std::ptr::copy_nonoverlapping(
+                                src.add(run.from),
+                                dst.add(run.to),
+                                run.len,
+                            );
+                        }
                     }
                 }
             }
+        } else {
+            self.copy_inside(place, src, from, dst, to);
         }
     }
 
@@ -659,46 +596,6 @@ impl Buffer {
         }
         result
     }
-}
-
-/// Rows of a row-major side that a pass of a tall tile's copy covers ([`Grid::passes`]):
-/// the rows of a Tegra GOB, the block-linear tile the texture platforms copy at the speed
-/// of memory.
-const ROWS_PER_PASS: usize = 8;
-
-/// The passes of a copy whose one side is row-major (an array or a view) and whose tiles
-/// have more than [`ROWS_PER_PASS`] rows there: `runs` sorted by their row on that side
-/// (the tile-local coordinates but the last, row-major), cut every `ROWS_PER_PASS` rows.
-/// None otherwise: tile-to-tile copies, and tiles short enough to copy whole.
-fn passes(
-    runs: &mut [Placed],
-    coords: &[usize],
-    tile: &[usize],
-    [from, to]: [&Buffer; 2],
-) -> Vec<Range<usize>> {
-    let Some((_, outer)) = tile.split_last() else {
-        return Vec::new();
-    };
-    let rows: usize = outer.iter().product();
-    if from.per_element == to.per_element || rows <= ROWS_PER_PASS {
-        return Vec::new();
-    }
-    let rank = tile.len();
-    let row = |run: &Placed| {
-        let coord = &coords[run.coord..run.coord + rank - 1];
-        coord.iter().zip(outer).fold(0, |row, (c, t)| row * t + c)
-    };
-    runs.sort_by_key(|run| (row(run) / ROWS_PER_PASS, run.from, run.to));
-    let mut passes: Vec<Range<usize>> = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
-        match passes.last_mut() {
-            Some(pass) if row(&runs[pass.start]) / ROWS_PER_PASS == row(run) / ROWS_PER_PASS => {
-                pass.end = i + 1;
-            }
-            _ => passes.push(i..i + 1),
-        }
-    }
-    passes
 }
 
 /// The runs of a full tile, each `N` elements, from the tile at `src` to the tile at `dst`:
