@@ -56,8 +56,21 @@ type Runner = dyn Fn(Options, &[u32], &mut [u32]) -> Result<(), KernelError>;
 /// The route a kernel takes with some options.
 type Router = dyn Fn(Options) -> Result<Route, KernelError>;
 
+/// A kernel's generated forms over elements of `$element`: `u32` (the typed `run_with`), or
+/// `[u8; 4]`, the byte forms (`run_bytes_with` over the image's bytes as 4-byte elements, the
+/// pixels of a file format), which must run as fast as the typed ones.
 macro_rules! tiled {
-    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
+    (@run u32, $kernel:ident, $layout:expr, $options:expr, $src:expr, $dst:expr) => {
+        $kernel::run_with($layout, $options, $src, $dst)
+    };
+    (@run [u8; 4], $kernel:ident, $layout:expr, $options:expr, $src:expr, $dst:expr) => {{
+        let (src, dst) = (bytemuck::cast_slice($src), bytemuck::cast_slice_mut($dst));
+        $kernel::run_bytes_with($layout, $options, 4, src, dst)
+    }};
+    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {
+        tiled!($name as u32, $layout, $pack, $unpack, $side)
+    };
+    ($name:literal as $element:tt, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
         let layout = $layout::new($side, $side).expect("fits");
         let unpack_layout = layout.clone();
         Tiled {
@@ -67,14 +80,14 @@ macro_rules! tiled {
             pack: $pack::plan().clone(),
             descriptor: $layout::DESCRIPTOR,
             routes: [
-                Box::new(|options| $pack::route::<u32>(options)),
-                Box::new(|options| $unpack::route::<u32>(options)),
+                Box::new(|options| $pack::route::<$element>(options)),
+                Box::new(|options| $unpack::route::<$element>(options)),
             ],
             run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
-                $pack::run_with(&layout, options, src, dst)
+                tiled!(@run $element, $pack, &layout, options, src, dst)
             }),
             run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
-                $unpack::run_with(&unpack_layout, options, src, dst)
+                tiled!(@run $element, $unpack, &unpack_layout, options, src, dst)
             }),
         }
     }};
@@ -118,34 +131,6 @@ macro_rules! by_hand {
             }),
             run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
                 copy(false, options, $unpack::plan(), src, dst)
-            }),
-        }
-    }};
-}
-
-/// The same kernel's byte forms: `run_bytes_with` over the image's bytes as 4-byte
-/// elements (the pixels of a file format), which must run as fast as the typed forms.
-macro_rules! bytes {
-    ($name:literal, $layout:ident, $pack:ident, $unpack:ident, $side:expr) => {{
-        let layout = $layout::new($side, $side).expect("fits");
-        let unpack_layout = layout.clone();
-        Tiled {
-            name: $name,
-            extents: layout.extents(),
-            space: layout.space(),
-            pack: $pack::plan().clone(),
-            descriptor: $layout::DESCRIPTOR,
-            routes: [
-                Box::new(|options| $pack::route::<[u8; 4]>(options)),
-                Box::new(|options| $unpack::route::<[u8; 4]>(options)),
-            ],
-            run_pack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
-                let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-                $pack::run_bytes_with(&layout, options, 4, src, dst)
-            }),
-            run_unpack: Box::new(move |options: Options, src: &[u32], dst: &mut [u32]| {
-                let (src, dst) = (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
-                $unpack::run_bytes_with(&unpack_layout, options, 4, src, dst)
             }),
         }
     }};
@@ -311,8 +296,20 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
                 side
             ),
             by_hand!("block16_by_hand", Block16, PackBlock16, UnpackBlock16, side),
-            bytes!("morton8_bytes", Morton8, PackMorton8, UnpackMorton8, side),
-            bytes!("block16_bytes", Block16, PackBlock16, UnpackBlock16, side),
+            tiled!(
+                "morton8_bytes" as [u8; 4],
+                Morton8,
+                PackMorton8,
+                UnpackMorton8,
+                side
+            ),
+            tiled!(
+                "block16_bytes" as [u8; 4],
+                Block16,
+                PackBlock16,
+                UnpackBlock16,
+                side
+            ),
         ];
         // `SWIZZLE_BENCH_KERNELS` (comma-separated names) keeps those alone.
         let only = std::env::var("SWIZZLE_BENCH_KERNELS").ok();

@@ -5,6 +5,14 @@
 //! `swizzle show` and `swizzle svg` draw them ([`guide::gpu`](crate::guide::gpu), "Writing a
 //! GPU kernel with swizzle").
 
+#![cfg_attr(
+    not(feature = "gpu"),
+    allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "the configs' docs link the device that runs them, which docs.rs documents (feature `gpu`)"
+    )
+)]
+
 use crate::gpu::{
     Accumulate, BoundsChecks, DirectOperands, Gemm, KLoop, Operands, Stored, TensorCores,
     WorkgroupMatrices,

@@ -38,9 +38,9 @@ pub use swizzle_runtime::{Bijective, ExtentError, Indexing, Layout, RowMajor, Tr
 pub use swizzle_runtime::batch;
 pub use swizzle_runtime::batch::offsets;
 
-#[cfg(feature = "gpu")]
+#[cfg(feature = "wgsl")]
 pub mod gemm;
-#[cfg(feature = "gpu")]
+#[cfg(feature = "wgsl")]
 pub use swizzle_runtime::gpu;
 pub use swizzle_runtime::kernel;
 #[cfg(feature = "wgsl")]

@@ -1,13 +1,14 @@
 //! `swizzle-runtime`: the traits that `layout!` types implement and the run-time services
 //! built on them (the copy [`kernel`]s, [`batch`] offsets, behind the `gpu` feature the wgpu
-//! backend, and behind `wgsl`, which `gpu` implies, the WGSL validator). Users reach all of
+//! backend, and behind `wgsl`, which `gpu` implies, the WGSL validator and the text of the
+//! backend's kernels). Users reach all of
 //! it through the `swizzle` crate, the one place of its public API; the layout IR comes from
 //! `swizzle-core`.
 
 #[macro_use]
 mod features;
 pub mod batch;
-#[cfg(feature = "gpu")]
+#[cfg(feature = "wgsl")]
 pub mod gpu;
 mod indexing;
 pub mod kernel;

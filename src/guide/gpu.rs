@@ -354,7 +354,9 @@
 //! The tiles are arrays of `vec4<f16>`: NVIDIA's compiler rejects a cooperative load from an
 //! array of another element type (`vec4<u32>` of f16 pairs: "NVVM compilation failed"), and
 //! naga 30 has no bitcast from `u32`s to f16 pairs. `TensorCores::wgsl(shape)` prints the
-//! module without a device (CI validates it with naga's cooperative-matrix capability).
+//! module without a device, and without wgpu: the kernels' text, `GpuLayout` and
+//! `swizzle::gemm` need only the `wgsl` feature (CI validates it with naga's
+//! cooperative-matrix capability).
 //! The kernel outruns the scalar f16 kernel several times over, yet stays far below cuBLAS
 //! HGEMM: the copies into the tiles take most of its time, and nothing in WGSL lets them run
 //! asynchronously beside the multiply-adds ([BENCHMARKS.md], "Tensor-core GEMM").

@@ -1,9 +1,9 @@
 //! Typed GPU buffers: a slice of 8-, 16-, 32- or 64-bit elements in device memory, uploaded
 //! and read back with bytemuck (no unsafe code here).
 
-use super::{Gpu, GpuError};
-use std::marker::PhantomData;
-use wgpu::util::DeviceExt;
+// The buffers are the device's; `Word`, the elements they hold, is the kernels' text's too.
+#[cfg(feature = "gpu")]
+use {super::Gpu, super::GpuError, std::marker::PhantomData, wgpu::util::DeviceExt};
 
 /// An element the kernels can move: 8, 16, 32 or 64 bits, any bit pattern valid. Kernels
 /// see `u32` words: a 64-bit element is two (the low word first), and narrower ones are
@@ -23,7 +23,9 @@ macro_rules! words {
 }
 
 words!(8: u8, i8);
-words!(16: u16, i16, half::f16);
+words!(16: u16, i16);
+#[cfg(feature = "gpu")]
+words!(16: half::f16);
 words!(32: u32, i32, f32);
 words!(64: u64, i64, f64);
 
@@ -32,6 +34,7 @@ mod sealed {
 }
 
 /// `len` elements of `T` in device memory, usable as a kernel's input or output.
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub struct Buffer<T: Word> {
     pub(crate) buffer: wgpu::Buffer,
@@ -39,6 +42,7 @@ pub struct Buffer<T: Word> {
     _element: PhantomData<T>,
 }
 
+#[cfg(feature = "gpu")]
 impl<T: Word> Buffer<T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
@@ -54,11 +58,13 @@ impl<T: Word> Buffer<T> {
 /// Bytes a buffer of `len` elements of `T` occupies: whole `vec4<u32>`s, at least one, so
 /// that every buffer binds as an array of `u32` or of `vec4<u32>`.
 /// `None` where that overflows.
+#[cfg(feature = "gpu")]
 fn padded_bytes<T: Word>(len: usize) -> Option<u64> {
     let bytes = len.checked_mul(size_of::<T>())?.max(1);
     u64::try_from(bytes.div_ceil(16)).ok()?.checked_mul(16)
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// A buffer holding a copy of `data`.
     pub fn upload<T: Word>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
@@ -158,11 +164,13 @@ impl Gpu {
     }
 }
 
+#[cfg(feature = "gpu")]
 fn usage() -> wgpu::BufferUsages {
     wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST
 }
 
 /// Fails unless a kernel of `bits`-bit elements runs on buffers of `T`.
+#[cfg(feature = "gpu")]
 pub(super) fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
     match T::BITS == bits {
         true => Ok(()),
@@ -175,6 +183,7 @@ pub(super) fn check_element<T: Word>(bits: usize) -> Result<(), GpuError> {
 
 /// Fails at the first of a run's buffers, given as `(name, expected, actual)` lengths, that
 /// does not hold the elements the kernel expects.
+#[cfg(feature = "gpu")]
 pub(super) fn check_lengths<const N: usize>(
     buffers: [(&'static str, usize, usize); N],
 ) -> Result<(), GpuError> {

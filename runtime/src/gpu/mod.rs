@@ -21,32 +21,59 @@
 //! share an aligned `vec4`. Elements are 8, 16, 32 or 64 bits ([`Word`]): kernels move
 //! words, and [`GpuLayout::with_element`] gives the layout of another width.
 //! Everything that can go wrong is a [`GpuError`], never a panic.
+//!
+//! **Which feature.** The kernels' text needs no device: with `wgsl` alone (naga, no wgpu),
+//! [`GpuLayout`], the GEMM's and the transpose's layouts ([`Gemm`], [`TensorCores`],
+//! [`WorkgroupMatrices`], [`Transpose`]) and the WGSL and SPIR-V printed from them are here,
+//! for inspection and validation; `gpu` adds the device, its buffers and the compiled
+//! kernels that run them.
 
+#![cfg_attr(
+    not(feature = "gpu"),
+    allow(
+        dead_code,
+        reason = "without wgpu, the crate-private plans only a device consumes are built by the tests alone"
+    ),
+    allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "the text's docs link the device that runs it, which docs.rs documents (feature `gpu`)"
+    )
+)]
+
+#[cfg(feature = "gpu")]
 mod batch;
 mod buffer;
 mod cooperative;
 mod copy;
+#[cfg(feature = "gpu")]
 mod device;
+#[cfg(feature = "gpu")]
 mod dispatch;
 mod error;
 mod gemm;
 mod layout;
 mod shader;
 mod transpose;
-#[cfg(any(
-    windows,
-    target_os = "linux",
-    target_os = "android",
-    target_os = "freebsd"
+#[cfg(all(
+    feature = "gpu",
+    any(
+        windows,
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd"
+    )
 ))]
 mod vulkan;
 /// Where wgpu has no Vulkan backend, no device has `VK_NV_cooperative_matrix2`.
-#[cfg(not(any(
-    windows,
-    target_os = "linux",
-    target_os = "android",
-    target_os = "freebsd"
-)))]
+#[cfg(all(
+    feature = "gpu",
+    not(any(
+        windows,
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd"
+    ))
+))]
 mod vulkan {
     use super::cooperative::Granularity;
 
@@ -61,20 +88,32 @@ mod vulkan {
     }
 }
 
-pub use batch::Batch;
-pub use buffer::{Buffer, Word};
+// The kernels' text: WGSL and SPIR-V, with what they are built from.
+pub use buffer::Word;
 pub use cooperative::{Accumulate, Granularity};
-pub use copy::{BoundsChecks, Kernel, MapKernel};
-pub use device::Gpu;
-pub use dispatch::{Dispatch, WARM_UP};
+pub use copy::BoundsChecks;
 pub use error::GpuError;
 pub use gemm::{DirectOperands, KLoop, TensorCores, WorkgroupMatrices};
-pub use gemm::{Gemm, GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
-/// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
-pub use half::f16;
+pub use gemm::{Gemm, Operands, ShareCost, Stored};
 pub use layout::GpuLayout;
 pub use shader::assemble;
-pub use transpose::{Transpose, TransposeKernel};
+pub use transpose::Transpose;
+
+// The device: buffers, compiled kernels, runs.
+/// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
+#[cfg(feature = "gpu")]
+pub use half::f16;
 /// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
 /// [`Gpu::queue`]) in the same version.
+#[cfg(feature = "gpu")]
 pub use wgpu;
+#[cfg(feature = "gpu")]
+pub use {
+    batch::Batch,
+    buffer::Buffer,
+    copy::{Kernel, MapKernel},
+    device::Gpu,
+    dispatch::{Dispatch, WARM_UP},
+    gemm::{GemmElement, GemmKernel, GemmPath},
+    transpose::TransposeKernel,
+};

@@ -9,14 +9,19 @@
 //! through its transpose), it moves whole entries on both sides and transposes each
 //! square in registers ([`TiledCopy::crossing`]), as CUDA's `float4` transposes do.
 
-use super::{Batch, BoundsChecks, Buffer, Dispatch, Gpu, GpuError, Kernel, Word};
+use super::{BoundsChecks, GpuError};
 use std::borrow::Cow;
 use swizzle_core::emit::wgsl;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
-use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
+use swizzle_core::plans::tiled_copy::{self, Program};
+#[cfg(feature = "gpu")]
+use {
+    super::{Batch, Buffer, Dispatch, Gpu, Kernel, Word},
+    swizzle_core::plans::tiled_copy::{Instruction, Side, TiledCopy},
+};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -58,6 +63,7 @@ impl<'d> Transpose<'d> {
 }
 
 /// A compiled transpose and what the analysis says of its instructions.
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub struct TransposeKernel {
     pub kernel: Kernel,
@@ -67,6 +73,7 @@ pub struct TransposeKernel {
     pub instructions: [Vec<Instruction>; 2],
 }
 
+#[cfg(feature = "gpu")]
 impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for TransposeKernel {
     /// Records a run reading the image `input` and writing its transpose `output`.
     fn enqueue(
@@ -78,6 +85,7 @@ impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for TransposeKernel {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl TransposeKernel {
     /// The worst bank conflict degree of any workgroup-memory instruction: 1 is
     /// conflict-free.
@@ -95,6 +103,7 @@ impl TransposeKernel {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// Transposes a row-major `height × width` image of 32-bit elements into a row-major
     /// `width × height` one, through a workgroup tile laid out and distributed as

@@ -5,11 +5,17 @@ use super::narrow;
 use super::permuted::Permuted;
 use super::plan::{GROUP, Plan, Work, bindings, entry, holds, reads, source};
 use super::staged::Staged;
-use crate::gpu::batch::{Batch, Pipeline};
-use crate::gpu::buffer::{check_element, check_lengths};
-use crate::gpu::shader::{assemble, distinct, validate_with};
-use crate::gpu::{Buffer, Dispatch, Gpu, GpuError, GpuLayout, Word};
-use swizzle_core::emit::wgsl::module::{Access, Function, Module};
+use crate::gpu::shader::{assemble, distinct};
+use crate::gpu::{GpuError, GpuLayout};
+use swizzle_core::emit::wgsl::module::{Function, Module};
+#[cfg(feature = "gpu")]
+use {
+    crate::gpu::batch::{Batch, Pipeline},
+    crate::gpu::buffer::{check_element, check_lengths},
+    crate::gpu::shader::validate_with,
+    crate::gpu::{Buffer, Dispatch, Gpu, Word},
+    swizzle_core::emit::wgsl::module::Access,
+};
 
 /// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
 /// They cost a clamp per access; a kernel whose indices are in range by construction can
@@ -24,6 +30,7 @@ pub enum BoundsChecks {
 }
 
 /// A compiled kernel with one input and one output buffer.
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub struct Kernel {
     name: String,
@@ -35,6 +42,7 @@ pub struct Kernel {
     bits: usize,
 }
 
+#[cfg(feature = "gpu")]
 impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for Kernel {
     /// Records a run reading `input` and writing `output`.
     fn enqueue(
@@ -49,6 +57,7 @@ impl<T: Word> Dispatch<(&Buffer<T>, &Buffer<T>)> for Kernel {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl Kernel {
     /// The kernel's name, for reports.
     pub fn name(&self) -> &str {
@@ -81,6 +90,7 @@ impl Kernel {
 
 /// A compiled `map`: a user's WGSL applied in place to every element of a buffer in a
 /// layout.
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub struct MapKernel {
     wgsl: String,
@@ -88,6 +98,7 @@ pub struct MapKernel {
     len: usize,
 }
 
+#[cfg(feature = "gpu")]
 impl<T: Word> Dispatch<&Buffer<T>> for MapKernel {
     /// Records applying the body to `data` in place.
     fn enqueue(&self, batch: &mut Batch, data: &Buffer<T>) -> Result<(), GpuError> {
@@ -97,6 +108,7 @@ impl<T: Word> Dispatch<&Buffer<T>> for MapKernel {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl MapKernel {
     fn check_length<T: Word>(&self, data: &Buffer<T>) -> Result<(), GpuError> {
         check_element::<T>(32)?;
@@ -173,6 +185,7 @@ impl Plan {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// Copies a buffer in layout `from` to a buffer in layout `to` of the same shape. A `to`
     /// with an inverse (a bijection, or tiles of a bijection) is written in order, four

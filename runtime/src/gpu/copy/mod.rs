@@ -9,4 +9,6 @@ mod permuted;
 mod plan;
 mod staged;
 
-pub use kernel::{BoundsChecks, Kernel, MapKernel};
+pub use kernel::BoundsChecks;
+#[cfg(feature = "gpu")]
+pub use kernel::{Kernel, MapKernel};

@@ -2,14 +2,18 @@
 //! operands are stored, and the thread coordinates of a fragment's layout. Its own module
 //! so that the scalar, tensor-core and workgroup-scope kernels import it, not each other.
 
-use crate::gpu::batch::{Batch, Pipeline};
-use crate::gpu::buffer::{check_element, check_lengths};
-use crate::gpu::{Buffer, Dispatch, GpuError, Word};
 use swizzle_core::emit::wgsl::module::Block;
 use swizzle_core::plans::threads::ThreadValues;
-use swizzle_core::plans::tiled_copy::{self, Instruction};
+#[cfg(feature = "gpu")]
+use {
+    crate::gpu::batch::{Batch, Pipeline},
+    crate::gpu::buffer::{check_element, check_lengths},
+    crate::gpu::{Buffer, Dispatch, GpuError, Word},
+    swizzle_core::plans::tiled_copy::{self, Instruction},
+};
 
 /// Which kernel a [`GemmKernel`] runs.
+#[cfg(feature = "gpu")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GemmPath {
     /// Workgroup-scope cooperative matrices (`VK_NV_cooperative_matrix2`): one matrix per
@@ -52,10 +56,14 @@ impl Operands {
 }
 
 /// A type GEMM operands may be stored as: `f32` or `half::f16`.
+#[cfg(feature = "gpu")]
 pub trait GemmElement: Word + sealed::Sealed {}
+#[cfg(feature = "gpu")]
 impl GemmElement for f32 {}
+#[cfg(feature = "gpu")]
 impl GemmElement for half::f16 {}
 
+#[cfg(feature = "gpu")]
 mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
@@ -74,6 +82,7 @@ pub enum Stored {
 
 /// A GEMM kernel's code: a WGSL module, or the SPIR-V words of one WGSL cannot say (on
 /// workgroup-scope matrices).
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub(super) enum Code {
     Wgsl(String),
@@ -81,6 +90,7 @@ pub(super) enum Code {
 }
 
 /// A compiled GEMM and what the analysis says of its workgroup-memory accesses.
+#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub struct GemmKernel {
     pub(super) name: String,
@@ -185,6 +195,7 @@ impl std::fmt::Display for ShareCost {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl<T: GemmElement> Dispatch<(&Buffer<T>, &Buffer<T>, &Buffer<f32>)> for GemmKernel {
     /// Records computing `c = a · b`.
     fn enqueue(
@@ -199,6 +210,7 @@ impl<T: GemmElement> Dispatch<(&Buffer<T>, &Buffer<T>, &Buffer<f32>)> for GemmKe
     }
 }
 
+#[cfg(feature = "gpu")]
 impl GemmKernel {
     /// The worst bank conflict of the tiled copies' writes into A's and B's tiles (1 is
     /// conflict-free; 0 for a kernel without tiles).

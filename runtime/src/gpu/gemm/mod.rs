@@ -11,14 +11,15 @@ mod kernel;
 mod tensor;
 mod workgroup;
 
-pub use kernel::{GemmElement, GemmKernel, GemmPath, Operands, ShareCost, Stored};
+#[cfg(feature = "gpu")]
+pub use kernel::{GemmElement, GemmKernel, GemmPath};
+pub use kernel::{Operands, ShareCost, Stored};
 pub use tensor::{DirectOperands, KLoop, TensorCores};
 pub use workgroup::WorkgroupMatrices;
 
-use super::batch::Pipeline;
 use super::transpose::{fitting, transposed, unsupported};
-use super::{BoundsChecks, Gpu, GpuError};
-use kernel::{Code, coordinates, thread_names};
+use super::{BoundsChecks, GpuError};
+use kernel::{coordinates, thread_names};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{self, Base, Fragment, Operand, Read};
@@ -26,6 +27,8 @@ use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
 use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
 use swizzle_core::{canon, emit::wgsl};
+#[cfg(feature = "gpu")]
+use {super::Gpu, super::batch::Pipeline, kernel::Code};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -64,6 +67,7 @@ pub struct Gemm<'d> {
     pub tensor_cores: Option<TensorCores<'d>>,
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// `C = A · B` for row-major f32 matrices A (`m × k`), B (`k × n`) and C (`m × n`), any
     /// sizes, through the workgroup tiles, copies, fragments and order of `gemm`.
@@ -506,6 +510,7 @@ impl<'a> Scalar<'a> {
     }
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// The GEMM every comparison starts from: one thread per element of C, each reading a
     /// row of A and a column of B from global memory (16 × 16 threads per workgroup), no

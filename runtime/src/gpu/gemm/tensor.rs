@@ -24,12 +24,11 @@
 //! step's multiply-adds, one barrier per step — or operands straight from memory), the
 //! cooperative loads and multiply-adds, and the guards.
 
-use super::kernel::{Code, GemmKernel, GemmPath, Stored, coordinates, thread_names};
+use super::kernel::{coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
-use crate::gpu::batch::Pipeline;
+use crate::gpu::GpuError;
 use crate::gpu::cooperative::Accumulate;
 use crate::gpu::transpose::{fitting, unsupported};
-use crate::gpu::{BoundsChecks, Gpu, GpuError};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
 use swizzle_core::canon::sym::Sym;
@@ -40,6 +39,12 @@ use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
 use swizzle_core::plans::tiled_copy::{Program, Side, TiledCopy};
 use swizzle_core::{canon, emit::wgsl};
+#[cfg(feature = "gpu")]
+use {
+    super::kernel::{Code, GemmKernel, GemmPath, Stored},
+    crate::gpu::batch::Pipeline,
+    crate::gpu::{BoundsChecks, Gpu},
+};
 
 /// Lanes per subgroup the kernel is written for (a warp): the adapter must run compute
 /// shaders with exactly this many.
@@ -195,6 +200,7 @@ impl TensorCores<'_> {
 }
 
 /// Why `gpu` cannot run the tensor-core GEMM for these operands: `None` where it can.
+#[cfg(feature = "gpu")]
 pub(super) fn unavailable(
     gpu: &Gpu,
     orders: [Stored; 2],
@@ -290,6 +296,7 @@ fn fragment_load_conflicts(tile: &Descriptor) -> usize {
     banks::conflicts_of(&touches, SUBGROUP, 8, 2, Banks::default()).degree
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// The tensor-core GEMM of `[m, n, k]` (f16 A and B, row-major, f32 C) through the
     /// layouts of `tc`.

@@ -11,13 +11,19 @@
 //! ([`swizzle_core::emit::spirv`]), passed through wgpu on a device opened with the
 //! extension (`vulkan.rs`).
 
-use super::kernel::{Code, GemmKernel, GemmPath, Stored};
-use crate::gpu::batch::Pipeline;
-use crate::gpu::cooperative::{Accumulate, Granularity};
-use crate::gpu::{Gpu, GpuError};
+use super::kernel::Stored;
+use crate::gpu::GpuError;
+use crate::gpu::cooperative::Accumulate;
 use swizzle_core::emit::spirv::raster::{self, Types};
 use swizzle_core::emit::spirv::{Module, Section, op, string, value};
 use swizzle_core::plans::raster::Raster;
+#[cfg(feature = "gpu")]
+use {
+    super::kernel::{Code, GemmKernel, GemmPath},
+    crate::gpu::Gpu,
+    crate::gpu::batch::Pipeline,
+    crate::gpu::cooperative::Granularity,
+};
 
 /// The layouts of the GEMM on workgroup-scope cooperative matrices
 /// ([`TensorCores::workgroup`](super::TensorCores::workgroup)): the tile of C a workgroup
@@ -121,6 +127,7 @@ pub(super) fn unsupported(wm: &WorkgroupMatrices, why: String) -> GpuError {
 }
 
 /// Why `gpu` cannot run `wm` (checked well-formed) with `accumulate`, if it cannot.
+#[cfg(feature = "gpu")]
 pub(super) fn unavailable(
     gpu: &Gpu,
     wm: &WorkgroupMatrices,
@@ -162,6 +169,7 @@ pub(super) fn unavailable(
     })
 }
 
+#[cfg(feature = "gpu")]
 impl Gpu {
     /// The GEMM of `[m, n, k]` on workgroup-scope matrices through `wm`; `unavailable`
     /// must have passed.

@@ -1,0 +1,268 @@
+//! What the tensor-core GEMM benches share, the library's (`benches/tensor_gemm.rs`) and the
+//! lab's designs' (`lab/benches/tensor_designs.rs`): the device and the environment they
+//! read, the operands, the check of C against the CPU, cuBLAS's figures, and the comparison
+//! of a list of `Gemm` variants (checked at small and odd shapes, then timed). Included with
+//! `#[path = "common/tensor_gemm.rs"] mod tensor_gemm;` (from lab/,
+//! `../../benches/common/..`) beside `tests/common/stored.rs`, which it names as
+//! `crate::stored`.
+
+use crate::stored;
+use std::time::Duration;
+use swizzle::gpu::{Accumulate, Buffer, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, f16};
+
+pub fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+pub fn shapes() -> Vec<[usize; 3]> {
+    env("SWIZZLE_TC_SHAPES")
+        .unwrap_or("1024,2048,4096,8192,8192x8192x1024".into())
+        .split(',')
+        .filter_map(|s| {
+            let parts: Vec<usize> = s.split('x').filter_map(|p| p.trim().parse().ok()).collect();
+            match parts[..] {
+                [n] => Some([n, n, n]),
+                [m, n, k] => Some([m, n, k]),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as f16 in the storage orders
+/// `gemm` reads them in.
+pub fn operands_as_stored(
+    gpu: &Gpu,
+    gemm: &Gemm,
+    (a, b): (&[f32], &[f32]),
+    [m, n, k]: [usize; 3],
+) -> Result<(Buffer<f16>, Buffer<f16>), GpuError> {
+    let half = |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
+    Ok((
+        gpu.upload(&stored::as_stored(&half(a), [m, k], gemm.a_order))?,
+        gpu.upload(&stored::as_stored(&half(b), [k, n], gemm.b_order))?,
+    ))
+}
+
+/// Small integers, so that every f32 sum of products is exact.
+pub fn operand(len: usize, salt: usize) -> Vec<f32> {
+    (0..len)
+        .map(|i| (((i.wrapping_mul(2654435761) >> 7) + salt) % 9) as f32 - 4.0)
+        .collect()
+}
+
+/// The largest error of C against the CPU over the whole of C or 4096 samples, and the
+/// largest magnitude of an exact sum there.
+pub fn errors(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> (f32, f32) {
+    let element = |i: usize, j: usize| (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum::<f32>();
+    let samples: Vec<usize> = match m * n <= 1 << 21 {
+        true => (0..m * n).collect(),
+        false => (0..4096).map(|s| (s * 2654435761) % (m * n)).collect(),
+    };
+    samples.into_iter().fold((0.0, 0.0), |(err, most), x| {
+        let exact = element(x / n, x % n);
+        (err.max((c[x] - exact).abs()), most.max(exact.abs()))
+    })
+}
+
+/// Whether C's error is within what its sums' type allows: none for f32 sums (every sum of
+/// these small integers is exact); for f16 sums, one rounding per multiply-add of 16 k, each
+/// at most half an f16 ulp of a partial sum, taken as twice the largest exact sum (these
+/// mixed-sign operands' partial sums stay near their totals).
+pub fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
+    let sums = gemm.tensor_cores.map(|tc| tc.accumulate);
+    match sums {
+        Some(Accumulate::F16) => {
+            let ulp = |x: f32| 2f32.powi((2.0 * x).max(1.0).log2().floor() as i32 - 10);
+            err <= k.div_ceil(16) as f32 * ulp(most) / 2.0
+        }
+        _ => err == 0.0,
+    }
+}
+
+/// cuBLAS's TFLOP/s at `shape` from `benches/cublas_hgemm.py`'s output (`results`): its line
+/// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults) or
+/// `hgemm_f32reduce`.
+pub fn cublas(results: &str, name: &str, shape: [usize; 3]) -> Option<f64> {
+    results.lines().find_map(
+        |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [clock, m, n, k, _, tflops] if clock == name => {
+                let at: [usize; 3] = [m.parse().ok()?, n.parse().ok()?, k.parse().ok()?];
+                (at == shape).then(|| tflops.parse().ok()).flatten()
+            }
+            _ => None,
+        },
+    )
+}
+
+/// The device, described with its subgroups and cooperative matrices; `None`, said on
+/// stderr, where there is none (nothing is measured then).
+pub fn device() -> Option<Gpu> {
+    let gpu = match Gpu::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU, nothing measured: {error}");
+            return None;
+        }
+    };
+    println!("device: {}", gpu.describe());
+    let info = gpu.info();
+    println!(
+        "subgroups {}..{}; cooperative matrices: {}; f16: {}",
+        info.subgroup_min_size,
+        info.subgroup_max_size,
+        gpu.has_cooperative_matrix(),
+        gpu.has_f16()
+    );
+    for p in gpu.cooperative_matrix_properties() {
+        println!("  {p:?}");
+    }
+    Some(gpu)
+}
+
+/// Runs `variants` (those `SWIZZLE_TC_VARIANTS` names, where it is set): whether f16 sums
+/// round as f16 does on this device, each checked against the CPU at small and odd shapes,
+/// then timed (`SWIZZLE_BENCH_RUNS` runs, default 20) at each of [`shapes`] against cuBLAS
+/// HGEMM (`SWIZZLE_HGEMM_RESULTS`) and the scalar f16 kernel.
+pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
+    let runs: usize = env("SWIZZLE_BENCH_RUNS")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    let hgemm_results = env("SWIZZLE_HGEMM_RESULTS")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .unwrap_or_default();
+    let anchor = |name: &str, shape: [usize; 3]| cublas(&hgemm_results, name, shape);
+    // `SWIZZLE_TC_VARIANTS`: the labels (up to their ':') to run, e.g. `5,6,scalar f16`
+    // (each in its own process: a kernel the driver rejects loses the device).
+    let variants: Vec<(&str, Gemm)> = match env("SWIZZLE_TC_VARIANTS") {
+        None => variants,
+        Some(list) => {
+            let wanted: Vec<String> = list.split(',').map(|s| s.trim().to_owned()).collect();
+            variants
+                .into_iter()
+                .filter(|(label, _)| {
+                    let key = label.split(':').next().unwrap_or(label);
+                    let key = key.split(" (library").next().unwrap_or(key);
+                    wanted.iter().any(|w| w == key)
+                })
+                .collect()
+        }
+    };
+    // Whether a kernel summing in f16 rounds as f16 does on this device: A of ones and B
+    // whose columns sum to 2048 over the first 32 of k and to 2049 over the first 33 read
+    // 2048 with f16 sums (2049 lies between 2048 and 2050, which is even), 2049 in f32.
+    for (label, config) in &variants {
+        if config.tensor_cores.map(|tc| tc.accumulate) != Some(Accumulate::F16) {
+            continue;
+        }
+        let shape @ [m, n, k] = [256, 256, 64];
+        let b: Vec<f32> = (0..k * n)
+            .map(|i| match i / n {
+                p if p < 32 => 64.0,
+                32 => 1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let (ab, bb) = operands_as_stored(gpu, config, (&vec![1.0; m * k], &b), shape)?;
+        let c = gpu.filled(m * n, f32::NAN)?;
+        let kernel = gpu.gemm_kernel(shape, config)?;
+        kernel.run(gpu, (&ab, &bb, &c))?;
+        let sums = gpu.download(&c)?;
+        let rounded = sums.iter().filter(|&&x| x == 2048.0).count();
+        let exact = sums.iter().filter(|&&x| x == 2049.0).count();
+        println!(
+            "f16 sums of {label}: path {:?}; of C's {} elements, {rounded} read 2048 (f16 \
+             sums), {exact} read 2049 (f32 sums), the rest neither",
+            kernel.path(),
+            m * n
+        );
+    }
+    // Small and odd shapes first: the kernels must be right before anything is timed.
+    for shape in [[16, 16, 16], [77, 50, 38], [130, 36, 70], [256, 256, 256]] {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let c = gpu.filled(m * n, f32::NAN)?;
+        for (label, config) in &variants {
+            let (ab, bb) = operands_as_stored(gpu, config, (&a, &b), shape)?;
+            let kernel = match gpu.gemm_kernel(shape, config) {
+                Ok(kernel) => kernel,
+                Err(e) => {
+                    println!("check {m}x{n}x{k} {label}: FAILED TO BUILD: {e}");
+                    continue;
+                }
+            };
+            kernel.run(gpu, (&ab, &bb, &c))?;
+            let err = errors(&gpu.download(&c)?, &a, &b, shape);
+            println!(
+                "check {m}x{n}x{k} {label}: path {:?}, max error {}",
+                kernel.path(),
+                err.0
+            );
+            if !acceptable(config, err, k) {
+                println!("WRONG RESULT\n{}", kernel.wgsl());
+                std::process::exit(1);
+            }
+        }
+    }
+    println!(
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS HGEMM | × cuBLAS HGEMM (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+    for shape in shapes() {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        let c = gpu.filled(m * n, 0.0f32)?;
+        let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
+        for (label, config) in &variants {
+            let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
+                continue;
+            };
+            let (ab, bb) = operands_as_stored(gpu, config, (&a, &b), shape)?;
+            kernel.run(gpu, (&ab, &bb, &c))?;
+            let errs = errors(&gpu.download(&c)?, &a, &b, shape);
+            if !acceptable(config, errs, k) {
+                println!("WRONG RESULT: {label} at {shape:?}: max error {}", errs.0);
+                std::process::exit(1);
+            }
+            let err = errs.0;
+            let time = kernel.median(gpu, (&ab, &bb, &c), runs)?;
+            rows.push((label.to_string(), kernel, time, err));
+        }
+        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
+        let tflops =
+            |kernel: &GemmKernel, time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
+        let ratio = |t: f64, anchor: Option<f64>| {
+            anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
+        };
+        for (label, kernel, time, err) in &rows {
+            let t = tflops(kernel, *time);
+            let path = match kernel.path() {
+                GemmPath::WorkgroupMatrices | GemmPath::TensorCores => String::new(),
+                GemmPath::Scalar { why } => format!(" (scalar: {why})"),
+            };
+            println!(
+                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
+                time.as_secs_f64() * 1e3,
+                t,
+                ratio(t, anchor("hgemm", shape)),
+                ratio(t, anchor("hgemm_f32reduce", shape)),
+                scalar.map_or("–".into(), |s| format!(
+                    "{:.2}×",
+                    s.as_secs_f64() / time.as_secs_f64()
+                )),
+                kernel.load_conflicts(),
+                kernel.fragment_conflicts,
+            );
+        }
+        let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.1}"));
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (torch f16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
+            show(anchor("hgemm", shape))
+        );
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
+            show(anchor("hgemm_f32reduce", shape))
+        );
+    }
+    Ok(())
+}
