@@ -309,10 +309,8 @@ impl Staged {
                 false => elements.push(value),
             }
         }
-        find.let_("words", self.words(&elements)).let_(
-            "block",
-            "(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad",
-        );
+        find.let_("words", self.words(&elements))
+            .let_("block", tile_block());
         match partial {
             true => find
                 .let_("kept", self.words(&kept))
@@ -322,27 +320,19 @@ impl Staged {
         let (entry, mut body) = self.entry();
         body.comment("The region's image rows, vec4s of them.");
         self.stage_in(&mut body, |load, loaded| {
-            load.let_("row", "index / ROW_QUADS")
-                .let_("column", "index % ROW_QUADS")
-                .let_("y", "tile_y * TILE_ROWS + row")
-                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                    inside.assign(loaded, "src[y * WIDTH_QUADS + x_quad]");
-                });
+            image_quad(load, |inside| {
+                inside.assign(loaded, name("src").index(image_index(name("y"))));
+            });
         });
         body.comment("vec4s of tiles' blocks, each element found through the tile's inverse.");
         self.write_out(&mut body, |write| {
-            write
-                .let_("c", "index / TILE_QUADS")
-                .let_("quad", "index % TILE_QUADS")
-                .let_("tile_x", "first_x + c")
-                .if_("tile_x < GRID_COLUMNS", |tile| {
-                    tile.let_("first", name("quad") * u(quad))
-                        .let_("left", "c * TILE_COLUMNS")
-                        .let_("top", "tile_y * TILE_ROWS")
-                        .let_("tile_left", "tile_x * TILE_COLUMNS")
-                        .extend(find.clone());
-                });
+            tile_quad(write, |tile| {
+                tile.let_("first", name("quad") * u(quad))
+                    .let_("left", "c * TILE_COLUMNS")
+                    .let_("top", "tile_y * TILE_ROWS")
+                    .let_("tile_left", "tile_x * TILE_COLUMNS")
+                    .extend(find.clone());
+            });
         });
         let mut module = self.preamble();
         module.entry(entry, body);
@@ -389,35 +379,29 @@ impl Staged {
                 below.push(element(word, place(first, k ^ pairs[i])));
             }
         }
-        find.assign("dst[y * WIDTH_QUADS + x_quad]", self.words(&elements));
+        let dst = name("dst");
+        find.assign(
+            dst.clone().index(image_index(name("y"))),
+            self.words(&elements),
+        );
         if self.unpack_pairs.is_some() {
-            find.if_("y + 1u < HEIGHT", |next| {
-                next.assign("dst[(y + 1u) * WIDTH_QUADS + x_quad]", self.words(&below));
+            let next = name("y") + u(1);
+            find.if_(next.clone().lt(name("HEIGHT")), |pair| {
+                pair.assign(dst.index(image_index(next)), self.words(&below));
             });
         }
         let (entry, mut body) = self.entry();
         body.comment("The region's tile blocks, vec4s of them.");
         self.stage_in(&mut body, |load, loaded| {
-            load.let_("c", "index / TILE_QUADS")
-                .let_("quad", "index % TILE_QUADS")
-                .let_("tile_x", "first_x + c")
-                .if_("tile_x < GRID_COLUMNS", |tile| {
-                    tile.assign(
-                        loaded,
-                        "src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad]",
-                    );
-                });
+            tile_quad(load, |tile| {
+                tile.assign(loaded, name("src").index(tile_block()));
+            });
         });
         body.comment("vec4s of image rows, each element found through the tile's offset.");
         let write = |write: &mut Block| {
-            write
-                .let_("row", "index / ROW_QUADS")
-                .let_("column", "index % ROW_QUADS")
-                .let_("y", "tile_y * TILE_ROWS + row")
-                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                    inside.extend(find.clone());
-                });
+            image_quad(write, |inside| {
+                inside.extend(find.clone());
+            });
         };
         match self.unpack_pairs {
             // A thread's two vec4s: one column of rows `2r` and `2r + 1`, from the same words.
@@ -436,6 +420,40 @@ impl Staged {
         module.entry(entry, body);
         module
     }
+}
+
+/// Over `index`, a vec4 of the region as the image holds it: its `row` and vec4 `column` in
+/// the region, its image row `y` and vec4 column `x_quad`; then `inside` where the image has
+/// it.
+fn image_quad(block: &mut Block, inside: impl FnOnce(&mut Block)) {
+    block
+        .let_("row", "index / ROW_QUADS")
+        .let_("column", "index % ROW_QUADS")
+        .let_("y", "tile_y * TILE_ROWS + row")
+        .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+        .if_("y < HEIGHT && x_quad < WIDTH_QUADS", inside);
+}
+
+/// The image's vec4 of row `y` at the vec4 column `x_quad` ([`image_quad`]).
+fn image_index(y: Expr) -> Expr {
+    y * name("WIDTH_QUADS") + name("x_quad")
+}
+
+/// Over `index`, a vec4 of the region as the tiles hold it: its tile `c` in the region and
+/// vec4 `quad` in that tile, the tile's grid column `tile_x`; then `tile` where the grid has
+/// that tile.
+fn tile_quad(block: &mut Block, tile: impl FnOnce(&mut Block)) {
+    block
+        .let_("c", "index / TILE_QUADS")
+        .let_("quad", "index % TILE_QUADS")
+        .let_("tile_x", "first_x + c")
+        .if_("tile_x < GRID_COLUMNS", tile);
+}
+
+/// The tiles' vec4 `quad` of tile `tile_x` of the region's row of tiles ([`tile_quad`]).
+fn tile_block() -> Expr {
+    let tile = name("tile_y") * name("GRID_COLUMNS") + name("tile_x");
+    tile * name("TILE_QUADS") + name("quad")
 }
 
 /// `region[padded(word)]`: word `word` of the region in workgroup memory.
