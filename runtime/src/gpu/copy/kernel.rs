@@ -634,25 +634,35 @@ fn quad(module: &mut Module, from: &GpuLayout, to: &GpuLayout) {
         return;
     }
     module.function(&source(from, to));
+    let vec4 = |lane: &dyn Fn(&str) -> Expr| call("vec4<u32>", ["x", "y", "z", "w"].map(lane));
+    let splat = |value| call("vec4<u32>", [value]);
+    // The lanes `lane` of the loaded `vec4` `v`.
+    let picked = |v: &str| vec4(&|l| name(v).index(name("lane").field(l)));
+    let (s, aligned) = (name("s"), name("aligned"));
+    // The vec4s of the first element and of the last.
+    let (first_vec4, last_vec4) = (aligned.clone().field("x"), aligned.clone().field("w"));
     let sources = (0..4).map(|i| call("source", [plus(&name("o"), i)]));
     quad.body
         .let_("s", call("vec4<u32>", sources))
-        .let_("aligned", "s >> vec4<u32>(2u)")
-        .let_("lane", "s & vec4<u32>(3u)")
-        .let_("first", "aligned == vec4<u32>(aligned.x)")
-        .if_("all(first)", |one| {
-            one.let_("v", "src[aligned.x]")
-                .ret("vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w])");
+        .let_("aligned", s.clone() >> splat(u(2)))
+        .let_("lane", s & splat(u(3)))
+        .let_("first", aligned.clone().equals(splat(first_vec4.clone())))
+        .if_(call("all", [name("first")]), |one| {
+            one.let_("v", name("src").index(first_vec4.clone()))
+                .ret(picked("v"));
         })
-        .if_("all(first | (aligned == vec4<u32>(aligned.w)))", |two| {
-            two.let_("v", "src[aligned.x]")
-                .let_("w", "src[aligned.w]")
-                .ret(
-                    "select(vec4<u32>(w[lane.x], w[lane.y], w[lane.z], w[lane.w]), \
-                     vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]), first)",
-                );
-        })
-        .ret("vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w))");
+        .if_(
+            call(
+                "all",
+                [name("first") | aligned.equals(splat(last_vec4.clone()))],
+            ),
+            |two| {
+                two.let_("v", name("src").index(first_vec4))
+                    .let_("w", name("src").index(last_vec4))
+                    .ret(call("select", [picked("w"), picked("v"), name("first")]));
+            },
+        )
+        .ret(vec4(&|l| call("element", [name("s").field(l)])));
     module.function(&quad);
 }
 
