@@ -9,6 +9,7 @@ use swizzle_core::emit::code::{Code, Op};
 use swizzle_core::emit::function::{Condition, Function, Kind, Stmt, Value};
 use swizzle_core::emit::grid::{self, Grid};
 use swizzle_core::emit::wgsl;
+use swizzle_core::emit::wgsl::expr::{Expr, call, int, numbered};
 use swizzle_core::emit::wgsl::module::Module;
 use swizzle_core::ir::Descriptor;
 
@@ -193,7 +194,7 @@ impl GpuLayout {
         let prefix = wgsl::snake_case(&name);
         let tile_functions = functions(descriptor)?;
         // The grid's functions with the tile counts and extents as constants.
-        let coords: Vec<String> = (0..tile.len()).map(|j| format!("c{j}")).collect();
+        let coords = coordinates(tile.len());
         let constants = |values: &[usize]| values.iter().map(|&v| Code::Lit(v as u128)).collect();
         let grid = Grid::new(descriptor, &coords, constants(&tiles), constants(extents));
         let callee = &tile_functions.prefix;
@@ -368,9 +369,8 @@ impl GpuLayout {
                 value: self.space as u64 * words as u64,
                 limit: 1 << 32,
             })?;
-        let prefix = format!("{}_w{words}", self.prefix);
-        let rank = self.shape.len();
-        let coords: Vec<String> = (0..rank).map(|j| format!("c{j}")).collect();
+        let prefix = numbered(&[&self.prefix, "_w"].concat(), [words]).to_string();
+        let coords = coordinates(self.shape.len());
         let element: Vec<Code> = coords.iter().map(|c| Code::var(c)).collect();
         let mut params = coords.clone();
         params.push("word".to_owned());
@@ -477,12 +477,17 @@ impl GpuLayout {
         self.injective
     }
 
-    /// WGSL calling `<prefix>_<function>` on the coordinate array `coord`.
-    pub(crate) fn call(&self, function: &str, coord: &str) -> String {
-        let args: Vec<String> = (0..self.shape.len())
-            .map(|i| format!("{coord}[{i}]"))
-            .collect();
-        format!("{}_{function}({})", self.prefix, args.join(", "))
+    /// `<prefix>_<function>(coord[0], …)`: one of its functions of a coordinate, on the
+    /// coordinate array `coord`.
+    pub(crate) fn call(&self, function: &str, coord: impl Into<Expr>) -> Expr {
+        let coord = coord.into();
+        let args = (0..self.shape.len()).map(|i| coord.clone().index(int(i)));
+        function_call(&self.prefix, function, args)
+    }
+
+    /// `<prefix>_coord(offset)`: the coordinate array at `offset`, through its inverse.
+    pub(crate) fn coord_at(&self, offset: impl Into<Expr>) -> Expr {
+        function_call(&self.prefix, "coord", [offset])
     }
 
     pub(crate) fn unsupported(&self, why: impl Into<String>) -> GpuError {
@@ -491,6 +496,21 @@ impl GpuLayout {
             why: why.into(),
         }
     }
+}
+
+/// `<prefix>_<function>(args…)`: a call of one of the WGSL functions of the layout (or tile)
+/// of `prefix`.
+pub(crate) fn function_call<A: Into<Expr>>(
+    prefix: &str,
+    function: &str,
+    args: impl IntoIterator<Item = A>,
+) -> Expr {
+    call([prefix, function].join("_"), args)
+}
+
+/// The names of the coordinates `c0, c1, …` of a function of `rank` coordinates.
+fn coordinates(rank: usize) -> Vec<String> {
+    (0..rank).map(|j| numbered("c", [j]).to_string()).collect()
 }
 
 /// The WGSL functions of `descriptor` (of one tile, for a tiled layout), as the macro prints

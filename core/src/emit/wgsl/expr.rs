@@ -22,9 +22,9 @@
 use std::fmt::{self, Display};
 use std::ops;
 
-/// A WGSL expression. Built with [`name`], [`u`], [`hex`], [`call`], the operators
-/// (`+ - * / % & | ^ << >> !`), [`Expr::lt`] and its kin, [`Expr::and`], [`Expr::or`],
-/// [`Expr::index`] and [`Expr::field`]; printed by `Display`.
+/// A WGSL expression. Built with [`name`], [`u`], [`int`], [`hex`], [`hex_word`], [`call`],
+/// the operators (`+ - * / % & | ^ << >> !`), [`Expr::lt`] and its kin, [`Expr::and`],
+/// [`Expr::or`], [`Expr::index`] and [`Expr::field`]; printed by `Display`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     text: String,
@@ -151,9 +151,21 @@ pub fn u(value: usize) -> Expr {
     Expr::primary([value.to_string(), "u".to_owned()].concat())
 }
 
+/// The abstract integer literal `value` (`1`): a constant index into a fixed-size array
+/// (`c[1]`), which WGSL writes without a suffix.
+pub fn int(value: usize) -> Expr {
+    Expr::primary(value.to_string())
+}
+
 /// The `u32` literal `value` in hexadecimal (`0xffu`), for masks.
 pub fn hex(value: u64) -> Expr {
     Expr::primary(format!("{value:#x}u"))
+}
+
+/// The `u32` literal `value` in hexadecimal with all eight digits (`0x00ff00ffu`), for a
+/// mask of a word's lanes, which line up that way.
+pub fn hex_word(value: u32) -> Expr {
+    Expr::primary(format!("{value:#010x}u"))
 }
 
 /// `function(args…)`: a call of a function, a built-in or a type's constructor
@@ -236,6 +248,16 @@ impl Expr {
     /// `-self`.
     pub fn negate(self) -> Expr {
         self.unary("-")
+    }
+
+    /// `~self`: every bit flipped.
+    pub fn complement(self) -> Expr {
+        self.unary("~")
+    }
+
+    /// `&self`: a pointer to the place `self` (an atomic's, for `atomicOr`).
+    pub fn address_of(self) -> Expr {
+        self.unary("&")
     }
 
     fn unary(self, symbol: &str) -> Expr {
@@ -370,7 +392,7 @@ impl ops::Not for Expr {
 
 #[cfg(test)]
 mod tests {
-    use super::{Expr, call, hex, name, numbered, u};
+    use super::{Expr, call, hex, hex_word, int, name, numbered, u};
 
     fn x() -> Expr {
         name("x")
@@ -394,6 +416,7 @@ mod tests {
         assert_eq!((x() & u(3) | x()).to_string(), "(x & 3u) | x");
         assert_eq!((x() ^ (x() * u(4))).to_string(), "x ^ (x * 4u)");
         assert_eq!((x() ^ hex(255)).to_string(), "x ^ 0xffu");
+        assert_eq!((x() & hex_word(0xff00ff)).to_string(), "x & 0x00ff00ffu");
     }
 
     #[test]
@@ -424,6 +447,12 @@ mod tests {
         assert_eq!((!lt).to_string(), "!(x < 4u)");
         assert_eq!((!!x()).to_string(), "!(!x)");
         assert_eq!((x() + u(1)).negate().to_string(), "-(x + 1u)");
+        assert_eq!((x() << u(2)).complement().to_string(), "~(x << 2u)");
+        let atomic = name("dst").index(x() / u(4)).address_of();
+        assert_eq!(
+            call("atomicOr", [atomic, x()]).to_string(),
+            "atomicOr(&dst[x / 4u], x)"
+        );
     }
 
     #[test]
@@ -440,6 +469,7 @@ mod tests {
         );
         assert_eq!(numbered("acc", [1, 2]).to_string(), "acc1_2");
         assert_eq!(numbered("pa_", [3]).to_string(), "pa_3");
+        assert_eq!(name("c").index(int(1)).to_string(), "c[1]");
     }
 
     #[test]

@@ -333,6 +333,11 @@ impl Block {
         self.line(format_args!("{place} = {value};"))
     }
 
+    /// `place op= value;`: a compound assignment (`word |= bits;` where `op` is `|`).
+    pub fn compound(&mut self, place: impl Display, op: &str, value: impl Display) -> &mut Block {
+        self.line(format_args!("{place} {op}= {value};"))
+    }
+
     /// `call;`: a function called for its effect (`stage(0u, loaded0);`).
     pub fn call(&mut self, call: impl Display) -> &mut Block {
         self.line(format_args!("{call};"))
@@ -380,6 +385,19 @@ impl Block {
             body,
         });
         self
+    }
+
+    /// `for (var index = 0u; index < end; index++) { … }`: a loop over `0..end`.
+    pub fn for_range(
+        &mut self,
+        index: &str,
+        end: impl Display,
+        body: impl FnOnce(&mut Block),
+    ) -> &mut Block {
+        self.for_(
+            format_args!("var {index} = 0u; {index} < {end}; {index}++"),
+            body,
+        )
     }
 
     /// `{ … }`: a scope of its own.
@@ -457,6 +475,11 @@ pub fn array(element: impl Display, len: Option<usize>) -> String {
     }
 }
 
+/// A parameter of a [`Function`]: `name: ty`.
+pub fn param(name: &str, ty: impl Display) -> String {
+    format!("{name}: {ty}")
+}
+
 /// `vec<width><element>`, or the element alone where `width` is 1.
 pub fn vector(element: &str, width: usize) -> String {
     match width {
@@ -467,7 +490,7 @@ pub fn vector(element: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, Block, Builtin, Entry, Function, Module};
+    use super::{Access, Block, Builtin, Entry, Function, Module, array, param};
 
     #[test]
     fn a_module_prints_declarations_together_and_items_a_blank_line_apart() {
@@ -475,8 +498,8 @@ mod tests {
         module
             .storage("src", Access::Read, "array<u32>")
             .storage("dst", Access::ReadWrite, "array<u32>")
-            .workgroup("tile", "array<u32, 4>");
-        let mut helper = Function::new("twice", ["v: u32"])
+            .workgroup("tile", array("u32", Some(4)));
+        let mut helper = Function::new("twice", [param("v", "u32")])
             .returns("u32")
             .comment("Doubles.");
         helper.body.ret("v * 2u");
@@ -494,6 +517,9 @@ mod tests {
                         e.when("t > 1u", "dst[t] = 0u;");
                     },
                 );
+            })
+            .for_range("j", "t", |l| {
+                l.compound("dst[j]", "|", "1u");
             });
         module.entry(
             Entry::new(4).builtin(Builtin::LocalInvocationIndex, "lane"),
@@ -524,6 +550,9 @@ fn main(
         } else {
             if (t > 1u) { dst[t] = 0u; }
         }
+    }
+    for (var j = 0u; j < t; j++) {
+        dst[j] |= 1u;
     }
 }
 "

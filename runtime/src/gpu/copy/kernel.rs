@@ -3,10 +3,11 @@
 
 use super::narrow;
 use super::permuted::Permuted;
-use super::plan::{GROUP, Plan, Work, bindings, entry, holds, reads, source};
+use super::plan::{GROUP, Plan, Work, bindings, entry, holds, plus, reads, source, value_at};
 use super::staged::Staged;
 use crate::gpu::shader::{assemble, distinct};
 use crate::gpu::{GpuError, GpuLayout};
+use swizzle_core::emit::wgsl::expr::{Expr, call, name, u};
 use swizzle_core::emit::wgsl::module::{Function, Module};
 #[cfg(feature = "gpu")]
 use {
@@ -14,7 +15,7 @@ use {
     crate::gpu::buffer::{check_element, check_lengths},
     crate::gpu::shader::validate_with,
     crate::gpu::{Buffer, Dispatch, Gpu, Word},
-    swizzle_core::emit::wgsl::module::Access,
+    swizzle_core::emit::wgsl::module::{Access, array, param},
 };
 
 /// Whether wgpu guards a kernel's array indices at run time (its `ShaderRuntimeChecks`).
@@ -255,9 +256,12 @@ impl Gpu {
         let mut module = Module::new();
         bindings(&mut module, "u32", "u32");
         let (entry, mut body) = entry(len as u64);
-        body.let_("y", format_args!("t / {width}u"))
-            .let_("x", format_args!("t % {width}u"))
-            .assign(format_args!("dst[x * {height}u + y]"), "src[t]");
+        body.let_("y", name("t") / u(width))
+            .let_("x", name("t") % u(width))
+            .assign(
+                name("dst").index(name("x") * u(height) + name("y")),
+                "src[t]",
+            );
         let body = module.entry(entry, body).finish();
         let groups = self.grid(len as u64)?;
         self.kernel("naive transpose".to_owned(), body, groups, [len, len], 32)
@@ -301,14 +305,14 @@ impl Gpu {
         let mut module = Module::new();
         module.storage("data", Access::ReadWrite, "array<u32>");
         let params = [
-            "value: u32".to_owned(),
-            format!("coord: array<u32, {rank}>"),
-            "offset: u32".to_owned(),
+            param("value", "u32"),
+            param("coord", array("u32", Some(rank))),
+            param("offset", "u32"),
         ];
         let mut user = Function::new("body", params).returns("u32");
         user.body.verbatim(body);
         let (entry, mut main) = entry(size as u64);
-        main.let_("c", format_args!("{}_coord(t)", rows.prefix()));
+        main.let_("c", rows.coord_at(name("t")));
         if layout.is_padded() {
             main.guard(layout.call("is_valid", "c"), "return;");
         }
@@ -518,7 +522,10 @@ fn grid(threads: u64, max: u64) -> Result<[u32; 2], GpuError> {
 }
 
 /// `element(s)` of 32-bit elements: one word.
-const WORD: &str = "src[s >> 2u][s & 3u]";
+fn word() -> Expr {
+    let s = name("s");
+    name("src").index(s.clone() >> u(2)).index(s & u(3))
+}
 
 /// Words per row of `to` where a [`gather`] from `from` writes two rows' `vec4`s per thread:
 /// `to` is the row-major image (`rows`) of two rows or more, which split into `vec4`s, and
@@ -560,7 +567,6 @@ fn image_rows(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> Option<usiz
 /// Morton tile's rows 0 and 1 share one 32-byte sector). Offsets of `to` that hold no
 /// element (in partial tiles) keep their contents. The module and its threads.
 fn gather(from: &GpuLayout, to: &GpuLayout, row: Option<usize>) -> (Module, usize) {
-    let coord = format!("{}_coord", to.prefix());
     let vector = to.word_space().is_multiple_of(4);
     let (element, threads) = match vector {
         true => ("vec4<u32>", to.word_space() / 4),
@@ -574,55 +580,50 @@ fn gather(from: &GpuLayout, to: &GpuLayout, row: Option<usize>) -> (Module, usiz
     };
     let mut module = Module::new();
     bindings(&mut module, "vec4<u32>", element);
-    reads(&mut module, from, WORD);
+    reads(&mut module, from, word());
     if to.is_padded() {
-        module.function(&holds(to, &coord, None));
+        module.function(&holds(to, None));
     }
     if vector {
-        quad(&mut module, from, &coord);
+        quad(&mut module, from, to);
     }
+    let (t, q, o) = (name("t"), name("q"), name("o"));
+    let quad_at = |offset: Expr| call("quad", [offset]);
     let (entry, mut body) = entry(threads as u64);
     match (vector, to.is_padded()) {
         (false, padded) => {
             if padded {
                 body.guard("holds(t)", "return;");
             }
-            body.assign("dst[t]", format_args!("value_at({coord}(t))"));
+            body.assign("dst[t]", value_at(to.coord_at(t)));
         }
         (true, false) => match paired {
             Some(quads) => {
-                body.let_(
-                    "q",
-                    format_args!("t / {quads}u * {}u + t % {quads}u", 2 * quads),
-                )
-                .let_("above", "quad(q * 4u)")
-                .if_(
-                    format_args!("q + {quads}u < {}u", to.word_space() / 4),
-                    |both| {
-                        both.let_("below", format_args!("quad((q + {quads}u) * 4u)"))
+                let below = q.clone() + u(quads);
+                body.let_("q", t.clone() / u(quads) * u(2 * quads) + t % u(quads))
+                    .let_("above", quad_at(q * u(4)))
+                    .if_(below.clone().lt(u(to.word_space() / 4)), |both| {
+                        both.let_("below", quad_at(below.clone() * u(4)))
                             .assign("dst[q]", "above")
-                            .assign(format_args!("dst[q + {quads}u]"), "below")
+                            .assign(name("dst").index(below), "below")
                             .line("return;");
-                    },
-                )
-                .assign("dst[q]", "above");
+                    })
+                    .assign("dst[q]", "above");
             }
             None => {
-                body.assign("dst[t]", "quad(t * 4u)");
+                body.assign("dst[t]", quad_at(t * u(4)));
             }
         },
         (true, true) => {
-            body.let_("o", "t * 4u")
-                .let_(
-                    "held",
-                    "vec4<bool>(holds(o), holds(o + 1u), holds(o + 2u), holds(o + 3u))",
-                )
+            let held = (0..4).map(|i| call("holds", [plus(&o, i)]));
+            body.let_("o", t * u(4))
+                .let_("held", call("vec4<bool>", held))
                 .if_("all(held)", |all| {
                     all.assign("dst[t]", "quad(o)").line("return;");
                 })
-                .for_("var i = 0u; i < 4u; i++", |each| {
+                .for_range("i", u(4), |each| {
                     each.if_("held[i]", |held| {
-                        held.assign("dst[t][i]", format_args!("value_at({coord}(o + i))"));
+                        held.assign("dst[t][i]", value_at(to.coord_at(o + name("i"))));
                     });
                 });
         }
@@ -632,42 +633,49 @@ fn gather(from: &GpuLayout, to: &GpuLayout, row: Option<usize>) -> (Module, usiz
 }
 
 /// WGSL `quad(o)` (after `source(o)` where it needs it): the elements of offsets `o..o + 4`
-/// of the output, found through its inverse `coord`: one `vec4` load where an unpadded
+/// of the output `to`, found through its inverse: one `vec4` load where an unpadded
 /// `from` keeps the four in one aligned `vec4`, two where it keeps them in two (the first's
 /// and the last's: a row of a 4×4 Morton tile is two pairs, 16 bytes apart), else four.
 /// A subgroup's load touches a sector of memory per distinct `vec4`, however few of its
 /// words it keeps: two loads where four would do halve the sectors a thread asks for.
-fn quad(module: &mut Module, from: &GpuLayout, coord: &str) {
+fn quad(module: &mut Module, from: &GpuLayout, to: &GpuLayout) {
     let mut quad = Function::new("quad", ["o: u32"]).returns("vec4<u32>");
     if from.is_padded() {
-        quad.body.ret(format_args!(
-            "vec4<u32>(value_at({coord}(o)), value_at({coord}(o + 1u)), value_at({coord}(o + 2u)), value_at({coord}(o + 3u)))"
-        ));
+        let values = (0..4).map(|i| value_at(to.coord_at(plus(&name("o"), i))));
+        quad.body.ret(call("vec4<u32>", values));
         module.function(&quad);
         return;
     }
-    module.function(&source(from, coord));
+    module.function(&source(from, to));
+    let vec4 = |lane: &dyn Fn(&str) -> Expr| call("vec4<u32>", ["x", "y", "z", "w"].map(lane));
+    let splat = |value| call("vec4<u32>", [value]);
+    // The lanes `lane` of the loaded `vec4` `v`.
+    let picked = |v: &str| vec4(&|l| name(v).index(name("lane").field(l)));
+    let (s, aligned) = (name("s"), name("aligned"));
+    // The vec4s of the first element and of the last.
+    let (first_vec4, last_vec4) = (aligned.clone().field("x"), aligned.clone().field("w"));
+    let sources = (0..4).map(|i| call("source", [plus(&name("o"), i)]));
     quad.body
-        .let_(
-            "s",
-            "vec4<u32>(source(o), source(o + 1u), source(o + 2u), source(o + 3u))",
+        .let_("s", call("vec4<u32>", sources))
+        .let_("aligned", s.clone() >> splat(u(2)))
+        .let_("lane", s & splat(u(3)))
+        .let_("first", aligned.clone().equals(splat(first_vec4.clone())))
+        .if_(call("all", [name("first")]), |one| {
+            one.let_("v", name("src").index(first_vec4.clone()))
+                .ret(picked("v"));
+        })
+        .if_(
+            call(
+                "all",
+                [name("first") | aligned.equals(splat(last_vec4.clone()))],
+            ),
+            |two| {
+                two.let_("v", name("src").index(first_vec4))
+                    .let_("w", name("src").index(last_vec4))
+                    .ret(call("select", [picked("w"), picked("v"), name("first")]));
+            },
         )
-        .let_("aligned", "s >> vec4<u32>(2u)")
-        .let_("lane", "s & vec4<u32>(3u)")
-        .let_("first", "aligned == vec4<u32>(aligned.x)")
-        .if_("all(first)", |one| {
-            one.let_("v", "src[aligned.x]")
-                .ret("vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w])");
-        })
-        .if_("all(first | (aligned == vec4<u32>(aligned.w)))", |two| {
-            two.let_("v", "src[aligned.x]")
-                .let_("w", "src[aligned.w]")
-                .ret(
-                    "select(vec4<u32>(w[lane.x], w[lane.y], w[lane.z], w[lane.w]), \
-                     vec4<u32>(v[lane.x], v[lane.y], v[lane.z], v[lane.w]), first)",
-                );
-        })
-        .ret("vec4<u32>(element(s.x), element(s.y), element(s.z), element(s.w))");
+        .ret(vec4(&|l| call("element", [name("s").field(l)])));
     module.function(&quad);
 }
 
@@ -677,16 +685,13 @@ fn scatter(from: &GpuLayout, to: &GpuLayout, rows: &GpuLayout) -> (Module, usize
     let size = to.word_size();
     let mut module = Module::new();
     bindings(&mut module, "vec4<u32>", "u32");
-    reads(&mut module, from, WORD);
+    reads(&mut module, from, word());
     let (entry, mut body) = entry(size as u64);
-    body.let_("c", format_args!("{}_coord(t)", rows.prefix()));
+    body.let_("c", rows.coord_at(name("t")));
     if to.is_padded() {
         body.guard(to.call("is_valid", "c"), "return;");
     }
-    body.assign(
-        format_args!("dst[{}]", to.call("offset", "c")),
-        "value_at(c)",
-    );
+    body.assign(name("dst").index(to.call("offset", "c")), "value_at(c)");
     module.entry(entry, body);
     (module, size)
 }

@@ -10,8 +10,9 @@
 
 use super::plan::{Plan, Work, entry};
 use crate::gpu::GpuLayout;
-use crate::gpu::layout::Planar;
+use crate::gpu::layout::{Planar, function_call};
 use crate::gpu::shader::assemble;
+use swizzle_core::emit::wgsl::expr::{call, hex_word, name, u};
 use swizzle_core::emit::wgsl::module::{Access, Block, Function, Module};
 
 /// The most elements of one tile whose offsets the plan evaluates on the host.
@@ -102,7 +103,6 @@ impl Permuted {
     fn plan_of(&self, layout: &GpuLayout, copy: &str, lengths: [usize; 2]) -> Plan {
         let quad = 4 * self.per;
         let quads = (self.grid[0] * self.grid[1] * self.space / quad) as u64;
-        let u = |value: usize| format!("{value}u");
         let mut module = Module::new();
         module
             .constant("TILE_ROWS", u(self.tile[0]))
@@ -121,7 +121,11 @@ impl Permuted {
             .comment("The block's first element: where it lies in its tile, and its place in its image vec4.")
             .let_(
                 "rc",
-                format_args!("{}_coord(t % TILE_QUADS * QUAD)", self.prefix),
+                function_call(
+                    &self.prefix,
+                    "coord",
+                    [name("t") % name("TILE_QUADS") * name("QUAD")],
+                ),
             )
             .let_("c", "rc[1] % QUAD")
             .let_("y", "tile / GRID_COLUMNS * TILE_ROWS + rc[0]")
@@ -140,28 +144,27 @@ impl Permuted {
     /// `permute(v, c)`: lane `j` of the result is lane `j ^ c` of `v` (lanes of `bits` bits,
     /// `4 · per` of them): one exchange per bit of `c`, of lanes, words or word pairs.
     fn permute(&self) -> Function {
+        let w = name("w");
+        let splat = |value| call("vec4", [value]);
         let mut body = Block::new();
         body.var("w", "v");
         let mut width = self.bits;
         let mut bit = 1;
         while bit < 4 * self.per {
             let exchanged = match width {
-                32 => "w.yxwz".to_owned(),
-                64 => "w.zwxy".to_owned(),
+                32 => w.clone().field("yxwz"),
+                64 => w.clone().field("zwxy"),
                 _ => {
                     let low = (0..32 / (2 * width)).fold(0u32, |mask, k| {
                         mask | (((1u64 << width) - 1) as u32) << (2 * width * k)
                     });
-                    format!(
-                        "((w >> vec4({width}u)) & vec4({low:#010x}u)) | ((w << vec4({width}u)) & vec4({:#010x}u))",
-                        !low
-                    )
+                    let down = (w.clone() >> splat(u(width))) & splat(hex_word(low));
+                    let up = (w.clone() << splat(u(width))) & splat(hex_word(!low));
+                    down | up
                 }
             };
-            body.assign(
-                "w",
-                format_args!("select(w, {exchanged}, (c & {bit}u) != 0u)"),
-            );
+            let exchange = (name("c") & u(bit)).differs(u(0));
+            body.assign("w", call("select", [w.clone(), exchanged, exchange]));
             width *= 2;
             bit *= 2;
         }

@@ -4,7 +4,10 @@
 //! import it, not each other.
 
 use crate::gpu::GpuLayout;
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module};
+use swizzle_core::emit::wgsl::expr::{Expr, call, name, u};
+use swizzle_core::emit::wgsl::module::{
+    Access, Block, Builtin, Entry, Function, Module, array, param,
+};
 
 /// Threads per workgroup of the one-dimensional kernels.
 pub(in crate::gpu) const GROUP: u32 = 256;
@@ -17,14 +20,14 @@ pub(in crate::gpu) fn entry(threads: u64) -> (Entry, Block) {
         .builtin(Builtin::WorkgroupId, "group")
         .builtin(Builtin::NumWorkgroups, "groups")
         .builtin(Builtin::LocalInvocationIndex, "lane");
+    let (group, groups) = (name("group"), name("groups"));
+    let flat = group.clone().field("y") * groups.field("x") + group.field("x");
+    let t = flat * u(GROUP as usize) + name("lane");
     let mut body = Block::new();
-    body.let_(
-        "t",
-        format_args!("(group.y * groups.x + group.x) * {GROUP}u + lane"),
-    )
-    .if_(format_args!("t >= {threads}u"), |past| {
-        past.line("return;");
-    });
+    body.let_("t", t)
+        .if_(name("t").ge(u(threads as usize)), |past| {
+            past.line("return;");
+        });
     (entry, body)
 }
 
@@ -52,22 +55,19 @@ pub(in crate::gpu) enum Work {
 /// Binds the input `src` (an array of `source`) and the output `dst` (of `destination`).
 pub(super) fn bindings(module: &mut Module, source: &str, destination: &str) {
     module
-        .storage("src", Access::Read, format_args!("array<{source}>"))
-        .storage(
-            "dst",
-            Access::ReadWrite,
-            format_args!("array<{destination}>"),
-        );
+        .storage("src", Access::Read, array(source, None))
+        .storage("dst", Access::ReadWrite, array(destination, None));
 }
 
 /// WGSL reading the source of a copy: `element(s)`, the element at offset `s` of `src` (bound
 /// as `vec4<u32>`s, so that a kernel can also load four words at once), which returns
 /// `element`, and `value_at(c)`, the element at coordinate `c`, zero in `from`'s padding.
-pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
+pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: Expr) {
     let rank = from.word_shape().len();
     let mut element_at = Function::new("element", ["s: u32"]).returns("u32");
     element_at.body.ret(element);
-    let mut value_at = Function::new("value_at", [format!("c: array<u32, {rank}>")]).returns("u32");
+    let coord = param("c", array("u32", Some(rank)));
+    let mut value_at = Function::new("value_at", [coord]).returns("u32");
     if from.is_padded() {
         value_at
             .body
@@ -75,36 +75,64 @@ pub(super) fn reads(module: &mut Module, from: &GpuLayout, element: &str) {
     }
     value_at
         .body
-        .ret(format_args!("element({})", from.call("offset", "c")));
+        .ret(call("element", [from.call("offset", "c")]));
     module.function(&element_at).function(&value_at);
 }
 
-/// WGSL `source(o)`: the offset in `from` of the coordinate at offset `o` of the output,
-/// found through the output's inverse `coord`.
-pub(super) fn source(from: &GpuLayout, coord: &str) -> Function {
+/// `base + k`, or `base` where `k` is 0: the `k`-th of a run of offsets from `base`.
+pub(super) fn plus(base: &Expr, k: usize) -> Expr {
+    match k {
+        0 => base.clone(),
+        k => base.clone() + u(k),
+    }
+}
+
+/// The word of narrow `elements` of `bits` bits each, the first in the low bits:
+/// `e0 | (e1 << 8u) | …` (`0u` of none).
+pub(super) fn word(elements: impl IntoIterator<Item = Expr>, bits: usize) -> Expr {
+    let shifted = elements
+        .into_iter()
+        .enumerate()
+        .map(|(i, element)| match i {
+            0 => element,
+            i => element << u(i * bits),
+        });
+    shifted
+        .reduce(|word, element| word | element)
+        .unwrap_or_else(|| u(0))
+}
+
+/// `value_at(coord)`: the source's element at the coordinate array `coord` ([`reads`]).
+pub(super) fn value_at(coord: Expr) -> Expr {
+    call("value_at", [coord])
+}
+
+/// WGSL `source(o)`: the offset in `from` of the coordinate at offset `o` of the output `to`,
+/// found through its inverse.
+pub(super) fn source(from: &GpuLayout, to: &GpuLayout) -> Function {
     let mut source = Function::new("source", ["o: u32"]).returns("u32");
     source
         .body
-        .let_("c", format_args!("{coord}(o)"))
+        .let_("c", to.coord_at(name("o")))
         .ret(from.call("offset", "c"));
     source
 }
 
 /// WGSL `holds(o)`: whether offset `o` of `to` holds an element, its coordinate found
-/// through the inverse `coord`: below `space` where given, and valid where `to` is padded.
-pub(super) fn holds(to: &GpuLayout, coord: &str, space: Option<usize>) -> Function {
+/// through its inverse: below `space` where given, and valid where `to` is padded.
+pub(super) fn holds(to: &GpuLayout, space: Option<usize>) -> Function {
     let mut holds = Function::new("holds", ["o: u32"])
         .returns("bool")
         .comment("Whether offset `o` holds an element.");
     if let Some(space) = space {
-        holds
-            .body
-            .guard(format_args!("(o < {space}u)"), "return false;");
+        holds.body.if_(!name("o").lt(u(space)), |past| {
+            past.line("return false;");
+        });
     }
     match to.is_padded() {
         true => holds
             .body
-            .let_("c", format_args!("{coord}(o)"))
+            .let_("c", to.coord_at(name("o")))
             .ret(to.call("is_valid", "c")),
         false => holds.body.ret("true"),
     };

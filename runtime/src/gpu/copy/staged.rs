@@ -15,11 +15,12 @@
 //! simply permuted images of each other (those take `permuted`); `Gpu::pack_kernel` and
 //! `unpack_kernel` fall back to the gather kernels otherwise.
 
-use super::plan::{Plan, Work};
+use super::plan::{Plan, Work, word};
 use crate::gpu::GpuLayout;
-use crate::gpu::layout::Planar;
+use crate::gpu::layout::{Planar, function_call};
 use crate::gpu::shader::assemble;
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module};
+use swizzle_core::emit::wgsl::expr::{Expr, call, hex, int, name, numbered, u};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, array};
 
 /// Threads per workgroup where the tiles are small enough to share one: two subgroups, so
 /// that a workgroup's barrier waits on few loads and many workgroups interleave on an SM.
@@ -166,7 +167,6 @@ impl Staged {
         let quad = 4 * self.per;
         let words = self.region * self.space / self.per;
         let mut module = Module::new();
-        let u = |value: usize| format!("{value}u");
         module
             .constant("TILE_ROWS", u(rows))
             .constant("TILE_COLUMNS", u(columns))
@@ -177,7 +177,7 @@ impl Staged {
             .note("Elements per word, bits per element.")
             .constant("PER", u(self.per))
             .constant("BITS", u(self.bits))
-            .constant("MASK", format_args!("{:#x}u", (1u64 << self.bits) - 1))
+            .constant("MASK", hex((1 << self.bits) - 1))
             .note("Tiles per region, the region's image columns, vec4s per region row and per tile block.")
             .constant("REGION", u(self.region))
             .constant("REGION_COLUMNS", u(self.region * columns))
@@ -194,7 +194,7 @@ impl Staged {
                 "The region's words, one padding word after every 32 (a bank's worth), so that threads\n\
                  reading it across tiles (a tile's space apart) fall on different banks.",
             )
-            .workgroup("region", format_args!("array<u32, {}>", words + words / 32))
+            .workgroup("region", array("u32", Some(words + words / 32)))
             .text(include_str!("staged.wgsl"));
         module
     }
@@ -217,26 +217,26 @@ impl Staged {
     }
 
     /// The region's vec4 that a thread moves `k`-th.
-    fn index(k: usize) -> String {
+    fn index(k: usize) -> Expr {
         match k {
-            0 => "thread".to_owned(),
-            k => format!("thread + {k}u * THREADS"),
+            0 => name("thread"),
+            k => name("thread") + u(k) * name("THREADS"),
         }
     }
 
     /// The first phase: the thread's vec4s of the source, all loaded (`load`, a block over
     /// `index`, the vec4 of the region, that assigns it to the variable it is given, which
     /// stays zero outside the image), then staged into workgroup memory, then the barrier.
-    fn stage_in(&self, body: &mut Block, load: impl Fn(&mut Block, &str)) {
+    fn stage_in(&self, body: &mut Block, load: impl Fn(&mut Block, &Expr)) {
+        let loaded = |k: usize| numbered("loaded", [k]);
         for k in 0..self.quads {
-            let loaded = format!("loaded{k}");
-            body.declare(&loaded, "vec4<u32>").scope(|scope| {
+            body.declare(loaded(k), "vec4<u32>").scope(|scope| {
                 scope.let_("index", Self::index(k));
-                load(scope, &loaded);
+                load(scope, &loaded(k));
             });
         }
         for k in 0..self.quads {
-            body.line(format_args!("stage({}, loaded{k});", Self::index(k)));
+            body.call(call("stage", [Self::index(k), loaded(k)]));
         }
         body.line("workgroupBarrier();");
     }
@@ -252,27 +252,16 @@ impl Staged {
         }
     }
 
-    /// The vec4 of words from `elements` (one WGSL expression per element, in order):
-    /// straight-line, each element shifted into its place.
-    fn words(&self, elements: &[String]) -> String {
-        let words: Vec<String> = elements
+    /// The vec4 of words from `elements` (one per element, in order): straight-line, each
+    /// element shifted into its place, printed a word a line (a word of bytes is four
+    /// elements long).
+    fn words(&self, elements: &[Expr]) -> Expr {
+        let lines: String = elements
             .chunks(self.per)
-            .map(|word| {
-                let parts: Vec<String> = word
-                    .iter()
-                    .enumerate()
-                    .map(|(e, element)| match e {
-                        0 => element.clone(),
-                        e => format!("({element} << {}u)", e * self.bits),
-                    })
-                    .collect();
-                parts.join(" | ")
-            })
+            .map(|elements| word(elements.iter().cloned(), self.bits).to_string())
+            .map(|word| ["            ", &word, ",\n"].concat())
             .collect();
-        format!(
-            "vec4<u32>(\n            {},\n        )",
-            words.join(",\n            ")
-        )
+        Expr::text(["vec4<u32>(\n", &lines, "        )"].concat())
     }
 
     /// A pack: image rows in, tile blocks out. The module, after the layout's functions.
@@ -284,47 +273,44 @@ impl Staged {
         let mut elements = Vec::new();
         let mut kept = Vec::new();
         let mut find = Block::new();
+        // The coordinate in its tile of element `i`, and its place in its word.
+        let rc = |i: usize| numbered("rc", [i]);
+        let place = |i: usize| rc(i).index(int(1)) % name("PER");
         for i in 0..quad {
             let Share { word, xor } = self.pack_shared[i];
             // An element whose place follows from its word's first element's needs neither
             // an inverse nor a bounds test of its own: a word lies wholly in the image or not.
             let (place, inside) = match xor {
-                Some(k) if word != i => (format!("((rc{word}[1] % PER) ^ {k}u)"), word),
+                Some(k) if word != i => (place(word) ^ u(k), word),
                 _ => {
-                    find.let_(
-                        format_args!("rc{i}"),
-                        format_args!("{prefix}_coord(first + {i}u)"),
-                    );
+                    let first = name("first") + u(i);
+                    find.let_(rc(i), function_call(prefix, "coord", [first]));
                     if partial {
-                        find.let_(
-                            format_args!("in{i}"),
-                            format_args!("top + rc{i}[0] < HEIGHT && tile_left + rc{i}[1] < WIDTH"),
-                        );
+                        let y = name("top") + rc(i).index(int(0));
+                        let x = name("tile_left") + rc(i).index(int(1));
+                        let inside = y.lt(name("HEIGHT")).and(x.lt(name("WIDTH")));
+                        find.let_(numbered("in", [i]), inside);
                     }
-                    (format!("(rc{i}[1] % PER)"), i)
+                    (place(i), i)
                 }
             };
             if word == i {
-                find.let_(
-                    format_args!("w{i}"),
-                    format_args!(
-                        "region[padded((rc{i}[0] * REGION_COLUMNS + left + rc{i}[1]) / PER)]"
-                    ),
-                );
+                let [y, x] = [0, 1].map(|j| rc(i).index(int(j)));
+                let at = y * name("REGION_COLUMNS") + name("left") + x;
+                find.let_(numbered("w", [i]), region_word(at / name("PER")));
             }
-            let value = format!("((w{word} >> ({place} * BITS)) & MASK)");
+            let value = element(word, place);
             match partial {
                 true => {
-                    elements.push(format!("select(0u, {value}, in{inside})"));
-                    kept.push(format!("select(MASK, 0u, in{inside})"));
+                    let inside = numbered("in", [inside]);
+                    elements.push(call("select", [u(0), value, inside.clone()]));
+                    kept.push(call("select", [name("MASK"), u(0), inside]));
                 }
                 false => elements.push(value),
             }
         }
-        find.let_("words", self.words(&elements)).let_(
-            "block",
-            "(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad",
-        );
+        find.let_("words", self.words(&elements))
+            .let_("block", tile_block());
         match partial {
             true => find
                 .let_("kept", self.words(&kept))
@@ -334,27 +320,19 @@ impl Staged {
         let (entry, mut body) = self.entry();
         body.comment("The region's image rows, vec4s of them.");
         self.stage_in(&mut body, |load, loaded| {
-            load.let_("row", "index / ROW_QUADS")
-                .let_("column", "index % ROW_QUADS")
-                .let_("y", "tile_y * TILE_ROWS + row")
-                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                    inside.assign(loaded, "src[y * WIDTH_QUADS + x_quad]");
-                });
+            image_quad(load, |inside| {
+                inside.assign(loaded, name("src").index(image_index(name("y"))));
+            });
         });
         body.comment("vec4s of tiles' blocks, each element found through the tile's inverse.");
         self.write_out(&mut body, |write| {
-            write
-                .let_("c", "index / TILE_QUADS")
-                .let_("quad", "index % TILE_QUADS")
-                .let_("tile_x", "first_x + c")
-                .if_("tile_x < GRID_COLUMNS", |tile| {
-                    tile.let_("first", format_args!("quad * {quad}u"))
-                        .let_("left", "c * TILE_COLUMNS")
-                        .let_("top", "tile_y * TILE_ROWS")
-                        .let_("tile_left", "tile_x * TILE_COLUMNS")
-                        .extend(find.clone());
-                });
+            tile_quad(write, |tile| {
+                tile.let_("first", name("quad") * u(quad))
+                    .let_("left", "c * TILE_COLUMNS")
+                    .let_("top", "tile_y * TILE_ROWS")
+                    .let_("tile_left", "tile_x * TILE_COLUMNS")
+                    .extend(find.clone());
+            });
         });
         let mut module = self.preamble();
         module.entry(entry, body);
@@ -370,70 +348,60 @@ impl Staged {
         // And of the row below, where rows share their words in pairs.
         let mut below = Vec::new();
         let mut find = Block::new();
-        find.let_("first", format_args!("column * {quad}u"));
-        // An element's place in its word: the place of element `at` there, XOR `k`.
-        let place = |at: usize, k: usize| match k {
-            0 => format!("(at{at} % PER)"),
-            k => format!("((at{at} % PER) ^ {k}u)"),
+        find.let_("first", name("column") * u(quad));
+        // The element's index in the region, and its place in its word: the place of element
+        // `at` there, XOR `k`.
+        let at = |i: usize| numbered("at", [i]);
+        let place = |i: usize, k: usize| match k {
+            0 => at(i) % name("PER"),
+            k => (at(i) % name("PER")) ^ u(k),
         };
         for i in 0..quad {
             let Share { word, xor } = self.unpack_shared[i];
-            let (at, k) = match xor {
+            let (first, k) = match xor {
                 Some(k) if word != i => (word, k),
                 _ => {
-                    find.let_(format_args!("x{i}"), format_args!("first + {i}u"))
-                        .let_(
-                            format_args!("at{i}"),
-                            format_args!(
-                                "x{i} / TILE_COLUMNS * TILE_SPACE + {prefix}_offset(row, x{i} % TILE_COLUMNS)"
-                            ),
-                        );
+                    let x = numbered("x", [i]);
+                    let column = x.clone() % name("TILE_COLUMNS");
+                    let offset = function_call(prefix, "offset", [name("row"), column]);
+                    find.let_(x.clone(), name("first") + u(i)).let_(
+                        at(i),
+                        x / name("TILE_COLUMNS") * name("TILE_SPACE") + offset,
+                    );
                     (i, 0)
                 }
             };
             if word == i {
-                find.let_(
-                    format_args!("w{i}"),
-                    format_args!("region[padded(at{i} / PER)]"),
-                );
+                find.let_(numbered("w", [i]), region_word(at(i) / name("PER")));
             }
-            elements.push(format!("((w{word} >> ({} * BITS)) & MASK)", place(at, k)));
+            elements.push(element(word, place(first, k)));
             if let Some(pairs) = &self.unpack_pairs {
-                below.push(format!(
-                    "((w{word} >> ({} * BITS)) & MASK)",
-                    place(at, k ^ pairs[i])
-                ));
+                below.push(element(word, place(first, k ^ pairs[i])));
             }
         }
-        find.assign("dst[y * WIDTH_QUADS + x_quad]", self.words(&elements));
+        let dst = name("dst");
+        find.assign(
+            dst.clone().index(image_index(name("y"))),
+            self.words(&elements),
+        );
         if self.unpack_pairs.is_some() {
-            find.if_("y + 1u < HEIGHT", |next| {
-                next.assign("dst[(y + 1u) * WIDTH_QUADS + x_quad]", self.words(&below));
+            let next = name("y") + u(1);
+            find.if_(next.clone().lt(name("HEIGHT")), |pair| {
+                pair.assign(dst.index(image_index(next)), self.words(&below));
             });
         }
         let (entry, mut body) = self.entry();
         body.comment("The region's tile blocks, vec4s of them.");
         self.stage_in(&mut body, |load, loaded| {
-            load.let_("c", "index / TILE_QUADS")
-                .let_("quad", "index % TILE_QUADS")
-                .let_("tile_x", "first_x + c")
-                .if_("tile_x < GRID_COLUMNS", |tile| {
-                    tile.assign(
-                        loaded,
-                        "src[(tile_y * GRID_COLUMNS + tile_x) * TILE_QUADS + quad]",
-                    );
-                });
+            tile_quad(load, |tile| {
+                tile.assign(loaded, name("src").index(tile_block()));
+            });
         });
         body.comment("vec4s of image rows, each element found through the tile's offset.");
         let write = |write: &mut Block| {
-            write
-                .let_("row", "index / ROW_QUADS")
-                .let_("column", "index % ROW_QUADS")
-                .let_("y", "tile_y * TILE_ROWS + row")
-                .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
-                .if_("y < HEIGHT && x_quad < WIDTH_QUADS", |inside| {
-                    inside.extend(find.clone());
-                });
+            image_quad(write, |inside| {
+                inside.extend(find.clone());
+            });
         };
         match self.unpack_pairs {
             // A thread's two vec4s: one column of rows `2r` and `2r + 1`, from the same words.
@@ -452,6 +420,50 @@ impl Staged {
         module.entry(entry, body);
         module
     }
+}
+
+/// Over `index`, a vec4 of the region as the image holds it: its `row` and vec4 `column` in
+/// the region, its image row `y` and vec4 column `x_quad`; then `inside` where the image has
+/// it.
+fn image_quad(block: &mut Block, inside: impl FnOnce(&mut Block)) {
+    block
+        .let_("row", "index / ROW_QUADS")
+        .let_("column", "index % ROW_QUADS")
+        .let_("y", "tile_y * TILE_ROWS + row")
+        .let_("x_quad", "first_x * TILE_COLUMNS / (4u * PER) + column")
+        .if_("y < HEIGHT && x_quad < WIDTH_QUADS", inside);
+}
+
+/// The image's vec4 of row `y` at the vec4 column `x_quad` ([`image_quad`]).
+fn image_index(y: Expr) -> Expr {
+    y * name("WIDTH_QUADS") + name("x_quad")
+}
+
+/// Over `index`, a vec4 of the region as the tiles hold it: its tile `c` in the region and
+/// vec4 `quad` in that tile, the tile's grid column `tile_x`; then `tile` where the grid has
+/// that tile.
+fn tile_quad(block: &mut Block, tile: impl FnOnce(&mut Block)) {
+    block
+        .let_("c", "index / TILE_QUADS")
+        .let_("quad", "index % TILE_QUADS")
+        .let_("tile_x", "first_x + c")
+        .if_("tile_x < GRID_COLUMNS", tile);
+}
+
+/// The tiles' vec4 `quad` of tile `tile_x` of the region's row of tiles ([`tile_quad`]).
+fn tile_block() -> Expr {
+    let tile = name("tile_y") * name("GRID_COLUMNS") + name("tile_x");
+    tile * name("TILE_QUADS") + name("quad")
+}
+
+/// `region[padded(word)]`: word `word` of the region in workgroup memory.
+fn region_word(word: Expr) -> Expr {
+    name("region").index(call("padded", [word]))
+}
+
+/// The element at `place` (in elements) of the region word `w<word>` a thread loaded.
+fn element(word: usize, place: Expr) -> Expr {
+    (numbered("w", [word]) >> (place * name("BITS"))) & name("MASK")
 }
 
 /// For the elements a thread moves (`4 · per` of them), the first element that lies in the
