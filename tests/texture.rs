@@ -70,11 +70,18 @@ fn check_threads(surface: &Surface, linear: &[u8], tiled: &[u8]) {
     for threads in [3, usize::MAX] {
         let options = swizzle::kernel::Options::default().threads(threads);
         let mut tiled_nt = vec![0u8; tiled.len()];
-        surface.swizzle_with(options, linear, &mut tiled_nt).unwrap();
+        surface
+            .swizzle_with(options, linear, &mut tiled_nt)
+            .unwrap();
         assert!(tiled_nt == tiled, "{threads}-thread swizzle of {surface:?}");
         let mut back_nt = vec![0u8; linear.len()];
-        surface.deswizzle_with(options, tiled, &mut back_nt).unwrap();
-        assert!(back_nt == linear, "{threads}-thread deswizzle of {surface:?}");
+        surface
+            .deswizzle_with(options, tiled, &mut back_nt)
+            .unwrap();
+        assert!(
+            back_nt == linear,
+            "{threads}-thread deswizzle of {surface:?}"
+        );
     }
 }
 
