@@ -63,16 +63,26 @@ fn check_against(surface: &Surface, linear: &[u8], expected: &[u8]) {
     check_threads(surface, linear, &tiled);
 }
 
-/// Three threads, whatever the size (the default splits only large copies): the same
-/// bytes both ways, the levels' parts shared between the threads.
+/// Three threads, and every thread of rayon's pool, whatever the size (the default splits
+/// only large copies): the same bytes both ways, the levels' parts shared between the
+/// threads, and with the whole pool the levels copied at once.
 fn check_threads(surface: &Surface, linear: &[u8], tiled: &[u8]) {
-    let three = swizzle::kernel::Options::default().threads(3);
-    let mut tiled_3t = vec![0u8; tiled.len()];
-    surface.swizzle_with(three, linear, &mut tiled_3t).unwrap();
-    assert!(tiled_3t == tiled, "three-thread swizzle of {surface:?}");
-    let mut back_3t = vec![0u8; linear.len()];
-    surface.deswizzle_with(three, tiled, &mut back_3t).unwrap();
-    assert!(back_3t == linear, "three-thread deswizzle of {surface:?}");
+    for threads in [3, usize::MAX] {
+        let options = swizzle::kernel::Options::default().threads(threads);
+        let mut tiled_nt = vec![0u8; tiled.len()];
+        surface
+            .swizzle_with(options, linear, &mut tiled_nt)
+            .unwrap();
+        assert!(tiled_nt == tiled, "{threads}-thread swizzle of {surface:?}");
+        let mut back_nt = vec![0u8; linear.len()];
+        surface
+            .deswizzle_with(options, tiled, &mut back_nt)
+            .unwrap();
+        assert!(
+            back_nt == linear,
+            "{threads}-thread deswizzle of {surface:?}"
+        );
+    }
 }
 
 /// `surface` is a typed error: its platform does not tile it.

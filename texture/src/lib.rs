@@ -226,6 +226,18 @@ impl<E: Element> PreparedTiles<'_, E> {
     }
 }
 
+/// [`PreparedTiles`] of any texel type: for a copy made ready where the texel type is
+/// picked (a Wii U level's mode and texel size) and run on many parts of a level.
+trait RunTiles: Sync {
+    fn run(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError>;
+}
+
+impl<E: Element> RunTiles for PreparedTiles<'_, E> {
+    fn run(&self, src: &[u8], dst: &mut [u8]) -> Result<(), TextureError> {
+        PreparedTiles::run(self, src, dst)
+    }
+}
+
 /// Runs `copy(index, part)` on the first `count` parts of `len` bytes of `dst` (the last
 /// may be shorter where `dst` ends), spread over threads as the kernels spread their bands
 /// (by `options`' threads and the destination's size): for levels that one kernel call

@@ -127,8 +127,8 @@ pub(crate) enum Direction {
 
 /// One platform's tiling of one surface, its rules already checked: what each platform's
 /// file implements, and all that [`Surface`] asks of a platform. Sizes are per level of
-/// one layer; the surface lays the levels out.
-pub(crate) trait Tiling {
+/// one layer; the surface lays the levels out, and may copy several levels at once.
+pub(crate) trait Tiling: Send + Sync {
     /// Mip `mip`'s tiled size in bytes (padding included), for a level of `blocks`
     /// (`[depth, rows, columns]`).
     fn level_size(&self, mip: usize, blocks: [usize; 3]) -> Result<usize, TextureError>;

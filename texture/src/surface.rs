@@ -335,17 +335,56 @@ impl Geometry {
         let Some(tiling) = &self.tiling else {
             return Ok(());
         };
-        for layer in 0..self.layers {
-            for mip in 0..self.mips.len() {
-                let level = self.level(layer, mip).expect("a level of the surface");
-                let (from, to) = match direction {
-                    Direction::Swizzle => (level.linear.clone(), level.swizzled.clone()),
-                    Direction::Deswizzle => (level.swizzled.clone(), level.linear.clone()),
-                };
-                tiling.copy_level(options, direction, &level, &src[from], &mut dst[to])?;
+        let mut parts = self.parts(direction, src, dst);
+        let copy = |(level, src, dst): (Level, &[u8], &mut [u8])| {
+            tiling.copy_level(options, direction, &level, src, dst)
+        };
+        // The levels at once where the copy may take rayon's whole pool (which then bounds
+        // its threads): each level's setup, its bands and the small levels, each on one
+        // thread, share the threads, the largest levels first, which take longest. Otherwise
+        // one after the other, each spread over the threads it may take.
+        let whole_pool = options
+            .threads
+            .is_none_or(|threads| threads.get() >= rayon::current_num_threads());
+        match whole_pool && options.threads_for(self.lengths(direction).1, parts.len()) > 1 {
+            true => {
+                use rayon::prelude::*;
+                parts.sort_by_key(|(_, _, dst)| std::cmp::Reverse(dst.len()));
+                parts.into_par_iter().with_max_len(1).try_for_each(copy)
             }
+            false => parts.into_iter().try_for_each(copy),
         }
-        Ok(())
+    }
+
+    /// Every level with its bytes on either side of a copy (`src` and `dst` of the
+    /// surface's lengths), in the destination's order.
+    fn parts<'b>(
+        &self,
+        direction: Direction,
+        src: &'b [u8],
+        dst: &'b mut [u8],
+    ) -> Vec<(Level, &'b [u8], &'b mut [u8])> {
+        let mut levels: Vec<Level> = (0..self.layers)
+            .flat_map(|layer| (0..self.mips.len()).map(move |mip| (layer, mip)))
+            .filter_map(|(layer, mip)| self.level(layer, mip))
+            .collect();
+        let sides = |level: &Level| match direction {
+            Direction::Swizzle => (level.linear.clone(), level.swizzled.clone()),
+            Direction::Deswizzle => (level.swizzled.clone(), level.linear.clone()),
+        };
+        levels.sort_by_key(|level| sides(level).1.start);
+        // The levels' destinations are disjoint and inside it (the surface's layout, its
+        // length checked): each is cut from what lies past the one before.
+        let (mut rest, mut at) = (dst, 0);
+        let mut parts = Vec::with_capacity(levels.len());
+        for level in levels {
+            let (from, to) = sides(&level);
+            let tail = &mut std::mem::take(&mut rest)[to.start - at..];
+            let (part, tail) = tail.split_at_mut(to.len());
+            (rest, at) = (tail, to.end);
+            parts.push((level, &src[from], part));
+        }
+        parts
     }
 
     /// [`copy`](Self::copy) into a new zeroed buffer of the destination's size, allocated

@@ -72,8 +72,8 @@
 //! are [`TextureError::Unsupported`].
 
 use super::{
-    Level, Platform, Surface, TextureError, checked_product, for_each_part, prepare_tiles,
-    unsupported, with_scratch,
+    Level, Platform, RunTiles, Surface, TextureError, checked_product, for_each_part,
+    prepare_tiles, unsupported, with_scratch,
 };
 use crate::kernel::{Frame, Options, View, copy_views_with};
 use crate::platform::{Direction, Tiling};
@@ -834,84 +834,96 @@ fn copy_level(
     // Each part of the destination on one thread; the threads are the parts'.
     let one = options.threads(1);
     let level_texels = depth * height * width;
-    // Copies band `band` of group `group` (its tiled bytes `tiled`, whole or, for the
-    // padding, kept as they were); the linear side is `linear_bytes`, whose texel
-    // `linear_origin` is the band's first.
-    let band_copy = |group: usize,
-                     band: usize,
-                     linear_origin: usize,
-                     direction_bytes: BandBytes<'_>|
-     -> Result<(), TextureError> {
-        let slices = thickness.min(depth - group * thickness);
-        let rows = band_rows.min(height - band * band_rows);
-        let extents = [slices, rows, width];
-        let extents = match thickness {
-            4 => &extents[..],
-            _ => &extents[1..],
-        };
-        let strides = [height * width, width, 1];
-        let strides = &strides[3 - extents.len()..];
-        let linear = Frame::Strided {
-            strides,
-            origin: linear_origin,
-        };
-        let tiles = [1, 1, units];
-        let tiled = Frame::Tiles {
-            tiles: &tiles[3 - extents.len()..],
-            tile_space: unit.texels,
-        };
-        let copy = |src: &[u8], dst: &mut [u8]| {
-            let kernels = (mode, bytes, swap_in_unit);
-            // Whether stores stream is the level's choice where the band is a part of the
-            // level's linear bytes, the band's where it is tiled bytes (or a scratch row).
-            let destination_texels = match direction {
-                Direction::Swizzle => dst.len() / bytes,
-                Direction::Deswizzle => level_texels,
-            };
-            let frames = [linear, tiled];
-            let sizes = (extents, destination_texels);
-            copy_unit(one, direction, kernels, sizes, frames, src, dst)
-        };
-        if !mode.is_macro() {
-            return match direction_bytes {
-                BandBytes::Swizzle { linear, tiled } => copy(linear, &mut tiled[..used]),
-                BandBytes::Deswizzle { tiled, linear } => copy(&tiled[..used], linear),
-            };
-        }
-        let slice_xor =
-            (tiling.group_swizzle + (tiling.first_slice + group) * mode.rotation()) % GROUPS;
-        // The tile row's bits of y above the macro tile, on the bank's bits.
-        let band_xor = match aspect {
-            1 => ((band & 1) << 2) | (band & 2),
-            2 => (band & 1) << 1,
-            _ => 0,
-        };
-        let rows_per_unit = unit.texels * bytes / ROW_BYTES;
-        let xor = |row: usize| {
-            let column = row / rows_per_unit * unit.width;
-            let swap = match tiling.bank_swap_width {
-                0 => 0,
-                step => (column / step) & 3,
-            };
-            // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
-            slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
-        };
-        with_scratch(used.max(band_bytes), |scratch| {
-            match direction_bytes {
-                BandBytes::Swizzle { linear, tiled } => {
-                    // The padding kept as it was.
-                    xor_groups(tiled, scratch, xor);
-                    copy(linear, &mut scratch[..used])?;
-                    xor_groups(scratch, tiled, xor);
-                }
-                BandBytes::Deswizzle { tiled, linear } => {
-                    xor_groups(tiled, scratch, xor);
-                    copy(&scratch[..used], linear)?;
-                }
-            }
-            Ok(())
-        })
+    // Whether stores stream is the level's choice where the band is a part of the level's
+    // linear bytes, the band's where it is tiled bytes (or a scratch row).
+    let destination_texels = match direction {
+        Direction::Swizzle => used / bytes,
+        Direction::Deswizzle => level_texels,
     };
+    let strides = [height * width, width, 1];
+    let tiles = [1, 1, units];
+    let rank = match thickness {
+        4 => 3,
+        _ => 2,
+    };
+    // The copy of a band of `slices × rows` texels: its tiles, and a view of the linear
+    // bytes from the band's first texel on.
+    let prepare = |slices: usize, rows: usize| {
+        let extents = [slices, rows, width];
+        let frames = [
+            Frame::Strided {
+                strides: &strides[3 - rank..],
+                origin: 0,
+            },
+            Frame::Tiles {
+                tiles: &tiles[3 - rank..],
+                tile_space: unit.texels,
+            },
+        ];
+        let kernels = (mode, bytes, swap_in_unit);
+        let sizes = (&extents[3 - rank..], destination_texels);
+        prepare_unit(one, direction, kernels, sizes, frames)
+    };
+    // Every whole band is the same copy, made ready once.
+    let whole = match height >= band_rows && depth >= thickness {
+        true => Some(prepare(thickness, band_rows)?),
+        false => None,
+    };
+    // Copies band `band` of group `group` (its tiled bytes `tiled`, whole or, for the
+    // padding, kept as they were); the linear side's bytes start at the band's first texel.
+    let band_copy =
+        |group: usize, band: usize, direction_bytes: BandBytes<'_>| -> Result<(), TextureError> {
+            let slices = thickness.min(depth - group * thickness);
+            let rows = band_rows.min(height - band * band_rows);
+            let cut;
+            let copy = match &whole {
+                Some(whole) if (slices, rows) == (thickness, band_rows) => whole,
+                // A band cut by the level's edge.
+                _ => {
+                    cut = prepare(slices, rows)?;
+                    &cut
+                }
+            };
+            if !mode.is_macro() {
+                return match direction_bytes {
+                    BandBytes::Swizzle { linear, tiled } => copy.run(linear, &mut tiled[..used]),
+                    BandBytes::Deswizzle { tiled, linear } => copy.run(&tiled[..used], linear),
+                };
+            }
+            let slice_xor =
+                (tiling.group_swizzle + (tiling.first_slice + group) * mode.rotation()) % GROUPS;
+            // The tile row's bits of y above the macro tile, on the bank's bits.
+            let band_xor = match aspect {
+                1 => ((band & 1) << 2) | (band & 2),
+                2 => (band & 1) << 1,
+                _ => 0,
+            };
+            let rows_per_unit = unit.texels * bytes / ROW_BYTES;
+            let xor = |row: usize| {
+                let column = row / rows_per_unit * unit.width;
+                let swap = match tiling.bank_swap_width {
+                    0 => 0,
+                    step => (column / step) & 3,
+                };
+                // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
+                slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
+            };
+            with_scratch(used.max(band_bytes), |scratch| {
+                match direction_bytes {
+                    BandBytes::Swizzle { linear, tiled } => {
+                        // The padding kept as it was.
+                        xor_groups(tiled, scratch, xor);
+                        copy.run(linear, &mut scratch[..used])?;
+                        xor_groups(scratch, tiled, xor);
+                    }
+                    BandBytes::Deswizzle { tiled, linear } => {
+                        xor_groups(tiled, scratch, xor);
+                        copy.run(&scratch[..used], linear)?;
+                    }
+                }
+                Ok(())
+            })
+        };
     let slice_texels = height * width;
     match (direction, thickness) {
         // Each band of the tiled destination.
@@ -919,12 +931,8 @@ fn copy_level(
             let tiled = &mut dst[group * group_bytes..][..bands * band_bytes];
             for_each_part(options, tiled, band_bytes, bands, |band, tiled| {
                 let origin = (group * thickness * height + band * band_rows) * width;
-                band_copy(
-                    group,
-                    band,
-                    origin,
-                    BandBytes::Swizzle { linear: src, tiled },
-                )
+                let linear = &src[origin * bytes..];
+                band_copy(group, band, BandBytes::Swizzle { linear, tiled })
             })
         }),
         // Each band's rows of the linear destination (a slice's rows lie together).
@@ -933,7 +941,7 @@ fn copy_level(
             let band_len = band_rows * width * bytes;
             for_each_part(options, linear, band_len, bands, |band, linear| {
                 let tiled = &src[group * group_bytes + band * band_bytes..][..band_bytes];
-                band_copy(group, band, 0, BandBytes::Deswizzle { tiled, linear })
+                band_copy(group, band, BandBytes::Deswizzle { tiled, linear })
             })
         }),
         // Each group of slices of the linear destination (a thick band's rows lie in four
@@ -943,18 +951,18 @@ fn copy_level(
             for_each_part(options, dst, group_len, groups, |group, linear| {
                 (0..bands).try_for_each(|band| {
                     let tiled = &src[group * group_bytes + band * band_bytes..][..band_bytes];
-                    let origin = band * band_rows * width;
-                    let linear = &mut *linear;
-                    band_copy(group, band, origin, BandBytes::Deswizzle { tiled, linear })
+                    let linear = &mut linear[band * band_rows * width * bytes..];
+                    band_copy(group, band, BandBytes::Deswizzle { tiled, linear })
                 })
             })
         }
     }
 }
 
-/// One band's bytes: the source whole or the band's, the destination the band's.
+/// One band's bytes: the tiled ones the band's, the linear ones from the band's first texel
+/// on.
 enum BandBytes<'b> {
-    /// The linear level (all of it) into the band's tiled bytes.
+    /// The linear bytes into the band's tiled bytes.
     Swizzle {
         linear: &'b [u8],
         tiled: &'b mut [u8],
@@ -1021,22 +1029,21 @@ fn unit(mode: TileMode, bytes: usize) -> Unit {
     }
 }
 
-/// One row of tiles (`extents`, between the frames `[linear, tiled]`) through the kernels
-/// of the mode and texel size (and whether the bank swaps inside a unit), into a
-/// destination of `destination_texels` in all (whether its stores stream depends on it).
-fn copy_unit(
+/// The copy of one row of tiles (`extents`, between the frames `[linear, tiled]`) through
+/// the kernels of the mode and texel size (and whether the bank swaps inside a unit), into
+/// destinations of `destination_texels` in all (whether its stores stream depends on it),
+/// made ready to run on every band of that shape.
+fn prepare_unit(
     options: Options,
     direction: Direction,
     (mode, bytes, swap_in_unit): (TileMode, usize, bool),
     (extents, destination_texels): (&[usize], usize),
     frames: [Frame; 2],
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), TextureError> {
+) -> Result<Box<dyn RunTiles>, TextureError> {
     with_kernels!(
         (mode.is_macro(), mode.is_thick(), mode.aspect(), bytes),
         |kernels| prepare_tiles(options, kernels, direction, extents, frames, destination_texels)
-            .and_then(|copy| copy.run(src, dst)),
+            .map(|copy| Box::new(copy) as Box<dyn RunTiles>),
         {
             _ if swap_in_unit => 16: SwizzleThin4SwapMacro128, DeswizzleThin4SwapMacro128,
             (false, false, _, 1) => 1: SwizzleMicro8, DeswizzleMicro8,

@@ -77,6 +77,14 @@ impl Options {
     pub fn stores(self, stores: Stores) -> Self {
         Options { stores, ..self }
     }
+
+    /// How many threads a copy with these options spreads `parts` parts of `bytes` in all
+    /// over, by [`for_each_band`]'s rule: at most the threads asked for, or rayon's pool from
+    /// 1 MiB on where none are; never more than the parts. For callers that spread parts of
+    /// their own (a texture surface's levels) as the kernels spread their bands.
+    pub fn threads_for(&self, bytes: usize, parts: usize) -> usize {
+        writers(bytes, parts, self.threads)
+    }
 }
 
 impl From<Level> for Options {
