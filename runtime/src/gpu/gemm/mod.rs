@@ -788,9 +788,11 @@ impl Body<'_> {
                     (None, [one]) => one.clone(),
                     (None, many) => vec(many.len(), many),
                 };
+                // C's element, its column's two terms added in turn.
+                let element = row.clone() * u(n) + name("n0") + fragment_column(run.first);
                 let index = match c_width {
-                    1 => row.clone() * u(n) + &column,
-                    w => (row.clone() * u(n) + &column) / u(w),
+                    1 => element,
+                    w => element / u(w),
                 };
                 let place = match run.width == c_width {
                     true => name("c").index(index),
