@@ -12,7 +12,8 @@
 use super::{BoundsChecks, GpuError};
 use std::borrow::Cow;
 use swizzle_core::emit::wgsl;
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
+use swizzle_core::emit::wgsl::expr::{Expr, call, name, u};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, array, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
@@ -256,39 +257,46 @@ fn transpose_wgsl(
         .storage(
             "input",
             Access::Read,
-            format_args!("array<{}>", vector("u32", load_width)),
+            array(vector("u32", load_width), None),
         )
         .storage(
             "output",
             Access::ReadWrite,
-            format_args!("array<{}>", vector("u32", store_width)),
+            array(vector("u32", store_width), None),
         )
-        .workgroup(
-            "tile",
-            format_args!("array<{}, {}>", vector("u32", words), space / words),
-        )
+        .workgroup("tile", array(vector("u32", words), Some(space / words)))
         .text(&load_wgsl)
         .text(&store_wgsl)
         .text(&order_wgsl);
     let entry = Entry::new(loads.thread_count())
         .builtin(Builtin::LocalInvocationIndex, "thread")
         .builtin(Builtin::WorkgroupId, "group");
+    // The input's tile `at`, stored as the output's tile with its row and column swapped.
+    let (thread, at) = (name("thread"), name("at"));
+    let (tile_row, tile_column) = (at.clone().field("x"), at.clone().field("y"));
+    let load = [
+        thread.clone(),
+        tile_row.clone(),
+        tile_column.clone(),
+        u(height),
+        u(width),
+    ];
+    let store = [thread, tile_column, tile_row, u(width), u(height)];
     let mut main = Block::new();
-    main.let_(
-        "at",
-        format_args!(
-            "order(group.y * {}u + group.x, {}u, {}u)",
-            grid[1], grid[0], grid[1]
-        ),
-    )
-    .line(format_args!(
-        "load_tile(thread, at.x, at.y, {height}u, {width}u);"
-    ))
-    .line("workgroupBarrier();")
-    .line(format_args!(
-        "store_tile(thread, at.y, at.x, {width}u, {height}u);"
-    ));
+    main.let_(&at, ordered_tile(grid))
+        .call(call("load_tile", load))
+        .line("workgroupBarrier();")
+        .call(call("store_tile", store));
     module.entry(entry, main).finish()
+}
+
+/// The tile of a `[rows, columns]` grid that workgroup `group` takes: the module's raster
+/// function `order` of the workgroup's index, row by row of the dispatch (x along the
+/// columns).
+pub(super) fn ordered_tile([rows, columns]: [usize; 2]) -> Expr {
+    let group = name("group");
+    let index = group.clone().field("y") * u(columns) + group.field("x");
+    call("order", [index, u(rows), u(columns)])
 }
 
 /// The transpose kernel's name: its tile, threads, vector widths and options.

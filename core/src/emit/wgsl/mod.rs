@@ -42,6 +42,13 @@ pub struct Functions {
     pub is_valid: bool,
 }
 
+impl Functions {
+    /// The call `<prefix>_offset(coords…)`: where the layout keeps the element at `coords`.
+    pub fn offset<C: Into<expr::Expr>>(&self, coords: impl IntoIterator<Item = C>) -> expr::Expr {
+        expr::call(format_args!("{}_offset", self.prefix), coords)
+    }
+}
+
 /// The WGSL of the layout `descriptor` named `name` (its Rust type name), as the macro emits
 /// it; `inverse_requested` when the layout says `inverse;` (its inverse is then searched
 /// harder, as for the Rust code).
@@ -352,4 +359,22 @@ pub(crate) fn expr(code: &Code, names: &Names) -> String {
 /// rename parameters, where WGSL reserves it).
 pub fn expression(code: &Code, names: &[String]) -> String {
     expr(code, &Names::new(names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Functions;
+    use super::expr::{name, u};
+
+    #[test]
+    fn a_layouts_offset_is_a_call_of_its_prefixed_function() {
+        let functions = Functions {
+            text: String::new(),
+            prefix: "a_tile".to_owned(),
+            coord: false,
+            is_valid: false,
+        };
+        let offset = functions.offset([name("row0"), u(3)]);
+        assert_eq!((offset / u(4)).to_string(), "a_tile_offset(row0, 3u) / 4u");
+    }
 }

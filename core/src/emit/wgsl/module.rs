@@ -330,7 +330,7 @@ impl Block {
 
     /// `place = value;`
     pub fn assign(&mut self, place: impl Display, value: impl Display) -> &mut Block {
-        self.line(format_args!("{place} = {value};"))
+        self.line(assignment(place, value))
     }
 
     /// `place op= value;`: a compound assignment (`word |= bits;` where `op` is `|`).
@@ -387,15 +387,16 @@ impl Block {
         self
     }
 
-    /// `for (var index = 0u; index < end; index++) { … }`: a loop over `0..end`.
+    /// `for (var counter = 0u; counter < end; counter++) { … }`: `body` once for each
+    /// `counter` below `end`.
     pub fn for_range(
         &mut self,
-        index: &str,
+        counter: &str,
         end: impl Display,
         body: impl FnOnce(&mut Block),
     ) -> &mut Block {
         self.for_(
-            format_args!("var {index} = 0u; {index} < {end}; {index}++"),
+            format_args!("var {counter} = 0u; {counter} < {end}; {counter}++"),
             body,
         )
     }
@@ -467,6 +468,12 @@ impl Block {
     }
 }
 
+/// `place = value;`: the statement [`Block::assign`] adds, as the one statement of
+/// [`Block::when`].
+pub fn assignment(place: impl Display, value: impl Display) -> String {
+    format!("{place} = {value};")
+}
+
 /// `array<element, len>`, or the runtime-sized `array<element>` where `len` is `None`.
 pub fn array(element: impl Display, len: Option<usize>) -> String {
     match len {
@@ -490,7 +497,8 @@ pub fn vector(element: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, Block, Builtin, Entry, Function, Module, array, param};
+    use super::{Access, Block, Builtin, Entry, Function, Module, array, assignment, param};
+    use crate::emit::wgsl::expr::{name, u};
 
     #[test]
     fn a_module_prints_declarations_together_and_items_a_blank_line_apart() {
@@ -554,6 +562,26 @@ fn main(
     for (var j = 0u; j < t; j++) {
         dst[j] |= 1u;
     }
+}
+"
+        );
+    }
+
+    #[test]
+    fn a_counted_loop_and_a_guarded_assignment_print_as_written_by_hand() {
+        let mut body = Block::new();
+        body.for_range("step", u(4), |each| {
+            each.when(
+                name("step").lt(u(2)),
+                assignment(name("c").index(name("step")), u(0)),
+            );
+        });
+        let mut printed = String::new();
+        body.print(0, &mut printed);
+        assert_eq!(
+            printed,
+            "for (var step = 0u; step < 4u; step++) {
+    if (step < 2u) { c[step] = 0u; }
 }
 "
         );

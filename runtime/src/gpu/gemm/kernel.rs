@@ -2,6 +2,7 @@
 //! operands are stored, and the thread coordinates of a fragment's layout. Its own module
 //! so that the scalar, tensor-core and workgroup-scope kernels import it, not each other.
 
+use swizzle_core::emit::wgsl::expr::{name, u};
 use swizzle_core::emit::wgsl::module::Block;
 use swizzle_core::plans::threads::ThreadValues;
 #[cfg(feature = "gpu")]
@@ -301,19 +302,20 @@ pub(super) fn coordinates(
         return vec![index.to_owned()];
     }
     let total: usize = lens.iter().product();
+    let index = name(index);
     let mut stride = total;
-    for (name, &len) in names.iter().zip(lens) {
+    for (coordinate, &len) in names.iter().zip(lens) {
         let outer = stride;
         stride /= len.max(1);
         let quotient = match stride {
-            1 => index.to_owned(),
-            stride => format!("{index} / {stride}u"),
+            1 => index.clone(),
+            stride => index.clone() / u(stride),
         };
         let value = match outer == total {
             true => quotient,
-            false => format!("{quotient} % {len}u"),
+            false => quotient % u(len),
         };
-        out.let_(name, value);
+        out.let_(coordinate, value);
     }
     names.to_vec()
 }

@@ -17,10 +17,13 @@ pub use kernel::{Operands, ShareCost, Stored};
 pub use tensor::{DirectOperands, KLoop, TensorCores};
 pub use workgroup::WorkgroupMatrices;
 
-use super::transpose::{fitting, transposed, unsupported};
+use super::transpose::{fitting, ordered_tile, transposed, unsupported};
 use super::{BoundsChecks, GpuError};
 use kernel::{coordinates, thread_names};
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, vector};
+use swizzle_core::emit::wgsl::expr::{Expr, call, name, numbered, u};
+use swizzle_core::emit::wgsl::module::{
+    Access, Block, Builtin, Entry, Module, array, assignment, vector,
+};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{self, Base, Fragment, Operand, Read};
 use swizzle_core::plans::raster::Raster;
@@ -172,8 +175,8 @@ impl Gemm<'_> {
     }
 }
 
-/// An operand's tile as its loads see it: as the matrix is stored.
-fn stored(order: Stored, [rows, columns]: [usize; 2]) -> [usize; 2] {
+/// An operand's tile (or place, or extents) as its loads see it: as the matrix is stored.
+fn stored<T>(order: Stored, [rows, columns]: [T; 2]) -> [T; 2] {
     match order {
         Stored::RowMajor => [rows, columns],
         Stored::Transposed => [columns, rows],
@@ -399,16 +402,17 @@ impl<'a> Scalar<'a> {
                 .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))
         };
         let (a_layout, b_layout) = (layout(gemm.a_tile)?, layout(gemm.b_tile)?);
-        let copy = |name: &str, tile: &Descriptor, load: &Load, buffer: &str| {
+        let copy = |operand: Operand, tile: &Descriptor, load: &Load| {
             let program = load.program()?;
+            let names = OperandNames::of(operand);
             Ok::<String, GpuError>(wgsl::tiled_copy(
-                name,
+                names.load,
                 &format!(
-                    "Loads a tile of {buffer} into `{}`, zeros past the matrix's edges.",
-                    tile.name
+                    "Loads a tile of {} into `{}`, zeros past the matrix's edges.",
+                    names.buffer, tile.name
                 ),
                 &program,
-                (buffer, &format!("{buffer}_tile")),
+                (names.buffer, names.tile),
                 wgsl::Writes {
                     outside: wgsl::Outside::Zero,
                     convert: (gemm.operands != Operands::F32).then_some("f32"),
@@ -416,10 +420,10 @@ impl<'a> Scalar<'a> {
             ))
         };
         let [load_a, load_b] = &self.loads;
-        let array = |element: &str, width: usize| format!("array<{}>", vector(element, width));
+        let buffer = |element: &str, width: usize| array(vector(element, width), None);
         let tile_array = |tile: &Descriptor, words: usize| {
             let entries = tile.space().unwrap_or(0) / words;
-            format!("array<{}, {entries}>", vector("f32", words))
+            array(vector("f32", words), Some(entries))
         };
         let mut module = Module::new();
         if gemm.operands == Operands::F16 {
@@ -431,15 +435,15 @@ impl<'a> Scalar<'a> {
                  and `{}`, fragments `{}`.",
                 gemm.a_tile.name, gemm.b_tile.name, gemm.fragments.descriptor.name
             ))
-            .storage("a", Access::Read, array(element, load_a.width))
-            .storage("b", Access::Read, array(element, load_b.width))
-            .storage("c", Access::ReadWrite, array("f32", self.c_width))
+            .storage("a", Access::Read, buffer(element, load_a.width))
+            .storage("b", Access::Read, buffer(element, load_b.width))
+            .storage("c", Access::ReadWrite, buffer("f32", self.c_width))
             .workgroup("a_tile", tile_array(gemm.a_tile, self.words[0]))
             .workgroup("b_tile", tile_array(gemm.b_tile, self.words[1]))
             .text(&a_layout.text)
             .text(&b_layout.text)
-            .text(&copy("load_a", gemm.a_tile, load_a, "a")?)
-            .text(&copy("load_b", gemm.b_tile, load_b, "b")?)
+            .text(&copy(Operand::A, gemm.a_tile, load_a)?)
+            .text(&copy(Operand::B, gemm.b_tile, load_b)?)
             .text(&wgsl::raster(
                 "order",
                 &format!("Which tile of C each workgroup computes: {}.", gemm.order),
@@ -451,25 +455,24 @@ impl<'a> Scalar<'a> {
             a: TileReads::new(
                 self.fragment,
                 (Operand::A, gemm.a_tile),
-                &a_layout.prefix,
+                &a_layout,
                 &self.reads[0],
             ),
             b: TileReads::new(
                 self.fragment,
                 (Operand::B, gemm.b_tile),
-                &b_layout.prefix,
+                &b_layout,
                 &self.reads[1],
             ),
             c: (&self.c_runs, self.c_width),
             loads: [
-                match gemm.a_order {
-                    Stored::RowMajor => format!("load_a(thread, at.x, step, {m}u, {k}u);"),
-                    Stored::Transposed => format!("load_a(thread, step, at.x, {k}u, {m}u);"),
-                },
-                match gemm.b_order {
-                    Stored::RowMajor => format!("load_b(thread, step, at.y, {k}u, {n}u);"),
-                    Stored::Transposed => format!("load_b(thread, at.y, step, {n}u, {k}u);"),
-                },
+                load_call(Operand::A, gemm.a_order, [tile_row(), name("step")], [m, k]),
+                load_call(
+                    Operand::B,
+                    gemm.b_order,
+                    [name("step"), tile_column()],
+                    [k, n],
+                ),
             ],
             tile: self.tile,
             shape: self.shape,
@@ -527,20 +530,24 @@ impl Gpu {
             .storage("a", Access::Read, "array<f32>")
             .storage("b", Access::Read, "array<f32>")
             .storage("c", Access::ReadWrite, "array<f32>");
+        let (id, row, column) = (name("id"), name("row"), name("column"));
+        let (p, sum) = (name("p"), name("sum"));
         let mut body = Block::new();
-        body.let_("row", "id.y")
-            .let_("column", "id.x")
-            .if_(format_args!("row >= {m}u || column >= {n}u"), |outside| {
-                outside.line("return;");
+        body.let_(&row, id.clone().field("y"))
+            .let_(&column, id.field("x"))
+            .if_(
+                row.clone().ge(u(m)).or(column.clone().ge(u(n))),
+                |outside| {
+                    outside.line("return;");
+                },
+            )
+            .var(&sum, "0.0")
+            .for_range("p", u(k), |each| {
+                let a = name("a").index(row.clone() * u(k) + &p);
+                let b = name("b").index(p * u(n) + &column);
+                each.assign(&sum, call("fma", [a, b, sum.clone()]));
             })
-            .var("sum", "0.0")
-            .for_(format_args!("var p = 0u; p < {k}u; p++"), |each| {
-                each.assign(
-                    "sum",
-                    format_args!("fma(a[row * {k}u + p], b[p * {n}u + column], sum)"),
-                );
-            })
-            .assign(format_args!("c[row * {n}u + column]"), "sum");
+            .assign(name("c").index(row * u(n) + column), &sum);
         let entry = Entry::new("16, 16").builtin(Builtin::GlobalInvocationId, "id");
         let wgsl = module.entry(entry, body).finish();
         let groups = self.workgroups([n.div_ceil(16), m.div_ceil(16)])?;
@@ -574,7 +581,7 @@ struct Body<'a> {
     /// The runs of columns stored to C as one vector, and C's vector width.
     c: (&'a [Read], usize),
     /// The calls of A's and B's tiled copies for tile `at` and step `step`.
-    loads: [String; 2],
+    loads: [Expr; 2],
     /// `[BM, BN, BK]`.
     tile: [usize; 3],
     /// `[m, n, k]`.
@@ -585,8 +592,8 @@ struct Body<'a> {
 /// once plus a constant ([`Fragment::bases`]).
 struct TileReads<'a> {
     operand: Operand,
-    /// The tile layout's WGSL prefix.
-    prefix: &'a str,
+    /// The tile layout's WGSL functions.
+    layout: &'a wgsl::Functions,
     /// Elements per entry of the tile's array.
     words: usize,
     reads: &'a [Read],
@@ -598,64 +605,63 @@ impl<'a> TileReads<'a> {
     fn new(
         fragment: &Fragment,
         (operand, tile): (Operand, &Descriptor),
-        prefix: &'a str,
+        layout: &'a wgsl::Functions,
         reads: &'a [Read],
     ) -> TileReads<'a> {
         TileReads {
             operand,
-            prefix,
+            layout,
             words: tiled_copy::entry_words(tile, 4),
             reads,
             bases: fragment.bases(operand, tile, reads),
         }
     }
 
-    /// `a` or `b`: the tile's array is `<letter>_tile`, its reads' locals `<letter><first>`.
-    fn letter(&self) -> &'static str {
-        match self.operand {
-            Operand::A => "a",
-            Operand::B => "b",
-        }
+    /// The local holding read `read`'s value at one step of k: `a0` (`a0.y` its second
+    /// line where it reads a vector).
+    fn value(&self, read: &Read) -> Expr {
+        numbered(OperandNames::of(self.operand).buffer, [read.first])
     }
 
-    /// The local holding read `i`'s place at step `base`.
-    fn base_name(&self, i: usize, base: usize) -> String {
-        format!("{}{}_at{base}", self.letter(), self.reads[i].first)
+    /// The local holding read `i`'s place at step `base`: `a0_at3`.
+    fn base_name(&self, i: usize, base: usize) -> Expr {
+        numbered(&(self.value(&self.reads[i]).to_string() + "_at"), [base])
     }
 
     /// The places every step's reads start from, computed once per thread.
     fn places(&self, out: &mut Block) {
         for base in fragment::roots(&self.bases) {
             let read = self.reads[base.read];
-            let place = match self.operand {
-                Operand::A => format!("row{}, {}u", read.first, base.step),
-                Operand::B => format!("{}u, col{}", base.step, read.first),
+            let step = u(base.step);
+            let coords = match self.operand {
+                Operand::A => [fragment_row(read.first), step],
+                Operand::B => [step, fragment_column(read.first)],
             };
-            let offset = format!("{}_offset({place})", self.prefix);
+            let offset = self.layout.offset(coords);
             let value = match (read.width, self.words) {
                 (1, _) => offset,
-                (_, words) => format!("{offset} / {words}u"),
+                (_, words) => offset / u(words),
             };
             out.let_(self.base_name(base.read, base.step), value);
         }
     }
 
-    /// Read `i` at step `k`, as a WGSL expression.
-    fn read(&self, i: usize, k: usize) -> String {
+    /// Read `i` at step `k`: its entry of the tile, or its element of an entry.
+    fn read(&self, i: usize, k: usize) -> Expr {
         let Base { read, step, delta } = self.bases[i][k];
         let base = self.base_name(read, step);
-        let tile = format!("{}_tile", self.letter());
+        let tile = name(OperandNames::of(self.operand).tile);
         let plus = |delta: usize| match delta {
             0 => base.clone(),
-            delta => format!("{base} + {delta}u"),
+            delta => base.clone() + u(delta),
         };
         match (self.reads[i].width, self.words) {
-            (1, 1) => format!("{tile}[{}]", plus(delta)),
+            (1, 1) => tile.index(plus(delta)),
             (1, w) => {
                 let at = plus(delta);
-                format!("{tile}[({at}) / {w}u][({at}) % {w}u]")
+                tile.index(at.clone() / u(w)).index(at % u(w))
             }
-            (_, w) => format!("{tile}[{}]", plus(delta / w)),
+            (_, w) => tile.index(plus(delta / w)),
         }
     }
 }
@@ -670,10 +676,7 @@ impl Body<'_> {
             .builtin(Builtin::LocalInvocationIndex, "thread")
             .builtin(Builtin::WorkgroupId, "group");
         let mut body = Block::new();
-        body.let_(
-            "at",
-            format_args!("order(group.y * {grid_n}u + group.x, {grid_m}u, {grid_n}u)"),
-        );
+        body.let_("at", ordered_tile([grid_m, grid_n]));
         // The thread coordinates of the fragments' layout, from the thread's index.
         let names = coordinates(
             &mut body,
@@ -691,12 +694,12 @@ impl Body<'_> {
         columns_read.extend(firsts(runs));
         for (i, row) in fragment.rows.iter().enumerate() {
             if rows_read.contains(&i) || !runs.is_empty() {
-                body.let_(format_args!("row{i}"), print(row));
+                body.let_(fragment_row(i), print(row));
             }
         }
         for (j, column) in fragment.columns.iter().enumerate() {
             if columns_read.contains(&j) {
-                body.let_(format_args!("col{j}"), print(column));
+                body.let_(fragment_column(j), print(column));
             }
         }
         // Where each read starts, once per thread.
@@ -708,28 +711,26 @@ impl Body<'_> {
                 body.declare(accumulator(r, read), vector("f32", read.width));
             }
         }
-        body.for_(
-            format_args!("var step = 0u; step < {}u; step++", k.div_ceil(bk)),
-            |step| {
-                step.line(&self.loads[0])
-                    .line(&self.loads[1])
-                    .line("workgroupBarrier();");
-                for kk in 0..bk {
-                    step.scope(|products| self.products(products, kk));
-                }
-                step.line("workgroupBarrier();");
-            },
-        )
+        let (m0, n0) = (name("m0"), name("n0"));
+        let inside = (m0.clone() + u(bm))
+            .le(u(m))
+            .and((n0.clone() + u(bn)).le(u(n)));
+        body.for_range("step", u(k.div_ceil(bk)), |step| {
+            step.call(&self.loads[0])
+                .call(&self.loads[1])
+                .line("workgroupBarrier();");
+            for kk in 0..bk {
+                step.scope(|products| self.products(products, kk));
+            }
+            step.line("workgroupBarrier();");
+        })
         .comment("C's tile: unguarded where it lies wholly inside C.")
-        .let_("m0", format_args!("at.x * {bm}u"))
-        .let_("n0", format_args!("at.y * {bn}u"))
-        .if_(
-            format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
-            |interior| {
-                self.stores(interior, false);
-                interior.line("return;");
-            },
-        );
+        .let_(&m0, tile_row() * u(bm))
+        .let_(&n0, tile_column() * u(bn))
+        .if_(inside, |interior| {
+            self.stores(interior, false);
+            interior.line("return;");
+        });
         self.stores(&mut body, true);
         (entry, body)
     }
@@ -737,28 +738,24 @@ impl Body<'_> {
     /// Step `kk` of a tile: A's element of each row, B's vector of each read, then the
     /// products.
     fn products(&self, out: &mut Block, kk: usize) {
-        let lanes = ["x", "y", "z", "w"];
-        let mut rows = vec![String::new(); self.fragment.rows.len()];
         for (i, read) in self.a.reads.iter().enumerate() {
-            out.let_(format_args!("a{}", read.first), self.a.read(i, kk));
-            for lane in 0..read.width {
-                rows[read.first + lane] = match read.width {
-                    1 => format!("a{}", read.first),
-                    _ => format!("a{}.{}", read.first, lanes[lane]),
-                };
-            }
+            out.let_(self.a.value(read), self.a.read(i, kk));
         }
         for (i, read) in self.b.reads.iter().enumerate() {
-            out.let_(format_args!("b{}", read.first), self.b.read(i, kk));
+            out.let_(self.b.value(read), self.b.read(i, kk));
         }
-        for (r, row) in rows.iter().enumerate() {
+        // A's element of each row: the reads cover the rows in order.
+        let rows = self.a.reads.iter().flat_map(|read| {
+            (0..read.width).map(|line| lane(self.a.value(read), read.width, line))
+        });
+        for (r, row) in rows.enumerate() {
             for read in self.b.reads {
                 let acc = accumulator(r, read);
                 let a = match read.width {
                     1 => row.clone(),
-                    width => format!("vec{width}({row})"),
+                    width => vec(width, [row.clone()]),
                 };
-                out.assign(&acc, format_args!("fma({a}, b{}, {acc})", read.first));
+                out.assign(&acc, call("fma", [a, self.b.value(read), acc.clone()]));
             }
         }
     }
@@ -769,27 +766,23 @@ impl Body<'_> {
         let [m, n, _] = self.shape;
         let (runs, c_width) = self.c;
         let b_reads = self.b.reads;
-        let lanes = ["x", "y", "z", "w"];
         // The accumulator lane that holds the value at row `r`, column `c`.
-        let held = |r: usize, c: usize| -> Option<String> {
+        let held = |r: usize, c: usize| -> Option<Expr> {
             let read = b_reads
                 .iter()
                 .find(|read| (read.first..read.first + read.width).contains(&c))?;
-            Some(match read.width {
-                1 => accumulator(r, read),
-                _ => format!("{}.{}", accumulator(r, read), lanes[c - read.first]),
-            })
+            Some(lane(accumulator(r, read), read.width, c - read.first))
         };
         for r in 0..self.fragment.rows.len() {
             for run in runs.iter() {
                 let Some(parts) = (run.first..run.first + run.width)
                     .map(|c| held(r, c))
-                    .collect::<Option<Vec<String>>>()
+                    .collect::<Option<Vec<Expr>>>()
                 else {
                     continue;
                 };
-                let row = format!("m0 + row{r}");
-                let column = format!("n0 + col{}", run.first);
+                let row = name("m0") + fragment_row(r);
+                let column = name("n0") + fragment_column(run.first);
                 // A whole accumulator where the run is one, else its lanes gathered.
                 let whole = b_reads
                     .iter()
@@ -798,18 +791,21 @@ impl Body<'_> {
                 let value = match (whole, parts.as_slice()) {
                     (Some(read), _) => accumulator(r, read),
                     (None, [one]) => one.clone(),
-                    (None, many) => format!("vec{}({})", many.len(), many.join(", ")),
+                    (None, many) => vec(many.len(), many),
                 };
+                // C's element, its column's two terms added in turn.
+                let element = row.clone() * u(n) + name("n0") + fragment_column(run.first);
                 let index = match c_width {
-                    1 => format!("({row}) * {n}u + {column}"),
-                    w => format!("(({row}) * {n}u + {column}) / {w}u"),
+                    1 => element,
+                    w => element / u(w),
                 };
-                let store = match run.width == c_width {
-                    true => format!("c[{index}] = {value};"),
-                    false => format!("c[{index}][({column}) % {c_width}u] = {value};"),
+                let place = match run.width == c_width {
+                    true => name("c").index(index),
+                    false => name("c").index(index).index(column.clone() % u(c_width)),
                 };
+                let store = assignment(place, value);
                 match guarded {
-                    true => out.when(format_args!("{row} < {m}u && {column} < {n}u"), store),
+                    true => out.when(row.lt(u(m)).and(column.lt(u(n))), store),
                     false => out.line(store),
                 };
             }
@@ -817,9 +813,80 @@ impl Body<'_> {
     }
 }
 
-/// The accumulator of row `r` and B's read `read`.
-fn accumulator(r: usize, read: &Read) -> String {
-    format!("acc{r}_{}", read.first)
+/// The WGSL names of an operand's buffer (`a`, also the stem of its reads' locals), its
+/// workgroup tile (`a_tile`) and the tiled copy that fills the tile (`load_a`).
+struct OperandNames {
+    buffer: &'static str,
+    tile: &'static str,
+    load: &'static str,
+}
+
+impl OperandNames {
+    fn of(operand: Operand) -> OperandNames {
+        match operand {
+            Operand::A => OperandNames {
+                buffer: "a",
+                tile: "a_tile",
+                load: "load_a",
+            },
+            Operand::B => OperandNames {
+                buffer: "b",
+                tile: "b_tile",
+                load: "load_b",
+            },
+        }
+    }
+}
+
+/// The call of `operand`'s tiled copy for the tile at `place` (in tiles) of a matrix of
+/// `extents`, both as the product reads it: swapped where the operand is stored
+/// transposed, as its copy reads it.
+fn load_call(operand: Operand, order: Stored, place: [Expr; 2], extents: [usize; 2]) -> Expr {
+    let [row, column] = stored(order, place);
+    let [rows, columns] = stored(order, extents);
+    let args = [name("thread"), row, column, u(rows), u(columns)];
+    call(OperandNames::of(operand).load, args)
+}
+
+/// The row of C's tiles this workgroup computes (`at`, the raster order's tile).
+fn tile_row() -> Expr {
+    name("at").field("x")
+}
+
+/// The column of C's tiles this workgroup computes.
+fn tile_column() -> Expr {
+    name("at").field("y")
+}
+
+/// The local holding the fragment's row `i`, in C's tile: `row0`.
+fn fragment_row(i: usize) -> Expr {
+    numbered("row", [i])
+}
+
+/// The local holding the fragment's column `j`, in C's tile: `col0`.
+fn fragment_column(j: usize) -> Expr {
+    numbered("col", [j])
+}
+
+/// The accumulator of row `r` and B's read `read`: `acc0_4`.
+fn accumulator(r: usize, read: &Read) -> Expr {
+    numbered("acc", [r, read.first])
+}
+
+/// Line `line` of `value`, a read `width` lines wide: a lane of the vector, or the value
+/// itself.
+fn lane(value: Expr, width: usize, line: usize) -> Expr {
+    const LANES: [&str; 4] = ["x", "y", "z", "w"];
+    match width {
+        1 => value,
+        _ => value.field(LANES[line]),
+    }
+}
+
+/// `vec<width>(parts…)`: a vector of `width` lanes, its element type inferred from the parts
+/// (one part fills every lane).
+fn vec(width: usize, parts: impl IntoIterator<Item = impl Into<Expr>>) -> Expr {
+    call(numbered("vec", [width]), parts)
 }
 
 /// The two lengths of a tile of rank 2.
