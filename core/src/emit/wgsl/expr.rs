@@ -22,9 +22,9 @@
 use std::fmt::{self, Display};
 use std::ops;
 
-/// A WGSL expression. Built with [`name`], [`u`], [`hex`], [`call`], the operators
+/// A WGSL expression. Built with [`name`], [`u`], [`int`], [`hex`], [`call`], the operators
 /// (`+ - * / % & | ^ << >> !`), [`Expr::lt`] and its kin, [`Expr::and`], [`Expr::or`],
-/// [`Expr::index`] and [`Expr::field`]; printed by `Display`.
+/// [`Expr::index`], [`Expr::field`] and [`Expr::address`]; printed by `Display`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     text: String,
@@ -151,6 +151,12 @@ pub fn u(value: usize) -> Expr {
     Expr::primary([value.to_string(), "u".to_owned()].concat())
 }
 
+/// The abstract integer literal `value` (`2`): an index that takes the type WGSL gives it
+/// where it stands (a register array's entry, a matrix's column).
+pub fn int(value: usize) -> Expr {
+    Expr::primary(value.to_string())
+}
+
 /// The `u32` literal `value` in hexadecimal (`0xffu`), for masks.
 pub fn hex(value: u64) -> Expr {
     Expr::primary(format!("{value:#x}u"))
@@ -236,6 +242,12 @@ impl Expr {
     /// `-self`.
     pub fn negate(self) -> Expr {
         self.unary("-")
+    }
+
+    /// `&self`: a pointer to a variable or to an element of one (a cooperative load's
+    /// source).
+    pub fn address(self) -> Expr {
+        self.unary("&")
     }
 
     fn unary(self, symbol: &str) -> Expr {
@@ -355,7 +367,7 @@ impl ops::Not for Expr {
 
 #[cfg(test)]
 mod tests {
-    use super::{Expr, call, hex, name, numbered, u};
+    use super::{Expr, call, hex, int, name, numbered, u};
 
     fn x() -> Expr {
         name("x")
@@ -405,6 +417,8 @@ mod tests {
         assert_eq!((!lt).to_string(), "!(x < 4u)");
         assert_eq!((!!x()).to_string(), "!(!x)");
         assert_eq!((x() + u(1)).negate().to_string(), "-(x + 1u)");
+        assert_eq!(name("a").index(x()).address().to_string(), "&a[x]");
+        assert_eq!((x() + u(1)).address().to_string(), "&(x + 1u)");
     }
 
     #[test]
@@ -421,6 +435,7 @@ mod tests {
         );
         assert_eq!(numbered("acc", [1, 2]).to_string(), "acc1_2");
         assert_eq!(numbered("pa_", [3]).to_string(), "pa_3");
+        assert_eq!(name("r").index(int(2)).index(int(1)).to_string(), "r[2][1]");
     }
 
     #[test]
