@@ -884,7 +884,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
         for kk in 0..self.tile[2] / FRAGMENT {
             for op in [A, B] {
                 for f in 0..self.fragments_along(op) {
-                    let load = self.from_memory(op, f, kk);
+                    let load = self.direct_load(op, f, kk);
                     let register = numbered(op.prefetched, [f, kk]);
                     out.var(&register, &load);
                     take.let_(numbered(op.matrix, [0, f, kk]), &register);
@@ -1001,7 +1001,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
     /// straight from memory.
     fn fragment_load(&self, op: Operand, buffer: usize, f: usize, kk: usize) -> Expr {
         match self.direct[op.index] {
-            true => self.from_memory(op, f, kk),
+            true => self.direct_load(op, f, kk),
             false => {
                 let side = numbered(op.fragments, [f]) * u(FRAGMENT);
                 let entry = self.entry(op.index, op.coords(side, u(kk * FRAGMENT)));
@@ -1014,7 +1014,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
     /// The cooperative load of operand `op`'s fragment `f` at `kk` straight from memory:
     /// its first element in the storage array's entries (`k0`: the step's first k), and
     /// the row pitch in entries.
-    fn from_memory(&self, op: Operand, f: usize, kk: usize) -> Expr {
+    fn direct_load(&self, op: Operand, f: usize, kk: usize) -> Expr {
         let ([_, n, k], [bm, bn, _]) = (self.shape, self.tile);
         let width = self.copies[op.index].width;
         let (k0, at) = (name("k0"), name("at"));
