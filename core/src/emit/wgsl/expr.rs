@@ -24,7 +24,8 @@ use std::ops;
 
 /// A WGSL expression. Built with [`name`], [`u`], [`int`], [`hex`], [`hex_word`], [`call`],
 /// the operators (`+ - * / % & | ^ << >> !`), [`Expr::lt`] and its kin, [`Expr::and`],
-/// [`Expr::or`], [`Expr::index`] and [`Expr::field`]; printed by `Display`.
+/// [`Expr::or`], [`Expr::index`], [`Expr::field`] and [`Expr::address_of`]; printed by
+/// `Display`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     text: String,
@@ -151,8 +152,9 @@ pub fn u(value: usize) -> Expr {
     Expr::primary([value.to_string(), "u".to_owned()].concat())
 }
 
-/// The abstract integer literal `value` (`1`): a constant index into a fixed-size array
-/// (`c[1]`), which WGSL writes without a suffix.
+/// The abstract integer literal `value` (`1`): an index that takes the type WGSL gives it
+/// where it stands (`c[1]`, a register array's entry, a matrix's column), which WGSL
+/// writes without a suffix.
 pub fn int(value: usize) -> Expr {
     Expr::primary(value.to_string())
 }
@@ -255,7 +257,8 @@ impl Expr {
         self.unary("~")
     }
 
-    /// `&self`: a pointer to the place `self` (an atomic's, for `atomicOr`).
+    /// `&self`: a pointer to a variable or to an element of one (an atomic's, for
+    /// `atomicOr`; a cooperative load's source).
     pub fn address_of(self) -> Expr {
         self.unary("&")
     }
@@ -453,6 +456,8 @@ mod tests {
             call("atomicOr", [atomic, x()]).to_string(),
             "atomicOr(&dst[x / 4u], x)"
         );
+        assert_eq!(name("a").index(x()).address_of().to_string(), "&a[x]");
+        assert_eq!((x() + u(1)).address_of().to_string(), "&(x + 1u)");
     }
 
     #[test]
@@ -470,6 +475,7 @@ mod tests {
         assert_eq!(numbered("acc", [1, 2]).to_string(), "acc1_2");
         assert_eq!(numbered("pa_", [3]).to_string(), "pa_3");
         assert_eq!(name("c").index(int(1)).to_string(), "c[1]");
+        assert_eq!(name("r").index(int(2)).index(int(1)).to_string(), "r[2][1]");
     }
 
     #[test]

@@ -343,6 +343,12 @@ impl Block {
         self.line(format_args!("{call};"))
     }
 
+    /// `a(…); b(…);`: calls that belong together (a step's copies), on one line.
+    pub fn calls<C: Display>(&mut self, calls: impl IntoIterator<Item = C>) -> &mut Block {
+        let calls: Vec<String> = calls.into_iter().map(|c| format!("{c};")).collect();
+        self.line(calls.join(" "))
+    }
+
     /// `return value;`
     pub fn ret(&mut self, value: impl Display) -> &mut Block {
         self.line(format_args!("return {value};"))
@@ -377,6 +383,35 @@ impl Block {
         self.line(format_args!("if ({condition}) {{ {statement} }}"))
     }
 
+    /// `if (condition) { place = value; }` on one line: a guarded store among many alike.
+    pub fn assign_when(
+        &mut self,
+        condition: impl Display,
+        place: impl Display,
+        value: impl Display,
+    ) -> &mut Block {
+        self.when(condition, assignment(place, value))
+    }
+
+    /// `for (var counter = 0u; condition; counter++) { … }`, `counter += stride` where
+    /// `stride` is not 1: a loop over a `u32` counter.
+    pub fn for_counter(
+        &mut self,
+        counter: &str,
+        condition: impl Display,
+        stride: usize,
+        body: impl FnOnce(&mut Block),
+    ) -> &mut Block {
+        let step = match stride {
+            1 => format!("{counter}++"),
+            stride => format!("{counter} += {stride}u"),
+        };
+        self.for_(
+            format_args!("var {counter} = 0u; {condition}; {step}"),
+            body,
+        )
+    }
+
     /// `for (header) { … }`, the header as WGSL writes it (`var i = 0u; i < 4u; i++`).
     pub fn for_(&mut self, header: impl Display, body: impl FnOnce(&mut Block)) -> &mut Block {
         let body = Block::build(body);
@@ -395,10 +430,7 @@ impl Block {
         end: impl Display,
         body: impl FnOnce(&mut Block),
     ) -> &mut Block {
-        self.for_(
-            format_args!("var {counter} = 0u; {counter} < {end}; {counter}++"),
-            body,
-        )
+        self.for_counter(counter, format_args!("{counter} < {end}"), 1, body)
     }
 
     /// `{ … }`: a scope of its own.
@@ -482,8 +514,15 @@ pub fn array(element: impl Display, len: Option<usize>) -> String {
     }
 }
 
-/// A parameter of a [`Function`]: `name: ty`.
-pub fn param(name: &str, ty: impl Display) -> String {
+/// `name<args…>`: a type, or a built-in function, with its template list
+/// (`coop_mat16x16<f16, A>`, `coopLoadT<coop_mat16x16<f16, A>>`).
+pub fn template<A: Display>(name: &str, args: impl IntoIterator<Item = A>) -> String {
+    let args: Vec<String> = args.into_iter().map(|a| a.to_string()).collect();
+    format!("{name}<{}>", args.join(", "))
+}
+
+/// A function's parameter, `name: ty`.
+pub fn param(name: impl Display, ty: impl Display) -> String {
     format!("{name}: {ty}")
 }
 
@@ -497,8 +536,41 @@ pub fn vector(element: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, Block, Builtin, Entry, Function, Module, array, assignment, param};
-    use crate::emit::wgsl::expr::{name, u};
+    use super::{
+        Access, Block, Builtin, Entry, Function, Module, array, assignment, param, template,
+    };
+    use crate::emit::wgsl::expr::{call, name, u};
+
+    #[test]
+    fn counted_loops_guarded_stores_calls_on_one_line_templates_and_parameters() {
+        let mut body = Block::new();
+        let step = name("step");
+        body.for_counter("step", step.clone().lt(u(4)), 1, |each| {
+            each.calls([call("f", [step.clone()]), call("g", [step.clone() + u(1)])]);
+        })
+        .for_counter("i", (name("i") + u(1)).lt(u(5)), 2, |each| {
+            each.assign_when(name("i").lt(u(3)), name("c").index(name("i")), u(0));
+        });
+        let mut printed = String::new();
+        body.print(0, &mut printed);
+        assert_eq!(
+            printed,
+            "for (var step = 0u; step < 4u; step++) {
+    f(step); g(step + 1u);
+}
+for (var i = 0u; i + 1u < 5u; i += 2u) {
+    if (i < 3u) { c[i] = 0u; }
+}
+"
+        );
+        let matrix = template("coop_mat16x16", ["f16", "A"]);
+        assert_eq!(matrix, "coop_mat16x16<f16, A>");
+        assert_eq!(
+            template("coopLoadT", [matrix]),
+            "coopLoadT<coop_mat16x16<f16, A>>"
+        );
+        assert_eq!(param("r", "array<u32, 4>"), "r: array<u32, 4>");
+    }
 
     #[test]
     fn a_module_prints_declarations_together_and_items_a_blank_line_apart() {

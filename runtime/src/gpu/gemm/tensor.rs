@@ -24,6 +24,8 @@
 //! step's multiply-adds, one barrier per step — or operands straight from memory), the
 //! cooperative loads and multiply-adds, and the guards.
 
+use std::ops::Range;
+
 use super::kernel::{coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
 use crate::gpu::GpuError;
@@ -32,7 +34,10 @@ use crate::gpu::transpose::{fitting, unsupported};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
 use swizzle_core::canon::sym::Sym;
-use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Function, Module, vector};
+use swizzle_core::emit::wgsl::expr::{Expr, call, int, name, numbered, u};
+use swizzle_core::emit::wgsl::module::{
+    Access, Block, Builtin, Entry, Function, Module, array, param, template, vector,
+};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{Fragment, Read};
 use swizzle_core::plans::raster::Raster;
@@ -487,8 +492,71 @@ fn copies<'d>(tc: &TensorCores<'d>, [_m, n, k]: [usize; 3], direct: [bool; 2]) -
 /// The WGSL type of one move of `width` f16 from memory.
 fn moved(width: usize) -> String {
     match width {
-        WIDE => "mat2x4<f16>".to_owned(),
+        WIDE => register(true).to_owned(),
         width => vector("f16", width),
+    }
+}
+
+/// One of the GEMM's operands, A or B, and its names in the module.
+#[derive(Clone, Copy, Debug)]
+struct Operand {
+    /// Its place in `[A, B]`: the index of its layouts, copies and choices, and of its
+    /// matrix's other side in `[m, n, k]` (A's `m`, B's `n`).
+    index: usize,
+    /// Its storage buffer (`a`), which also names its fragments by tile, fragment and k
+    /// (`a0_1_2`).
+    matrix: &'static str,
+    /// Its cooperative matrices' role (`A`), which also names it in prose.
+    role: &'static str,
+    /// Its workgroup tiles, numbered by copy (`a_tile0`).
+    tile: &'static str,
+    /// Its copies into the tiles, numbered by tile (`load_a0`), and their halves where
+    /// split (`fetch_a0`, `put_a0`).
+    load: &'static str,
+    fetch: &'static str,
+    put: &'static str,
+    /// The registers of its next step's copies (`a_next`), and of its next step's
+    /// fragments by fragment and k (`pa_1_2`).
+    next: &'static str,
+    prefetched: &'static str,
+    /// The rows (A) or columns (B) of C's fragments that the subgroup computes (`fr1`).
+    fragments: &'static str,
+}
+
+const A: Operand = Operand {
+    index: 0,
+    matrix: "a",
+    role: "A",
+    tile: "a_tile",
+    load: "load_a",
+    fetch: "fetch_a",
+    put: "put_a",
+    next: "a_next",
+    prefetched: "pa_",
+    fragments: "fr",
+};
+
+const B: Operand = Operand {
+    index: 1,
+    matrix: "b",
+    role: "B",
+    tile: "b_tile",
+    load: "load_b",
+    fetch: "fetch_b",
+    put: "put_b",
+    next: "b_next",
+    prefetched: "pb_",
+    fragments: "fc",
+};
+
+impl Operand {
+    /// A coordinate along the operand's other side and one along k, in the order of its
+    /// coordinates: A's are `[m, k]`, B's `[k, n]`.
+    fn coords<T>(self, side: T, k: T) -> [T; 2] {
+        match self.index {
+            0 => [side, k],
+            _ => [k, side],
+        }
     }
 }
 
@@ -509,7 +577,6 @@ pub(super) fn tensor_wgsl(shape: [usize; 3], tc: &TensorCores) -> Result<String,
     module.entry(entry, out);
     Ok(module.finish())
 }
-
 /// How the k-loop moves the operands: the design of one module, from the layouts' choices
 /// and what the shape allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -569,9 +636,12 @@ struct Kernel<'a, 'd> {
     store_runs: Vec<Read>,
     /// A's and B's copies.
     copies: [Copy<'d>; 2],
-    /// The prefixes of A's, B's tile and the stage's layout functions.
-    prefixes: [String; 3],
+    /// The offset functions of A's and B's tiles' and of the stage's layouts.
+    offsets: [String; 3],
 }
+
+/// The stage's place in [`Kernel::offsets`], after A's and B's tiles.
+const STAGE: usize = 2;
 
 impl<'a, 'd> Kernel<'a, 'd> {
     /// The layouts of `tc` checked for the module of `[m, n, k]`.
@@ -610,10 +680,11 @@ impl<'a, 'd> Kernel<'a, 'd> {
                 "each lane must store whole vec4s along a row (runs of 4 consecutive columns)",
             ));
         }
-        let prefix = |tile: &Descriptor| {
-            wgsl::layout(&tile.name, tile, false)
+        let offset = |tile: &Descriptor| {
+            let prefix = wgsl::layout(&tile.name, tile, false)
                 .map(|l| l.prefix)
-                .unwrap_or_default()
+                .unwrap_or_default();
+            [prefix.as_str(), "_offset"].concat()
         };
         Ok(Kernel {
             tc,
@@ -627,16 +698,26 @@ impl<'a, 'd> Kernel<'a, 'd> {
             stores,
             store_runs,
             copies: copies(tc, [m, n, k], direct),
-            prefixes: [prefix(tc.a_tile), prefix(tc.b_tile), prefix(tc.c_stage)],
+            offsets: [offset(tc.a_tile), offset(tc.b_tile), offset(tc.c_stage)],
         })
     }
 
-    /// The tile buffers' suffixes: `0`, and `1` where double-buffered.
-    fn buffers(&self) -> &'static [&'static str] {
+    /// The tile buffers: `0`, and `1` where double-buffered.
+    fn buffers(&self) -> Range<usize> {
         match double_buffered(self.tc) {
-            true => &["0", "1"],
-            false => &["0"],
+            true => 0..2,
+            false => 0..1,
         }
+    }
+
+    /// The layout of operand `op`'s tile.
+    fn layout(&self, op: Operand) -> &'d Descriptor {
+        [self.tc.a_tile, self.tc.b_tile][op.index]
+    }
+
+    /// The operands that go through their tiles.
+    fn tiled(&self) -> impl Iterator<Item = Operand> + '_ {
+        [A, B].into_iter().filter(|op| !self.direct[op.index])
     }
 
     /// The module's functions: the layouts', the copies (split where they can be: each
@@ -646,14 +727,12 @@ impl<'a, 'd> Kernel<'a, 'd> {
         let tc = self.tc;
         let mut functions = Module::new();
         let mut splits: Vec<usize> = Vec::new();
-        for (letter, tile, copy, from_memory) in [
-            ("a", tc.a_tile, &self.copies[0], self.direct[0]),
-            ("b", tc.b_tile, &self.copies[1], self.direct[1]),
-        ] {
+        for op in [A, B] {
+            let (tile, copy) = (self.layout(op), &self.copies[op.index]);
             let layout = wgsl::layout(&tile.name, tile, false)
                 .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
             functions.text(&layout.text);
-            if from_memory {
+            if self.direct[op.index] {
                 // No tile: its fragments come straight from the storage buffer.
                 splits.push(usize::MAX);
                 continue;
@@ -667,7 +746,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
             for buffer in self.buffers() {
                 splits.push(tile_copy(
                     &mut functions,
-                    (letter, tile),
+                    (op, tile),
                     copy,
                     &program,
                     buffer,
@@ -699,34 +778,32 @@ impl<'a, 'd> Kernel<'a, 'd> {
                 "C = A · B ({m} × {k} times {k} × {n}, f16 operands, {acc} accumulators on cooperative\n\
                  matrices, f32 C): tiles `{}` and `{}`, fragments `{}`, stage `{}`.",
                 tc.a_tile.name, tc.b_tile.name, tc.fragments.descriptor.name, tc.c_stage.name,
-            ))
-            .storage("a", Access::Read, format_args!("array<{}>", moved(self.copies[0].width)))
-            .storage("b", Access::Read, format_args!("array<{}>", moved(self.copies[1].width)))
-            .storage("c", Access::ReadWrite, format_args!("array<{}>", vector("f32", self.c_width())));
+            ));
+        for op in [A, B] {
+            let entry = moved(self.copies[op.index].width);
+            module.storage(op.matrix, Access::Read, array(entry, None));
+        }
+        module.storage(
+            "c",
+            Access::ReadWrite,
+            array(vector("f32", self.c_width()), None),
+        );
         // The tiles hold `vec4<f16>`s: NVIDIA's compiler takes a cooperative load only from
         // an array of the matrix's own element type (from `vec4<u32>`s of f16 pairs it fails
         // with `NVVM compilation failed`), and naga 30 has no bitcast from `u32`s to f16
         // pairs, so the tiles are `vec4<f16>`s and the copies move `vec4<f16>`s (8 bytes) or
         // `mat2x4<f16>`s (16 bytes, read as one and written as its two columns).
         for buffer in self.buffers() {
-            for (letter, tile, from_memory) in [
-                ("a", tc.a_tile, self.direct[0]),
-                ("b", tc.b_tile, self.direct[1]),
-            ] {
-                if !from_memory {
-                    module.workgroup(
-                        &format!("{letter}_tile{buffer}"),
-                        format_args!("array<vec4<f16>, {}>", entries(tile)),
-                    );
-                }
+            for op in self.tiled() {
+                module.workgroup(
+                    &numbered(op.tile, [buffer]).to_string(),
+                    array(vector("f16", 4), Some(entries(self.layout(op)))),
+                );
             }
         }
         // f16 stages hold 8 per vec4 of f32's bytes, but stay one vec4 per 4 words of the
         // layout.
-        module.workgroup(
-            "c_stage",
-            format_args!("array<vec4<{acc}>, {}>", entries(tc.c_stage)),
-        );
+        module.workgroup("c_stage", array(vector(acc, 4), Some(entries(tc.c_stage))));
         module
     }
 
@@ -743,17 +820,12 @@ impl<'a, 'd> Kernel<'a, 'd> {
     fn prologue(&self, out: &mut Block) {
         let [m, n, _] = self.shape;
         let [bm, bn, _] = self.tile;
-        let grid = [m.div_ceil(bm), n.div_ceil(bn)];
-        out.let_(
-            "at",
-            format_args!(
-                "order(group.y * {gn}u + group.x, {gm}u, {gn}u)",
-                gm = grid[0],
-                gn = grid[1]
-            ),
-        )
-        .let_("subgroup", format_args!("thread / {SUBGROUP}u"))
-        .let_("lane", format_args!("thread % {SUBGROUP}u"));
+        let [gm, gn] = [m.div_ceil(bm), n.div_ceil(bn)];
+        let (group, thread) = (name("group"), name("thread"));
+        let tile = group.clone().field("y") * u(gn) + group.field("x");
+        out.let_("at", call("order", [tile, u(gm), u(gn)]))
+            .let_("subgroup", thread.clone() / u(SUBGROUP))
+            .let_("lane", thread % u(SUBGROUP));
         // The fragments' thread coordinates, from the subgroup's index.
         let names = coordinates(
             out,
@@ -763,17 +835,14 @@ impl<'a, 'd> Kernel<'a, 'd> {
         );
         out.comment("The rows and columns of C's fragments this subgroup computes.");
         for (i, row) in self.fragment.rows.iter().enumerate() {
-            out.let_(format_args!("fr{i}"), print(row, &names));
+            out.let_(numbered(A.fragments, [i]), print(row, &names));
         }
         for (j, column) in self.fragment.columns.iter().enumerate() {
-            out.let_(format_args!("fc{j}"), print(column, &names));
+            out.let_(numbered(B.fragments, [j]), print(column, &names));
         }
-        let acc = self.tc.accumulate.wgsl();
-        for &(i, j) in &self.fragment.values {
-            out.var(
-                format_args!("acc{i}_{j}"),
-                format_args!("coop_mat16x16<{acc}, C>()"),
-            );
+        let zero = call::<Expr>(matrix(self.tc.accumulate.wgsl(), "C"), []);
+        for &value in &self.fragment.values {
+            out.var(accumulator(value), &zero);
         }
     }
 
@@ -783,18 +852,18 @@ impl<'a, 'd> Kernel<'a, 'd> {
             Steps::DirectPrefetched => self.direct_prefetched(out),
             Steps::Direct => {
                 // No tiles: no copies and no barriers.
-                out.for_(self.each_step(), |step| {
+                self.each_step(out, |step| {
                     self.k0(step);
-                    self.compute("0", step);
+                    self.compute(0, step);
                 });
             }
             Steps::Prefetched => self.prefetched(out),
             Steps::Plain => {
-                out.for_(self.each_step(), |step| {
-                    step.line(self.loads("0", "step"))
+                self.each_step(out, |step| {
+                    step.calls(self.loads(0, name("step")))
                         .line("workgroupBarrier();");
                     self.k0(step);
-                    self.compute("0", step);
+                    self.compute(0, step);
                     step.line("workgroupBarrier();");
                 });
             }
@@ -807,9 +876,9 @@ impl<'a, 'd> Kernel<'a, 'd> {
         self.shape[2].div_ceil(self.tile[2])
     }
 
-    /// The k-loop's header.
-    fn each_step(&self) -> String {
-        format!("var step = 0u; step < {}u; step++", self.steps())
+    /// The k-loop over every step, with `body`.
+    fn each_step(&self, out: &mut Block, body: impl FnOnce(&mut Block)) {
+        out.for_counter("step", name("step").lt(u(self.steps())), 1, body);
     }
 
     /// No tiles, and the next step's fragments loaded into registers before this step's
@@ -818,29 +887,26 @@ impl<'a, 'd> Kernel<'a, 'd> {
         let mut take = Block::new();
         let mut next = Block::new();
         let mut mads = Block::new();
-        out.let_("k0", "0u");
+        out.let_("k0", u(0));
         for kk in 0..self.tile[2] / FRAGMENT {
-            for (i, _) in self.fragment.rows.iter().enumerate() {
-                let load = a_load(self.a_direct(i, kk));
-                out.var(format_args!("pa_{i}_{kk}"), &load);
-                take.let_(format_args!("a0_{i}_{kk}"), format_args!("pa_{i}_{kk}"));
-                next.assign(format_args!("pa_{i}_{kk}"), load);
+            for op in [A, B] {
+                for f in 0..self.fragments_along(op) {
+                    let load = self.direct_load(op, f, kk);
+                    let register = numbered(op.prefetched, [f, kk]);
+                    out.var(&register, &load);
+                    take.let_(numbered(op.matrix, [0, f, kk]), &register);
+                    next.assign(&register, load);
+                }
             }
-            for (j, _) in self.fragment.columns.iter().enumerate() {
-                let load = b_load(self.b_direct(j, kk));
-                out.var(format_args!("pb_{j}_{kk}"), &load);
-                take.let_(format_args!("b0_{j}_{kk}"), format_args!("pb_{j}_{kk}"));
-                next.assign(format_args!("pb_{j}_{kk}"), load);
-            }
-            for &(i, j) in &self.fragment.values {
-                let (a, b) = (format!("a0_{i}_{kk}"), format!("b0_{j}_{kk}"));
-                mads.line(mad(&a, &b, (i, j)));
+            for &value in &self.fragment.values {
+                multiply_add(&mut mads, 0, kk, value);
             }
         }
         let (steps, bk) = (self.steps(), self.tile[2]);
-        out.for_(self.each_step(), |step| {
+        let last = call("min", [name("step") + u(1), u(steps - 1)]);
+        self.each_step(out, |step| {
             step.extend(take)
-                .let_("k0", format_args!("min(step + 1u, {}u) * {bk}u", steps - 1))
+                .let_("k0", last * u(bk))
                 .extend(next)
                 .extend(mads);
         });
@@ -848,39 +914,28 @@ impl<'a, 'd> Kernel<'a, 'd> {
 
     /// The next step's loads go into registers before this step's multiply-adds.
     fn prefetched(&self, out: &mut Block) {
-        let [m, n, k] = self.shape;
         let steps = self.steps();
-        let args = |letter: &str, step: &str| match letter {
-            "a" => format!("thread, at.x, {step}, {m}u, {k}u"),
-            _ => format!("thread, {step}, at.y, {k}u, {n}u"),
-        };
-        let tiled: Vec<&str> = ["a", "b"]
-            .into_iter()
-            .zip(self.direct)
-            .filter(|&(_, d)| !d)
-            .map(|(l, _)| l)
-            .collect();
-        for l in &tiled {
-            out.var(
-                format_args!("{l}_next"),
-                format_args!("fetch_{l}0({})", args(l, "0u")),
-            );
+        let fetch =
+            |op: Operand, step: Expr| call(numbered(op.fetch, [0]), self.copy_args(op, step));
+        for op in self.tiled() {
+            out.var(op.next, fetch(op, u(0)));
         }
-        out.for_(self.each_step(), |step| {
-            for l in &tiled {
-                step.line(format_args!("put_{l}0({}, {l}_next);", args(l, "step")));
+        self.each_step(out, |step| {
+            for op in self.tiled() {
+                let args = self.copy_args(op, name("step"));
+                step.call(call(
+                    numbered(op.put, [0]),
+                    args.into_iter().chain([name(op.next)]),
+                ));
             }
             step.line("workgroupBarrier();")
-                .if_(format_args!("step + 1u < {steps}u"), |next| {
-                    for l in &tiled {
-                        next.assign(
-                            format_args!("{l}_next"),
-                            format_args!("fetch_{l}0({})", args(l, "step + 1u")),
-                        );
+                .if_((name("step") + u(1)).lt(u(steps)), |next| {
+                    for op in self.tiled() {
+                        next.assign(op.next, fetch(op, name("step") + u(1)));
                     }
                 });
             self.k0(step);
-            self.compute("0", step);
+            self.compute(0, step);
             step.line("workgroupBarrier();");
         });
     }
@@ -891,101 +946,119 @@ impl<'a, 'd> Kernel<'a, 'd> {
     /// step after the loop.
     fn double_buffered(&self, out: &mut Block) {
         let steps = self.steps();
-        out.line(self.loads("0", "0u"))
+        let step = name("step");
+        out.calls(self.loads(0, u(0)))
             .line("workgroupBarrier();")
-            .for_(
-                format_args!("var step = 0u; step + 1u < {steps}u; step += 2u"),
-                |pair| {
-                    pair.line(self.loads("1", "step + 1u"));
-                    self.compute("0", pair);
-                    pair.line("workgroupBarrier();").if_(
-                        format_args!("step + 2u < {steps}u"),
-                        |next| {
-                            next.line(self.loads("0", "step + 2u"));
-                        },
-                    );
-                    self.compute("1", pair);
-                    pair.line("workgroupBarrier();");
-                },
-            );
+            .for_counter("step", (step.clone() + u(1)).lt(u(steps)), 2, |pair| {
+                pair.calls(self.loads(1, step.clone() + u(1)));
+                self.compute(0, pair);
+                pair.line("workgroupBarrier();")
+                    .if_((step.clone() + u(2)).lt(u(steps)), |next| {
+                        next.calls(self.loads(0, step.clone() + u(2)));
+                    });
+                self.compute(1, pair);
+                pair.line("workgroupBarrier();");
+            });
         if steps % 2 == 1 {
-            self.compute("0", out);
+            self.compute(0, out);
             out.line("workgroupBarrier();");
         }
     }
 
-    /// The tiled operands' copies into buffer `buffer` for step `step`, as one line.
-    fn loads(&self, buffer: &str, step: &str) -> String {
-        let [m, n, k] = self.shape;
-        let mut calls = Vec::new();
-        if !self.direct[0] {
-            calls.push(format!("load_a{buffer}(thread, at.x, {step}, {m}u, {k}u);"));
-        }
-        if !self.direct[1] {
-            calls.push(format!("load_b{buffer}(thread, {step}, at.y, {k}u, {n}u);"));
-        }
-        calls.join(" ")
+    /// The tiled operands' copies into buffer `buffer` for step `step` (printed on one
+    /// line: the lab's profile moves that line out of the k-loop).
+    fn loads(&self, buffer: usize, step: Expr) -> Vec<Expr> {
+        self.tiled()
+            .map(|op| {
+                call(
+                    numbered(op.load, [buffer]),
+                    self.copy_args(op, step.clone()),
+                )
+            })
+            .collect()
+    }
+
+    /// The arguments of operand `op`'s copy (or its halves) for step `step`: the thread,
+    /// the tile's row and column in the matrix's tiles, the matrix's rows and columns.
+    fn copy_args(&self, op: Operand, step: Expr) -> Vec<Expr> {
+        let at = name("at").field(["x", "y"][op.index]);
+        let [row, column] = op.coords(at, step);
+        let [rows, columns] = op.coords(self.shape[op.index], self.shape[2]);
+        vec![name("thread"), row, column, u(rows), u(columns)]
     }
 
     /// `k0`, the step's first k, for the operands read straight from memory.
     fn k0(&self, out: &mut Block) {
         if self.direct != [false, false] {
-            out.let_("k0", format_args!("step * {}u", self.tile[2]));
+            out.let_("k0", name("step") * u(self.tile[2]));
         }
     }
 
-    /// Where A comes straight from memory: the first element of its fragment `i` at `kk`,
-    /// in the storage array's entries (`k0`: the step's first k), and the row pitch in
-    /// entries.
-    fn a_direct(&self, i: usize, kk: usize) -> String {
-        let ([_, _, k], bm, width) = (self.shape, self.tile[0], self.copies[0].width);
-        format!(
-            "&a[((at.x * {bm}u + fr{i} * {FRAGMENT}u) * {k}u + k0 + {}u) / {width}u], {}u",
-            kk * FRAGMENT,
-            k / width
-        )
+    /// How many fragments along its other side the subgroup loads of operand `op`: its
+    /// fragments' rows of A, columns of B.
+    fn fragments_along(&self, op: Operand) -> usize {
+        match op.index {
+            0 => self.fragment.rows.len(),
+            _ => self.fragment.columns.len(),
+        }
     }
 
-    /// Where B comes straight from memory, likewise.
-    fn b_direct(&self, j: usize, kk: usize) -> String {
-        let ([_, n, _], bn, width) = (self.shape, self.tile[1], self.copies[1].width);
-        format!(
-            "&b[((k0 + {}u) * {n}u + at.y * {bn}u + fc{j} * {FRAGMENT}u) / {width}u], {}u",
-            kk * FRAGMENT,
-            n / width
-        )
+    /// The cooperative load of operand `op`'s fragment `f` (of the subgroup's rows of A,
+    /// columns of B) at `kk` (in fragments of the step's k): from its tile `buffer`, or
+    /// straight from memory.
+    fn fragment_load(&self, op: Operand, buffer: usize, f: usize, kk: usize) -> Expr {
+        match self.direct[op.index] {
+            true => self.direct_load(op, f, kk),
+            false => {
+                let side = numbered(op.fragments, [f]) * u(FRAGMENT);
+                let entry = self.entry(op.index, op.coords(side, u(kk * FRAGMENT)));
+                let tile = numbered(op.tile, [buffer]).index(entry);
+                coop_load(op, tile.address_of(), self.pitches[op.index] / 4)
+            }
+        }
+    }
+
+    /// The cooperative load of operand `op`'s fragment `f` at `kk` straight from memory:
+    /// its first element in the storage array's entries (`k0`: the step's first k), and
+    /// the row pitch in entries.
+    fn direct_load(&self, op: Operand, f: usize, kk: usize) -> Expr {
+        let ([_, n, k], [bm, bn, _]) = (self.shape, self.tile);
+        let width = self.copies[op.index].width;
+        let (k0, at) = (name("k0"), name("at"));
+        let side = numbered(op.fragments, [f]) * u(FRAGMENT);
+        let (first, pitch) = match op.index {
+            0 => (
+                (at.field("x") * u(bm) + side) * u(k) + k0 + u(kk * FRAGMENT),
+                k,
+            ),
+            _ => (
+                (k0 + u(kk * FRAGMENT)) * u(n) + at.field("y") * u(bn) + side,
+                n,
+            ),
+        };
+        let element = name(op.matrix).index(first / u(width));
+        coop_load(op, element.address_of(), pitch / width)
+    }
+
+    /// The entry (a `vec4`) of layout `layout` ([`Kernel::offsets`]) that holds the
+    /// element at `coords`.
+    fn entry(&self, layout: usize, coords: impl IntoIterator<Item = Expr>) -> Expr {
+        call(&self.offsets[layout], coords) / u(4)
     }
 
     /// The multiply-adds of one step from buffer `buffer`.
-    fn compute(&self, buffer: &str, out: &mut Block) {
-        let [a_prefix, b_prefix, _] = &self.prefixes;
-        let [a_pitch, b_pitch, _] = self.pitches;
+    fn compute(&self, buffer: usize, out: &mut Block) {
         for kk in 0..self.tile[2] / FRAGMENT {
-            for (i, _) in self.fragment.rows.iter().enumerate() {
-                let from = match self.direct[0] {
-                    true => self.a_direct(i, kk),
-                    false => format!(
-                        "&a_tile{buffer}[{a_prefix}_offset(fr{i} * {FRAGMENT}u, {k0}u) / 4u], {stride}u",
-                        k0 = kk * FRAGMENT,
-                        stride = a_pitch / 4,
-                    ),
-                };
-                out.let_(format_args!("a{buffer}_{i}_{kk}"), a_load(from));
+            for op in [A, B] {
+                for f in 0..self.fragments_along(op) {
+                    out.let_(
+                        numbered(op.matrix, [buffer, f, kk]),
+                        self.fragment_load(op, buffer, f, kk),
+                    );
+                }
             }
-            for (j, _) in self.fragment.columns.iter().enumerate() {
-                let from = match self.direct[1] {
-                    true => self.b_direct(j, kk),
-                    false => format!(
-                        "&b_tile{buffer}[{b_prefix}_offset({kr}u, fc{j} * {FRAGMENT}u) / 4u], {stride}u",
-                        kr = kk * FRAGMENT,
-                        stride = b_pitch / 4,
-                    ),
-                };
-                out.let_(format_args!("b{buffer}_{j}_{kk}"), b_load(from));
-            }
-            for &(i, j) in &self.fragment.values {
-                let (a, b) = (format!("a{buffer}_{i}_{kk}"), format!("b{buffer}_{j}_{kk}"));
-                out.line(mad(&a, &b, (i, j)));
+            for &value in &self.fragment.values {
+                multiply_add(out, buffer, kk, value);
             }
         }
     }
@@ -994,18 +1067,13 @@ impl<'a, 'd> Kernel<'a, 'd> {
     fn epilogue(&self, out: &mut Block) {
         let [m, n, _] = self.shape;
         let [bm, bn, _] = self.tile;
-        let stage_prefix = &self.prefixes[2];
+        let at = name("at");
+        let fits = |first: &str, tile: usize, len: usize| (name(first) + u(tile)).le(u(len));
         out.comment("C's fragments, each through the subgroup's stage, stored along C's rows.")
-            .let_("m0", format_args!("at.x * {bm}u"))
-            .let_("n0", format_args!("at.y * {bn}u"))
-            .let_(
-                "interior",
-                format_args!("m0 + {bm}u <= {m}u && n0 + {bn}u <= {n}u"),
-            )
-            .let_(
-                "stage",
-                format_args!("{stage_prefix}_offset(subgroup, 0u, 0u) / 4u"),
-            );
+            .let_("m0", at.clone().field("x") * u(bm))
+            .let_("n0", at.field("y") * u(bn))
+            .let_("interior", fits("m0", bm, m).and(fits("n0", bn, n)))
+            .let_("stage", self.entry(STAGE, [name("subgroup"), u(0), u(0)]));
         let lane_names = coordinates(
             out,
             "lane",
@@ -1013,23 +1081,25 @@ impl<'a, 'd> Kernel<'a, 'd> {
             &self.stores.thread_lens,
         );
         for (r, row) in self.stores.rows.iter().enumerate() {
-            out.let_(format_args!("sr{r}"), print(row, &lane_names));
+            out.let_(numbered("sr", [r]), print(row, &lane_names));
         }
         for run in &self.store_runs {
             out.let_(
-                format_args!("sc{}", run.first),
+                numbered("sc", [run.first]),
                 print(&self.stores.columns[run.first], &lane_names),
             );
         }
-        for &(i, j) in &self.fragment.values {
-            out.line(format_args!(
-                "coopStoreT(acc{i}_{j}, &c_stage[stage], {}u);",
-                self.pitches[2] / 4
-            ))
-            .line("workgroupBarrier();");
+        let (stage, stride) = (
+            name("c_stage").index(name("stage")),
+            self.pitches[STAGE] / 4,
+        );
+        for &value in &self.fragment.values {
+            let pointer = stage.clone().address_of();
+            out.call(call("coopStoreT", [accumulator(value), pointer, u(stride)]))
+                .line("workgroupBarrier();");
             for (r, _) in self.stores.rows.iter().enumerate() {
                 for run in &self.store_runs {
-                    out.scope(|store| self.store(store, (i, j), r, run.first));
+                    out.scope(|store| self.store(store, value, r, run.first));
                 }
             }
             out.line("workgroupBarrier();");
@@ -1040,35 +1110,44 @@ impl<'a, 'd> Kernel<'a, 'd> {
     /// the stage into C, guarded at C's edges.
     fn store(&self, store: &mut Block, (i, j): (usize, usize), r: usize, f: usize) {
         let [m, n, _] = self.shape;
-        let stage_prefix = &self.prefixes[2];
-        let staged = format!("c_stage[{stage_prefix}_offset(subgroup, sr{r}, sc{f}) / 4u]");
+        let (sr, sc) = (numbered("sr", [r]), numbered("sc", [f]));
+        let staged =
+            name("c_stage").index(self.entry(STAGE, [name("subgroup"), sr.clone(), sc.clone()]));
         let value = match self.tc.accumulate {
             Accumulate::F32 => staged,
-            Accumulate::F16 => format!("vec4<f32>({staged})"),
+            Accumulate::F16 => call(vector("f32", 4), [staged]),
         };
+        let fragment = |op: Operand, at: usize| numbered(op.fragments, [at]) * u(FRAGMENT);
         store
-            .let_("row", format_args!("m0 + fr{i} * {FRAGMENT}u + sr{r}"))
-            .let_("column", format_args!("n0 + fc{j} * {FRAGMENT}u + sc{f}"))
+            .let_("row", name("m0") + fragment(A, i) + sr)
+            .let_("column", name("n0") + fragment(B, j) + sc)
             .let_("value", value);
+        let (row, column, interior) = (name("row"), name("column"), name("interior"));
+        let inside = |column: Expr| {
+            interior
+                .clone()
+                .or(row.clone().lt(u(m)).and(column.lt(u(n))))
+        };
         match self.c_width() {
             4 => {
-                store.when(
-                    format_args!("interior || (row < {m}u && column < {n}u)"),
-                    format_args!("c[(row * {n}u + column) / 4u] = value;"),
+                store.assign_when(
+                    inside(column.clone()),
+                    name("c").index((row.clone() * u(n) + column) / u(4)),
+                    name("value"),
                 );
             }
             _ => {
                 for (lane, component) in ["x", "y", "z", "w"].iter().enumerate() {
-                    store.when(
-                        format_args!("interior || (row < {m}u && column + {lane}u < {n}u)"),
-                        format_args!("c[row * {n}u + column + {lane}u] = value.{component};"),
+                    store.assign_when(
+                        inside(column.clone() + u(lane)),
+                        name("c").index(row.clone() * u(n) + column.clone() + u(lane)),
+                        name("value").field(component),
                     );
                 }
             }
         }
     }
 }
-
 /// The stage's row pitch in words: each subgroup's stage must be 16 × 16 rows at one
 /// pitch, from a whole vec4.
 fn stage_pitch(tc: &TensorCores) -> Result<usize, GpuError> {
@@ -1091,45 +1170,41 @@ fn stage_pitch(tc: &TensorCores) -> Result<usize, GpuError> {
     Ok(c_pitch)
 }
 
-/// The copy of `tile` (operand `letter`) into buffer `buffer`, added to `functions`: split
+/// The copy of operand `op`'s `tile` into buffer `buffer`, added to `functions`: split
 /// into a fetch and a put where it can be (16-byte copies must be). Returns the split's
 /// registers, 0 where not split.
 fn tile_copy(
     functions: &mut Module,
-    (letter, tile): (&str, &Descriptor),
+    (op, tile): (Operand, &Descriptor),
     copy: &Copy,
     program: &Program,
-    buffer: &str,
+    buffer: usize,
 ) -> Result<usize, GpuError> {
-    let (stem, destination) = (
-        format!("{letter}{buffer}"),
-        format!("{letter}_tile{buffer}"),
-    );
+    let destination = numbered(op.tile, [buffer]).to_string();
     let writes = wgsl::Writes {
         outside: wgsl::Outside::Zero,
         convert: None,
     };
     let copy_text = wgsl::tiled_copy(
-        &format!("load_{stem}"),
+        &numbered(op.load, [buffer]).to_string(),
         &format!(
             "Copies a tile of {} into `{destination}` (`{}`), zeros past the \
              matrix's edges.",
-            letter.to_uppercase(),
-            tile.name
+            op.role, tile.name
         ),
         program,
-        (letter, &destination),
+        (op.matrix, &destination),
         writes,
     );
     let split = wgsl::split_tiled_copy(
         program,
-        (letter, &destination),
+        (op.matrix, &destination),
         writes,
         register(copy.wide()),
     );
     match (split, copy.wide()) {
         (Some(split), wide) => {
-            let split = Split::new(split, &stem, &destination, wide);
+            let split = Split::new(split, op, buffer, wide);
             functions.function(&split.fetch).function(&split.put);
             match wide {
                 // The copy as its two halves: its own text writes 16-byte entries into the
@@ -1151,23 +1226,37 @@ fn tile_copy(
 }
 
 /// A fragment row's or column's expression of the thread coordinates `names`.
-fn print(sym: &Sym, names: &[String]) -> String {
-    wgsl::expression(&canon::sym_code(sym, names), names)
+fn print(sym: &Sym, names: &[String]) -> Expr {
+    Expr::text(wgsl::expression(&canon::sym_code(sym, names), names))
 }
 
-/// A cooperative load of an A fragment `from` a pointer and stride.
-fn a_load(from: String) -> String {
-    format!("coopLoadT<coop_mat16x16<f16, A>>({from})")
+/// The type of a 16 × 16 cooperative matrix of `element`s in `role`: `A` or `B`, an
+/// operand's fragment, or `C`, an accumulator.
+fn matrix(element: &str, role: &str) -> String {
+    template("coop_mat16x16", [element, role])
 }
 
-/// A cooperative load of a B fragment, likewise.
-fn b_load(from: String) -> String {
-    format!("coopLoadT<coop_mat16x16<f16, B>>({from})")
+/// The cooperative load of one of operand `op`'s fragments from `pointer`, its rows
+/// `stride` entries apart.
+fn coop_load(op: Operand, pointer: Expr, stride: usize) -> Expr {
+    let load = template("coopLoadT", [matrix("f16", op.role)]);
+    call(load, [pointer, u(stride)])
 }
 
-/// The multiply-add of fragments `a` and `b` into accumulator `(i, j)`.
-fn mad(a: &str, b: &str, (i, j): (usize, usize)) -> String {
-    format!("acc{i}_{j} = coopMultiplyAdd({a}, {b}, acc{i}_{j});")
+/// The accumulator of C's fragment `(i, j)`.
+fn accumulator((i, j): (usize, usize)) -> Expr {
+    numbered("acc", [i, j])
+}
+
+/// The multiply-add into the accumulator of fragment `(i, j)` of the fragments of A and B
+/// loaded from buffer `buffer` at `kk`.
+fn multiply_add(out: &mut Block, buffer: usize, kk: usize, (i, j): (usize, usize)) {
+    let (a, b) = (
+        numbered(A.matrix, [buffer, i, kk]),
+        numbered(B.matrix, [buffer, j, kk]),
+    );
+    let acc = accumulator((i, j));
+    out.assign(&acc, call("coopMultiplyAdd", [a, b, acc.clone()]));
 }
 
 /// A tiled copy split in two: `fetch_x(…)`, which loads every move into an array of
@@ -1194,62 +1283,62 @@ fn register(wide: bool) -> &'static str {
 }
 
 impl Split {
-    /// The functions of the copy `load_<stem>` into `destination` from its split. With
+    /// The functions of operand `op`'s copy into its tile `buffer` from its split. With
     /// `wide`, the copy's moves are 16 bytes (a `mat2x4<f16>` each, one entry of 8 f16 to
     /// the copy's program): `put_x` writes each register as the two `vec4<f16>` entries of
     /// the tile that it covers.
-    fn new(split: wgsl::SplitCopy, stem: &str, destination: &str, wide: bool) -> Split {
-        let name = format!("load_{stem}");
+    fn new(split: wgsl::SplitCopy, op: Operand, buffer: usize, wide: bool) -> Split {
+        let [load, fetch, put] = [op.load, op.fetch, op.put].map(|f| numbered(f, [buffer]));
+        let destination = numbered(op.tile, [buffer]);
         let count = split.places.len();
-        let registers = format!("array<{}, {count}>", register(wide));
-        let params: Vec<String> = split.params.iter().map(|p| format!("{p}: u32")).collect();
-        let mut fetch = Function::new(format!("fetch_{stem}"), &params)
-            .returns(&registers)
-            .comment(format_args!(
-                "Loads what `{name}` copies into registers (`put_{stem}` stores them)."
-            ));
-        fetch
+        let registers = array(register(wide), Some(count));
+        let params: Vec<String> = split.params.iter().map(|p| param(p, "u32")).collect();
+        let mut fetch_function =
+            Function::new(&fetch, &params)
+                .returns(&registers)
+                .comment(format_args!(
+                    "Loads what `{load}` copies into registers (`{put}` stores them)."
+                ));
+        fetch_function
             .body
             .declare("r", &registers)
             .extend(split.fetch)
             .ret("r");
-        let registers_param = format!("r: {registers}");
-        let mut put = Function::new(
-            format!("put_{stem}"),
-            params.iter().chain([&registers_param]),
-        )
-        .comment(format_args!(
-            "Stores the registers of `fetch_{stem}` where `{name}` would."
-        ));
-        put.body.extend(split.prologue);
+        let registers_param = param("r", &registers);
+        let mut put_function = Function::new(&put, params.iter().chain([&registers_param]))
+            .comment(format_args!(
+                "Stores the registers of `{fetch}` where `{load}` would."
+            ));
+        put_function.body.extend(split.prologue);
         for (register, place) in split.places.iter().enumerate() {
+            let (place, value) = (Expr::text(place.as_str()), name("r").index(int(register)));
             match wide {
                 true => {
                     for half in 0..2 {
-                        put.body.assign(
-                            format_args!("{destination}[2u * ({place}) + {half}u]"),
-                            format_args!("r[{register}][{half}]"),
+                        put_function.body.assign(
+                            destination.clone().index(u(2) * place.clone() + u(half)),
+                            value.clone().index(int(half)),
                         );
                     }
                 }
                 false => {
-                    put.body.assign(
-                        format_args!("{destination}[{place}]"),
-                        format_args!("r[{register}]"),
-                    );
+                    put_function
+                        .body
+                        .assign(destination.clone().index(place), value);
                 }
             }
         }
-        let args = split.params.join(", ");
-        let mut load = Function::new(&name, &params).comment(format_args!(
-            "Copies a tile as `put_{stem}(…, fetch_{stem}(…))`."
-        ));
-        load.body
-            .line(format_args!("put_{stem}({args}, fetch_{stem}({args}));"));
+        let args: Vec<Expr> = split.params.iter().map(name).collect();
+        let mut load_function = Function::new(&load, &params)
+            .comment(format_args!("Copies a tile as `{put}(…, {fetch}(…))`."));
+        let fetched = call(&fetch, &args);
+        load_function
+            .body
+            .call(call(&put, args.iter().cloned().chain([fetched])));
         Split {
-            fetch,
-            put,
-            load,
+            fetch: fetch_function,
+            put: put_function,
+            load: load_function,
             registers: count,
         }
     }
