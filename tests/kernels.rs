@@ -118,8 +118,33 @@ fn round_trip<T: Poison, L: Indexing<2>>(
     }
 }
 
-fn morton_tiles<T: Poison>() {
+/// [`round_trip`] through the `pack` and `unpack` plans between the row-major image and the
+/// layout's `tiles` (the grid, and each tile's space).
+fn round_trip_tiles<T: Poison, L: Indexing<2>>(
+    layout: &L,
+    descriptor: &swizzle::ir::Descriptor,
+    (tiles, tile_space): (&[usize], usize),
+    [pack, unpack]: [&swizzle::kernel::Plan; 2],
+) {
     use swizzle::kernel::{Frame, Side, copy_with};
+    let extents = layout.extents();
+    let row_major = Side {
+        extents: &extents,
+        frame: Frame::RowMajor,
+    };
+    let tiled = Side {
+        extents: &extents,
+        frame: Frame::Tiles { tiles, tile_space },
+    };
+    round_trip::<T, _>(
+        layout,
+        descriptor,
+        |level, src, dst| copy_with(level, pack, row_major, tiled, src, dst),
+        |level, src, dst| copy_with(level, unpack, tiled, row_major, src, dst),
+    );
+}
+
+fn morton_tiles<T: Poison>() {
     for (y, x) in [
         (8, 8),
         (16, 24),
@@ -130,24 +155,9 @@ fn morton_tiles<T: Poison>() {
         (0, 7),
     ] {
         let layout = MortonTiles::new(y, x).expect("fits");
-        let (extents, tiles) = (layout.extents(), layout.tiles());
-        let row_major = Side {
-            extents: &extents,
-            frame: Frame::RowMajor,
-        };
-        let tiled = Side {
-            extents: &extents,
-            frame: Frame::Tiles {
-                tiles: &tiles,
-                tile_space: MortonTiles::TILE_SPACE,
-            },
-        };
-        round_trip::<T, _>(
-            &layout,
-            &MortonTiles::DESCRIPTOR,
-            |level, src, dst| copy_with(level, PackMorton::plan(), row_major, tiled, src, dst),
-            |level, src, dst| copy_with(level, UnpackMorton::plan(), tiled, row_major, src, dst),
-        );
+        let tiles = (&layout.tiles()[..], MortonTiles::TILE_SPACE);
+        let plans = [PackMorton::plan(), UnpackMorton::plan()];
+        round_trip_tiles::<T, _>(&layout, &MortonTiles::DESCRIPTOR, tiles, plans);
         // The generated `run` is `copy` at the detected level.
         let image: Vec<T> = (0..y * x).map(T::from_index).collect();
         let (mut a, mut b) = (vec![T::POISON; layout.space()], vec![T::POISON; y * x]);
@@ -172,7 +182,6 @@ fn morton_tiles_every_element_size() {
 /// and unpacked at every level against the interpreter, with one tile and several along a
 /// row, full and partial.
 fn tall_tiles<T: Poison>() {
-    use swizzle::kernel::{Frame, Side, copy_with};
     for (y, x) in [
         (128, 16),
         (128, 64),
@@ -182,24 +191,9 @@ fn tall_tiles<T: Poison>() {
         (1, 1),
     ] {
         let layout = Block16::new(y, x).expect("fits");
-        let (extents, tiles) = (layout.extents(), layout.tiles());
-        let row_major = Side {
-            extents: &extents,
-            frame: Frame::RowMajor,
-        };
-        let tiled = Side {
-            extents: &extents,
-            frame: Frame::Tiles {
-                tiles: &tiles,
-                tile_space: Block16::TILE_SPACE,
-            },
-        };
-        round_trip::<T, _>(
-            &layout,
-            &Block16::DESCRIPTOR,
-            |level, src, dst| copy_with(level, PackBlock16::plan(), row_major, tiled, src, dst),
-            |level, src, dst| copy_with(level, UnpackBlock16::plan(), tiled, row_major, src, dst),
-        );
+        let tiles = (&layout.tiles()[..], Block16::TILE_SPACE);
+        let plans = [PackBlock16::plan(), UnpackBlock16::plan()];
+        round_trip_tiles::<T, _>(&layout, &Block16::DESCRIPTOR, tiles, plans);
     }
 }
 
