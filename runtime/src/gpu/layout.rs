@@ -9,7 +9,7 @@ use swizzle_core::emit::code::{Code, Op};
 use swizzle_core::emit::function::{Condition, Function, Kind, Stmt, Value};
 use swizzle_core::emit::grid::{self, Grid};
 use swizzle_core::emit::wgsl;
-use swizzle_core::emit::wgsl::expr::{Expr, call, int, numbered};
+use swizzle_core::emit::wgsl::expr::{Expr, int, numbered};
 use swizzle_core::emit::wgsl::module::Module;
 use swizzle_core::ir::Descriptor;
 
@@ -482,12 +482,12 @@ impl GpuLayout {
     pub(crate) fn call(&self, function: &str, coord: impl Into<Expr>) -> Expr {
         let coord = coord.into();
         let args = (0..self.shape.len()).map(|i| coord.clone().index(int(i)));
-        function_call(&self.prefix, function, args)
+        wgsl::layout_call(&self.prefix, function, args)
     }
 
     /// `<prefix>_coord(offset)`: the coordinate array at `offset`, through its inverse.
     pub(crate) fn coord_at(&self, offset: impl Into<Expr>) -> Expr {
-        function_call(&self.prefix, "coord", [offset])
+        wgsl::layout_call(&self.prefix, "coord", [offset])
     }
 
     pub(crate) fn unsupported(&self, why: impl Into<String>) -> GpuError {
@@ -496,16 +496,6 @@ impl GpuLayout {
             why: why.into(),
         }
     }
-}
-
-/// `<prefix>_<function>(args…)`: a call of one of the WGSL functions of the layout (or tile)
-/// of `prefix`.
-pub(crate) fn function_call<A: Into<Expr>>(
-    prefix: &str,
-    function: &str,
-    args: impl IntoIterator<Item = A>,
-) -> Expr {
-    call([prefix, function].join("_"), args)
 }
 
 /// The names of the coordinates `c0, c1, …` of a function of `rank` coordinates.

@@ -45,8 +45,18 @@ pub struct Functions {
 impl Functions {
     /// The call `<prefix>_offset(coords…)`: where the layout keeps the element at `coords`.
     pub fn offset<C: Into<expr::Expr>>(&self, coords: impl IntoIterator<Item = C>) -> expr::Expr {
-        expr::call(format_args!("{}_offset", self.prefix), coords)
+        layout_call(&self.prefix, "offset", coords)
     }
+}
+
+/// `<prefix>_<function>(args…)`: a call of one of the WGSL functions (`offset`, `coord`,
+/// `is_valid`) of the layout, or tile, whose functions are named after `prefix`.
+pub fn layout_call<A: Into<expr::Expr>>(
+    prefix: &str,
+    function: &str,
+    args: impl IntoIterator<Item = A>,
+) -> expr::Expr {
+    expr::call([prefix, function].join("_"), args)
 }
 
 /// The WGSL of the layout `descriptor` named `name` (its Rust type name), as the macro emits

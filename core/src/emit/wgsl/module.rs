@@ -340,7 +340,7 @@ impl Block {
 
     /// `call;`: a function called for its effect (`stage(0u, loaded0);`).
     pub fn call(&mut self, call: impl Display) -> &mut Block {
-        self.line(format_args!("{call};"))
+        self.calls([call])
     }
 
     /// `a(…); b(…);`: calls that belong together (a step's copies), on one line.
@@ -500,9 +500,8 @@ impl Block {
     }
 }
 
-/// `place = value;`: the statement [`Block::assign`] adds, as the one statement of
-/// [`Block::when`].
-pub fn assignment(place: impl Display, value: impl Display) -> String {
+/// `place = value;`: the statement of [`Block::assign`] and [`Block::assign_when`].
+fn assignment(place: impl Display, value: impl Display) -> String {
     format!("{place} = {value};")
 }
 
@@ -536,9 +535,7 @@ pub fn vector(element: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        Access, Block, Builtin, Entry, Function, Module, array, assignment, param, template,
-    };
+    use super::{Access, Block, Builtin, Entry, Function, Module, array, param, template};
     use crate::emit::wgsl::expr::{call, name, u};
 
     #[test]
@@ -643,10 +640,7 @@ fn main(
     fn a_counted_loop_and_a_guarded_assignment_print_as_written_by_hand() {
         let mut body = Block::new();
         body.for_range("step", u(4), |each| {
-            each.when(
-                name("step").lt(u(2)),
-                assignment(name("c").index(name("step")), u(0)),
-            );
+            each.assign_when(name("step").lt(u(2)), name("c").index(name("step")), u(0));
         });
         let mut printed = String::new();
         body.print(0, &mut printed);

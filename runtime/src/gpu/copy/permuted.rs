@@ -10,9 +10,10 @@
 
 use super::plan::{Plan, Work, entry};
 use crate::gpu::GpuLayout;
-use crate::gpu::layout::{Planar, function_call};
+use crate::gpu::layout::Planar;
 use crate::gpu::shader::assemble;
 use swizzle_core::emit::wgsl::expr::{call, hex_word, name, u};
+use swizzle_core::emit::wgsl::layout_call;
 use swizzle_core::emit::wgsl::module::{Access, Block, Function, Module};
 
 /// The most elements of one tile whose offsets the plan evaluates on the host.
@@ -121,7 +122,7 @@ impl Permuted {
             .comment("The block's first element: where it lies in its tile, and its place in its image vec4.")
             .let_(
                 "rc",
-                function_call(
+                layout_call(
                     &self.prefix,
                     "coord",
                     [name("t") % name("TILE_QUADS") * name("QUAD")],

@@ -17,9 +17,10 @@
 
 use super::plan::{Plan, Work, word};
 use crate::gpu::GpuLayout;
-use crate::gpu::layout::{Planar, function_call};
+use crate::gpu::layout::Planar;
 use crate::gpu::shader::assemble;
 use swizzle_core::emit::wgsl::expr::{Expr, call, hex, int, name, numbered, u};
+use swizzle_core::emit::wgsl::layout_call;
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, array};
 
 /// Threads per workgroup where the tiles are small enough to share one: two subgroups, so
@@ -284,7 +285,7 @@ impl Staged {
                 Some(k) if word != i => (place(word) ^ u(k), word),
                 _ => {
                     let first = name("first") + u(i);
-                    find.let_(rc(i), function_call(prefix, "coord", [first]));
+                    find.let_(rc(i), layout_call(prefix, "coord", [first]));
                     if partial {
                         let y = name("top") + rc(i).index(int(0));
                         let x = name("tile_left") + rc(i).index(int(1));
@@ -363,7 +364,7 @@ impl Staged {
                 _ => {
                     let x = numbered("x", [i]);
                     let column = x.clone() % name("TILE_COLUMNS");
-                    let offset = function_call(prefix, "offset", [name("row"), column]);
+                    let offset = layout_call(prefix, "offset", [name("row"), column]);
                     find.let_(x.clone(), name("first") + u(i)).let_(
                         at(i),
                         x / name("TILE_COLUMNS") * name("TILE_SPACE") + offset,

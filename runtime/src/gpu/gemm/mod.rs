@@ -21,9 +21,7 @@ use super::transpose::{fitting, ordered_tile, transposed, unsupported};
 use super::{BoundsChecks, GpuError};
 use kernel::{coordinates, thread_names};
 use swizzle_core::emit::wgsl::expr::{Expr, call, name, numbered, u};
-use swizzle_core::emit::wgsl::module::{
-    Access, Block, Builtin, Entry, Module, array, assignment, vector,
-};
+use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, array, vector};
 use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::fragment::{self, Base, Fragment, Operand, Read};
 use swizzle_core::plans::raster::Raster;
@@ -803,10 +801,9 @@ impl Body<'_> {
                     true => name("c").index(index),
                     false => name("c").index(index).index(column.clone() % u(c_width)),
                 };
-                let store = assignment(place, value);
                 match guarded {
-                    true => out.when(row.lt(u(m)).and(column.lt(u(n))), store),
-                    false => out.line(store),
+                    true => out.assign_when(row.lt(u(m)).and(column.lt(u(n))), place, value),
+                    false => out.assign(place, value),
                 };
             }
         }
