@@ -490,6 +490,7 @@ fn driver_statistics() {
     for (label, design, orders, sums) in kernels {
         let statistics = design
             .spirv([4096; 3], orders, sums)
+            .map_err(|error| error.to_string())
             .and_then(|words| driver.spirv(&words, c"main"));
         driver.print(label, statistics);
     }

@@ -125,7 +125,8 @@
 //! stores may have their own thread-value layouts, and the workgroups may take the tiles in any
 //! [`raster`](super::traversals) order (`Transpose { tile, loads, stores, bounds_checks, order
 //! }`). It returns the kernel with the vector widths and every instruction's bank conflicts and
-//! transactions (`worst_conflict()`), known before it runs. `examples/gpu_transpose.rs` runs
+//! transactions (`worst_conflict()`), known before it runs; `transpose.wgsl(h, w)` prints the
+//! same module without a device (feature `wgsl`). `examples/gpu_transpose.rs` runs
 //! three tiles side by side; how the reported conflicts show in the measured speed is in
 //! [BENCHMARKS.md], "GPU packs, unpacks and transposes".
 //!

@@ -1,7 +1,7 @@
 //! A layout as the GPU kernels see it: its WGSL functions, shape and element space, from a
 //! `layout!` type, from any descriptor, or row-major of any extents.
 
-use super::{GpuError, Word};
+use super::{GpuError, Unsupported, Word};
 use crate::Layout;
 use swizzle_core::budget;
 use swizzle_core::canon::{Canonical, Injectivity};
@@ -97,10 +97,7 @@ impl GpuLayout {
         injective: impl FnOnce(&Descriptor) -> bool,
     ) -> Result<GpuLayout, GpuError> {
         let name = descriptor.name.to_string();
-        let unsupported = |why: &str| GpuError::Unsupported {
-            layout: name.clone(),
-            why: why.to_owned(),
-        };
+        let unsupported = |why: &'static str| GpuError::unsupported(&name, why);
         if descriptor.is_tiled() {
             return Err(unsupported(
                 "it has run-time (`dyn`) dims: give its extents to `GpuLayout::tiled`",
@@ -143,11 +140,8 @@ impl GpuLayout {
     pub fn row_major(extents: &[usize]) -> Result<GpuLayout, GpuError> {
         let name: Vec<String> = extents.iter().map(usize::to_string).collect();
         let name = format!("RowMajor{}", name.join("x"));
-        let descriptor =
-            Descriptor::row_major(&name, extents).ok_or_else(|| GpuError::Unsupported {
-                layout: name,
-                why: "its element space overflows `usize`".to_owned(),
-            })?;
+        let descriptor = Descriptor::row_major(&name, extents)
+            .ok_or_else(|| GpuError::unsupported(&name, "its element space overflows `usize`"))?;
         GpuLayout::from_descriptor(&descriptor)
     }
 
@@ -159,14 +153,10 @@ impl GpuLayout {
     /// extents are padding) or the tile is padded.
     pub fn tiled(descriptor: &Descriptor, extents: &[usize]) -> Result<GpuLayout, GpuError> {
         let name = descriptor.name.to_string();
-        let unsupported = |why: String| GpuError::Unsupported {
-            layout: name.clone(),
-            why,
-        };
+        let unsupported = |why: &'static str| GpuError::unsupported(&name, why);
         if !descriptor.is_tiled() {
             return Err(unsupported(
-                "it has no run-time dims: use `GpuLayout::of` or `GpuLayout::from_descriptor`"
-                    .to_owned(),
+                "it has no run-time dims: use `GpuLayout::of` or `GpuLayout::from_descriptor`",
             ));
         }
         let tile = descriptor.shape();
@@ -178,7 +168,7 @@ impl GpuLayout {
             })?;
         let tile_space = descriptor
             .space()
-            .ok_or_else(|| unsupported("its tile's space overflows".to_owned()))?;
+            .ok_or_else(|| unsupported("its tile's space overflows"))?;
         let space = grid::space(&tiles, tile_space)
             .filter(|&space| space as u64 <= 1 << 32)
             .ok_or_else(|| GpuError::TooLarge {
@@ -199,7 +189,8 @@ impl GpuLayout {
         let grid = Grid::new(descriptor, &coords, constants(&tiles), constants(extents));
         let callee = &tile_functions.prefix;
         let print = |function: &Function| {
-            wgsl::print(&prefix, function, callee, None).map_err(&unsupported)
+            wgsl::print(&prefix, function, callee, None)
+                .map_err(|why| GpuError::unsupported(&name, Unsupported::Wgsl(why)))
         };
         let mut wrapper = Module::new();
         wrapper
@@ -424,7 +415,7 @@ impl GpuLayout {
         ));
         for function in &functions {
             let printed = wgsl::print(&prefix, function, &self.prefix, None)
-                .map_err(|why| self.unsupported(why))?;
+                .map_err(|why| self.unsupported(Unsupported::Wgsl(why)))?;
             wgsl.text(&printed);
         }
         let mut shape = self.shape.clone();
@@ -490,11 +481,8 @@ impl GpuLayout {
         wgsl::layout_call(&self.prefix, "coord", [offset])
     }
 
-    pub(crate) fn unsupported(&self, why: impl Into<String>) -> GpuError {
-        GpuError::Unsupported {
-            layout: self.name.clone(),
-            why: why.into(),
-        }
+    pub(crate) fn unsupported(&self, why: impl Into<Unsupported>) -> GpuError {
+        GpuError::unsupported(&self.name, why)
     }
 }
 
@@ -507,7 +495,8 @@ fn coordinates(rank: usize) -> Vec<String> {
 /// them for a layout that says `inverse;`.
 fn functions(descriptor: &Descriptor) -> Result<wgsl::Functions, GpuError> {
     let name = descriptor.name.to_string();
-    wgsl::layout(&name, descriptor, true).map_err(|why| GpuError::Unsupported { layout: name, why })
+    wgsl::layout(&name, descriptor, true)
+        .map_err(|why| GpuError::unsupported(name, Unsupported::Wgsl(why)))
 }
 
 /// Whether distinct valid coordinates provably get distinct offsets (structurally, or by

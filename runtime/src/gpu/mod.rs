@@ -92,7 +92,7 @@ mod vulkan {
 pub use buffer::Word;
 pub use cooperative::{Accumulate, Granularity};
 pub use copy::BoundsChecks;
-pub use error::GpuError;
+pub use error::{GpuError, Unsupported};
 pub use gemm::{DirectOperands, KLoop, TensorCores, WorkgroupMatrices};
 pub use gemm::{Gemm, Operands, ShareCost, Stored};
 pub use layout::GpuLayout;

@@ -9,7 +9,10 @@
 //! through its transpose), it moves whole entries on both sides and transposes each
 //! square in registers ([`TiledCopy::crossing`]), as CUDA's `float4` transposes do.
 
-use super::{BoundsChecks, GpuError};
+use super::copy::image_len;
+#[cfg(feature = "gpu")]
+use super::{Batch, Buffer, Dispatch, Gpu, Kernel, Word};
+use super::{BoundsChecks, GpuError, Unsupported};
 use std::borrow::Cow;
 use swizzle_core::emit::wgsl;
 use swizzle_core::emit::wgsl::expr::{Expr, call, name, u};
@@ -18,11 +21,7 @@ use swizzle_core::ir::Descriptor;
 use swizzle_core::plans::raster::Raster;
 use swizzle_core::plans::threads::ThreadValues;
 use swizzle_core::plans::tiled_copy::{self, Program};
-#[cfg(feature = "gpu")]
-use {
-    super::{Batch, Buffer, Dispatch, Gpu, Kernel, Word},
-    swizzle_core::plans::tiled_copy::{Instruction, Side, TiledCopy},
-};
+use swizzle_core::plans::tiled_copy::{Instruction, Side, TiledCopy};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -104,6 +103,71 @@ impl TransposeKernel {
     }
 }
 
+impl Transpose<'_> {
+    /// The WGSL module of this transpose of a row-major `height × width` image of 32-bit
+    /// elements, as [`Gpu::transpose_kernel`] compiles it (no device needed: for
+    /// inspection, and for the CPU evaluator): `input` at binding 0, `output` at 1, one
+    /// workgroup per input tile, `[columns, rows]` of tiles.
+    pub fn wgsl(&self, height: usize, width: usize) -> Result<String, GpuError> {
+        Ok(self.plan([height, width])?.module)
+    }
+
+    /// The two copies of the transpose of a `[height, width]` image, checked, and its
+    /// module.
+    fn plan(&self, [height, width]: [usize; 2]) -> Result<Planned, GpuError> {
+        let ([rows, columns], threads) = tile_and_threads(self)?;
+        image_len(height, width)?;
+        // The stores read the tile through its transpose: the same memory, coordinates
+        // swapped.
+        let transposed = transposed(self.tile);
+        let copy = |threads, source, destination| TiledCopy {
+            threads,
+            source,
+            destination,
+            element_bytes: 4,
+            subgroup: SUBGROUP,
+        };
+        let load = copy(self.loads, Side::Image, Side::Tile(self.tile));
+        let store = copy(self.stores, Side::Tile(&transposed), Side::Image);
+        let widths = [
+            fitting(load.widest(), width),
+            fitting(store.widest(), height),
+        ];
+        let program = |copy: &TiledCopy, width| {
+            copy.program(width)
+                .ok_or_else(|| unsupported(copy.threads.descriptor, Unsupported::Unroll))
+        };
+        let programs = [program(&load, widths[0])?, program(&store, widths[1])?];
+        if let Err(why) = self.order.check() {
+            return Err(unsupported(self.tile, Unsupported::Order(why)));
+        }
+        let grid = [height.div_ceil(rows), width.div_ceil(columns)];
+        let module = transpose_wgsl(self, &programs, widths, [height, width], grid);
+        Ok(Planned {
+            module,
+            name: kernel_name(self, widths, programs.iter().any(|p| p.squares.is_some())),
+            threads,
+            groups: [grid[1], grid[0]],
+            widths,
+            instructions: [load.instructions(widths[0]), store.instructions(widths[1])],
+        })
+    }
+}
+
+/// A transpose of one image size, checked: what [`Gpu::transpose_kernel`] compiles.
+struct Planned {
+    module: String,
+    name: String,
+    /// Threads of a workgroup.
+    threads: usize,
+    /// The dispatch: x along the input's columns of tiles.
+    groups: [usize; 2],
+    /// Values per move of the loads and of the stores.
+    widths: [usize; 2],
+    /// The loads' and the stores' instructions.
+    instructions: [Vec<Instruction>; 2],
+}
+
 #[cfg(feature = "gpu")]
 impl Gpu {
     /// Transposes a row-major `height × width` image of 32-bit elements into a row-major
@@ -116,63 +180,23 @@ impl Gpu {
         width: usize,
         transpose: &Transpose,
     ) -> Result<TransposeKernel, GpuError> {
-        let len = self.image_len(height, width)?;
-        let Transpose {
-            tile,
-            loads,
-            stores,
-            bounds_checks,
-            order,
-        } = *transpose;
-        let ([rows, columns], threads) = tile_and_threads(transpose)?;
-        let space = tile.space().unwrap_or(0);
-        self.check_workgroup(threads, (space * 4) as u64, "the tile's")?;
-        // The stores read the tile through its transpose: the same memory, coordinates
-        // swapped.
-        let transposed = transposed(tile);
-        let copy = |threads, source, destination| TiledCopy {
-            threads,
-            source,
-            destination,
-            element_bytes: 4,
-            subgroup: SUBGROUP,
-        };
-        let load = copy(loads, Side::Image, Side::Tile(tile));
-        let store = copy(stores, Side::Tile(&transposed), Side::Image);
-        let load_width = fitting(load.widest(), width);
-        let store_width = fitting(store.widest(), height);
-        let program = |copy: &TiledCopy, width| {
-            copy.program(width).ok_or_else(|| {
-                unsupported(
-                    copy.threads.descriptor,
-                    "its elements do not fold into expressions of the thread small enough to \
-                     unroll",
-                )
-            })
-        };
-        let (load_program, store_program) =
-            (program(&load, load_width)?, program(&store, store_width)?);
-        if let Err(why) = order.check() {
-            return Err(unsupported(tile, format!("its workgroup order: {why}")));
-        }
-        let grid = [height.div_ceil(rows), width.div_ceil(columns)];
-        let module = transpose_wgsl(
-            transpose,
-            [(&load_program, load_width), (&store_program, store_width)],
-            [height, width],
-            grid,
-        );
-        let groups = self.workgroups([grid[1], grid[0]])?;
-        let squares = load_program.squares.is_some() || store_program.squares.is_some();
-        let name = kernel_name(transpose, [load_width, store_width], squares);
-        let kernel = self.kernel_with(name, module, groups, [len, len], 32, bounds_checks)?;
+        let len = image_len(height, width)?;
+        let planned = transpose.plan([height, width])?;
+        let space = transpose.tile.space().unwrap_or(0);
+        self.check_workgroup(planned.threads, (space * 4) as u64, "the tile's")?;
+        let groups = self.workgroups(planned.groups)?;
+        let kernel = self.kernel_with(
+            planned.name,
+            planned.module,
+            groups,
+            [len, len],
+            32,
+            transpose.bounds_checks,
+        )?;
         Ok(TransposeKernel {
             kernel,
-            widths: [load_width, store_width],
-            instructions: [
-                load.instructions(load_width),
-                store.instructions(store_width),
-            ],
+            widths: planned.widths,
+            instructions: planned.instructions,
         })
     }
 }
@@ -188,32 +212,14 @@ fn tile_and_threads(transpose: &Transpose) -> Result<([usize; 2], usize), GpuErr
     } = *transpose;
     let shape = tile.shape();
     let [rows, columns] = shape[..] else {
-        return Err(unsupported(
-            tile,
-            format!("a transpose tile has two coordinates, not {}", shape.len()),
-        ));
+        let rank = shape.len();
+        return Err(unsupported(tile, Unsupported::Rank { rank }));
     };
     for (threads, expected) in [(loads, [rows, columns]), (stores, [columns, rows])] {
-        if threads.tile() != expected {
-            return Err(unsupported(
-                threads.descriptor,
-                format!(
-                    "distributes a tile of {:?}, but the transpose needs {expected:?}",
-                    threads.tile()
-                ),
-            ));
-        }
+        check_shape(threads.descriptor, &threads.tile(), &expected)?;
     }
     let threads = loads.thread_count();
-    if stores.thread_count() != threads {
-        return Err(unsupported(
-            stores.descriptor,
-            format!(
-                "has {} threads but the loads have {threads}: one workgroup runs both",
-                stores.thread_count()
-            ),
-        ));
-    }
+    check_threads(stores, threads)?;
     Ok(([rows, columns], threads))
 }
 
@@ -221,7 +227,8 @@ fn tile_and_threads(transpose: &Transpose) -> Result<([usize; 2], usize), GpuErr
 /// for a `[height, width]` image in a `grid` of tiles.
 fn transpose_wgsl(
     transpose: &Transpose,
-    [(load_program, load_width), (store_program, store_width)]: [(&Program, usize); 2],
+    [load_program, store_program]: &[Program; 2],
+    [load_width, store_width]: [usize; 2],
     [height, width]: [usize; 2],
     grid: [usize; 2],
 ) -> String {
@@ -353,9 +360,36 @@ pub(super) fn fitting(widest: usize, row: usize) -> usize {
     width
 }
 
-pub(super) fn unsupported(layout: &Descriptor, why: impl Into<String>) -> GpuError {
-    GpuError::Unsupported {
-        layout: layout.name.to_string(),
-        why: why.into(),
+/// The error of `layout`, which the kernel cannot use, for `why`.
+pub(super) fn unsupported(layout: &Descriptor, why: impl Into<Unsupported>) -> GpuError {
+    GpuError::unsupported(&layout.name, why)
+}
+
+/// Fails unless `layout`, over `shape`, is over `expected`.
+pub(super) fn check_shape(
+    layout: &Descriptor,
+    shape: &[usize],
+    expected: &[usize],
+) -> Result<(), GpuError> {
+    match shape == expected {
+        true => Ok(()),
+        false => Err(unsupported(
+            layout,
+            Unsupported::Shape {
+                shape: shape.to_vec(),
+                expected: expected.to_vec(),
+            },
+        )),
+    }
+}
+
+/// Fails unless `layout` has `expected` threads, as the rest of its workgroup.
+pub(super) fn check_threads(layout: ThreadValues, expected: usize) -> Result<(), GpuError> {
+    match layout.thread_count() {
+        threads if threads == expected => Ok(()),
+        threads => Err(unsupported(
+            layout.descriptor,
+            Unsupported::Threads { threads, expected },
+        )),
     }
 }

@@ -252,7 +252,7 @@ impl Gpu {
     /// Transposes a row-major `height × width` image into a row-major `width × height` one,
     /// one thread per element: reads coalesced, writes strided (the baseline).
     pub fn naive_transpose_kernel(&self, height: usize, width: usize) -> Result<Kernel, GpuError> {
-        let len = self.image_len(height, width)?;
+        let len = image_len(height, width)?;
         let mut module = Module::new();
         bindings(&mut module, "u32", "u32");
         let (entry, mut body) = entry(len as u64);
@@ -476,16 +476,16 @@ impl Gpu {
         }
         Ok(())
     }
+}
 
-    /// Elements of a `height × width` image, which WGSL indexes with `u32`.
-    pub(in crate::gpu) fn image_len(&self, height: usize, width: usize) -> Result<usize, GpuError> {
-        let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
-        len.filter(|&l| l > 0).ok_or(GpuError::TooLarge {
-            what: format!("a {height} × {width} image, in elements (and it must not be empty)"),
-            value: (height as u64).saturating_mul(width as u64),
-            limit: 1 << 32,
-        })
-    }
+/// Elements of a `height × width` image, which WGSL indexes with `u32`.
+pub(in crate::gpu) fn image_len(height: usize, width: usize) -> Result<usize, GpuError> {
+    let len = height.checked_mul(width).filter(|&l| l as u64 <= 1 << 32);
+    len.filter(|&l| l > 0).ok_or(GpuError::TooLarge {
+        what: format!("a {height} × {width} image, in elements (and it must not be empty)"),
+        value: (height as u64).saturating_mul(width as u64),
+        limit: 1 << 32,
+    })
 }
 
 /// Workgroups for `threads` one-dimensional threads, at most `max` along a dimension: as

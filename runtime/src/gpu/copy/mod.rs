@@ -10,5 +10,6 @@ mod plan;
 mod staged;
 
 pub use kernel::BoundsChecks;
+pub(super) use kernel::image_len;
 #[cfg(feature = "gpu")]
 pub use kernel::{Kernel, MapKernel};

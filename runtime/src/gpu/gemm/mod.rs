@@ -17,8 +17,10 @@ pub use kernel::{Operands, ShareCost, Stored};
 pub use tensor::{DirectOperands, KLoop, TensorCores};
 pub use workgroup::WorkgroupMatrices;
 
-use super::transpose::{fitting, ordered_tile, transposed, unsupported};
-use super::{BoundsChecks, GpuError};
+use super::transpose::{
+    check_shape, check_threads, fitting, ordered_tile, transposed, unsupported,
+};
+use super::{BoundsChecks, GpuError, Unsupported};
 use kernel::{coordinates, thread_names};
 use swizzle_core::emit::wgsl::expr::{Expr, call, name, numbered, u};
 use swizzle_core::emit::wgsl::module::{Access, Block, Builtin, Entry, Module, array, vector};
@@ -29,7 +31,7 @@ use swizzle_core::plans::threads::ThreadValues;
 use swizzle_core::plans::tiled_copy::{self, Instruction, Program, Side, TiledCopy};
 use swizzle_core::{canon, emit::wgsl};
 #[cfg(feature = "gpu")]
-use {super::Gpu, super::batch::Pipeline, kernel::Code};
+use {super::Gpu, super::batch::Pipeline, super::copy::image_len, kernel::Code};
 
 /// Lanes per subgroup that the conflict analysis assumes: a warp.
 const SUBGROUP: usize = 32;
@@ -74,7 +76,7 @@ impl Gpu {
     /// sizes, through the workgroup tiles, copies, fragments and order of `gemm`.
     pub fn gemm_kernel(&self, [m, n, k]: [usize; 3], gemm: &Gemm) -> Result<GemmKernel, GpuError> {
         for (rows, columns) in [(m, k), (k, n), (m, n)] {
-            self.image_len(rows, columns)?;
+            image_len(rows, columns)?;
         }
         let Gemm {
             a_tile,
@@ -100,7 +102,7 @@ impl Gpu {
             (Operands::F16, Some(tc)) => {
                 // Malformed layouts are an error on every device, as a malformed tile is.
                 if let Some(wm) = &tc.workgroup {
-                    wm.check().map_err(|why| workgroup::unsupported(wm, why))?;
+                    wm.check()?;
                 }
                 let workgroup = tc
                     .workgroup
@@ -126,7 +128,7 @@ impl Gpu {
         let bytes = (a_tile.space().unwrap_or(0) + b_tile.space().unwrap_or(0)) as u64 * 4;
         self.check_workgroup(fragments.thread_count(), bytes, "the tiles'")?;
         if let Err(why) = order.check() {
-            return Err(unsupported(a_tile, format!("its workgroup order: {why}")));
+            return Err(unsupported(a_tile, Unsupported::Order(why)));
         }
         let fragment = fragment_of(fragments)?;
         let views = [transposed(a_tile), transposed(b_tile)];
@@ -188,10 +190,7 @@ fn check_tiles(gemm: &Gemm) -> Result<[usize; 3], GpuError> {
     if bk_b != bk {
         return Err(unsupported(
             gemm.b_tile,
-            format!(
-                "has {bk_b} rows of k but A's tile `{}` has {bk}",
-                gemm.a_tile.name
-            ),
+            Unsupported::Depth { a: bk, b: bk_b },
         ));
     }
     for (threads, expected) in [
@@ -199,28 +198,11 @@ fn check_tiles(gemm: &Gemm) -> Result<[usize; 3], GpuError> {
         (gemm.b_loads, stored(gemm.b_order, [bk, bn])),
         (gemm.fragments, [bm, bn]),
     ] {
-        if threads.tile() != expected {
-            return Err(unsupported(
-                threads.descriptor,
-                format!(
-                    "distributes a tile of {:?}, but the GEMM needs {expected:?}",
-                    threads.tile()
-                ),
-            ));
-        }
+        check_shape(threads.descriptor, &threads.tile(), &expected)?;
     }
     let threads = gemm.fragments.thread_count();
     for loads in [gemm.a_loads, gemm.b_loads] {
-        if loads.thread_count() != threads {
-            return Err(unsupported(
-                loads.descriptor,
-                format!(
-                    "has {} threads but the fragments have {threads}: one workgroup runs \
-                     all three",
-                    loads.thread_count()
-                ),
-            ));
-        }
+        check_threads(loads, threads)?;
     }
     Ok([bm, bn, bk])
 }
@@ -236,13 +218,11 @@ fn fragment_of(fragments: ThreadValues) -> Result<Fragment, GpuError> {
     if fragment.values.len() != fragment.rows.len() * fragment.columns.len() {
         return Err(unsupported(
             fragments.descriptor,
-            format!(
-                "a thread's {} values lie on {} rows and {} columns: a fragment holds \
-                 every element where its rows and columns cross",
-                fragment.values.len(),
-                fragment.rows.len(),
-                fragment.columns.len()
-            ),
+            Unsupported::Fragment {
+                values: fragment.values.len(),
+                rows: fragment.rows.len(),
+                columns: fragment.columns.len(),
+            },
         ));
     }
     Ok(fragment)
@@ -257,13 +237,8 @@ struct Load<'a> {
 impl Load<'_> {
     /// One thread's straight-line code of the copy.
     fn program(&self) -> Result<Program, GpuError> {
-        self.copy.program(self.width).ok_or_else(|| {
-            unsupported(
-                self.copy.threads.descriptor,
-                "its elements do not fold into expressions of the thread small enough to \
-                 unroll",
-            )
-        })
+        let threads = self.copy.threads.descriptor;
+        (self.copy.program(self.width)).ok_or_else(|| unsupported(threads, Unsupported::Unroll))
     }
 }
 
@@ -397,7 +372,7 @@ impl<'a> Scalar<'a> {
         let element = gemm.operands.wgsl();
         let layout = |tile: &Descriptor| {
             wgsl::layout(&tile.name, tile, false)
-                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))
+                .map_err(|why| unsupported(tile, Unsupported::Wgsl(why)))
         };
         let (a_layout, b_layout) = (layout(gemm.a_tile)?, layout(gemm.b_tile)?);
         let copy = |operand: Operand, tile: &Descriptor, load: &Load| {
@@ -518,7 +493,7 @@ impl Gpu {
     /// layouts, no workgroup memory.
     pub fn naive_gemm_kernel(&self, [m, n, k]: [usize; 3]) -> Result<GemmKernel, GpuError> {
         for (rows, columns) in [(m, k), (k, n), (m, n)] {
-            self.image_len(rows, columns)?;
+            image_len(rows, columns)?;
         }
         let mut module = Module::new();
         module
@@ -889,10 +864,6 @@ fn vec(width: usize, parts: impl IntoIterator<Item = impl Into<Expr>>) -> Expr {
 /// The two lengths of a tile of rank 2.
 fn shape2(tile: &Descriptor) -> Result<[usize; 2], GpuError> {
     let shape = tile.shape();
-    <[usize; 2]>::try_from(shape.as_slice()).map_err(|_| {
-        unsupported(
-            tile,
-            format!("a GEMM tile has two coordinates, not {}", shape.len()),
-        )
-    })
+    <[usize; 2]>::try_from(shape.as_slice())
+        .map_err(|_| unsupported(tile, Unsupported::Rank { rank: shape.len() }))
 }

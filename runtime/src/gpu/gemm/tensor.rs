@@ -28,9 +28,9 @@ use std::ops::Range;
 
 use super::kernel::{coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
-use crate::gpu::GpuError;
 use crate::gpu::cooperative::Accumulate;
-use crate::gpu::transpose::{fitting, unsupported};
+use crate::gpu::transpose::{check_shape, check_threads, fitting, unsupported};
+use crate::gpu::{GpuError, Unsupported};
 use swizzle_core::analysis::access::Touch;
 use swizzle_core::analysis::banks::{self, Banks};
 use swizzle_core::canon::sym::Sym;
@@ -255,28 +255,26 @@ pub(super) fn unavailable(
 
 /// A tile's row pitch in elements where it is rows of consecutive elements at one pitch
 /// from offset 0 (`offset(r, c) = r · pitch + c`), the pitch a multiple of 8 (16 bytes of
-/// f16, as the cooperative loads need rows); else why not.
-fn pitch(tile: &Descriptor) -> Result<usize, String> {
-    let shape = tile.shape();
-    let offset = |at: &[usize]| tile.offset(at).map_err(|e| format!("{e:?}"));
-    let [rows, columns] = <[usize; 2]>::try_from(shape.as_slice())
-        .map_err(|_| format!("has {} coordinates, not 2", shape.len()))?;
+/// f16, as the cooperative loads need rows).
+fn pitch(tile: &Descriptor) -> Result<usize, GpuError> {
+    let [rows, columns] = super::shape2(tile)?;
+    let offset = |r: usize, c: usize| tile.offset(&[r, c]).ok();
     let pitch = match rows {
         1 => columns,
-        _ => offset(&[1, 0])?,
+        _ => offset(1, 0).unwrap_or(0),
     };
     if !pitch.is_multiple_of(8) {
-        return Err(format!(
-            "its row pitch, {pitch} f16, is not a multiple of 16 bytes"
+        let (what, len, of) = ("its row pitch in f16", pitch, 8);
+        return Err(unsupported(
+            tile,
+            Unsupported::NotMultiple { what, len, of },
         ));
     }
     for r in 0..rows {
         for c in 0..columns {
-            if offset(&[r, c])? != r * pitch + c {
-                return Err(format!(
-                    "({r}, {c}) is not at row · {pitch} + column: a cooperative load reads rows \
-                     of consecutive words at one pitch"
-                ));
+            if offset(r, c) != Some(r * pitch + c) {
+                let at = [r, c];
+                return Err(unsupported(tile, Unsupported::Rows { at, pitch }));
             }
         }
     }
@@ -361,59 +359,41 @@ impl Gpu {
 
 /// `[BM, BN, BK]` in f16 elements, checked against every layout of `tc`.
 fn tile_shape(tc: &TensorCores) -> Result<[usize; 3], GpuError> {
-    let a = tc.a_tile.shape();
-    let b = tc.b_tile.shape();
-    let (&[bm, bk_a], &[bk, bn]) = (a.as_slice(), b.as_slice()) else {
-        return Err(unsupported(tc.a_tile, "a GEMM tile has two coordinates"));
-    };
+    let [[bm, bk_a], [bk, bn]] = [super::shape2(tc.a_tile)?, super::shape2(tc.b_tile)?];
     if bk_a != bk {
         return Err(unsupported(
             tc.b_tile,
-            format!("has {bk} rows of k but A's tile has {bk_a}"),
+            Unsupported::Depth { a: bk_a, b: bk },
         ));
     }
     for (what, len) in [("BM", bm), ("BN", bn), ("BK", bk)] {
         if !len.is_multiple_of(FRAGMENT) {
+            let of = FRAGMENT;
             return Err(unsupported(
                 tc.a_tile,
-                format!("{what} = {len} is not a multiple of the fragments' {FRAGMENT}"),
+                Unsupported::NotMultiple { what, len, of },
             ));
         }
     }
-    let want = [bm / FRAGMENT, bn / FRAGMENT];
-    if tc.fragments.tile() != want {
-        return Err(unsupported(
-            tc.fragments.descriptor,
-            format!(
-                "distributes {:?}, but C's tile has {want:?} fragments",
-                tc.fragments.tile()
-            ),
-        ));
-    }
+    // C's tile in fragments, a subgroup's stage and a lane's stores of one fragment.
     let subgroups = tc.fragments.thread_count();
+    let fragments = tc.fragments.descriptor;
+    check_shape(
+        fragments,
+        &tc.fragments.tile(),
+        &[bm / FRAGMENT, bn / FRAGMENT],
+    )?;
     for (loads, tile) in [(tc.a_loads, [bm, bk]), (tc.b_loads, [bk, bn])] {
-        if loads.tile() != tile || loads.thread_count() != subgroups * SUBGROUP {
-            return Err(unsupported(
-                loads.descriptor,
-                format!(
-                    "must distribute {tile:?} over {} threads ({subgroups} subgroups)",
-                    subgroups * SUBGROUP
-                ),
-            ));
-        }
+        check_shape(loads.descriptor, &loads.tile(), &tile)?;
+        check_threads(loads, subgroups * SUBGROUP)?;
     }
-    if tc.c_stage.shape() != [subgroups, FRAGMENT, FRAGMENT] {
-        return Err(unsupported(
-            tc.c_stage,
-            format!("must be over [{subgroups}, {FRAGMENT}, {FRAGMENT}]: a stage per subgroup"),
-        ));
-    }
-    if tc.c_stores.tile() != [FRAGMENT, FRAGMENT] || tc.c_stores.thread_count() != SUBGROUP {
-        return Err(unsupported(
-            tc.c_stores.descriptor,
-            format!("must distribute a {FRAGMENT} × {FRAGMENT} fragment over {SUBGROUP} lanes"),
-        ));
-    }
+    check_shape(
+        tc.c_stage,
+        &tc.c_stage.shape(),
+        &[subgroups, FRAGMENT, FRAGMENT],
+    )?;
+    check_shape(tc.c_stores.descriptor, &tc.c_stores.tile(), &[FRAGMENT; 2])?;
+    check_threads(tc.c_stores, SUBGROUP)?;
     Ok([bm, bn, bk])
 }
 
@@ -648,14 +628,10 @@ impl<'a, 'd> Kernel<'a, 'd> {
     fn new([m, n, k]: [usize; 3], tc: &'a TensorCores<'d>) -> Result<Self, GpuError> {
         let tile = tile_shape(tc)?;
         let direct = direct_operands(tc, [m, n, k], tile);
-        let a_pitch = pitch(tc.a_tile).map_err(|why| unsupported(tc.a_tile, why))?;
-        let b_pitch = pitch(tc.b_tile).map_err(|why| unsupported(tc.b_tile, why))?;
+        let [a_pitch, b_pitch] = [pitch(tc.a_tile)?, pitch(tc.b_tile)?];
         let c_pitch = stage_pitch(tc)?;
         if let Err(why) = tc.order.check() {
-            return Err(unsupported(
-                tc.a_tile,
-                format!("its workgroup order: {why}"),
-            ));
+            return Err(unsupported(tc.a_tile, Unsupported::Order(why)));
         }
         let fragment = Fragment::of(&tc.fragments)
             .filter(|f| f.values.len() == f.rows.len() * f.columns.len())
@@ -730,19 +706,16 @@ impl<'a, 'd> Kernel<'a, 'd> {
         for op in [A, B] {
             let (tile, copy) = (self.layout(op), &self.copies[op.index]);
             let layout = wgsl::layout(&tile.name, tile, false)
-                .map_err(|why| unsupported(tile, format!("its WGSL: {why}")))?;
+                .map_err(|why| unsupported(tile, Unsupported::Wgsl(why)))?;
             functions.text(&layout.text);
             if self.direct[op.index] {
                 // No tile: its fragments come straight from the storage buffer.
                 splits.push(usize::MAX);
                 continue;
             }
-            let program = copy.code.program(copy.width).ok_or_else(|| {
-                unsupported(
-                    copy.code.threads.descriptor,
-                    "its elements do not fold into expressions of the thread small enough to unroll",
-                )
-            })?;
+            let threads = copy.code.threads.descriptor;
+            let program = (copy.code.program(copy.width))
+                .ok_or_else(|| unsupported(threads, Unsupported::Unroll))?;
             for buffer in self.buffers() {
                 splits.push(tile_copy(
                     &mut functions,
@@ -754,7 +727,7 @@ impl<'a, 'd> Kernel<'a, 'd> {
             }
         }
         let stage_layout = wgsl::layout(&tc.c_stage.name, tc.c_stage, false)
-            .map_err(|why| unsupported(tc.c_stage, format!("its WGSL: {why}")))?;
+            .map_err(|why| unsupported(tc.c_stage, Unsupported::Wgsl(why)))?;
         functions.text(&stage_layout.text);
         functions.text(&wgsl::raster(
             "order",

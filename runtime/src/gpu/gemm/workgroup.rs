@@ -12,8 +12,9 @@
 //! extension (`vulkan.rs`).
 
 use super::kernel::Stored;
-use crate::gpu::GpuError;
 use crate::gpu::cooperative::Accumulate;
+use crate::gpu::{GpuError, Unsupported};
+use std::ops::RangeInclusive;
 use swizzle_core::emit::spirv::raster::{self, Types};
 use swizzle_core::emit::spirv::{Module, Section, op, string, value};
 use swizzle_core::plans::raster::Raster;
@@ -59,18 +60,20 @@ impl WorkgroupMatrices {
         [m, n, k]: [usize; 3],
         orders: [Stored; 2],
         accumulate: Accumulate,
-    ) -> Result<Vec<u32>, String> {
+    ) -> Result<Vec<u32>, GpuError> {
         self.check()?;
-        let fits = |x: usize| u32::try_from(x).map_err(|_| format!("{x} does not fit 32 bits"));
-        let [m, n, k] = [fits(m)?, fits(n)?, fits(k)?];
         let [bm, bn, bk] = self.tile.map(|x| x as u32);
-        let steps = k.div_ceil(bk);
         // The loop runs k0 up to `steps · BK`, a u32 of the kernel.
-        if steps.checked_mul(bk).is_none() {
-            return Err(format!(
-                "k = {k} rounded up to a step of {bk} does not fit 32 bits"
-            ));
-        }
+        let rounded = k.div_ceil(self.tile[2]).saturating_mul(self.tile[2]);
+        let [m, n, k, _] = [
+            ("m", m),
+            ("n", n),
+            ("k", k),
+            ("k rounded up to whole steps", rounded),
+        ]
+        .map(|(what, value)| self.within(what, value, 0..=u32::MAX as usize));
+        let [m, n, k] = [m?, n?, k?].map(|x| x as u32);
+        let steps = k.div_ceil(bk);
         let unroll = (1..=(self.unroll as u32).min(steps.max(1)))
             .rev()
             .find(|u| steps.is_multiple_of(*u))
@@ -86,6 +89,7 @@ impl WorkgroupMatrices {
             accumulate,
         }
         .words()
+        .map_err(|why| self.unsupported(Unsupported::Order(why)))
     }
 
     /// The workgroups of C `m × n`: `[x, y]`, x along C's columns of tiles.
@@ -94,35 +98,40 @@ impl WorkgroupMatrices {
     }
 
     /// Why these layouts cannot make a kernel, whatever the device.
-    pub(super) fn check(&self) -> Result<(), String> {
-        if self.tile.contains(&0) || self.invocations == 0 || self.unroll == 0 {
-            return Err(format!(
-                "tile {:?}, {} invocations and {} steps a loop iteration must all be nonzero",
-                self.tile, self.invocations, self.unroll
-            ));
+    pub(super) fn check(&self) -> Result<(), GpuError> {
+        const SIDE: RangeInclusive<usize> = 1..=1 << 16;
+        let [bm, bn, bk] = self.tile;
+        for (what, value, range) in [
+            ("BM", bm, SIDE),
+            ("BN", bn, SIDE),
+            ("BK", bk, SIDE),
+            ("the invocations", self.invocations, SIDE),
+            ("the steps a loop iteration", self.unroll, 1..=MAX_UNROLL),
+        ] {
+            self.within(what, value, range)?;
         }
-        if self.tile.iter().any(|&x| x > 1 << 16) || self.invocations > 1 << 16 {
-            return Err(format!(
-                "tile {:?} on {} invocations: at most 65536 a side and invocations",
-                self.tile, self.invocations
-            ));
-        }
-        if self.unroll > MAX_UNROLL {
-            return Err(format!(
-                "{} steps a loop iteration: at most {MAX_UNROLL}",
-                self.unroll
-            ));
-        }
-        self.order.check()
+        self.order
+            .check()
+            .map_err(|why| self.unsupported(Unsupported::Order(why)))
     }
-}
 
-/// The error of layouts `wm` cannot make a kernel of, on any device: malformed
-/// ([`WorkgroupMatrices::check`]) or a shape past 32 bits.
-pub(super) fn unsupported(wm: &WorkgroupMatrices, why: String) -> GpuError {
-    GpuError::Unsupported {
-        layout: format!("WorkgroupMatrices {:?}", wm.tile),
-        why,
+    /// `value` where it lies in `range`, else the error that `what` is out of it.
+    fn within(
+        &self,
+        what: &'static str,
+        value: usize,
+        range: RangeInclusive<usize>,
+    ) -> Result<usize, GpuError> {
+        match range.contains(&value) {
+            true => Ok(value),
+            false => Err(self.unsupported(Unsupported::Range { what, value, range })),
+        }
+    }
+
+    /// The error of layouts this cannot make a kernel of, on any device: malformed
+    /// ([`WorkgroupMatrices::check`]) or a shape past 32 bits.
+    fn unsupported(&self, why: Unsupported) -> GpuError {
+        GpuError::unsupported(format_args!("WorkgroupMatrices {:?}", self.tile), why)
     }
 }
 
@@ -180,9 +189,7 @@ impl Gpu {
         orders: [Stored; 2],
         accumulate: Accumulate,
     ) -> Result<GemmKernel, GpuError> {
-        let words = wm
-            .spirv([m, n, k], orders, accumulate)
-            .map_err(|why| unsupported(wm, why))?;
+        let words = wm.spirv([m, n, k], orders, accumulate)?;
         self.check_workgroup(wm.invocations, 0, "the workgroup-scope matrices'")?;
         let groups = self.workgroups(wm.groups([m, n]))?;
         let [bm, bn, bk] = wm.tile;
