@@ -512,7 +512,7 @@ fn injective(descriptor: &Descriptor) -> bool {
 #[cfg(test)]
 mod tests {
     use super::GpuLayout;
-    use crate::gpu::shader::validate;
+    use crate::wgsl::validate;
 
     /// Every row-major layout's WGSL validates without a device, with one-word and two-word
     /// elements of every rank (a wide element's `coord` returns one index more). Tiled
