@@ -62,6 +62,10 @@ pub struct Grid<'p> {
     pub from: Buffer,
     pub to: Buffer,
     runs: Vec<Placed>,
+    /// The runs' `[from, to]` offsets in 32 bits where a full tile's reach fits them: the
+    /// full tiles' copy reads these, a quarter of the bytes of `runs`, so that a large
+    /// tile's list stays in the L1 cache beside the data it moves.
+    starts: Option<Vec<[u32; 2]>>,
     /// Tile-local coordinates of the runs' starts, `rank` values each.
     coords: Vec<usize>,
     /// How far past a full tile's starts its runs reach, in the source and the
@@ -140,6 +144,14 @@ impl<'p> Grid<'p> {
         ];
         let run_len = runs.first().map(|run: &Placed| run.len);
         let run_len = run_len.filter(|&len| runs.iter().all(|run| run.len == len));
+        let starts = reach
+            .iter()
+            .all(|&reach| u32::try_from(reach).is_ok())
+            .then(|| {
+                runs.iter()
+                    .map(|run| [run.from, run.to].map(|o| o as u32))
+                    .collect()
+            });
         let split = to.outermost(&extents);
         let last = rank - 1;
         let axis = match (split == last, last.checked_sub(1)) {
@@ -154,6 +166,7 @@ impl<'p> Grid<'p> {
             from,
             to,
             runs,
+            starts,
             coords,
             reach,
             run_len,
@@ -326,12 +339,12 @@ impl<'p> Grid<'p> {
             // which lie inside `src` and `dst` (checked just above).
             unsafe {
                 let (src, dst) = (src.as_ptr().add(from), dst.as_mut_ptr().add(to));
-                match self.run_len {
-                    Some(1) => copy_fixed::<E, 1>(&self.runs, src, dst),
-                    Some(2) => copy_fixed::<E, 2>(&self.runs, src, dst),
-                    Some(4) => copy_fixed::<E, 4>(&self.runs, src, dst),
-                    Some(8) => copy_fixed::<E, 8>(&self.runs, src, dst),
-                    Some(16) => copy_fixed::<E, 16>(&self.runs, src, dst),
+                match (self.run_len, &self.starts) {
+                    (Some(1), Some(starts)) => copy_fixed::<E, 1>(starts, src, dst),
+                    (Some(2), Some(starts)) => copy_fixed::<E, 2>(starts, src, dst),
+                    (Some(4), Some(starts)) => copy_fixed::<E, 4>(starts, src, dst),
+                    (Some(8), Some(starts)) => copy_fixed::<E, 8>(starts, src, dst),
+                    (Some(16), Some(starts)) => copy_fixed::<E, 16>(starts, src, dst),
                     _ => {
                         for run in &self.runs {
                             std::ptr::copy_nonoverlapping(
@@ -598,20 +611,21 @@ impl Buffer {
     }
 }
 
-/// The runs of a full tile, each `N` elements, from the tile at `src` to the tile at `dst`:
-/// one fixed-size move each (a 16-byte run is one vector load and store).
+/// The runs of a full tile, each `N` elements from its `[from, to]` starts, from the tile
+/// at `src` to the tile at `dst`: one fixed-size move each (a 16-byte run is one vector
+/// load and store).
 ///
 /// # Safety
 /// Every run's `N` elements lie inside the source buffer past `src` and inside the
 /// destination buffer past `dst`, and the two buffers do not overlap.
 #[inline(always)]
-unsafe fn copy_fixed<E: Element, const N: usize>(runs: &[Placed], src: *const E, dst: *mut E) {
-    for run in runs {
+unsafe fn copy_fixed<E: Element, const N: usize>(starts: &[[u32; 2]], src: *const E, dst: *mut E) {
+    for &[from, to] in starts {
         // SAFETY: the caller's contract; `[E; N]` has `E`'s alignment or less demands
         // (read and written unaligned).
         unsafe {
-            let value = src.add(run.from).cast::<[E; N]>().read_unaligned();
-            dst.add(run.to).cast::<[E; N]>().write_unaligned(value);
+            let value = src.add(from as usize).cast::<[E; N]>().read_unaligned();
+            dst.add(to as usize).cast::<[E; N]>().write_unaligned(value);
         }
     }
 }
