@@ -18,15 +18,9 @@ pub fn assemble(layouts: &[&GpuLayout], kernel: &str) -> String {
     text
 }
 
-/// Parses and validates `text` with naga ([`crate::wgsl::validate`]); the error is naga's
-/// report, which quotes the offending line of `text`.
-#[cfg(test)]
-pub(crate) fn validate(text: &str) -> Result<(), GpuError> {
-    validate_with(text, naga::valid::Capabilities::default())
-}
-
-/// [`validate`] with the capabilities the device grants beyond the default (16-bit floats
-/// where it has `SHADER_F16`).
+/// Parses and validates `text` with naga ([`crate::wgsl::validate_with`]), with the
+/// capabilities the device grants beyond the default (16-bit floats where it has
+/// `SHADER_F16`); the error is naga's report, which quotes the offending line of `text`.
 pub(crate) fn validate_with(
     text: &str,
     capabilities: naga::valid::Capabilities,
