@@ -39,7 +39,11 @@ fn a_block_of_gobs_is_its_gob_stacked() {
         assert_eq!(sub.space(), Some(128));
         // The sub-tile is the GOB, offset for offset.
         for coord in coordinates(&[8, 16]) {
-            assert_eq!(sub.offset(&coord).ok(), gob.offset(&coord).ok(), "{coord:?}");
+            assert_eq!(
+                sub.offset(&coord).ok(),
+                gob.offset(&coord).ok(),
+                "{coord:?}"
+            );
         }
         // Each coordinate of the block lies in its GOB, GOBs one after another.
         for coord in coordinates(&tile.shape()) {
