@@ -509,7 +509,9 @@ fn sub_tiles_type(name: &Ident) -> Ident {
 /// `let tiles = Side { .. };` for a layout whose tiles are `stacked`: the grid of its
 /// sub-tiles, a stack of them per tile, stacked as the caller stacks the tiles. The
 /// sub-tiles along the first coordinate are those the extents reach; their stacks are the
-/// layout's tiles, so the buffer is the same (`stacked_space`).
+/// layout's tiles, so the buffer is the same (`stacked_space`), and so are the errors: a
+/// stack of 0 is one of 0, and a stack whose sub-tiles saturate `usize` has more elements
+/// than `usize` holds either way (a tile has at least as many elements as sub-tiles).
 fn stacked_side(layout: &Checked, stacked: &Stacked) -> TokenStream {
     let (side_type, frame_type, indexing) = (paths::side(), paths::frame(), paths::indexing());
     let name = type_name(layout);
