@@ -43,8 +43,8 @@ pub struct CheckedKernel<'a> {
     /// it again at first use, so that the expansion does not grow with the tile.
     pub plan: Plan,
     /// Where the tile is a stack of sub-tiles whose generated rows the copies take where
-    /// the whole tile's are not ([`simd::stacking_pays`](super::simd::stacking_pays)): the
-    /// sub-tile's plan, which the entry points copy with, stacked.
+    /// the whole tile's are not (`simd::stacking_pays`): the sub-tile's plan, which the
+    /// entry points copy with, stacked.
     pub stacked: Option<Stacked>,
 }
 
