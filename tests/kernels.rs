@@ -659,8 +659,8 @@ fn tall_tiles_copy_their_gobs_stacked() {
 }
 
 /// Packs `y × x` elements into `$layout` with `$pack` and back with `$unpack`, tiles stacked
-/// `stack` high, by every entry point (typed and bytes; a pitched image where the tiles are
-/// not stacked), each against the interpreter.
+/// `stack` high, by every entry point (typed and bytes; pitched and column-major images
+/// where the tiles are not stacked), each against the interpreter.
 macro_rules! check_stacked_gobs {
     ($layout:ident, $pack:ident, $unpack:ident, $ty:ty, $y:expr, $x:expr, $stack:expr, $options:expr) => {{
         let (y, x, stack, options): (usize, usize, usize, Options) = ($y, $x, $stack, $options);
@@ -708,6 +708,18 @@ macro_rules! check_stacked_gobs {
             $unpack::run_bytes_with(&layout, options, size, bytemuck::cast_slice(&tiled), dst)
                 .unwrap();
             assert!(back == src, "run_bytes_with (unpack), {case}");
+            // A column-major image: no run of the tile is contiguous in it.
+            let columns = View::column_major(&[y, x]).expect("a valid view");
+            let mut image = vec![<$ty>::POISON; y * x];
+            for (i, &value) in src.iter().enumerate() {
+                image[i % x.max(1) * y + i / x.max(1)] = value;
+            }
+            let mut tiled = vec![<$ty>::POISON; expected.len()];
+            $pack::run_view_with(&layout, &columns, options, &image, &mut tiled).unwrap();
+            assert!(tiled == expected, "run_view_with (column-major), {case}");
+            let mut back = vec![<$ty>::POISON; image.len()];
+            $unpack::run_view_with(&layout, &columns, options, &tiled, &mut back).unwrap();
+            assert!(back == image, "run_view_with (column-major unpack), {case}");
         }
     }};
 }
