@@ -67,6 +67,16 @@ swizzle::layout! {
     }
     kernel PackBlock16 = pack(Block16);
     kernel UnpackBlock16 = unpack(Block16);
+
+    /// A block of 4 GOBs: the same shape, a quarter as tall.
+    layout Block4 {
+        memory [by: dyn, bx: dyn, gy: 4, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
+        merge [by, gy, yq, y1] -> y;
+        merge [bx, xh, xq, x4] -> x;
+        coords [y, x];
+    }
+    kernel PackBlock4 = pack(Block4);
+    kernel UnpackBlock4 = unpack(Block4);
 }
 
 /// A poison value no source element has.
@@ -178,9 +188,10 @@ fn morton_tiles_every_element_size() {
     morton_tiles::<u64>();
 }
 
-/// A block-linear block of 128 rows (`Block16`), too tall for any level's registers: packed
-/// and unpacked at every level against the interpreter, with one tile and several along a
-/// row, full and partial.
+/// A block-linear block of 128 rows (`Block16`), too tall for any level's registers, and one
+/// of 32 (`Block4`): packed and unpacked at every level against the interpreter, with one
+/// tile and several along a row, full and partial, by the whole tile's plan and by the
+/// kernels' `run`, which copies the blocks' GOBs stacked.
 fn tall_tiles<T: Poison>() {
     for (y, x) in [
         (128, 16),
@@ -194,6 +205,22 @@ fn tall_tiles<T: Poison>() {
         let tiles = (&layout.tiles()[..], Block16::TILE_SPACE);
         let plans = [PackBlock16::plan(), UnpackBlock16::plan()];
         round_trip_tiles::<T, _>(&layout, &Block16::DESCRIPTOR, tiles, plans);
+        round_trip::<T, _>(
+            &layout,
+            &Block16::DESCRIPTOR,
+            |level, src, dst| PackBlock16::run_with(&layout, level.into(), src, dst),
+            |level, src, dst| UnpackBlock16::run_with(&layout, level.into(), src, dst),
+        );
+        let layout = Block4::new(y, x).expect("fits");
+        let tiles = (&layout.tiles()[..], Block4::TILE_SPACE);
+        let plans = [PackBlock4::plan(), UnpackBlock4::plan()];
+        round_trip_tiles::<T, _>(&layout, &Block4::DESCRIPTOR, tiles, plans);
+        round_trip::<T, _>(
+            &layout,
+            &Block4::DESCRIPTOR,
+            |level, src, dst| PackBlock4::run_with(&layout, level.into(), src, dst),
+            |level, src, dst| UnpackBlock4::run_with(&layout, level.into(), src, dst),
+        );
     }
 }
 
@@ -565,22 +592,136 @@ fn every_options() -> Vec<Options> {
 /// The reference of a pack of `MortonTiles` stacked `stack` high: `run_stacked`'s buffer,
 /// element by element from the interpreter's offsets.
 fn stacked_reference(layout: &MortonTiles, stack: usize, src: &[u32]) -> Vec<u32> {
-    let [y, x] = layout.extents();
-    let tiles = layout.tiles();
-    let space = stacked_space(&tiles, MortonTiles::TILE_SPACE, stack).expect("fits");
-    let mut dst = vec![u32::POISON; space];
+    let tiles = (&MortonTiles::DESCRIPTOR, MortonTiles::TILE_SPACE);
+    stacked_pack_reference(tiles, layout.extents(), layout.tiles(), stack, src)
+}
+
+/// The reference of a pack of the `extents` image `src` into tiles of `descriptor` (of
+/// `tile_space` elements each) over the grid `tiles`, stacked `stack` high, element by
+/// element from the interpreter's offsets; elements of no coordinate stay poisoned.
+fn stacked_pack_reference<T: Poison>(
+    (descriptor, tile_space): (&swizzle::ir::Descriptor, usize),
+    [y, x]: [usize; 2],
+    tiles: [usize; 2],
+    stack: usize,
+    src: &[T],
+) -> Vec<T> {
+    let tile = descriptor.shape();
+    let space = stacked_space(&tiles, tile_space, stack).expect("fits");
+    let mut dst = vec![T::POISON; space];
     for (i, &value) in src.iter().enumerate() {
         let (row, col) = (i / x, i % x);
-        let (tile_y, tile_x) = (row / 8, col / 8);
-        let inside = MortonTiles::DESCRIPTOR
-            .offset(&[row % 8, col % 8])
+        let (tile_y, tile_x) = (row / tile[0], col / tile[1]);
+        let inside = descriptor
+            .offset(&[row % tile[0], col % tile[1]])
             .expect("in the tile");
         let (stack_index, in_stack) = (tile_y / stack, tile_y % stack);
-        let tile = (stack_index * tiles[1] + tile_x) * stack + in_stack;
-        dst[tile * MortonTiles::TILE_SPACE + inside] = value;
+        let at = (stack_index * tiles[1] + tile_x) * stack + in_stack;
+        dst[at * tile_space + inside] = value;
     }
     assert_eq!(src.len(), y * x);
     dst
+}
+
+/// Tiles that are GOBs stacked (`Block16`, `Block4`) are copied as their GOBs stacked:
+/// their kernels' route for words is the generated rows of the widest level this CPU runs
+/// (a GOB's source registers fit every level's register file), where the whole tile's plan
+/// takes runs (`hand_written_plans_take_the_level_of_the_cost_model`); on the baseline, the
+/// GOB's straight-line tile.
+#[test]
+fn tall_tiles_copy_their_gobs_stacked() {
+    let widest = Level::ALL.into_iter().rev().find(|l| l.is_available());
+    let routes = [
+        PackBlock16::route::<u32>(Options::default()),
+        UnpackBlock16::route::<u32>(Options::default()),
+        PackBlock4::route::<u32>(Options::default()),
+        UnpackBlock4::route::<u32>(Options::default()),
+    ];
+    for route in routes {
+        let route = route.unwrap();
+        let expected = match widest {
+            Some(Level::Scalar) | None => (
+                Level::Scalar,
+                TileCopy::StraightLineTile,
+                Reason::StraightLineFirst,
+            ),
+            Some(level) => (level, TileCopy::GeneratedRows, Reason::WidestGenerated),
+        };
+        assert_eq!(
+            (route.level, route.tiles, route.reason),
+            expected,
+            "{route}"
+        );
+    }
+    // The whole tile's plan stays what `plan()` returns, for copies by hand with its tiles.
+    assert_eq!(PackBlock16::plan().tile[..], [128, 16]);
+    assert_eq!(PackBlock4::plan().tile[..], [32, 16]);
+}
+
+/// Packs `y × x` elements into `$layout` with `$pack` and back with `$unpack`, tiles stacked
+/// `stack` high, by every entry point (typed and bytes; pitched and column-major images
+/// where the tiles are not stacked), each against the interpreter.
+macro_rules! check_stacked_gobs {
+    ($layout:ident, $pack:ident, $unpack:ident, $ty:ty, $y:expr, $x:expr, $stack:expr, $options:expr) => {{
+        let (y, x, stack, options): (usize, usize, usize, Options) = ($y, $x, $stack, $options);
+        let layout = $layout::new(y, x).expect("fits");
+        let src: Vec<$ty> = (0..y * x).map(<$ty>::from_index).collect();
+        let tiles = (&$layout::DESCRIPTOR, $layout::TILE_SPACE);
+        let expected = stacked_pack_reference(tiles, [y, x], layout.tiles(), stack, &src);
+        let case = format!(
+            "{} {y} × {x}, stack {stack}, {options:?}",
+            stringify!($layout)
+        );
+        let mut packed = vec![<$ty>::POISON; expected.len()];
+        $pack::run_stacked_with(&layout, stack, options, &src, &mut packed).unwrap();
+        assert!(packed == expected, "run_stacked_with, {case}");
+        let mut back = vec![<$ty>::POISON; src.len()];
+        $unpack::run_stacked_with(&layout, stack, options, &packed, &mut back).unwrap();
+        assert!(back == src, "run_stacked_with (unpack), {case}");
+        let size = size_of::<$ty>();
+        let mut bytes = vec![<$ty>::POISON; expected.len()];
+        let (src_bytes, dst) = (
+            bytemuck::cast_slice(&src),
+            bytemuck::cast_slice_mut(&mut bytes),
+        );
+        $pack::run_stacked_bytes_with(&layout, stack, options, size, src_bytes, dst).unwrap();
+        assert!(bytes == expected, "run_stacked_bytes_with, {case}");
+        if stack == 1 {
+            let mut plain = vec![<$ty>::POISON; expected.len()];
+            $pack::run_with(&layout, options, &src, &mut plain).unwrap();
+            assert!(plain == expected, "run_with, {case}");
+            // A pitched image: rows 3 elements apart beyond their width.
+            let pitch = x + 3;
+            let view = View::pitched(&[y, x], pitch).expect("a valid view");
+            let mut image = vec![<$ty>::POISON; y * pitch];
+            for (i, &value) in src.iter().enumerate() {
+                image[i / x.max(1) * pitch + i % x.max(1)] = value;
+            }
+            let mut tiled = vec![<$ty>::POISON; expected.len()];
+            $pack::run_view_with(&layout, &view, options, &image, &mut tiled).unwrap();
+            assert!(tiled == expected, "run_view_with, {case}");
+            let mut back = vec![<$ty>::POISON; image.len()];
+            $unpack::run_view_with(&layout, &view, options, &tiled, &mut back).unwrap();
+            assert!(back == image, "run_view_with (unpack), {case}");
+            let mut back = vec![<$ty>::POISON; src.len()];
+            let dst = bytemuck::cast_slice_mut(&mut back);
+            $unpack::run_bytes_with(&layout, options, size, bytemuck::cast_slice(&tiled), dst)
+                .unwrap();
+            assert!(back == src, "run_bytes_with (unpack), {case}");
+            // A column-major image: no run of the tile is contiguous in it.
+            let columns = View::column_major(&[y, x]).expect("a valid view");
+            let mut image = vec![<$ty>::POISON; y * x];
+            for (i, &value) in src.iter().enumerate() {
+                image[i % x.max(1) * y + i / x.max(1)] = value;
+            }
+            let mut tiled = vec![<$ty>::POISON; expected.len()];
+            $pack::run_view_with(&layout, &columns, options, &image, &mut tiled).unwrap();
+            assert!(tiled == expected, "run_view_with (column-major), {case}");
+            let mut back = vec![<$ty>::POISON; image.len()];
+            $unpack::run_view_with(&layout, &columns, options, &tiled, &mut back).unwrap();
+            assert!(back == image, "run_view_with (column-major unpack), {case}");
+        }
+    }};
 }
 
 #[test]
@@ -728,9 +869,8 @@ fn hand_written_plans_take_the_level_of_the_cost_model() {
         false => Reason::NoNetwork,
     };
     assert_eq!(large.reason, reason, "{large}");
-    // Its generated rows would hold more source registers than any level has: runs too.
-    let generated = PackBlock16::route::<u32>(Options::default()).unwrap();
-    assert_eq!(generated.level, Level::Scalar, "{generated}");
+    // Its generated rows would hold more source registers than any level has; the kernel
+    // copies its GOBs stacked instead, with theirs (`tall_tiles_copy_their_gobs_stacked`).
     // The default copy and the runs agree on an image of partial blocks.
     let layout = Block16::new(300, 40).expect("fits");
     let image: Vec<u32> = (0..300 * 40).collect();
@@ -860,6 +1000,43 @@ proptest::proptest! {
             UnpackMorton::run_view_bytes_with(&layout, &image, options, size, &plain, &mut back)
                 .unwrap();
             proptest::prop_assert_eq!(&back, &src, "run_view_bytes_with (unpack)");
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Kernels of tiles that are GOBs stacked, which copy the GOBs stacked, agree with the
+    /// interpreter at any extents (partial tiles at the edges included), stack, options
+    /// and element size, by every entry point.
+    #[test]
+    fn stacked_gobs_agree_with_the_interpreter(
+        y in 0usize..300,
+        x in 0usize..50,
+        stack in 1usize..4,
+        options_index in 0usize..16,
+        size_index in 0usize..4,
+    ) {
+        let all = every_options();
+        let options = all[options_index % all.len()];
+        match size_index {
+            0 => {
+                check_stacked_gobs!(Block16, PackBlock16, UnpackBlock16, u8, y, x, stack, options);
+                check_stacked_gobs!(Block4, PackBlock4, UnpackBlock4, u8, y, x, stack, options);
+            }
+            1 => {
+                check_stacked_gobs!(Block16, PackBlock16, UnpackBlock16, u16, y, x, stack, options);
+                check_stacked_gobs!(Block4, PackBlock4, UnpackBlock4, u16, y, x, stack, options);
+            }
+            2 => {
+                check_stacked_gobs!(Block16, PackBlock16, UnpackBlock16, u32, y, x, stack, options);
+                check_stacked_gobs!(Block4, PackBlock4, UnpackBlock4, u32, y, x, stack, options);
+            }
+            _ => {
+                check_stacked_gobs!(Block16, PackBlock16, UnpackBlock16, u64, y, x, stack, options);
+                check_stacked_gobs!(Block4, PackBlock4, UnpackBlock4, u64, y, x, stack, options);
+            }
         }
     }
 }

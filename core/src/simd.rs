@@ -73,6 +73,23 @@ impl Level {
         }
     }
 
+    /// Vector registers of the level: 32 for AVX-512 (`zmm0`–`zmm31`) and NEON, 16 for AVX2
+    /// (and 32 for the baseline, which has none to run out of). Generated rows whose tile
+    /// loads more source registers than this spill them to the stack and lose to the runs.
+    pub const fn vector_registers(self) -> usize {
+        match self {
+            Level::Avx2 => 16,
+            Level::Scalar | Level::Neon | Level::Avx512 => 32,
+        }
+    }
+
+    /// Whether the generated rows of `network` fit this level's register file: its tile's
+    /// source registers are at most [`vector_registers`](Self::vector_registers). The
+    /// route's rule for taking generated rows, and the macro's for stacking a tall tile.
+    pub fn fits_registers(self, network: &Network) -> bool {
+        network.loads.len() <= self.vector_registers()
+    }
+
     /// Elements of `size` bytes per register (0 for a size of 0 and for the baseline).
     pub const fn lanes(self, size: usize) -> usize {
         match size {

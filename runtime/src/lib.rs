@@ -45,7 +45,7 @@ pub mod __private {
     pub use crate::kernel::{Element, Frame, KernelError, Options, Plan, Route, Side, View};
     // The facade's allocating texture copies.
     pub use crate::kernel::output::zeroed_output;
-    pub use swizzle_core::plans::kernel::{Storage, plan};
+    pub use swizzle_core::plans::kernel::{Storage, plan, stacked};
 
     // Const data and checks.
     pub use swizzle_core::emit::grid::space as grid_space;

@@ -195,6 +195,18 @@
 //! level with generated rows, the level pinned by the options, …); its `Display` says it in
 //! one line. `run_with` with the same options takes that route.
 //!
+//! A tile may be too tall for the registers while it is a stack of small ones: a block of 16
+//! Tegra X1 GOBs (`memory [by: dyn, bx: dyn, gy: 16, …]; merge [by, gy, …] -> y;`) is 16
+//! tiles of 8 rows stored one after another along `y`. Where a layout's outermost digit
+//! inside the tile is the first coordinate's `merge` digit right below its grid dim, and
+//! read by nothing else (`swizzle::ir::Descriptor::as_stacked`, checked on the interpreter),
+//! the macro plans the sub-tile too (`swizzle_core::plans::kernel::stacked`, for pack and
+//! unpack with the default walk), and where the sub-tile's generated rows are taken wherever
+//! the whole tile's are and somewhere they are not, the entry points and `route` copy the
+//! sub-tiles, stacked (`Frame::Stacked`, `stack` tiles of `n` sub-tiles each): the same
+//! bytes, the GOB's rows. The kernel's rustdoc says so. `K::plan()` and `K::code()` still
+//! describe the whole tile, for copies by hand over its grid (`Frame::Tiles`).
+//!
 //! At run time [`swizzle::kernel`](crate::kernel) checks the buffer lengths and extents
 //! (errors, never UB), walks the grid of tiles, and copies each row of full tiles with the
 //! generated rows of the level, or the interpreted network where there are none: AVX-512 (F,

@@ -148,6 +148,24 @@ fn simd_rows() {
 }
 
 #[test]
+fn stacked_gobs() {
+    // Four Tegra X1 GOBs of words stacked into one tile (32 rows): its generated rows would
+    // hold more source registers than AVX2 has, a GOB's fit, so `run` copies GOBs stacked.
+    insta::assert_snapshot!(expand(
+        r"
+        /// Blocks of 4 GOBs of 8 rows × 16 words.
+        pub layout Block4 {
+            memory [by: dyn, bx: dyn, gy: 4, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
+            merge [by, gy, yq, y1] -> y;
+            merge [bx, xh, xq, x4] -> x;
+            coords [y, x];
+        }
+        pub kernel UnpackBlock4 = unpack(Block4);
+        "
+    ));
+}
+
+#[test]
 fn tiled_copy_and_raster() {
     insta::assert_snapshot!(expand(
         r"

@@ -233,6 +233,75 @@ impl Descriptor {
     }
 }
 
+impl Descriptor {
+    /// This tiled layout's tile as sub-tiles stacked along its first coordinate, where it is
+    /// that: the outermost memory dim inside the tile (`gy: 16` of a block-linear block of
+    /// 16 GOBs) is read by the first coordinate's `merge` alone, as the digit directly below
+    /// that coordinate's grid dim, so the tile is `n` sub-tiles along the first coordinate
+    /// stored one after another. The result is the sub-tile's layout (that dim of length 1:
+    /// one GOB) and `n`; a grid of these tiles is the grid of sub-tiles stacked `n` high
+    /// (the runtime's `Frame::Stacked`). Checked here on the interpreter at every
+    /// coordinate of the tile: its offset is the sub-tile's, plus its sub-tile's place times
+    /// the sub-tile's space. `None` for a fixed-size layout, one of fewer than two
+    /// coordinates (stacks need a coordinate beside theirs), or a tile of another shape.
+    pub fn as_stacked(&self) -> Option<(Descriptor, usize)> {
+        if self.coords.len() < 2 {
+            return None;
+        }
+        let first = self.grid.iter().find(|g| g.coord == 0)?;
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| self.dims[d].len).collect();
+        if row_major_strides(&lens)?.as_slice() != &*self.memory.strides {
+            return None;
+        }
+        // The grid dims are the outermost memory dims; the next one is the candidate.
+        let in_grid = |dim: DimId| self.grid.iter().any(|g| g.dim == dim);
+        let outer = *self.memory.dims.iter().find(|&&d| !in_grid(d))?;
+        let count = self.dims[outer].len;
+        let readers = |dim: DimId| self.stages.iter().filter(move |s| s.lower().contains(&dim));
+        let merge = match readers(outer).collect::<Vec<_>>()[..] {
+            [Transform::Merge(merge)] => merge,
+            _ => return None,
+        };
+        let first_coord = self.coords[0];
+        if count < 2
+            || merge.lower.get(..2) != Some(&[first.dim, outer][..])
+            || merge.upper != first_coord
+            || readers(first_coord).next().is_some()
+        {
+            return None;
+        }
+        let mut dims = self.dims.to_vec();
+        dims[outer].len = 1;
+        dims[first_coord].len /= count;
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();
+        let sub = Descriptor {
+            name: self.name.clone(),
+            dims: Cow::Owned(dims),
+            memory: Memory {
+                dims: self.memory.dims.clone(),
+                strides: Cow::Owned(row_major_strides(&lens)?),
+            },
+            stages: self.stages.clone(),
+            coords: self.coords.clone(),
+            grid: self.grid.clone(),
+        };
+        let (rows, sub_space) = (sub.dims[first_coord].len, sub.space()?);
+        if self.space()? != sub_space.checked_mul(count)? {
+            return None;
+        }
+        let same = coordinates(&self.shape()).all(|coord| {
+            let mut within = coord.clone();
+            within[0] %= rows;
+            let stacked = sub
+                .offset(&within)
+                .ok()
+                .map(|o| coord[0] / rows * sub_space + o);
+            self.offset(&coord).ok() == stacked
+        });
+        same.then_some((sub, count))
+    }
+}
+
 /// Every coordinate of `shape` in row-major order (last fastest); none if a length is 0.
 pub fn coordinates(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
     let first = (!shape.contains(&0)).then(|| vec![0; shape.len()]);

@@ -158,6 +158,52 @@ pub fn plan(from: Storage, to: Storage, tile: &[usize], walk: &Sfc) -> Plan {
     }
 }
 
+/// A kernel's tile planned as the sub-tile it is a stack of (see
+/// [`Descriptor::as_stacked`]): the copy of one sub-tile, and how many stack into a tile.
+/// Copying a grid of tiles is copying the grid of sub-tiles stacked `stack` high.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stacked {
+    /// The copy of one sub-tile, in the order of the kernel's walk cut to it.
+    pub plan: Plan,
+    /// Sub-tiles per tile, along the first coordinate.
+    pub stack: usize,
+}
+
+/// The copy of pack or unpack (`from` or `to` a row-major array, the other side a layout)
+/// one sub-tile at a time, where the layout's tile is a stack of sub-tiles
+/// ([`Descriptor::as_stacked`]) and `walk` is the default one (row-major order, runs along
+/// the last coordinate only), which it cuts to a sub-tile. `None` otherwise.
+pub fn stacked(from: Storage, to: Storage, walk: &Sfc) -> Option<Stacked> {
+    let layout = match (from, to) {
+        (Storage::RowMajor, Storage::Layout(layout))
+        | (Storage::Layout(layout), Storage::RowMajor) => layout,
+        _ => return None,
+    };
+    let rank = walk.lengths.len();
+    let row_major = walk.order.iter().copied().eq(0..rank)
+        && !walk.snake
+        && walk.vector[..rank.saturating_sub(1)]
+            .iter()
+            .all(|&v| v == 1);
+    if !row_major || walk.lengths[..] != layout.shape()[..] {
+        return None;
+    }
+    let (sub, stack) = layout.as_stacked()?;
+    let side = |storage: Storage| match storage {
+        Storage::RowMajor => Storage::RowMajor,
+        Storage::Layout(_) => Storage::Layout(&sub),
+    };
+    let tile = sub.shape();
+    let walk = Sfc {
+        lengths: Cow::Owned(tile.clone()),
+        ..walk.clone()
+    };
+    Some(Stacked {
+        plan: plan(side(from), side(to), &tile, &walk),
+        stack,
+    })
+}
+
 /// The runs of the `len` coordinates from row-major index `at`: the stretches valid on both
 /// sides.
 fn push_runs(

@@ -47,7 +47,7 @@ impl<E: Element> GeneratedCode<E> {
             has_rows(level)
                 && level
                     .network::<E>(plan)
-                    .is_some_and(|network| network.loads.len() <= register_file(level))
+                    .is_some_and(|network| level.fits_registers(network))
         };
         let (level, reason) = match options.level {
             Some(level) if !level.is_available() => return Err(KernelError::Unsupported(level)),
@@ -96,14 +96,6 @@ impl<E: Element> GeneratedCode<E> {
         // Default options pin no level, so every level the route considers is available.
         self.route(plan, Options::default())
             .map_or(Level::Scalar, |route| route.level)
-    }
-}
-
-/// Vector registers of a level: 32 for AVX-512 (`zmm0`–`zmm31`) and NEON, 16 for AVX2.
-fn register_file(level: Level) -> usize {
-    match level {
-        Level::Avx2 => 16,
-        Level::Scalar | Level::Neon | Level::Avx512 => 32,
     }
 }
 

@@ -291,12 +291,16 @@ mod tests {
 
     include!("../../../tests/common/kernels.rs");
 
-    /// The plans of the kernel bench's kernels, as the front end checks them.
+    /// The plans of the kernel bench's kernels, as the front end checks them, and of the
+    /// sub-tiles of those that copy their tiles as sub-tiles stacked.
     fn bench_plans() -> Vec<(String, Plan)> {
         let mut plans = Vec::new();
         let (_, checked) = swizzle_syntax::inspect_text(kernel_layouts!(stringify), |view| {
             if let swizzle_syntax::View::Kernel(item, kernel, _) = view {
                 plans.push((item.name.to_string(), kernel.plan.clone()));
+                if let Some(stacked) = &kernel.stacked {
+                    plans.push((format!("{} (sub-tile)", item.name), stacked.plan.clone()));
+                }
             }
         });
         checked.expect("the bench's kernels check");
@@ -353,7 +357,8 @@ mod tests {
     #[test]
     fn generated_rows_and_interpreted_networks_build_the_same_controls() {
         let plans = bench_plans();
-        assert_eq!(plans.len(), 8, "every kernel of the bench");
+        // Eight kernels, and the sub-tiles of Block16's two.
+        assert_eq!(plans.len(), 10, "every kernel of the bench");
         let mut compared = 0;
         for (name, plan) in &plans {
             for level in [Level::Avx2, Level::Avx512] {

@@ -27,7 +27,8 @@ pub enum Reason {
     /// The level was detected: the widest this CPU runs with generated rows for the
     /// element size whose tile's source registers fit the level's register file (past
     /// it, the straight-line rows spill their registers to the stack, and a 2048-word
-    /// block-linear tile's rows lose to its runs).
+    /// block-linear tile's rows lose to its runs; a kernel copies such a tile as the GOBs
+    /// it stacks, whose rows fit).
     WidestGenerated,
     /// The level was detected: no level this CPU runs has generated rows for the element
     /// size, and the kernel has a straight-line tile, which beats an interpreted network.

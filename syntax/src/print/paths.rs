@@ -85,6 +85,9 @@ paths! {
     fn view = View;
     /// Plans the copy of one tile (the `kernel` item's `plan()`).
     fn plan = plan;
+    /// Plans the copy of a tile as the sub-tiles it stacks (a `kernel` item's
+    /// `stacked_plan()`).
+    fn stacked = stacked;
     /// What a side of a plan stores: a layout or a row-major array.
     fn storage = Storage;
     /// What a kernel's deprecated `PLAN` constant holds: its `plan()`, behind `Deref`.

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use swizzle_core::analysis::runs::culprit;
 use swizzle_core::budget::KERNEL_TILE;
 use swizzle_core::ir::Descriptor;
-use swizzle_core::plans::kernel::{self, Plan, Storage};
+use swizzle_core::plans::kernel::{self, Plan, Stacked, Storage};
 use swizzle_core::plans::sfc::Sfc;
 use syn::Ident;
 
@@ -42,6 +42,10 @@ pub struct CheckedKernel<'a> {
     /// The copy of one tile, planned here to check it and to document it; the runtime plans
     /// it again at first use, so that the expansion does not grow with the tile.
     pub plan: Plan,
+    /// Where the tile is a stack of sub-tiles whose generated rows the copies take where
+    /// the whole tile's are not (`simd::stacking_pays`): the sub-tile's plan, which the
+    /// entry points copy with, stacked.
+    pub stacked: Option<Stacked>,
 }
 
 /// Checks one kernel; `layouts` and `traversals` are those of the invocation (`Err`: one with
@@ -108,6 +112,8 @@ pub fn check<'a>(
     }
     errors.since(mark)?;
     let plan = kernel::plan(sides[0], sides[1], &tile, &walk);
+    let stacked = kernel::stacked(sides[0], sides[1], &walk)
+        .filter(|stacked| super::simd::stacking_pays(&plan, &stacked.plan, direction));
     Ok(CheckedKernel {
         direction,
         layout,
@@ -115,6 +121,7 @@ pub fn check<'a>(
         destination,
         walk,
         plan,
+        stacked,
     })
 }
 

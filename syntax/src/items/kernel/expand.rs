@@ -10,6 +10,7 @@ use crate::items::layout::{Checked, StmtKind};
 use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use swizzle_core::plans::kernel::Stacked;
 
 pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let KernelItem {
@@ -18,8 +19,26 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
     let plan = plan_fn(kernel);
     let vector = lit(kernel.plan.vector);
     let doc = doc(kernel);
-    let full_tiles = super::simd::full_tiles(name, kernel);
-    let run = run_fn(kernel);
+    let full_tiles = super::simd::full_tiles(name, &kernel.plan, kernel.direction);
+    // A tile copied as the sub-tiles it stacks: their plan, and their tables on a type of
+    // their own, so that `plan()` and `code()` still describe the whole tile.
+    let (stacked_plan, stacked_tiles) = match &kernel.stacked {
+        Some(stacked) => {
+            let tiles = sub_tiles_type(name);
+            let full_tiles = super::simd::full_tiles(&tiles, &stacked.plan, kernel.direction);
+            let doc = format!(
+                " The tables of one sub-tile of [`{name}`]'s tiles, which its entry points copy."
+            );
+            let tiles = quote! {
+                #[doc = #doc]
+                struct #tiles;
+                #full_tiles
+            };
+            (stacked_plan_fn(kernel), tiles)
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let run = run_fn(name, kernel);
     let (element, generated_code) = (paths::element(), paths::generated_code());
     quote! {
         #(#attrs)*
@@ -32,6 +51,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
             /// Elements each run moves: the longest run contiguous on both sides.
             pub const VECTOR: usize = #vector;
             #plan
+            #stacked_plan
 
             #run
 
@@ -43,6 +63,7 @@ pub fn tokens(item: &KernelItem, kernel: &CheckedKernel) -> TokenStream {
         }
 
         #full_tiles
+        #stacked_tiles
     }
 }
 
@@ -82,11 +103,25 @@ pub fn doc(kernel: &CheckedKernel) -> Vec<String> {
             networks.join(", ")
         ),
     });
+    if let Some(stacked) = &kernel.stacked {
+        let sub: Vec<String> = stacked.plan.tile.iter().map(usize::to_string).collect();
+        let first = &kernel.layout.descriptor;
+        let along = &first.dims[first.coords[0]].name;
+        lines.push(String::new());
+        lines.push(format!(
+            " A tile is {} sub-tiles of {} stacked along `{along}`, one after another: the \
+             entry points copy those, stacked, in {} runs each, whose generated SIMD rows fit \
+             the registers where the whole tile's do not.",
+            stacked.stack,
+            sub.join(" × "),
+            stacked.plan.runs.len(),
+        ));
+    }
     lines
 }
 
 /// `run`: the buffers, and the layout values of tiled layouts, in; the runtime's copy out.
-fn run_fn(kernel: &CheckedKernel) -> TokenStream {
+fn run_fn(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
     let tiled = kernel.layout.descriptor.is_tiled();
     // Each side's frame, and the extents, from the layout values (tiled) or the constants.
     // A tiled layout's tiles of pack and unpack may be stacked (`run_stacked`); `stack`
@@ -141,14 +176,20 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
             (params, TokenStream::new(), sides)
         }
         direction => {
-            let tiles = side(layout, quote!(layout));
+            let tiles = match &kernel.stacked {
+                Some(stacked) => stacked_side(layout, stacked),
+                None => {
+                    let tiles = side(layout, quote!(layout));
+                    quote!(let tiles = #tiles;)
+                }
+            };
             let extents = extents(layout, &quote!(layout));
             let (from, to) = match direction {
                 Direction::Pack => (quote!(image), quote!(tiles)),
                 _ => (quote!(tiles), quote!(image)),
             };
             let sides = quote! {
-                let tiles = #tiles;
+                #tiles
                 let row_major = #side_type {
                     extents: #extents,
                     frame: #frame_type::RowMajor,
@@ -178,16 +219,24 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         }
     };
     let args = layout_args(tiled, kernel);
+    let code = Code::of(name, kernel);
     let entries = Entry::all(kernel.direction == Direction::Copy, stackable);
     let entries = entries
         .iter()
-        .map(|entry| entry.tokens(&params, &args, stackable, doc));
+        .map(|entry| entry.tokens(&params, &args, stackable, doc, &code));
     let (element, kernel_error, options, route) = (
         paths::element(),
         paths::kernel_error(),
         paths::options(),
         paths::route(),
     );
+    let route_body = match kernel.stacked {
+        None => quote!(Self::code::<E>().route(Self::plan(), options)),
+        Some(_) => {
+            let Code { plan, typed, .. } = &code;
+            quote!(#typed.route(#plan, options))
+        }
+    };
     quote! {
         #(#entries)*
 
@@ -196,7 +245,7 @@ fn run_fn(kernel: &CheckedKernel) -> TokenStream {
         /// straight-line tile or runs), and why. `run_with` with the same options takes
         /// it; a level this CPU does not run is the same error.
         pub fn route<E: #element>(options: #options) -> Result<#route, #kernel_error> {
-            Self::code::<E>().route(Self::plan(), options)
+            #route_body
         }
 
         /// The two sides of the copy, from the layout values (and the image's view, and
@@ -284,6 +333,7 @@ impl Entry {
         args: &TokenStream,
         stackable: bool,
         run_doc: &str,
+        code: &Code,
     ) -> TokenStream {
         let (element, kernel_error, options, view) = (
             paths::element(),
@@ -329,15 +379,20 @@ impl Entry {
                 quote!(Self::#with(#args #image_arg #options::default(), #element_size src, dst))
             }
             true => {
+                let Code {
+                    plan,
+                    typed,
+                    tables,
+                } = code;
                 let copy = match self.bytes {
                     // The code generated for `[u8; element_size]`: the typed forms' route.
                     true => {
                         let (copy_bytes, code_of) = (paths::copy_bytes_with(), paths::code_of());
-                        quote!(#copy_bytes::<#code_of<Self>>(options, element_size, Self::plan(), from, to, src, dst))
+                        quote!(#copy_bytes::<#code_of<#tables>>(options, element_size, #plan, from, to, src, dst))
                     }
                     false => {
                         let copy_generated = paths::copy_generated();
-                        quote!(#copy_generated(options, Self::plan(), Self::code(), from, to, src, dst))
+                        quote!(#copy_generated(options, #plan, #typed, from, to, src, dst))
                     }
                 };
                 quote!(Self::with_sides(#args #sides |from, to| #copy))
@@ -413,6 +468,69 @@ impl Entry {
     }
 }
 
+/// What the entry points copy with: the kernel's plan and code, or, where its tile is
+/// copied as the sub-tiles it stacks, theirs.
+struct Code {
+    /// The plan: `Self::plan()` or `Self::stacked_plan()`.
+    plan: TokenStream,
+    /// The generated code for `E`: `Self::code()`, or the sub-tiles' tables' (named with
+    /// `E`, so that `route` can take it too).
+    typed: TokenStream,
+    /// The type whose `FullTiles` the byte copies take.
+    tables: TokenStream,
+}
+
+impl Code {
+    fn of(name: &Ident, kernel: &CheckedKernel) -> Code {
+        match kernel.stacked {
+            None => Code {
+                plan: quote!(Self::plan()),
+                typed: quote!(Self::code()),
+                tables: quote!(Self),
+            },
+            Some(_) => {
+                let (tiles, generated_code) = (sub_tiles_type(name), paths::generated_code());
+                Code {
+                    plan: quote!(Self::stacked_plan()),
+                    typed: quote!(#generated_code::<E>::of::<#tiles>()),
+                    tables: quote!(#tiles),
+                }
+            }
+        }
+    }
+}
+
+/// The type that holds the tables of a kernel's sub-tiles, where it copies its tiles as the
+/// sub-tiles they stack.
+fn sub_tiles_type(name: &Ident) -> Ident {
+    format_ident!("__{}SubTiles", name)
+}
+
+/// `let tiles = Side { .. };` for a layout whose tiles are `stacked`: the grid of its
+/// sub-tiles, a stack of them per tile, stacked as the caller stacks the tiles. The
+/// sub-tiles along the first coordinate are those the extents reach; their stacks are the
+/// layout's tiles, so the buffer is the same (`stacked_space`), and so are the errors: a
+/// stack of 0 is one of 0, and a stack whose sub-tiles saturate `usize` has more elements
+/// than `usize` holds either way (a tile has at least as many elements as sub-tiles).
+fn stacked_side(layout: &Checked, stacked: &Stacked) -> TokenStream {
+    let (side_type, frame_type, indexing) = (paths::side(), paths::frame(), paths::indexing());
+    let name = type_name(layout);
+    let (count, rows) = (lit(stacked.stack), lit(stacked.plan.tile[0]));
+    quote! {
+        let extents = #indexing::extents(layout);
+        let mut sub_tiles = layout.tiles();
+        sub_tiles[0] = extents[0].div_ceil(#rows);
+        let tiles = #side_type {
+            extents: &extents,
+            frame: #frame_type::Stacked {
+                tiles: &sub_tiles,
+                tile_space: #name::TILE_SPACE / #count,
+                stack: stack.saturating_mul(#count),
+            },
+        };
+    }
+}
+
 /// The layout arguments `run` passes on: `layout,` or `from, to,` for tiled layouts.
 fn layout_args(tiled: bool, kernel: &CheckedKernel) -> TokenStream {
     match (tiled, kernel.direction) {
@@ -438,18 +556,7 @@ fn type_name(layout: &Checked) -> Ident {
 /// `plan()`: the plan of one tile, computed once at first use from the two sides and the
 /// walk, exactly as the macro planned it to check the kernel.
 fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
-    let storage = |side: Option<&Checked>| match side {
-        Some(layout) => {
-            let name = type_name(layout);
-            quote!(Storage::Layout(&#name::DESCRIPTOR))
-        }
-        None => quote!(Storage::RowMajor),
-    };
-    let (from, to) = match kernel.direction {
-        Direction::Pack => (storage(None), storage(Some(kernel.layout))),
-        Direction::Unpack => (storage(Some(kernel.layout)), storage(None)),
-        Direction::Copy => (storage(kernel.source), storage(kernel.destination)),
-    };
+    let [from, to] = storages(kernel);
     let (plan_type, plan, storage) = (paths::plan_type(), paths::plan(), paths::storage());
     let deprecation = "use `plan()`: the plan became a function, computed once at first use, \
                        so that a kernel's expansion stays small however large its tile \
@@ -473,6 +580,44 @@ fn plan_fn(kernel: &CheckedKernel) -> TokenStream {
         /// The copy of one tile, as it was named before it became [`plan()`](Self::plan).
         #[deprecated(since = "0.2.0", note = #deprecation)]
         pub const PLAN: #plan_constant = #plan_constant(Self::plan);
+    }
+}
+
+/// `stacked_plan()`: the plan of one sub-tile of a tile that stacks them, computed once at
+/// first use from the same sides and walk as `plan()`.
+fn stacked_plan_fn(kernel: &CheckedKernel) -> TokenStream {
+    let [from, to] = storages(kernel);
+    let (plan_type, stacked, storage) = (paths::plan_type(), paths::stacked(), paths::storage());
+    let walk = crate::items::traversal::sfc_value(&kernel.walk);
+    quote! {
+        /// The copy of one sub-tile of a tile, which the entry points copy with, stacked:
+        /// planned once, at first use, like [`plan()`](Self::plan).
+        fn stacked_plan() -> &'static #plan_type {
+            use #storage;
+            static PLAN: ::std::sync::OnceLock<#plan_type> =
+                ::std::sync::OnceLock::new();
+            PLAN.get_or_init(|| {
+                let walk = #walk;
+                let stacked = #stacked(#from, #to, &walk);
+                stacked.expect("the macro planned this tile as stacked sub-tiles").plan
+            })
+        }
+    }
+}
+
+/// The two sides of a kernel's plan, as `Storage` expressions.
+fn storages(kernel: &CheckedKernel) -> [TokenStream; 2] {
+    let storage = |side: Option<&Checked>| match side {
+        Some(layout) => {
+            let name = type_name(layout);
+            quote!(Storage::Layout(&#name::DESCRIPTOR))
+        }
+        None => quote!(Storage::RowMajor),
+    };
+    match kernel.direction {
+        Direction::Pack => [storage(None), storage(Some(kernel.layout))],
+        Direction::Unpack => [storage(Some(kernel.layout)), storage(None)],
+        Direction::Copy => [storage(kernel.source), storage(kernel.destination)],
     }
 }
 

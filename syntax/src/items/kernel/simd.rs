@@ -6,33 +6,24 @@
 //! every offset and permute control computed at compile time from the same tables (its
 //! `simd::table`), so that the expansion stays a few lines of data per network.
 
-use super::{CheckedKernel, Direction};
+use super::Direction;
 use crate::print::{lit, paths};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-use std::collections::BTreeMap;
-use swizzle_core::plans::kernel::{Network, Run};
-use swizzle_core::simd::{Permute, StepControl};
+use std::collections::{BTreeMap, BTreeSet};
+use swizzle_core::plans::kernel::{Network, Plan, Run};
+use swizzle_core::simd::{ELEMENT_SIZES, Level, Permute, StepControl};
 
 /// The most permute steps of a network, and runs of a tile, the runtime unrolls
 /// (`swizzle::kernel::simd::MAX_UNROLLED`): larger ones are left to its interpreted
 /// networks and its loop over the plan's runs.
 pub const MAX_UNROLLED: usize = 256;
 
-/// `impl FullTiles for <kernel>`: the tables of its networks and runs.
-pub fn full_tiles(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
-    let plan = &kernel.plan;
-    let cols = match plan.tile[..] {
-        [_, cols] => Some(cols),
-        _ => None,
-    };
-    let image = match (kernel.direction, cols) {
-        (Direction::Pack, Some(cols)) => Some((0, cols)),
-        (Direction::Unpack, Some(cols)) => Some((1, cols)),
-        _ => None,
-    };
-    // Pack and unpack of tiles that are not 2-D get neither rows nor a straight-line tile.
-    let usable = image.is_some() || kernel.direction == Direction::Copy;
+/// `impl FullTiles for <name>`: the tables of the networks and runs of `plan`, a kernel's
+/// copying `direction`.
+pub fn full_tiles(name: &Ident, plan: &Plan, direction: Direction) -> TokenStream {
+    let image = image(plan, direction);
+    let usable = usable(image, direction);
     let networks = plan
         .networks
         .iter()
@@ -66,6 +57,51 @@ pub fn full_tiles(name: &Ident, kernel: &CheckedKernel) -> TokenStream {
             const RUNS: &'static [#simd::Run] = &[#(#runs),*];
         }
     }
+}
+
+/// The row-major image side of pack and unpack of two-coordinate tiles (0: the source, 1:
+/// the destination) and its columns per tile row; `None` otherwise.
+fn image(plan: &Plan, direction: Direction) -> Option<(usize, usize)> {
+    match (direction, &plan.tile[..]) {
+        (Direction::Pack, &[_, cols]) => Some((0, cols)),
+        (Direction::Unpack, &[_, cols]) => Some((1, cols)),
+        _ => None,
+    }
+}
+
+/// Whether a kernel gets generated code at all: pack and unpack of tiles that are not 2-D
+/// get neither rows nor a straight-line tile.
+fn usable(image: Option<(usize, usize)>, direction: Direction) -> bool {
+    image.is_some() || direction == Direction::Copy
+}
+
+/// The SIMD levels and element sizes whose generated rows a copy with `plan` takes where
+/// the CPU has the level (the runtime's route): the macro unrolls the level's network, and
+/// its source registers fit the level's register file.
+fn rows_taken(plan: &Plan, direction: Direction) -> BTreeSet<(Level, usize)> {
+    let image = image(plan, direction);
+    let mut taken = BTreeSet::new();
+    for level in Level::SIMD {
+        for size in ELEMENT_SIZES {
+            let lanes = level.lanes(size);
+            let network = plan.networks.iter().find(|n| n.lanes == lanes);
+            if network.is_some_and(|network| {
+                usable(image, direction) && unrolls(network, image) && level.fits_registers(network)
+            }) {
+                taken.insert((level, size));
+            }
+        }
+    }
+    taken
+}
+
+/// Whether a kernel whose tile is a stack of sub-tiles copies the sub-tiles, stacked: where
+/// the whole tile's generated rows are taken (for a level and an element size) the
+/// sub-tile's are too, and for some level and size only the sub-tile's are (a tile too tall
+/// for the register file, whose sub-tile fits it).
+pub fn stacking_pays(whole: &Plan, sub: &Plan, direction: Direction) -> bool {
+    let (whole, sub) = (rows_taken(whole, direction), rows_taken(sub, direction));
+    whole.is_subset(&sub) && sub.len() > whole.len()
 }
 
 /// Whether the runtime unrolls `network`: not too many steps, some stores, and no register
