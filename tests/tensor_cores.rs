@@ -7,7 +7,7 @@
 //! adopt are the lab's, and so are their tests (`lab/tests/designs.rs`).
 
 use half::f16;
-use swizzle::gpu::{Accumulate, DirectOperands, KLoop, TensorCores};
+use swizzle::gpu::{Accumulate, DirectOperands, GpuError, KLoop, TensorCores, Unsupported};
 use tensor_gemm::{
     SHAPES, exact_on_the_interpreter, exact_on_the_interpreter_in_both_sums, stepped_gemm,
     validate, within_rounding_on_the_evaluator,
@@ -264,6 +264,21 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
                 .is_err(),
             "{bad:?}"
         );
+    }
+    // Shapes past the kernel's 32-bit indices, k among them once rounded up to whole steps.
+    let past = u32::MAX as usize;
+    for (shape, what) in [
+        ([past + 1, 64, 64], "m"),
+        ([64, 64, past + 1], "k"),
+        ([64, 64, past], "k rounded up to whole steps"),
+    ] {
+        match library.spirv(shape, [Stored::RowMajor; 2], Accumulate::F32) {
+            Err(GpuError::Unsupported {
+                why: Unsupported::Range { what: named, .. },
+                ..
+            }) => assert_eq!(named, what, "{shape:?}"),
+            other => panic!("{shape:?}: {:?}", other.map(|words| words.len())),
+        }
     }
     // The oracle fails loudly: a workgroup past C's tiles slices past the (unclamped)
     // tensors, and an opcode outside the subset (OpKill for OpReturn) is named.

@@ -65,7 +65,7 @@ impl WorkgroupMatrices {
         let [bm, bn, bk] = self.tile.map(|x| x as u32);
         // The loop runs k0 up to `steps · BK`, a u32 of the kernel.
         let rounded = k.div_ceil(self.tile[2]).saturating_mul(self.tile[2]);
-        let [m, n, k, _] = [
+        let [m, n, k, rounded] = [
             ("m", m),
             ("n", n),
             ("k", k),
@@ -73,6 +73,7 @@ impl WorkgroupMatrices {
         ]
         .map(|(what, value)| self.within(what, value, 0..=u32::MAX as usize));
         let [m, n, k] = [m?, n?, k?].map(|x| x as u32);
+        rounded?;
         let steps = k.div_ceil(bk);
         let unroll = (1..=(self.unroll as u32).min(steps.max(1)))
             .rev()
