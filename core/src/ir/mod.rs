@@ -155,24 +155,19 @@ impl Descriptor {
     /// the grid. `None` where the layout is tiled already, or is no such grid, or no outer
     /// dim is a `merge`'s slowest digit (a plain array would be a grid of 1 × … × 1 tiles).
     pub fn as_tiles(&self) -> Option<Descriptor> {
-        if self.is_tiled() {
+        if self.is_tiled() || !self.memory_is_dense() {
             return None;
         }
-        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| self.dims[d].len).collect();
-        if row_major_strides(&lens)?.as_slice() != &*self.memory.strides {
-            return None;
-        }
-        // The transform that builds a dim from memory upwards, if one does, and whether
-        // it is the only one.
-        let readers = |dim: DimId| self.stages.iter().filter(move |s| s.lower().contains(&dim));
         let mut dims = self.dims.to_vec();
         let mut grid = Vec::new();
         for &outer in self.memory.dims.iter() {
-            let scaled = match readers(outer).collect::<Vec<_>>()[..] {
+            // The transform that builds the dim from memory upwards, if one does, and
+            // whether it is the only one.
+            let scaled = match self.readers(outer).collect::<Vec<_>>()[..] {
                 [] => outer,
                 [Transform::Merge(merge)]
                     if merge.lower.first() == Some(&outer)
-                        && readers(merge.upper).next().is_none() =>
+                        && self.readers(merge.upper).next().is_none() =>
                 {
                     merge.upper
                 }
@@ -194,18 +189,7 @@ impl Descriptor {
         if grid.iter().all(|g| self.coords[g.coord] == g.dim) {
             return None;
         }
-        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();
-        let tiles = Descriptor {
-            name: self.name.clone(),
-            dims: Cow::Owned(dims),
-            memory: Memory {
-                dims: self.memory.dims.clone(),
-                strides: Cow::Owned(row_major_strides(&lens)?),
-            },
-            stages: self.stages.clone(),
-            coords: self.coords.clone(),
-            grid: Cow::Owned(grid),
-        };
+        let tiles = self.resized(dims, Cow::Owned(grid))?;
         let shape = self.shape();
         let tile = tiles.shape();
         let first = coordinates(&tile).take(1 << 12);
@@ -249,16 +233,14 @@ impl Descriptor {
             return None;
         }
         let first = self.grid.iter().find(|g| g.coord == 0)?;
-        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| self.dims[d].len).collect();
-        if row_major_strides(&lens)?.as_slice() != &*self.memory.strides {
+        if !self.memory_is_dense() {
             return None;
         }
         // The grid dims are the outermost memory dims; the next one is the candidate.
         let in_grid = |dim: DimId| self.grid.iter().any(|g| g.dim == dim);
         let outer = *self.memory.dims.iter().find(|&&d| !in_grid(d))?;
         let count = self.dims[outer].len;
-        let readers = |dim: DimId| self.stages.iter().filter(move |s| s.lower().contains(&dim));
-        let merge = match readers(outer).collect::<Vec<_>>()[..] {
+        let merge = match self.readers(outer).collect::<Vec<_>>()[..] {
             [Transform::Merge(merge)] => merge,
             _ => return None,
         };
@@ -266,25 +248,14 @@ impl Descriptor {
         if count < 2
             || merge.lower.get(..2) != Some(&[first.dim, outer][..])
             || merge.upper != first_coord
-            || readers(first_coord).next().is_some()
+            || self.readers(first_coord).next().is_some()
         {
             return None;
         }
         let mut dims = self.dims.to_vec();
         dims[outer].len = 1;
         dims[first_coord].len /= count;
-        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();
-        let sub = Descriptor {
-            name: self.name.clone(),
-            dims: Cow::Owned(dims),
-            memory: Memory {
-                dims: self.memory.dims.clone(),
-                strides: Cow::Owned(row_major_strides(&lens)?),
-            },
-            stages: self.stages.clone(),
-            coords: self.coords.clone(),
-            grid: self.grid.clone(),
-        };
+        let sub = self.resized(dims, self.grid.clone())?;
         let (rows, sub_space) = (sub.dims[first_coord].len, sub.space()?);
         if self.space()? != sub_space.checked_mul(count)? {
             return None;
@@ -299,6 +270,37 @@ impl Descriptor {
             self.offset(&coord).ok() == stacked
         });
         same.then_some((sub, count))
+    }
+}
+
+impl Descriptor {
+    /// Whether memory is dense and row-major over its dims (no padding, no strides of the
+    /// user's), as the tiles of a grid are stored.
+    fn memory_is_dense(&self) -> bool {
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| self.dims[d].len).collect();
+        row_major_strides(&lens).is_some_and(|strides| strides[..] == self.memory.strides[..])
+    }
+
+    /// The transforms that read `dim` (it is one of their lower dims).
+    fn readers(&self, dim: DimId) -> impl Iterator<Item = &Transform> {
+        self.stages.iter().filter(move |s| s.lower().contains(&dim))
+    }
+
+    /// This layout with its dims at the lengths of `dims` and run-time dims `grid`, its
+    /// memory dense and row-major over the new lengths; `None` past `usize::MAX`.
+    fn resized(&self, dims: Vec<Dim>, grid: List<GridDim>) -> Option<Descriptor> {
+        let lens: Vec<usize> = self.memory.dims.iter().map(|&d| dims[d].len).collect();
+        Some(Descriptor {
+            name: self.name.clone(),
+            dims: Cow::Owned(dims),
+            memory: Memory {
+                dims: self.memory.dims.clone(),
+                strides: Cow::Owned(row_major_strides(&lens)?),
+            },
+            stages: self.stages.clone(),
+            coords: self.coords.clone(),
+            grid,
+        })
     }
 }
 

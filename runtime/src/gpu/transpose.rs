@@ -115,8 +115,8 @@ impl Transpose<'_> {
     /// The two copies of the transpose of a `[height, width]` image, checked, and its
     /// module.
     fn plan(&self, [height, width]: [usize; 2]) -> Result<Planned, GpuError> {
+        let len = image_len(height, width)?;
         let ([rows, columns], threads) = tile_and_threads(self)?;
-        image_len(height, width)?;
         // The stores read the tile through its transpose: the same memory, coordinates
         // swapped.
         let transposed = transposed(self.tile);
@@ -144,6 +144,7 @@ impl Transpose<'_> {
         let grid = [height.div_ceil(rows), width.div_ceil(columns)];
         let module = transpose_wgsl(self, &programs, widths, [height, width], grid);
         Ok(Planned {
+            len,
             module,
             name: kernel_name(self, widths, programs.iter().any(|p| p.squares.is_some())),
             threads,
@@ -156,6 +157,8 @@ impl Transpose<'_> {
 
 /// A transpose of one image size, checked: what [`Gpu::transpose_kernel`] compiles.
 struct Planned {
+    /// Elements of the image (and of its transpose).
+    len: usize,
     module: String,
     name: String,
     /// Threads of a workgroup.
@@ -180,7 +183,6 @@ impl Gpu {
         width: usize,
         transpose: &Transpose,
     ) -> Result<TransposeKernel, GpuError> {
-        let len = image_len(height, width)?;
         let planned = transpose.plan([height, width])?;
         let space = transpose.tile.space().unwrap_or(0);
         self.check_workgroup(planned.threads, (space * 4) as u64, "the tile's")?;
@@ -189,7 +191,7 @@ impl Gpu {
             planned.name,
             planned.module,
             groups,
-            [len, len],
+            [planned.len; 2],
             32,
             transpose.bounds_checks,
         )?;
