@@ -475,13 +475,53 @@ const MAX_PASSES: usize = 8;
 /// words, 4 of 4 KiB for 32 × 32): each pass reads them again, from L1.
 const PASS_BYTES: usize = 16 << 10;
 
-/// How many tiles ahead of the one being copied the rows of an unpack's destination are
-/// prefetched: far enough that a row's lines are in the cache when its stores come, near
-/// enough that they are still there. It pays for unpacks whose tiles write short rows into
-/// many lines (`morton8` and `xor8`, 32-byte rows), which wait on a line per row otherwise;
-/// four tiles ahead gained more than two or eight (BENCHMARKS.md#copy-kernels; the
-/// measurement is in BENCHMARKS.md's git history).
+/// How many tiles ahead of the one being copied the destination's lines are prefetched
+/// ([`Foresight`]): far enough that a line is in the cache when its stores come, near
+/// enough that it is still there. Four tiles ahead gained more than two or eight for
+/// unpacks (BENCHMARKS.md#copy-kernels; the measurement is in BENCHMARKS.md's git history),
+/// and as much as two or eight for packs into stacked tiles.
 const PREFETCH_TILES: usize = 4;
+
+/// The destination lines of a tile that the hardware prefetcher does not foresee, which
+/// the copy asks for [`PREFETCH_TILES`] tiles ahead: `rows` rows (image rows `pitch`
+/// apart) of `lines` cache lines each.
+#[derive(Clone, Copy)]
+struct Foresight {
+    rows: usize,
+    lines: usize,
+}
+
+impl Foresight {
+    /// What a row of tiles writing `to_side` at `to_step` bytes apart prefetches, if
+    /// anything:
+    /// - rows narrower than a cache line (an unpack into an image) write each of their
+    ///   lines in pieces, a tile at a time, and a tile's first piece of a line waits for
+    ///   the line to be read (`morton8` and `xor8`, 32-byte rows): each row's line;
+    /// - a tile of one row whose neighbour starts past its end (a pack into stacked tiles,
+    ///   such as GOBs stacked in a block-linear block: each tile's lines lie a block
+    ///   apart) starts a new stretch of memory at each tile, which a store waits on: all
+    ///   its lines. Tiles one after another are one stream, which the hardware follows.
+    fn of(to_side: Span, to_step: usize) -> Option<Self> {
+        match to_side.rows {
+            1 if to_step > to_side.span => Some(Foresight {
+                rows: 1,
+                lines: to_side.span.div_ceil(CACHE_LINE),
+            }),
+            rows if rows > 1 && to_side.span < CACHE_LINE => Some(Foresight { rows, lines: 1 }),
+            _ => None,
+        }
+    }
+
+    /// Asks for the lines of the tile whose destination starts at `at`.
+    #[inline(always)]
+    fn prefetch<C: Registers>(self, cpu: C, at: *const u8, pitch: usize) {
+        for row in 0..self.rows {
+            for line in 0..self.lines {
+                cpu.prefetch(at.wrapping_add(row * pitch + line * CACHE_LINE));
+            }
+        }
+    }
+}
 
 /// Each tile of `tiles`: its two sides bounds-checked once (once per pass), then every step
 /// of the network at constant offsets, each store's register written after its last step.
@@ -521,17 +561,12 @@ fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
         }
         return;
     }
-    // Destination rows narrower than a cache line (an unpack into an image) write each of
-    // their lines in pieces, a tile at a time, and a tile's first piece of a line waits for
-    // the line to be read: the lines of the tile `PREFETCH_TILES` on are asked for first.
-    let prefetch = to_side.rows > 1 && to_side.span < CACHE_LINE;
+    let foresight = Foresight::of(to_side, tiles.to_step);
     let base = dst.as_ptr();
     for (index, start) in tiles.starts().enumerate() {
-        if prefetch && index + PREFETCH_TILES < tiles.count {
+        if let Some(foresight) = foresight.filter(|_| index + PREFETCH_TILES < tiles.count) {
             let ahead = start.1 + PREFETCH_TILES * tiles.to_step;
-            for row in 0..to_side.rows {
-                cpu.prefetch(base.wrapping_add(ahead + row * pitch));
-            }
+            foresight.prefetch(cpu, base.wrapping_add(ahead), pitch);
         }
         tile_steps::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
     }
