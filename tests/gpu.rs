@@ -38,7 +38,7 @@ mod fixtures;
 mod transposes;
 
 use fixtures::{LdsA, MortonTexture};
-use transposes::{Fours, PaddedTile, Sixteens, Squares, TILES};
+use transposes::{PaddedTile, Squares64, TILES, Threads64, Threads256};
 
 swizzle::layout! {
     /// CuTe's Swizzle<3,3,3> over the same 128×32 shape as `LdsA`.
@@ -1098,16 +1098,16 @@ fn transpose_verdicts_and_vectors() {
         gpu.transpose_kernel(side, side, &transpose)
             .expect("kernel")
     };
-    let row = kernel(TILES[0], Fours::THREAD_VALUES, 64);
+    let row = kernel(TILES[0], Threads256::THREAD_VALUES, 64);
     assert_eq!(row.widths, [4, 4]);
     assert_eq!(row.worst_conflict(), 8);
     for tile in [TILES[1], TILES[2]] {
         assert_eq!(
-            kernel(tile, Sixteens::THREAD_VALUES, 64).worst_conflict(),
+            kernel(tile, Threads64::THREAD_VALUES, 64).worst_conflict(),
             1
         );
     }
-    let xor4 = kernel(TILES[3], Sixteens::THREAD_VALUES, 64);
+    let xor4 = kernel(TILES[3], Threads64::THREAD_VALUES, 64);
     assert_eq!(xor4.worst_conflict(), 1);
     assert!(
         xor4.kernel
@@ -1116,12 +1116,15 @@ fn transpose_verdicts_and_vectors() {
     );
     // Squares of four rows read `Xor4Tile`'s transpose in whole entries across them: the
     // store transposes each square in registers, conflict-free.
-    let squares = kernel(TILES[3], Squares::THREAD_VALUES, 64);
+    let squares = kernel(TILES[3], Squares64::THREAD_VALUES, 64);
     assert_eq!((squares.widths, squares.worst_conflict()), ([4, 4], 1));
     assert!(squares.kernel.wgsl().contains("let v0_3 = tile["));
     assert!(!xor4.kernel.wgsl().contains("let v0_3 = tile["));
     // Rows of 66 split into pairs only.
-    assert_eq!(kernel(TILES[2], Fours::THREAD_VALUES, 66).widths, [2, 2]);
+    assert_eq!(
+        kernel(TILES[2], Threads256::THREAD_VALUES, 66).widths,
+        [2, 2]
+    );
 }
 
 fn map_runs_a_users_wgsl_with_the_layouts_functions() {
@@ -1184,7 +1187,7 @@ fn bad_input_is_a_typed_error() {
     // without a device): thread-value layouts over another tile than the transpose's.
     let mismatched = Transpose {
         tile: TILES[4],
-        ..Transpose::new(TILES[2], Fours::THREAD_VALUES)
+        ..Transpose::new(TILES[2], Threads256::THREAD_VALUES)
     };
     assert!(matches!(
         gpu.transpose_kernel(64, 64, &mismatched),
@@ -1193,7 +1196,7 @@ fn bad_input_is_a_typed_error() {
             ..
         })
     ));
-    let empty = Transpose::new(TILES[2], Fours::THREAD_VALUES);
+    let empty = Transpose::new(TILES[2], Threads256::THREAD_VALUES);
     assert!(matches!(
         gpu.transpose_kernel(0, 64, &empty),
         Err(GpuError::TooLarge { .. })

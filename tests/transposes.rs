@@ -10,7 +10,7 @@ mod valid_wgsl;
 
 use swizzle::gpu::{GpuError, Transpose, Unsupported};
 use swizzle::raster::Raster;
-use transposes::{Fours, Sixteens, TILES};
+use transposes::{TILES, Threads64, Threads256};
 
 /// What no transpose writes.
 const POISON: u32 = 0xDEAD_BEEF;
@@ -61,7 +61,7 @@ fn every_transpose_matches_the_cpu_on_the_evaluator() {
 
 #[test]
 fn layouts_no_transpose_can_use_are_typed_errors() {
-    let square = Transpose::new(TILES[2], Fours::THREAD_VALUES);
+    let square = Transpose::new(TILES[2], Threads256::THREAD_VALUES);
     let unsupported = |transpose: Transpose| match transpose.wgsl(64, 64) {
         Err(GpuError::Unsupported { why, .. }) => why,
         other => panic!("{other:?}"),
@@ -80,7 +80,7 @@ fn layouts_no_transpose_can_use_are_typed_errors() {
     );
     // Loads on 256 threads, stores on 64.
     let different = Transpose {
-        stores: Sixteens::THREAD_VALUES,
+        stores: Threads64::THREAD_VALUES,
         ..square
     };
     assert_eq!(

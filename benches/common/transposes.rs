@@ -7,32 +7,13 @@ use swizzle::gpu::{BoundsChecks, Transpose};
 use swizzle::ir::Descriptor;
 use swizzle::threads::ThreadValues;
 
-swizzle::layout! {
-    /// The transpose tile whose column reads conflict (8 ways with the threads below).
-    pub layout RowTile { memory [y: 32, x: 32]; coords [y, x]; }
-    /// The classic fix: one padding word per row (single-element workgroup accesses).
-    pub layout PaddedTile { memory [y: 32, x: 32] strides [33, 1]; coords [y, x]; }
-    /// CK's XOR preshuffle on words: conflict-free rows and columns, no padding.
-    pub layout XorTile { memory [y: 32, x: 32]; xor x by y; coords [y, x]; }
-    /// The XOR on groups of four words, keyed by the row's group of four: the loads write
-    /// whole `vec4` entries, the stores' column reads stay conflict-free.
-    pub layout Xor4Tile {
-        memory [yo: 8, yi: 4, xo: 8, xi: 4];
-        xor xo by yo;
-        merge [yo, yi] -> y;
-        merge [xo, xi] -> x;
-        coords [y, x];
-    }
+#[path = "../../tests/common/transpose_tiles.rs"]
+mod tiles;
+pub use tiles::*;
 
-    /// Who moves a 32 × 32 tile: four consecutive elements of a row per value group, one
-    /// `vec4` in the image; 256, 128 or 64 threads.
-    pub threads Threads256 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        merge [r, tc] -> thread;
-        threads [thread];
-        values [v];
-    }
+swizzle::layout! {
+    /// 128 threads over a 32 × 32 tile, two rows of four consecutive elements each (the
+    /// shared tiles' `Threads256` and `Threads64` have one and four).
     pub threads Threads128 {
         tile [r: 32, c: 32];
         unmerge c -> [tc: 8, v: 4];
@@ -63,18 +44,8 @@ swizzle::layout! {
         values [k, v];
     }
 
-    /// Squares of four consecutive rows of four, for the tiles whose transpose's entries
-    /// run across a thread's vectors: the stores through `Xor4Tile`s read whole entries
-    /// across each square and transpose it in registers (CUDA's `float4_xor`). 64 threads
-    /// over a 32 × 32 tile, 256 or 128 (two squares each) over a 64 × 64 one.
-    pub threads Squares64 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [tr: 8, k: 4];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
+    /// `Squares64` over the 64 × 64 tiles: 256 threads a square each, or 128 two squares
+    /// each.
     pub threads Squares256x64 {
         tile [r: 64, c: 64];
         unmerge c -> [tc: 16, v: 4];
@@ -99,14 +70,6 @@ swizzle::layout! {
         unmerge r -> [k: 4, tr: 8];
         threads [tr, c];
         values [k];
-    }
-    pub threads Threads64 {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [k: 4, tr: 8];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
     }
 }
 

@@ -1,66 +1,21 @@
 //! The transposes the tests run through workgroup tiles: tiles that conflict, are padded or
-//! XOR-swizzled, thread-value layouts of single elements, vectors and squares, and orders
-//! of the workgroups; with the CPU transpose they are held to.
+//! XOR-swizzled (shared with the GPU bench: `transpose_tiles.rs`), a tile that is not
+//! square, thread-value layouts of single elements, vectors and squares, and orders of the
+//! workgroups; with the CPU transpose they are held to.
 
 use swizzle::gpu::{BoundsChecks, Transpose};
 use swizzle::ir::Descriptor;
 use swizzle::raster::Raster;
 
+#[path = "transpose_tiles.rs"]
+mod tiles;
+pub use tiles::*;
+
 swizzle::layout! {
-    /// Transpose tiles: the bank-conflicting one, the padded one, the XOR-swizzled one.
-    pub layout RowTile {
-        memory [y: 32, x: 32];
-        coords [y, x];
-    }
-    pub layout PaddedTile {
-        memory [y: 32, x: 32] strides [33, 1];
-        coords [y, x];
-    }
-    pub layout XorTile {
-        memory [y: 32, x: 32];
-        xor x by y;
-        coords [y, x];
-    }
-    /// The XOR on groups of four words: whole `vec4` entries, swizzled by the row's
-    /// group of four.
-    pub layout Xor4Tile {
-        memory [yo: 8, yi: 4, xo: 8, xi: 4];
-        xor xo by yo;
-        merge [yo, yi] -> y;
-        merge [xo, xi] -> x;
-        coords [y, x];
-    }
     /// A tile that is not square, to transpose through.
     pub layout WideTile {
         memory [y: 8, x: 32];
         coords [y, x];
-    }
-    /// 256 threads, four consecutive elements of a row each.
-    pub threads Fours {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        merge [r, tc] -> thread;
-        threads [thread];
-        values [v];
-    }
-    /// 64 threads, four rows of four each.
-    pub threads Sixteens {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [k: 4, tr: 8];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
-    }
-    /// 64 threads, each a square of four consecutive rows of four: the stores through
-    /// `Xor4Tile`'s transpose read whole entries across the square (a register transpose).
-    pub threads Squares {
-        tile [r: 32, c: 32];
-        unmerge c -> [tc: 8, v: 4];
-        unmerge r -> [tr: 8, k: 4];
-        merge [tr, tc] -> thread;
-        threads [thread];
-        values [k, v];
     }
     /// Loads and stores of the wide tile: 64 threads each, single elements.
     pub threads WideLoads {
@@ -96,10 +51,10 @@ pub const SIZES: [(usize, usize); 6] = [(32, 32), (36, 72), (37, 70), (100, 33),
 pub fn transposes() -> [Transpose<'static>; 9] {
     let square = Transpose::new;
     [
-        square(TILES[0], Fours::THREAD_VALUES),
-        square(TILES[1], Fours::THREAD_VALUES),
-        square(TILES[2], Sixteens::THREAD_VALUES),
-        square(TILES[3], Sixteens::THREAD_VALUES),
+        square(TILES[0], Threads256::THREAD_VALUES),
+        square(TILES[1], Threads256::THREAD_VALUES),
+        square(TILES[2], Threads64::THREAD_VALUES),
+        square(TILES[3], Threads64::THREAD_VALUES),
         Transpose {
             tile: TILES[4],
             loads: WideLoads::THREAD_VALUES,
@@ -109,14 +64,14 @@ pub fn transposes() -> [Transpose<'static>; 9] {
         },
         Transpose {
             order: Raster::Grouped(3),
-            ..square(TILES[3], Sixteens::THREAD_VALUES)
+            ..square(TILES[3], Threads64::THREAD_VALUES)
         },
         Transpose {
             order: Raster::Snake,
-            ..square(TILES[2], Fours::THREAD_VALUES)
+            ..square(TILES[2], Threads256::THREAD_VALUES)
         },
-        square(TILES[3], Squares::THREAD_VALUES),
-        square(TILES[0], Squares::THREAD_VALUES),
+        square(TILES[3], Squares64::THREAD_VALUES),
+        square(TILES[0], Squares64::THREAD_VALUES),
     ]
 }
 
