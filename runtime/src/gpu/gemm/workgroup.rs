@@ -72,8 +72,7 @@ impl WorkgroupMatrices {
             ("k rounded up to whole steps", rounded),
         ]
         .map(|(what, value)| self.within(what, value, 0..=u32::MAX as usize));
-        let [m, n, k] = [m?, n?, k?].map(|x| x as u32);
-        rounded?;
+        let [m, n, k, _] = [m?, n?, k?, rounded?].map(|x| x as u32);
         let steps = k.div_ceil(bk);
         let unroll = (1..=(self.unroll as u32).min(steps.max(1)))
             .rev()
