@@ -6,10 +6,9 @@
 //! against a CPU GEMM at odd sizes and at a tile multiple. The designs the library did not
 //! adopt are the lab's, and so are their tests (`lab/tests/designs.rs`).
 
-use half::f16;
-use swizzle::gpu::{Accumulate, DirectOperands, GpuError, KLoop, TensorCores, Unsupported};
+use swizzle::gpu::{Accumulate, DirectOperands, GpuError, KLoop, Operands, TensorCores, Unsupported};
 use tensor_gemm::{
-    SHAPES, exact_on_the_interpreter, exact_on_the_interpreter_in_both_sums, stepped_gemm,
+    SHAPES, exact_on_the_interpreter, exact_on_the_interpreter_in_every_type, stepped_gemm,
     validate, within_rounding_on_the_evaluator,
 };
 
@@ -193,7 +192,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     let [bm, bn, bk] = library.tile;
     // Nine rows of tiles: a band of 8 and one cut short; two loop iterations of k.
     let whole = [9 * bm, bn, 2 * library.unroll * bk];
-    exact_on_the_interpreter_in_both_sums("library", &library, whole, [Stored::RowMajor; 2]);
+    exact_on_the_interpreter_in_every_type("library", &library, whole, [Stored::RowMajor; 2]);
     for order in [
         [Stored::RowMajor; 2],
         [Stored::Transposed, Stored::RowMajor],
@@ -201,7 +200,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         [Stored::Transposed; 2],
     ] {
         for shape in [[bm + 3, 2 * bn - 5, 3 * bk + 7], [1, 1, 1]] {
-            exact_on_the_interpreter_in_both_sums("library", &library, shape, order);
+            exact_on_the_interpreter_in_every_type("library", &library, shape, order);
         }
     }
     // The library's design summing in f16: 256 × 256 tiles, clamped at odd shapes.
@@ -209,7 +208,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         .workgroup
         .expect("workgroup-scope layouts");
     let [bm16, bn16, bk16] = f16_sums.tile;
-    exact_on_the_interpreter_in_both_sums(
+    exact_on_the_interpreter_in_every_type(
         "f16 sums",
         &f16_sums,
         [bm16 + 3, bn16 - 5, 3 * bk16 + 7],
@@ -219,12 +218,12 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     // first step and 2049 in the second read 2048 in f16 (2049 lies between 2048 and 2050,
     // which is even) and 2049 in f32.
     let shape @ [m, n, k] = [bm, bn, 2 * bk];
-    let ones = vec![f16::ONE; m * k];
-    let b: Vec<f16> = (0..k * n)
+    let ones = vec![1.0; m * k];
+    let b: Vec<f32> = (0..k * n)
         .map(|i| match i / n {
-            p if p < bk => f16::from_f32(64.0),
-            p if p == bk => f16::ONE,
-            _ => f16::ZERO,
+            p if p < bk => 64.0,
+            p if p == bk => 1.0,
+            _ => 0.0,
         })
         .collect();
     let rounded = stepped_gemm((&ones, &b), shape, bk, Accumulate::F16);
@@ -241,10 +240,28 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
             &library,
             shape,
             [Stored::RowMajor; 2],
-            sums,
+            (Operands::F16, sums),
             (&ones, &b),
         );
     }
+    // bf16 operands keep f32's exponents, which f16's overflow (65504) and flush (2⁻²⁴):
+    // A of 2¹⁰⁰ and B of 2⁻¹⁰⁰ and 3 · 2⁻¹⁰⁰ sum to k and 3k, exact in f32.
+    let huge = vec![2f32.powi(100); m * k];
+    let tiny: Vec<f32> = (0..k * n)
+        .map(|i| 2f32.powi(-100) * [1.0, 3.0][i % 2])
+        .collect();
+    exact_on_the_interpreter(
+        "library",
+        &library,
+        shape,
+        [Stored::RowMajor; 2],
+        (Operands::Bf16, Accumulate::F32),
+        (&huge, &tiny),
+    );
+    assert_eq!(
+        stepped_gemm((&huge, &tiny), shape, bk, Accumulate::F32)[..2],
+        [k as f32, 3.0 * k as f32]
+    );
     for bad in [
         WorkgroupMatrices {
             tile: [128, 0, 32],
@@ -260,7 +277,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         },
     ] {
         assert!(
-            bad.spirv(whole, [Stored::RowMajor; 2], Accumulate::F32)
+            bad.spirv(whole, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
                 .is_err(),
             "{bad:?}"
         );
@@ -272,7 +289,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         ([64, 64, past + 1], "k"),
         ([64, 64, past], "k rounded up to whole steps"),
     ] {
-        match library.spirv(shape, [Stored::RowMajor; 2], Accumulate::F32) {
+        match library.spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32) {
             Err(GpuError::Unsupported {
                 why: Unsupported::Range { what: named, .. },
                 ..
@@ -284,7 +301,7 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     // tensors, and an opcode outside the subset (OpKill for OpReturn) is named.
     let shape @ [m, n, k] = library.tile;
     let mut words = library
-        .spirv(shape, [Stored::RowMajor; 2], Accumulate::F32)
+        .spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
         .expect("SPIR-V");
     let module = spirv_eval::Module::parse(&words).expect("parses");
     let mut buffers = vec![vec![0; 2 * m * k], vec![0; 2 * k * n], vec![0; 4 * m * n]];
@@ -301,4 +318,24 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
         .err()
         .expect("OpKill refused");
     assert!(kill.contains("opcode 252"), "{kill}");
+    // And so does a bf16 matrix without its capability (BFloat16DotProductKHR, which the
+    // kernel does not need, in place of BFloat16CooperativeMatrixKHR).
+    let mut words = library
+        .spirv(shape, [Stored::RowMajor; 2], Operands::Bf16, Accumulate::F32)
+        .expect("SPIR-V");
+    let capability = words
+        .windows(2)
+        .position(|w| w == [(2 << 16) | 17, 5118])
+        .expect("OpCapability BFloat16CooperativeMatrixKHR");
+    words[capability + 1] = 5117;
+    let missing = spirv_eval::Module::parse(&words)
+        .err()
+        .expect("a bf16 matrix without its capability refused");
+    assert!(missing.contains("BFloat16CooperativeMatrixKHR"), "{missing}");
+    // f32 operands are the scalar kernel's.
+    assert!(
+        library
+            .spirv(shape, [Stored::RowMajor; 2], Operands::F32, Accumulate::F32)
+            .is_err()
+    );
 }

@@ -334,7 +334,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             false,
             Box::new(move |[m, n, k]: [usize; 3]| {
                 let words = design
-                    .spirv([m, n, k], [Stored::RowMajor; 2], Accumulate::F32)
+                    .spirv([m, n, k], [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
                     .expect("the design's words");
                 (
                     Code::Coopmat2(words),
@@ -489,7 +489,7 @@ fn driver_statistics() {
     println!("|---|---|");
     for (label, design, orders, sums) in kernels {
         let statistics = design
-            .spirv([4096; 3], orders, sums)
+            .spirv([4096; 3], orders, Operands::F16, sums)
             .map_err(|error| error.to_string())
             .and_then(|words| driver.spirv(&words, c"main"));
         driver.print(label, statistics);

@@ -5,10 +5,10 @@
 //! hand-written designs (`tc_stream`, `tc_split`) run exactly on the evaluator; and the
 //! workgroup-scope designs (`tc_cm2`) on the SPIR-V interpreter.
 
-use swizzle::gpu::{Accumulate, TensorCores};
+use swizzle::gpu::{Accumulate, Operands, TensorCores};
 use swizzle_lab::{tc_cm2, tc_split, tc_step1, tc_stream, tc_wide};
 use tensor_gemm::{
-    SHAPES, exact_on_the_interpreter_in_both_sums, le_bytes, small_integers, validate,
+    SHAPES, exact_on_the_interpreter_in_every_type, le_bytes, small_integers, validate,
     within_rounding_on_the_evaluator,
 };
 
@@ -180,11 +180,11 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
         let shape = [3 * bm, 2 * bn, 2 * design.unroll * bk];
         match RUN.contains(&label.split(':').next().unwrap_or_default()) {
             true => {
-                exact_on_the_interpreter_in_both_sums(label, &design, shape, [Stored::RowMajor; 2])
+                exact_on_the_interpreter_in_every_type(label, &design, shape, [Stored::RowMajor; 2])
             }
             false => {
                 let words = design
-                    .spirv(shape, [Stored::RowMajor; 2], Accumulate::F32)
+                    .spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
                     .unwrap_or_else(|e| panic!("{label}: {e}"));
                 spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
             }

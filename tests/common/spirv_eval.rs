@@ -12,8 +12,8 @@
 //! shifts, comparisons, `OpLogicalAnd` and `OpSelect`, structured branches and loops; tensor
 //! layouts (dimensions, strides, slices; clamp modes Undefined and Constant), tensor views
 //! without dimensions or clipping (a permutation), tensor loads and stores without decode
-//! functions, multiply-adds of f16 or f32 matrices and conversions between them
-//! (`OpFConvert`, rounding to the result's type). Anything else is an error that names
+//! functions, multiply-adds of f16, bf16 (`SPV_KHR_bfloat16`) or f32 matrices and
+//! conversions between them (`OpFConvert`, rounding to the result's type). Anything else is an error that names
 //! the opcode (or operand) it does not know.
 //!
 //! A workgroup-scope matrix belongs to the whole workgroup, and every operand of the
@@ -28,7 +28,9 @@
 //!
 //! What it checks as it goes, beyond running: the header (magic, an id bound above every
 //! id); the Vulkan memory model (capability and `OpMemoryModel`) that
-//! `SPV_KHR_cooperative_matrix` requires in shaders; each instruction in its section of the
+//! `SPV_KHR_cooperative_matrix` requires in shaders; the capabilities 16-bit types need
+//! (Float16 for f16; BFloat16TypeKHR for bf16, and BFloat16CooperativeMatrixKHR for
+//! matrices of it); each instruction in its section of the
 //! module's fixed order; every id defined once, and used only after its definition (forward
 //! references only where SPIR-V allows them: entry points, execution modes, decorations and
 //! branch targets); function-scope variables only at the start of the first block; every
@@ -45,7 +47,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use half::f16;
+use half::{bf16, f16};
 
 /// How one operand of an instruction is read.
 #[derive(Clone, Copy, PartialEq)]
@@ -267,6 +269,50 @@ struct Instruction {
     operands: Vec<u32>,
 }
 
+/// A float type's encoding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Format {
+    F16,
+    Bf16,
+    F32,
+}
+
+impl Format {
+    fn bytes(self) -> usize {
+        match self {
+            Format::F16 | Format::Bf16 => 2,
+            Format::F32 => 4,
+        }
+    }
+
+    /// `value` rounded to this format (held as f32, which every one of them fits).
+    fn round(self, value: f64) -> f32 {
+        match self {
+            Format::F16 => f16::from_f64(value).to_f32(),
+            Format::Bf16 => bf16::from_f64(value).to_f32(),
+            Format::F32 => value as f32,
+        }
+    }
+
+    /// The value of `bits`, of `bytes()` little-endian bytes.
+    fn decode(self, bytes: &[u8]) -> f32 {
+        match self {
+            Format::F16 => f16::from_le_bytes([bytes[0], bytes[1]]).to_f32(),
+            Format::Bf16 => bf16::from_le_bytes([bytes[0], bytes[1]]).to_f32(),
+            Format::F32 => f32::from_le_bytes(bytes.try_into().unwrap()),
+        }
+    }
+
+    /// `value`'s little-endian bytes in this format, rounded.
+    fn encode(self, value: f32, into: &mut [u8]) {
+        match self {
+            Format::F16 => into.copy_from_slice(&f16::from_f32(value).to_le_bytes()),
+            Format::Bf16 => into.copy_from_slice(&bf16::from_f32(value).to_le_bytes()),
+            Format::F32 => into.copy_from_slice(&value.to_le_bytes()),
+        }
+    }
+}
+
 /// The types of the subset.
 #[derive(Clone, Debug, PartialEq)]
 enum Type {
@@ -276,9 +322,7 @@ enum Type {
         width: u32,
         signed: bool,
     },
-    Float {
-        width: u32,
-    },
+    Float(Format),
     Vector {
         component: u32,
         count: u32,
@@ -684,11 +728,48 @@ impl Module {
                  the Logical Vulkan memory model ({memory_model:?})"
             ));
         }
+        module.check_capabilities(&capabilities)?;
         if module.entry.1 == 0 {
             return Err("no entry point".into());
         }
         module.variables(&variables, &decorations)?;
         Ok(module)
+    }
+
+    /// That the 16-bit types declared have their capabilities (spirv-val's checks):
+    /// Float16 for f16, BFloat16TypeKHR for bf16 and BFloat16CooperativeMatrixKHR for
+    /// matrices of bf16.
+    fn check_capabilities(&self, capabilities: &HashSet<u32>) -> Result<(), String> {
+        for (&id, ty) in &self.types {
+            let needed: &[(u32, &str)] = match ty {
+                Type::Float(Format::F16) => &[(9, "Float16")],
+                Type::Float(Format::Bf16) => &[(5116, "BFloat16TypeKHR")],
+                &Type::Matrix { component, .. } if self.format(component)? == Format::Bf16 => {
+                    &[(5118, "BFloat16CooperativeMatrixKHR")]
+                }
+                _ => &[],
+            };
+            if let Some((_, name)) = needed.iter().find(|(c, _)| !capabilities.contains(c)) {
+                return Err(format!("%{id} = {ty:?} without the {name} capability"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The format of float type `id`.
+    fn format(&self, id: u32) -> Result<Format, String> {
+        match self.ty(id)? {
+            &Type::Float(format) => Ok(format),
+            other => Err(format!("%{id} = {other:?} is no float type")),
+        }
+    }
+
+    /// The format of the components of matrix type `id`.
+    fn matrix_format(&self, id: u32) -> Result<Format, String> {
+        match self.ty(id)? {
+            &Type::Matrix { component, .. } => self.format(component),
+            other => Err(format!("%{id} = {other:?} is no matrix type")),
+        }
     }
 
     fn ty(&self, id: u32) -> Result<&Type, String> {
@@ -712,7 +793,13 @@ impl Module {
                 width: o[0],
                 signed: o[1] != 0,
             },
-            22 if o.len() == 1 => Type::Float { width: o[0] },
+            22 => match o[..] {
+                [16] => Type::Float(Format::F16),
+                [32] => Type::Float(Format::F32),
+                // `SPV_KHR_bfloat16`'s encoding.
+                [16, 0] => Type::Float(Format::Bf16),
+                _ => return Err(format!("OpTypeFloat {o:?} unsupported")),
+            },
             23 => Type::Vector {
                 component: o[0],
                 count: o[1],
@@ -726,9 +813,9 @@ impl Module {
             33 => Type::Function,
             4456 => {
                 let [component, scope, rows, cols, usage] = [0, 1, 2, 3, 4].map(|k| o[k]);
-                if !matches!(self.ty(component)?, Type::Float { width: 16 | 32 }) {
+                if !matches!(self.ty(component)?, Type::Float(_)) {
                     return Err(format!(
-                        "matrix %{}: component %{component} not f16 or f32",
+                        "matrix %{}: component %{component} not f16, bf16 or f32",
                         i.id
                     ));
                 }
@@ -773,10 +860,9 @@ impl Module {
         match (i.opcode, ty, &i.operands[..]) {
             (42, Type::Bool, &[]) => Ok(Value::Bool(false)),
             (43, Type::Int { width: 32, .. }, &[v]) => Ok(Value::U32(v)),
-            (43, Type::Float { width: 16 }, &[v]) if v >> 16 == 0 => {
-                Ok(Value::Float(f16::from_bits(v as u16).to_f32()))
+            (43, &Type::Float(format), &[v]) if format == Format::F32 || v >> 16 == 0 => {
+                Ok(Value::Float(format.decode(&v.to_le_bytes()[..format.bytes()])))
             }
-            (43, Type::Float { width: 32 }, &[v]) => Ok(Value::Float(f32::from_bits(v))),
             (
                 44,
                 &Type::Matrix {
@@ -1242,14 +1328,14 @@ impl Module {
                     };
                     let (binding, addresses) =
                         Self::addresses(&get(o[0])?, &*layout(o[2])?, view(o)?, rows, cols)?;
-                    let half = self.ty(component)? == &Type::Float { width: 16 };
+                    let format = self.format(component)?;
                     let bytes = buffers
                         .get(binding as usize)
                         .ok_or(format!("no buffer at binding {binding}"))?;
                     // Past the tensor (clamp mode Constant): the clamp value, zero.
                     let data = addresses
                         .iter()
-                        .map(|&a| a.map_or(Some(0.0), |a| read(bytes, a, half)).ok_or(a))
+                        .map(|&a| a.map_or(Some(0.0), |a| read(bytes, a, format)).ok_or(a))
                         .collect::<Result<Vec<f32>, Option<u64>>>()
                         .map_err(|a| {
                             format!("%{}: element {a:?} outside binding {binding}", i.id)
@@ -1274,14 +1360,14 @@ impl Module {
                     {
                         return Err(format!("a store to binding {binding}, NonWritable"));
                     }
-                    let half = self.ty(component)? == &Type::Float { width: 16 };
+                    let format = self.format(component)?;
                     let bytes = buffers
                         .get_mut(binding as usize)
                         .ok_or(format!("no buffer at binding {binding}"))?;
                     // Past the tensor (clamp mode Constant): dropped.
                     for (&a, &v) in addresses.iter().zip(&m.data) {
                         if let Some(a) = a {
-                            write(bytes, a, half, v)
+                            write(bytes, a, format, v)
                                 .ok_or(format!("element {a} outside binding {binding}"))?;
                         }
                     }
@@ -1291,19 +1377,11 @@ impl Module {
                     let Value::Matrix(m) = get(o[0])? else {
                         return Err(format!("%{} is no matrix", o[0]));
                     };
-                    let half = matches!(
-                        self.ty(i.ty)?,
-                        &Type::Matrix { component, .. }
-                            if self.ty(component)? == &Type::Float { width: 16 }
-                    );
-                    let round = |v: f32| match half {
-                        true => f16::from_f32(v).to_f32(),
-                        false => v,
-                    };
+                    let format = self.matrix_format(i.ty)?;
                     Some(Value::Matrix(Rc::new(Matrix {
                         rows: m.rows,
                         cols: m.cols,
-                        data: m.data.iter().map(|&v| round(v)).collect(),
+                        data: m.data.iter().map(|&v| format.round(v.into())).collect(),
                     })))
                 }
                 4459 => {
@@ -1312,12 +1390,8 @@ impl Module {
                         other => Err(format!("%{id} = {other:?} is no matrix")),
                     };
                     let (a, b, c) = (matrix(o[0])?, matrix(o[1])?, matrix(o[2])?);
-                    let f16_result = matches!(
-                        self.ty(i.ty)?,
-                        &Type::Matrix { component, .. }
-                            if self.ty(component)? == &Type::Float { width: 16 }
-                    );
-                    Some(Value::Matrix(Rc::new(multiply_add(&a, &b, &c, f16_result))))
+                    let format = self.matrix_format(i.ty)?;
+                    Some(Value::Matrix(Rc::new(multiply_add(&a, &b, &c, format))))
                 }
                 opcode => unreachable!("opcode {opcode} accepted by the parser"),
             };
@@ -1403,32 +1477,24 @@ impl Module {
     }
 }
 
-/// Element `at` of `bytes`, f16 or f32; `None` outside.
-fn read(bytes: &[u8], at: u64, f16_: bool) -> Option<f32> {
-    let size = if f16_ { 2 } else { 4 };
+/// Element `at` of `bytes`, in `format`; `None` outside.
+fn read(bytes: &[u8], at: u64, format: Format) -> Option<f32> {
+    let size = format.bytes();
     let start = usize::try_from(at).ok()?.checked_mul(size)?;
-    let word = bytes.get(start..start + size)?;
-    Some(match f16_ {
-        true => f16::from_le_bytes([word[0], word[1]]).to_f32(),
-        false => f32::from_le_bytes(word.try_into().unwrap()),
-    })
+    Some(format.decode(bytes.get(start..start + size)?))
 }
 
-/// Writes `value` to element `at` of `bytes`, f16 or f32; `None` outside.
-fn write(bytes: &mut [u8], at: u64, f16_: bool, value: f32) -> Option<()> {
-    let size = if f16_ { 2 } else { 4 };
+/// Writes `value` to element `at` of `bytes`, in `format`; `None` outside.
+fn write(bytes: &mut [u8], at: u64, format: Format, value: f32) -> Option<()> {
+    let size = format.bytes();
     let start = usize::try_from(at).ok()?.checked_mul(size)?;
-    let word = bytes.get_mut(start..start + size)?;
-    match f16_ {
-        true => word.copy_from_slice(&f16::from_f32(value).to_le_bytes()),
-        false => word.copy_from_slice(&value.to_le_bytes()),
-    }
+    format.encode(value, bytes.get_mut(start..start + size)?);
     Some(())
 }
 
-/// `A × B + C`: each element's products summed exactly (f64: exact for f16 operands of
-/// moderate exponents) onto C's, rounded once to f32, or f16 where `f16_result`.
-fn multiply_add(a: &Matrix, b: &Matrix, c: &Matrix, f16_result: bool) -> Matrix {
+/// `A × B + C`: each element's products summed exactly (f64: exact for f16 and bf16
+/// operands of moderate exponents) onto C's, rounded once to the result's `format`.
+fn multiply_add(a: &Matrix, b: &Matrix, c: &Matrix, format: Format) -> Matrix {
     let (rows, k, cols) = (a.rows, a.cols, b.cols);
     let mut data = Vec::with_capacity(rows * cols);
     let mut sums = vec![0f64; cols];
@@ -1447,10 +1513,7 @@ fn multiply_add(a: &Matrix, b: &Matrix, c: &Matrix, f16_result: bool) -> Matrix 
                 j += 1;
             }
         }
-        data.extend(sums.iter().map(|&s| match f16_result {
-            true => f16::from_f64(s).to_f32(),
-            false => s as f32,
-        }));
+        data.extend(sums.iter().map(|&s| format.round(s)));
     }
     Matrix { rows, cols, data }
 }

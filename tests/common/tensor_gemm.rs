@@ -7,8 +7,8 @@
 //! `crate::spirv_eval` and `crate::stored`.
 
 use crate::{spirv_eval, stored};
-use half::f16;
-use swizzle::gpu::{Accumulate, DirectOperands, KLoop, Stored, TensorCores, WorkgroupMatrices};
+use half::{bf16, f16};
+use swizzle::gpu::{Accumulate, DirectOperands, KLoop, Operands, Stored, TensorCores, WorkgroupMatrices};
 
 /// Parses `wgsl` and validates it with the capabilities of the tensor-core kernels (f16,
 /// cooperative matrices).
@@ -164,16 +164,32 @@ pub fn le_bytes(values: &[f16]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
+/// Values as a buffer of `operands`' little-endian bytes (f16 or bf16), each rounded to it.
+pub fn operand_bytes(values: &[f32], operands: Operands) -> Vec<u8> {
+    match operands {
+        Operands::F16 => le_bytes(&values.iter().map(|&v| f16::from_f32(v)).collect::<Vec<_>>()),
+        Operands::Bf16 => values.iter().flat_map(|&v| bf16::from_f32(v).to_le_bytes()).collect(),
+        Operands::F32 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    }
+}
+
+/// The element types the kernel on workgroup-scope matrices runs: f16 operands summed in
+/// f32 and in f16, bf16 operands in f32.
+pub const WORKGROUP_ELEMENTS: [(Operands, Accumulate); 3] = [
+    (Operands::F16, Accumulate::F32),
+    (Operands::F16, Accumulate::F16),
+    (Operands::Bf16, Accumulate::F32),
+];
+
 /// The CPU GEMM of A and B (`m × k`, `k × n`, row-major): each step's `bk` products summed
 /// exactly (small integers), added to C and rounded to the sums' type, as the kernel's
 /// multiply-adds do. Index loops: the tests build unoptimised.
 pub fn stepped_gemm(
-    (a, b): (&[f16], &[f16]),
+    (fa, fb): (&[f32], &[f32]),
     [m, n, k]: [usize; 3],
     bk: usize,
     sums: Accumulate,
 ) -> Vec<f32> {
-    let [fa, fb] = [a, b].map(|x| x.iter().map(|v| v.to_f32()).collect::<Vec<_>>());
     let mut c = vec![0f32; m * n];
     let mut step = vec![0f32; n];
     for i in 0..m {
@@ -198,18 +214,19 @@ pub fn stepped_gemm(
     c
 }
 
-/// `design`'s SPIR-V for `[m, n, k]`, A and B stored as `orders` say, summing in `sums`'
-/// type, run on the SPIR-V interpreter: C equals [`stepped_gemm`]'s, every element written.
+/// `design`'s SPIR-V for `[m, n, k]`, A and B of `operands` (`a` and `b`, which that type
+/// holds exactly) stored as `orders` say, summing in `sums`' type, run on the SPIR-V
+/// interpreter: C equals [`stepped_gemm`]'s, every element written.
 pub fn exact_on_the_interpreter(
     label: &str,
     design: &WorkgroupMatrices,
     [m, n, k]: [usize; 3],
     orders: [Stored; 2],
-    sums: Accumulate,
-    (a, b): (&[f16], &[f16]),
+    (operands, sums): (Operands, Accumulate),
+    (a, b): (&[f32], &[f32]),
 ) {
     let words = design
-        .spirv([m, n, k], orders, sums)
+        .spirv([m, n, k], orders, operands, sums)
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let module = spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
     assert_eq!(
@@ -219,8 +236,8 @@ pub fn exact_on_the_interpreter(
     );
     let expected = stepped_gemm((a, b), [m, n, k], design.tile[2], sums);
     let mut buffers = vec![
-        le_bytes(&stored::as_stored(a, [m, k], orders[0])),
-        le_bytes(&stored::as_stored(b, [k, n], orders[1])),
+        operand_bytes(&stored::as_stored(a, [m, k], orders[0]), operands),
+        operand_bytes(&stored::as_stored(b, [k, n], orders[1]), operands),
         f32::NAN.to_le_bytes().repeat(m * n),
     ];
     let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
@@ -232,23 +249,25 @@ pub fn exact_on_the_interpreter(
         // NaN, an element never written, equals nothing.
         assert!(
             got == sum,
-            "{label}, {m} × {n} × {k}, {orders:?}, {sums:?} sums: C[{}][{}] = {got}, \
-                 the CPU says {sum}",
+            "{label}, {m} × {n} × {k}, {orders:?}, {operands:?} operands, {sums:?} sums: \
+             C[{}][{}] = {got}, the CPU says {sum}",
             at / n,
             at % n
         );
     }
 }
 
-/// [`exact_on_the_interpreter`] with A and B small integers, summing in f32 and in f16.
-pub fn exact_on_the_interpreter_in_both_sums(
+/// [`exact_on_the_interpreter`] with A and B small integers, in each of
+/// [`WORKGROUP_ELEMENTS`].
+pub fn exact_on_the_interpreter_in_every_type(
     label: &str,
     design: &WorkgroupMatrices,
     [m, n, k]: [usize; 3],
     orders: [Stored; 2],
 ) {
-    let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
-    for sums in [Accumulate::F32, Accumulate::F16] {
-        exact_on_the_interpreter(label, design, [m, n, k], orders, sums, (&a, &b));
+    let to_f32 = |values: Vec<f16>| values.iter().map(|v| v.to_f32()).collect::<Vec<_>>();
+    let (a, b) = (to_f32(small_integers(m * k, 1)), to_f32(small_integers(k * n, 5)));
+    for elements in WORKGROUP_ELEMENTS {
+        exact_on_the_interpreter(label, design, [m, n, k], orders, elements, (&a, &b));
     }
 }

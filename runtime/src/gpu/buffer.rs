@@ -25,7 +25,7 @@ macro_rules! words {
 words!(8: u8, i8);
 words!(16: u16, i16);
 #[cfg(feature = "gpu")]
-words!(16: half::f16);
+words!(16: half::f16, half::bf16);
 words!(32: u32, i32, f32);
 words!(64: u64, i64, f64);
 

@@ -1,5 +1,6 @@
 //! Why a GPU operation failed: one typed error for the whole backend.
 
+use super::cooperative::Operands;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -32,6 +33,12 @@ pub enum GpuError {
     },
     /// Elements of one width given where a kernel or copy needs another, in bits.
     Element { expected: usize, actual: usize },
+    /// GEMM operands of one type given to a kernel built for another of the same width
+    /// (f16 buffers to a bf16 kernel).
+    Operands {
+        expected: Operands,
+        actual: Operands,
+    },
     /// Two layouts (or a layout and an image) of different shapes.
     Shape { from: Vec<usize>, to: Vec<usize> },
     /// A layout that no GPU kernel here can use, and why.
@@ -81,6 +88,13 @@ impl fmt::Display for GpuError {
                 "{actual}-bit elements where {expected}-bit ones are needed: give a kernel \
                  buffers of its element type, and build it from layouts `with_element` of \
                  one type"
+            ),
+            Self::Operands { expected, actual } => write!(
+                f,
+                "{} operands where the kernel was built for {}: give it buffers of the type its \
+                 `Gemm::operands` names",
+                actual.name(),
+                expected.name()
             ),
             Self::Shape { from, to } => write!(
                 f,

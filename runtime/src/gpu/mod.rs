@@ -90,11 +90,11 @@ mod vulkan {
 
 // The kernels' text: WGSL and SPIR-V, with what they are built from.
 pub use buffer::Word;
-pub use cooperative::{Accumulate, Granularity};
+pub use cooperative::{Accumulate, Granularity, Operands};
 pub use copy::BoundsChecks;
 pub use error::{GpuError, Unsupported};
 pub use gemm::{DirectOperands, KLoop, TensorCores, WorkgroupMatrices};
-pub use gemm::{Gemm, Operands, ShareCost, Stored};
+pub use gemm::{Gemm, ShareCost, Stored};
 pub use layout::GpuLayout;
 pub use shader::assemble;
 pub use transpose::Transpose;
@@ -103,6 +103,9 @@ pub use transpose::Transpose;
 /// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
 #[cfg(feature = "gpu")]
 pub use half::f16;
+/// bfloat16, for bf16 GEMM operands ([`Operands::Bf16`]).
+#[cfg(feature = "gpu")]
+pub use half::bf16;
 /// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
 /// [`Gpu::queue`]) in the same version.
 #[cfg(feature = "gpu")]

@@ -4,10 +4,13 @@
 //! adapters whose driver lists it (NVIDIA's). The f16 GEMM's fastest kernel runs on it
 //! ([`WorkgroupMatrices`](super::WorkgroupMatrices)).
 //!
-//! ash 0.38 (wgpu-hal's) predates the extension, so its two structures are declared here as
+//! Where the driver also lists `VK_KHR_shader_bfloat16` with bf16 cooperative matrices, the
+//! device is opened with it too, and bf16 operands run on the same kernel.
+//!
+//! ash 0.38 (wgpu-hal's) predates both extensions, so their structures are declared here as
 //! the Vulkan headers give them.
 
-use super::cooperative::{Accumulate, Granularity};
+use super::cooperative::{Accumulate, Granularity, Operands};
 use ash::vk;
 use std::ffi::c_void;
 use wgpu::hal;
@@ -45,9 +48,36 @@ struct FlexibleDimensions {
     workgroup_invocations: u32,
 }
 
+/// `VkPhysicalDeviceShaderBfloat16FeaturesKHR`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct Bfloat16Features {
+    s_type: vk::StructureType,
+    p_next: *mut c_void,
+    shader_bfloat16_type: vk::Bool32,
+    shader_bfloat16_dot_product: vk::Bool32,
+    shader_bfloat16_cooperative_matrix: vk::Bool32,
+}
+
 const EXTENSION: &std::ffi::CStr = c"VK_NV_cooperative_matrix2";
 const FEATURES: vk::StructureType = vk::StructureType::from_raw(1_000_593_000);
 const FLEXIBLE_DIMENSIONS: vk::StructureType = vk::StructureType::from_raw(1_000_593_001);
+const BFLOAT16_EXTENSION: &std::ffi::CStr = c"VK_KHR_shader_bfloat16";
+const BFLOAT16_FEATURES: vk::StructureType = vk::StructureType::from_raw(1_000_141_000);
+const BFLOAT16: vk::ComponentTypeKHR = vk::ComponentTypeKHR::from_raw(1_000_141_000);
+
+impl Bfloat16Features {
+    /// The two features the kernel uses (bf16 values, and cooperative matrices of them).
+    fn new(enabled: vk::Bool32) -> Bfloat16Features {
+        Bfloat16Features {
+            s_type: BFLOAT16_FEATURES,
+            p_next: std::ptr::null_mut(),
+            shader_bfloat16_type: enabled,
+            shader_bfloat16_dot_product: vk::FALSE,
+            shader_bfloat16_cooperative_matrix: enabled,
+        }
+    }
+}
 
 impl Features {
     fn new(enabled: vk::Bool32) -> Features {
@@ -65,8 +95,8 @@ impl Features {
     }
 }
 
-/// A device opened with the extension, and the f16 × f16 workgroup-scope shapes its
-/// driver lists; or why not (the adapter is not Vulkan, the driver lacks the extension or a
+/// A device opened with the extension (and bf16's, where the driver has it), and the
+/// workgroup-scope shapes its driver lists for f16 and bf16 operands; or why not (the adapter is not Vulkan, the driver lacks the extension or a
 /// feature, the device did not open): the caller then opens a plain one.
 pub(super) fn open(
     adapter: &wgpu::Adapter,
@@ -83,19 +113,33 @@ pub(super) fn open(
         {
             return Err("the driver lists no VK_NV_cooperative_matrix2".to_owned());
         }
-        let shapes = granularities(&hal_adapter)?;
-        if !shapes.iter().any(|g| g.accumulate == Accumulate::F32) {
+        let bf16 = has_bf16_matrices(&hal_adapter);
+        let shapes: Vec<Granularity> = granularities(&hal_adapter)?
+            .into_iter()
+            .filter(|g| bf16 || g.operands != Operands::Bf16)
+            .collect();
+        if !shapes
+            .iter()
+            .any(|g| (g.operands, g.accumulate) == (Operands::F16, Accumulate::F32))
+        {
             return Err("the driver lists no f16 × f16 → f32 workgroup-scope matrices".to_owned());
         }
         let mut enable = Features::new(vk::TRUE);
+        let mut enable_bf16 = Bfloat16Features::new(vk::TRUE);
         let callback = Box::new(|args: hal::vulkan::CreateDeviceCallbackArgs| {
             args.extensions.push(EXTENSION);
             enable.p_next = args.create_info.p_next.cast_mut();
+            if bf16 {
+                args.extensions.push(BFLOAT16_EXTENSION);
+                enable_bf16.p_next = enable.p_next;
+                enable.p_next = (&raw mut enable_bf16).cast();
+            }
             args.create_info.p_next = (&raw const enable).cast();
         });
-        // SAFETY: the callback adds one extension the driver lists and, at the head of the
-        // creation's chain, one feature structure (of the layout the Vulkan headers give,
-        // borrowed for the whole call) enabling three features `granularities` found
+        // SAFETY: the callback adds extensions the driver lists (bf16's only where
+        // `has_bf16_matrices` found it) and, at the head of the creation's chain, their
+        // feature structures (of the layouts the Vulkan headers give, borrowed for the
+        // whole call), enabling features `granularities` and `has_bf16_matrices` found
         // supported; it removes and disables nothing.
         let device = unsafe {
             hal_adapter.open_with_callback(
@@ -115,8 +159,34 @@ pub(super) fn open(
     Ok((device, queue, shapes))
 }
 
-/// The driver's workgroup-scope matrix shapes for f16 × f16 operands summed in f32 or f16,
-/// where it supports the three features the kernel needs; an error where it does not.
+/// Whether the driver lists `VK_KHR_shader_bfloat16` with bf16 values and bf16 cooperative
+/// matrices: then its bf16 workgroup-scope shapes are usable.
+fn has_bf16_matrices(adapter: &hal::vulkan::Adapter) -> bool {
+    if !adapter
+        .physical_device_capabilities()
+        .supports_extension(BFLOAT16_EXTENSION)
+    {
+        return false;
+    }
+    let shared = adapter.shared_instance();
+    let mut supported = Bfloat16Features::new(vk::FALSE);
+    let mut features = vk::PhysicalDeviceFeatures2 {
+        p_next: (&raw mut supported).cast(),
+        ..Default::default()
+    };
+    // SAFETY: a features query with one extension structure, both alive for the call.
+    unsafe {
+        shared
+            .raw_instance()
+            .get_physical_device_features2(adapter.raw_physical_device(), &mut features)
+    };
+    supported.shader_bfloat16_type == vk::TRUE
+        && supported.shader_bfloat16_cooperative_matrix == vk::TRUE
+}
+
+/// The driver's workgroup-scope matrix shapes for f16 × f16 and bf16 × bf16 operands
+/// summed in f32 (or f16 × f16 in f16), where it supports the three features the kernel
+/// needs; an error where it does not.
 fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, String> {
     let shared = adapter.shared_instance();
     let (entry, instance) = (shared.entry(), shared.raw_instance());
@@ -184,25 +254,31 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
         ));
     }
     listed.truncate(count as usize);
-    let sums = |p: &FlexibleDimensions| match (p.c_type, p.result_type) {
-        (vk::ComponentTypeKHR::FLOAT32, vk::ComponentTypeKHR::FLOAT32) => Some(Accumulate::F32),
-        (vk::ComponentTypeKHR::FLOAT16, vk::ComponentTypeKHR::FLOAT16) => Some(Accumulate::F16),
+    use vk::ComponentTypeKHR as Component;
+    let elements = |p: &FlexibleDimensions| match (p.a_type, p.b_type, p.c_type, p.result_type) {
+        (Component::FLOAT16, Component::FLOAT16, Component::FLOAT32, Component::FLOAT32) => {
+            Some((Operands::F16, Accumulate::F32))
+        }
+        (Component::FLOAT16, Component::FLOAT16, Component::FLOAT16, Component::FLOAT16) => {
+            Some((Operands::F16, Accumulate::F16))
+        }
+        (BFLOAT16, BFLOAT16, Component::FLOAT32, Component::FLOAT32) => {
+            Some((Operands::Bf16, Accumulate::F32))
+        }
         _ => None,
     };
     Ok(listed
         .iter()
-        .filter(|p| {
-            p.scope == vk::ScopeKHR::WORKGROUP
-                && [p.a_type, p.b_type] == [vk::ComponentTypeKHR::FLOAT16; 2]
-                && p.saturating_accumulation == vk::FALSE
-        })
+        .filter(|p| p.scope == vk::ScopeKHR::WORKGROUP && p.saturating_accumulation == vk::FALSE)
         .filter_map(|p| {
+            let (operands, accumulate) = elements(p)?;
             Some(Granularity {
                 m: p.m_granularity as usize,
                 n: p.n_granularity as usize,
                 k: p.k_granularity as usize,
                 invocations: p.workgroup_invocations as usize,
-                accumulate: sums(p)?,
+                operands,
+                accumulate,
             })
         })
         .collect())

@@ -82,6 +82,12 @@ pub mod value {
     pub const COOPERATIVE_MATRIX_TENSOR_ADDRESSING: u32 = 5433;
     pub const TENSOR_ADDRESSING: u32 = 5439;
     pub const COOPERATIVE_MATRIX: u32 = 6022;
+    /// bf16 scalars, and cooperative matrices of them (`SPV_KHR_bfloat16`).
+    pub const BFLOAT16_TYPE: u32 = 5116;
+    pub const BFLOAT16_COOPERATIVE_MATRIX: u32 = 5118;
+    /// `OpTypeFloat`'s encoding of bf16 (16 bits: f32's sign and exponent, 7 of its
+    /// fraction's bits).
+    pub const BFLOAT16_ENCODING: u32 = 0;
     /// Storage classes.
     pub const INPUT: u32 = 1;
     pub const FUNCTION: u32 = 7;

@@ -2,6 +2,7 @@
 //! operands are stored, and the thread coordinates of a fragment's layout. Its own module
 //! so that the scalar, tensor-core and workgroup-scope kernels import it, not each other.
 
+pub use crate::gpu::cooperative::Operands;
 use swizzle_core::emit::wgsl::expr::{name, u};
 use swizzle_core::emit::wgsl::module::Block;
 use swizzle_core::plans::threads::ThreadValues;
@@ -28,47 +29,32 @@ pub enum GemmPath {
     Scalar { why: String },
 }
 
-/// The element type A and B are stored in; C and every sum are f32.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Operands {
-    #[default]
-    F32,
-    /// IEEE half precision (`half::f16`, re-exported as `swizzle::gpu::f16`), converted to
-    /// f32 as the tiles are loaded: half the operands' memory traffic. Needs the adapter's
-    /// `SHADER_F16` ([`Gpu::has_f16`](crate::gpu::Gpu::has_f16)).
-    F16,
+/// A type GEMM operands may be stored as: `f32`, `half::f16` or `half::bf16`.
+#[cfg(feature = "gpu")]
+pub trait GemmElement: Word + sealed::Sealed {
+    /// The operands a buffer of this type holds: a kernel takes buffers of its own.
+    const OPERANDS: Operands;
 }
 
-impl Operands {
-    pub(super) fn bits(self) -> usize {
-        match self {
-            Operands::F32 => 32,
-            Operands::F16 => 16,
-        }
-    }
-
-    /// The WGSL scalar type.
-    pub(super) fn wgsl(self) -> &'static str {
-        match self {
-            Operands::F32 => "f32",
-            Operands::F16 => "f16",
-        }
-    }
+/// Each GEMM element type and the operands it stores.
+macro_rules! gemm_elements {
+    ($($t:ty => $operands:ident),*) => {
+        $(
+            #[cfg(feature = "gpu")]
+            impl GemmElement for $t {
+                const OPERANDS: Operands = Operands::$operands;
+            }
+            #[cfg(feature = "gpu")]
+            impl sealed::Sealed for $t {}
+        )*
+    };
 }
 
-/// A type GEMM operands may be stored as: `f32` or `half::f16`.
-#[cfg(feature = "gpu")]
-pub trait GemmElement: Word + sealed::Sealed {}
-#[cfg(feature = "gpu")]
-impl GemmElement for f32 {}
-#[cfg(feature = "gpu")]
-impl GemmElement for half::f16 {}
+gemm_elements!(f32 => F32, half::f16 => F16, half::bf16 => Bf16);
 
 #[cfg(feature = "gpu")]
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for half::f16 {}
 }
 
 /// How an operand lies in memory.
@@ -99,8 +85,8 @@ pub struct GemmKernel {
     pub(super) pipeline: Pipeline,
     /// `[m, n, k]`.
     pub(super) shape: [usize; 3],
-    /// Bits of an element of A and B.
-    pub(super) operand_bits: usize,
+    /// What A and B hold.
+    pub(super) operands: Operands,
     /// Which kernel runs, and why.
     pub(super) path: GemmPath,
     /// The instructions of A's and B's tiled copies, with their conflicts and transactions.
@@ -286,7 +272,13 @@ impl GemmKernel {
         b: &Buffer<T>,
         c: &Buffer<f32>,
     ) -> Result<(), GpuError> {
-        check_element::<T>(self.operand_bits)?;
+        check_element::<T>(self.operands.bits())?;
+        if T::OPERANDS != self.operands {
+            return Err(GpuError::Operands {
+                expected: self.operands,
+                actual: T::OPERANDS,
+            });
+        }
         let [m, n, k] = self.shape;
         check_lengths([
             ("A", m * k, a.len()),

@@ -98,32 +98,42 @@ impl Gpu {
         }
         let why = match (operands, tensor_cores) {
             (Operands::F32, _) => "f32 operands".to_owned(),
-            (Operands::F16, None) => "no tensor-core layouts given".to_owned(),
-            (Operands::F16, Some(tc)) => {
+            (_, None) => "no tensor-core layouts given".to_owned(),
+            (_, Some(tc)) => {
                 // Malformed layouts are an error on every device, as a malformed tile is.
                 if let Some(wm) = &tc.workgroup {
                     wm.check()?;
                 }
+                let elements = (operands, tc.accumulate);
                 let workgroup = tc
                     .workgroup
-                    .map(|wm| (wm, workgroup::unavailable(self, &wm, tc.accumulate)));
+                    .map(|wm| (wm, workgroup::unavailable(self, &wm, elements)));
                 if let Some((wm, None)) = workgroup {
-                    return self.workgroup_gemm_kernel(
-                        [m, n, k],
-                        &wm,
-                        [a_order, b_order],
-                        tc.accumulate,
-                    );
+                    return self.workgroup_gemm_kernel([m, n, k], &wm, [a_order, b_order], elements);
                 }
-                match tensor::unavailable(self, [a_order, b_order], tc.accumulate) {
+                let per_subgroup = match operands {
+                    Operands::Bf16 => Some("the per-subgroup fragments hold f16 only".to_owned()),
+                    _ => tensor::unavailable(self, [a_order, b_order], tc.accumulate),
+                };
+                match per_subgroup {
                     None => return self.tensor_gemm_kernel([m, n, k], &tc, bounds_checks),
                     Some(why) => match workgroup {
                         Some((_, Some(not_workgroup))) => format!("{not_workgroup}; {why}"),
-                        _ => why,
+                        _ => format!("no workgroup-scope matrices given; {why}"),
                     },
                 }
             }
         };
+        if operands == Operands::Bf16 {
+            // WGSL has no bf16 type: the scalar kernel cannot load these operands.
+            return Err(GpuError::unsupported(
+                "Gemm",
+                format!(
+                    "bf16 operands run on workgroup-scope cooperative matrices only, which this \
+                     GEMM cannot use: {why}"
+                ),
+            ));
+        }
         let tile = check_tiles(gemm)?;
         let bytes = (a_tile.space().unwrap_or(0) + b_tile.space().unwrap_or(0)) as u64 * 4;
         self.check_workgroup(fragments.thread_count(), bytes, "the tiles'")?;
@@ -150,7 +160,7 @@ impl Gpu {
             code: Code::Wgsl(module),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
-            operand_bits: operands.bits(),
+            operands,
             path: GemmPath::Scalar { why },
             loads,
             fragment_conflicts: [
@@ -369,7 +379,9 @@ impl<'a> Scalar<'a> {
     fn module(&self) -> Result<String, GpuError> {
         let gemm = self.gemm;
         let [m, n, k] = self.shape;
-        let element = gemm.operands.wgsl();
+        let element = gemm.operands.wgsl().ok_or_else(|| {
+            unsupported(gemm.a_tile, format!("{} operands in WGSL", gemm.operands.name()))
+        })?;
         let layout = |tile: &Descriptor| {
             wgsl::layout(&tile.name, tile, false)
                 .map_err(|why| unsupported(tile, Unsupported::Wgsl(why)))
@@ -460,8 +472,8 @@ impl<'a> Scalar<'a> {
         format!(
             "GEMM{}{} through {} / {}, fragments {} (vec{} / vec{} loads{}{})",
             match gemm.operands {
-                Operands::F32 => "",
-                Operands::F16 => " f16",
+                Operands::F32 => String::new(),
+                operands => format!(" {}", operands.name()),
             },
             match (gemm.a_order, gemm.b_order) {
                 (Stored::RowMajor, Stored::RowMajor) => "",
@@ -533,7 +545,7 @@ impl Gpu {
             name,
             code: Code::Wgsl(wgsl),
             shape: [m, n, k],
-            operand_bits: 32,
+            operands: Operands::F32,
             path: GemmPath::Scalar {
                 why: "the naive GEMM".to_owned(),
             },

@@ -26,7 +26,7 @@
 
 use std::ops::Range;
 
-use super::kernel::{coordinates, thread_names};
+use super::kernel::{Operands, coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
 use crate::gpu::cooperative::Accumulate;
 use crate::gpu::transpose::{check_shape, check_threads, fitting, unsupported};
@@ -342,7 +342,7 @@ impl Gpu {
             code: Code::Wgsl(wgsl),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
-            operand_bits: 16,
+            operands: Operands::F16,
             loads: [
                 load_a.analysed.instructions(load_a.width),
                 load_b.analysed.instructions(load_b.width),

@@ -1,4 +1,4 @@
-//! The f16 GEMM on **workgroup-scope** cooperative matrices (`VK_NV_cooperative_matrix2`):
+//! The f16 and bf16 GEMM on **workgroup-scope** cooperative matrices (`VK_NV_cooperative_matrix2`):
 //! one accumulator matrix per workgroup holds its whole tile of C; each step loads A's
 //! `BM × BK` and B's `BK × BN` slices straight from the storage buffers through tensor
 //! layouts and multiplies them in; the driver spreads the matrices over the subgroups and
@@ -12,7 +12,7 @@
 //! extension (`vulkan.rs`).
 
 use super::kernel::Stored;
-use crate::gpu::cooperative::Accumulate;
+use crate::gpu::cooperative::{Accumulate, Operands};
 use crate::gpu::{GpuError, Unsupported};
 use std::ops::RangeInclusive;
 use swizzle_core::emit::spirv::raster::{self, Types};
@@ -51,17 +51,21 @@ pub struct WorkgroupMatrices {
 const MAX_UNROLL: usize = 64;
 
 impl WorkgroupMatrices {
-    /// The kernel's SPIR-V for A `m × k` and B `k × n` stored as `orders` say, summing in
-    /// `accumulate`'s type (no device needed: for inspection, and for the tests'
-    /// interpreter). A and B are bound at 0 and 1 (f16), C at 2 (f32: f16 sums are
-    /// converted as they are stored); the dispatch is [`WorkgroupMatrices::groups`].
+    /// The kernel's SPIR-V for A `m × k` and B `k × n` of `operands` (f16 or bf16) stored
+    /// as `orders` say, summing in `accumulate`'s type (no device needed: for inspection,
+    /// and for the tests' interpreter). A and B are bound at 0 and 1, C at 2 (f32: f16 sums
+    /// are converted as they are stored); the dispatch is [`WorkgroupMatrices::groups`].
     pub fn spirv(
         &self,
         [m, n, k]: [usize; 3],
         orders: [Stored; 2],
+        operands: Operands,
         accumulate: Accumulate,
     ) -> Result<Vec<u32>, GpuError> {
         self.check()?;
+        if operands == Operands::F32 {
+            return Err(self.unsupported("f32 operands run on the scalar kernel".into()));
+        }
         let [bm, bn, bk] = self.tile.map(|x| x as u32);
         // The loop runs k0 up to `steps · BK`, a u32 of the kernel.
         let rounded = k.div_ceil(self.tile[2]).saturating_mul(self.tile[2]);
@@ -86,6 +90,7 @@ impl WorkgroupMatrices {
             steps,
             order: self.order,
             orders,
+            operands,
             accumulate,
         }
         .words()
@@ -135,12 +140,13 @@ impl WorkgroupMatrices {
     }
 }
 
-/// Why `gpu` cannot run `wm` (checked well-formed) with `accumulate`, if it cannot.
+/// Why `gpu` cannot run `wm` (checked well-formed) on `operands` summed in `accumulate`,
+/// if it cannot.
 #[cfg(feature = "gpu")]
 pub(super) fn unavailable(
     gpu: &Gpu,
     wm: &WorkgroupMatrices,
-    accumulate: Accumulate,
+    (operands, accumulate): Elements,
 ) -> Option<String> {
     if let Err(why) = gpu.workgroup_matrices() {
         return Some(why.to_owned());
@@ -148,7 +154,7 @@ pub(super) fn unavailable(
     let granularities: Vec<Granularity> = gpu
         .workgroup_matrix_granularities()
         .iter()
-        .filter(|g| g.accumulate == accumulate)
+        .filter(|g| (g.operands, g.accumulate) == (operands, accumulate))
         .copied()
         .collect();
     let [bm, bn, bk] = wm.tile;
@@ -170,10 +176,14 @@ pub(super) fn unavailable(
             .collect();
         format!(
             "a {bm} × {bn} × {bk} tile on {} invocations is no multiple of a workgroup-scope \
-             shape the driver lists for {} sums ({})",
+             shape the driver lists for {} operands and {} sums ({})",
             wm.invocations,
+            operands.name(),
             accumulate.wgsl(),
-            listed.join(", ")
+            match listed.is_empty() {
+                true => "none".to_owned(),
+                false => listed.join(", "),
+            }
         )
     })
 }
@@ -187,15 +197,16 @@ impl Gpu {
         [m, n, k]: [usize; 3],
         wm: &WorkgroupMatrices,
         orders: [Stored; 2],
-        accumulate: Accumulate,
+        (operands, accumulate): Elements,
     ) -> Result<GemmKernel, GpuError> {
-        let words = wm.spirv([m, n, k], orders, accumulate)?;
+        let words = wm.spirv([m, n, k], orders, operands, accumulate)?;
         self.check_workgroup(wm.invocations, 0, "the workgroup-scope matrices'")?;
         let groups = self.workgroups(wm.groups([m, n]))?;
         let [bm, bn, bk] = wm.tile;
         let name = format!(
-            "GEMM f16 on workgroup-scope matrices, {bm} × {bn} of C, {bk} of k, {} invocations, \
+            "GEMM {} on workgroup-scope matrices, {bm} × {bn} of C, {bk} of k, {} invocations, \
              {} order{}{}",
+            operands.name(),
             wm.invocations,
             wm.order,
             match orders {
@@ -212,7 +223,7 @@ impl Gpu {
             code: Code::Spirv(words),
             pipeline: Pipeline { pipeline, groups },
             shape: [m, n, k],
-            operand_bits: 16,
+            operands,
             path: GemmPath::WorkgroupMatrices,
             loads: [Vec::new(), Vec::new()],
             fragment_conflicts: [0, 0],
@@ -264,6 +275,9 @@ impl Gpu {
     }
 }
 
+/// What a kernel's A and B hold, and what it sums in.
+pub(super) type Elements = (Operands, Accumulate);
+
 /// The cooperative matrix types of one kernel, and its matrices of zeros (A, B, sums).
 struct Matrices {
     a: u32,
@@ -285,6 +299,8 @@ struct Kernel {
     steps: u32,
     order: Raster,
     orders: [Stored; 2],
+    /// F16 or Bf16 (`WorkgroupMatrices::spirv` turns F32 away).
+    operands: Operands,
     accumulate: Accumulate,
 }
 
@@ -293,14 +309,23 @@ impl Kernel {
         use Section::{Annotation, EntryPoint, ExecutionMode, Function, Global};
         let [bm, bn, bk] = self.tile;
         let mut s = Module::new();
-        preamble(&mut s);
+        self.preamble(&mut s);
 
-        // Types.
+        // Types: the operands' element, the sums' and C's.
         let void = s.def(Global, op::TYPE_VOID, None, &[]);
         let boolean = s.def(Global, op::TYPE_BOOL, None, &[]);
         let uint = s.def(Global, op::TYPE_INT, None, &[32, 0]);
-        let f16_ = s.def(Global, op::TYPE_FLOAT, None, &[16]);
         let f32_ = s.def(Global, op::TYPE_FLOAT, None, &[32]);
+        let mut f16_ = None;
+        let mut f16 = |s: &mut Module| *f16_.get_or_insert_with(|| s.def(Global, op::TYPE_FLOAT, None, &[16]));
+        let element = match self.operands {
+            Operands::Bf16 => s.def(Global, op::TYPE_FLOAT, None, &[16, value::BFLOAT16_ENCODING]),
+            _ => f16(&mut s),
+        };
+        let sum = match self.accumulate {
+            Accumulate::F32 => f32_,
+            Accumulate::F16 => f16(&mut s),
+        };
         let uvec3 = s.def(Global, op::TYPE_VECTOR, None, &[uint, 3]);
         let function = s.def(Global, op::TYPE_FUNCTION, None, &[void]);
         let c = |s: &mut Module, v: u32| s.constant(uint, v);
@@ -310,13 +335,13 @@ impl Kernel {
             sum: mat_sum,
             c: mat_c,
             zeros: [zero_a, zero_b, zero_sum],
-        } = self.matrices(&mut s, [uint, f16_, f32_]);
+        } = self.matrices(&mut s, [uint, element, sum, f32_]);
         let ([layout_a, layout_b, layout_c], transposed) =
             self.tensor_layouts(&mut s, Types { uint, boolean });
 
-        // The buffers: A and B of f16, C of f32, each a block of one runtime array.
-        let (a, a_element) = storage_buffer(&mut s, f16_, 2, 0, true);
-        let (b, b_element) = storage_buffer(&mut s, f16_, 2, 1, true);
+        // The buffers: A and B of the operands, C of f32, each a block of one runtime array.
+        let (a, a_element) = storage_buffer(&mut s, element, 2, 0, true);
+        let (b, b_element) = storage_buffer(&mut s, element, 2, 1, true);
         let (cc, c_element) = storage_buffer(&mut s, f32_, 4, 2, false);
         let input = s.def(Global, op::TYPE_POINTER, None, &[value::INPUT, uvec3]);
         let workgroup_id = s.def(Global, op::VARIABLE, Some(input), &[value::INPUT]);
@@ -438,9 +463,9 @@ impl Kernel {
         Ok(s.words())
     }
 
-    /// The cooperative matrix types of A's, B's slices, the sums and C, and the matrices of
-    /// zeros the loads and sums start from.
-    fn matrices(&self, s: &mut Module, [uint, f16_, f32_]: [u32; 3]) -> Matrices {
+    /// The cooperative matrix types of A's, B's slices (of `element`), the sums (of `sum`)
+    /// and C, and the matrices of zeros the loads and sums start from.
+    fn matrices(&self, s: &mut Module, [uint, element, sum_element, f32_]: [u32; 4]) -> Matrices {
         use Section::Global;
         let [bm, bn, bk] = self.tile;
         let c = |s: &mut Module, v: u32| s.constant(uint, v);
@@ -454,13 +479,9 @@ impl Kernel {
                 &[element, scope, rows, cols, usage],
             )
         };
-        let mat_a = matrix(s, f16_, bm, bk, value::MATRIX_A);
-        let mat_b = matrix(s, f16_, bk, bn, value::MATRIX_B);
+        let mat_a = matrix(s, element, bm, bk, value::MATRIX_A);
+        let mat_b = matrix(s, element, bk, bn, value::MATRIX_B);
         // The sums, and C as stored: f32 (f16 sums are converted at the store).
-        let sum_element = match self.accumulate {
-            Accumulate::F32 => f32_,
-            Accumulate::F16 => f16_,
-        };
         let mat_sum = matrix(s, sum_element, bm, bn, value::MATRIX_ACCUMULATOR);
         let mat_c = match self.accumulate {
             Accumulate::F32 => mat_sum,
@@ -470,8 +491,8 @@ impl Kernel {
             let zero = s.constant(element, 0);
             s.def(Global, op::CONSTANT_COMPOSITE, Some(matrix), &[zero])
         };
-        let zero_a = filled(s, mat_a, f16_);
-        let zero_b = filled(s, mat_b, f16_);
+        let zero_a = filled(s, mat_a, element);
+        let zero_b = filled(s, mat_b, element);
         let zero_sum = filled(s, mat_sum, sum_element);
         Matrices {
             a: mat_a,
@@ -574,33 +595,43 @@ impl Kernel {
     }
 }
 
-/// The module's capabilities, extensions and memory model: cooperative matrices need the
-/// Vulkan memory model beside Shader.
-fn preamble(s: &mut Module) {
-    use Section::{Capability, Extension};
-    for capability in [
-        value::SHADER,
-        value::FLOAT16,
-        value::STORAGE_BUFFER_16_BIT_ACCESS,
-        value::COOPERATIVE_MATRIX,
-        value::TENSOR_ADDRESSING,
-        value::COOPERATIVE_MATRIX_TENSOR_ADDRESSING,
-        value::VULKAN_MEMORY_MODEL,
-    ] {
-        s.op(Capability, op::CAPABILITY, &[capability]);
+impl Kernel {
+    /// The module's capabilities, extensions and memory model: cooperative matrices need
+    /// the Vulkan memory model beside Shader; f16 (operands or sums) needs Float16, bf16
+    /// operands `SPV_KHR_bfloat16`'s two capabilities.
+    fn preamble(&self, s: &mut Module) {
+        use Section::{Capability, Extension};
+        let bf16 = self.operands == Operands::Bf16;
+        let f16 = self.operands == Operands::F16 || self.accumulate == Accumulate::F16;
+        let capabilities = [
+            (value::SHADER, true),
+            (value::FLOAT16, f16),
+            (value::BFLOAT16_TYPE, bf16),
+            (value::BFLOAT16_COOPERATIVE_MATRIX, bf16),
+            (value::STORAGE_BUFFER_16_BIT_ACCESS, true),
+            (value::COOPERATIVE_MATRIX, true),
+            (value::TENSOR_ADDRESSING, true),
+            (value::COOPERATIVE_MATRIX_TENSOR_ADDRESSING, true),
+            (value::VULKAN_MEMORY_MODEL, true),
+        ];
+        for (capability, _) in capabilities.iter().filter(|(_, needed)| *needed) {
+            s.op(Capability, op::CAPABILITY, &[*capability]);
+        }
+        let extensions = [
+            ("SPV_KHR_cooperative_matrix", true),
+            ("SPV_NV_cooperative_matrix2", true),
+            ("SPV_NV_tensor_addressing", true),
+            ("SPV_KHR_bfloat16", bf16),
+        ];
+        for (extension, _) in extensions.iter().filter(|(_, needed)| *needed) {
+            s.op(Extension, op::EXTENSION, &string(extension));
+        }
+        s.op(
+            Section::MemoryModel,
+            op::MEMORY_MODEL,
+            &[value::LOGICAL, value::VULKAN],
+        );
     }
-    for extension in [
-        "SPV_KHR_cooperative_matrix",
-        "SPV_NV_cooperative_matrix2",
-        "SPV_NV_tensor_addressing",
-    ] {
-        s.op(Extension, op::EXTENSION, &string(extension));
-    }
-    s.op(
-        Section::MemoryModel,
-        op::MEMORY_MODEL,
-        &[value::LOGICAL, value::VULKAN],
-    );
 }
 
 /// A storage buffer of `element`s (`bytes` each) at `binding` of set 0, read-only where
