@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{
     Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Kernel,
-    Operands, Stored, Transpose, Unsupported, Word, f16,
+    Operands, Stored, Transpose, Unsupported, Word, bf16, f16,
 };
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
@@ -438,7 +438,7 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
 }
 
 /// f16 operands (exact for small integers) accumulated in f32, in every storage order;
-/// f32 buffers given to an f16 kernel are a typed error.
+/// f32 or bf16 buffers given to an f16 kernel are a typed error.
 fn f16_operands_match_the_cpu() {
     let gpu = gpu();
     if !gpu.has_f16() {
@@ -491,6 +491,102 @@ fn f16_operands_match_the_cpu() {
                     actual: 32
                 })
             ));
+            let brain = |matrix: &[f32]| -> Vec<bf16> {
+                matrix.iter().map(|&x| bf16::from_f32(x)).collect()
+            };
+            let (wrong, wrong_b) = (
+                gpu.upload(&brain(&a)).expect("bf16 A"),
+                gpu.upload(&brain(&b)).expect("bf16 B"),
+            );
+            assert_eq!(
+                kernel.run(gpu, (&wrong, &wrong_b, &c)).map(drop),
+                Err(GpuError::Operands {
+                    expected: Operands::F16,
+                    actual: Operands::Bf16
+                })
+            );
+        }
+    }
+}
+
+/// bf16 operands on workgroup-scope matrices where the driver lists them: small integers,
+/// and magnitudes past f16's range (2¹⁰⁰ times 2⁻¹⁰⁰), in every storage order, against the
+/// CPU; f16 buffers given to the bf16 kernel are a typed error. Elsewhere building the
+/// kernel is a typed error that says why (WGSL has no bf16), never a kernel of another type.
+fn bf16_operands_match_the_cpu_or_say_why_not() {
+    let gpu = gpu();
+    let listed = gpu
+        .workgroup_matrix_granularities()
+        .iter()
+        .any(|g| g.operands == Operands::Bf16);
+    let gemm = |stored: [Stored; 2]| Gemm {
+        operands: Operands::Bf16,
+        ..swizzle::gemm::config_for(stored[0], stored[1])
+    };
+    if !listed {
+        match gpu.gemm_kernel([64, 64, 64], &gemm([Stored::RowMajor; 2])) {
+            Err(GpuError::Unsupported { why, .. }) => {
+                assert!(why.to_string().contains("workgroup-scope"), "{why}")
+            }
+            other => panic!(
+                "bf16 without bf16 matrices: {:?}",
+                other.map(|k| k.path().clone())
+            ),
+        }
+        eprintln!(
+            "SKIPPED bf16_operands_match_the_cpu_or_say_why_not (the run; the refusal was \
+             checked): {} lists no bf16 workgroup-scope matrices",
+            gpu.describe()
+        );
+        return;
+    }
+    let brain =
+        |matrix: &[f32]| -> Vec<bf16> { matrix.iter().map(|&x| bf16::from_f32(x)).collect() };
+    for [m, n, k] in [[67, 129, 33], [1, 1, 1], [300, 260, 70]] {
+        let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
+        let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
+        let huge: Vec<f32> = a.iter().map(|x| x * 2f32.powi(100)).collect();
+        let tiny: Vec<f32> = b.iter().map(|x| x * 2f32.powi(-100)).collect();
+        for stored in [
+            [Stored::RowMajor; 2],
+            [Stored::Transposed; 2],
+            [Stored::Transposed, Stored::RowMajor],
+            [Stored::RowMajor, Stored::Transposed],
+        ] {
+            let kernel = gpu
+                .gemm_kernel([m, n, k], &gemm(stored))
+                .expect("bf16 GEMM");
+            assert_eq!(kernel.path(), &swizzle::gpu::GemmPath::WorkgroupMatrices);
+            let c = gpu.filled(m * n, f32::NAN).expect("C");
+            for (a, b) in [(&a, &b), (&huge, &tiny)] {
+                let a_buffer = gpu
+                    .upload(&brain(&as_stored(a, [m, k], stored[0])))
+                    .expect("A");
+                let b_buffer = gpu
+                    .upload(&brain(&as_stored(b, [k, n], stored[1])))
+                    .expect("B");
+                kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
+                assert_eq!(
+                    gpu.download(&c).expect("C"),
+                    cpu_gemm(a, b, [m, n, k]),
+                    "{} at {m} × {n} × {k}",
+                    kernel.name()
+                );
+            }
+            let half =
+                |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
+            let (wrong, wrong_b) = (
+                gpu.upload(&half(&a)).expect("f16 A"),
+                gpu.upload(&half(&b)).expect("f16 B"),
+            );
+            assert_eq!(
+                kernel.run(gpu, (&wrong, &wrong_b, &c)).map(drop),
+                Err(GpuError::Operands {
+                    expected: Operands::Bf16,
+                    actual: Operands::F16
+                })
+            );
         }
     }
 }
@@ -534,6 +630,7 @@ const TESTS: &[(&str, fn())] = &tests![
     the_library_gemm_matches_the_cpu,
     transposed_operands_are_loaded_through_the_tiles_transposes,
     f16_operands_match_the_cpu,
+    bf16_operands_match_the_cpu_or_say_why_not,
     tensor_core_gemm_matches_the_cpu_or_says_why_not,
     random_gemms_match_the_cpu,
     reference_layouts_pack_and_unpack,

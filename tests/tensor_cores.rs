@@ -6,7 +6,9 @@
 //! against a CPU GEMM at odd sizes and at a tile multiple. The designs the library did not
 //! adopt are the lab's, and so are their tests (`lab/tests/designs.rs`).
 
-use swizzle::gpu::{Accumulate, DirectOperands, GpuError, KLoop, Operands, TensorCores, Unsupported};
+use swizzle::gpu::{
+    Accumulate, DirectOperands, GpuError, KLoop, Operands, TensorCores, Unsupported,
+};
 use tensor_gemm::{
     SHAPES, exact_on_the_interpreter, exact_on_the_interpreter_in_every_type, stepped_gemm,
     validate, within_rounding_on_the_evaluator,
@@ -321,7 +323,12 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     // And so does a bf16 matrix without its capability (BFloat16DotProductKHR, which the
     // kernel does not need, in place of BFloat16CooperativeMatrixKHR).
     let mut words = library
-        .spirv(shape, [Stored::RowMajor; 2], Operands::Bf16, Accumulate::F32)
+        .spirv(
+            shape,
+            [Stored::RowMajor; 2],
+            Operands::Bf16,
+            Accumulate::F32,
+        )
         .expect("SPIR-V");
     let capability = words
         .windows(2)
@@ -331,7 +338,10 @@ fn workgroup_scope_matrices_compute_the_gemm_on_the_spirv_interpreter() {
     let missing = spirv_eval::Module::parse(&words)
         .err()
         .expect("a bf16 matrix without its capability refused");
-    assert!(missing.contains("BFloat16CooperativeMatrixKHR"), "{missing}");
+    assert!(
+        missing.contains("BFloat16CooperativeMatrixKHR"),
+        "{missing}"
+    );
     // f32 operands are the scalar kernel's.
     assert!(
         library

@@ -334,7 +334,12 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             false,
             Box::new(move |[m, n, k]: [usize; 3]| {
                 let words = design
-                    .spirv([m, n, k], [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
+                    .spirv(
+                        [m, n, k],
+                        [Stored::RowMajor; 2],
+                        Operands::F16,
+                        Accumulate::F32,
+                    )
                     .expect("the design's words");
                 (
                     Code::Coopmat2(words),

@@ -860,9 +860,9 @@ impl Module {
         match (i.opcode, ty, &i.operands[..]) {
             (42, Type::Bool, &[]) => Ok(Value::Bool(false)),
             (43, Type::Int { width: 32, .. }, &[v]) => Ok(Value::U32(v)),
-            (43, &Type::Float(format), &[v]) if format == Format::F32 || v >> 16 == 0 => {
-                Ok(Value::Float(format.decode(&v.to_le_bytes()[..format.bytes()])))
-            }
+            (43, &Type::Float(format), &[v]) if format == Format::F32 || v >> 16 == 0 => Ok(
+                Value::Float(format.decode(&v.to_le_bytes()[..format.bytes()])),
+            ),
             (
                 44,
                 &Type::Matrix {

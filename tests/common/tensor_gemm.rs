@@ -8,7 +8,9 @@
 
 use crate::{spirv_eval, stored};
 use half::{bf16, f16};
-use swizzle::gpu::{Accumulate, DirectOperands, KLoop, Operands, Stored, TensorCores, WorkgroupMatrices};
+use swizzle::gpu::{
+    Accumulate, DirectOperands, KLoop, Operands, Stored, TensorCores, WorkgroupMatrices,
+};
 
 /// Parses `wgsl` and validates it with the capabilities of the tensor-core kernels (f16,
 /// cooperative matrices).
@@ -168,7 +170,10 @@ pub fn le_bytes(values: &[f16]) -> Vec<u8> {
 pub fn operand_bytes(values: &[f32], operands: Operands) -> Vec<u8> {
     match operands {
         Operands::F16 => le_bytes(&values.iter().map(|&v| f16::from_f32(v)).collect::<Vec<_>>()),
-        Operands::Bf16 => values.iter().flat_map(|&v| bf16::from_f32(v).to_le_bytes()).collect(),
+        Operands::Bf16 => values
+            .iter()
+            .flat_map(|&v| bf16::from_f32(v).to_le_bytes())
+            .collect(),
         Operands::F32 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
     }
 }
@@ -266,7 +271,10 @@ pub fn exact_on_the_interpreter_in_every_type(
     orders: [Stored; 2],
 ) {
     let to_f32 = |values: Vec<f16>| values.iter().map(|v| v.to_f32()).collect::<Vec<_>>();
-    let (a, b) = (to_f32(small_integers(m * k, 1)), to_f32(small_integers(k * n, 5)));
+    let (a, b) = (
+        to_f32(small_integers(m * k, 1)),
+        to_f32(small_integers(k * n, 5)),
+    );
     for elements in WORKGROUP_ELEMENTS {
         exact_on_the_interpreter(label, design, [m, n, k], orders, elements, (&a, &b));
     }

@@ -100,12 +100,12 @@ pub use shader::assemble;
 pub use transpose::Transpose;
 
 // The device: buffers, compiled kernels, runs.
-/// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
-#[cfg(feature = "gpu")]
-pub use half::f16;
 /// bfloat16, for bf16 GEMM operands ([`Operands::Bf16`]).
 #[cfg(feature = "gpu")]
 pub use half::bf16;
+/// IEEE half precision, for f16 GEMM operands ([`Operands::F16`]).
+#[cfg(feature = "gpu")]
+pub use half::f16;
 /// The wgpu this backend is built on, for work beyond its kernels ([`Gpu::device`],
 /// [`Gpu::queue`]) in the same version.
 #[cfg(feature = "gpu")]

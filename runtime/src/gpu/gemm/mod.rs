@@ -109,7 +109,12 @@ impl Gpu {
                     .workgroup
                     .map(|wm| (wm, workgroup::unavailable(self, &wm, elements)));
                 if let Some((wm, None)) = workgroup {
-                    return self.workgroup_gemm_kernel([m, n, k], &wm, [a_order, b_order], elements);
+                    return self.workgroup_gemm_kernel(
+                        [m, n, k],
+                        &wm,
+                        [a_order, b_order],
+                        elements,
+                    );
                 }
                 let per_subgroup = match operands {
                     Operands::Bf16 => Some("the per-subgroup fragments hold f16 only".to_owned()),
@@ -380,7 +385,10 @@ impl<'a> Scalar<'a> {
         let gemm = self.gemm;
         let [m, n, k] = self.shape;
         let element = gemm.operands.wgsl().ok_or_else(|| {
-            unsupported(gemm.a_tile, format!("{} operands in WGSL", gemm.operands.name()))
+            unsupported(
+                gemm.a_tile,
+                format!("{} operands in WGSL", gemm.operands.name()),
+            )
         })?;
         let layout = |tile: &Descriptor| {
             wgsl::layout(&tile.name, tile, false)

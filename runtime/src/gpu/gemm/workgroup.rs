@@ -317,9 +317,16 @@ impl Kernel {
         let uint = s.def(Global, op::TYPE_INT, None, &[32, 0]);
         let f32_ = s.def(Global, op::TYPE_FLOAT, None, &[32]);
         let mut f16_ = None;
-        let mut f16 = |s: &mut Module| *f16_.get_or_insert_with(|| s.def(Global, op::TYPE_FLOAT, None, &[16]));
+        let mut f16 = |s: &mut Module| {
+            *f16_.get_or_insert_with(|| s.def(Global, op::TYPE_FLOAT, None, &[16]))
+        };
         let element = match self.operands {
-            Operands::Bf16 => s.def(Global, op::TYPE_FLOAT, None, &[16, value::BFLOAT16_ENCODING]),
+            Operands::Bf16 => s.def(
+                Global,
+                op::TYPE_FLOAT,
+                None,
+                &[16, value::BFLOAT16_ENCODING],
+            ),
             _ => f16(&mut s),
         };
         let sum = match self.accumulate {
