@@ -2,7 +2,9 @@
 # A and B (f32 accumulation); times each shape with CUDA events (median of 30 after 1 s of
 # warm-up) and prints `hgemm <m> <n> <k> <median_ms> <TFLOP/s>` (torch's defaults) and
 # `hgemm_f32reduce …` (allow_fp16_reduced_precision_reduction off: f32 accumulation all the
-# way, split-k reductions included). Checks one result against a float64 product first.
+# way, split-k reductions included); then the same for bfloat16 A and B, `bgemm …` and
+# `bgemm_f32reduce …` (allow_bf16_reduced_precision_reduction). Checks each type's result
+# against a float64 product first.
 import sys
 import time
 import torch
@@ -28,14 +30,22 @@ def bench(a, b, c):
     return times[15]
 
 
-for m, n, k in shapes:
-    a = torch.randint(-4, 5, (m, k), device="cuda").half()
-    b = torch.randint(-4, 5, (k, n), device="cuda").half()
-    c = a @ b
-    # C is f16: exact while every sum fits its 11 bits, close after.
-    assert torch.allclose(c.double(), a.double() @ b.double(), rtol=2e-3, atol=1), (m, n, k)
-    for name, reduced in (("hgemm", True), ("hgemm_f32reduce", False)):
-        torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = reduced
-        ms = bench(a, b, c)
-        print(f"{name} {m} {n} {k} {ms:.4f} {2 * m * n * k / (ms * 1e-3) / 1e12:.2f}")
-    sys.stdout.flush()
+matmul = torch.backends.cuda.matmul
+# Per operand type: its name and the switch of its reduced-precision reductions.
+types = (
+    ("hgemm", torch.float16, "allow_fp16_reduced_precision_reduction", 2e-3),
+    ("bgemm", torch.bfloat16, "allow_bf16_reduced_precision_reduction", 1.6e-2),
+)
+for prefix, dtype, switch, rtol in types:
+    for m, n, k in shapes:
+        a = torch.randint(-4, 5, (m, k), device="cuda").to(dtype)
+        b = torch.randint(-4, 5, (k, n), device="cuda").to(dtype)
+        c = a @ b
+        # C is of the operands' type: exact while every sum fits its bits, close after.
+        assert torch.allclose(c.double(), a.double() @ b.double(), rtol=rtol, atol=1), (m, n, k)
+        for name, reduced in ((prefix, True), (prefix + "_f32reduce", False)):
+            setattr(matmul, switch, reduced)
+            ms = bench(a, b, c)
+            print(f"{name} {m} {n} {k} {ms:.4f} {2 * m * n * k / (ms * 1e-3) / 1e12:.2f}")
+        sys.stdout.flush()
+    setattr(matmul, switch, True)

@@ -1,8 +1,9 @@
 //! The f16 GEMM on cooperative matrices (tensor cores, `swizzle::gemm::tensor_cores`)
 //! against cuBLAS HGEMM (`python3 benches/cublas_hgemm.py > hgemm.txt`;
-//! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`) and against the scalar f16 kernel (the same `Gemm`
-//! without tensor-core layouts): the library's kernels, on workgroup-scope matrices (f32
-//! and f16 sums, each operand also stored transposed) and on fragments (the kernel that
+//! `SWIZZLE_HGEMM_RESULTS=hgemm.txt`; bf16 against cuBLAS's bf16 GEMM from the same file)
+//! and against the scalar f16 kernel (the same `Gemm` without tensor-core layouts): the
+//! library's kernels, on workgroup-scope matrices (f32 and f16 sums, each operand also
+//! stored transposed, and bf16 operands) and on fragments (the kernel that
 //! runs where the device has no workgroup-scope matrices, and its tiled fallback). Prints
 //! the adapter's cooperative-matrix configurations first, then each shape's rows as it is
 //! measured. Every result is checked against the CPU before it is timed (small integers, so
@@ -69,6 +70,13 @@ fn main() -> Result<(), GpuError> {
             f16_sums(rows),
         ),
         ("10m: 10k with A stored transposed", f16_sums(transposed)),
+        (
+            "10f (library, bf16): 10 on bf16 operands (`Operands::Bf16`)",
+            Gemm {
+                operands: Operands::Bf16,
+                ..gemm::config()
+            },
+        ),
         fragments(
             "8 (library, fragments): A from memory, B's tile 128×128, 128 of k per step",
             gemm::tensor_cores(),

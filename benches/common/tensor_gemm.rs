@@ -8,7 +8,9 @@
 
 use crate::stored;
 use std::time::Duration;
-use swizzle::gpu::{Accumulate, Buffer, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, f16};
+use swizzle::gpu::{
+    Accumulate, Buffer, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, bf16, f16,
+};
 
 pub fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -29,19 +31,70 @@ pub fn shapes() -> Vec<[usize; 3]> {
         .collect()
 }
 
-/// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as f16 in the storage orders
-/// `gemm` reads them in.
+/// A and B on the device, of the type a `Gemm`'s operands name.
+pub enum Uploaded {
+    F16([Buffer<f16>; 2]),
+    Bf16([Buffer<bf16>; 2]),
+}
+
+impl Uploaded {
+    /// Runs `kernel` once into `c`.
+    pub fn run(&self, gpu: &Gpu, kernel: &GemmKernel, c: &Buffer<f32>) -> Result<(), GpuError> {
+        match self {
+            Uploaded::F16([a, b]) => kernel.run(gpu, (a, b, c)),
+            Uploaded::Bf16([a, b]) => kernel.run(gpu, (a, b, c)),
+        }
+    }
+
+    /// The median of `runs` timed runs of `kernel` into `c`.
+    pub fn median(
+        &self,
+        gpu: &Gpu,
+        kernel: &GemmKernel,
+        c: &Buffer<f32>,
+        runs: usize,
+    ) -> Result<Duration, GpuError> {
+        match self {
+            Uploaded::F16([a, b]) => kernel.median(gpu, (a, b, c), runs),
+            Uploaded::Bf16([a, b]) => kernel.median(gpu, (a, b, c), runs),
+        }
+    }
+}
+
+/// A (`m × k`) and B (`k × n`), row-major in f32, uploaded as `gemm`'s operands (f16 or
+/// bf16) in the storage orders `gemm` reads them in.
 pub fn operands_as_stored(
     gpu: &Gpu,
     gemm: &Gemm,
     (a, b): (&[f32], &[f32]),
     [m, n, k]: [usize; 3],
-) -> Result<(Buffer<f16>, Buffer<f16>), GpuError> {
-    let half = |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
-    Ok((
-        gpu.upload(&stored::as_stored(&half(a), [m, k], gemm.a_order))?,
-        gpu.upload(&stored::as_stored(&half(b), [k, n], gemm.b_order))?,
-    ))
+) -> Result<Uploaded, GpuError> {
+    let stored = |matrix: &[f32], shape, order| stored::as_stored(matrix, shape, order);
+    let (a, b) = (
+        stored(a, [m, k], gemm.a_order),
+        stored(b, [k, n], gemm.b_order),
+    );
+    fn upload<T: swizzle::gpu::GemmElement>(
+        gpu: &Gpu,
+        matrices: [&[f32]; 2],
+        convert: fn(f32) -> T,
+    ) -> Result<[Buffer<T>; 2], GpuError> {
+        let [a, b] = matrices.map(|m| m.iter().map(|&x| convert(x)).collect::<Vec<T>>());
+        Ok([gpu.upload(&a)?, gpu.upload(&b)?])
+    }
+    Ok(match gemm.operands {
+        Operands::Bf16 => Uploaded::Bf16(upload(gpu, [&a, &b], bf16::from_f32)?),
+        _ => Uploaded::F16(upload(gpu, [&a, &b], f16::from_f32)?),
+    })
+}
+
+/// The name of cuBLAS's line for `gemm`'s operands in `benches/cublas_hgemm.py`'s output:
+/// `hgemm` for f16, `bgemm` for bf16.
+pub fn cublas_name(gemm: &Gemm) -> &'static str {
+    match gemm.operands {
+        Operands::Bf16 => "bgemm",
+        _ => "hgemm",
+    }
 }
 
 /// Small integers, so that every f32 sum of products is exact.
@@ -163,10 +216,10 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
                 _ => 0.0,
             })
             .collect();
-        let (ab, bb) = operands_as_stored(gpu, config, (&vec![1.0; m * k], &b), shape)?;
+        let operands = operands_as_stored(gpu, config, (&vec![1.0; m * k], &b), shape)?;
         let c = gpu.filled(m * n, f32::NAN)?;
         let kernel = gpu.gemm_kernel(shape, config)?;
-        kernel.run(gpu, (&ab, &bb, &c))?;
+        operands.run(gpu, &kernel, &c)?;
         let sums = gpu.download(&c)?;
         let rounded = sums.iter().filter(|&&x| x == 2048.0).count();
         let exact = sums.iter().filter(|&&x| x == 2049.0).count();
@@ -183,7 +236,7 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
         let c = gpu.filled(m * n, f32::NAN)?;
         for (label, config) in &variants {
-            let (ab, bb) = operands_as_stored(gpu, config, (&a, &b), shape)?;
+            let operands = operands_as_stored(gpu, config, (&a, &b), shape)?;
             let kernel = match gpu.gemm_kernel(shape, config) {
                 Ok(kernel) => kernel,
                 Err(e) => {
@@ -191,7 +244,7 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
                     continue;
                 }
             };
-            kernel.run(gpu, (&ab, &bb, &c))?;
+            operands.run(gpu, &kernel, &c)?;
             let err = errors(&gpu.download(&c)?, &a, &b, shape);
             println!(
                 "check {m}x{n}x{k} {label}: path {:?}, max error {}",
@@ -205,28 +258,29 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
         }
     }
     println!(
-        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS HGEMM | × cuBLAS HGEMM (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS (HGEMM, or BF16 for bf16) | × cuBLAS (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
     for shape in shapes() {
         let [m, n, k] = shape;
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
         let c = gpu.filled(m * n, 0.0f32)?;
-        let mut rows: Vec<(String, GemmKernel, Duration, f32)> = Vec::new();
+        let mut rows: Vec<(String, GemmKernel, Duration, f32, &str)> = Vec::new();
         for (label, config) in &variants {
             let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
                 continue;
             };
-            let (ab, bb) = operands_as_stored(gpu, config, (&a, &b), shape)?;
-            kernel.run(gpu, (&ab, &bb, &c))?;
+            let operands = operands_as_stored(gpu, config, (&a, &b), shape)?;
+            operands.run(gpu, &kernel, &c)?;
             let errs = errors(&gpu.download(&c)?, &a, &b, shape);
             if !acceptable(config, errs, k) {
                 println!("WRONG RESULT: {label} at {shape:?}: max error {}", errs.0);
                 std::process::exit(1);
             }
             let err = errs.0;
-            let time = kernel.median(gpu, (&ab, &bb, &c), runs)?;
-            rows.push((label.to_string(), kernel, time, err));
+            let time = operands.median(gpu, &kernel, &c, runs)?;
+            let anchor = cublas_name(config);
+            rows.push((label.to_string(), kernel, time, err, anchor));
         }
         let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
         let tflops =
@@ -234,7 +288,7 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
         let ratio = |t: f64, anchor: Option<f64>| {
             anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
         };
-        for (label, kernel, time, err) in &rows {
+        for (label, kernel, time, err, cublas) in &rows {
             let t = tflops(kernel, *time);
             let path = match kernel.path() {
                 GemmPath::WorkgroupMatrices | GemmPath::TensorCores => String::new(),
@@ -244,8 +298,8 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
                 "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
                 time.as_secs_f64() * 1e3,
                 t,
-                ratio(t, anchor("hgemm", shape)),
-                ratio(t, anchor("hgemm_f32reduce", shape)),
+                ratio(t, anchor(cublas, shape)),
+                ratio(t, anchor(&format!("{cublas}_f32reduce"), shape)),
                 scalar.map_or("–".into(), |s| format!(
                     "{:.2}×",
                     s.as_secs_f64() / time.as_secs_f64()
@@ -263,6 +317,12 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
             "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
             show(anchor("hgemm_f32reduce", shape))
         );
+        if rows.iter().any(|row| row.4 == "bgemm") {
+            println!(
+                "| {m} × {n} × {k} | cuBLAS BF16 GEMM (torch bf16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
+                show(anchor("bgemm", shape))
+            );
+        }
     }
     Ok(())
 }
