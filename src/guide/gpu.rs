@@ -284,13 +284,33 @@
 //!    `swizzle::gpu::f16`) where the adapter has `SHADER_F16` (`gpu.has_f16()`; otherwise
 //!    `GpuError::MissingFeature`): the tiled copies convert to f32 as they write the tiles,
 //!    so the sums are f32 and everything after the loads is unchanged. Buffers of the other
-//!    element type are a `GpuError::Element`.
+//!    element type are a `GpuError::Element` (f32) or `GpuError::Operands` (bf16).
+//!
+//!    **bf16 operands** (`Operands::Bf16`, buffers of `swizzle::gpu::bf16`: f32's range in
+//!    16 bits) run on workgroup-scope cooperative matrices only, where the driver lists bf16
+//!    shapes for them (`VK_KHR_shader_bfloat16`: NVIDIA's Vulkan driver;
+//!    `gpu.workgroup_matrix_granularities()` lists them with `operands: Operands::Bf16`).
+//!    WGSL has no bf16 type, so elsewhere `gpu.gemm_kernel` is a `GpuError::Unsupported`
+//!    that says why, never a kernel that reads the bits as another type:
+//!
+//!    ```no_run
+//!    use swizzle::gpu::{Dispatch, Gemm, Gpu, Operands, bf16};
+//!    let gpu = Gpu::new()?;
+//!    let gemm = Gemm { operands: Operands::Bf16, ..swizzle::gemm::config() };
+//!    let kernel = gpu.gemm_kernel([256, 256, 256], &gemm)?;
+//!    let a = gpu.upload(&vec![bf16::from_f32(1.5); 256 * 256])?;
+//!    let b = gpu.upload(&vec![bf16::from_f32(2.0); 256 * 256])?;
+//!    let c = gpu.filled(256 * 256, 0.0f32)?;
+//!    kernel.run(&gpu, (&a, &b, &c))?;
+//!    assert!(gpu.download(&c)?.iter().all(|&x| x == 768.0));
+//!    # Ok::<(), swizzle::gpu::GpuError>(())
+//!    ```
 //!
 //! 8. **Tensor cores** (`Gemm::tensor_cores`, `swizzle::gemm::tensor_cores()`, in
 //!    `config()`): where the device has workgroup-scope cooperative matrices
 //!    (`VK_NV_cooperative_matrix2`, NVIDIA's Vulkan driver: `gpu.workgroup_matrices()`), f16
-//!    operands run on them, any shape and storage order (`GemmPath::WorkgroupMatrices`, the
-//!    fastest path); else, where the adapter has wgpu's experimental cooperative matrices
+//!    operands (and bf16 ones, where listed) run on them, any shape and storage order
+//!    (`GemmPath::WorkgroupMatrices`, the fastest path); else, where the adapter has wgpu's experimental cooperative matrices
 //!    (`gpu.has_cooperative_matrix()`: 16 × 16 × 16 f16 → f32 fragments), row-major f16
 //!    operands run on those (`GemmPath::TensorCores`); elsewhere, for transposed operands
 //!    without workgroup-scope matrices, or with f16 accumulators on the fragments (their
@@ -386,7 +406,7 @@
 //!   (`swizzle_core::emit::spirv::raster`).
 //!
 //! WGSL has none of this, so the kernel is SPIR-V, written word by word
-//! (`WorkgroupMatrices::spirv(shape, orders, accumulate)` without a device,
+//! (`WorkgroupMatrices::spirv(shape, orders, operands, accumulate)` without a device,
 //! `kernel.spirv()`) and passed through wgpu; CI runs it on a CPU interpreter of that subset against a CPU GEMM at odd
 //! sizes and in every storage order. It outruns the fragment kernel, and runs faster again
 //! with A stored column-major (the driver stages slices of long contiguous runs better; B

@@ -110,7 +110,7 @@ impl Gpu {
         })
     }
 
-    /// Whether the f16 GEMM may run on workgroup-scope cooperative matrices
+    /// Whether the f16 (and bf16) GEMM may run on workgroup-scope cooperative matrices
     /// (`VK_NV_cooperative_matrix2`: NVIDIA's Vulkan driver), and if not, why.
     pub fn workgroup_matrices(&self) -> Result<(), &str> {
         self.workgroup_matrices
@@ -119,7 +119,8 @@ impl Gpu {
             .map_err(String::as_str)
     }
 
-    /// The f16 × f16 workgroup-scope shapes the driver lists, for f32 and for f16 sums: a
+    /// The workgroup-scope shapes the driver lists: f16 × f16 for f32 and for f16 sums, and
+    /// bf16 × bf16 for f32 sums where it has `VK_KHR_shader_bfloat16`. A
     /// [`WorkgroupMatrices`](super::WorkgroupMatrices) tile must be a multiple of one at its
     /// invocations (empty without the extension).
     pub fn workgroup_matrix_granularities(&self) -> &[Granularity] {

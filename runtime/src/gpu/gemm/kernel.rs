@@ -234,14 +234,17 @@ impl GemmKernel {
     ///
     /// [`Gpu::gemm_kernel`](crate::gpu::Gpu::gemm_kernel) takes the first path that the
     /// operands, the layouts given and the adapter allow:
-    /// 1. [`GemmPath::WorkgroupMatrices`]: f16 operands and
+    /// 1. [`GemmPath::WorkgroupMatrices`]: f16 or bf16 operands and
     ///    [`TensorCores::workgroup`](super::TensorCores::workgroup) given, on a Vulkan
     ///    driver that lists `VK_NV_cooperative_matrix2` with workgroup scope and a shape, for
-    ///    the sums' type and the tile's invocations, that the tile is a multiple of;
+    ///    the operands' and sums' types and the tile's invocations, that the tile is a
+    ///    multiple of (bf16 shapes only with `VK_KHR_shader_bfloat16`);
     /// 2. [`GemmPath::TensorCores`]: f16 operands and tensor-core layouts given, A and B
     ///    row-major, f32 sums, on an adapter with wgpu's cooperative matrices that lists
     ///    16 × 16 × 16 of f16 inputs and f32 sums, with subgroups of 32 lanes;
-    /// 3. [`GemmPath::Scalar`] otherwise, its `why` naming what ruled out each path tried.
+    /// 3. [`GemmPath::Scalar`] otherwise, its `why` naming what ruled out each path tried;
+    ///    but bf16 operands, which WGSL cannot load, are then an error
+    ///    ([`GpuError::Unsupported`](crate::gpu::GpuError::Unsupported)) with that `why`.
     ///
     /// The order is that of their speed where one device has them all (NVIDIA's):
     /// BENCHMARKS.md#tensor-core-gemm.
