@@ -235,6 +235,7 @@ fn main() -> Result<(), GpuError> {
                     let buffers = [&a_halves[*a_stored], &b_halves[*b_stored]];
                     measure(&gpu, kernel, buffers, &c, values, n, runs)?
                 }
+                Operands::Bf16 => unreachable!("bf16 runs on workgroup-scope matrices only"),
             };
             let tflops = |time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
             let ratio = |tflops: f64, anchor: Option<f64>| {
