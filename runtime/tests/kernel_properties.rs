@@ -406,6 +406,108 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
     }
 }
 
+/// Tile starts for a grid `tiles` (`[rows, columns]` of tiles of `tile_space` elements),
+/// one table per coordinate as `Frame::Placed` takes them, in the order `salt` picks: a
+/// Morton order over the grid rounded up to powers of two (the row's or the column's bit
+/// first, so with gaps past the grid), or the columns reversed and the rows spread a tile
+/// apart (starts that fall along a row, and holes between rows).
+fn placements(tiles: &[usize], tile_space: usize, salt: usize) -> [Vec<usize>; 2] {
+    let [rows, columns] = [tiles[0], tiles[1]];
+    // Bit `b` of `i` at bit `2b + low` (0: first, 1: second).
+    let spread = |i: usize, low: usize| -> usize {
+        (0..usize::BITS as usize / 2)
+            .filter(|b| i >> b & 1 == 1)
+            .map(|b| 1 << (2 * b + low))
+            .sum()
+    };
+    match salt % 3 {
+        order @ (0 | 1) => [
+            (0..rows).map(|y| spread(y, 1 - order) * tile_space).collect(),
+            (0..columns).map(|x| spread(x, order) * tile_space).collect(),
+        ],
+        _ => [
+            (0..rows).map(|y| y * (columns + 1) * tile_space).collect(),
+            (0..columns).map(|x| (columns - 1 - x) * tile_space).collect(),
+        ],
+    }
+}
+
+/// Pack into and unpack from tiles placed by table (`Frame::Placed`), at every level,
+/// against the interpreter's tiles moved to their places; the buffer's elements that no
+/// tile holds stay as they were.
+fn check_placed<T: Value>(layout: &Descriptor, extents: &[usize], salt: usize) {
+    let tile = layout.shape();
+    let (pack, unpack, tiles) = pack_and_unpack(layout, extents, salt, |vector| vector);
+    let tile_space = layout.space().expect("fits");
+    let [rows, columns] = placements(&tiles, tile_space, salt);
+    let starts = [rows.as_slice(), columns.as_slice()];
+    let placed = Side {
+        extents,
+        frame: Frame::Placed {
+            tiles: &tiles,
+            tile_space,
+            starts: &starts,
+        },
+    };
+    let row_major = Side {
+        extents,
+        frame: Frame::RowMajor,
+    };
+    let furthest: usize = starts.iter().map(|s| s.iter().max().expect("a tile")).sum();
+    let space = furthest + tile_space + salt % 3;
+    let image: Vec<T> = (0..extents.iter().product()).map(T::nth).collect();
+    let mut expected = vec![T::POISON; space];
+    let mut back = vec![T::POISON; image.len()];
+    for (i, coord) in coordinates(extents).enumerate() {
+        let Ok(offset) = layout.offset_in(extents, &coord) else {
+            continue;
+        };
+        let start = rows[coord[0] / tile[0]] + columns[coord[1] / tile[1]];
+        expected[start + offset % tile_space] = image[i];
+        back[i] = image[i];
+    }
+    let threads = if cfg!(miri) { 1 } else { salt % 4 };
+    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let options = Options::from(level).threads(threads);
+        let mut dst = vec![T::POISON; space];
+        copy_with(options, &pack, row_major, placed, &image, &mut dst).expect("buffers fit");
+        assert_same(&dst, &expected, level, "pack into placed tiles");
+        let mut unpacked = vec![T::POISON; image.len()];
+        copy_with(options, &unpack, placed, row_major, &dst, &mut unpacked).expect("buffers fit");
+        assert_same(&unpacked, &back, level, "unpack from placed tiles");
+        // Into a column-major image: rows of tiles then run down the first coordinate.
+        let columns = View::column_major(extents).expect("a valid view");
+        let mut transposed = vec![T::POISON; image.len()];
+        copy_with(options, &unpack, placed, columns.side(), &dst, &mut transposed)
+            .expect("buffers fit");
+        for (i, coord) in coordinates(extents).enumerate() {
+            let at = columns.offset(&coord).expect("inside");
+            assert_eq!(transposed[at], back[i], "{coord:?} into columns");
+        }
+    }
+    // Tables that are not one start per tile are an error, as is a buffer short of the
+    // furthest tile.
+    let short = [&rows[1..], columns.as_slice()];
+    let wrong = Side {
+        frame: Frame::Placed {
+            tiles: &tiles,
+            tile_space,
+            starts: &short,
+        },
+        ..placed
+    };
+    let mut dst = vec![T::POISON; space];
+    assert!(matches!(
+        copy_with(Level::Scalar, &pack, row_major, wrong, &image, &mut dst),
+        Err(KernelError::Starts { .. })
+    ));
+    let mut dst = vec![T::POISON; furthest + tile_space - 1];
+    assert!(matches!(
+        copy_with(Level::Scalar, &pack, row_major, placed, &image, &mut dst),
+        Err(KernelError::Reach { .. })
+    ));
+}
+
 /// Runs `check::<T>(args)` for the element type `size` picks: `u8`, `u16`, `u32` or `u64`.
 macro_rules! for_size {
     ($size:expr, $check:ident($($arg:expr),*)) => {
@@ -534,6 +636,11 @@ proptest! {
         size in 0usize..4,
     ) {
         for_size!(size, check_stacked(&drawn.layout, &drawn.extents, stack, drawn.salt));
+    }
+
+    #[test]
+    fn placed_tiles_match_the_interpreter(drawn in drawn(true, (40, 40)), size in 0usize..4) {
+        for_size!(size, check_placed(&drawn.layout, &drawn.extents, drawn.salt));
     }
 
     #[test]

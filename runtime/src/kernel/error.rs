@@ -47,6 +47,12 @@ pub enum KernelError {
     /// Stacked tiles need a stack of at least one tile and a grid of two coordinates or
     /// more.
     Stack { stack: usize, rank: usize },
+    /// A placed side's tables of starts (`Frame::Placed`) are not one per tile of the grid
+    /// along each coordinate: their lengths, against the grid.
+    Starts {
+        grid: Vec<usize>,
+        starts: Vec<usize>,
+    },
     /// A byte buffer does not hold whole elements.
     Bytes {
         side: &'static str,
@@ -173,6 +179,13 @@ impl fmt::Display for KernelError {
             Self::Stack { stack, rank } => write!(
                 f,
                 "stacks of {stack} tiles over a grid of {rank} coordinates: stack at least one tile, over two coordinates or more"
+            ),
+            Self::Starts { grid, starts } => write!(
+                f,
+                "tables of {} tile starts for a grid of {} tiles: give one start per tile along \
+                 each coordinate",
+                shape(starts),
+                shape(grid)
             ),
             Self::Bytes {
                 side,

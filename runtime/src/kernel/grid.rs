@@ -29,6 +29,9 @@ pub struct Buffer {
     /// otherwise): `units[0]` steps within a stack, `stack_len` from stack to stack.
     stack: usize,
     stack_len: usize,
+    /// Tiles placed by table (`Frame::Placed`): each coordinate's tile starts, which
+    /// `units` and the stacks then do not describe (one stack holds the whole grid).
+    placed: Option<Vec<Vec<usize>>>,
 }
 
 /// Full tiles at equal distances along a row, in elements: the `i`-th starts at
@@ -40,6 +43,15 @@ pub struct Tiles {
     pub to: usize,
     pub to_step: usize,
     pub count: usize,
+}
+
+/// How a row's tiles go one by one: the full ones below `full_end` through `tile_fn` where
+/// there is one (image rows `rows` apart), the others in runs.
+#[derive(Clone, Copy)]
+struct Singles<E> {
+    full_end: usize,
+    rows: [usize; 2],
+    tile_fn: Option<TileFn<E>>,
 }
 
 /// A run of the plan with its offsets in the buffers, relative to the tile's start.
@@ -108,9 +120,9 @@ impl<'p> Grid<'p> {
             plan,
             [from.frame, to.frame].map(|frame| match frame {
                 Frame::RowMajor | Frame::Strided { .. } => FrameSpace::RowMajor,
-                Frame::Tiles { tile_space, .. } | Frame::Stacked { tile_space, .. } => {
-                    FrameSpace::Tiles(tile_space)
-                }
+                Frame::Tiles { tile_space, .. }
+                | Frame::Stacked { tile_space, .. }
+                | Frame::Placed { tile_space, .. } => FrameSpace::Tiles(tile_space),
             }),
         )?;
         let buffer = |side: Side| Buffer::new(side.frame, &extents, tile, &tiles);
@@ -250,8 +262,8 @@ impl<'p> Grid<'p> {
 
     /// Copies the tiles `row` along the rows' axis at `place` (whose entry there this sets)
     /// into the band starting at `shift` of the destination: the full ones with the
-    /// network in one call where it takes them (their starts are equally spaced), the
-    /// others in runs.
+    /// network where it takes them, in one call where their starts are equally spaced
+    /// (else in one call per run of equally spaced tiles), the others in runs.
     #[allow(clippy::too_many_arguments)]
     fn copy_row<E: Element>(
         &self,
@@ -279,33 +291,94 @@ impl<'p> Grid<'p> {
         };
         place[axis] = row.start;
         let [from, to] = starts(place);
-        // Stacks break the spacing along the first coordinate.
-        let equally_spaced = axis != 0 || (self.from.stack == 1 && self.to.stack == 1);
-        let tiles = Tiles {
-            from,
-            from_step: self.from.units[axis],
-            to,
-            to_step: self.to.units[axis],
-            count: full_end - row.start,
-        };
+        // Stacks break the spacing along the first coordinate, tables anywhere.
+        let equally_spaced = !self.from.is_placed()
+            && !self.to.is_placed()
+            && (axis != 0 || (self.from.stack == 1 && self.to.stack == 1));
         let rows = [self.from.row(), self.to.row()];
-        let networked = equally_spaced
-            && tiles.count > 0
-            && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
-        let first = if networked { full_end } else { row.start };
         // Full tiles go through the straight-line tile where there is one.
         let tile_fn = tile_fn.filter(|_| self.runs_are_contiguous());
-        for g in first..row.end {
-            place[axis] = g;
-            let [from, to] = match equally_spaced {
-                true => [
-                    from + (g - row.start) * tiles.from_step,
-                    to + (g - row.start) * tiles.to_step,
-                ],
-                false => starts(place),
+        let singles = Singles {
+            full_end,
+            rows,
+            tile_fn,
+        };
+        if equally_spaced {
+            let tiles = Tiles {
+                from,
+                from_step: self.from.units[axis],
+                to,
+                to_step: self.to.units[axis],
+                count: full_end - row.start,
             };
-            match (g < full_end, tile_fn) {
-                (true, Some(tile_fn)) => tile_fn(&src[from..], &mut dst[to..], rows),
+            let networked = tiles.count > 0
+                && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
+            let first = if networked { full_end } else { row.start };
+            let at = |g: usize| {
+                let i = g - row.start;
+                [from + i * tiles.from_step, to + i * tiles.to_step]
+            };
+            self.copy_singles(place, first..row.end, at, singles, src, dst);
+            return;
+        }
+        // Tiles placed by table or in stacks: each run of full tiles equally spaced on both
+        // sides (a pair of sub-tiles side by side in a Morton order, a stack) goes to the
+        // network at once.
+        let starts_of: Vec<[usize; 2]> = row
+            .clone()
+            .map(|g| {
+                place[axis] = g;
+                starts(place)
+            })
+            .collect();
+        let at = |g: usize| starts_of[g - row.start];
+        // How far the next tile lies from this one on each side, where it lies further on.
+        let step = |g: usize| {
+            let ([from, to], [next_from, next_to]) = (at(g), at(g + 1));
+            Some([next_from.checked_sub(from)?, next_to.checked_sub(to)?])
+        };
+        let mut g = row.start;
+        while g < full_end {
+            let spacing = (g + 1 < full_end).then(|| step(g)).flatten();
+            let mut end = g + 1;
+            if spacing.is_some() {
+                while end < full_end && step(end - 1) == spacing {
+                    end += 1;
+                }
+            }
+            let ([from, to], [from_step, to_step]) = (at(g), spacing.unwrap_or([0, 0]));
+            let tiles = Tiles {
+                from,
+                from_step,
+                to,
+                to_step,
+                count: end - g,
+            };
+            if !network.is_some_and(|n| n.copy_row(src, dst, tiles, rows)) {
+                self.copy_singles(place, g..end, at, singles, src, dst);
+            }
+            g = end;
+        }
+        self.copy_singles(place, full_end.max(row.start)..row.end, at, singles, src, dst);
+    }
+
+    /// The tiles `tiles` along the rows' axis at `place` one by one, each at its starts
+    /// `at(g)`: full ones through the straight-line tile or in runs, the others cut at the
+    /// extents.
+    fn copy_singles<E: Element>(
+        &self,
+        place: &mut [usize],
+        tiles: Range<usize>,
+        at: impl Fn(usize) -> [usize; 2],
+        singles: Singles<E>,
+        src: &[E],
+        dst: &mut [E],
+    ) {
+        for g in tiles {
+            place[self.axis] = g;
+            let [from, to] = at(g);
+            match (g < singles.full_end, singles.tile_fn) {
+                (true, Some(tile_fn)) => tile_fn(&src[from..], &mut dst[to..], singles.rows),
                 (full, _) => self.copy_runs(place, full, src, from, dst, to),
             }
         }
@@ -440,6 +513,7 @@ impl Buffer {
         };
         // For stacked tiles: the tiles per stack, and how far apart the stacks lie.
         let mut stacking = None;
+        let mut placed = None;
         let (strides, space, origin, exact, per_element) = match frame {
             Frame::RowMajor => {
                 let (strides, space) = row_major_strides(extents, 1)?;
@@ -484,6 +558,30 @@ impl Buffer {
                 }
                 (strides, space, 0, true, false)
             }
+            Frame::Placed {
+                tiles: grid,
+                tile_space,
+                starts,
+            } => {
+                check_grid(grid)?;
+                let lens: Vec<usize> = starts.iter().map(|s| s.len()).collect();
+                if lens != tiles {
+                    return Err(KernelError::Starts {
+                        grid: tiles.to_vec(),
+                        starts: lens,
+                    });
+                }
+                // The furthest tile's end: every coordinate's furthest start, plus a tile.
+                let furthest = starts
+                    .iter()
+                    .map(|s| s.iter().copied().max().unwrap_or(0))
+                    .try_fold(tile_space, |sum, start| sum.checked_add(start))
+                    .ok_or_else(overflow)?;
+                // One stack of the whole grid: a placed destination is one band.
+                stacking = Some((tiles.first().copied().unwrap_or(1).max(1), furthest));
+                placed = Some(starts.iter().map(|s| s.to_vec()).collect());
+                (vec![0; tiles.len()], furthest, 0, false, false)
+            }
         };
         let units: Vec<usize> = match per_element {
             true => strides
@@ -506,11 +604,20 @@ impl Buffer {
             per_element,
             stack,
             stack_len,
+            placed,
         })
+    }
+
+    /// Whether the frame places its tiles by table (`Frame::Placed`).
+    pub fn is_placed(&self) -> bool {
+        self.placed.is_some()
     }
 
     /// Where the tile at `place` (grid coordinates) starts.
     fn tile_start(&self, place: &[usize]) -> usize {
+        if let Some(starts) = &self.placed {
+            return place.iter().zip(starts).map(|(&g, s)| s[g]).sum();
+        }
         let (first, rest) = place.split_first().unwrap_or((&0, &[]));
         let within: usize = rest.iter().zip(&self.units[1..]).map(|(g, u)| g * u).sum();
         self.origin
@@ -575,7 +682,7 @@ impl Buffer {
             (true, &[rows, width], &[_, unit]) if self.run_stride() == 1 && unit == width => {
                 Some([rows, width])
             }
-            (false, _, &[.., run]) if self.stack == 1 => Some([1, run]),
+            (false, _, &[.., run]) if self.stack == 1 && self.placed.is_none() => Some([1, run]),
             _ => None,
         }
     }

@@ -91,6 +91,18 @@ pub enum Frame<'a> {
         tile_space: usize,
         stack: usize,
     },
+    /// A layout's tiles placed by table: the tile at grid coordinates `g` starts
+    /// `Σ starts[i][g[i]]` elements into the buffer (`starts[i]` one entry per tile along
+    /// coordinate `i`). Any order whose offset splits into one term per coordinate: tiles
+    /// in Morton order (the PS3's swizzle, D3D12's 64 KB tiles of 4 KB sub-tiles), in
+    /// stacks, with gaps. The buffer holds at least the furthest tile; tiles that overlap
+    /// are written in grid order. As a destination the grid is one band (one thread): to
+    /// spread a copy over threads, give each its own disjoint part.
+    Placed {
+        tiles: &'a [usize],
+        tile_space: usize,
+        starts: &'a [&'a [usize]],
+    },
 }
 
 /// One side of a copy: the extents of its coordinates and how it stores them.

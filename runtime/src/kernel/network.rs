@@ -176,8 +176,10 @@ impl Prepared {
             })
             .and_then(|[rows, width]| Staging::new(level, rows, width * size));
         // Streaming only pays where a tile writes whole cache lines: partial lines written
-        // around the caches are read back from memory.
+        // around the caches are read back from memory. Tiles placed by table are not
+        // known to start on lines, nor to fill the buffer.
         let stream = stream
+            && !grid.to.is_placed()
             && (grid.to.run_len(tile) * size).is_multiple_of(CACHE_LINE)
             && stores.iter().all(|&(offset, _)| aligned(offset))
             && grid.to.units().iter().all(|&unit| aligned(unit * size));
