@@ -422,12 +422,18 @@ fn placements(tiles: &[usize], tile_space: usize, salt: usize) -> [Vec<usize>; 2
     };
     match salt % 3 {
         order @ (0 | 1) => [
-            (0..rows).map(|y| spread(y, 1 - order) * tile_space).collect(),
-            (0..columns).map(|x| spread(x, order) * tile_space).collect(),
+            (0..rows)
+                .map(|y| spread(y, 1 - order) * tile_space)
+                .collect(),
+            (0..columns)
+                .map(|x| spread(x, order) * tile_space)
+                .collect(),
         ],
         _ => [
             (0..rows).map(|y| y * (columns + 1) * tile_space).collect(),
-            (0..columns).map(|x| (columns - 1 - x) * tile_space).collect(),
+            (0..columns)
+                .map(|x| (columns - 1 - x) * tile_space)
+                .collect(),
         ],
     }
 }
@@ -478,8 +484,15 @@ fn check_placed<T: Value>(layout: &Descriptor, extents: &[usize], salt: usize) {
         // Into a column-major image: rows of tiles then run down the first coordinate.
         let columns = View::column_major(extents).expect("a valid view");
         let mut transposed = vec![T::POISON; image.len()];
-        copy_with(options, &unpack, placed, columns.side(), &dst, &mut transposed)
-            .expect("buffers fit");
+        copy_with(
+            options,
+            &unpack,
+            placed,
+            columns.side(),
+            &dst,
+            &mut transposed,
+        )
+        .expect("buffers fit");
         for (i, coord) in coordinates(extents).enumerate() {
             let at = columns.offset(&coord).expect("inside");
             assert_eq!(transposed[at], back[i], "{coord:?} into columns");

@@ -14,20 +14,26 @@
 //! The 4-byte row is the one the D3D11.3 documentation of `D3D11_TEXTURE_LAYOUT` spells
 //! out (`xBytesMask = 1010 1010 1000 1111`, `yMask = 0101 0101 0111 0000`, offsets by
 //! `_pdep_u32`); the others are the same standard swizzle family for the other texel sizes
-//! (Intel's TileYs, which implements it). Each row is a `bits` layout below, over texels (the
-//! lowest x bits, inside a texel, drop out). A surface's levels each take whole tiles, one
+//! (Intel's TileYs, which implements it). A surface's levels each take whole tiles, one
 //! after the other, layer by layer: the packed small mips of a reserved resource are not
 //! modelled, nor 3-D or MSAA textures.
+//!
+//! Every row's top four bits are `X Y X Y`: a tile is 4 × 4 sub-tiles of 4 KB (its low 12
+//! bits), in a Morton order with y's bit first. Each sub-tile is a `bits` layout below, over
+//! texels (the lowest x bits, inside a texel, drop out), copied by its kernels' SIMD rows; the
+//! sub-tiles are placed by table ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
 
-use super::{Direction, Surface, TextureError, checked_product, copy_tiles, unsupported};
-use crate::kernel::{Frame, Options};
+use super::{Direction, Surface, TextureError, checked_product, unsupported};
+use super::{for_each_part, prepare_tiles};
+use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
-    /// 64 KB tiles of bytes (R8): 256 × 256 texels.
+    /// 4 KB sub-tiles of bytes (R8): 64 × 64 texels, the low 12 bits of
+    /// `X Y X Y X Y X Y Y Y Y Y X X X X`.
     layout Standard8 {
-        memory [ty: dyn, tx: dyn, o: 65536];
-        bits o -> [yi: 256, xi: 256] (xi[0], xi[1], xi[2], xi[3], yi[0], yi[1], yi[2], yi[3],
-            yi[4], xi[4], yi[5], xi[5], yi[6], xi[6], yi[7], xi[7]);
+        memory [ty: dyn, tx: dyn, o: 4096];
+        bits o -> [yi: 64, xi: 64] (xi[0], xi[1], xi[2], xi[3], yi[0], yi[1], yi[2], yi[3],
+            yi[4], xi[4], yi[5], xi[5]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -35,11 +41,11 @@ crate::layout! {
     kernel Swizzle8 = pack(Standard8);
     kernel Deswizzle8 = unpack(Standard8);
 
-    /// 64 KB tiles of 2-byte texels: 256 × 128.
+    /// 4 KB sub-tiles of 2-byte texels: 32 × 64.
     layout Standard16 {
-        memory [ty: dyn, tx: dyn, o: 32768];
-        bits o -> [yi: 128, xi: 256] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2], xi[3], yi[3],
-            xi[4], yi[4], xi[5], yi[5], xi[6], yi[6], xi[7]);
+        memory [ty: dyn, tx: dyn, o: 2048];
+        bits o -> [yi: 32, xi: 64] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2], xi[3], yi[3],
+            xi[4], yi[4], xi[5]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -47,11 +53,11 @@ crate::layout! {
     kernel Swizzle16 = pack(Standard16);
     kernel Deswizzle16 = unpack(Standard16);
 
-    /// 64 KB tiles of 4-byte texels: 128 × 128.
+    /// 4 KB sub-tiles of 4-byte texels: 32 × 32.
     layout Standard32 {
-        memory [ty: dyn, tx: dyn, o: 16384];
-        bits o -> [yi: 128, xi: 128] (xi[0], xi[1], yi[0], yi[1], yi[2], xi[2], yi[3], xi[3],
-            yi[4], xi[4], yi[5], xi[5], yi[6], xi[6]);
+        memory [ty: dyn, tx: dyn, o: 1024];
+        bits o -> [yi: 32, xi: 32] (xi[0], xi[1], yi[0], yi[1], yi[2], xi[2], yi[3], xi[3],
+            yi[4], xi[4]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -59,11 +65,11 @@ crate::layout! {
     kernel Swizzle32 = pack(Standard32);
     kernel Deswizzle32 = unpack(Standard32);
 
-    /// 64 KB tiles of 8-byte texels (BC1, BC4, RGBA16): 128 × 64.
+    /// 4 KB sub-tiles of 8-byte texels (BC1, BC4, RGBA16): 16 × 32.
     layout Standard64 {
-        memory [ty: dyn, tx: dyn, o: 8192];
-        bits o -> [yi: 64, xi: 128] (xi[0], yi[0], yi[1], xi[1], xi[2], yi[2], xi[3], yi[3],
-            xi[4], yi[4], xi[5], yi[5], xi[6]);
+        memory [ty: dyn, tx: dyn, o: 512];
+        bits o -> [yi: 16, xi: 32] (xi[0], yi[0], yi[1], xi[1], xi[2], yi[2], xi[3], yi[3],
+            xi[4]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -71,11 +77,10 @@ crate::layout! {
     kernel Swizzle64 = pack(Standard64);
     kernel Deswizzle64 = unpack(Standard64);
 
-    /// 64 KB tiles of 16-byte texels (BC2, BC3, BC5–7, RGBA32): 64 × 64.
+    /// 4 KB sub-tiles of 16-byte texels (BC2, BC3, BC5–7, RGBA32): 16 × 16.
     layout Standard128 {
-        memory [ty: dyn, tx: dyn, o: 4096];
-        bits o -> [yi: 64, xi: 64] (yi[0], yi[1], xi[0], xi[1], yi[2], xi[2], yi[3], xi[3],
-            yi[4], xi[4], yi[5], xi[5]);
+        memory [ty: dyn, tx: dyn, o: 256];
+        bits o -> [yi: 16, xi: 16] (yi[0], yi[1], xi[0], xi[1], yi[2], xi[2], yi[3], xi[3]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -125,6 +130,18 @@ fn level_size([_, height, width]: [usize; 3], bytes: usize) -> Result<usize, Tex
     checked_product([height.div_ceil(rows), width.div_ceil(columns), TILE_BYTES])
 }
 
+/// Bytes of a sub-tile.
+const SUB_TILE_BYTES: usize = 4096;
+
+/// Sub-tiles of a tile along each side.
+const SUB_TILES: usize = 4;
+
+/// Where the `i`-th sub-tile of a tile's column (`axis` 0) or row (`axis` 1) lies among the
+/// tile's sixteen, in sub-tiles: the Morton order of the tile's top bits, y's bit first.
+fn morton_place(i: usize, axis: usize) -> usize {
+    (i & 1) << axis | (i >> 1 & 1) << (axis + 2)
+}
+
 fn copy_level(
     options: Options,
     direction: Direction,
@@ -133,16 +150,15 @@ fn copy_level(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), TextureError> {
-    let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
-    let tiles = [height.div_ceil(rows), width.div_ceil(columns)];
-    let extents = [height, width];
-    let frame = Frame::Tiles {
-        tiles: &tiles,
-        tile_space: TILE_BYTES / bytes,
+    let level = Level {
+        options,
+        direction,
+        extents: [height, width],
+        bytes,
     };
     with_kernels!(
         bytes,
-        |kernels| copy_tiles(options, kernels, direction, &extents, frame, src, dst),
+        |kernels| level.copy(kernels, src, dst),
         {
             1 => 1: Swizzle8, Deswizzle8,
             2 => 2: Swizzle16, Deswizzle16,
@@ -151,4 +167,81 @@ fn copy_level(
             _ => 16: Swizzle128, Deswizzle128,
         }
     )
+}
+
+/// One level: its texels (`[rows, columns]`), of `bytes` bytes.
+struct Level {
+    options: Options,
+    direction: Direction,
+    extents: [usize; 2],
+    bytes: usize,
+}
+
+impl Level {
+    /// Copies the level a row of tiles at a time, the destination's rows spread over
+    /// threads: each the sub-tiles of one row of tiles, placed by table, and the image rows
+    /// they cover. Every whole row of tiles is the same copy, made ready once.
+    fn copy<E: Element>(
+        &self,
+        kernels: [(&Plan, GeneratedCode<E>); 2],
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), TextureError> {
+        let (bytes, [height, width]) = (self.bytes, self.extents);
+        let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
+        let sub = [rows / SUB_TILES, columns / SUB_TILES];
+        let [sub_space, tile_space] = [SUB_TILE_BYTES, TILE_BYTES].map(|b| b / bytes);
+        // Where each column of sub-tiles starts along a row of tiles, and each row of them
+        // down it: the tile, then the sub-tile's place in it.
+        let along: Vec<usize> = (0..width.div_ceil(sub[1]))
+            .map(|x| x / SUB_TILES * tile_space + morton_place(x % SUB_TILES, 1) * sub_space)
+            .collect();
+        let down: [usize; SUB_TILES] = std::array::from_fn(|y| morton_place(y, 0) * sub_space);
+        let strides = [width, 1];
+        let (options, direction) = (self.options, self.direction);
+        // Each part on one thread; the threads are the parts'.
+        let one = options.threads(1);
+        let destination_len = dst.len() / bytes;
+        // The copy of a row of tiles whose texels are `band_rows` image rows.
+        let prepare = |band_rows: usize| {
+            let grid = [band_rows.div_ceil(sub[0]), along.len()];
+            let starts = [&down[..grid[0]], &along[..]];
+            let frames = [
+                Frame::Strided {
+                    strides: &strides,
+                    origin: 0,
+                },
+                Frame::Placed {
+                    tiles: &grid,
+                    tile_space: sub_space,
+                    starts: &starts,
+                },
+            ];
+            let extents = [band_rows, width];
+            prepare_tiles(one, kernels, direction, &extents, frames, destination_len)
+        };
+        let tile_rows = height.div_ceil(rows);
+        let last_rows = height - (tile_rows - 1) * rows;
+        let whole = prepare(rows)?;
+        let last = (last_rows != rows)
+            .then(|| prepare(last_rows))
+            .transpose()?;
+        let copy = |ty: usize, src: &[u8], dst: &mut [u8]| match (&last, ty + 1 == tile_rows) {
+            (Some(last), true) => last.run(src, dst),
+            _ => whole.run(src, dst),
+        };
+        // A row of tiles' bytes, and its image rows'.
+        let tiled_row = width.div_ceil(columns) * TILE_BYTES;
+        let linear_row = rows * width * bytes;
+        match direction {
+            Direction::Swizzle => for_each_part(options, dst, tiled_row, tile_rows, |ty, part| {
+                copy(ty, &src[ty * linear_row..], part)
+            }),
+            Direction::Deswizzle => {
+                for_each_part(options, dst, linear_row, tile_rows, |ty, part| {
+                    copy(ty, &src[ty * tiled_row..][..tiled_row], part)
+                })
+            }
+        }
+    }
 }

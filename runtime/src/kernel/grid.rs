@@ -311,8 +311,8 @@ impl<'p> Grid<'p> {
                 to_step: self.to.units[axis],
                 count: full_end - row.start,
             };
-            let networked = tiles.count > 0
-                && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
+            let networked =
+                tiles.count > 0 && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
             let first = if networked { full_end } else { row.start };
             let at = |g: usize| {
                 let i = g - row.start;
@@ -359,7 +359,14 @@ impl<'p> Grid<'p> {
             }
             g = end;
         }
-        self.copy_singles(place, full_end.max(row.start)..row.end, at, singles, src, dst);
+        self.copy_singles(
+            place,
+            full_end.max(row.start)..row.end,
+            at,
+            singles,
+            src,
+            dst,
+        );
     }
 
     /// The tiles `tiles` along the rows' axis at `place` one by one, each at its starts
