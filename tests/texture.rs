@@ -657,9 +657,13 @@ fn ps3_surfaces_equal_swizzleinator() {
         (512, 16, 1, 1, 5),
         (256, 1024, 1, 1, 2),
         (24, 40, 5, 1, 2),
-        // Squares of 64 × 64 tiles, wide and tall, the tiles at the edges cut.
+        // Squares of 16 × 16 sub-tiles, wide and tall, the sub-tiles at the edges cut.
         (520, 200, 1, 2, 1),
         (200, 520, 1, 2, 1),
+        // Squares of several 256 × 256 blocks (a thread's part of a swizzle), wide and tall,
+        // the blocks at the edges cut or wholly padding.
+        (700, 600, 1, 2, 1),
+        (300, 1100, 1, 1, 1),
     ];
     check_shapes(Platform::Ps3, &shapes, &PS3_FORMATS, check_ps3);
 }

@@ -6,13 +6,13 @@
 //! `align_resolution`; swizzled RSX textures have power-of-two sides).
 //!
 //! A `w × h` Morton order with `s = min(w, h)` is `s × s` Morton squares side by side (or
-//! stacked, when the level is taller than wide), one after the other: for `s` up to 64 a
-//! level is one row (or column) of [`MortonSquare64`]-style tiles, the `layout!` items
-//! below (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is
-//! itself a Morton order of 64 × 64 tiles: the tiles are copied with the 64 × 64 kernels,
-//! each to the place the same Morton order ([`MortonSquare64::tile_coord`]) gives it
-//! (squares of up to 64 × 64 tiles: levels whose shorter side is at most 4096 texels, the
-//! RSX's largest texture).
+//! stacked, when the level is taller than wide), one after the other. Up to 16 × 16 a
+//! level is one row (or column) of such squares, each a tile of a `layout!` item below
+//! (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is a
+//! Morton order of 16 × 16 sub-tiles, and so is every aligned power-of-two block of it: the
+//! sub-tiles are copied by [`MortonSquare16`]'s kernels and placed by table
+//! ([`crate::kernel::Frame::Placed`]), each thread a block of the tiled bytes (a swizzle)
+//! or a band of image rows (a deswizzle).
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
@@ -48,22 +48,50 @@ morton_squares! {
     MortonSquare2, SwizzleSquare2, DeswizzleSquare2: 2, 4;
     /// 4 × 4 Morton squares.
     MortonSquare4, SwizzleSquare4, DeswizzleSquare4: 4, 16;
-    /// 16 × 16 Morton squares.
+    /// 16 × 16 Morton squares, and the sub-tiles of larger ones.
     MortonSquare16, SwizzleSquare16, DeswizzleSquare16: 16, 256;
-    /// 32 × 32 Morton squares.
-    MortonSquare32, SwizzleSquare32, DeswizzleSquare32: 32, 1024;
-    /// 64 × 64 Morton squares, and the tiles of larger squares.
-    MortonSquare64, SwizzleSquare64, DeswizzleSquare64: 64, 4096;
 }
 
 /// Texel sizes the Morton kernels copy (bytes).
 const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 
-/// The largest shorter side of a level, in texels: squares of 64 × 64 tiles of 64 × 64.
-const MAX_SQUARE: usize = 64 * 64;
+/// The largest shorter side of a level, in texels: the RSX's largest texture.
+const MAX_SQUARE: usize = 4096;
 
-/// The side of the largest tile a kernel copies whole.
-const TILE_SIDE: usize = 64;
+/// The side of the sub-tiles of larger squares.
+const SUB_SIDE: usize = 16;
+
+/// The side of the largest block of the tiled bytes one thread swizzles: 256 × 256 texels.
+const BLOCK_SIDE: usize = 256;
+
+/// Image rows one thread deswizzles: four rows of sub-tiles.
+const BAND_ROWS: usize = 4 * SUB_SIDE;
+
+/// The 16 × 16 sub-tiles of a grid `tiles` placed by table: `starts` down and along it.
+fn sub_tiles_placed<'a>(tiles: &'a [usize; 2], starts: &'a [&'a [usize]; 2]) -> Frame<'a> {
+    Frame::Placed {
+        tiles,
+        tile_space: SUB_SIDE * SUB_SIDE,
+        starts,
+    }
+}
+
+/// Bit `b` of `i` at bit `2b + axis`: a coordinate's part of a Morton index, x's bit first
+/// (`axis` 0 for x, 1 for y).
+fn spread(i: usize, axis: usize) -> usize {
+    (0..usize::BITS as usize / 2)
+        .filter(|b| i >> b & 1 == 1)
+        .map(|b| 1 << (2 * b + axis))
+        .sum()
+}
+
+/// The coordinate `axis` (0: x, 1: y) of Morton index `m`, x's bit first.
+fn unspread(m: usize, axis: usize) -> usize {
+    (0..usize::BITS as usize / 2)
+        .filter(|b| m >> (2 * b + axis) & 1 == 1)
+        .map(|b| 1 << b)
+        .sum()
+}
 
 texel_tiling!(
     /// The PS3's tiling of a surface of texels of `bytes` bytes.
@@ -149,13 +177,11 @@ impl Slice {
             4 => self.squares(kernels!(E, SwizzleSquare4, DeswizzleSquare4), src, dst),
             8 => self.squares(kernels!(E, SwizzleMorton, DeswizzleMorton), src, dst),
             16 => self.squares(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
-            32 => self.squares(kernels!(E, SwizzleSquare32, DeswizzleSquare32), src, dst),
-            64 => self.squares(kernels!(E, SwizzleSquare64, DeswizzleSquare64), src, dst),
-            _ => self.large(kernels!(E, SwizzleSquare64, DeswizzleSquare64), src, dst),
+            _ => self.placed(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
         }
     }
 
-    /// Squares of at most 64 × 64: one row or column of them, each a tile of the kernels'
+    /// Squares of at most 16 × 16: one row or column of them, each a tile of the kernels'
     /// layout.
     fn squares<E: Element>(
         &self,
@@ -179,90 +205,130 @@ impl Slice {
         copy_tiles(options, kernels, direction, &self.extents, frame, src, dst)
     }
 
-    /// Squares larger than 64 × 64: each a Morton order of 64 × 64 tiles, copied one by one
-    /// between a rectangle of the linear slice and its place among the tiled bytes, the
-    /// destination's parts spread over threads (each tile of a swizzle, each row of tiles
-    /// of a deswizzle). Every whole tile is the same copy, made ready once: the rectangle
-    /// is a view at the start of the linear bytes from its corner on.
-    fn large<E: Element>(
+    /// Squares larger than 16 × 16: their 16 × 16 sub-tiles placed by table, where
+    /// `starts(axis, first, count)` are the starts of sub-tiles `first..first + count`
+    /// along `axis` (0: y, 1: x) from the tiled bytes' start. A swizzle's threads each
+    /// write an aligned block of the squares (contiguous in a Morton order), a
+    /// deswizzle's each a band of image rows, reading the sub-tiles wherever they lie.
+    fn placed<E: Element>(
         &self,
         kernels: [(&Plan, GeneratedCode<E>); 2],
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), TextureError> {
         let (options, direction) = (self.options, self.direction);
-        let [height, width] = self.extents;
-        let per_side = self.side / TILE_SIDE;
+        let ([height, width], side) = (self.extents, self.side);
         let texel = size_of::<E>();
-        let tile_bytes = MortonSquare64::TILE_SPACE * texel;
+        let sub_space = SUB_SIDE * SUB_SIDE;
+        let per_side = side / SUB_SIDE;
         let wide = width >= height;
-        let squares = height.max(width).div_ceil(self.side);
+        // Sub-tile `i` along `axis`: its square along the longer side, then its place in
+        // the square's Morton order.
+        let start = |axis: usize, i: usize| {
+            let morton = 1 - axis;
+            let longer = (axis == 1) == wide;
+            let square = if longer {
+                i / per_side * side * side
+            } else {
+                0
+            };
+            square + spread(i % per_side, morton) * sub_space
+        };
+        let starts = |axis: usize, first: usize, count: usize| -> Vec<usize> {
+            (first..first + count).map(|i| start(axis, i)).collect()
+        };
         let strides = [width, 1];
-        let frames = [
-            Frame::Strided {
-                strides: &strides,
-                origin: 0,
-            },
-            Frame::Tiles {
-                tiles: &[1, 1],
-                tile_space: MortonSquare64::TILE_SPACE,
-            },
-        ];
-        let whole = [TILE_SIDE; 2];
-        let destination_len = dst.len() / texel;
+        let linear = Frame::Strided {
+            strides: &strides,
+            origin: 0,
+        };
         // Each part on one thread; the threads are the parts'.
         let one = options.threads(1);
-        let tile = prepare_tiles(one, kernels, direction, &whole, frames, destination_len)?;
-        // Copies the tile whose first texel is `[y, x]`, between `src` and `dst` (each the
-        // tile's bytes on its side, the linear one from the tile's corner on).
-        let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
-            let rect = [TILE_SIDE.min(height - y), TILE_SIDE.min(width - x)];
-            match rect == whole {
-                true => tile.run(src, dst),
-                // A tile cut by the texels' edge.
-                false => copy_tiles_framed(one, kernels, direction, &rect, frames, src, dst),
-            }
-        };
-        // Where the tile at tile coordinates `[ty, tx]` of the slice lies among the tiled
-        // bytes: its square, then its place in the square's Morton order.
-        let tiled_at = |ty: usize, tx: usize| {
-            let (square, ty, tx) = match wide {
-                true => (tx / per_side, ty, tx % per_side),
-                false => (ty / per_side, ty % per_side, tx),
-            };
-            (square * per_side * per_side + MortonSquare64::tile_offset(ty, tx)) * tile_bytes
-        };
+        let destination_len = dst.len() / texel;
+        let sub_tiles = |extents: [usize; 2]| extents.map(|e| e.div_ceil(SUB_SIDE));
         match direction {
-            // Each tile of the destination: padding tiles are left as they were.
+            // Each aligned block of the squares, whose sub-tiles lie in its Morton order
+            // from its start; blocks wholly past the texels are padding, left as they were.
             Direction::Swizzle => {
-                let tiles = squares * per_side * per_side;
-                for_each_part(options, dst, tile_bytes, tiles, |index, part| {
-                    let per_square = per_side * per_side;
+                let block = BLOCK_SIDE.min(side);
+                let block_space = block * block;
+                let per_block = block / SUB_SIDE;
+                let [down, along] = [1, 0].map(|morton| {
+                    (0..per_block)
+                        .map(|i| spread(i, morton) * sub_space)
+                        .collect::<Vec<_>>()
+                });
+                let whole = [block; 2];
+                let grid = sub_tiles(whole);
+                let starts = [&down[..], &along[..]];
+                // The copy of a whole block, where the texels hold one.
+                let prepared = (height >= block && width >= block)
+                    .then(|| {
+                        let frames = [linear, sub_tiles_placed(&grid, &starts)];
+                        prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
+                    })
+                    .transpose()?;
+                let per_square = (side / block).pow(2);
+                let blocks = dst.len() / texel / block_space;
+                for_each_part(options, dst, block_space * texel, blocks, |index, part| {
                     let (square, m) = (index / per_square, index % per_square);
-                    let [ty, tx] = MortonSquare64::tile_coord(m);
-                    let (sy, sx) = if wide { (0, square) } else { (square, 0) };
-                    let y = (sy * per_side + ty) * TILE_SIDE;
-                    let x = (sx * per_side + tx) * TILE_SIDE;
+                    let (mut y, mut x) = (unspread(m, 1) * block, unspread(m, 0) * block);
+                    match wide {
+                        true => x += square * side,
+                        false => y += square * side,
+                    }
                     if y >= height || x >= width {
-                        return Ok(()); // A tile of padding.
+                        return Ok(()); // A block of padding.
                     }
                     // Inside the slice: `y < height` and `x < width`.
-                    let corner = (y * width + x) * texel;
-                    copy([y, x], &src[corner..], part)
+                    let corner = &src[(y * width + x) * texel..];
+                    let extents = [block.min(height - y), block.min(width - x)];
+                    if let (Some(prepared), true) = (&prepared, extents == whole) {
+                        return prepared.run(corner, part);
+                    }
+                    let grid = sub_tiles(extents);
+                    let starts = [&down[..grid[0]], &along[..grid[1]]];
+                    copy_tiles_framed(
+                        one,
+                        kernels,
+                        direction,
+                        &extents,
+                        [linear, sub_tiles_placed(&grid, &starts)],
+                        corner,
+                        part,
+                    )
                 })
             }
-            // Each row of tiles of the linear destination, tile by tile.
+            // Each band of image rows, its sub-tiles read from the whole of the tiled bytes.
             Direction::Deswizzle => {
-                let row_bytes = TILE_SIDE * width * texel;
-                let rows = height.div_ceil(TILE_SIDE);
-                for_each_part(options, dst, row_bytes, rows, |ty, part| {
-                    (0..width.div_ceil(TILE_SIDE)).try_for_each(|tx| {
-                        let at = tiled_at(ty, tx);
-                        let corner = tx * TILE_SIDE * texel;
-                        let (y, x) = (ty * TILE_SIDE, tx * TILE_SIDE);
-                        copy([y, x], &src[at..][..tile_bytes], &mut part[corner..])
-                    })
-                })
+                let along = starts(1, 0, width.div_ceil(SUB_SIDE));
+                let band = |rows: usize, first: usize| {
+                    let extents = [rows, width];
+                    let grid = sub_tiles(extents);
+                    let down = starts(0, first, grid[0]);
+                    (extents, grid, down)
+                };
+                let bands = height.div_ceil(BAND_ROWS);
+                for_each_part(
+                    options,
+                    dst,
+                    BAND_ROWS * width * texel,
+                    bands,
+                    |index, part| {
+                        let rows = BAND_ROWS.min(height - index * BAND_ROWS);
+                        let (extents, grid, down) = band(rows, index * BAND_ROWS / SUB_SIDE);
+                        let starts = [&down[..], &along[..]];
+                        copy_tiles_framed(
+                            one,
+                            kernels,
+                            direction,
+                            &extents,
+                            [linear, sub_tiles_placed(&grid, &starts)],
+                            src,
+                            part,
+                        )
+                    },
+                )
             }
         }
     }
