@@ -207,6 +207,14 @@
 //! bytes, the GOB's rows. The kernel's rustdoc says so. `K::plan()` and `K::code()` still
 //! describe the whole tile, for copies by hand over its grid (`Frame::Tiles`).
 //!
+//! Where tiles lie in an order of their own, `Frame::Placed` takes one table of starts per
+//! coordinate: the tile at grid coordinates `g` starts `Σ starts[i][g[i]]` elements into the
+//! buffer. Any order whose offset splits into a term per coordinate fits, which is every
+//! Morton or `bits` order of tiles: the PS3's squares and D3D12's 64 KB tiles are copied as
+//! 16 × 16 and 4 KB sub-tiles placed so (`swizzle::texture`), each sub-tile by its kernel's
+//! SIMD rows, each run of tiles equally spaced on both sides in one call. A placed
+//! destination is one band: to spread the copy over threads, give each thread its own part.
+//!
 //! At run time [`swizzle::kernel`](crate::kernel) checks the buffer lengths and extents
 //! (errors, never UB), walks the grid of tiles, and copies each row of full tiles with the
 //! generated rows of the level, or the interpreted network where there are none: AVX-512 (F,

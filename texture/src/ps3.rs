@@ -11,8 +11,7 @@
 //! (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is a
 //! Morton order of 16 × 16 sub-tiles, and so is every aligned power-of-two block of it: the
 //! sub-tiles are copied by [`MortonSquare16`]'s kernels and placed by table
-//! ([`crate::kernel::Frame::Placed`]), each thread a block of the tiled bytes (a swizzle)
-//! or a band of image rows (a deswizzle).
+//! ([`crate::kernel::Frame::Placed`]), a block of up to 256 × 256 texels at a time.
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
@@ -63,9 +62,6 @@ const SUB_SIDE: usize = 16;
 
 /// The side of the largest block of the tiled bytes one thread swizzles: 256 × 256 texels.
 const BLOCK_SIDE: usize = 256;
-
-/// Image rows one thread deswizzles: four rows of sub-tiles.
-const BAND_ROWS: usize = 4 * SUB_SIDE;
 
 /// The 16 × 16 sub-tiles of a grid `tiles` placed by table: `starts` down and along it.
 fn sub_tiles_placed<'a>(tiles: &'a [usize; 2], starts: &'a [&'a [usize]; 2]) -> Frame<'a> {
@@ -205,11 +201,11 @@ impl Slice {
         copy_tiles(options, kernels, direction, &self.extents, frame, src, dst)
     }
 
-    /// Squares larger than 16 × 16: their 16 × 16 sub-tiles placed by table, where
-    /// `starts(axis, first, count)` are the starts of sub-tiles `first..first + count`
-    /// along `axis` (0: y, 1: x) from the tiled bytes' start. A swizzle's threads each
-    /// write an aligned block of the squares (contiguous in a Morton order), a
-    /// deswizzle's each a band of image rows, reading the sub-tiles wherever they lie.
+    /// Squares larger than 16 × 16: aligned blocks of up to 256 × 256 texels, each
+    /// contiguous in the tiled bytes and a Morton order of 16 × 16 sub-tiles, copied with
+    /// the sub-tiles placed by table. A swizzle's threads each write blocks, a deswizzle's
+    /// each a band of image rows a block high; every whole block is the same copy, made
+    /// ready once.
     fn placed<E: Element>(
         &self,
         kernels: [(&Plan, GeneratedCode<E>); 2],
@@ -219,24 +215,15 @@ impl Slice {
         let (options, direction) = (self.options, self.direction);
         let ([height, width], side) = (self.extents, self.side);
         let texel = size_of::<E>();
-        let sub_space = SUB_SIDE * SUB_SIDE;
-        let per_side = side / SUB_SIDE;
-        let wide = width >= height;
-        // Sub-tile `i` along `axis`: its square along the longer side, then its place in
-        // the square's Morton order.
-        let start = |axis: usize, i: usize| {
-            let morton = 1 - axis;
-            let longer = (axis == 1) == wide;
-            let square = if longer {
-                i / per_side * side * side
-            } else {
-                0
-            };
-            square + spread(i % per_side, morton) * sub_space
-        };
-        let starts = |axis: usize, first: usize, count: usize| -> Vec<usize> {
-            (first..first + count).map(|i| start(axis, i)).collect()
-        };
+        let block = BLOCK_SIDE.min(side);
+        let block_bytes = block * block * texel;
+        let per_block = block / SUB_SIDE;
+        // Where a block's sub-tiles start down and along it: its Morton order.
+        let [down, along] = [1, 0].map(|axis| {
+            (0..per_block)
+                .map(|i| spread(i, axis) * SUB_SIDE * SUB_SIDE)
+                .collect::<Vec<_>>()
+        });
         let strides = [width, 1];
         let linear = Frame::Strided {
             strides: &strides,
@@ -245,90 +232,69 @@ impl Slice {
         // Each part on one thread; the threads are the parts'.
         let one = options.threads(1);
         let destination_len = dst.len() / texel;
-        let sub_tiles = |extents: [usize; 2]| extents.map(|e| e.div_ceil(SUB_SIDE));
+        let whole = [block; 2];
+        let grid = whole.map(|e| e / SUB_SIDE);
+        let starts = [&down[..], &along[..]];
+        // The copy of a whole block, where the texels hold one.
+        let prepared = (height >= block && width >= block)
+            .then(|| {
+                let frames = [linear, sub_tiles_placed(&grid, &starts)];
+                prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
+            })
+            .transpose()?;
+        // Copies the block whose first texel is `[y, x]` (inside the texels) between `src`
+        // and `dst`, each its side's bytes from the block's start on.
+        let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
+            let extents = [block.min(height - y), block.min(width - x)];
+            if let (Some(prepared), true) = (&prepared, extents == whole) {
+                return prepared.run(src, dst);
+            }
+            let grid = extents.map(|e| e.div_ceil(SUB_SIDE));
+            let starts = [&down[..grid[0]], &along[..grid[1]]];
+            let frames = [linear, sub_tiles_placed(&grid, &starts)];
+            copy_tiles_framed(one, kernels, direction, &extents, frames, src, dst)
+        };
+        // The blocks of a square, and of the slice, in the tiled order: each square's in
+        // its Morton order, the squares along the longer side.
+        let per_square = (side / block).pow(2);
+        let corner = |index: usize| {
+            let (square, m) = (index / per_square, index % per_square);
+            let [y, x] = [1, 0].map(|axis| unspread(m, axis) * block);
+            match width >= height {
+                true => [y, x + square * side],
+                false => [y + square * side, x],
+            }
+        };
+        let index = |[y, x]: [usize; 2]| {
+            let (square, [y, x]) = match width >= height {
+                true => (x / side, [y, x % side]),
+                false => (y / side, [y % side, x]),
+            };
+            square * per_square + spread(y / block, 1) + spread(x / block, 0)
+        };
         match direction {
-            // Each aligned block of the squares, whose sub-tiles lie in its Morton order
-            // from its start; blocks wholly past the texels are padding, left as they were.
+            // Each block of the tiled bytes; blocks wholly past the texels are padding,
+            // left as they were.
             Direction::Swizzle => {
-                let block = BLOCK_SIDE.min(side);
-                let block_space = block * block;
-                let per_block = block / SUB_SIDE;
-                let [down, along] = [1, 0].map(|morton| {
-                    (0..per_block)
-                        .map(|i| spread(i, morton) * sub_space)
-                        .collect::<Vec<_>>()
-                });
-                let whole = [block; 2];
-                let grid = sub_tiles(whole);
-                let starts = [&down[..], &along[..]];
-                // The copy of a whole block, where the texels hold one.
-                let prepared = (height >= block && width >= block)
-                    .then(|| {
-                        let frames = [linear, sub_tiles_placed(&grid, &starts)];
-                        prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
-                    })
-                    .transpose()?;
-                let per_square = (side / block).pow(2);
-                let blocks = dst.len() / texel / block_space;
-                for_each_part(options, dst, block_space * texel, blocks, |index, part| {
-                    let (square, m) = (index / per_square, index % per_square);
-                    let (mut y, mut x) = (unspread(m, 1) * block, unspread(m, 0) * block);
-                    match wide {
-                        true => x += square * side,
-                        false => y += square * side,
+                let blocks = dst.len() / block_bytes;
+                for_each_part(options, dst, block_bytes, blocks, |i, part| {
+                    let [y, x] = corner(i);
+                    match y < height && x < width {
+                        true => copy([y, x], &src[(y * width + x) * texel..], part),
+                        false => Ok(()),
                     }
-                    if y >= height || x >= width {
-                        return Ok(()); // A block of padding.
-                    }
-                    // Inside the slice: `y < height` and `x < width`.
-                    let corner = &src[(y * width + x) * texel..];
-                    let extents = [block.min(height - y), block.min(width - x)];
-                    if let (Some(prepared), true) = (&prepared, extents == whole) {
-                        return prepared.run(corner, part);
-                    }
-                    let grid = sub_tiles(extents);
-                    let starts = [&down[..grid[0]], &along[..grid[1]]];
-                    copy_tiles_framed(
-                        one,
-                        kernels,
-                        direction,
-                        &extents,
-                        [linear, sub_tiles_placed(&grid, &starts)],
-                        corner,
-                        part,
-                    )
                 })
             }
-            // Each band of image rows, its sub-tiles read from the whole of the tiled bytes.
+            // Each band of image rows a block high, block by block.
             Direction::Deswizzle => {
-                let along = starts(1, 0, width.div_ceil(SUB_SIDE));
-                let band = |rows: usize, first: usize| {
-                    let extents = [rows, width];
-                    let grid = sub_tiles(extents);
-                    let down = starts(0, first, grid[0]);
-                    (extents, grid, down)
-                };
-                let bands = height.div_ceil(BAND_ROWS);
-                for_each_part(
-                    options,
-                    dst,
-                    BAND_ROWS * width * texel,
-                    bands,
-                    |index, part| {
-                        let rows = BAND_ROWS.min(height - index * BAND_ROWS);
-                        let (extents, grid, down) = band(rows, index * BAND_ROWS / SUB_SIDE);
-                        let starts = [&down[..], &along[..]];
-                        copy_tiles_framed(
-                            one,
-                            kernels,
-                            direction,
-                            &extents,
-                            [linear, sub_tiles_placed(&grid, &starts)],
-                            src,
-                            part,
-                        )
-                    },
-                )
+                let bands = height.div_ceil(block);
+                for_each_part(options, dst, block * width * texel, bands, |band, part| {
+                    (0..width.div_ceil(block)).try_for_each(|column| {
+                        let at = [band * block, column * block];
+                        let tiled = &src[index(at) * block_bytes..][..block_bytes];
+                        copy(at, tiled, &mut part[at[1] * texel..])
+                    })
+                })
             }
         }
     }
