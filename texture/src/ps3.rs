@@ -6,11 +6,12 @@
 //! `align_resolution`; swizzled RSX textures have power-of-two sides).
 //!
 //! A `w × h` Morton order with `s = min(w, h)` is `s × s` Morton squares side by side (or
-//! stacked, when the level is taller than wide), one after the other. Up to 16 × 16 a
+//! stacked, when the level is taller than wide), one after the other. Up to 32 × 32 a
 //! level is one row (or column) of such squares, each a tile of a `layout!` item below
 //! (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is a
-//! Morton order of 16 × 16 sub-tiles, and so is every aligned power-of-two block of it: the
-//! sub-tiles are copied by [`MortonSquare16`]'s kernels and placed by table
+//! Morton order of 16 × 16 (or 32 × 32) sub-tiles, and so is every aligned power-of-two block
+//! of it: the sub-tiles are copied by [`MortonSquare16`]'s (or [`MortonSquare32`]'s) kernels
+//! and placed by table
 //! ([`crate::kernel::Frame::Placed`]), a block of up to 256 × 256 texels at a time.
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
@@ -47,8 +48,10 @@ morton_squares! {
     MortonSquare2, SwizzleSquare2, DeswizzleSquare2: 2, 4;
     /// 4 × 4 Morton squares.
     MortonSquare4, SwizzleSquare4, DeswizzleSquare4: 4, 16;
-    /// 16 × 16 Morton squares, and the sub-tiles of larger ones.
+    /// 16 × 16 Morton squares.
     MortonSquare16, SwizzleSquare16, DeswizzleSquare16: 16, 256;
+    /// 32 × 32 Morton squares; these and 16 × 16 ones are the sub-tiles of larger ones.
+    MortonSquare32, SwizzleSquare32, DeswizzleSquare32: 32, 1024;
 }
 
 /// Texel sizes the Morton kernels copy (bytes).
@@ -57,17 +60,19 @@ const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 /// The largest shorter side of a level, in texels: the RSX's largest texture.
 const MAX_SQUARE: usize = 4096;
 
-/// The side of the sub-tiles of larger squares.
-const SUB_SIDE: usize = 16;
-
 /// The side of the largest block of the tiled bytes one thread swizzles: 256 × 256 texels.
 const BLOCK_SIDE: usize = 256;
 
-/// The 16 × 16 sub-tiles of a grid `tiles` placed by table: `starts` down and along it.
-fn sub_tiles_placed<'a>(tiles: &'a [usize; 2], starts: &'a [&'a [usize]; 2]) -> Frame<'a> {
+/// Sub-tiles of `side × side` texels in a grid `tiles`, placed by table: `starts` down and
+/// along it.
+fn sub_tiles_placed<'a>(
+    side: usize,
+    tiles: &'a [usize; 2],
+    starts: &'a [&'a [usize]; 2],
+) -> Frame<'a> {
     Frame::Placed {
         tiles,
-        tile_space: SUB_SIDE * SUB_SIDE,
+        tile_space: side * side,
         starts,
     }
 }
@@ -173,11 +178,29 @@ impl Slice {
             4 => self.squares(kernels!(E, SwizzleSquare4, DeswizzleSquare4), src, dst),
             8 => self.squares(kernels!(E, SwizzleMorton, DeswizzleMorton), src, dst),
             16 => self.squares(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
-            _ => self.placed(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
+            32 => self.squares(kernels!(E, SwizzleSquare32, DeswizzleSquare32), src, dst),
+            // Swizzles read image rows and write 16 × 16 sub-tiles; deswizzles write image
+            // rows from 32 × 32 sub-tiles, two cache lines a row (16 × 16 ones write one
+            // line a row, all a tile's lines in one L1 set where the image's pitch is a
+            // multiple of 4 KiB): each the faster of the two (BENCHMARKS.md#texture-surfaces).
+            _ => match self.direction {
+                Direction::Swizzle => self.placed(
+                    16,
+                    kernels!(E, SwizzleSquare16, DeswizzleSquare16),
+                    src,
+                    dst,
+                ),
+                Direction::Deswizzle => self.placed(
+                    32,
+                    kernels!(E, SwizzleSquare32, DeswizzleSquare32),
+                    src,
+                    dst,
+                ),
+            },
         }
     }
 
-    /// Squares of at most 16 × 16: one row or column of them, each a tile of the kernels'
+    /// Squares of at most 32 × 32: one row or column of them, each a tile of the kernels'
     /// layout.
     fn squares<E: Element>(
         &self,
@@ -201,13 +224,14 @@ impl Slice {
         copy_tiles(options, kernels, direction, &self.extents, frame, src, dst)
     }
 
-    /// Squares larger than 16 × 16: aligned blocks of up to 256 × 256 texels, each
-    /// contiguous in the tiled bytes and a Morton order of 16 × 16 sub-tiles, copied with
+    /// Squares larger than 32 × 32: aligned blocks of up to 256 × 256 texels, each
+    /// contiguous in the tiled bytes and a Morton order of `sub × sub` sub-tiles, copied with
     /// the sub-tiles placed by table. A swizzle's threads each write blocks, a deswizzle's
     /// each a band of image rows a block high; every whole block is the same copy, made
     /// ready once.
     fn placed<E: Element>(
         &self,
+        sub: usize,
         kernels: [(&Plan, GeneratedCode<E>); 2],
         src: &[u8],
         dst: &mut [u8],
@@ -217,11 +241,11 @@ impl Slice {
         let texel = size_of::<E>();
         let block = BLOCK_SIDE.min(side);
         let block_bytes = block * block * texel;
-        let per_block = block / SUB_SIDE;
+        let per_block = block / sub;
         // Where a block's sub-tiles start down and along it: its Morton order.
         let [down, along] = [1, 0].map(|axis| {
             (0..per_block)
-                .map(|i| spread(i, axis) * SUB_SIDE * SUB_SIDE)
+                .map(|i| spread(i, axis) * sub * sub)
                 .collect::<Vec<_>>()
         });
         let strides = [width, 1];
@@ -233,12 +257,12 @@ impl Slice {
         let one = options.threads(1);
         let destination_len = dst.len() / texel;
         let whole = [block; 2];
-        let grid = whole.map(|e| e / SUB_SIDE);
+        let grid = whole.map(|e| e / sub);
         let starts = [&down[..], &along[..]];
         // The copy of a whole block, where the texels hold one.
         let prepared = (height >= block && width >= block)
             .then(|| {
-                let frames = [linear, sub_tiles_placed(&grid, &starts)];
+                let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
                 prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
             })
             .transpose()?;
@@ -249,9 +273,9 @@ impl Slice {
             if let (Some(prepared), true) = (&prepared, extents == whole) {
                 return prepared.run(src, dst);
             }
-            let grid = extents.map(|e| e.div_ceil(SUB_SIDE));
+            let grid = extents.map(|e| e.div_ceil(sub));
             let starts = [&down[..grid[0]], &along[..grid[1]]];
-            let frames = [linear, sub_tiles_placed(&grid, &starts)];
+            let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
             copy_tiles_framed(one, kernels, direction, &extents, frames, src, dst)
         };
         // The blocks of a square, and of the slice, in the tiled order: each square's in
