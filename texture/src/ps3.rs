@@ -60,8 +60,13 @@ const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 /// The largest shorter side of a level, in texels: the RSX's largest texture.
 const MAX_SQUARE: usize = 4096;
 
-/// The side of the largest block of the tiled bytes one thread swizzles: 256 × 256 texels.
+/// The side of the largest block of a square copied at once: 256 × 256 texels, contiguous
+/// in the tiled bytes (a swizzle's thread writes whole blocks).
 const BLOCK_SIDE: usize = 256;
+
+/// Image rows of a block a deswizzle's thread writes at once: more bands than blocks, for
+/// levels of few blocks (a 1024² BC3 level has four rows of them).
+const DESWIZZLE_ROWS: usize = 64;
 
 /// Sub-tiles of `side × side` texels in a grid `tiles`, placed by table: `starts` down and
 /// along it.
@@ -227,8 +232,8 @@ impl Slice {
     /// Squares larger than 32 × 32: aligned blocks of up to 256 × 256 texels, each
     /// contiguous in the tiled bytes and a Morton order of `sub × sub` sub-tiles, copied with
     /// the sub-tiles placed by table. A swizzle's threads each write blocks, a deswizzle's
-    /// each a band of image rows a block high; every whole block is the same copy, made
-    /// ready once.
+    /// each a band of 64 image rows, a block's band at a time; each whole band of a block is
+    /// one of a few copies, made ready once.
     fn placed<E: Element>(
         &self,
         sub: usize,
@@ -256,25 +261,36 @@ impl Slice {
         // Each part on one thread; the threads are the parts'.
         let one = options.threads(1);
         let destination_len = dst.len() / texel;
-        let whole = [block; 2];
+        // Each block a band of `band_rows` image rows at a time: a swizzle's whole block
+        // (its own part of the tiled bytes), a deswizzle's fewer rows, for more threads.
+        let band_rows = match direction {
+            Direction::Swizzle => block,
+            Direction::Deswizzle => DESWIZZLE_ROWS.min(block),
+        };
+        let per_band = band_rows / sub;
+        let whole = [band_rows, block];
         let grid = whole.map(|e| e / sub);
-        let starts = [&down[..], &along[..]];
-        // The copy of a whole block, where the texels hold one.
-        let prepared = (height >= block && width >= block)
-            .then(|| {
-                let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
-                prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
-            })
-            .transpose()?;
-        // Copies the block whose first texel is `[y, x]` (inside the texels) between `src`
-        // and `dst`, each its side's bytes from the block's start on.
+        // The copy of each whole band of a block, where the texels hold one.
+        let prepared: Vec<_> = match height >= band_rows && width >= block {
+            true => (0..block / band_rows)
+                .map(|band| {
+                    let starts = [&down[band * per_band..][..per_band], &along[..]];
+                    let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
+                    prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
+                })
+                .collect::<Result<_, _>>()?,
+            false => Vec::new(),
+        };
+        // Copies the band of a block whose first texel is `[y, x]` (inside the texels)
+        // between `src` and `dst`: the block's tiled bytes, and the image from `[y, x]` on.
         let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
-            let extents = [block.min(height - y), block.min(width - x)];
-            if let (Some(prepared), true) = (&prepared, extents == whole) {
+            let band = y % block / band_rows;
+            let extents = [band_rows.min(height - y), block.min(width - x)];
+            if let (Some(prepared), true) = (prepared.get(band), extents == whole) {
                 return prepared.run(src, dst);
             }
             let grid = extents.map(|e| e.div_ceil(sub));
-            let starts = [&down[..grid[0]], &along[..grid[1]]];
+            let starts = [&down[band * per_band..][..grid[0]], &along[..grid[1]]];
             let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
             copy_tiles_framed(one, kernels, direction, &extents, frames, src, dst)
         };
@@ -309,16 +325,22 @@ impl Slice {
                     }
                 })
             }
-            // Each band of image rows a block high, block by block.
+            // Each band of image rows, block by block.
             Direction::Deswizzle => {
-                let bands = height.div_ceil(block);
-                for_each_part(options, dst, block * width * texel, bands, |band, part| {
-                    (0..width.div_ceil(block)).try_for_each(|column| {
-                        let at = [band * block, column * block];
-                        let tiled = &src[index(at) * block_bytes..][..block_bytes];
-                        copy(at, tiled, &mut part[at[1] * texel..])
-                    })
-                })
+                let bands = height.div_ceil(band_rows);
+                for_each_part(
+                    options,
+                    dst,
+                    band_rows * width * texel,
+                    bands,
+                    |band, part| {
+                        (0..width.div_ceil(block)).try_for_each(|column| {
+                            let at = [band * band_rows, column * block];
+                            let tiled = &src[index(at) * block_bytes..][..block_bytes];
+                            copy(at, tiled, &mut part[at[1] * texel..])
+                        })
+                    },
+                )
             }
         }
     }
