@@ -22,8 +22,8 @@ use std::process::ExitCode;
 use std::sync::OnceLock;
 use swizzle::Layout;
 use swizzle::gpu::{
-    Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmKernel, Gpu, GpuError, GpuLayout, Kernel,
-    Operands, Stored, Transpose, Unsupported, Word, bf16, f16,
+    Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmElement, GemmKernel, Gpu, GpuError, GpuLayout,
+    Kernel, Operands, Stored, Transpose, Unsupported, Word, bf16, f16,
 };
 use swizzle::ir::{Descriptor, coordinates};
 use swizzle::raster::Raster;
@@ -233,6 +233,32 @@ fn cpu_gemm(a: &[f32], b: &[f32], [m, n, k]: [usize; 3]) -> Vec<f32> {
     c
 }
 
+/// `matrix` rounded to f16.
+fn to_f16(matrix: &[f32]) -> Vec<f16> {
+    matrix.iter().map(|&x| f16::from_f32(x)).collect()
+}
+
+/// `matrix` rounded to bf16.
+fn to_bf16(matrix: &[f32]) -> Vec<bf16> {
+    matrix.iter().map(|&x| bf16::from_f32(x)).collect()
+}
+
+/// That `kernel`, built for operands `expected`, refuses A and B (`matrices`) of the other
+/// 16-bit type `actual` with the typed error.
+fn refuses_operands<T: GemmElement>(
+    gpu: &Gpu,
+    kernel: &GemmKernel,
+    matrices: [Vec<T>; 2],
+    c: &Buffer<f32>,
+    [expected, actual]: [Operands; 2],
+) {
+    let [a, b] = matrices.map(|m| gpu.upload(&m).expect("A and B"));
+    assert_eq!(
+        kernel.run(gpu, (&a, &b, c)).map(drop),
+        Err(GpuError::Operands { expected, actual })
+    );
+}
+
 /// Runs `kernel` on small integers (every f32 sum exact) and checks C against the CPU.
 fn check_gemm(gpu: &Gpu, kernel: &GemmKernel, shape: [usize; 3]) {
     check_gemm_stored(gpu, kernel, shape, [Stored::RowMajor; 2]);
@@ -348,11 +374,9 @@ fn tensor_core_gemm_matches_the_cpu_or_says_why_not() {
         let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
         let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
         let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
-        let half =
-            |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
         let (a_buffer, b_buffer) = (
-            gpu.upload(&half(&a)).expect("A"),
-            gpu.upload(&half(&b)).expect("B"),
+            gpu.upload(&to_f16(&a)).expect("A"),
+            gpu.upload(&to_f16(&b)).expect("B"),
         );
         // The library's GEMM, and the one summing in f16 (exact too: these sums stay far
         // below 2048).
@@ -452,8 +476,6 @@ fn f16_operands_match_the_cpu() {
         let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
         let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
         let b: Vec<f32> = (0..k * n).map(|i| small(i, 5)).collect();
-        let half =
-            |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
         for stored in [
             [Stored::RowMajor; 2],
             [Stored::Transposed; 2],
@@ -474,10 +496,10 @@ fn f16_operands_match_the_cpu() {
                 ),
             }
             let a_buffer = gpu
-                .upload(&half(&as_stored(&a, [m, k], stored[0])))
+                .upload(&to_f16(&as_stored(&a, [m, k], stored[0])))
                 .expect("A");
             let b_buffer = gpu
-                .upload(&half(&as_stored(&b, [k, n], stored[1])))
+                .upload(&to_f16(&as_stored(&b, [k, n], stored[1])))
                 .expect("B");
             let c = gpu.filled(m * n, f32::NAN).expect("C");
             kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
@@ -491,20 +513,8 @@ fn f16_operands_match_the_cpu() {
                     actual: 32
                 })
             ));
-            let brain = |matrix: &[f32]| -> Vec<bf16> {
-                matrix.iter().map(|&x| bf16::from_f32(x)).collect()
-            };
-            let (wrong, wrong_b) = (
-                gpu.upload(&brain(&a)).expect("bf16 A"),
-                gpu.upload(&brain(&b)).expect("bf16 B"),
-            );
-            assert_eq!(
-                kernel.run(gpu, (&wrong, &wrong_b, &c)).map(drop),
-                Err(GpuError::Operands {
-                    expected: Operands::F16,
-                    actual: Operands::Bf16
-                })
-            );
+            let bf16s = [to_bf16(&a), to_bf16(&b)];
+            refuses_operands(gpu, &kernel, bf16s, &c, [Operands::F16, Operands::Bf16]);
         }
     }
 }
@@ -540,8 +550,6 @@ fn bf16_operands_match_the_cpu_or_say_why_not() {
         );
         return;
     }
-    let brain =
-        |matrix: &[f32]| -> Vec<bf16> { matrix.iter().map(|&x| bf16::from_f32(x)).collect() };
     for [m, n, k] in [[67, 129, 33], [1, 1, 1], [300, 260, 70]] {
         let small = |i: usize, salt: usize| ((i * 7 + salt) % 9) as f32 - 4.0;
         let a: Vec<f32> = (0..m * k).map(|i| small(i, 1)).collect();
@@ -561,10 +569,10 @@ fn bf16_operands_match_the_cpu_or_say_why_not() {
             let c = gpu.filled(m * n, f32::NAN).expect("C");
             for (a, b) in [(&a, &b), (&huge, &tiny)] {
                 let a_buffer = gpu
-                    .upload(&brain(&as_stored(a, [m, k], stored[0])))
+                    .upload(&to_bf16(&as_stored(a, [m, k], stored[0])))
                     .expect("A");
                 let b_buffer = gpu
-                    .upload(&brain(&as_stored(b, [k, n], stored[1])))
+                    .upload(&to_bf16(&as_stored(b, [k, n], stored[1])))
                     .expect("B");
                 kernel.run(gpu, (&a_buffer, &b_buffer, &c)).expect("run");
                 assert_eq!(
@@ -574,19 +582,8 @@ fn bf16_operands_match_the_cpu_or_say_why_not() {
                     kernel.name()
                 );
             }
-            let half =
-                |matrix: &[f32]| -> Vec<f16> { matrix.iter().map(|&x| f16::from_f32(x)).collect() };
-            let (wrong, wrong_b) = (
-                gpu.upload(&half(&a)).expect("f16 A"),
-                gpu.upload(&half(&b)).expect("f16 B"),
-            );
-            assert_eq!(
-                kernel.run(gpu, (&wrong, &wrong_b, &c)).map(drop),
-                Err(GpuError::Operands {
-                    expected: Operands::Bf16,
-                    actual: Operands::F16
-                })
-            );
+            let f16s = [to_f16(&a), to_f16(&b)];
+            refuses_operands(gpu, &kernel, f16s, &c, [Operands::Bf16, Operands::F16]);
         }
     }
 }

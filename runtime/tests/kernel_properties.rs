@@ -335,7 +335,6 @@ fn check_views<T: Value>(extents: &[usize], kinds: [usize; 2], salt: usize) {
 /// Pack into and unpack from stacked tiles (`Frame::Stacked`, `stack` tiles high), at every
 /// level, against the interpreter's row-major tiles re-stacked.
 fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize, salt: usize) {
-    let tile = layout.shape();
     let (pack, unpack, tiles) = pack_and_unpack(layout, extents, salt, |vector| vector);
     let tile_space = layout.space().expect("fits");
     let space = stacked_space(&tiles, tile_space, stack).expect("fits");
@@ -347,13 +346,35 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
             stack,
         },
     };
+    let stack_len = space / tiles[0].div_ceil(stack);
+    check_tiled::<T>(
+        layout,
+        (&pack, &unpack),
+        (stacked, space),
+        |[ty, tx]| ty / stack * stack_len + ty % stack * tile_space + tx * stack * tile_space,
+        |level| level.into(),
+        &format!("stacks of {stack}"),
+    );
+}
+
+/// Packs into the tiled side `tiled` (a buffer of `space` elements), unpacks from it into a
+/// row-major and a column-major image, at every level with `options(level)`, against the
+/// interpreter: each tile's offsets from its start `start([ty, tx])`, the elements that no
+/// coordinate holds as they were. What the checks of stacked and placed tiles share.
+fn check_tiled<T: Value>(
+    layout: &Descriptor,
+    (pack, unpack): (&Plan, &Plan),
+    (tiled, space): (Side, usize),
+    start: impl Fn([usize; 2]) -> usize,
+    options: impl Fn(Level) -> Options,
+    what: &str,
+) {
+    let (extents, tile) = (tiled.extents, layout.shape());
+    let tile_space = layout.space().expect("fits");
     let row_major = Side {
         extents,
         frame: Frame::RowMajor,
     };
-    // Where a coordinate lies among stacked tiles: the interpreter's offset within its
-    // tile, from the stacked tile's start.
-    let stack_len = space / tiles[0].div_ceil(stack);
     let image: Vec<T> = (0..extents.iter().product()).map(T::nth).collect();
     let mut expected = vec![T::POISON; space];
     let mut back = vec![T::POISON; image.len()];
@@ -361,36 +382,26 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
         let Ok(offset) = layout.offset_in(extents, &coord) else {
             continue;
         };
-        let (ty, tx) = (coord[0] / tile[0], coord[1] / tile[1]);
-        let start = ty / stack * stack_len + ty % stack * tile_space + tx * stack * tile_space;
-        expected[start + offset % tile_space] = image[i];
+        let at = start([coord[0] / tile[0], coord[1] / tile[1]]);
+        expected[at + offset % tile_space] = image[i];
         back[i] = image[i];
     }
     for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+        let options = options(level);
         let mut dst = vec![T::POISON; space];
-        copy_with(level, &pack, row_major, stacked, &image, &mut dst).expect("buffers fit");
-        assert_same(
-            &dst,
-            &expected,
-            level,
-            &format!("pack into stacks of {stack}"),
-        );
+        copy_with(options, pack, row_major, tiled, &image, &mut dst).expect("buffers fit");
+        assert_same(&dst, &expected, level, &format!("pack into {what}"));
         let mut unpacked = vec![T::POISON; image.len()];
-        copy_with(level, &unpack, stacked, row_major, &dst, &mut unpacked).expect("buffers fit");
-        assert_same(
-            &unpacked,
-            &back,
-            level,
-            &format!("unpack from stacks of {stack}"),
-        );
-        // Into a column-major image: rows of tiles then run down the first coordinate,
-        // across the stacks.
+        copy_with(options, unpack, tiled, row_major, &dst, &mut unpacked).expect("buffers fit");
+        assert_same(&unpacked, &back, level, &format!("unpack from {what}"));
+        // Into a column-major image: rows of tiles then run down the first coordinate
+        // (across the stacks of stacked tiles).
         let columns = View::column_major(extents).expect("a valid view");
         let mut transposed = vec![T::POISON; image.len()];
         copy_with(
-            level,
-            &unpack,
-            stacked,
+            options,
+            unpack,
+            tiled,
             columns.side(),
             &dst,
             &mut transposed,
@@ -398,10 +409,7 @@ fn check_stacked<T: Value>(layout: &Descriptor, extents: &[usize], stack: usize,
         .expect("buffers fit");
         for (i, coord) in coordinates(extents).enumerate() {
             let at = columns.offset(&coord).expect("inside");
-            assert_eq!(
-                transposed[at], back[i],
-                "{coord:?} into columns, stacks of {stack}"
-            );
+            assert_eq!(transposed[at], back[i], "{coord:?} into columns, {what}");
         }
     }
 }
@@ -442,7 +450,6 @@ fn placements(tiles: &[usize], tile_space: usize, salt: usize) -> [Vec<usize>; 2
 /// against the interpreter's tiles moved to their places; the buffer's elements that no
 /// tile holds stay as they were.
 fn check_placed<T: Value>(layout: &Descriptor, extents: &[usize], salt: usize) {
-    let tile = layout.shape();
     let (pack, unpack, tiles) = pack_and_unpack(layout, extents, salt, |vector| vector);
     let tile_space = layout.space().expect("fits");
     let [rows, columns] = placements(&tiles, tile_space, salt);
@@ -455,51 +462,24 @@ fn check_placed<T: Value>(layout: &Descriptor, extents: &[usize], salt: usize) {
             starts: &starts,
         },
     };
+    let furthest: usize = starts.iter().map(|s| s.iter().max().expect("a tile")).sum();
+    let space = furthest + tile_space + salt % 3;
+    let threads = if cfg!(miri) { 1 } else { salt % 4 };
+    check_tiled::<T>(
+        layout,
+        (&pack, &unpack),
+        (placed, space),
+        |[ty, tx]| rows[ty] + columns[tx],
+        |level| Options::from(level).threads(threads),
+        "placed tiles",
+    );
+    // Tables that are not one start per tile are an error, as is a buffer short of the
+    // furthest tile.
     let row_major = Side {
         extents,
         frame: Frame::RowMajor,
     };
-    let furthest: usize = starts.iter().map(|s| s.iter().max().expect("a tile")).sum();
-    let space = furthest + tile_space + salt % 3;
     let image: Vec<T> = (0..extents.iter().product()).map(T::nth).collect();
-    let mut expected = vec![T::POISON; space];
-    let mut back = vec![T::POISON; image.len()];
-    for (i, coord) in coordinates(extents).enumerate() {
-        let Ok(offset) = layout.offset_in(extents, &coord) else {
-            continue;
-        };
-        let start = rows[coord[0] / tile[0]] + columns[coord[1] / tile[1]];
-        expected[start + offset % tile_space] = image[i];
-        back[i] = image[i];
-    }
-    let threads = if cfg!(miri) { 1 } else { salt % 4 };
-    for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
-        let options = Options::from(level).threads(threads);
-        let mut dst = vec![T::POISON; space];
-        copy_with(options, &pack, row_major, placed, &image, &mut dst).expect("buffers fit");
-        assert_same(&dst, &expected, level, "pack into placed tiles");
-        let mut unpacked = vec![T::POISON; image.len()];
-        copy_with(options, &unpack, placed, row_major, &dst, &mut unpacked).expect("buffers fit");
-        assert_same(&unpacked, &back, level, "unpack from placed tiles");
-        // Into a column-major image: rows of tiles then run down the first coordinate.
-        let columns = View::column_major(extents).expect("a valid view");
-        let mut transposed = vec![T::POISON; image.len()];
-        copy_with(
-            options,
-            &unpack,
-            placed,
-            columns.side(),
-            &dst,
-            &mut transposed,
-        )
-        .expect("buffers fit");
-        for (i, coord) in coordinates(extents).enumerate() {
-            let at = columns.offset(&coord).expect("inside");
-            assert_eq!(transposed[at], back[i], "{coord:?} into columns");
-        }
-    }
-    // Tables that are not one start per tile are an error, as is a buffer short of the
-    // furthest tile.
     let short = [&rows[1..], columns.as_slice()];
     let wrong = Side {
         frame: Frame::Placed {
