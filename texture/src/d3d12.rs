@@ -24,7 +24,7 @@
 //! sub-tiles are placed by table ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{for_each_part, prepare_tiles};
+use super::{for_each_part, prepare_tiles, spread};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
@@ -136,12 +136,6 @@ const SUB_TILE_BYTES: usize = 4096;
 /// Sub-tiles of a tile along each side.
 const SUB_TILES: usize = 4;
 
-/// Where the `i`-th sub-tile of a tile's column (`axis` 0) or row (`axis` 1) lies among the
-/// tile's sixteen, in sub-tiles: the Morton order of the tile's top bits, y's bit first.
-fn morton_place(i: usize, axis: usize) -> usize {
-    (i & 1) << axis | (i >> 1 & 1) << (axis + 2)
-}
-
 fn copy_level(
     options: Options,
     direction: Direction,
@@ -192,11 +186,12 @@ impl Level {
         let sub = [rows / SUB_TILES, columns / SUB_TILES];
         let [sub_space, tile_space] = [SUB_TILE_BYTES, TILE_BYTES].map(|b| b / bytes);
         // Where each column of sub-tiles starts along a row of tiles, and each row of them
-        // down it: the tile, then the sub-tile's place in it.
+        // down it: the tile, then the sub-tile's place in the tile's Morton order (y's bit
+        // first).
         let along: Vec<usize> = (0..width.div_ceil(sub[1]))
-            .map(|x| x / SUB_TILES * tile_space + morton_place(x % SUB_TILES, 1) * sub_space)
+            .map(|x| x / SUB_TILES * tile_space + spread(x % SUB_TILES, 1) * sub_space)
             .collect();
-        let down: [usize; SUB_TILES] = std::array::from_fn(|y| morton_place(y, 0) * sub_space);
+        let down: [usize; SUB_TILES] = std::array::from_fn(|y| spread(y, 0) * sub_space);
         let strides = [width, 1];
         let (options, direction) = (self.options, self.direction);
         // Each part on one thread; the threads are the parts'.
@@ -220,15 +215,17 @@ impl Level {
             let extents = [band_rows, width];
             prepare_tiles(one, kernels, direction, &extents, frames, destination_len)
         };
+        // The last row of tiles, whole or cut at the texels, and the whole ones before it
+        // where they differ from it.
         let tile_rows = height.div_ceil(rows);
         let last_rows = height - (tile_rows - 1) * rows;
-        let whole = prepare(rows)?;
-        let last = (last_rows != rows)
-            .then(|| prepare(last_rows))
+        let last = prepare(last_rows)?;
+        let whole = (tile_rows > 1 && last_rows != rows)
+            .then(|| prepare(rows))
             .transpose()?;
-        let copy = |ty: usize, src: &[u8], dst: &mut [u8]| match (&last, ty + 1 == tile_rows) {
-            (Some(last), true) => last.run(src, dst),
-            _ => whole.run(src, dst),
+        let copy = |ty: usize, src: &[u8], dst: &mut [u8]| match (&whole, ty + 1 < tile_rows) {
+            (Some(whole), true) => whole.run(src, dst),
+            _ => last.run(src, dst),
         };
         // A row of tiles' bytes, and its image rows'.
         let tiled_row = width.div_ceil(columns) * TILE_BYTES;

@@ -279,6 +279,24 @@ fn kernel_error<E>(error: KernelError) -> TextureError {
     TextureError::Kernel(error.in_bytes(size_of::<E>()))
 }
 
+/// Bit `b` of `i` at bit `2b + place`: one coordinate's part of a Morton index, whose other
+/// coordinate takes the other bits (`place` 0: this coordinate's bit first). The PS3's
+/// squares (x first) and D3D12's sub-tiles in a 64 KB tile (y first) are such orders.
+fn spread(i: usize, place: usize) -> usize {
+    (0..usize::BITS as usize / 2)
+        .filter(|b| i >> b & 1 == 1)
+        .map(|b| 1 << (2 * b + place))
+        .sum()
+}
+
+/// The coordinate whose bits lie at `2b + place` of Morton index `m`: [`spread`]'s inverse.
+fn unspread(m: usize, place: usize) -> usize {
+    (0..usize::BITS as usize / 2)
+        .filter(|b| m >> (2 * b + place) & 1 == 1)
+        .map(|b| 1 << b)
+        .sum()
+}
+
 /// The product of `factors` (a level's size: its bytes per block times its padded
 /// extents), or [`TextureError::Overflow`].
 fn checked_product(factors: impl IntoIterator<Item = usize>) -> Result<usize, TextureError> {

@@ -17,7 +17,7 @@
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    for_each_part, prepare_tiles, unsupported,
+    for_each_part, prepare_tiles, spread, unspread, unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -80,23 +80,6 @@ fn sub_tiles_placed<'a>(
         tile_space: side * side,
         starts,
     }
-}
-
-/// Bit `b` of `i` at bit `2b + axis`: a coordinate's part of a Morton index, x's bit first
-/// (`axis` 0 for x, 1 for y).
-fn spread(i: usize, axis: usize) -> usize {
-    (0..usize::BITS as usize / 2)
-        .filter(|b| i >> b & 1 == 1)
-        .map(|b| 1 << (2 * b + axis))
-        .sum()
-}
-
-/// The coordinate `axis` (0: x, 1: y) of Morton index `m`, x's bit first.
-fn unspread(m: usize, axis: usize) -> usize {
-    (0..usize::BITS as usize / 2)
-        .filter(|b| m >> (2 * b + axis) & 1 == 1)
-        .map(|b| 1 << b)
-        .sum()
 }
 
 texel_tiling!(
@@ -248,9 +231,9 @@ impl Slice {
         let block_bytes = block * block * texel;
         let per_block = block / sub;
         // Where a block's sub-tiles start down and along it: its Morton order.
-        let [down, along] = [1, 0].map(|axis| {
+        let [down, along] = [1, 0].map(|place| {
             (0..per_block)
-                .map(|i| spread(i, axis) * sub * sub)
+                .map(|i| spread(i, place) * sub * sub)
                 .collect::<Vec<_>>()
         });
         let strides = [width, 1];
@@ -299,7 +282,7 @@ impl Slice {
         let per_square = (side / block).pow(2);
         let corner = |index: usize| {
             let (square, m) = (index / per_square, index % per_square);
-            let [y, x] = [1, 0].map(|axis| unspread(m, axis) * block);
+            let [y, x] = [1, 0].map(|place| unspread(m, place) * block);
             match width >= height {
                 true => [y, x + square * side],
                 false => [y + square * side, x],
