@@ -159,6 +159,36 @@ pub(super) fn open(
     Ok((device, queue, shapes))
 }
 
+/// A Vulkan feature structure (`#[repr(C)]`, starting with its `sType` and `pNext`) that a
+/// features query fills in.
+///
+/// # Safety
+/// The type has the layout the Vulkan headers give its structure, and its values set
+/// `sType` to that structure's and `pNext` to null.
+unsafe trait FeatureStructure {}
+
+// SAFETY: both are declared as the headers give them; their `new` sets `sType` and a null
+// `pNext`.
+unsafe impl FeatureStructure for Features {}
+unsafe impl FeatureStructure for Bfloat16Features {}
+
+/// `structure` as the driver fills it in: which of its features the device supports.
+fn query<T: FeatureStructure>(adapter: &hal::vulkan::Adapter, mut structure: T) -> T {
+    let mut features = vk::PhysicalDeviceFeatures2 {
+        p_next: (&raw mut structure).cast(),
+        ..Default::default()
+    };
+    // SAFETY: a features query with one extension structure (a `FeatureStructure`), both
+    // alive for the call.
+    unsafe {
+        adapter
+            .shared_instance()
+            .raw_instance()
+            .get_physical_device_features2(adapter.raw_physical_device(), &mut features)
+    };
+    structure
+}
+
 /// Whether the driver lists `VK_KHR_shader_bfloat16` with bf16 values and bf16 cooperative
 /// matrices: then its bf16 workgroup-scope shapes are usable.
 fn has_bf16_matrices(adapter: &hal::vulkan::Adapter) -> bool {
@@ -168,18 +198,7 @@ fn has_bf16_matrices(adapter: &hal::vulkan::Adapter) -> bool {
     {
         return false;
     }
-    let shared = adapter.shared_instance();
-    let mut supported = Bfloat16Features::new(vk::FALSE);
-    let mut features = vk::PhysicalDeviceFeatures2 {
-        p_next: (&raw mut supported).cast(),
-        ..Default::default()
-    };
-    // SAFETY: a features query with one extension structure, both alive for the call.
-    unsafe {
-        shared
-            .raw_instance()
-            .get_physical_device_features2(adapter.raw_physical_device(), &mut features)
-    };
+    let supported = query(adapter, Bfloat16Features::new(vk::FALSE));
     supported.shader_bfloat16_type == vk::TRUE
         && supported.shader_bfloat16_cooperative_matrix == vk::TRUE
 }
@@ -191,13 +210,7 @@ fn granularities(adapter: &hal::vulkan::Adapter) -> Result<Vec<Granularity>, Str
     let shared = adapter.shared_instance();
     let (entry, instance) = (shared.entry(), shared.raw_instance());
     let physical = adapter.raw_physical_device();
-    let mut supported = Features::new(vk::FALSE);
-    let mut features = vk::PhysicalDeviceFeatures2 {
-        p_next: (&raw mut supported).cast(),
-        ..Default::default()
-    };
-    // SAFETY: a features query with one extension structure, both alive for the call.
-    unsafe { instance.get_physical_device_features2(physical, &mut features) };
+    let supported = query(adapter, Features::new(vk::FALSE));
     if [
         supported.workgroup_scope,
         supported.flexible_dimensions,
