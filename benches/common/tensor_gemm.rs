@@ -69,10 +69,9 @@ pub fn operands_as_stored(
     (a, b): (&[f32], &[f32]),
     [m, n, k]: [usize; 3],
 ) -> Result<Uploaded, GpuError> {
-    let stored = |matrix: &[f32], shape, order| stored::as_stored(matrix, shape, order);
     let (a, b) = (
-        stored(a, [m, k], gemm.a_order),
-        stored(b, [k, n], gemm.b_order),
+        stored::as_stored(a, [m, k], gemm.a_order),
+        stored::as_stored(b, [k, n], gemm.b_order),
     );
     fn upload<T: swizzle::gpu::GemmElement>(
         gpu: &Gpu,

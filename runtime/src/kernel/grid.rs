@@ -359,14 +359,7 @@ impl<'p> Grid<'p> {
             }
             g = end;
         }
-        self.copy_singles(
-            place,
-            full_end.max(row.start)..row.end,
-            at,
-            singles,
-            src,
-            dst,
-        );
+        self.copy_singles(place, full_end..row.end, at, singles, src, dst);
     }
 
     /// The tiles `tiles` along the rows' axis at `place` one by one, each at its starts
