@@ -921,6 +921,15 @@ fn check_wiiu(surface: Surface) {
     check_threads(&surface, &linear, &tiled);
     let ones = surface.swizzle_to_vec(&vec![1; linear.len()]).unwrap();
     assert_eq!(ones.iter().filter(|&&b| b == 1).count(), linear.len());
+    // The padding of a destination keeps its bytes: a texel's byte or what was there.
+    let mut kept = vec![0xAB; tiled.len()];
+    surface.swizzle(&vec![1; linear.len()], &mut kept).unwrap();
+    assert!(
+        kept.iter()
+            .zip(&ones)
+            .all(|(&k, &o)| k == o || (o, k) == (0, 0xAB)),
+        "padding of {surface:?}"
+    );
     let levels: Vec<_> = surface.levels().unwrap().collect();
     for mip in 0..surface.mips {
         let info = level_info(&surface, mip).unwrap();

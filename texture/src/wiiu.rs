@@ -75,7 +75,7 @@ use super::{
     Level, Platform, RunTiles, Surface, TextureError, checked_product, for_each_part,
     prepare_tiles, unsupported, with_scratch,
 };
-use crate::kernel::{Frame, Options, View, copy_views_with};
+use crate::kernel::{self, Frame, Options, View, copy_views_with};
 use crate::platform::{Direction, Tiling};
 
 crate::layout! {
@@ -534,6 +534,9 @@ impl TileMode {
 const GROUP_BYTES: usize = 256;
 const GROUPS: usize = 8;
 const ROW_BYTES: usize = GROUP_BYTES * GROUPS;
+/// Bytes of units a macro-tiled band copies through the scratch at a time: the copy's
+/// stores and the permutation's loads stay in a 32 KiB L1 data cache.
+const CHUNK_BYTES: usize = 16 << 10;
 
 /// The Wii U's tiling of a surface: its mode and swizzle, and what its slices are.
 #[derive(Clone, Copy, Debug)]
@@ -840,16 +843,29 @@ fn copy_level(
         Direction::Swizzle => used / bytes,
         Direction::Deswizzle => level_texels,
     };
+    // Whether the permuted groups of a swizzle go out around the caches (the copies into
+    // the scratch never do).
+    let stream = direction == Direction::Swizzle
+        && kernel::stores_stream(options, groups * bands * band_bytes, bands);
     let strides = [height * width, width, 1];
-    let tiles = [1, 1, units];
     let rank = match thickness {
         4 => 3,
         _ => 2,
     };
-    // The copy of a band of `slices × rows` texels: its tiles, and a view of the linear
-    // bytes from the band's first texel on.
-    let prepare = |slices: usize, rows: usize| {
-        let extents = [slices, rows, width];
+    // A macro-tiled swizzle goes through the scratch in chunks of units that stay in the L1
+    // cache between the copy and the permutation of their groups, which then stream out
+    // whole; other bands are one chunk: a deswizzle's copy out of the scratch writes the
+    // linear rows, which chunks would cut off their lines.
+    let unit_bytes = unit.texels * bytes;
+    let chunk_columns = match (mode.is_macro(), direction) {
+        (true, Direction::Swizzle) => (CHUNK_BYTES / unit_bytes).max(1) * unit.width,
+        _ => width,
+    };
+    // The copy of a chunk of `slices × rows × columns` texels: its tiles, and a view of the
+    // linear bytes from the chunk's first texel on.
+    let prepare = |slices: usize, rows: usize, columns: usize| {
+        let extents = [slices, rows, columns];
+        let tiles = [1, 1, columns.div_ceil(unit.width)];
         let frames = [
             Frame::Strided {
                 strides: &strides[3 - rank..],
@@ -864,9 +880,23 @@ fn copy_level(
         let sizes = (&extents[3 - rank..], destination_texels);
         prepare_unit(one, direction, kernels, sizes, frames)
     };
-    // Every whole band is the same copy, made ready once.
+    // The copies of a band's chunks: the whole ones, and the last where it is narrower.
+    let prepare_band = |slices: usize, rows: usize| -> Result<ChunkCopies, TextureError> {
+        let rest = width % chunk_columns;
+        Ok(ChunkCopies {
+            whole: match width >= chunk_columns {
+                true => Some(prepare(slices, rows, chunk_columns)?),
+                false => None,
+            },
+            rest: match rest {
+                0 => None,
+                _ => Some(prepare(slices, rows, rest)?),
+            },
+        })
+    };
+    // Every whole band is the same copies, made ready once.
     let whole = match height >= band_rows && depth >= thickness {
-        true => Some(prepare(thickness, band_rows)?),
+        true => Some(prepare_band(thickness, band_rows)?),
         false => None,
     };
     // Copies band `band` of group `group` (its tiled bytes `tiled`, whole or, for the
@@ -876,15 +906,16 @@ fn copy_level(
             let slices = thickness.min(depth - group * thickness);
             let rows = band_rows.min(height - band * band_rows);
             let cut;
-            let copy = match &whole {
+            let copies = match &whole {
                 Some(whole) if (slices, rows) == (thickness, band_rows) => whole,
                 // A band cut by the level's edge.
                 _ => {
-                    cut = prepare(slices, rows)?;
+                    cut = prepare_band(slices, rows)?;
                     &cut
                 }
             };
             if !mode.is_macro() {
+                let copy = copies.of(chunk_columns, width);
                 return match direction_bytes {
                     BandBytes::Swizzle { linear, tiled } => copy.run(linear, &mut tiled[..used]),
                     BandBytes::Deswizzle { tiled, linear } => copy.run(&tiled[..used], linear),
@@ -898,30 +929,61 @@ fn copy_level(
                 2 => (band & 1) << 1,
                 _ => 0,
             };
-            let rows_per_unit = unit.texels * bytes / ROW_BYTES;
-            let xor = |row: usize| {
-                let column = row / rows_per_unit * unit.width;
-                let swap = match tiling.bank_swap_width {
-                    0 => 0,
-                    step => (column / step) & 3,
+            let rows_per_unit = unit_bytes / ROW_BYTES;
+            // Whether the copies write every byte of the units they span.
+            let covers = (slices, rows) == (thickness, band_rows) && width % unit.width == 0;
+            let mut direction_bytes = direction_bytes;
+            (0..width.div_ceil(chunk_columns)).try_for_each(|chunk| {
+                let first_column = chunk * chunk_columns;
+                let columns = chunk_columns.min(width - first_column);
+                let copy = copies.of(chunk_columns, columns);
+                let first_unit = first_column / unit.width;
+                let chunk_bytes = columns.div_ceil(unit.width) * unit_bytes;
+                // The chunk's units in the band's tiled bytes; a unit may be wider than a
+                // narrow level's pitch (two thin-2 macro tiles side by side), past the band.
+                let tiled_range = |band_len: usize| {
+                    let start = first_unit * unit_bytes;
+                    start.min(band_len)..(start + chunk_bytes).min(band_len)
                 };
-                // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
-                slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
-            };
-            with_scratch(used.max(band_bytes), |scratch| {
-                match direction_bytes {
-                    BandBytes::Swizzle { linear, tiled } => {
-                        // The padding kept as it was.
-                        xor_groups(tiled, scratch, xor);
-                        copy.run(linear, &mut scratch[..used])?;
-                        xor_groups(scratch, tiled, xor);
+                let first_row = first_unit * rows_per_unit;
+                let xor = |row: usize| {
+                    let column = (first_row + row) / rows_per_unit * unit.width;
+                    let swap = match tiling.bank_swap_width {
+                        0 => 0,
+                        step => (column / step) & 3,
+                    };
+                    // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
+                    slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
+                };
+                let linear_at = first_column * bytes;
+                with_scratch(2 * chunk_bytes, |scratch| {
+                    let (scratch, permuted) = scratch.split_at_mut(chunk_bytes);
+                    match &mut direction_bytes {
+                        BandBytes::Swizzle { linear, tiled } => {
+                            let range = tiled_range(tiled.len());
+                            let tiled = &mut tiled[range];
+                            // The padding inside the units kept as it was, where the copy
+                            // leaves some.
+                            if !covers {
+                                xor_groups(tiled, scratch, xor);
+                            }
+                            copy.run(&linear[linear_at..], scratch)?;
+                            match stream {
+                                true => {
+                                    xor_groups(scratch, permuted, xor);
+                                    let len = tiled.len();
+                                    kernel::copy_streaming(tiled, &permuted[..len]);
+                                }
+                                false => xor_groups(scratch, tiled, xor),
+                            }
+                        }
+                        BandBytes::Deswizzle { tiled, linear } => {
+                            xor_groups(&tiled[tiled_range(tiled.len())], scratch, xor);
+                            copy.run(scratch, &mut linear[linear_at..])?;
+                        }
                     }
-                    BandBytes::Deswizzle { tiled, linear } => {
-                        xor_groups(tiled, scratch, xor);
-                        copy.run(&scratch[..used], linear)?;
-                    }
-                }
-                Ok(())
+                    Ok(())
+                })
             })
         };
     let slice_texels = height * width;
@@ -972,6 +1034,25 @@ enum BandBytes<'b> {
         tiled: &'b [u8],
         linear: &'b mut [u8],
     },
+}
+
+/// The copies of a band's chunks of `columns` texels: the whole chunks' (where the band has
+/// one) and the last chunk's where it is narrower.
+struct ChunkCopies {
+    whole: Option<Box<dyn RunTiles>>,
+    rest: Option<Box<dyn RunTiles>>,
+}
+
+impl ChunkCopies {
+    /// The copy of a chunk `columns` wide, in chunks `chunk_columns` wide.
+    fn of(&self, chunk_columns: usize, columns: usize) -> &dyn RunTiles {
+        let copy = match columns == chunk_columns {
+            true => &self.whole,
+            false => &self.rest,
+        };
+        copy.as_deref()
+            .expect("a band's chunks are whole or its last, each made ready")
+    }
 }
 
 /// Copies a level of a linear mode: rows of `pitch` texels, slices of `pitch × rows`

@@ -11,6 +11,8 @@
 //!   misses, while its streaming stores go to memory at its full write rate
 //!   (BENCHMARKS.md#texture-surfaces, "What we tried").
 
+use super::options::writers;
+use super::{Options, Stores};
 use std::sync::OnceLock;
 
 /// Used where the CPU does not say (other architectures, Miri, CPUID without cache
@@ -33,6 +35,22 @@ pub fn streams(bytes_per_writer: usize, writers: usize) -> bool {
             0 | 1 => thresholds.lone,
             _ => thresholds.several,
         }
+}
+
+/// Whether a copy with `options` into destinations of `bytes` in all, in `bands` bands that
+/// threads may share, writes with streaming stores: [`Stores`]' choice, and by the rule above
+/// where it leaves the choice to the copy. Each writing thread's part counts, not the whole
+/// destination: spread over many threads, a destination larger than one core's cache can
+/// still stay in a large shared one, where streaming it would only lose the cache.
+pub fn stores_stream(options: Options, bytes: usize, bands: usize) -> bool {
+    match options.stores {
+        Stores::Auto => {
+            let writers = writers(bytes, bands, options.threads);
+            streams(bytes / writers, writers)
+        }
+        Stores::Cached => false,
+        Stores::Streaming => true,
+    }
 }
 
 /// The least bytes per writer that stream, in whole lines, from this CPU's caches.

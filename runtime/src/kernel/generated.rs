@@ -3,8 +3,7 @@
 
 use super::route::{Reason, Route, TileCopy};
 use super::{
-    Element, Grid, KernelError, Level, Options, Plan, Side, Stores, TileFn, cache, network,
-    options, simd,
+    Element, Grid, KernelError, Level, Options, Plan, Side, TileFn, cache, network, options, simd,
 };
 
 /// What `layout!` generated for a kernel's full tiles of `E` (its hidden `K::code()`): the
@@ -144,19 +143,8 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())
             .map(|network| {
-                let stream = match options.stores {
-                    // Each writing thread's part, by `cache::streams`' rule, not the whole
-                    // destination: spread over many threads, a destination larger than one
-                    // core's cache can still stay in a large shared one, where streaming
-                    // it would only lose the cache.
-                    Stores::Auto => {
-                        let bytes = destination_len.saturating_mul(size_of::<E>());
-                        let writers = options::writers(bytes, grid.bands(), options.threads);
-                        cache::streams(bytes / writers, writers)
-                    }
-                    Stores::Cached => false,
-                    Stores::Streaming => true,
-                };
+                let bytes = destination_len.saturating_mul(size_of::<E>());
+                let stream = cache::stores_stream(options, bytes, grid.bands());
                 network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
             });
         Ok(PreparedCopy {

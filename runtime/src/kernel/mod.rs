@@ -54,6 +54,10 @@ pub use bytes::{CodeFor, CodeOf, NoCode, copy_bytes_with, route_bytes};
 pub use options::for_each_band;
 #[doc(hidden)]
 pub use output::zeroed_output;
+// A destination's bytes, built in the cache by a pass of the texture crate's, written out
+// around it.
+#[doc(hidden)]
+pub use {cache::stores_stream, stage::copy_streaming};
 
 use bytemuck::Pod;
 use grid::Grid;

@@ -142,6 +142,49 @@ pub fn copy_row(
     true
 }
 
+/// Copies `from` into `to` (as long), the whole lines of `to` with streaming stores where
+/// the CPU has them (AVX2 or AVX-512), read from `from` at `to`'s misalignment; the bytes
+/// before `to`'s first line boundary and after its last with plain copies. For a pass that
+/// builds a destination's bytes in the L1 cache and writes them out (the Wii U's groups,
+/// permuted per 2 KB row), where plain stores would read each line first. Ends with a store
+/// fence where it streamed.
+pub fn copy_streaming(to: &mut [u8], from: &[u8]) {
+    assert_eq!(to.len(), from.len(), "a streaming copy's sides are as long");
+    let level = [Level::Avx512, Level::Avx2]
+        .into_iter()
+        .find(|level| level.is_available());
+    let head = (to.as_ptr() as usize)
+        .next_multiple_of(CACHE_LINE)
+        .wrapping_sub(to.as_ptr() as usize)
+        .min(to.len());
+    let whole = (to.len() - head) / CACHE_LINE * CACHE_LINE;
+    let Some(level) = level.filter(|_| whole > 0) else {
+        to.copy_from_slice(from);
+        return;
+    };
+    let (to_head, to) = to.split_at_mut(head);
+    let (from_head, from) = from.split_at(head);
+    to_head.copy_from_slice(from_head);
+    let (to_lines, to_tail) = to.split_at_mut(whole);
+    let (from_lines, from_tail) = from.split_at(whole);
+    to_tail.copy_from_slice(from_tail);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the level was detected on this CPU just above; `to_lines` starts on a line
+    // (past `head`) and is whole lines, as long as `from_lines`.
+    unsafe {
+        match level {
+            Level::Avx512 => x86::stream_lines_avx512(to_lines, from_lines),
+            _ => x86::stream_lines_avx2(to_lines, from_lines),
+        }
+        super::simd::stream::fence();
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = level;
+        to_lines.copy_from_slice(from_lines);
+    }
+}
+
 /// The stage's lines as bytes.
 fn bytemuck_lines(lines: &mut [Line]) -> &mut [u8] {
     // SAFETY: `Line` is 64 bytes with no padding (`repr(C)` of a byte array); the bytes
@@ -307,6 +350,26 @@ mod tests {
                 3 => check::<32, 256>(offset, count.min(40), gap),
                 _ => check::<16, 8>(offset, count, gap),
             }
+        }
+
+        /// A streaming copy writes exactly its destination's bytes, from any misalignment
+        /// of either side and any length (shorter than a line, whole lines, ragged ends),
+        /// and nothing around it.
+        #[test]
+        fn streaming_copies_equal_plain_copies(
+            to_offset in 0usize..64,
+            from_offset in 0usize..64,
+            len in 0usize..700,
+        ) {
+            let len = if cfg!(miri) { len % 200 } else { len };
+            let lines = (to_offset + len + 2 * CACHE_LINE) / CACHE_LINE;
+            let mut to = vec![Line([0xEE; CACHE_LINE]); lines];
+            let from: Vec<u8> = (0..from_offset + len).map(|i| (i * 7 + 3) as u8).collect();
+            let to_bytes = bytemuck_lines(&mut to);
+            copy_streaming(&mut to_bytes[to_offset..][..len], &from[from_offset..]);
+            prop_assert!(to_bytes[..to_offset].iter().all(|&b| b == 0xEE));
+            prop_assert_eq!(&to_bytes[to_offset..][..len], &from[from_offset..]);
+            prop_assert!(to_bytes[to_offset + len..].iter().all(|&b| b == 0xEE));
         }
     }
 
