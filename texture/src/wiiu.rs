@@ -884,6 +884,7 @@ fn copy_level(
     let prepare_band = |slices: usize, rows: usize| -> Result<ChunkCopies, TextureError> {
         let rest = width % chunk_columns;
         Ok(ChunkCopies {
+            columns: chunk_columns,
             whole: match width >= chunk_columns {
                 true => Some(prepare(slices, rows, chunk_columns)?),
                 false => None,
@@ -915,7 +916,7 @@ fn copy_level(
                 }
             };
             if !mode.is_macro() {
-                let copy = copies.of(chunk_columns, width);
+                let copy = copies.of(width);
                 return match direction_bytes {
                     BandBytes::Swizzle { linear, tiled } => copy.run(linear, &mut tiled[..used]),
                     BandBytes::Deswizzle { tiled, linear } => copy.run(&tiled[..used], linear),
@@ -936,7 +937,7 @@ fn copy_level(
             (0..width.div_ceil(chunk_columns)).try_for_each(|chunk| {
                 let first_column = chunk * chunk_columns;
                 let columns = chunk_columns.min(width - first_column);
-                let copy = copies.of(chunk_columns, columns);
+                let copy = copies.of(columns);
                 let first_unit = first_column / unit.width;
                 let chunk_bytes = columns.div_ceil(unit.width) * unit_bytes;
                 // The chunk's units in the band's tiled bytes; a unit may be wider than a
@@ -956,7 +957,9 @@ fn copy_level(
                     slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
                 };
                 let linear_at = first_column * bytes;
-                with_scratch(2 * chunk_bytes, |scratch| {
+                // The permuted groups' own buffer only where they stream out.
+                let permuted_bytes = if stream { chunk_bytes } else { 0 };
+                with_scratch(chunk_bytes + permuted_bytes, |scratch| {
                     let (scratch, permuted) = scratch.split_at_mut(chunk_bytes);
                     match &mut direction_bytes {
                         BandBytes::Swizzle { linear, tiled } => {
@@ -1039,14 +1042,15 @@ enum BandBytes<'b> {
 /// The copies of a band's chunks of `columns` texels: the whole chunks' (where the band has
 /// one) and the last chunk's where it is narrower.
 struct ChunkCopies {
+    columns: usize,
     whole: Option<Box<dyn RunTiles>>,
     rest: Option<Box<dyn RunTiles>>,
 }
 
 impl ChunkCopies {
-    /// The copy of a chunk `columns` wide, in chunks `chunk_columns` wide.
-    fn of(&self, chunk_columns: usize, columns: usize) -> &dyn RunTiles {
-        let copy = match columns == chunk_columns {
+    /// The copy of a chunk `columns` wide.
+    fn of(&self, columns: usize) -> &dyn RunTiles {
+        let copy = match columns == self.columns {
             true => &self.whole,
             false => &self.rest,
         };

@@ -12,7 +12,7 @@
 //! pack streams its stores where, left unstreamed, each would read its destination line first
 //! (BENCHMARKS.md#copy-kernels).
 
-use super::simd::{Bound, TileRow};
+use super::simd::{Avx2, Avx512, Bound, TileRow};
 use super::{CACHE_LINE, Level};
 use std::cell::RefCell;
 
@@ -58,6 +58,10 @@ pub fn copy_row(
     dst: &mut [u8],
     row: TileRow,
 ) -> bool {
+    // Never for NEON rows: staging is made ready only for levels that stream.
+    let Some(streams) = Streams::of(generated) else {
+        return false;
+    };
     let Staging { rows, width } = staging;
     let pitch = row.pitches[1];
     // Each destination row of the tiles: `row.count · width` bytes from its start.
@@ -122,7 +126,7 @@ pub fn copy_row(
                 // None where the row ends before its first line boundary.
                 if whole > 0 {
                     stream_lines(
-                        generated,
+                        streams,
                         &mut dst[*written..end],
                         &staged[at(*written)..at(end)],
                     );
@@ -150,15 +154,12 @@ pub fn copy_row(
 /// fence where it streamed.
 pub fn copy_streaming(to: &mut [u8], from: &[u8]) {
     assert_eq!(to.len(), from.len(), "a streaming copy's sides are as long");
-    let level = [Level::Avx512, Level::Avx2]
-        .into_iter()
-        .find(|level| level.is_available());
     let head = (to.as_ptr() as usize)
         .next_multiple_of(CACHE_LINE)
         .wrapping_sub(to.as_ptr() as usize)
         .min(to.len());
     let whole = (to.len() - head) / CACHE_LINE * CACHE_LINE;
-    let Some(level) = level.filter(|_| whole > 0) else {
+    let Some(streams) = Streams::detect().filter(|_| whole > 0) else {
         to.copy_from_slice(from);
         return;
     };
@@ -168,21 +169,10 @@ pub fn copy_streaming(to: &mut [u8], from: &[u8]) {
     let (to_lines, to_tail) = to.split_at_mut(whole);
     let (from_lines, from_tail) = from.split_at(whole);
     to_tail.copy_from_slice(from_tail);
+    stream_lines(streams, to_lines, from_lines);
+    // The lines were streamed (only x86 streams): fence them.
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the level was detected on this CPU just above; `to_lines` starts on a line
-    // (past `head`) and is whole lines, as long as `from_lines`.
-    unsafe {
-        match level {
-            Level::Avx512 => x86::stream_lines_avx512(to_lines, from_lines),
-            _ => x86::stream_lines_avx2(to_lines, from_lines),
-        }
-        super::simd::stream::fence();
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = level;
-        to_lines.copy_from_slice(from_lines);
-    }
+    super::simd::stream::fence();
 }
 
 /// The stage's lines as bytes.
@@ -192,27 +182,52 @@ fn bytemuck_lines(lines: &mut [Line]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(lines.as_mut_ptr().cast(), size_of_val(lines)) }
 }
 
-/// Writes `from` into `to` (whole lines, `to` starting on one) with streaming stores of
-/// the level that `generated` proves the CPU runs.
-fn stream_lines(generated: Bound, to: &mut [u8], from: &[u8]) {
+/// A level with streaming stores, proved by its token.
+#[derive(Clone, Copy)]
+enum Streams {
+    Avx512(Avx512),
+    Avx2(Avx2),
+}
+
+impl Streams {
+    /// The level of generated rows, where it streams (NEON does not).
+    fn of(generated: Bound) -> Option<Streams> {
+        match generated {
+            Bound::Avx512(_, cpu) => Some(Streams::Avx512(cpu)),
+            Bound::Avx2(_, cpu) => Some(Streams::Avx2(cpu)),
+            Bound::Neon(..) => None,
+        }
+    }
+
+    /// The widest level this CPU streams with.
+    fn detect() -> Option<Streams> {
+        Avx512::detect()
+            .map(Streams::Avx512)
+            .or_else(|| Avx2::detect().map(Streams::Avx2))
+    }
+}
+
+/// Writes `from` into `to` (whole lines, `to` starting on one) with the streaming stores of
+/// the level `streams` proves the CPU runs.
+fn stream_lines(streams: Streams, to: &mut [u8], from: &[u8]) {
     assert!(to.len() == from.len() && to.len().is_multiple_of(CACHE_LINE));
     assert!(
         (to.as_ptr() as usize).is_multiple_of(CACHE_LINE),
         "lines start on lines"
     );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the bound rows' token proves the level's features (`Bound`); `to` and `from`
-    // are slices of the same whole lines, `to` aligned to a line (asserted just above).
+    // SAFETY: the token in `streams` proves the level's features; `to` and `from` are
+    // slices of the same whole lines, `to` aligned to a line (asserted just above).
     unsafe {
-        match generated {
-            Bound::Avx512(..) => x86::stream_lines_avx512(to, from),
-            Bound::Avx2(..) => x86::stream_lines_avx2(to, from),
-            Bound::Neon(..) => to.copy_from_slice(from),
+        match streams {
+            Streams::Avx512(_) => x86::stream_lines_avx512(to, from),
+            Streams::Avx2(_) => x86::stream_lines_avx2(to, from),
         }
     }
+    // No token is made on other architectures (their levels are never detected).
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = generated;
+        let _ = streams;
         to.copy_from_slice(from);
     }
 }
