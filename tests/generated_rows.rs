@@ -43,6 +43,18 @@ swizzle::layout! {
     }
     kernel PackXor64 = pack(Xor64);
     kernel UnpackXor64 = unpack(Xor64);
+
+    /// 8 × 8 Morton tiles: 64 elements, so that AVX-512's four 16-byte lanes load a tile in
+    /// 16 registers, which fit its register file.
+    layout Morton8 {
+        memory [ty: dyn, tx: dyn, m: 64];
+        morton m -> [yi: 8, xi: 8];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    kernel PackMorton8 = pack(Morton8);
+    kernel UnpackMorton8 = unpack(Morton8);
 }
 
 /// Elements of every size rows are generated for, with a poison no image element has.
@@ -64,7 +76,7 @@ macro_rules! value {
     )*};
 }
 
-value!(u8, u16, u32, u64);
+value!(u8, u16, u32, u64, u128);
 
 /// A row-major image of `y × x` elements of `T`, and the same pitched: 3 elements past
 /// each row and 2 past the last, poisoned.
@@ -177,6 +189,22 @@ fn xor64<T: Value>(sizes: &[[usize; 2]]) {
     }
 }
 
+/// 8 × 8 Morton tiles in elements of `T`.
+fn morton8<T: Value>(sizes: &[[usize; 2]]) {
+    for &[y, x] in sizes {
+        let layout = Morton8::new(y, x).expect("fits");
+        round_trip::<T>(
+            [y, x],
+            layout.space(),
+            &Morton8::DESCRIPTOR,
+            &|options, src, dst| PackMorton8::run_with(&layout, options, src, dst),
+            &|options, src, dst| UnpackMorton8::run_with(&layout, options, src, dst),
+            &|view, src, dst| PackMorton8::run_view(&layout, view, src, dst),
+            &|view, src, dst| UnpackMorton8::run_view(&layout, view, src, dst),
+        );
+    }
+}
+
 /// Streamed packs into tiles that start off a cache line (a `Vec` of many MiB from glibc
 /// starts 16 bytes into its pages) stream through a stage: at every offset into a line, at
 /// every level, on one thread and on three, the interpreter's elements and nothing written
@@ -216,19 +244,20 @@ fn streamed_packs_off_a_line() {
 }
 
 /// A kernel's rows for each size of `Rows::SIZES`.
-fn sizes<K: FullTiles>() -> [Rows; 4] {
+fn sizes<K: FullTiles>() -> [Rows; 5] {
     [
         Rows::generated::<K, u8>(),
         Rows::generated::<K, u16>(),
         Rows::generated::<K, u32>(),
         Rows::generated::<K, u64>(),
+        Rows::generated::<K, u128>(),
     ]
 }
 
 /// The levels each element size has rows for: every network the tiles allow.
 #[test]
 fn rows_exist_where_registers_fit() {
-    let has = |rows: &[Rows; 4], size: usize| {
+    let has = |rows: &[Rows; 5], size: usize| {
         let rows = rows[Rows::SIZES.iter().position(|&s| s == size).expect("a size")];
         (
             rows.avx512.is_some(),
@@ -245,6 +274,9 @@ fn rows_exist_where_registers_fit() {
         assert_eq!(has(rows, 2), (false, x86, arm));
         assert_eq!(has(rows, 4), (x86, x86, arm));
         assert_eq!(has(rows, 8), (x86, x86, false));
+        // AVX-512's four 16-byte lanes have a network, whose 64 source registers the route
+        // leaves to the straight-line tile.
+        assert_eq!(has(rows, 16), (x86, false, false));
     }
     // Between two layouts, registers cut whole tiles of 256: every size has rows (NEON's
     // two 8-byte lanes are too few for a network).
@@ -252,10 +284,46 @@ fn rows_exist_where_registers_fit() {
         assert_eq!(has(&sizes::<Retile16>(), size), (x86, x86, arm));
     }
     assert_eq!(has(&sizes::<Retile16>(), 8), (x86, x86, false));
+    assert_eq!(has(&sizes::<Retile16>(), 16), (x86, false, false));
     // 8 × 64 tiles: rows of 64 bytes fill AVX-512's registers.
     for rows in [&sizes::<PackXor64>(), &sizes::<UnpackXor64>()] {
         assert_eq!(has(rows, 1), (x86, x86, arm));
         assert_eq!(has(rows, 2), (x86, x86, arm));
+        assert_eq!(has(rows, 16), (x86, false, false));
+    }
+    // 8 × 8 tiles: a register never spans two of the image's rows of 8, so bytes have no
+    // rows, and 16-byte elements only AVX-512's four lanes (AVX2's two are too few).
+    for rows in [&sizes::<PackMorton8>(), &sizes::<UnpackMorton8>()] {
+        assert_eq!(has(rows, 1), (false, false, false));
+        assert_eq!(has(rows, 2), (false, false, arm));
+        assert_eq!(has(rows, 4), (false, x86, arm));
+        assert_eq!(has(rows, 8), (x86, x86, false));
+        assert_eq!(has(rows, 16), (x86, false, false));
+    }
+}
+
+/// 16-byte elements take AVX-512's generated rows where the tile's 4-lane registers fit
+/// its register file (8 × 8 Morton tiles: 16), and not where they would spill (16 × 16: 64).
+#[test]
+fn sixteen_byte_rows_where_registers_fit() {
+    use swizzle::kernel::TileCopy;
+    let options = Options::default();
+    let avx512 = Level::Avx512.is_available();
+    for route in [
+        PackMorton8::route::<u128>(options),
+        UnpackMorton8::route::<u128>(options),
+        PackMorton8::route::<[u8; 16]>(options),
+    ] {
+        let route = route.expect("a level this CPU runs");
+        assert_eq!(route.tiles == TileCopy::GeneratedRows, avx512, "{route}");
+        assert_eq!(route.level == Level::Avx512, avx512, "{route}");
+    }
+    for route in [
+        PackMorton16::route::<u128>(options),
+        UnpackMorton16::route::<u128>(options),
+    ] {
+        let route = route.expect("a level this CPU runs");
+        assert_ne!(route.tiles, TileCopy::GeneratedRows, "{route}");
     }
 }
 
@@ -279,8 +347,16 @@ fn generated_rows_at_every_level() {
     morton16::<u16>(&sizes);
     morton16::<u32>(&sizes);
     morton16::<u64>(&sizes);
+    morton16::<u128>(&sizes);
     let sizes = [[8, 64], [24, 192], [19, 150], [10, 140]];
     xor64::<u8>(&sizes);
     xor64::<u16>(&sizes);
     xor64::<u32>(&sizes);
+    xor64::<u128>(&sizes);
+    let sizes = [[8, 8], [24, 40], [19, 45], [7, 100], [33, 300]];
+    morton8::<u8>(&sizes);
+    morton8::<u16>(&sizes);
+    morton8::<u32>(&sizes);
+    morton8::<u64>(&sizes);
+    morton8::<u128>(&sizes);
 }

@@ -96,7 +96,7 @@ macro_rules! poison {
         }
     )*};
 }
-poison!(u8 => u8::MAX, u16 => u16::MAX, u32 => u32::MAX, u64 => u64::MAX);
+poison!(u8 => u8::MAX, u16 => u16::MAX, u32 => u32::MAX, u64 => u64::MAX, u128 => u128::MAX);
 
 /// Row-major index of `coord` over `extents`.
 fn row_major(extents: &[usize], coord: &[usize]) -> usize {
@@ -186,6 +186,7 @@ fn morton_tiles_every_element_size() {
     morton_tiles::<u16>();
     morton_tiles::<u32>();
     morton_tiles::<u64>();
+    morton_tiles::<u128>();
 }
 
 /// A block-linear block of 128 rows (`Block16`), too tall for any level's registers, and one
@@ -230,6 +231,7 @@ fn tall_tiles_every_element_size() {
     tall_tiles::<u16>();
     tall_tiles::<u32>();
     tall_tiles::<u64>();
+    tall_tiles::<u128>();
 }
 
 #[test]
@@ -256,6 +258,14 @@ fn networks_exist_where_registers_fit() {
         Some(4)
     );
     assert!(Level::Avx512.network::<u32>(PackMorton::plan()).is_none());
+    // AVX-512's four 16-byte lanes take the same 4-lane network (a 2 × 2 block).
+    assert_eq!(
+        Level::Avx512
+            .network::<u128>(PackMorton::plan())
+            .map(|n| n.lanes),
+        Some(4)
+    );
+    assert!(Level::Avx2.network::<u128>(PackMorton::plan()).is_none());
     // A Morton register of 8 is a 2×4 block: two rows, so two permutes per store.
     let network = &PackMorton::plan().networks[1];
     assert_eq!((network.stores.len(), network.steps.len()), (8, 16));
@@ -1073,6 +1083,11 @@ fn byte_forms_run_the_route_their_element_type_tells() {
             assert_ne!(plain.tiles, TileCopy::GeneratedRows, "{size}: {plain}");
         }
     }
+    // 16-byte pixels (BC blocks, RGBA32F) take AVX-512's rows of four lanes where it runs.
+    let route = route_bytes::<CodeOf<PackMorton>>(16, PackMorton::plan(), Options::default());
+    let route = route.unwrap();
+    let avx512 = Level::Avx512.is_available();
+    assert_eq!(route.tiles == TileCopy::GeneratedRows, avx512, "{route}");
     assert_eq!(
         route_bytes::<NoCode>(5, PackMorton::plan(), Options::default()),
         Err(KernelError::ElementSize { element_size: 5 })

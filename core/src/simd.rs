@@ -25,8 +25,9 @@
 use crate::plans::kernel::{Network, Plan, Step};
 use std::fmt;
 
-/// The element sizes, in bytes, that get permute networks and generated SIMD rows.
-pub const ELEMENT_SIZES: [usize; 4] = [1, 2, 4, 8];
+/// The element sizes, in bytes, that get permute networks and generated SIMD rows (where a
+/// level has at least [`MIN_NETWORK_LANES`] of them: 16-byte elements on AVX-512 only).
+pub const ELEMENT_SIZES: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// The fewest lanes a network is planned for: with two, a step moves at most one element on
 /// average more than a run would, which does not pay for its permute.

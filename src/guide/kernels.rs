@@ -230,7 +230,8 @@
 //! (rows that start off a line go through a small aligned stage); smaller destinations stay
 //! in the cache for whatever reads them next, as `memcpy` leaves them. `Options::stores`
 //! overrides the rule (`Stores::Cached`, `Stores::Streaming`). Elements are any
-//! `bytemuck::Pod` type (`u8` … `f64`); sizes other than 1, 2, 4 and 8 bytes copy in runs.
+//! `bytemuck::Pod` type (`u8` … `u128`); sizes other than 1, 2, 4, 8 and 16 bytes copy in runs
+//! (16-byte elements, such as BC blocks, have AVX-512's networks of four lanes only).
 //! For a plan copied by hand, with no generated code, `kernel::route::<E>(plan, options)`
 //! says the same (`kernel::interpreted_level::<E>(plan)` is the network level it detects).
 //!
@@ -239,8 +240,8 @@
 //! `.threads(n)` runs on at most `n` threads whatever the size (1: the calling thread; by
 //! default rayon's pool from 1 MiB on). `K::run_bytes(&layout, element_size, src, dst)`
 //! copies byte buffers of 1-, 2-, 3-, 4-, 6-, 8-, 12- or 16-byte elements (RGB8, RGBA16,
-//! RGBA32F pixels of a file format, with no cast and no alignment needed; 1, 2, 4 and 8 bytes
-//! keep the SIMD networks); a buffer of partial elements is `KernelError::Bytes`, another size
+//! RGBA32F pixels of a file format, with no cast and no alignment needed; 1, 2, 4, 8 and 16
+//! bytes keep the SIMD networks); a buffer of partial elements is `KernelError::Bytes`, another size
 //! `KernelError::ElementSize`. The runtime functions behind them are public
 //! (`kernel::copy_with`, `kernel::copy_bytes`) for sides built by hand.
 //!

@@ -63,7 +63,7 @@ use bytemuck::Pod;
 use grid::Grid;
 
 /// Element types a kernel copies: plain data of any size (those of
-/// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4 and 8 bytes, get SIMD networks), such as
+/// [`swizzle_core::simd::ELEMENT_SIZES`], 1, 2, 4, 8 and 16 bytes, get SIMD networks), such as
 /// `u8`, `u16`, `u32`, `u64`, `f32` and `f64`.
 pub trait Element: Pod + Send + Sync {}
 

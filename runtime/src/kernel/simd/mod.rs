@@ -131,7 +131,7 @@ impl Rows {
 
     /// The element sizes the generic rows unroll networks for
     /// ([`swizzle_core::simd::ELEMENT_SIZES`]).
-    pub const SIZES: [usize; 4] = swizzle_core::simd::ELEMENT_SIZES;
+    pub const SIZES: [usize; 5] = swizzle_core::simd::ELEMENT_SIZES;
 
     /// The rows of `K`'s networks for elements of `E`, at every level of this
     /// architecture that has one.
