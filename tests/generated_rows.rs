@@ -173,37 +173,37 @@ fn morton16<T: Value>(sizes: &[[usize; 2]]) {
     }
 }
 
-/// 8 × 64 XOR-swizzled tiles in elements of `T`.
-fn xor64<T: Value>(sizes: &[[usize; 2]]) {
-    for &[y, x] in sizes {
-        let layout = Xor64::new(y, x).expect("fits");
-        round_trip::<T>(
-            [y, x],
-            layout.space(),
-            &Xor64::DESCRIPTOR,
-            &|options, src, dst| PackXor64::run_with(&layout, options, src, dst),
-            &|options, src, dst| UnpackXor64::run_with(&layout, options, src, dst),
-            &|view, src, dst| PackXor64::run_view(&layout, view, src, dst),
-            &|view, src, dst| UnpackXor64::run_view(&layout, view, src, dst),
-        );
-    }
+/// Defines `fn $name<T>(sizes)`: pack and unpack of `$layout` at each size, in elements of `T`
+/// ([`round_trip`]).
+macro_rules! round_trips {
+    ($(#[$doc:meta])* $name:ident: $layout:ident, $pack:ident, $unpack:ident) => {
+        $(#[$doc])*
+        fn $name<T: Value>(sizes: &[[usize; 2]]) {
+            for &[y, x] in sizes {
+                let layout = $layout::new(y, x).expect("fits");
+                round_trip::<T>(
+                    [y, x],
+                    layout.space(),
+                    &$layout::DESCRIPTOR,
+                    &|options, src, dst| $pack::run_with(&layout, options, src, dst),
+                    &|options, src, dst| $unpack::run_with(&layout, options, src, dst),
+                    &|view, src, dst| $pack::run_view(&layout, view, src, dst),
+                    &|view, src, dst| $unpack::run_view(&layout, view, src, dst),
+                );
+            }
+        }
+    };
 }
 
-/// 8 × 8 Morton tiles in elements of `T`.
-fn morton8<T: Value>(sizes: &[[usize; 2]]) {
-    for &[y, x] in sizes {
-        let layout = Morton8::new(y, x).expect("fits");
-        round_trip::<T>(
-            [y, x],
-            layout.space(),
-            &Morton8::DESCRIPTOR,
-            &|options, src, dst| PackMorton8::run_with(&layout, options, src, dst),
-            &|options, src, dst| UnpackMorton8::run_with(&layout, options, src, dst),
-            &|view, src, dst| PackMorton8::run_view(&layout, view, src, dst),
-            &|view, src, dst| UnpackMorton8::run_view(&layout, view, src, dst),
-        );
-    }
-}
+round_trips!(
+    /// 8 × 64 XOR-swizzled tiles in elements of `T`.
+    xor64: Xor64, PackXor64, UnpackXor64
+);
+
+round_trips!(
+    /// 8 × 8 Morton tiles in elements of `T`.
+    morton8: Morton8, PackMorton8, UnpackMorton8
+);
 
 /// Streamed packs into tiles that start off a cache line (a `Vec` of many MiB from glibc
 /// starts 16 bytes into its pages) stream through a stage: at every offset into a line, at
@@ -244,7 +244,7 @@ fn streamed_packs_off_a_line() {
 }
 
 /// A kernel's rows for each size of `Rows::SIZES`.
-fn sizes<K: FullTiles>() -> [Rows; 5] {
+fn sizes<K: FullTiles>() -> [Rows; Rows::SIZES.len()] {
     [
         Rows::generated::<K, u8>(),
         Rows::generated::<K, u16>(),
@@ -257,7 +257,7 @@ fn sizes<K: FullTiles>() -> [Rows; 5] {
 /// The levels each element size has rows for: every network the tiles allow.
 #[test]
 fn rows_exist_where_registers_fit() {
-    let has = |rows: &[Rows; 5], size: usize| {
+    let has = |rows: &[Rows; Rows::SIZES.len()], size: usize| {
         let rows = rows[Rows::SIZES.iter().position(|&s| s == size).expect("a size")];
         (
             rows.avx512.is_some(),
