@@ -19,21 +19,24 @@
 //! modelled, nor 3-D or MSAA textures.
 //!
 //! Every row's top four bits are `X Y X Y`: a tile is 4 × 4 sub-tiles of 4 KB (its low 12
-//! bits), in a Morton order with y's bit first. Each sub-tile is a `bits` layout below, over
-//! texels (the lowest x bits, inside a texel, drop out), copied by its kernels' SIMD rows; the
-//! sub-tiles are placed by table ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
+//! bits), in a Morton order with y's bit first, and every row's bit 11 is an `X`: a sub-tile
+//! is two halves of 2 KB side by side. Each half is a `bits` layout below, over texels (the
+//! lowest x bits, inside a texel, drop out), whose source fills the AVX-512 register file, so
+//! that texels of 2, 4 and 8 bytes copy by its kernels' SIMD rows where a whole sub-tile's
+//! would spill (the others by its straight-line tile); the halves are placed by table
+//! ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{for_each_part, prepare_tiles, spread};
+use super::{for_each_part, part_options, prepare_tiles, spread};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
-    /// 4 KB sub-tiles of bytes (R8): 64 × 64 texels, the low 12 bits of
+    /// Half sub-tiles of bytes (R8): 64 × 32 texels, the low 11 bits of
     /// `X Y X Y X Y X Y Y Y Y Y X X X X`.
     layout Standard8 {
-        memory [ty: dyn, tx: dyn, o: 4096];
-        bits o -> [yi: 64, xi: 64] (xi[0], xi[1], xi[2], xi[3], yi[0], yi[1], yi[2], yi[3],
-            yi[4], xi[4], yi[5], xi[5]);
+        memory [ty: dyn, tx: dyn, o: 2048];
+        bits o -> [yi: 64, xi: 32] (xi[0], xi[1], xi[2], xi[3], yi[0], yi[1], yi[2], yi[3],
+            yi[4], xi[4], yi[5]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -41,11 +44,11 @@ crate::layout! {
     kernel Swizzle8 = pack(Standard8);
     kernel Deswizzle8 = unpack(Standard8);
 
-    /// 4 KB sub-tiles of 2-byte texels: 32 × 64.
+    /// Half sub-tiles of 2-byte texels: 32 × 32.
     layout Standard16 {
-        memory [ty: dyn, tx: dyn, o: 2048];
-        bits o -> [yi: 32, xi: 64] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2], xi[3], yi[3],
-            xi[4], yi[4], xi[5]);
+        memory [ty: dyn, tx: dyn, o: 1024];
+        bits o -> [yi: 32, xi: 32] (xi[0], xi[1], xi[2], yi[0], yi[1], yi[2], xi[3], yi[3],
+            xi[4], yi[4]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -53,11 +56,11 @@ crate::layout! {
     kernel Swizzle16 = pack(Standard16);
     kernel Deswizzle16 = unpack(Standard16);
 
-    /// 4 KB sub-tiles of 4-byte texels: 32 × 32.
+    /// Half sub-tiles of 4-byte texels: 32 × 16.
     layout Standard32 {
-        memory [ty: dyn, tx: dyn, o: 1024];
-        bits o -> [yi: 32, xi: 32] (xi[0], xi[1], yi[0], yi[1], yi[2], xi[2], yi[3], xi[3],
-            yi[4], xi[4]);
+        memory [ty: dyn, tx: dyn, o: 512];
+        bits o -> [yi: 32, xi: 16] (xi[0], xi[1], yi[0], yi[1], yi[2], xi[2], yi[3], xi[3],
+            yi[4]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -65,11 +68,10 @@ crate::layout! {
     kernel Swizzle32 = pack(Standard32);
     kernel Deswizzle32 = unpack(Standard32);
 
-    /// 4 KB sub-tiles of 8-byte texels (BC1, BC4, RGBA16): 16 × 32.
+    /// Half sub-tiles of 8-byte texels (BC1, BC4, RGBA16): 16 × 16.
     layout Standard64 {
-        memory [ty: dyn, tx: dyn, o: 512];
-        bits o -> [yi: 16, xi: 32] (xi[0], yi[0], yi[1], xi[1], xi[2], yi[2], xi[3], yi[3],
-            xi[4]);
+        memory [ty: dyn, tx: dyn, o: 256];
+        bits o -> [yi: 16, xi: 16] (xi[0], yi[0], yi[1], xi[1], xi[2], yi[2], xi[3], yi[3]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -77,10 +79,10 @@ crate::layout! {
     kernel Swizzle64 = pack(Standard64);
     kernel Deswizzle64 = unpack(Standard64);
 
-    /// 4 KB sub-tiles of 16-byte texels (BC2, BC3, BC5–7, RGBA32): 16 × 16.
+    /// Half sub-tiles of 16-byte texels (BC2, BC3, BC5–7, RGBA32): 16 × 8.
     layout Standard128 {
-        memory [ty: dyn, tx: dyn, o: 256];
-        bits o -> [yi: 16, xi: 16] (yi[0], yi[1], xi[0], xi[1], yi[2], xi[2], yi[3], xi[3]);
+        memory [ty: dyn, tx: dyn, o: 128];
+        bits o -> [yi: 16, xi: 8] (yi[0], yi[1], xi[0], xi[1], yi[2], xi[2], yi[3]);
         merge [ty, yi] -> y;
         merge [tx, xi] -> x;
         coords [y, x];
@@ -136,6 +138,10 @@ const SUB_TILE_BYTES: usize = 4096;
 /// Sub-tiles of a tile along each side.
 const SUB_TILES: usize = 4;
 
+/// Bytes of a half sub-tile, the unit a level copies: a sub-tile's top bit is an x bit for
+/// every texel size, so it is two halves side by side, each whole in 2 KB.
+const HALF_BYTES: usize = SUB_TILE_BYTES / 2;
+
 fn copy_level(
     options: Options,
     direction: Direction,
@@ -183,23 +189,30 @@ impl Level {
     ) -> Result<(), TextureError> {
         let (bytes, [height, width]) = (self.bytes, self.extents);
         let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
-        let sub = [rows / SUB_TILES, columns / SUB_TILES];
-        let [sub_space, tile_space] = [SUB_TILE_BYTES, TILE_BYTES].map(|b| b / bytes);
-        // Where each column of sub-tiles starts along a row of tiles, and each row of them
-        // down it: the tile, then the sub-tile's place in the tile's Morton order (y's bit
-        // first).
-        let along: Vec<usize> = (0..width.div_ceil(sub[1]))
-            .map(|x| x / SUB_TILES * tile_space + spread(x % SUB_TILES, 1) * sub_space)
+        let half = [rows / SUB_TILES, columns / SUB_TILES / 2];
+        let [half_space, sub_space, tile_space] =
+            [HALF_BYTES, SUB_TILE_BYTES, TILE_BYTES].map(|b| b / bytes);
+        // Where each column of half sub-tiles starts along a row of tiles, and each row of
+        // them down it: the tile, the sub-tile's place in the tile's Morton order (y's bit
+        // first), then the half.
+        let along: Vec<usize> = (0..width.div_ceil(half[1]))
+            .map(|x| {
+                let sub_x = x / 2;
+                sub_x / SUB_TILES * tile_space
+                    + spread(sub_x % SUB_TILES, 1) * sub_space
+                    + x % 2 * half_space
+            })
             .collect();
         let down: [usize; SUB_TILES] = std::array::from_fn(|y| spread(y, 0) * sub_space);
         let strides = [width, 1];
         let (options, direction) = (self.options, self.direction);
-        // Each part on one thread; the threads are the parts'.
-        let one = options.threads(1);
+        let tile_rows = height.div_ceil(rows);
+        // Each part (a row of tiles) on one thread; the threads are the parts'.
+        let one = part_options(options, dst.len(), tile_rows);
         let destination_len = dst.len() / bytes;
         // The copy of a row of tiles whose texels are `band_rows` image rows.
         let prepare = |band_rows: usize| {
-            let grid = [band_rows.div_ceil(sub[0]), along.len()];
+            let grid = [band_rows.div_ceil(half[0]), along.len()];
             let starts = [&down[..grid[0]], &along[..]];
             let frames = [
                 Frame::Strided {
@@ -208,7 +221,7 @@ impl Level {
                 },
                 Frame::Placed {
                     tiles: &grid,
-                    tile_space: sub_space,
+                    tile_space: half_space,
                     starts: &starts,
                 },
             ];
@@ -217,7 +230,6 @@ impl Level {
         };
         // The last row of tiles, whole or cut at the texels, and the whole ones before it
         // where they differ from it.
-        let tile_rows = height.div_ceil(rows);
         let last_rows = height - (tile_rows - 1) * rows;
         let last = prepare(last_rows)?;
         let whole = (tile_rows > 1 && last_rows != rows)
@@ -239,6 +251,45 @@ impl Level {
                     copy(ty, &src[ty * tiled_row..][..tiled_row], part)
                 })
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{Level, TileCopy};
+
+    /// A half sub-tile's source fills the AVX-512 register file, so texels of 2, 4 and 8
+    /// bytes copy by the generated rows where AVX-512 runs; a whole sub-tile's would spill,
+    /// and took its straight-line tile. Bytes (rows of 32, narrower than a register) and
+    /// 16-byte texels (4 × 4 transposes, a permute per texel) have no network, and keep
+    /// the straight-line tile.
+    #[test]
+    fn half_sub_tiles_take_the_generated_rows() {
+        let options = Options::default();
+        let rows = [
+            Swizzle16::route::<[u8; 2]>(options),
+            Deswizzle16::route::<[u8; 2]>(options),
+            Swizzle32::route::<[u8; 4]>(options),
+            Deswizzle32::route::<[u8; 4]>(options),
+            Swizzle64::route::<[u8; 8]>(options),
+            Deswizzle64::route::<[u8; 8]>(options),
+        ];
+        let straight = [
+            Swizzle8::route::<[u8; 1]>(options),
+            Deswizzle8::route::<[u8; 1]>(options),
+            Swizzle128::route::<[u8; 16]>(options),
+            Deswizzle128::route::<[u8; 16]>(options),
+        ];
+        let avx512 = Level::Avx512.is_available();
+        let expect = "default options pick a level this CPU runs";
+        for route in rows.map(|route| route.expect(expect)) {
+            assert_eq!(route.tiles == TileCopy::GeneratedRows, avx512, "{route}");
+            assert_eq!(route.level == Level::Avx512, avx512, "{route}");
+        }
+        for route in straight.map(|route| route.expect(expect)) {
+            assert_eq!(route.tiles, TileCopy::StraightLineTile, "{route}");
         }
     }
 }

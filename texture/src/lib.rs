@@ -139,7 +139,7 @@ pub use platform::Platform;
 pub use surface::{Level, Levels, Surface};
 
 use crate::kernel::{
-    Element, Frame, GeneratedCode, KernelError, Options, Plan, PreparedCopy, Side,
+    Element, Frame, GeneratedCode, KernelError, Options, Plan, PreparedCopy, Side, Stores,
 };
 use error::unsupported;
 use platform::Direction;
@@ -238,6 +238,18 @@ impl<E: Element> RunTiles for PreparedTiles<'_, E> {
     }
 }
 
+/// The options of each part's copy where [`for_each_part`] copies a level of `bytes` in
+/// `parts` parts, each on one thread: whether stores stream is the level's choice, for all
+/// the threads that write its parts together (one part's thread alone would count the
+/// level as its own, and stream what the threads' caches together keep).
+fn part_options(options: Options, bytes: usize, parts: usize) -> Options {
+    let stores = match kernel::stores_stream(options, bytes, parts) {
+        true => Stores::Streaming,
+        false => Stores::Cached,
+    };
+    options.threads(1).stores(stores)
+}
+
 /// Runs `copy(index, part)` on the first `count` parts of `len` bytes of `dst` (the last
 /// may be shorter where `dst` ends), spread over threads as the kernels spread their bands
 /// (by `options`' threads and the destination's size): for levels that one kernel call
@@ -304,4 +316,27 @@ fn checked_product(factors: impl IntoIterator<Item = usize>) -> Result<usize, Te
         .into_iter()
         .try_fold(1usize, |acc, n| acc.checked_mul(n))
         .ok_or(TextureError::Overflow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part's copy runs on one thread and streams as the level's writers together choose,
+    /// whatever one thread writing the whole level would choose; an explicit choice stays.
+    #[test]
+    fn parts_stream_as_the_whole_level_chooses() {
+        let options = Options::default().threads(16);
+        let one = std::num::NonZeroUsize::new(1);
+        for bytes in [1 << 16, 1 << 20, 16 << 20, 64 << 20, 1 << 30] {
+            let part = part_options(options, bytes, 32);
+            assert_eq!(part.threads, one);
+            let level = kernel::stores_stream(options, bytes, 32);
+            assert_eq!(part.stores == Stores::Streaming, level, "{bytes} bytes");
+        }
+        for stores in [Stores::Cached, Stores::Streaming] {
+            let part = part_options(options.stores(stores), 1 << 30, 32);
+            assert_eq!(part.stores, stores);
+        }
+    }
 }

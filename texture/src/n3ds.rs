@@ -23,8 +23,8 @@ use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 use crate::platform::{Direction, Tiling};
 use crate::ps4::{self, DeswizzleMorton, SwizzleMorton};
 use crate::{
-    Format, Level, Surface, TextureError, checked_product, for_each_part, prepare_tiles,
-    unsupported, with_scratch,
+    Format, Level, Surface, TextureError, checked_product, for_each_part, part_options,
+    prepare_tiles, unsupported, with_scratch,
 };
 
 crate::layout! {
@@ -154,9 +154,10 @@ impl LevelCopy {
         }
         let tile_rows = rows / side;
         let per_part = (PART_BYTES / row_bytes).clamp(1, tile_rows.max(1));
-        // Each part on one thread (the threads are the parts'); whether stores stream is
-        // the whole level's choice.
-        let one = self.options.threads(1);
+        let part_bytes = per_part * row_bytes;
+        let parts = tile_rows.div_ceil(per_part);
+        // Each part on one thread (the threads are the parts').
+        let one = part_options(self.options, dst.len(), parts);
         let level_texels = dst.len() / self.bytes;
         let prepare = |tile_rows: usize| {
             let tiles = [tile_rows, columns / side];
@@ -175,8 +176,6 @@ impl LevelCopy {
             0 => None,
             rest => Some(prepare(rest)?),
         };
-        let part_bytes = per_part * row_bytes;
-        let parts = tile_rows.div_ceil(per_part);
         for_each_part(self.options, dst, part_bytes, parts, |index, dst| {
             let src = &src[index * part_bytes..][..dst.len()];
             with_scratch(src.len(), |scratch| {

@@ -17,7 +17,7 @@
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    for_each_part, prepare_tiles, spread, unspread, unsupported,
+    for_each_part, part_options, prepare_tiles, spread, unspread, unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -241,8 +241,6 @@ impl Slice {
             strides: &strides,
             origin: 0,
         };
-        // Each part on one thread; the threads are the parts'.
-        let one = options.threads(1);
         let destination_len = dst.len() / texel;
         // Each block a band of `band_rows` image rows at a time: a swizzle's whole block
         // (its own part of the tiled bytes), a deswizzle's fewer rows, for more threads.
@@ -250,6 +248,13 @@ impl Slice {
             Direction::Swizzle => block,
             Direction::Deswizzle => DESWIZZLE_ROWS.min(block),
         };
+        // The parts: a swizzle's blocks of the tiled bytes, a deswizzle's bands of image
+        // rows. Each part on one thread; the threads are the parts'.
+        let parts = match direction {
+            Direction::Swizzle => dst.len() / block_bytes,
+            Direction::Deswizzle => height.div_ceil(band_rows),
+        };
+        let one = part_options(options, dst.len(), parts);
         let per_band = band_rows / sub;
         let whole = [band_rows, block];
         let grid = whole.map(|e| e / sub);
@@ -298,33 +303,27 @@ impl Slice {
         match direction {
             // Each block of the tiled bytes; blocks wholly past the texels are padding,
             // left as they were.
-            Direction::Swizzle => {
-                let blocks = dst.len() / block_bytes;
-                for_each_part(options, dst, block_bytes, blocks, |i, part| {
-                    let [y, x] = corner(i);
-                    match y < height && x < width {
-                        true => copy([y, x], &src[(y * width + x) * texel..], part),
-                        false => Ok(()),
-                    }
-                })
-            }
+            Direction::Swizzle => for_each_part(options, dst, block_bytes, parts, |i, part| {
+                let [y, x] = corner(i);
+                match y < height && x < width {
+                    true => copy([y, x], &src[(y * width + x) * texel..], part),
+                    false => Ok(()),
+                }
+            }),
             // Each band of image rows, block by block.
-            Direction::Deswizzle => {
-                let bands = height.div_ceil(band_rows);
-                for_each_part(
-                    options,
-                    dst,
-                    band_rows * width * texel,
-                    bands,
-                    |band, part| {
-                        (0..width.div_ceil(block)).try_for_each(|column| {
-                            let at = [band * band_rows, column * block];
-                            let tiled = &src[index(at) * block_bytes..][..block_bytes];
-                            copy(at, tiled, &mut part[at[1] * texel..])
-                        })
-                    },
-                )
-            }
+            Direction::Deswizzle => for_each_part(
+                options,
+                dst,
+                band_rows * width * texel,
+                parts,
+                |band, part| {
+                    (0..width.div_ceil(block)).try_for_each(|column| {
+                        let at = [band * band_rows, column * block];
+                        let tiled = &src[index(at) * block_bytes..][..block_bytes];
+                        copy(at, tiled, &mut part[at[1] * texel..])
+                    })
+                },
+            ),
         }
     }
 }

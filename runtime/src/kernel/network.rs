@@ -165,6 +165,11 @@ impl Prepared {
         };
         let end = |offsets: &mut dyn Iterator<Item = usize>| offsets.max().unwrap_or(0) + register;
         let aligned = |offset: usize| offset.is_multiple_of(register);
+        // A source placed by table is copied a few equally spaced tiles at a time (a pair of
+        // sub-tiles side by side in a Morton order): streamed, each such row would write a
+        // line or two of every destination row between lines written through the cache,
+        // which ran at less than half the speed of writing them all through it.
+        let stream = stream && !grid.from.is_placed();
         // A stage's row is written out whole: a tile of one row stages only where its
         // stores write every byte of it (a layout's tile space may have holes).
         let staging = grid
@@ -341,6 +346,46 @@ mod tests {
                     .then(|| control.sources[u] as usize * unit + byte % unit)
             })
             .collect()
+    }
+
+    /// Unpacking 16 × 16 Morton tiles of words into a large image streams from tiles in a
+    /// row, and never from the same tiles placed by table (copied a few at a time).
+    #[test]
+    fn a_source_placed_by_table_never_streams() {
+        use super::super::{Frame, Side};
+        let plans = bench_plans();
+        let (_, plan) = plans
+            .iter()
+            .find(|(name, _)| name == "UnpackMorton16")
+            .expect("the bench unpacks Morton tiles");
+        let network = Level::Avx512
+            .network::<u32>(plan)
+            .expect("a network of words");
+        let (extents, tiles) = ([64, 64], [4, 4]);
+        let starts: [&[usize]; 2] = [&[0, 1024, 2048, 3072], &[0, 256, 512, 768]];
+        let image = Side {
+            extents: &extents,
+            frame: Frame::RowMajor,
+        };
+        let in_a_row = Frame::Tiles {
+            tiles: &tiles,
+            tile_space: 256,
+        };
+        let placed = Frame::Placed {
+            tiles: &tiles,
+            tile_space: 256,
+            starts: &starts,
+        };
+        let streams = |frame| {
+            let from = Side {
+                extents: &extents,
+                frame,
+            };
+            let grid = Grid::new(plan, from, image).expect("the grid of a whole image");
+            Prepared::new::<u32>(Level::Avx512, network, Rows::NONE, &grid, true).stream
+        };
+        assert!(streams(in_a_row));
+        assert!(!streams(placed));
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub struct Options {
 /// How a copy writes its destination: through the cache, or around it with streaming
 /// (non-temporal) stores, which skip reading each destination line before writing it and
 /// leave none of it in the cache. Streaming stores are used by the kernels' SIMD rows
-/// (AVX2, AVX-512); other paths write through the cache whatever this says.
+/// (AVX2, AVX-512); other paths, and copies from tiles placed by table (`Frame::Placed`,
+/// copied a few tiles at a time), write through the cache whatever this says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Stores {
     /// Streaming where the cache would not keep the destination: where each of several
