@@ -10,8 +10,8 @@
 //! level is one row (or column) of such squares, each a tile of a `layout!` item below
 //! (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is a
 //! Morton order of 16 × 16 (or 32 × 32) sub-tiles, and so is every aligned power-of-two block
-//! of it: the sub-tiles are copied by [`MortonSquare16`]'s (or [`MortonSquare32`]'s) kernels
-//! and placed by table
+//! of it: the sub-tiles are copied by [`MortonSquare16`]'s (or [`MortonSquare32`]'s, or by
+//! halves, [`MortonHalf32`]'s) kernels and placed by table
 //! ([`crate::kernel::Frame::Placed`]), a block of up to 256 × 256 texels at a time.
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
@@ -54,6 +54,24 @@ morton_squares! {
     MortonSquare32, SwizzleSquare32, DeswizzleSquare32: 32, 1024;
 }
 
+crate::layout! {
+    /// The upper or lower half of a 32 × 32 Morton square (y's bit 4 is the order's
+    /// highest): 16 × 32 texels in 512, whose SIMD rows fit the registers for texels of
+    /// up to 4 bytes, where a whole square's would spill.
+    layout MortonHalf32 {
+        memory [ty: dyn, tx: dyn, m: 512];
+        bits m -> [yi: 16, xi: 32] (xi[0], yi[0], xi[1], yi[1], xi[2], yi[2], xi[3], yi[3],
+            xi[4]);
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Row-major texels into the halves.
+    kernel SwizzleHalf32 = pack(MortonHalf32);
+    /// The halves into row-major texels.
+    kernel DeswizzleHalf32 = unpack(MortonHalf32);
+}
+
 /// Texel sizes the Morton kernels copy (bytes).
 const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 
@@ -68,16 +86,16 @@ const BLOCK_SIDE: usize = 256;
 /// levels of few blocks (a 1024² BC3 level has four rows of them).
 const DESWIZZLE_ROWS: usize = 64;
 
-/// Sub-tiles of `side × side` texels in a grid `tiles`, placed by table: `starts` down and
-/// along it.
-fn sub_tiles_placed<'a>(
-    side: usize,
+/// Units of `unit` texels (`[rows, columns]`) in a grid `tiles`, placed by table: `starts`
+/// down and along it.
+fn units_placed<'a>(
+    [rows, columns]: [usize; 2],
     tiles: &'a [usize; 2],
     starts: &'a [&'a [usize]; 2],
 ) -> Frame<'a> {
     Frame::Placed {
         tiles,
-        tile_space: side * side,
+        tile_space: rows * columns,
         starts,
     }
 }
@@ -170,16 +188,23 @@ impl Slice {
             // Swizzles read image rows and write 16 × 16 sub-tiles; deswizzles write image
             // rows from 32 × 32 sub-tiles, two cache lines a row (16 × 16 ones write one
             // line a row, all a tile's lines in one L1 set where the image's pitch is a
-            // multiple of 4 KiB): each the faster of the two (BENCHMARKS.md#texture-surfaces).
+            // multiple of 4 KiB), by halves where the halves' SIMD rows fit the registers
+            // and the whole square's do not: each the fastest (BENCHMARKS.md#texture-surfaces).
             _ => match self.direction {
                 Direction::Swizzle => self.placed(
-                    16,
+                    [16, 16],
                     kernels!(E, SwizzleSquare16, DeswizzleSquare16),
                     src,
                     dst,
                 ),
+                Direction::Deswizzle if halves_take_rows::<E>(self.options) => self.placed(
+                    [16, 32],
+                    kernels!(E, SwizzleHalf32, DeswizzleHalf32),
+                    src,
+                    dst,
+                ),
                 Direction::Deswizzle => self.placed(
-                    32,
+                    [32, 32],
                     kernels!(E, SwizzleSquare32, DeswizzleSquare32),
                     src,
                     dst,
@@ -213,13 +238,14 @@ impl Slice {
     }
 
     /// Squares larger than 32 × 32: aligned blocks of up to 256 × 256 texels, each
-    /// contiguous in the tiled bytes and a Morton order of `sub × sub` sub-tiles, copied with
-    /// the sub-tiles placed by table. A swizzle's threads each write blocks, a deswizzle's
-    /// each a band of 64 image rows, a block's band at a time; each whole band of a block is
-    /// one of a few copies, made ready once.
+    /// contiguous in the tiled bytes and a Morton order of square sub-tiles, copied in
+    /// units of `unit` texels (`[rows, columns]`: whole sub-tiles, or halves of them, the
+    /// sub-tile's columns wide) placed by table. A swizzle's threads each write blocks, a
+    /// deswizzle's each a band of 64 image rows, a block's band at a time; each whole band of
+    /// a block is one of a few copies, made ready once.
     fn placed<E: Element>(
         &self,
-        sub: usize,
+        unit: [usize; 2],
         kernels: [(&Plan, GeneratedCode<E>); 2],
         src: &[u8],
         dst: &mut [u8],
@@ -229,13 +255,13 @@ impl Slice {
         let texel = size_of::<E>();
         let block = BLOCK_SIDE.min(side);
         let block_bytes = block * block * texel;
-        let per_block = block / sub;
-        // Where a block's sub-tiles start down and along it: its Morton order.
-        let [down, along] = [1, 0].map(|place| {
-            (0..per_block)
-                .map(|i| spread(i, place) * sub * sub)
-                .collect::<Vec<_>>()
-        });
+        let sub = unit[1];
+        // Where a block's units start down and along it: their sub-tile's place in the
+        // block's Morton order, then a half's in its sub-tile (y's top bit is the highest).
+        let down: Vec<usize> = (0..block / unit[0])
+            .map(|i| spread(i * unit[0] / sub, 1) * sub * sub + i * unit[0] % sub * sub)
+            .collect();
+        let along: Vec<usize> = (0..block / sub).map(|i| spread(i, 0) * sub * sub).collect();
         let strides = [width, 1];
         let linear = Frame::Strided {
             strides: &strides,
@@ -255,15 +281,15 @@ impl Slice {
             Direction::Deswizzle => height.div_ceil(band_rows),
         };
         let one = part_options(options, dst.len(), parts);
-        let per_band = band_rows / sub;
+        let per_band = band_rows / unit[0];
         let whole = [band_rows, block];
-        let grid = whole.map(|e| e / sub);
+        let grid = [band_rows / unit[0], block / sub];
         // The copy of each whole band of a block, where the texels hold one.
         let prepared: Vec<_> = match height >= band_rows && width >= block {
             true => (0..block / band_rows)
                 .map(|band| {
                     let starts = [&down[band * per_band..][..per_band], &along[..]];
-                    let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
+                    let frames = [linear, units_placed(unit, &grid, &starts)];
                     prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
                 })
                 .collect::<Result<_, _>>()?,
@@ -277,9 +303,9 @@ impl Slice {
             if let (Some(prepared), true) = (prepared.get(band), extents == whole) {
                 return prepared.run(src, dst);
             }
-            let grid = extents.map(|e| e.div_ceil(sub));
+            let grid = [extents[0].div_ceil(unit[0]), extents[1].div_ceil(sub)];
             let starts = [&down[band * per_band..][..grid[0]], &along[..grid[1]]];
-            let frames = [linear, sub_tiles_placed(sub, &grid, &starts)];
+            let frames = [linear, units_placed(unit, &grid, &starts)];
             copy_tiles_framed(one, kernels, direction, &extents, frames, src, dst)
         };
         // The blocks of a square, and of the slice, in the tiled order: each square's in
@@ -325,5 +351,37 @@ impl Slice {
                 },
             ),
         }
+    }
+}
+
+/// Whether texels of `E` deswizzle by [`MortonHalf32`]'s halves with `options`: where its
+/// SIMD rows take them (bytes on AVX2, 2- and 4-byte texels on AVX-512), the halves beat a
+/// whole square's straight-line tile.
+fn halves_take_rows<E: Element>(options: Options) -> bool {
+    DeswizzleHalf32::route::<E>(options)
+        .is_ok_and(|route| route.tiles == crate::kernel::TileCopy::GeneratedRows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On x86-64, a half of a 32 × 32 square takes the generated rows where they fit the
+    /// registers: bytes on AVX2 (a row of 32 is one register; AVX-512's are wider than
+    /// it), 2- and 4-byte texels on AVX-512. 8- and 16-byte texels (64 registers and more)
+    /// deswizzle whole squares everywhere.
+    #[test]
+    fn deswizzles_take_halves_where_their_rows_fit() {
+        let options = Options::default();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::kernel::Level;
+            let [avx2, avx512] = [Level::Avx2, Level::Avx512].map(Level::is_available);
+            assert_eq!(halves_take_rows::<[u8; 1]>(options), avx2);
+            assert_eq!(halves_take_rows::<[u8; 2]>(options), avx512);
+            assert_eq!(halves_take_rows::<[u8; 4]>(options), avx512);
+        }
+        assert!(!halves_take_rows::<[u8; 8]>(options));
+        assert!(!halves_take_rows::<[u8; 16]>(options));
     }
 }
