@@ -259,7 +259,11 @@ impl Slice {
         // Where a block's units start down and along it: their sub-tile's place in the
         // block's Morton order, then a half's in its sub-tile (y's top bit is the highest).
         let down: Vec<usize> = (0..block / unit[0])
-            .map(|i| spread(i * unit[0] / sub, 1) * sub * sub + i * unit[0] % sub * sub)
+            .map(|i| {
+                // The unit's first row in the block, and the rows above it in its sub-tile.
+                let y = i * unit[0];
+                spread(y / sub, 1) * sub * sub + y % sub * sub
+            })
             .collect();
         let along: Vec<usize> = (0..block / sub).map(|i| spread(i, 0) * sub * sub).collect();
         let strides = [width, 1];
