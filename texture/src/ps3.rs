@@ -11,7 +11,7 @@
 //! (side 8 is the PS4's [`MortonTiles`](super::ps4::MortonTiles)). A larger square is a
 //! Morton order of 16 × 16 (or 32 × 32) sub-tiles, and so is every aligned power-of-two block
 //! of it: the sub-tiles are copied by [`MortonSquare16`]'s (or [`MortonSquare32`]'s, or by
-//! halves, [`MortonHalf32`]'s) kernels and placed by table
+//! halves, [`MortonHalf32`]'s or [`MortonHalf16`]'s) kernels and placed by table
 //! ([`crate::kernel::Frame::Placed`]), a block of up to 256 × 256 texels at a time.
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
@@ -52,6 +52,23 @@ morton_squares! {
     MortonSquare16, SwizzleSquare16, DeswizzleSquare16: 16, 256;
     /// 32 × 32 Morton squares; these and 16 × 16 ones are the sub-tiles of larger ones.
     MortonSquare32, SwizzleSquare32, DeswizzleSquare32: 32, 1024;
+}
+
+crate::layout! {
+    /// The upper or lower half of a 16 × 16 Morton square (y's bit 3 is the order's
+    /// highest): 8 × 16 texels in 128, whose SIMD rows fit the registers for texels of up
+    /// to 16 bytes, where a half of a 32 × 32 square's would spill.
+    layout MortonHalf16 {
+        memory [ty: dyn, tx: dyn, m: 128];
+        bits m -> [yi: 8, xi: 16] (xi[0], yi[0], xi[1], yi[1], xi[2], yi[2], xi[3]);
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    /// Row-major texels into the halves.
+    kernel SwizzleHalf16 = pack(MortonHalf16);
+    /// The halves into row-major texels.
+    kernel DeswizzleHalf16 = unpack(MortonHalf16);
 }
 
 crate::layout! {
@@ -186,30 +203,41 @@ impl Slice {
             16 => self.squares(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
             32 => self.squares(kernels!(E, SwizzleSquare32, DeswizzleSquare32), src, dst),
             // Swizzles read image rows and write 16 × 16 sub-tiles; deswizzles write image
-            // rows from 32 × 32 sub-tiles, two cache lines a row (16 × 16 ones write one
-            // line a row, all a tile's lines in one L1 set where the image's pitch is a
-            // multiple of 4 KiB), by halves where the halves' SIMD rows fit the registers
-            // and the whole square's do not: each the fastest (BENCHMARKS.md#texture-surfaces).
-            _ => match self.direction {
-                Direction::Swizzle => self.placed(
-                    [16, 16],
-                    kernels!(E, SwizzleSquare16, DeswizzleSquare16),
-                    src,
-                    dst,
-                ),
-                Direction::Deswizzle if halves_take_rows::<E>(self.options) => self.placed(
-                    [16, 32],
-                    kernels!(E, SwizzleHalf32, DeswizzleHalf32),
-                    src,
-                    dst,
-                ),
-                Direction::Deswizzle => self.placed(
-                    [32, 32],
-                    kernels!(E, SwizzleSquare32, DeswizzleSquare32),
-                    src,
-                    dst,
-                ),
-            },
+            // rows from the largest units whose SIMD rows fit the registers: halves of
+            // 32 × 32 sub-tiles (two cache lines a row), else halves of 16 × 16 ones, else
+            // whole 32 × 32 ones by their straight-line tile (16 × 16 ones write one line a
+            // row, all a tile's lines in one L1 set where the image's pitch is a multiple of
+            // 4 KiB): each the fastest (BENCHMARKS.md#texture-surfaces).
+            _ => {
+                let halves32 = kernels!(E, SwizzleHalf32, DeswizzleHalf32);
+                let halves16 = kernels!(E, SwizzleHalf16, DeswizzleHalf16);
+                let squares16 = kernels!(E, SwizzleSquare16, DeswizzleSquare16);
+                match self.direction {
+                    Direction::Swizzle
+                        if !takes_rows(&squares16, Direction::Swizzle, self.options)
+                            && takes_rows(&halves16, Direction::Swizzle, self.options) =>
+                    {
+                        self.placed([8, 16], halves16, src, dst)
+                    }
+                    Direction::Swizzle => self.placed([16, 16], squares16, src, dst),
+                    Direction::Deswizzle
+                        if takes_rows(&halves32, Direction::Deswizzle, self.options) =>
+                    {
+                        self.placed([16, 32], halves32, src, dst)
+                    }
+                    Direction::Deswizzle
+                        if takes_rows(&halves16, Direction::Deswizzle, self.options) =>
+                    {
+                        self.placed([8, 16], halves16, src, dst)
+                    }
+                    Direction::Deswizzle => self.placed(
+                        [32, 32],
+                        kernels!(E, SwizzleSquare32, DeswizzleSquare32),
+                        src,
+                        dst,
+                    ),
+                }
+            }
         }
     }
 
@@ -358,11 +386,19 @@ impl Slice {
     }
 }
 
-/// Whether texels of `E` deswizzle by [`MortonHalf32`]'s halves with `options`: where its
-/// SIMD rows take them (bytes on AVX2, 2- and 4-byte texels on AVX-512), the halves beat a
-/// whole square's straight-line tile.
-fn halves_take_rows<E: Element>(options: Options) -> bool {
-    DeswizzleHalf32::route::<E>(options)
+/// Whether the deswizzle of `kernels` copies texels of `E` by its generated SIMD rows with
+/// `options` (where a unit's registers fit the register file): there a unit beats a whole
+/// square's straight-line tile.
+fn takes_rows<E: Element>(
+    kernels: &[(&Plan, GeneratedCode<E>); 2],
+    direction: Direction,
+    options: Options,
+) -> bool {
+    let (plan, code) = match direction {
+        Direction::Swizzle => &kernels[0],
+        Direction::Deswizzle => &kernels[1],
+    };
+    code.route(plan, options)
         .is_ok_and(|route| route.tiles == crate::kernel::TileCopy::GeneratedRows)
 }
 
@@ -370,22 +406,37 @@ fn halves_take_rows<E: Element>(options: Options) -> bool {
 mod tests {
     use super::*;
 
-    /// On x86-64, a half of a 32 × 32 square takes the generated rows where they fit the
-    /// registers: bytes on AVX2 (a row of 32 is one register; AVX-512's are wider than
-    /// it), 2- and 4-byte texels on AVX-512. 8- and 16-byte texels (64 registers and more)
-    /// deswizzle whole squares everywhere.
+    /// On x86-64, a deswizzle's unit takes the generated rows where they fit the
+    /// registers: halves of 32 × 32 squares for bytes on AVX2 (a row of 32 is one
+    /// register; AVX-512's are wider than it) and 2- and 4-byte texels on AVX-512, halves
+    /// of 16 × 16 ones for 8- and 16-byte texels on AVX-512 (16 and 32 registers, where
+    /// halves of 32 × 32 squares need 64 and 128). Swizzles of 16-byte texels take the
+    /// 16 × 16 halves where the whole 16 × 16 sub-tiles (64 registers) spill.
     #[test]
-    fn deswizzles_take_halves_where_their_rows_fit() {
+    fn units_take_rows_where_they_fit() {
+        fn rows<E: Element>(options: Options) -> [bool; 4] {
+            let halves32 = kernels!(E, SwizzleHalf32, DeswizzleHalf32);
+            let halves16 = kernels!(E, SwizzleHalf16, DeswizzleHalf16);
+            let squares16 = kernels!(E, SwizzleSquare16, DeswizzleSquare16);
+            [
+                takes_rows(&halves32, Direction::Deswizzle, options),
+                takes_rows(&halves16, Direction::Deswizzle, options),
+                takes_rows(&squares16, Direction::Swizzle, options),
+                takes_rows(&halves16, Direction::Swizzle, options),
+            ]
+        }
         let options = Options::default();
         #[cfg(target_arch = "x86_64")]
         {
             use crate::kernel::Level;
             let [avx2, avx512] = [Level::Avx2, Level::Avx512].map(Level::is_available);
-            assert_eq!(halves_take_rows::<[u8; 1]>(options), avx2);
-            assert_eq!(halves_take_rows::<[u8; 2]>(options), avx512);
-            assert_eq!(halves_take_rows::<[u8; 4]>(options), avx512);
+            assert_eq!(rows::<[u8; 1]>(options)[0], avx2);
+            assert_eq!(rows::<[u8; 2]>(options)[0], avx512);
+            assert_eq!(rows::<[u8; 4]>(options)[0], avx512);
+            assert_eq!(rows::<[u8; 8]>(options), [false, avx512, avx512, avx512]);
+            assert_eq!(rows::<[u8; 16]>(options), [false, avx512, false, avx512]);
         }
-        assert!(!halves_take_rows::<[u8; 8]>(options));
-        assert!(!halves_take_rows::<[u8; 16]>(options));
+        assert!(!rows::<[u8; 8]>(options)[0]);
+        assert!(!rows::<[u8; 16]>(options)[0]);
     }
 }
