@@ -109,7 +109,8 @@
 //!   of a full tile built from whole source registers, one permute and one blend per source
 //!   register it draws on. Every load and every store is a full vector, even where runs are
 //!   shorter than a register (Morton's runs of 2). A network is kept only where a step moves
-//!   two lanes or more on average.
+//!   two lanes or more on average, or a register has at most four lanes (a 4 × 4 transpose
+//!   of 16-byte texels is four loads, its permutes in pairs and four whole stores).
 //!
 //! The macro emits a kernel's full tiles as constant tables, `impl FullTiles for K`
 //! (doc-hidden, through `swizzle::__private::simd`), a few lines of data per network:

@@ -21,9 +21,9 @@
 //! Every row's top four bits are `X Y X Y`: a tile is 4 × 4 sub-tiles of 4 KB (its low 12
 //! bits), in a Morton order with y's bit first, and every row's bit 11 is an `X`: a sub-tile
 //! is two halves of 2 KB side by side. Each half is a `bits` layout below, over texels (the
-//! lowest x bits, inside a texel, drop out), whose source fills the AVX-512 register file, so
-//! that texels of 2, 4 and 8 bytes copy by its kernels' SIMD rows where a whole sub-tile's
-//! would spill (the others by its straight-line tile); the halves are placed by table
+//! lowest x bits, inside a texel, drop out), whose source fits the AVX-512 register file, so
+//! that texels of 2 to 16 bytes copy by its kernels' SIMD rows where a whole sub-tile's
+//! would spill (bytes, whose rows are narrower than a register, by its straight-line tile); the halves are placed by table
 //! ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
@@ -260,11 +260,11 @@ mod tests {
     use super::*;
     use crate::kernel::{Level, TileCopy};
 
-    /// A half sub-tile's source fills the AVX-512 register file, so texels of 2, 4 and 8
-    /// bytes copy by the generated rows where AVX-512 runs; a whole sub-tile's would spill,
-    /// and took its straight-line tile. Bytes (rows of 32, narrower than a register) and
-    /// 16-byte texels (4 × 4 transposes, a permute per texel) have no network, and keep
-    /// the straight-line tile.
+    /// A half sub-tile's source fits the AVX-512 register file, so texels of 2, 4, 8 and
+    /// 16 bytes (4 × 4 transposes of 16-byte lanes) copy by the generated rows where
+    /// AVX-512 runs; a whole sub-tile's would spill, and took its straight-line tile.
+    /// Bytes (rows of 32, narrower than a register) have no network, and keep the
+    /// straight-line tile.
     #[test]
     fn half_sub_tiles_take_the_generated_rows() {
         let options = Options::default();
@@ -275,12 +275,12 @@ mod tests {
             Deswizzle32::route::<[u8; 4]>(options),
             Swizzle64::route::<[u8; 8]>(options),
             Deswizzle64::route::<[u8; 8]>(options),
+            Swizzle128::route::<[u8; 16]>(options),
+            Deswizzle128::route::<[u8; 16]>(options),
         ];
         let straight = [
             Swizzle8::route::<[u8; 1]>(options),
             Deswizzle8::route::<[u8; 1]>(options),
-            Swizzle128::route::<[u8; 16]>(options),
-            Deswizzle128::route::<[u8; 16]>(options),
         ];
         let avx512 = Level::Avx512.is_available();
         let expect = "default options pick a level this CPU runs";

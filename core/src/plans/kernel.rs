@@ -270,8 +270,15 @@ fn registers(
     }
 }
 
+/// The most lanes of a register whose network is taken however many registers each of its
+/// stores gathers from: a 4 × 4 transpose's.
+const TRANSPOSED_LANES: usize = 4;
+
 /// The network for registers of `lanes` elements, if both sides can be cut into them and
-/// each step moves two lanes or more on average (otherwise plain runs are faster).
+/// each step moves two lanes or more on average, or a register has at most four lanes
+/// (otherwise plain runs are faster). Four lanes gathered from four registers are a 4 × 4
+/// transpose (16-byte texels on AVX-512): four loads, the steps' permutes in pairs and four
+/// whole stores, where runs move one lane at a time.
 fn network(
     from: Storage,
     to: Storage,
@@ -293,7 +300,7 @@ fn network(
             .push((dst_lane, src_lane));
     }
     let step_count: usize = gather.values().map(BTreeMap::len).sum();
-    if step_count * 2 > gather.len() * lanes {
+    if lanes > TRANSPOSED_LANES && step_count * 2 > gather.len() * lanes {
         return None;
     }
     let mut loads: Vec<usize> = loads_of.iter().map(|&(load, _)| load).collect();
