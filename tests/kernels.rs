@@ -58,6 +58,17 @@ swizzle::layout! {
     kernel PackPadded = pack(Padded);
     kernel UnpackPadded = unpack(Padded, vector 2);
 
+    /// 16×16 Morton tiles: an unpack writes their 16 image rows in two passes of eight.
+    layout MortonTiles16 {
+        memory [ty: dyn, tx: dyn, m: 256];
+        morton m -> [yi: 16, xi: 16];
+        merge [ty, yi] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    kernel PackMorton16 = pack(MortonTiles16);
+    kernel UnpackMorton16 = unpack(MortonTiles16);
+
     /// A block-linear block of 16 Tegra GOBs of words as one tile: 2048 elements, runs of 4.
     layout Block16 {
         memory [by: dyn, bx: dyn, gy: 16, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
@@ -1092,4 +1103,66 @@ fn byte_forms_run_the_route_their_element_type_tells() {
         route_bytes::<NoCode>(5, PackMorton::plan(), Options::default()),
         Err(KernelError::ElementSize { element_size: 5 })
     );
+}
+
+/// Tiles placed by table in a Morton order of their own (the PS3's large squares): each row
+/// of tiles is several runs of equally spaced ones, which the generated rows take in one
+/// call, an unpack's passes over the tiles' rows going over every run. Packed and unpacked
+/// through the kernels' generated code at every level this CPU runs, for full and partial
+/// grids, against each element's place.
+fn placed_tiles<T: Poison>() {
+    use swizzle::kernel::{Frame, PreparedCopy, Side};
+    // Bit `b` of `v` to bit `2b + place`.
+    let spread = |v: usize, place: usize| -> usize {
+        (0..16).map(|b| (v >> b & 1) << (2 * b + place)).sum()
+    };
+    for [rows, columns] in [[64_usize, 64], [48, 80], [37, 70], [16, 256]] {
+        let grid = [rows.div_ceil(16), columns.div_ceil(16)];
+        let down: Vec<usize> = (0..grid[0]).map(|i| spread(i, 1) * 256).collect();
+        let along: Vec<usize> = (0..grid[1]).map(|i| spread(i, 0) * 256).collect();
+        let space = down[grid[0] - 1] + along[grid[1] - 1] + 256;
+        let image: Vec<T> = (0..rows * columns).map(T::from_index).collect();
+        let mut expected = vec![T::POISON; space];
+        for (y, x) in (0..rows).flat_map(|y| (0..columns).map(move |x| (y, x))) {
+            let at = down[y / 16] + along[x / 16] + spread(x % 16, 0) + spread(y % 16, 1);
+            expected[at] = image[y * columns + x];
+        }
+        let extents = [rows, columns];
+        let starts = [&down[..], &along[..]];
+        let linear = Side {
+            extents: &extents,
+            frame: Frame::RowMajor,
+        };
+        let placed = Side {
+            extents: &extents,
+            frame: Frame::Placed {
+                tiles: &grid,
+                tile_space: 256,
+                starts: &starts,
+            },
+        };
+        for level in Level::ALL.into_iter().filter(|l| l.is_available()) {
+            let options = Options::default().level(level);
+            let mut tiled = vec![T::POISON; space];
+            let (plan, code) = (PackMorton16::plan(), PackMorton16::code::<T>());
+            PreparedCopy::new(options, plan, code, linear, placed, space)
+                .and_then(|copy| copy.run(&image, &mut tiled))
+                .expect("sides fit");
+            assert_eq!(tiled, expected, "pack at {level:?}, extents {extents:?}");
+            let mut back = vec![T::POISON; image.len()];
+            let (plan, code) = (UnpackMorton16::plan(), UnpackMorton16::code::<T>());
+            PreparedCopy::new(options, plan, code, placed, linear, image.len())
+                .and_then(|copy| copy.run(&expected, &mut back))
+                .expect("sides fit");
+            assert_eq!(back, image, "unpack at {level:?}, extents {extents:?}");
+        }
+    }
+}
+
+#[test]
+fn tiles_placed_by_table_copy_at_every_level() {
+    placed_tiles::<u8>();
+    placed_tiles::<u32>();
+    placed_tiles::<u64>();
+    placed_tiles::<u128>();
 }
