@@ -1106,8 +1106,8 @@ fn byte_forms_run_the_route_their_element_type_tells() {
 }
 
 /// Tiles placed by table in a Morton order of their own (the PS3's large squares): each row
-/// of tiles is several runs of equally spaced ones, which the generated rows take in one
-/// call, an unpack's passes over the tiles' rows going over every run. Packed and unpacked
+/// of tiles is several runs of equally spaced ones, each copied by one call of the generated
+/// rows, whose unpacks write the tiles' 16 image rows in two passes. Packed and unpacked
 /// through the kernels' generated code at every level this CPU runs, for full and partial
 /// grids, against each element's place.
 fn placed_tiles<T: Poison>() {

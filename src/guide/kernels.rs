@@ -213,12 +213,10 @@
 //! buffer. Any order whose offset splits into a term per coordinate fits, which is every
 //! Morton or `bits` order of tiles: the PS3's squares and D3D12's 64 KB tiles are copied as
 //! 16 × 16 sub-tiles and 2 KB halves of 4 KB ones placed so (`swizzle::texture`), sized for
-//! their kernels' SIMD rows to fit the register file. Runs of tiles equally spaced on both
-//! sides are short there (a pair of sub-tiles side by side), so a row of them goes to the
-//! generated rows in one call, and a tile that writes its image rows in passes has each pass
-//! go over the whole row. A placed destination is one band: to spread the copy over
-//! threads, give each thread its own part. A copy from placed tiles writes through the
-//! cache, never streaming.
+//! their kernels' SIMD rows to fit the register file, each run of tiles equally spaced on
+//! both sides in one call. A placed destination is one band: to spread the copy over
+//! threads, give each thread its own part. Such runs are short (a pair of sub-tiles side by
+//! side), so a copy from placed tiles writes through the cache, never streaming.
 //!
 //! At run time [`swizzle::kernel`](crate::kernel) checks the buffer lengths and extents
 //! (errors, never UB), walks the grid of tiles, and copies each row of full tiles with the

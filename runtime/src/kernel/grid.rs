@@ -323,7 +323,7 @@ impl<'p> Grid<'p> {
         }
         // Tiles placed by table or in stacks: each run of full tiles equally spaced on both
         // sides (a pair of sub-tiles side by side in a Morton order, a stack) goes to the
-        // network at once, and all of them in one call where the generated rows take them.
+        // network at once.
         let starts_of: Vec<[usize; 2]> = row
             .clone()
             .map(|g| {
@@ -337,7 +337,6 @@ impl<'p> Grid<'p> {
             let ([from, to], [next_from, next_to]) = (at(g), at(g + 1));
             Some([next_from.checked_sub(from)?, next_to.checked_sub(to)?])
         };
-        let mut runs: Vec<(Range<usize>, Tiles)> = Vec::new();
         let mut g = row.start;
         while g < full_end {
             let spacing = (g + 1 < full_end).then(|| step(g)).flatten();
@@ -355,16 +354,10 @@ impl<'p> Grid<'p> {
                 to_step,
                 count: end - g,
             };
-            runs.push((g..end, tiles));
-            g = end;
-        }
-        let all: Vec<Tiles> = runs.iter().map(|(_, tiles)| *tiles).collect();
-        if !(runs.len() > 1 && network.is_some_and(|n| n.copy_rows(src, dst, &all, rows))) {
-            for (tiles_at, tiles) in runs {
-                if !network.is_some_and(|n| n.copy_row(src, dst, tiles, rows)) {
-                    self.copy_singles(place, tiles_at, at, singles, src, dst);
-                }
+            if !network.is_some_and(|n| n.copy_row(src, dst, tiles, rows)) {
+                self.copy_singles(place, g..end, at, singles, src, dst);
             }
+            g = end;
         }
         self.copy_singles(place, full_end..row.end, at, singles, src, dst);
     }

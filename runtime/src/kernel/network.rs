@@ -213,11 +213,34 @@ impl Prepared {
         tiles: super::grid::Tiles,
         pitches: [usize; 2],
     ) -> bool {
-        let Some(row) = self.tile_row::<E>([src.len(), dst.len()], tiles, pitches) else {
-            return false;
-        };
         let (src, dst): (&[u8], &mut [u8]) =
             (bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst));
+        let size = size_of::<E>();
+        // The last tile reaches furthest: offsets grow with the tile.
+        let end = |start: usize, step: usize, reach: usize| {
+            let last = tiles
+                .count
+                .checked_sub(1)?
+                .checked_mul(step)?
+                .checked_add(start)?;
+            last.checked_mul(size)?.checked_add(reach)
+        };
+        let fits = |start, step, reach, len| end(start, step, reach).is_some_and(|e| e <= len);
+        let (src_len, dst_len) = (src.len(), dst.len());
+        if !fits(tiles.from, tiles.from_step, self.load_end, src_len)
+            || !fits(tiles.to, tiles.to_step, self.store_end, dst_len)
+        {
+            return false;
+        }
+        let row = TileRow {
+            from: tiles.from * size,
+            from_step: tiles.from_step * size,
+            to: tiles.to * size,
+            to_step: tiles.to_step * size,
+            count: tiles.count,
+            pitches: pitches.map(|pitch| pitch * size),
+            stream: self.stream,
+        };
         // The generated code's slices reach no further than the registers checked above:
         // it cannot panic.
         if let Some(generated) = self.generated {
@@ -232,7 +255,7 @@ impl Prepared {
                 _ => false,
             };
             if !staged {
-                generated.copy(src, dst, &[row]);
+                generated.copy(src, dst, row);
                 row.finish_streams();
             }
             return true;
@@ -249,71 +272,6 @@ impl Prepared {
             return true;
         }
         false
-    }
-
-    /// Copies the rows of full tiles `runs` (each as [`copy_row`](Self::copy_row) takes
-    /// one) in one call to the generated rows, where a tile writing its rows in passes goes
-    /// over every run's tiles in each pass: a row of tiles placed by table, whose runs of
-    /// equally spaced tiles are short. `false` (nothing copied) where a register would
-    /// reach past either buffer, the stores stream, or the level has no generated rows here.
-    pub fn copy_rows<E: Element>(
-        &self,
-        src: &[E],
-        dst: &mut [E],
-        runs: &[super::grid::Tiles],
-        pitches: [usize; 2],
-    ) -> bool {
-        let Some(generated) = self.generated.filter(|_| !self.stream) else {
-            return false;
-        };
-        let lens = [src.len(), dst.len()];
-        let Some(rows) = runs
-            .iter()
-            .map(|&tiles| self.tile_row::<E>(lens, tiles, pitches))
-            .collect::<Option<Vec<TileRow>>>()
-        else {
-            return false;
-        };
-        // The generated code's slices reach no further than the registers checked by
-        // `tile_row`: it cannot panic.
-        generated.copy(
-            bytemuck::cast_slice(src),
-            bytemuck::cast_slice_mut(dst),
-            &rows,
-        );
-        true
-    }
-
-    /// `tiles` in bytes, with the store mode, for buffers of `lens` elements of `E`; `None`
-    /// where a register of a tile would reach past either buffer.
-    fn tile_row<E: Element>(
-        &self,
-        [src_len, dst_len]: [usize; 2],
-        tiles: super::grid::Tiles,
-        pitches: [usize; 2],
-    ) -> Option<TileRow> {
-        let size = size_of::<E>();
-        // The last tile reaches furthest: offsets grow with the tile.
-        let end = |start: usize, step: usize, reach: usize| {
-            let last = tiles
-                .count
-                .checked_sub(1)?
-                .checked_mul(step)?
-                .checked_add(start)?;
-            last.checked_mul(size)?.checked_add(reach)
-        };
-        let fits = |start, step, reach, len| end(start, step, reach).is_some_and(|e| e <= len);
-        let fit = fits(tiles.from, tiles.from_step, self.load_end, src_len * size)
-            && fits(tiles.to, tiles.to_step, self.store_end, dst_len * size);
-        fit.then(|| TileRow {
-            from: tiles.from * size,
-            from_step: tiles.from_step * size,
-            to: tiles.to * size,
-            to_step: tiles.to_step * size,
-            count: tiles.count,
-            pitches: pitches.map(|pitch| pitch * size),
-            stream: self.stream,
-        })
     }
 }
 

@@ -108,7 +108,7 @@ pub fn copy_row(
                 stream: false,
                 ..row
             };
-            generated.copy(src, stage, &[part]);
+            generated.copy(src, stage, part);
             let last = first + n == row.count;
             for (r, written) in written.iter_mut().enumerate() {
                 // `staged[i]` is the destination's byte `chunk_start - CACHE_LINE + i`.
@@ -282,16 +282,14 @@ mod tests {
         _: C,
         src: &[u8],
         dst: &mut [u8],
-        rows: &[TileRow],
+        row: TileRow,
     ) {
-        for row in rows {
-            for (from, to) in row.starts() {
-                for r in 0..ROWS {
-                    let source = &src[from + r * row.pitches[0]..][..WIDTH];
-                    let target = &mut dst[to + r * row.pitches[1]..][..WIDTH];
-                    for (byte, &value) in target.iter_mut().zip(source.iter().rev()) {
-                        *byte = value;
-                    }
+        for (from, to) in row.starts() {
+            for r in 0..ROWS {
+                let source = &src[from + r * row.pitches[0]..][..WIDTH];
+                let target = &mut dst[to + r * row.pitches[1]..][..WIDTH];
+                for (byte, &value) in target.iter_mut().zip(source.iter().rev()) {
+                    *byte = value;
                 }
             }
         }
@@ -330,7 +328,7 @@ mod tests {
         let lines = (offset + ROWS * pitch).div_ceil(CACHE_LINE) + 1;
         for generated in bound::<ROWS, WIDTH>() {
             let mut expected = vec![Line([0xA5; CACHE_LINE]); lines];
-            generated.copy(&src, bytemuck_lines(&mut expected), &[row]);
+            generated.copy(&src, bytemuck_lines(&mut expected), row);
             let mut staged = vec![Line([0xA5; CACHE_LINE]); lines];
             let staging = Staging::new(Level::Avx2, ROWS, WIDTH).expect("a stage fits");
             assert!(copy_row(

@@ -109,9 +109,8 @@ impl TileRow {
 }
 
 /// The rows of full tiles of a level: the level's token, the source and destination
-/// bytes, and the rows, copied as one (where a tile writes its destination rows in passes,
-/// each pass goes over every row's tiles). The rows share their pitches and store mode.
-pub type RowFn<Cpu> = fn(Cpu, &[u8], &mut [u8], &[TileRow]);
+/// bytes, and the row.
+pub type RowFn<Cpu> = fn(Cpu, &[u8], &mut [u8], TileRow);
 
 /// A kernel's rows of full tiles for one element size, one function per level (none where
 /// its tables have no network of the level's lanes, or the target is another architecture).
@@ -182,13 +181,13 @@ pub(crate) enum Bound {
 }
 
 impl Bound {
-    /// Copies `rows` ([`RowFn`]). Every tile of `rows` must lie inside `src` and `dst` as
-    /// the plan reaches (the generated code checks its slices; this keeps it from panicking).
-    pub(crate) fn copy(self, src: &[u8], dst: &mut [u8], rows: &[TileRow]) {
+    /// Copies `row`. Every tile of `row` must lie inside `src` and `dst` as the plan
+    /// reaches (the generated code checks its slices; this keeps it from panicking).
+    pub(crate) fn copy(self, src: &[u8], dst: &mut [u8], row: TileRow) {
         match self {
-            Bound::Avx512(copy, cpu) => copy(cpu, src, dst, rows),
-            Bound::Avx2(copy, cpu) => copy(cpu, src, dst, rows),
-            Bound::Neon(copy, cpu) => copy(cpu, src, dst, rows),
+            Bound::Avx512(rows, cpu) => rows(cpu, src, dst, row),
+            Bound::Avx2(rows, cpu) => rows(cpu, src, dst, row),
+            Bound::Neon(rows, cpu) => rows(cpu, src, dst, row),
         }
     }
 }

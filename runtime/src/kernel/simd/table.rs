@@ -430,11 +430,11 @@ pub(crate) fn rows<C: Registers, K: FullTiles, E>(
     cpu: C,
     src: &[u8],
     dst: &mut [u8],
-    tiles: &[TileRow],
+    tiles: TileRow,
 ) {
     // `#[inline(always)]` on the closures: compiled out of line, they would lack the
     // level's features and call every intrinsic.
-    match tiles.first().is_some_and(|row| row.stream) {
+    match tiles.stream {
         true => cpu.vectorize(
             src,
             dst,
@@ -523,76 +523,52 @@ impl Foresight {
     }
 }
 
-/// Each tile of `rows`: its two sides bounds-checked once (once per pass), then every step
+/// Each tile of `tiles`: its two sides bounds-checked once (once per pass), then every step
 /// of the network at constant offsets, each store's register written after its last step.
 ///
 /// Where a tile writes more than [`ROWS_PER_PASS`] destination rows of whole cache lines
 /// (an unpack of 16 × 16 tiles of words into an image), the rows go in passes over groups
-/// of tiles: the first eight rows of every tile of the group, then the next eight, each
-/// pass reading the tiles again (tiles of more than 64 rows: more rows a pass,
-/// [`MAX_PASSES`] passes). A group is [`PASS_BYTES`] of one row's equally spaced tiles, read
-/// again from L1, or every tile of several rows (the short runs of equally spaced tiles of
-/// a row placed by table), read again from L2. The reading the measurements fit (the host
-/// has no counters to confirm it): an image's rows a multiple of 4 KiB apart share their L1
-/// set, the sixteen lines a tile writes at once outnumber its ways (8 to 12), and where the
+/// of tiles of [`PASS_BYTES`]: the first eight rows of every tile of the group, then the
+/// next eight, each pass reading the tiles again from L1 (tiles of more than 64 rows: more
+/// rows a pass, [`MAX_PASSES`] passes). The reading the measurements fit (the host has no
+/// counters to confirm it): an image's rows a multiple of 4 KiB apart share their L1 set,
+/// the sixteen lines a tile writes at once outnumber its ways (8 to 12), and where the
 /// rows start past a line each line is written by two tiles and has to stay between them.
 /// This pattern's loads and stores alone, and the `morton16` unpack, ran faster in passes
 /// than in one, most where the rows start past a line (BENCHMARKS.md#copy-kernels; the
-/// measurement is in BENCHMARKS.md's git history). The 2 KB halves of D3D12's sub-tiles of
-/// 4-byte texels (32 rows of a line), unpacked by hand into an image 16 KiB a row, ran
-/// faster in passes over 64 or 256 of them than each whole, and slower in passes over 8
-/// (BENCHMARKS.md#texture-surfaces).
-/// Measured with plain stores; streamed rows, whose stores skip L1, run in passes alike.
+/// measurement is in BENCHMARKS.md's git history). Measured with plain stores; streamed
+/// rows, whose stores skip L1, run in passes alike.
 #[inline(always)]
 fn unrolled_tiles<C: Registers, K: FullTiles, E, const STREAM: bool>(
     cpu: C,
     src: &[u8],
     dst: &mut [u8],
-    rows: &[TileRow],
+    tiles: TileRow,
 ) {
+    let to_side = const { Unrolled::<K, E, C>::STEPS.sides[1] };
+    let pitch = pitch::<K>(tiles.pitches);
     if const { Unrolled::<K, E, C>::STEPS.passes() > 1 } {
-        match rows {
-            [tiles] => {
-                let pitch = pitch::<K>(tiles.pitches);
-                let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles() };
-                for first in (0..tiles.count).step_by(per_group) {
-                    let group = first..tiles.count.min(first + per_group);
-                    passes!(P => {
-                        if const { P < Unrolled::<K, E, C>::STEPS.passes() } {
-                            for index in group.clone() {
-                                tile_steps::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
-                            }
-                        }
-                    });
-                }
-            }
-            rows => {
-                passes!(P => {
-                    if const { P < Unrolled::<K, E, C>::STEPS.passes() } {
-                        for tiles in rows {
-                            let pitch = pitch::<K>(tiles.pitches);
-                            for start in tiles.starts() {
-                                tile_steps::<C, K, E, STREAM, P>(cpu, src, dst, start, pitch);
-                            }
-                        }
+        let per_group = const { Unrolled::<K, E, C>::STEPS.pass_tiles() };
+        for first in (0..tiles.count).step_by(per_group) {
+            let group = first..tiles.count.min(first + per_group);
+            passes!(P => {
+                if const { P < Unrolled::<K, E, C>::STEPS.passes() } {
+                    for index in group.clone() {
+                        tile_steps::<C, K, E, STREAM, P>(cpu, src, dst, tiles.start(index), pitch);
                     }
-                });
-            }
+                }
+            });
         }
         return;
     }
-    let to_side = const { Unrolled::<K, E, C>::STEPS.sides[1] };
+    let foresight = Foresight::of(to_side, tiles.to_step);
     let base = dst.as_ptr();
-    for tiles in rows {
-        let pitch = pitch::<K>(tiles.pitches);
-        let foresight = Foresight::of(to_side, tiles.to_step);
-        for (index, start) in tiles.starts().enumerate() {
-            if let Some(foresight) = foresight.filter(|_| index + PREFETCH_TILES < tiles.count) {
-                let ahead = start.1 + PREFETCH_TILES * tiles.to_step;
-                foresight.prefetch(cpu, base.wrapping_add(ahead), pitch);
-            }
-            tile_steps::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
+    for (index, start) in tiles.starts().enumerate() {
+        if let Some(foresight) = foresight.filter(|_| index + PREFETCH_TILES < tiles.count) {
+            let ahead = start.1 + PREFETCH_TILES * tiles.to_step;
+            foresight.prefetch(cpu, base.wrapping_add(ahead), pitch);
         }
+        tile_steps::<C, K, E, STREAM, 0>(cpu, src, dst, start, pitch);
     }
 }
 
