@@ -202,12 +202,14 @@ impl Slice {
             8 => self.squares(kernels!(E, SwizzleMorton, DeswizzleMorton), src, dst),
             16 => self.squares(kernels!(E, SwizzleSquare16, DeswizzleSquare16), src, dst),
             32 => self.squares(kernels!(E, SwizzleSquare32, DeswizzleSquare32), src, dst),
-            // Swizzles read image rows and write 16 × 16 sub-tiles; deswizzles write image
-            // rows from the largest units whose SIMD rows fit the registers: halves of
-            // 32 × 32 sub-tiles (two cache lines a row), else halves of 16 × 16 ones, else
-            // whole 32 × 32 ones by their straight-line tile (16 × 16 ones write one line a
-            // row, all a tile's lines in one L1 set where the image's pitch is a multiple of
-            // 4 KiB): each the fastest (BENCHMARKS.md#texture-surfaces).
+            // Swizzles read image rows and write 16 × 16 sub-tiles (8 × 16 halves of them
+            // where only the halves' SIMD rows fit the registers: 16-byte texels);
+            // deswizzles write image rows from the largest units whose SIMD rows fit the
+            // registers: halves of 32 × 32 sub-tiles (two cache lines a row), else halves of
+            // 16 × 16 ones, else whole 32 × 32 ones by their straight-line tile (16 × 16
+            // ones write one line a row, all a tile's lines in one L1 set where the image's
+            // pitch is a multiple of 4 KiB): each the fastest
+            // (BENCHMARKS.md#texture-surfaces).
             _ => {
                 let halves32 = kernels!(E, SwizzleHalf32, DeswizzleHalf32);
                 let halves16 = kernels!(E, SwizzleHalf16, DeswizzleHalf16);
@@ -386,9 +388,9 @@ impl Slice {
     }
 }
 
-/// Whether the deswizzle of `kernels` copies texels of `E` by its generated SIMD rows with
-/// `options` (where a unit's registers fit the register file): there a unit beats a whole
-/// square's straight-line tile.
+/// Whether the copy of `kernels` in `direction` moves texels of `E` by its generated SIMD
+/// rows with `options` (where a unit's registers fit the register file): there a unit beats
+/// a larger one's straight-line tile.
 fn takes_rows<E: Element>(
     kernels: &[(&Plan, GeneratedCode<E>); 2],
     direction: Direction,
