@@ -7,6 +7,19 @@ use swizzle::kernel::{
     Element, KernelError, Level, Options, Reason, Stores, TileCopy, View, stacked_space,
 };
 
+#[path = "common/kernels.rs"]
+#[macro_use]
+mod kernels;
+
+/// The kernel bench's layouts: `Block16` (a block of 16 GOBs of words as one 2048-element
+/// tile) and `Morton16` (16×16 Morton tiles, whose unpack writes 16 image rows in two passes
+/// of eight) among them.
+#[allow(dead_code, reason = "the tests use two of the bench's layouts")]
+mod bench_layouts {
+    kernel_layouts!(swizzle::layout);
+}
+use bench_layouts::{Block16, PackBlock16, PackMorton16, UnpackBlock16, UnpackMorton16};
+
 swizzle::layout! {
     /// The 8×8 texture of CK Tile's Morton texture example: 4×4 Morton tiles.
     layout MortonTexture {
@@ -58,26 +71,6 @@ swizzle::layout! {
     kernel PackPadded = pack(Padded);
     kernel UnpackPadded = unpack(Padded, vector 2);
 
-    /// 16×16 Morton tiles: an unpack writes their 16 image rows in two passes of eight.
-    layout MortonTiles16 {
-        memory [ty: dyn, tx: dyn, m: 256];
-        morton m -> [yi: 16, xi: 16];
-        merge [ty, yi] -> y;
-        merge [tx, xi] -> x;
-        coords [y, x];
-    }
-    kernel PackMorton16 = pack(MortonTiles16);
-    kernel UnpackMorton16 = unpack(MortonTiles16);
-
-    /// A block-linear block of 16 Tegra GOBs of words as one tile: 2048 elements, runs of 4.
-    layout Block16 {
-        memory [by: dyn, bx: dyn, gy: 16, xh: 2, yq: 4, xq: 2, y1: 2, x4: 4];
-        merge [by, gy, yq, y1] -> y;
-        merge [bx, xh, xq, x4] -> x;
-        coords [y, x];
-    }
-    kernel PackBlock16 = pack(Block16);
-    kernel UnpackBlock16 = unpack(Block16);
 
     /// A block of 4 GOBs: the same shape, a quarter as tall.
     layout Block4 {
