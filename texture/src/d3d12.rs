@@ -23,8 +23,9 @@
 //! is two halves of 2 KB side by side. Each half is a `bits` layout below, over texels (the
 //! lowest x bits, inside a texel, drop out), whose source fits the AVX-512 register file, so
 //! that texels of 2 to 16 bytes copy by its kernels' SIMD rows where a whole sub-tile's
-//! would spill (bytes, whose rows are narrower than a register, by its straight-line tile); the halves are placed by table
-//! ([`crate::kernel::Frame::Placed`]), a row of tiles at a time.
+//! would spill (bytes, whose rows are narrower than a register, by its straight-line tile);
+//! the halves are placed by table ([`crate::kernel::Frame::Placed`]), a row of tiles at a
+//! time.
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
 use super::{for_each_part, part_options, prepare_tiles, spread};
