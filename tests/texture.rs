@@ -1091,6 +1091,8 @@ fn wiiu_2d_surfaces_equal_wiiu_swizzle() {
         (100, 37, 3),
         (33, 200, 5),
         (96, 48, 2),
+        // Whole bands whose last chunk of 8 KB units is cut (16-byte texels).
+        (250, 48, 2),
         (256, 256, 9),
         (1024, 1024, 4),
     ] {

@@ -37,6 +37,12 @@
 //! group index per 2 KB row: an *affine* map, which no GF(2) matrix is; it is applied as
 //! that permutation of the eight groups of every 2 KB row.
 //!
+//! A thin unit of 8- or 16-byte texels (4 or 8 KB) is more source than the registers hold
+//! as one tile, and its copy would fall back to runs of a texel. A whole band copies such
+//! units by their 256-byte groups instead: 2 KB tiles of groups down the band
+//! (`Macro64Groups`, `Macro128Groups`, which take the SIMD rows) into a scratch, from which
+//! the same permutation places every group in its unit's rows.
+//!
 //! **Sizes and modes** (addrlib's `ComputeSurfaceInfo` and `ComputeSurfaceMipLevelTileMode`
 //! for one sample):
 //! - Thick macro modes of 16-byte texels are thin-1 (their tiles would split).
@@ -189,6 +195,31 @@ crate::layout! {
     }
     kernel SwizzleMacro128 = pack(Macro128);
     kernel DeswizzleMacro128 = unpack(Macro128);
+
+    /// `Macro64`'s groups (4 × 8 texels each) in the scratch, in 16 × 16 tiles of two
+    /// columns of four groups down the band, `h` the group's `[y3, ph]`: a tile's source
+    /// fits the registers where a whole 4 KB unit's would not.
+    layout Macro64Groups {
+        memory [tx: dyn, c: 2, h: 4, pl: 32];
+        bits pl -> [yl: 4, xi: 8] (xi[0], yl[0], xi[1], xi[2], yl[1]);
+        merge [h, yl] -> y;
+        merge [tx, c, xi] -> x;
+        coords [y, x];
+    }
+    kernel SwizzleMacro64Groups = pack(Macro64Groups);
+    kernel DeswizzleMacro64Groups = unpack(Macro64Groups);
+
+    /// `Macro128`'s groups (2 × 8 texels each) in the scratch, in 16 × 8 tiles of eight
+    /// groups down the band, `h` the group's `[y3, ph]`.
+    layout Macro128Groups {
+        memory [tx: dyn, h: 8, pl: 16];
+        bits pl -> [y0: 2, xi: 8] (y0[0], xi[0], xi[1], xi[2]);
+        merge [h, y0] -> y;
+        merge [tx, xi] -> x;
+        coords [y, x];
+    }
+    kernel SwizzleMacro128Groups = pack(Macro128Groups);
+    kernel DeswizzleMacro128Groups = unpack(Macro128Groups);
 
     /// 2-D thin-2 (16 × 32 macro tiles), bytes: 64 texels wide.
     layout Thin2Macro8 {
@@ -857,6 +888,14 @@ fn copy_level(
     // whole; other bands are one chunk: a deswizzle's copy out of the scratch writes the
     // linear rows, which chunks would cut off their lines.
     let unit_bytes = unit.texels * bytes;
+    // A whole band of thin units of 8- and 16-byte texels (4 and 8 KB, whose source would
+    // spill the registers as one tile) goes through the scratch as the 2 KB tiles of the
+    // unit's groups (`Macro64Groups`, `Macro128Groups`), which the permutation of groups
+    // then places in the units' rows as it places them in a row.
+    let unit_rows = unit_bytes / ROW_BYTES;
+    let grouped = |rows: usize| {
+        mode.is_macro() && (thickness, aspect) == (1, 1) && unit_rows > 1 && rows == band_rows
+    };
     let chunk_columns = match (mode.is_macro(), direction) {
         (true, Direction::Swizzle) => (CHUNK_BYTES / unit_bytes).max(1) * unit.width,
         _ => width,
@@ -865,7 +904,12 @@ fn copy_level(
     // linear bytes from the chunk's first texel on.
     let prepare = |slices: usize, rows: usize, columns: usize| {
         let extents = [slices, rows, columns];
-        let tiles = [1, 1, columns.div_ceil(unit.width)];
+        let group_tiles = grouped(rows);
+        let (tile_width, tile_texels) = match group_tiles {
+            true => (ROW_BYTES / (rows * bytes), ROW_BYTES / bytes),
+            false => (unit.width, unit.texels),
+        };
+        let tiles = [1, 1, columns.div_ceil(tile_width)];
         let frames = [
             Frame::Strided {
                 strides: &strides[3 - rank..],
@@ -873,12 +917,14 @@ fn copy_level(
             },
             Frame::Tiles {
                 tiles: &tiles[3 - rank..],
-                tile_space: unit.texels,
+                tile_space: tile_texels,
             },
         ];
-        let kernels = (mode, bytes, swap_in_unit);
         let sizes = (&extents[3 - rank..], destination_texels);
-        prepare_unit(one, direction, kernels, sizes, frames)
+        match group_tiles {
+            true => prepare_groups(one, direction, bytes, sizes, frames),
+            false => prepare_unit(one, direction, (mode, bytes, swap_in_unit), sizes, frames),
+        }
     };
     // The copies of a band's chunks: the whole ones, and the last where it is narrower.
     let prepare_band = |slices: usize, rows: usize| -> Result<ChunkCopies, TextureError> {
@@ -930,7 +976,7 @@ fn copy_level(
                 2 => (band & 1) << 1,
                 _ => 0,
             };
-            let rows_per_unit = unit_bytes / ROW_BYTES;
+            let group_tiles = grouped(rows);
             // Whether the copies write every byte of the units they span.
             let covers = (slices, rows) == (thickness, band_rows) && width % unit.width == 0;
             let mut direction_bytes = direction_bytes;
@@ -946,17 +992,37 @@ fn copy_level(
                     let start = first_unit * unit_bytes;
                     start.min(band_len)..(start + chunk_bytes).min(band_len)
                 };
-                let first_row = first_unit * rows_per_unit;
-                let xor = |row: usize| {
-                    let column = (first_row + row) / rows_per_unit * unit.width;
+                let first_row = first_unit * unit_rows;
+                // The scratch's groups that tiled 2 KB row `row` of the chunk holds: each
+                // group's index XORed with the row's constant part, of the same row of
+                // the scratch, or, for group tiles, its place among them (tile `[x4, x3]`
+                // of the unit, group `[y3, ph]` down the tile, `ph` the row's in its unit).
+                let sources = |row: usize| -> [usize; GROUPS] {
+                    let column = (first_row + row) / unit_rows * unit.width;
                     let swap = match tiling.bank_swap_width {
                         0 => 0,
                         step => (column / step) & 3,
                     };
                     // The swap order 0, 1, 3, 2 (a Gray code) on the bank.
-                    slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1)
+                    let xor = slice_xor ^ band_xor ^ ((swap ^ (swap >> 1)) << 1);
+                    let (unit, ph) = (row / unit_rows, row % unit_rows);
+                    std::array::from_fn(|g| match group_tiles {
+                        false => row * GROUPS + (g ^ xor),
+                        true => {
+                            let g = g ^ xor;
+                            let [x3, x4] = [(g >> 1) & 1, g >> 2];
+                            let tile_group = (x4 * 2 + x3) * 2 + ((g & 1) ^ x3);
+                            (unit * GROUPS + tile_group) * unit_rows + ph
+                        }
+                    })
                 };
                 let linear_at = first_column * bytes;
+                // The scratch's bytes the copy spans: group tiles up to the chunk's last
+                // column, or its units.
+                let copied = match group_tiles {
+                    true => columns.div_ceil(ROW_BYTES / (rows * bytes)) * ROW_BYTES,
+                    false => chunk_bytes,
+                };
                 // The permuted groups' own buffer only where they stream out.
                 let permuted_bytes = if stream { chunk_bytes } else { 0 };
                 with_scratch(chunk_bytes + permuted_bytes, |scratch| {
@@ -968,21 +1034,21 @@ fn copy_level(
                             // The padding inside the units kept as it was, where the copy
                             // leaves some.
                             if !covers {
-                                xor_groups(tiled, scratch, xor);
+                                take_groups(tiled, scratch, sources);
                             }
-                            copy.run(&linear[linear_at..], scratch)?;
+                            copy.run(&linear[linear_at..], &mut scratch[..copied])?;
                             match stream {
                                 true => {
-                                    xor_groups(scratch, permuted, xor);
+                                    place_groups(scratch, permuted, sources);
                                     let len = tiled.len();
                                     kernel::copy_streaming(tiled, &permuted[..len]);
                                 }
-                                false => xor_groups(scratch, tiled, xor),
+                                false => place_groups(scratch, tiled, sources),
                             }
                         }
                         BandBytes::Deswizzle { tiled, linear } => {
-                            xor_groups(&tiled[tiled_range(tiled.len())], scratch, xor);
-                            copy.run(scratch, &mut linear[linear_at..])?;
+                            take_groups(&tiled[tiled_range(tiled.len())], scratch, sources);
+                            copy.run(&scratch[..copied], &mut linear[linear_at..])?;
                         }
                     }
                     Ok(())
@@ -1082,16 +1148,25 @@ fn copy_linear(
     Ok(copy_views_with(options, from, to, src, dst)?)
 }
 
-/// Copies `from` into `to`, group `g` of 2 KB row `r` into group `g ^ xor(r)`, over the
-/// rows both hold.
-fn xor_groups(from: &[u8], to: &mut [u8], xor: impl Fn(usize) -> usize) {
-    let rows = from
-        .chunks_exact(ROW_BYTES)
-        .zip(to.chunks_exact_mut(ROW_BYTES));
-    for (r, (from, to)) in rows.enumerate() {
-        let xor = xor(r);
-        for (g, group) in from.chunks_exact(GROUP_BYTES).enumerate() {
-            to[(g ^ xor) * GROUP_BYTES..][..GROUP_BYTES].copy_from_slice(group);
+/// Writes `tiled`'s groups from the scratch: group `g` of 2 KB row `r` is the scratch's
+/// group `sources(r)[g]`, over the rows `tiled` holds.
+fn place_groups(scratch: &[u8], tiled: &mut [u8], sources: impl Fn(usize) -> [usize; GROUPS]) {
+    for (r, row) in tiled.chunks_exact_mut(ROW_BYTES).enumerate() {
+        for (group, source) in row.chunks_exact_mut(GROUP_BYTES).zip(sources(r)) {
+            if let Some(from) = scratch.get(source * GROUP_BYTES..(source + 1) * GROUP_BYTES) {
+                group.copy_from_slice(from);
+            }
+        }
+    }
+}
+
+/// [`place_groups`]' inverse: the scratch's groups from `tiled`'s.
+fn take_groups(tiled: &[u8], scratch: &mut [u8], sources: impl Fn(usize) -> [usize; GROUPS]) {
+    for (r, row) in tiled.chunks_exact(ROW_BYTES).enumerate() {
+        for (group, source) in row.chunks_exact(GROUP_BYTES).zip(sources(r)) {
+            if let Some(to) = scratch.get_mut(source * GROUP_BYTES..(source + 1) * GROUP_BYTES) {
+                to.copy_from_slice(group);
+            }
         }
     }
 }
@@ -1165,6 +1240,27 @@ fn prepare_unit(
     )
 }
 
+/// The copy of a whole band's group tiles of thin units (`Macro64Groups`,
+/// `Macro128Groups`) for `bytes`-byte texels, made ready as [`prepare_unit`]'s.
+fn prepare_groups(
+    options: Options,
+    direction: Direction,
+    bytes: usize,
+    (extents, destination_texels): (&[usize], usize),
+    frames: [Frame; 2],
+) -> Result<Box<dyn RunTiles>, TextureError> {
+    with_kernels!(
+        bytes,
+        |kernels| prepare_tiles(options, kernels, direction, extents, frames, destination_texels)
+            .map(|copy| Box::new(copy) as Box<dyn RunTiles>),
+        {
+            8 => 8: SwizzleMacro64Groups, DeswizzleMacro64Groups,
+            16 => 16: SwizzleMacro128Groups, DeswizzleMacro128Groups,
+        }
+        else unreachable!("thin units of more than 2 KB hold texels of 8 or 16 bytes")
+    )
+}
+
 /// One mip level of a Wii U surface as GX2 sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelInfo {
@@ -1200,4 +1296,36 @@ pub fn level_info(surface: &Surface, mip: usize) -> Result<LevelInfo, TextureErr
 /// ([`level_info`] without the height).
 pub fn level_mode(surface: &Surface, mip: usize) -> Result<(TileMode, usize), TextureError> {
     level_info(surface, mip).map(|level| (level.mode, level.pitch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{Level, TileCopy};
+
+    /// The group tiles of thin units of 8- and 16-byte texels take AVX-512's generated rows
+    /// where it runs; the whole units (kept for bands cut by the level's edge) would spill,
+    /// and take the runs.
+    #[test]
+    fn group_tiles_take_the_generated_rows() {
+        let options = Options::default();
+        let groups = [
+            SwizzleMacro64Groups::route::<[u8; 8]>(options),
+            DeswizzleMacro64Groups::route::<[u8; 8]>(options),
+            SwizzleMacro128Groups::route::<[u8; 16]>(options),
+            DeswizzleMacro128Groups::route::<[u8; 16]>(options),
+        ];
+        let units = [
+            SwizzleMacro64::route::<[u8; 8]>(options),
+            SwizzleMacro128::route::<[u8; 16]>(options),
+        ];
+        let avx512 = Level::Avx512.is_available();
+        let expect = "default options pick a level this CPU runs";
+        for route in groups.map(|route| route.expect(expect)) {
+            assert_eq!(route.tiles == TileCopy::GeneratedRows, avx512, "{route}");
+        }
+        for route in units.map(|route| route.expect(expect)) {
+            assert_ne!(route.tiles, TileCopy::GeneratedRows, "{route}");
+        }
+    }
 }
