@@ -226,7 +226,9 @@
 //! copies in runs. Edge tiles of images that are not multiples of the tile are copied in runs
 //! cut at the extents; elements that hold no coordinate (padding, the outside of edge tiles)
 //! are left as they were. Destinations of 1 MiB and more are split into bands of tiles across
-//! threads (rayon). Where the cache would not keep the destination — each of several writing
+//! threads (rayon): rows of tiles (of stacks, for a block-linear destination), or, where a
+//! two-coordinate destination has fewer rows than threads, runs of consecutive tiles or
+//! stacks (a 1024-row level of 128-row blocks is eight rows). Where the cache would not keep the destination — each of several writing
 //! threads writes more than three quarters of its share of the last-level cache (its size
 //! from CPUID; 8 MiB where the CPU does not say), or a lone thread more than its core's L2 —
 //! the SIMD rows write around the caches (`vmovntdq`) where a tile writes whole cache lines

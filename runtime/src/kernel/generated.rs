@@ -138,7 +138,11 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
         destination_len: usize,
     ) -> Result<Self, KernelError> {
         let level = code.route(plan, options)?.level;
-        let grid = Grid::new(plan, from, to)?;
+        // As many bands as the copy's threads, where a few rows of stacks would be fewer.
+        let parts = options
+            .threads
+            .map_or_else(rayon::current_num_threads, std::num::NonZeroUsize::get);
+        let grid = Grid::new(plan, from, to)?.spread(parts);
         let network = level
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())

@@ -90,6 +90,9 @@ pub struct Grid<'p> {
     /// The coordinate rows of tiles run along (for the networks): the last one, unless it
     /// is `split` in more than one dimension.
     axis: usize,
+    /// Where a band is this many consecutive stacks of a destination of two-coordinate
+    /// tiles rather than a whole row of stacks ([`spread`](Self::spread)).
+    band_stacks: Option<usize>,
 }
 
 impl<'p> Grid<'p> {
@@ -184,7 +187,22 @@ impl<'p> Grid<'p> {
             run_len,
             split,
             axis,
+            band_stacks: None,
         })
+    }
+
+    /// This grid with at least `parts` bands where its destination is tiles (stacked or
+    /// not) of two coordinates with fewer rows of stacks than that: each band is then as
+    /// many consecutive stacks, in memory order, a part of a row (a 1024-row level of
+    /// 128-row blocks is 8 rows of stacks, which alone would leave most threads idle).
+    pub fn spread(mut self, parts: usize) -> Self {
+        let rows = self.tiles[0].div_ceil(self.to.stack);
+        let tiled = !self.to.per_element && !self.to.is_placed();
+        if tiled && self.tiles.len() == 2 && self.split == 0 && rows < parts {
+            let stacks = rows * self.tiles[1];
+            self.band_stacks = Some(stacks.div_ceil(parts).max(1));
+        }
+        self
     }
 
     /// Whether each side's runs are whole slices (not strided elements), so that networks of
@@ -202,9 +220,10 @@ impl<'p> Grid<'p> {
     /// copy): bands start this far apart, from [`band_origin`](Self::band_origin), and hold
     /// every element of their tiles.
     pub fn band_len(&self) -> usize {
-        let len = match self.split {
-            0 => self.to.stack_len,
-            split => self.to.units[split],
+        let len = match (self.split, self.band_stacks) {
+            (0, Some(stacks)) => stacks * self.to.units[1],
+            (0, None) => self.to.stack_len,
+            (split, _) => self.to.units[split],
         };
         match self.tiles.contains(&0) {
             true => 0,
@@ -227,7 +246,11 @@ impl<'p> Grid<'p> {
 
     /// How many bands there are.
     pub fn bands(&self) -> usize {
-        self.tiles[self.split].div_ceil(self.band_tiles())
+        let rows = self.tiles[self.split].div_ceil(self.band_tiles());
+        match self.band_stacks {
+            Some(stacks) => (rows * self.tiles[1]).div_ceil(stacks),
+            None => rows,
+        }
     }
 
     /// Copies band `band` (its tiles along the split coordinate) from `src` into `dst`, the
@@ -241,6 +264,24 @@ impl<'p> Grid<'p> {
         tile_fn: Option<TileFn<E>>,
     ) {
         let shift = self.to.origin + band * self.band_len();
+        if let Some(stacks) = self.band_stacks {
+            // The band's stacks, row of stacks by row of stacks: each part of a row is the
+            // rows of tiles of its stacks over its columns.
+            let columns = self.tiles[1];
+            let all = self.tiles[0].div_ceil(self.to.stack) * columns;
+            let (mut at, end) = (band * stacks, ((band + 1) * stacks).min(all));
+            while at < end {
+                let (row, column) = (at / columns, at % columns);
+                let part = column..columns.min(column + end - at);
+                let stack = row * self.to.stack..((row + 1) * self.to.stack).min(self.tiles[0]);
+                for tile in stack {
+                    let mut place = [tile, 0];
+                    self.copy_row(&mut place, part.clone(), shift, src, dst, network, tile_fn);
+                }
+                at += part.len();
+            }
+            return;
+        }
         let first = band * self.band_tiles();
         let along_split = first..(first + self.band_tiles()).min(self.tiles[self.split]);
         // Every place of the band with 0 along the rows' axis (the band itself along it in
