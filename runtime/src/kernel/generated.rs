@@ -138,16 +138,14 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
         destination_len: usize,
     ) -> Result<Self, KernelError> {
         let level = code.route(plan, options)?.level;
-        // As many bands as the copy's threads, where a few rows of stacks would be fewer.
-        let parts = options
-            .threads
-            .map_or_else(rayon::current_num_threads, std::num::NonZeroUsize::get);
-        let grid = Grid::new(plan, from, to)?.spread(parts);
+        // As many bands as the threads the copy spreads over, where a few rows of stacks
+        // would be fewer.
+        let bytes = destination_len.saturating_mul(size_of::<E>());
+        let grid = Grid::new(plan, from, to)?.spread(options.threads_for(bytes, usize::MAX));
         let network = level
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())
             .map(|network| {
-                let bytes = destination_len.saturating_mul(size_of::<E>());
                 let stream = cache::stores_stream(options, bytes, grid.bands());
                 network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
             });
