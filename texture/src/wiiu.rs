@@ -893,6 +893,8 @@ fn copy_level(
     // unit's groups (`Macro64Groups`, `Macro128Groups`), which the permutation of groups
     // then places in the units' rows as it places them in a row.
     let unit_rows = unit_bytes / ROW_BYTES;
+    // A group tile's columns (a whole band high) and texels.
+    let group_tile = [ROW_BYTES / (band_rows * bytes), ROW_BYTES / bytes];
     let grouped = |rows: usize| {
         mode.is_macro() && (thickness, aspect) == (1, 1) && unit_rows > 1 && rows == band_rows
     };
@@ -905,9 +907,9 @@ fn copy_level(
     let prepare = |slices: usize, rows: usize, columns: usize| {
         let extents = [slices, rows, columns];
         let group_tiles = grouped(rows);
-        let (tile_width, tile_texels) = match group_tiles {
-            true => (ROW_BYTES / (rows * bytes), ROW_BYTES / bytes),
-            false => (unit.width, unit.texels),
+        let [tile_width, tile_texels] = match group_tiles {
+            true => group_tile,
+            false => [unit.width, unit.texels],
         };
         let tiles = [1, 1, columns.div_ceil(tile_width)];
         let frames = [
@@ -1020,7 +1022,7 @@ fn copy_level(
                 // The scratch's bytes the copy spans: group tiles up to the chunk's last
                 // column, or its units.
                 let copied = match group_tiles {
-                    true => columns.div_ceil(ROW_BYTES / (rows * bytes)) * ROW_BYTES,
+                    true => columns.div_ceil(group_tile[0]) * ROW_BYTES,
                     false => chunk_bytes,
                 };
                 // The permuted groups' own buffer only where they stream out.

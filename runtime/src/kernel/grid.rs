@@ -196,13 +196,21 @@ impl<'p> Grid<'p> {
     /// many consecutive stacks, in memory order, a part of a row (a 1024-row level of
     /// 128-row blocks is 8 rows of stacks, which alone would leave most threads idle).
     pub fn spread(mut self, parts: usize) -> Self {
-        let rows = self.tiles[0].div_ceil(self.to.stack);
         let tiled = !self.to.per_element && !self.to.is_placed();
-        if tiled && self.tiles.len() == 2 && self.split == 0 && rows < parts {
-            let stacks = rows * self.tiles[1];
-            self.band_stacks = Some(stacks.div_ceil(parts).max(1));
+        if tiled && self.tiles.len() == 2 && self.split == 0 && self.stack_rows() < parts {
+            self.band_stacks = Some(self.stacks().div_ceil(parts).max(1));
         }
         self
+    }
+
+    /// Rows of stacks along the first coordinate (rows of tiles where unstacked).
+    fn stack_rows(&self) -> usize {
+        self.tiles[0].div_ceil(self.to.stack)
+    }
+
+    /// Stacks of a destination of two-coordinate tiles, in all.
+    fn stacks(&self) -> usize {
+        self.stack_rows() * self.tiles[1]
     }
 
     /// Whether each side's runs are whole slices (not strided elements), so that networks of
@@ -246,10 +254,9 @@ impl<'p> Grid<'p> {
 
     /// How many bands there are.
     pub fn bands(&self) -> usize {
-        let rows = self.tiles[self.split].div_ceil(self.band_tiles());
         match self.band_stacks {
-            Some(stacks) => (rows * self.tiles[1]).div_ceil(stacks),
-            None => rows,
+            Some(stacks) => self.stacks().div_ceil(stacks),
+            None => self.tiles[self.split].div_ceil(self.band_tiles()),
         }
     }
 
@@ -268,8 +275,7 @@ impl<'p> Grid<'p> {
             // The band's stacks, row of stacks by row of stacks: each part of a row is the
             // rows of tiles of its stacks over its columns.
             let columns = self.tiles[1];
-            let all = self.tiles[0].div_ceil(self.to.stack) * columns;
-            let (mut at, end) = (band * stacks, ((band + 1) * stacks).min(all));
+            let (mut at, end) = (band * stacks, ((band + 1) * stacks).min(self.stacks()));
             while at < end {
                 let (row, column) = (at / columns, at % columns);
                 let part = column..columns.min(column + end - at);
