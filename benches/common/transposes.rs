@@ -149,29 +149,40 @@ fn main(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) gro
     )
 }
 
-/// A tiled copy's WGSL with each function's partial-tile moves cut: what follows the
-/// interior's `return;` up to the function's end. It reads the printer's form (the
-/// partial tile's comment, a function's closing brace unindented) and panics where that
-/// form is not found, rather than time the whole kernel under this row's name.
+/// A tiled copy's WGSL with each function's partial-tile moves cut: the `else` of the
+/// interior's test, from its `} else {` to its closing brace. It reads the printer's form
+/// (the `else` opened by the partial tile's comment, closed at the `else`'s indentation)
+/// and panics where that form is not found, rather than time the whole kernel under this
+/// row's name.
 pub fn interior_only(wgsl: &str) -> String {
     const PARTIAL: &str = "// A partial tile";
+    let lines: Vec<&str> = wgsl.lines().collect();
     let mut out = String::new();
-    let (mut skipping, mut cuts) = (false, 0);
-    for line in wgsl.lines() {
-        if line.trim_start().starts_with(PARTIAL) {
-            skipping = true;
+    let (mut closing, mut cuts) = (None::<String>, 0);
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(close) = &closing {
+            if line == close {
+                out.push_str(line);
+                out.push('\n');
+                closing = None;
+            }
+            continue;
+        }
+        let opens_partial = line.trim() == "} else {"
+            && lines
+                .get(i + 1)
+                .is_some_and(|next| next.trim_start().starts_with(PARTIAL));
+        if opens_partial {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            closing = Some(format!("{indent}}}"));
             cuts += 1;
+            continue;
         }
-        if skipping && line == "}" {
-            skipping = false;
-        }
-        if !skipping {
-            out.push_str(line);
-            out.push('\n');
-        }
+        out.push_str(line);
+        out.push('\n');
     }
     assert!(
-        cuts > 0 && !skipping,
+        cuts > 0 && closing.is_none(),
         "interior_only: no partial-tile block of the printer's form in\n{wgsl}"
     );
     out

@@ -44,8 +44,8 @@ pub struct SplitCopy {
     /// The locals every move reads (the program's prologue), as the copy binds them.
     pub prologue: Block,
     /// The copy with each write into the destination written into its register instead
-    /// (`r[i] = …;`, zeros where the copy writes zeros) and `return r;` where the copy
-    /// returns early; the caller declares `r` before it and returns it after.
+    /// (`r[i] = …;`, zeros where the copy writes zeros); the caller declares `r` before it
+    /// and returns it after.
     pub fetch: Block,
     /// The index into the destination of each register's entry, in the order the copy
     /// first writes them.
@@ -152,15 +152,10 @@ impl Put<'_> {
             (_, piece) => format!("vec{piece}(0)"),
         }
     }
-
-    /// What an interior tile runs once its moves are done.
-    fn exit(&self) -> &'static str {
-        match self {
-            Put::Array(_) => "return;",
-            Put::Registers { .. } => "return r;",
-        }
-    }
 }
+
+/// The comment that opens a partial tile's guarded moves (the `else` of the interior's test).
+const PARTIAL_TILE: &str = "A partial tile: only the moves that can leave the image are guarded.";
 
 /// One tiled copy's program with its names: what both the whole copy and its split print.
 struct Printer<'p> {
@@ -217,9 +212,14 @@ impl<'p> Printer<'p> {
         }
     }
 
-    /// The function's body: the prologue, then the moves (an interior tile's unguarded,
-    /// returning early, where the program tells interior tiles apart), each value put by
-    /// `put`.
+    /// The function's body: the prologue, then the moves (an interior tile's unguarded and
+    /// a partial tile's guarded on either side of an `if`, where the program tells interior
+    /// tiles apart), each value put by `put`.
+    ///
+    /// The two sides meet at one exit rather than the interior returning early from inside
+    /// the `if`: NVIDIA's Vulkan compiler ran the early-returning form of the tensor-core
+    /// GEMM's prefetched copies far slower, the same moves otherwise
+    /// (BENCHMARKS.md#tensor-core-gemm).
     fn body(&self, put: &Put) -> Block {
         let program = self.program;
         let mut body = self.prologue.clone();
@@ -229,11 +229,15 @@ impl<'p> Printer<'p> {
             // Bounds are not checked against u32 here: the runtime refuses images whose
             // indices do not fit.
             let interior = conjunction(&program.interior, &self.names, &None).unwrap_or_default();
-            body.if_(interior, |inside| {
-                inside.extend(self.moves(false, put)).line(put.exit());
-            })
-            .comment("A partial tile: only the moves that can leave the image are guarded.")
-            .extend(self.moves(true, put));
+            body.if_else(
+                interior,
+                |inside| {
+                    inside.extend(self.moves(false, put));
+                },
+                |partial| {
+                    partial.comment(PARTIAL_TILE).extend(self.moves(true, put));
+                },
+            );
         }
         body
     }
