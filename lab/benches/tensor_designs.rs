@@ -22,7 +22,10 @@
 //! them by label up to its ':', `SWIZZLE_TC_PROFILE` names those to time without their
 //! multiply-adds and without their fetches); `-- stats` (then nothing else): what the
 //! driver made of the workgroup-scope kernels, registers, shared and local memory
-//! (`src/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`).
+//! (`src/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`),
+//! the library's fragment kernels and, where `SWIZZLE_VK_COOPMAT_PERF` names a build of it,
+//! NVIDIA's per-subgroup reference kernel; `-- wgsl` (no device): the library's fragment
+//! kernels' and design r1's WGSL at 4096³.
 
 use swizzle::gemm;
 use swizzle::gpu::{
@@ -130,8 +133,67 @@ swizzle::layout! {
         values [kr, v];
     }
 
+    /// Design r: NVIDIA's per-subgroup reference kernel's shape (`vk_cooperative_matrix_perf`'s
+    /// `shmem` shader with f32 sums: 16 of k a step, both operands through tiles whose next
+    /// step's loads are held in registers, eight subgroups 2 high and 4 wide) from layouts.
+    /// A's 128 × 16 tile, rows padded to 24 f16 as the reference pads them (16 bytes).
+    pub layout TcA128x16 {
+        memory [m: 128, k: 16] strides [24, 1];
+        coords [m, k];
+    }
+    /// A's loads for 256 threads over 128 × 16: two `vec4<f16>`s each, 64 rows apart.
+    pub threads TcALoads128x16 {
+        tile [m: 128, k: 16];
+        unmerge m -> [mr: 2, mh: 8, ml: 8];
+        unmerge k -> [kv: 4, v: 4];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [mr, v];
+    }
+    /// A's loads over 128 × 16 in 16-byte moves (runs of 8 f16), one a thread, as the
+    /// reference's `uvec4` loads.
+    pub threads TcALoads128x16Wide {
+        tile [m: 128, k: 16];
+        unmerge m -> [mh: 16, ml: 8];
+        unmerge k -> [kv: 2, v: 8];
+        merge [mh, kv, ml] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// B's loads over 16 × 128 in 16-byte moves, one a thread.
+    pub threads TcBLoads16Wide {
+        tile [k: 16, n: 128];
+        unmerge n -> [nv: 16, v: 8];
+        merge [k, nv] -> thread;
+        threads [thread];
+        values [v];
+    }
+    /// B's 16 × 256 tile, rows padded to 264 f16.
+    pub layout TcB16x256 {
+        memory [k: 16, n: 256] strides [264, 1];
+        coords [k, n];
+    }
+    /// B's loads over 16 × 256: four `vec4<f16>`s each, 4 rows apart.
+    pub threads TcBLoads16x256 {
+        tile [k: 16, n: 256];
+        unmerge k -> [kr: 4, ks: 4];
+        unmerge n -> [nv: 64, v: 4];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
+    /// 128 × 256 of C: eight subgroups (2 × 4) of 4 × 4 fragments.
+    pub threads TcFragments128x256 {
+        tile [fi: 8, fj: 16];
+        unmerge fi -> [wr: 2, fr: 4];
+        unmerge fj -> [wc: 4, fc: 4];
+        threads [wr, wc];
+        values [fr, fc];
+    }
 }
 
+static TC_A128X16: swizzle::ir::Descriptor = TcA128x16::DESCRIPTOR;
+static TC_B16X256: swizzle::ir::Descriptor = TcB16x256::DESCRIPTOR;
 static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
 static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
 static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
@@ -149,6 +211,30 @@ use tensor_gemm::{cublas, env, errors, operand, shapes};
 
 /// `operands` straight from memory, the others through their tiles at every shape (no
 /// other layouts to fall back to).
+/// Design r1: NVIDIA's per-subgroup reference kernel's shape from layouts, 128 × 128 of C
+/// and 16 of k a step.
+fn reference_128() -> TensorCores<'static> {
+    TensorCores {
+        a_tile: &TC_A128X16,
+        b_tile: &TC_B16,
+        a_loads: TcALoads128x16::THREAD_VALUES,
+        b_loads: TcBLoads16::THREAD_VALUES,
+        fragments: tc_step1::TcFragments1::THREAD_VALUES,
+        k_loop: KLoop::Prefetched,
+        ..gemm::tensor_cores_tiled()
+    }
+}
+
+/// Design r2: r1 at 128 × 256 of C.
+fn reference_128x256() -> TensorCores<'static> {
+    TensorCores {
+        b_tile: &TC_B16X256,
+        b_loads: TcBLoads16x256::THREAD_VALUES,
+        fragments: TcFragments128x256::THREAD_VALUES,
+        ..reference_128()
+    }
+}
+
 fn from_memory(operands: DirectOperands, prefetch: bool) -> KLoop<'static> {
     KLoop::Direct {
         operands,
@@ -289,6 +375,36 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
             (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
+        }),
+    ));
+    // Any kernel's WGSL from a file (`SWIZZLE_TC_WGSL`: `PATH` and the C tile it computes
+    // per workgroup, `PATH:MxN`), `{{M}}`, `{{N}}` and `{{K}}` replaced by the shape: a
+    // kernel written outside the repository, timed on this harness beside the designs.
+    if let Some((path, tile)) = env("SWIZZLE_TC_WGSL")
+        .as_deref()
+        .and_then(|f| f.split_once(':'))
+    {
+        let text = std::fs::read_to_string(path).expect("SWIZZLE_TC_WGSL's file");
+        let (tm, tn) = tile.split_once('x').expect("SWIZZLE_TC_WGSL's tile: MxN");
+        let [tm, tn]: [usize; 2] = [tm.parse().expect("M"), tn.parse().expect("N")];
+        designs.push((
+            format!("file: {path}"),
+            false,
+            Box::new(move |[m, n, k]: [usize; 3]| {
+                let wgsl = text
+                    .replace("{{M}}", &m.to_string())
+                    .replace("{{N}}", &n.to_string())
+                    .replace("{{K}}", &k.to_string());
+                (Code::Wgsl(wgsl), [(n / tn) as u32, (m / tm) as u32])
+            }),
+        ));
+    }
+    designs.push((
+        "r1: the reference's 128×128×16 from layouts".into(),
+        false,
+        Box::new(|[m, n, k]: [usize; 3]| {
+            let wgsl = reference_128().wgsl([m, n, k]).expect("r1 WGSL");
+            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 128) as u32])
         }),
     ));
     for (label, design) in tc_stream::designs() {
@@ -499,9 +615,89 @@ fn driver_statistics() {
             .and_then(|words| driver.spirv(&words, c"main"));
         driver.print(label, statistics);
     }
+
+    println!("| fragment kernel (4096³) | driver statistics |");
+    println!("|---|---|");
+    for (label, tc) in [
+        ("8 (library, fragments)", gemm::tensor_cores()),
+        ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
+        ("r1 (the reference's 128×128×16)", reference_128()),
+        ("r2 (the reference's 128×256×16)", reference_128x256()),
+    ] {
+        let statistics = tc
+            .wgsl([4096; 3])
+            .map_err(|error| error.to_string())
+            .and_then(|wgsl| driver.wgsl(&wgsl, false));
+        driver.print(label, statistics);
+    }
+    reference_statistics(&driver);
+}
+
+/// What the driver made of NVIDIA's per-subgroup reference kernel
+/// (`vk_cooperative_matrix_perf`'s `shmem` shader, f16 → f32, from the build
+/// `SWIZZLE_VK_COOPMAT_PERF` names: `benches/vk_coopmat_perf.py`) at 4096³, B row-major, at
+/// each tile its program tries for f32 sums, specialized as the program specializes it.
+fn reference_statistics(driver: &driver_stats::Driver) {
+    let Some(folder) = env("SWIZZLE_VK_COOPMAT_PERF") else {
+        return println!("no reference statistics: SWIZZLE_VK_COOPMAT_PERF is not set");
+    };
+    let path = std::path::Path::new(&folder).join("shaders/shmemfp16_fp32.spv");
+    let words: Vec<u32> = match std::fs::read(&path) {
+        Ok(bytes) => bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect(),
+        Err(why) => return println!("no reference statistics: {}: {why}", path.display()),
+    };
+    let n = 4096;
+    for [tile_m, tile_n] in [[128, 128], [128, 256], [256, 128]] {
+        let tile_k = 16;
+        // The program's specialization data, constant ids 0 to 21 in order.
+        let constants = [
+            16,
+            16,
+            16,
+            tile_m,
+            tile_n,
+            tile_k,
+            n,
+            n,
+            n,
+            n,
+            n,
+            2.0f32.to_bits(),
+            3.0f32.to_bits(),
+            0,
+            tile_k,
+            tile_m,
+            tile_n,
+            tile_k,
+            256,
+            n,
+            n,
+            32,
+        ];
+        let statistics =
+            driver.specialized(&words, c"main", &constants, driver_stats::Bindings::Uniform);
+        driver.print(
+            &format!("NVIDIA shmem {tile_m}×{tile_n}×{tile_k}"),
+            statistics,
+        );
+    }
 }
 
 fn main() -> Result<(), GpuError> {
+    if std::env::args().any(|a| a == "wgsl") {
+        // The library's fragment kernels as the driver receives them (no device needed).
+        for tc in [
+            gemm::tensor_cores(),
+            gemm::tensor_cores_tiled(),
+            reference_128(),
+        ] {
+            println!("{}", tc.wgsl([4096; 3])?);
+        }
+        return Ok(());
+    }
     let Some(gpu) = tensor_gemm::device() else {
         return Ok(());
     };
@@ -581,6 +777,7 @@ fn main() -> Result<(), GpuError> {
         ..library
     };
     let step8 = gemm::tensor_cores();
+    let (r1, r2) = (reference_128(), reference_128x256());
     // The fragment kernels: without workgroup-scope matrices, which run instead where the
     // device has them (variant 10).
     let tc = |label, tensor_cores: TensorCores<'static>| {
@@ -670,6 +867,36 @@ fn main() -> Result<(), GpuError> {
             Gemm {
                 operands: Operands::F16,
                 ..gemm::config_for(Stored::RowMajor, Stored::Transposed)
+            },
+        ),
+        tc(
+            "r1: the reference's 128×128×16, loads held in registers",
+            r1,
+        ),
+        tc(
+            "r2: the reference's 128×256×16, loads held in registers",
+            r2,
+        ),
+        tc(
+            "r1w: r1 in 16-byte moves",
+            TensorCores {
+                a_loads: TcALoads128x16Wide::THREAD_VALUES,
+                b_loads: TcBLoads16Wide::THREAD_VALUES,
+                ..r1
+            },
+        ),
+        tc(
+            "r1d: r1 double-buffered",
+            TensorCores {
+                k_loop: KLoop::DoubleBuffered,
+                ..r1
+            },
+        ),
+        tc(
+            "r2d: r2 double-buffered",
+            TensorCores {
+                k_loop: KLoop::DoubleBuffered,
+                ..r2
             },
         ),
         tc(

@@ -55,12 +55,24 @@ pub struct Statistic {
     pub value: String,
 }
 
+/// How a kernel's buffers are bound: storage buffers at bindings 0–3 of set 0 (the
+/// library's kernels), or a uniform block at binding 0 holding their device addresses.
+#[derive(Clone, Copy, Debug)]
+pub enum Bindings {
+    Storage,
+    Uniform,
+}
+
 /// A device that captures pipeline statistics (see the module).
 pub struct Driver {
     device: ash::Device,
     executables: ash::khr::pipeline_executable_properties::Device,
     set_layout: vk::DescriptorSetLayout,
     layout: vk::PipelineLayout,
+    /// A uniform block at binding 0 of set 0: the layout of kernels that take their buffers
+    /// by device address from a block of parameters (NVIDIA's reference GEMMs).
+    uniform_set_layout: vk::DescriptorSetLayout,
+    uniform_layout: vk::PipelineLayout,
     /// Held for the device's instance (the adapter keeps wgpu-hal's instance alive).
     _adapter: wgpu::Adapter,
 }
@@ -187,17 +199,57 @@ impl Driver {
         // SAFETY: as above.
         let layout = unsafe { device.create_pipeline_layout(&layout_create, None) }
             .map_err(|e| e.to_string())?;
+        let uniform = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let set_create = vk::DescriptorSetLayoutCreateInfo::default().bindings(&uniform);
+        // SAFETY: as above.
+        let uniform_set_layout = unsafe { device.create_descriptor_set_layout(&set_create, None) }
+            .map_err(|e| e.to_string())?;
+        let sets = [uniform_set_layout];
+        let layout_create = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+        // SAFETY: as above.
+        let uniform_layout = unsafe { device.create_pipeline_layout(&layout_create, None) }
+            .map_err(|e| e.to_string())?;
         Ok(Driver {
             device,
             executables,
             set_layout,
             layout,
+            uniform_set_layout,
+            uniform_layout,
             _adapter: adapter,
         })
     }
 
     /// The statistics of a compute pipeline of SPIR-V `words` (entry point `main`).
     pub fn spirv(&self, words: &[u32], entry: &CStr) -> Result<Vec<Statistic>, String> {
+        self.specialized(words, entry, &[], Bindings::Storage)
+    }
+
+    /// The statistics of a compute pipeline of SPIR-V `words` whose specialization
+    /// constant `i` is `constants[i]` (a 32-bit value each), its buffers bound as
+    /// `bindings` says.
+    pub fn specialized(
+        &self,
+        words: &[u32],
+        entry: &CStr,
+        constants: &[u32],
+        bindings: Bindings,
+    ) -> Result<Vec<Statistic>, String> {
+        let entries: Vec<vk::SpecializationMapEntry> = (0..constants.len() as u32)
+            .map(|id| vk::SpecializationMapEntry {
+                constant_id: id,
+                offset: 4 * id,
+                size: 4,
+            })
+            .collect();
+        let data: Vec<u8> = constants.iter().flat_map(|c| c.to_ne_bytes()).collect();
+        let specialization = vk::SpecializationInfo::default()
+            .map_entries(&entries)
+            .data(&data);
         let module_create = vk::ShaderModuleCreateInfo::default().code(words);
         // SAFETY: the words are a module the caller made for a Vulkan compute pipeline.
         let module = unsafe { self.device.create_shader_module(&module_create, None) }
@@ -205,11 +257,16 @@ impl Driver {
         let stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
-            .name(entry);
+            .name(entry)
+            .specialization_info(&specialization);
+        let layout = match bindings {
+            Bindings::Storage => self.layout,
+            Bindings::Uniform => self.uniform_layout,
+        };
         let create = [vk::ComputePipelineCreateInfo::default()
             .flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR)
             .stage(stage)
-            .layout(self.layout)];
+            .layout(layout)];
         // SAFETY: a valid module, layout and creation structure.
         let created = unsafe {
             self.device
@@ -339,6 +396,10 @@ impl Drop for Driver {
             self.device.destroy_pipeline_layout(self.layout, None);
             self.device
                 .destroy_descriptor_set_layout(self.set_layout, None);
+            self.device
+                .destroy_pipeline_layout(self.uniform_layout, None);
+            self.device
+                .destroy_descriptor_set_layout(self.uniform_set_layout, None);
             self.device.destroy_device(None);
         }
     }

@@ -728,7 +728,7 @@ fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
         adapter.get_info().name,
         adapter.get_info().backend
     );
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    let descriptor = wgpu::DeviceDescriptor {
         label: Some("tc_stream"),
         required_features: features,
         required_limits: adapter.limits(),
@@ -737,8 +737,83 @@ fn subgroup_device() -> Result<(wgpu::Device, wgpu::Queue), String> {
         // buffers for the shapes `tc_stream` accepts, and C checked against the CPU.
         experimental_features: unsafe { wgpu::ExperimentalFeatures::enabled() },
         ..Default::default()
-    }))
-    .map_err(|e| e.to_string())
+    };
+    if std::env::var("SWIZZLE_LAB_ROBUSTNESS").as_deref() == Ok("off") {
+        return without_robustness(&adapter, &descriptor);
+    }
+    pollster::block_on(adapter.request_device(&descriptor)).map_err(|e| e.to_string())
+}
+
+/// `descriptor`'s device as wgpu-hal would open it, but without robust buffer access
+/// (`robustBufferAccess`, `robustBufferAccess2`, `robustImageAccess2`): NVIDIA's reference
+/// kernels reach their buffers by device address, which robustness never checks
+/// (`SWIZZLE_LAB_ROBUSTNESS=off`).
+fn without_robustness(
+    adapter: &wgpu::Adapter,
+    descriptor: &wgpu::DeviceDescriptor,
+) -> Result<(wgpu::Device, wgpu::Queue), String> {
+    use ash::vk;
+    use wgpu::hal;
+    println!("stream: a device without robust buffer access");
+    let open = {
+        // SAFETY: the guard is dropped at the end of this block, before the adapter is used
+        // through wgpu again.
+        let hal_adapter = unsafe { adapter.as_hal::<hal::api::Vulkan>() }
+            .ok_or("the adapter is not a Vulkan one")?;
+        let features = descriptor.required_features;
+        let extensions = hal_adapter.required_device_extensions(features);
+        let mut enabled = hal_adapter.physical_device_features(&extensions, features);
+        let names: Vec<*const std::ffi::c_char> = extensions.iter().map(|e| e.as_ptr()).collect();
+        let priorities = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(0)
+            .queue_priorities(&priorities)];
+        let mut core = enabled.get_core();
+        core.robust_buffer_access = vk::FALSE;
+        let mut info = enabled.add_to_device_create(
+            vk::DeviceCreateInfo::default()
+                .queue_create_infos(&queues)
+                .enabled_extension_names(&names),
+        );
+        info.p_enabled_features = &core;
+        // Robustness 2 off wherever it is in the chain.
+        let mut next = info.p_next as *mut vk::BaseOutStructure;
+        while !next.is_null() {
+            // SAFETY: every structure of the chain starts with sType and pNext; the one of
+            // robustness 2 is `enabled`'s, borrowed mutably by `info` for this block.
+            unsafe {
+                if (*next).s_type == vk::StructureType::PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT {
+                    let robustness = next.cast::<vk::PhysicalDeviceRobustness2FeaturesEXT>();
+                    (*robustness).robust_buffer_access2 = vk::FALSE;
+                    (*robustness).robust_image_access2 = vk::FALSE;
+                }
+                next = (*next).p_next;
+            }
+        }
+        let instance = hal_adapter.shared_instance().raw_instance();
+        // SAFETY: the extensions and features wgpu-hal would enable, less robustness, on
+        // the adapter's physical device; the chain alive for the call.
+        let raw = unsafe { instance.create_device(hal_adapter.raw_physical_device(), &info, None) }
+            .map_err(|e| format!("the device without robustness did not open: {e}"))?;
+        // SAFETY: `raw` was made from this adapter with these extensions and features (less
+        // robustness, which the probes' trusted kernels do not rely on); wgpu-hal owns it.
+        unsafe {
+            hal_adapter.device_from_raw(
+                raw,
+                None,
+                &extensions,
+                features,
+                &descriptor.required_limits,
+                &descriptor.memory_hints,
+                0,
+                0,
+            )
+        }
+        .map_err(|e| e.to_string())?
+    };
+    // SAFETY: the hal device was opened from this adapter with the descriptor's features
+    // and limits.
+    unsafe { adapter.create_device_from_hal(open, descriptor) }.map_err(|e| e.to_string())
 }
 
 /// Runs `shader` on `groups` workgroups for A (`m × k`) and B (`k × n`), returns C, then
