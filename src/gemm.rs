@@ -338,11 +338,11 @@ pub fn tensor_cores_f16_sums() -> TensorCores<'static> {
 /// fragments loaded by each subgroup straight from memory where its rows are (no tile, no
 /// copies: the caches share them between the two subgroups of a row), B's through a 128 × 128
 /// tile whose next step's loads are held in registers across the multiply-adds. The copies
-/// into the tiles are most of the tiled design's time, so without A's it runs faster than
-/// [`tensor_cores_tiled`] (BENCHMARKS.md#tensor-core-gemm). Where `m` is not a multiple of 256
-/// or `k` of 128 (A's fragments would cross its edge), [`tensor_cores_tiled`] runs. Where the
-/// device has workgroup-scope matrices, [`workgroup_matrices`] runs instead, for any shape and
-/// storage order.
+/// into the tiles are most of the tiled design's time, so without A's it runs as fast as
+/// [`tensor_cores_tiled`], and faster at the largest shapes (BENCHMARKS.md#tensor-core-gemm).
+/// Where `m` is not a multiple of 256 or `k` of 128 (A's fragments would cross its edge),
+/// [`tensor_cores_tiled`] runs. Where the device has workgroup-scope matrices,
+/// [`workgroup_matrices`] runs instead, for any shape and storage order.
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
         workgroup: Some(workgroup_matrices()),
