@@ -181,38 +181,10 @@ impl Driver {
 
         // Storage buffers at bindings 0–3 of set 0: every kernel of the lab's benches binds at most
         // that many (a layout may hold bindings the shader does not use).
-        let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..4)
-            .map(|binding| {
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(binding)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .descriptor_count(1)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            })
-            .collect();
-        let set_create = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
-        // SAFETY: a valid device and creation structure.
-        let set_layout = unsafe { device.create_descriptor_set_layout(&set_create, None) }
-            .map_err(|e| e.to_string())?;
-        let sets = [set_layout];
-        let layout_create = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
-        // SAFETY: as above.
-        let layout = unsafe { device.create_pipeline_layout(&layout_create, None) }
-            .map_err(|e| e.to_string())?;
-        let uniform = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
-        let set_create = vk::DescriptorSetLayoutCreateInfo::default().bindings(&uniform);
-        // SAFETY: as above.
-        let uniform_set_layout = unsafe { device.create_descriptor_set_layout(&set_create, None) }
-            .map_err(|e| e.to_string())?;
-        let sets = [uniform_set_layout];
-        let layout_create = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
-        // SAFETY: as above.
-        let uniform_layout = unsafe { device.create_pipeline_layout(&layout_create, None) }
-            .map_err(|e| e.to_string())?;
+        let storage = [vk::DescriptorType::STORAGE_BUFFER; 4];
+        let (set_layout, layout) = pipeline_layout(&device, &storage)?;
+        let (uniform_set_layout, uniform_layout) =
+            pipeline_layout(&device, &[vk::DescriptorType::UNIFORM_BUFFER])?;
         Ok(Driver {
             device,
             executables,
@@ -386,6 +358,34 @@ impl Driver {
             }
         }
     }
+}
+
+/// A pipeline layout of one descriptor set whose binding `i` is a `types[i]` for compute,
+/// and that set's layout.
+fn pipeline_layout(
+    device: &ash::Device,
+    types: &[vk::DescriptorType],
+) -> Result<(vk::DescriptorSetLayout, vk::PipelineLayout), String> {
+    let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..)
+        .zip(types)
+        .map(|(binding, &kind)| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(binding)
+                .descriptor_type(kind)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+        })
+        .collect();
+    let set_create = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+    // SAFETY: a valid device and creation structure.
+    let set_layout = unsafe { device.create_descriptor_set_layout(&set_create, None) }
+        .map_err(|e| e.to_string())?;
+    let sets = [set_layout];
+    let layout_create = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+    // SAFETY: as above.
+    let layout = unsafe { device.create_pipeline_layout(&layout_create, None) }
+        .map_err(|e| e.to_string())?;
+    Ok((set_layout, layout))
 }
 
 impl Drop for Driver {
