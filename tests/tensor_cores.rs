@@ -95,6 +95,38 @@ fn the_prefetching_tensor_core_gemm_validates() {
     println!("{wgsl}");
 }
 
+/// Every copy function (`load_*`, `fetch_*`) of every variant leaves at one exit: a fetch's
+/// only `return` is its last statement and a load has none, a partial tile's guarded moves
+/// in the `else` of the interior's test. NVIDIA's compiler ran the same moves behind an
+/// interior tile's early `return` far slower (BENCHMARKS.md#tensor-core-gemm).
+#[test]
+fn copy_functions_leave_at_one_exit() {
+    let mut checked = 0;
+    for tc in variants() {
+        for shape in SHAPES {
+            let wgsl = tc.wgsl(shape).expect("WGSL");
+            for function in wgsl.split("\nfn ").skip(1) {
+                let name = function.split('(').next().unwrap_or_default();
+                let body = &function[..function.find("\n}\n").unwrap_or(function.len())];
+                let returns = body.matches("return").count();
+                let last = body.lines().last().unwrap_or_default().trim();
+                match name {
+                    n if n.starts_with("fetch_") => assert!(
+                        returns == 1 && last == "return r;",
+                        "{name} at {shape:?} leaves early:\n{body}"
+                    ),
+                    n if n.starts_with("load_") => {
+                        assert_eq!(returns, 0, "{name} at {shape:?} leaves early:\n{body}")
+                    }
+                    _ => continue,
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no copy functions found");
+}
+
 #[test]
 fn operands_straight_from_memory_drop_their_tiles_and_barriers() {
     let library = swizzle::gemm::tensor_cores_tiled();
