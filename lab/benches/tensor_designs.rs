@@ -25,7 +25,8 @@
 //! (`src/driver_stats.rs`; Vulkan drivers with `VK_KHR_pipeline_executable_properties`),
 //! the library's fragment kernels and, where `SWIZZLE_VK_COOPMAT_PERF` names a build of it,
 //! NVIDIA's per-subgroup reference kernel; `-- wgsl` (no device): the library's fragment
-//! kernels' and design r1's WGSL at 4096³.
+//! kernels' and design r1's WGSL at 4096³; `-- spirv IN OUT` (no device): a WGSL file's
+//! SPIR-V as the library's kernels reach the driver, to read beside another compiler's.
 
 use swizzle::gemm;
 use swizzle::gpu::{
@@ -687,6 +688,17 @@ fn reference_statistics(driver: &driver_stats::Driver) {
 }
 
 fn main() -> Result<(), GpuError> {
+    if let [_, mode, wgsl, out, ..] = &std::env::args().collect::<Vec<_>>()[..]
+        && mode == "spirv"
+    {
+        // A WGSL file's SPIR-V as the library's kernels reach the driver (naga, SPIR-V 1.6,
+        // no bounds checks: `BoundsChecks::Off`), for reading beside another compiler's.
+        let text = std::fs::read_to_string(wgsl).expect("the WGSL file");
+        let words = driver_stats::spirv_as_wgpu_writes(&text, false).expect("SPIR-V");
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(out, bytes).expect("the SPIR-V file");
+        return Ok(());
+    }
     if std::env::args().any(|a| a == "wgsl") {
         // The library's fragment kernels as the driver receives them (no device needed).
         for tc in [

@@ -256,37 +256,7 @@ impl Driver {
     /// The statistics of WGSL `wgsl`'s entry point `main`, written to SPIR-V as wgpu-hal
     /// writes it (bounds checks by clamping where `bounds_checks`, else none).
     pub fn wgsl(&self, wgsl: &str, bounds_checks: bool) -> Result<Vec<Statistic>, String> {
-        use naga::back::spv;
-        use naga::proc::{BoundsCheckPolicies, BoundsCheckPolicy};
-        let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
-        let info = naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(&module)
-        .map_err(|e| format!("{e:?}"))?;
-        let policy = match bounds_checks {
-            true => BoundsCheckPolicy::Restrict,
-            false => BoundsCheckPolicy::Unchecked,
-        };
-        let options = spv::Options {
-            lang_version: (1, 6),
-            bounds_check_policies: BoundsCheckPolicies {
-                index: policy,
-                buffer: policy,
-                image_load: policy,
-                binding_array: BoundsCheckPolicy::Unchecked,
-            },
-            zero_initialize_workgroup_memory: spv::ZeroInitializeWorkgroupMemoryMode::Native,
-            ..Default::default()
-        };
-        let pipeline = spv::PipelineOptions {
-            shader_stage: naga::ShaderStage::Compute,
-            entry_point: "main".to_owned(),
-        };
-        let words =
-            spv::write_vec(&module, &info, &options, Some(&pipeline)).map_err(|e| e.to_string())?;
-        self.spirv(&words, c"main")
+        self.spirv(&spirv_as_wgpu_writes(wgsl, bounds_checks)?, c"main")
     }
 
     /// Every statistic of every executable of `pipeline`.
@@ -358,6 +328,40 @@ impl Driver {
             }
         }
     }
+}
+
+/// `wgsl`'s SPIR-V as wgpu-hal writes it (naga, SPIR-V 1.6, bounds checks by clamping
+/// unless the kernel goes without, loops bounded, workgroup memory zeroed).
+pub fn spirv_as_wgpu_writes(wgsl: &str, bounds_checks: bool) -> Result<Vec<u32>, String> {
+    use naga::back::spv;
+    use naga::proc::{BoundsCheckPolicies, BoundsCheckPolicy};
+    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .map_err(|e| format!("{e:?}"))?;
+    let policy = match bounds_checks {
+        true => BoundsCheckPolicy::Restrict,
+        false => BoundsCheckPolicy::Unchecked,
+    };
+    let options = spv::Options {
+        lang_version: (1, 6),
+        bounds_check_policies: BoundsCheckPolicies {
+            index: policy,
+            buffer: policy,
+            image_load: policy,
+            binding_array: BoundsCheckPolicy::Unchecked,
+        },
+        zero_initialize_workgroup_memory: spv::ZeroInitializeWorkgroupMemoryMode::Native,
+        ..Default::default()
+    };
+    let pipeline = spv::PipelineOptions {
+        shader_stage: naga::ShaderStage::Compute,
+        entry_point: "main".to_owned(),
+    };
+    spv::write_vec(&module, &info, &options, Some(&pipeline)).map_err(|e| e.to_string())
 }
 
 /// A pipeline layout of one descriptor set whose binding `i` is a `types[i]` for compute,
