@@ -643,11 +643,10 @@ fn reference_statistics(driver: &driver_stats::Driver) {
         return println!("no reference statistics: SWIZZLE_VK_COOPMAT_PERF is not set");
     };
     let path = std::path::Path::new(&folder).join("shaders/shmemfp16_fp32.spv");
-    let words: Vec<u32> = match std::fs::read(&path) {
-        Ok(bytes) => bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect(),
+    // ash's reader refuses a file that is not whole words or lacks SPIR-V's magic number.
+    let read = std::fs::File::open(&path).and_then(|mut file| ash::util::read_spv(&mut file));
+    let words = match read {
+        Ok(words) => words,
         Err(why) => return println!("no reference statistics: {}: {why}", path.display()),
     };
     let n = 4096;
