@@ -19,7 +19,7 @@
 //! a 3-byte texel is no permutation of elements): each part of a level's source, a few rows
 //! of tiles, is reversed into a scratch buffer the cache holds, and copied from there.
 
-use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
+use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan, reverse_element_bytes};
 use crate::platform::{Direction, Tiling};
 use crate::ps4::{self, DeswizzleMorton, SwizzleMorton};
 use crate::{
@@ -106,7 +106,7 @@ impl Tiling for N3ds {
         match self.etc1 {
             false => with_kernels!(
                 bytes,
-                |kernels| copy.tile_rows(kernels, 8, |from, to| reverse_each(bytes, from, to), src, dst),
+                |kernels| copy.tile_rows(kernels, 8, |from, to| reverse_element_bytes(bytes, from, to), src, dst),
                 [1 2 3 4 6 8 12 16] => SwizzleMorton, DeswizzleMorton
             ),
             // The ETC1 word of each block (an ETC1A4 block's second half), reversed: from
@@ -186,35 +186,6 @@ impl LevelCopy {
                 }
             })
         })
-    }
-}
-
-/// `to`: the texels of `from` (of `bytes` bytes each), each with its bytes reversed; a
-/// byte swap of words where a texel is one (which the compiler turns into vector
-/// shuffles), else texel by texel.
-fn reverse_each(bytes: usize, from: &[u8], to: &mut [u8]) {
-    macro_rules! swap_words {
-        ($word:ty) => {{
-            const N: usize = size_of::<$word>();
-            let (from, to) = (from.as_chunks::<N>().0, to.as_chunks_mut::<N>().0);
-            for (to, from) in to.iter_mut().zip(from) {
-                *to = <$word>::from_ne_bytes(*from).swap_bytes().to_ne_bytes();
-            }
-        }};
-    }
-    match bytes {
-        2 => swap_words!(u16),
-        4 => swap_words!(u32),
-        8 => swap_words!(u64),
-        16 => swap_words!(u128),
-        _ => {
-            let texels = from.chunks_exact(bytes).zip(to.chunks_exact_mut(bytes));
-            for (from, to) in texels {
-                to.iter_mut()
-                    .zip(from.iter().rev())
-                    .for_each(|(to, from)| *to = *from);
-            }
-        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! the partial tiles at the edges of an array. A kernel's `route::<E>(options)` tells which
 //! of these its copies of `E` take, and why ([`Route`]).
 
+mod byte_order;
 mod bytes;
 mod cache;
 mod error;
@@ -58,6 +59,9 @@ pub use output::zeroed_output;
 // around it.
 #[doc(hidden)]
 pub use {cache::stores_stream, stage::copy_streaming};
+// Each texel's bytes reversed, for the 3DS's pass before its copy.
+#[doc(hidden)]
+pub use byte_order::reverse_element_bytes;
 
 use bytemuck::Pod;
 use grid::Grid;
