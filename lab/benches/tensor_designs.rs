@@ -205,6 +205,7 @@ static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 mod stored;
 #[path = "../../benches/common/tensor_gemm.rs"]
 mod tensor_gemm;
+use swizzle_lab::spv_memory::{self, Accesses};
 use swizzle_lab::tc_step1::{self, TC_A128};
 use swizzle_lab::tc_wide::{step9, step9_tiled};
 use swizzle_lab::{driver_stats, tc_cm2, tc_probe, tc_split, tc_stream};
@@ -324,6 +325,8 @@ fn parts(wgsl: &str) -> [(&'static str, String); 2] {
 /// A kernel's code for a shape: WGSL, or `tc_cm2`'s SPIR-V words.
 enum Code {
     Wgsl(String),
+    /// SPIR-V words for the passthrough route.
+    Spirv(Vec<u32>),
     Coopmat2(Vec<u32>),
 }
 
@@ -352,9 +355,20 @@ fn run_design(
             words = tc_split::spirv(wgsl)?;
             tc_probe::Shader::Spirv(&words)
         }
+        Code::Spirv(words) => tc_probe::Shader::Spirv(words),
         Code::Coopmat2(words) => tc_probe::Shader::Coopmat2(words),
     };
     tc_probe::run_and_time(shader, groups, shape, a, b, timed)
+}
+
+/// `wgsl`'s SPIR-V as wgpu-hal writes it (no bounds checks), its workgroup `accesses`
+/// marked as glslang marks them where given.
+fn naga_words(wgsl: &str, accesses: Option<Accesses>) -> Vec<u32> {
+    let words = driver_stats::spirv_as_wgpu_writes(wgsl, false).expect("SPIR-V");
+    match accesses {
+        Some(accesses) => spv_memory::mark_workgroup_accesses(&words, accesses).expect("marked"),
+        None => words,
+    }
 }
 
 /// `-- stream`: issue 25's designs a and b (`src/tc_stream.rs`), d (`src/tc_split.rs`,
@@ -378,6 +392,32 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
         }),
     ));
+    // The same kernel as naga's SPIR-V passed through (as wgpu-hal writes it), bare and with
+    // glslang's memory operands on its workgroup accesses (`spv_memory`).
+    for (tag, accesses) in [
+        ("s", None),
+        ("c", Some(Accesses::Cooperative)),
+        ("a", Some(Accesses::All)),
+    ] {
+        designs.push((
+            format!("8{tag}: the library's fragment kernel as SPIR-V, marked: {accesses:?}"),
+            false,
+            Box::new(move |[m, n, k]: [usize; 3]| {
+                let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
+                let words = naga_words(&wgsl, accesses);
+                (Code::Spirv(words), [(n / 128) as u32, (m / 256) as u32])
+            }),
+        ));
+        designs.push((
+            format!("r1{tag}: r1 as SPIR-V, marked: {accesses:?}"),
+            false,
+            Box::new(move |[m, n, k]: [usize; 3]| {
+                let wgsl = reference_128().wgsl([m, n, k]).expect("r1 WGSL");
+                let words = naga_words(&wgsl, accesses);
+                (Code::Spirv(words), [(n / 128) as u32, (m / 128) as u32])
+            }),
+        ));
+    }
     // Any kernel's WGSL from a file (`SWIZZLE_TC_WGSL`: `PATH` and the C tile it computes
     // per workgroup, `PATH:MxN`), `{{M}}`, `{{N}}` and `{{K}}` replaced by the shape: a
     // kernel written outside the repository, timed on this harness beside the designs.
@@ -693,7 +733,12 @@ fn main() -> Result<(), GpuError> {
         // A WGSL file's SPIR-V as the library's kernels reach the driver (naga, SPIR-V 1.6,
         // no bounds checks: `BoundsChecks::Off`), for reading beside another compiler's.
         let text = std::fs::read_to_string(wgsl).expect("the WGSL file");
-        let words = driver_stats::spirv_as_wgpu_writes(&text, false).expect("SPIR-V");
+        let accesses = match std::env::var("SWIZZLE_TC_MARK").as_deref() {
+            Ok("cooperative") => Some(Accesses::Cooperative),
+            Ok("all") => Some(Accesses::All),
+            _ => None,
+        };
+        let words = naga_words(&text, accesses);
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(out, bytes).expect("the SPIR-V file");
         return Ok(());

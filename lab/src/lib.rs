@@ -6,6 +6,7 @@
 //! evaluator. Results, and why each design lost, are in BENCHMARKS.md.
 
 pub mod driver_stats;
+pub mod spv_memory;
 pub mod tc_cm2;
 pub mod tc_probe;
 pub mod tc_split;
