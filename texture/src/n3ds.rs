@@ -17,7 +17,9 @@
 //!
 //! The reversals are not a layout (a layout moves whole elements, and the byte order inside
 //! a 3-byte texel is no permutation of elements): each part of a level's source, a few rows
-//! of tiles, is reversed into a scratch buffer the cache holds, and copied from there.
+//! of tiles, is reversed into a scratch buffer the cache holds, and copied from there. The
+//! reversal of 2-, 4-, 8- and 16-byte texels and of ETC1 words takes the widest byte
+//! shuffles the CPU runs ([`crate::kernel::reverse_element_bytes`]).
 
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan, reverse_element_bytes};
 use crate::platform::{Direction, Tiling};
@@ -190,8 +192,12 @@ impl LevelCopy {
 }
 
 /// `to`: the ETC1 or ETC1A4 blocks (of `bytes` bytes) of `from`, the ETC1 word (the last
-/// 8 bytes) of each reversed.
+/// 8 bytes) of each reversed: an ETC1 block is its word; an ETC1A4 block's first 8 bytes,
+/// its alpha, are kept.
 fn reverse_etc1_words(bytes: usize, from: &[u8], to: &mut [u8]) {
+    if bytes == 8 {
+        return reverse_element_bytes(8, from, to);
+    }
     to.copy_from_slice(from);
     for block in to.chunks_exact_mut(bytes) {
         if let Some(word) = block.last_chunk_mut::<8>() {
