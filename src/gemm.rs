@@ -14,8 +14,7 @@
 )]
 
 use crate::gpu::{
-    Accumulate, BoundsChecks, DirectOperands, Gemm, KLoop, Operands, Stored, TensorCores,
-    WorkgroupMatrices,
+    Accumulate, BoundsChecks, Gemm, KLoop, Operands, Stored, TensorCores, WorkgroupMatrices,
 };
 use crate::ir::Descriptor;
 use crate::raster::Raster;
@@ -126,37 +125,38 @@ crate::layout! {
         values [mh, ml, nh, nl];
     }
 
-    /// One write of the tensor-core loads into A's tile: a `vec4<f16>` per lane (8 bytes,
-    /// 16 lanes a phase), eight rows by two columns of vectors per phase, as `TcALoads`
-    /// assigns them.
-    pub access TcALoadWrite { lanes 32; bytes 2; vector 4 along k; m = lane % 8; k = lane / 8 * 4; }
+    /// One write of the tensor-core loads into A's tile: 16 bytes (8 f16) per lane, 8
+    /// lanes a phase, eight rows of one column of moves per phase, as `TcALoads` assigns
+    /// them.
+    pub access TcALoadWrite { lanes 32; bytes 2; vector 8 along k; m = lane % 8 + lane / 16 * 8; k = lane / 8 % 2 * 8; }
     /// One read of a 16 × 16 f16 fragment of A by the tensor cores, as `ldmatrix` reads it:
     /// a lane gives one row's 16 bytes (rows 0–15, then the second 8 columns of k).
     pub access TcAFragmentRead { lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8; }
-    /// One write of the tensor-core loads into B's tile: 32 lanes along one row.
-    pub access TcBLoadWrite { lanes 32; bytes 2; vector 4 along n; k = 0; n = lane * 4; }
+    /// One write of the tensor-core loads into B's tile: 16 lanes of 16 bytes along one
+    /// row, as `TcBLoads` assigns them.
+    pub access TcBLoadWrite { lanes 32; bytes 2; vector 8 along n; k = lane / 16; n = lane % 16 * 8; }
     /// One read of a 16 × 16 f16 fragment of B: a lane gives one row (of k) of 16 bytes.
     pub access TcBFragmentRead { lanes 32; bytes 2; vector 8 along n; k = lane % 16; n = lane / 16 * 8; }
     /// One read of the stage by the epilogue: 8 rows × one `vec4` per 8 lanes.
     pub access TcCStageRead { lanes 32; bytes 4; vector 4 along c; s = 0; r = lane % 8; c = lane / 8 * 4; }
 
-    /// A's workgroup tile for the tensor cores: 256 × 32 f16 over `[m, k]`, held in
-    /// `vec4<f16>`s. Rows are padded to 40 f16 (80 bytes, a stride of 10 `vec4`s for
-    /// `coopLoadT`): eight rows start on eight distinct groups of four banks (20 · r mod 32
-    /// = 0, 20, 8, 28, 16, 4, 24, 12), so the copies' writes and the fragment loads, eight
-    /// rows per phase, are conflict-free.
+    /// A's workgroup tile for the tensor cores: 128 × 16 f16 over `[m, k]`, rows padded to
+    /// 24 f16 (48 bytes, 12 words, as NVIDIA's Vulkan reference pads them): eight rows start
+    /// on eight distinct groups of four banks (12 · r mod 32 = 0, 12, 24, 4, 16, 28, 8, 20),
+    /// so the copies' 16-byte writes and the fragment loads, eight rows per phase, are
+    /// conflict-free.
     pub layout TcA {
-        memory [m: 256, k: 32] strides [40, 1];
+        memory [m: 128, k: 16] strides [24, 1];
         coords [m, k];
         assert conflict_free(for TcALoadWrite);
         assert conflict_free(for TcAFragmentRead);
     }
 
-    /// B's workgroup tile: 32 × 128 f16 over `[k, n]`, rows padded to 136 f16 (272 bytes,
-    /// 34 `vec4`s): row `r` starts on bank 4 · r, so the eight rows of a fragment load's
+    /// B's workgroup tile: 16 × 128 f16 over `[k, n]`, rows padded to 136 f16 (272 bytes,
+    /// 68 words): row `r` starts on bank 4 · r, so the eight rows of a fragment load's
     /// phase hit eight distinct groups of banks.
     pub layout TcB {
-        memory [k: 32, n: 128] strides [136, 1];
+        memory [k: 16, n: 128] strides [136, 1];
         coords [k, n];
         assert conflict_free(for TcBLoadWrite);
         assert conflict_free(for TcBFragmentRead);
@@ -171,80 +171,39 @@ crate::layout! {
         assert conflict_free(for TcCStageRead);
     }
 
-    /// Who loads A's tile: 256 threads, eight `vec4<f16>`s each, 32 rows apart. Eight
-    /// consecutive threads take eight rows of one column of vectors (a conflict-free
-    /// phase); a subgroup reads 32 bytes of each of eight rows (whole sectors).
+    /// Who loads A's tile: 256 threads, one 16-byte move (8 f16) each. Eight consecutive
+    /// threads take eight rows of one column of moves (a conflict-free phase); a subgroup
+    /// reads whole 32-byte sectors of sixteen rows.
     pub threads TcALoads {
-        tile [m: 256, k: 32];
-        unmerge m -> [mr: 8, mh: 4, ml: 8];
-        unmerge k -> [kv: 8, v: 4];
+        tile [m: 128, k: 16];
+        unmerge m -> [mh: 16, ml: 8];
+        unmerge k -> [kv: 2, v: 8];
         merge [mh, kv, ml] -> thread;
         threads [thread];
-        values [mr, v];
+        values [v];
     }
 
-    /// Who loads B's tile: 256 threads, four `vec4<f16>`s each, 8 rows apart; a subgroup
-    /// reads one whole row of 256 bytes.
+    /// Who loads B's tile: 256 threads, one 16-byte move each; sixteen consecutive threads
+    /// read one whole row of 256 bytes.
     pub threads TcBLoads {
-        tile [k: 32, n: 128];
-        unmerge k -> [kr: 4, ks: 8];
-        unmerge n -> [nv: 32, v: 4];
-        merge [ks, nv] -> thread;
+        tile [k: 16, n: 128];
+        unmerge n -> [nv: 16, v: 8];
+        merge [k, nv] -> thread;
         threads [thread];
-        values [kr, v];
+        values [v];
     }
 
-    /// Which subgroup computes which 16 × 16 fragments of C's 256 × 128 tile: a
-    /// thread-value layout over the 16 × 8 grid of fragments whose threads are the
-    /// workgroup's 8 subgroups (4 × 2) and whose values are each subgroup's 4 × 4
-    /// fragments (64 × 64 of C). A subgroup loads 4 fragments of A and 4 of B per 16 of k
-    /// and issues 16 multiply-adds.
+    /// Which subgroup computes which 16 × 16 fragments of C's 128 × 128 tile: a
+    /// thread-value layout over the 8 × 8 grid of fragments whose threads are the
+    /// workgroup's 8 subgroups (2 × 4) and whose values are each subgroup's 4 × 2
+    /// fragments (64 × 32 of C). A subgroup loads 4 fragments of A and 2 of B per 16 of k
+    /// and issues 8 multiply-adds.
     pub threads TcFragments {
-        tile [fi: 16, fj: 8];
-        unmerge fi -> [wr: 4, fr: 4];
-        unmerge fj -> [wc: 2, fc: 4];
+        tile [fi: 8, fj: 8];
+        unmerge fi -> [wr: 2, fr: 4];
+        unmerge fj -> [wc: 4, fc: 2];
         threads [wr, wc];
         values [fr, fc];
-    }
-
-    /// A's tile at 128 of k per step (the library's default, where A's fragments come
-    /// straight from memory: then only its shape counts, `BM × BK`; the fallback's tiles run
-    /// elsewhere). Rows padded to 136 f16 as B's.
-    pub layout TcADeep {
-        memory [m: 256, k: 128] strides [136, 1];
-        coords [m, k];
-        assert conflict_free(for TcALoadWrite);
-        assert conflict_free(for TcAFragmentRead);
-    }
-
-    /// B's tile at 128 of k per step: 128 × 128 f16, rows padded to 136 (34 KiB; with the
-    /// stage's 10 it fits 48 KiB because A has no tile).
-    pub layout TcBDeep {
-        memory [k: 128, n: 128] strides [136, 1];
-        coords [k, n];
-        assert conflict_free(for TcBLoadWrite);
-        assert conflict_free(for TcBFragmentRead);
-    }
-
-    /// Who would load `TcADeep`: 256 threads, 32 `vec4<f16>`s each, 8 rows apart.
-    pub threads TcALoadsDeep {
-        tile [m: 256, k: 128];
-        unmerge m -> [mr: 32, ml: 8];
-        unmerge k -> [kv: 32, v: 4];
-        merge [kv, ml] -> thread;
-        threads [thread];
-        values [mr, v];
-    }
-
-    /// Who loads `TcBDeep`: 256 threads, 16 `vec4<f16>`s each, 8 rows apart; a subgroup
-    /// reads one whole row of 256 bytes.
-    pub threads TcBLoadsDeep {
-        tile [k: 128, n: 128];
-        unmerge k -> [kr: 16, ks: 8];
-        unmerge n -> [nv: 32, v: 4];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
     }
 
     /// Who stores a staged fragment to C: a subgroup's 32 lanes, two `vec4`s of f32 each,
@@ -265,11 +224,8 @@ static B_SWIZZLED: Descriptor = GemmBSwizzled::DESCRIPTOR;
 static TC_A: Descriptor = TcA::DESCRIPTOR;
 static TC_B: Descriptor = TcB::DESCRIPTOR;
 static TC_C: Descriptor = TcCStage::DESCRIPTOR;
-static TC_A_DEEP: Descriptor = TcADeep::DESCRIPTOR;
-static TC_B_DEEP: Descriptor = TcBDeep::DESCRIPTOR;
 
-/// The tiled design: both operands through tiles, 32 of k per step. The library's layouts fall
-/// back to it where A cannot come from memory.
+/// The fragment kernel: both operands through workgroup tiles, 16 of k per step.
 static TC_TILED: TensorCores<'static> = TensorCores {
     a_tile: &TC_A,
     b_tile: &TC_B,
@@ -284,12 +240,15 @@ static TC_TILED: TensorCores<'static> = TensorCores {
     workgroup: None,
 };
 
-/// Both operands through workgroup tiles: 256 × 128 tiles of C from 256 × 32 tiles of A
-/// and 32 × 128 of B, 8 subgroups of 4 × 4 fragments each, f32 accumulators, one copy of
-/// each tile (two do not fit 48 KiB at this size, and the larger tile gains more than a
-/// second copy of a smaller one), the next step's loads held in registers across the
-/// multiply-adds, so that their latency hides behind them (the designs' measurements are
-/// in BENCHMARKS.md's git history). Any shape; the fallback of [`tensor_cores`].
+/// The GEMM on per-subgroup fragments (subgroup-scope 16 × 16 cooperative matrices, the
+/// portable path): NVIDIA's Vulkan reference design (`vk_cooperative_matrix_perf`'s
+/// shared-memory kernel) from layouts: 128 × 128 tiles of C from 128 × 16 tiles of A and
+/// 16 × 128 of B, 8 subgroups of 4 × 2 fragments each, f32 accumulators, the operands
+/// copied in 16-byte moves and the next step's held in registers across the
+/// multiply-adds, so that their latency hides behind them. The smaller tiles hold half the
+/// registers of the 256 × 128 designs tried before it, and the 16-byte moves are what the
+/// reference's `uvec4` loads are: each alone was slower (BENCHMARKS.md#tensor-core-gemm,
+/// and its git history). Any shape and storage order the fragment kernel takes.
 pub fn tensor_cores_tiled() -> TensorCores<'static> {
     TC_TILED
 }
@@ -333,28 +292,12 @@ pub fn tensor_cores_f16_sums() -> TensorCores<'static> {
     }
 }
 
-/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): 256 × 128 tiles of
-/// C, 8 subgroups of 4 × 4 fragments (`TcFragments`), f32 accumulators, 128 of k per step: A's
-/// fragments loaded by each subgroup straight from memory where its rows are (no tile, no
-/// copies: the caches share them between the two subgroups of a row), B's through a 128 × 128
-/// tile whose next step's loads are held in registers across the multiply-adds. The copies
-/// into the tiles are most of the tiled design's time, so without A's it runs as fast as
-/// [`tensor_cores_tiled`], and faster at the largest shapes (BENCHMARKS.md#tensor-core-gemm).
-/// Where `m` is not a multiple of 256 or `k` of 128 (A's fragments would cross its edge),
-/// [`tensor_cores_tiled`] runs. Where the device has workgroup-scope matrices,
-/// [`workgroup_matrices`] runs instead, for any shape and storage order.
+/// The tensor-core GEMM's layouts (f16 operands on cooperative matrices): on workgroup-scope
+/// matrices ([`workgroup_matrices`]) where the device has them, for any shape and storage
+/// order; elsewhere on per-subgroup fragments, the design of [`tensor_cores_tiled`].
 pub fn tensor_cores() -> TensorCores<'static> {
     TensorCores {
         workgroup: Some(workgroup_matrices()),
-        a_tile: &TC_A_DEEP,
-        b_tile: &TC_B_DEEP,
-        a_loads: TcALoadsDeep::THREAD_VALUES,
-        b_loads: TcBLoadsDeep::THREAD_VALUES,
-        k_loop: KLoop::Direct {
-            operands: DirectOperands::A,
-            prefetch: true,
-            otherwise: Some(&TC_TILED),
-        },
         ..TC_TILED
     }
 }
