@@ -4,7 +4,7 @@
 //! and against the scalar f16 kernel (the same `Gemm` without tensor-core layouts): the
 //! library's kernels, on workgroup-scope matrices (f32 and f16 sums, each operand also
 //! stored transposed, and bf16 operands) and on fragments (the kernel that
-//! runs where the device has no workgroup-scope matrices, and its tiled fallback). Prints
+//! runs where the device has no workgroup-scope matrices). Prints
 //! the adapter's cooperative-matrix configurations first, then each shape's rows as it is
 //! measured. Every result is checked against the CPU before it is timed (small integers, so
 //! every f32 sum is exact: the whole of C up to 2^21 elements, 4096 sampled elements
@@ -27,7 +27,7 @@ fn main() -> Result<(), GpuError> {
     let Some(gpu) = tensor_gemm::device() else {
         return Ok(());
     };
-    // The fragment kernels: without workgroup-scope matrices, which run instead where the
+    // The fragment kernel: without workgroup-scope matrices, which run instead where the
     // device has them (variant 10).
     let fragments = |label, tensor_cores: TensorCores<'static>| {
         (
@@ -78,12 +78,8 @@ fn main() -> Result<(), GpuError> {
             },
         ),
         fragments(
-            "8 (library, fragments): A from memory, B's tile 128×128, 128 of k per step",
+            "8 (library, fragments): 128×128 of C, 16 of k a step, both tiles, 16-byte moves",
             gemm::tensor_cores(),
-        ),
-        fragments(
-            "5 (library, fragments): 8's fallback, both tiles, 32 of k (`tensor_cores_tiled()`)",
-            gemm::tensor_cores_tiled(),
         ),
         (
             "scalar f16",

@@ -208,7 +208,7 @@ mod tensor_gemm;
 use swizzle_lab::spv_memory::{self, Accesses};
 use swizzle_lab::tc_step1::{self, TC_A128};
 use swizzle_lab::tc_wide::{step9, step9_tiled};
-use swizzle_lab::{driver_stats, tc_cm2, tc_probe, tc_split, tc_stream};
+use swizzle_lab::{driver_stats, tc_cm2, tc_former, tc_probe, tc_split, tc_stream};
 use tensor_gemm::{cublas, env, errors, operand, shapes};
 
 /// `operands` straight from memory, the others through their tiles at every shape (no
@@ -223,7 +223,7 @@ fn reference_128() -> TensorCores<'static> {
         b_loads: TcBLoads16::THREAD_VALUES,
         fragments: tc_step1::TcFragments1::THREAD_VALUES,
         k_loop: KLoop::Prefetched,
-        ..gemm::tensor_cores_tiled()
+        ..tc_former::step5()
     }
 }
 
@@ -389,7 +389,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         false,
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 256) as u32])
+            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 128) as u32])
         }),
     ));
     // The same kernel as naga's SPIR-V passed through (as wgpu-hal writes it), bare and with
@@ -405,7 +405,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             Box::new(move |[m, n, k]: [usize; 3]| {
                 let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
                 let words = naga_words(&wgsl, accesses);
-                (Code::Spirv(words), [(n / 128) as u32, (m / 256) as u32])
+                (Code::Spirv(words), [(n / 128) as u32, (m / 128) as u32])
             }),
         ));
         designs.push((
@@ -661,7 +661,8 @@ fn driver_statistics() {
     println!("|---|---|");
     for (label, tc) in [
         ("8 (library, fragments)", gemm::tensor_cores()),
-        ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
+        ("8f (the former library's: A from memory)", tc_former::step8()),
+        ("5 (both tiles, 32 of k)", tc_former::step5()),
         ("r1 (the reference's 128×128×16)", reference_128()),
         ("r2 (the reference's 128×256×16)", reference_128x256()),
     ] {
@@ -769,7 +770,7 @@ fn main() -> Result<(), GpuError> {
             // Step 3's kernel (plain copies: the profile moves them out of the k-loop).
             let step3 = TensorCores {
                 k_loop: KLoop::Plain,
-                ..gemm::tensor_cores_tiled()
+                ..tc_former::step5()
             };
             let wgsl = step3.wgsl([n, n, n])?;
             tc_probe::profile(n, [(n / 128) as u32, (n / 256) as u32], &wgsl);
@@ -785,7 +786,7 @@ fn main() -> Result<(), GpuError> {
             for (label, tc) in [
                 ("8 (fragment kernel)", gemm::tensor_cores()),
                 ("9 (step 8, 16-byte copies)", step9()),
-                ("5 (both tiles, 32 of k)", gemm::tensor_cores_tiled()),
+                ("5 (both tiles, 32 of k)", tc_former::step5()),
                 ("9t (step 5, 16-byte copies)", step9_tiled()),
             ] {
                 kernels.extend(tc_probe::library_parts(label, &tc.wgsl([n, n, n])?));
@@ -806,7 +807,7 @@ fn main() -> Result<(), GpuError> {
         tc_probe::run_all();
         return Ok(());
     }
-    let library = gemm::tensor_cores_tiled();
+    let library = tc_former::step5();
     let step1 = tc_step1::step1();
     let step2 = TensorCores {
         a_tile: &TC_A128,
@@ -832,7 +833,7 @@ fn main() -> Result<(), GpuError> {
         b_loads: TcBLoads64::THREAD_VALUES,
         ..library
     };
-    let step8 = gemm::tensor_cores();
+    let step8 = tc_former::step8();
     let (r1, r2) = (reference_128(), reference_128x256());
     // The fragment kernels: without workgroup-scope matrices, which run instead where the
     // device has them (variant 10).
@@ -991,7 +992,7 @@ fn main() -> Result<(), GpuError> {
         ),
         tc("4: step 3 with k in steps of 16, double-buffered", step4),
         tc(
-            "5: step 3, the next step's loads held in registers (`tensor_cores_tiled`)",
+            "5: step 3, the next step's loads held in registers (the library's before r1w)",
             library,
         ),
         tc(

@@ -8,6 +8,7 @@
 pub mod driver_stats;
 pub mod spv_memory;
 pub mod tc_cm2;
+pub mod tc_former;
 pub mod tc_probe;
 pub mod tc_split;
 pub mod tc_step1;

@@ -41,6 +41,6 @@ pub fn step1() -> TensorCores<'static> {
         a_loads: TcALoads1::THREAD_VALUES,
         fragments: TcFragments1::THREAD_VALUES,
         k_loop: KLoop::DoubleBuffered,
-        ..swizzle::gemm::tensor_cores_tiled()
+        ..crate::tc_former::step5()
     }
 }

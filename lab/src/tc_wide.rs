@@ -46,7 +46,7 @@ swizzle::layout! {
 pub fn step9() -> TensorCores<'static> {
     TensorCores {
         b_loads: TcBLoadsDeepWide::THREAD_VALUES,
-        ..swizzle::gemm::tensor_cores()
+        ..crate::tc_former::step8()
     }
 }
 
@@ -56,6 +56,6 @@ pub fn step9_tiled() -> TensorCores<'static> {
     TensorCores {
         a_loads: TcALoadsWide::THREAD_VALUES,
         b_loads: TcBLoadsWide::THREAD_VALUES,
-        ..swizzle::gemm::tensor_cores_tiled()
+        ..crate::tc_former::step5()
     }
 }
