@@ -661,7 +661,10 @@ fn driver_statistics() {
     println!("|---|---|");
     for (label, tc) in [
         ("8 (library, fragments)", gemm::tensor_cores()),
-        ("8f (the former library's: A from memory)", tc_former::step8()),
+        (
+            "8f (the former library's: A from memory)",
+            tc_former::step8(),
+        ),
         ("5 (both tiles, 32 of k)", tc_former::step5()),
         ("r1 (the reference's 128×128×16)", reference_128()),
         ("r2 (the reference's 128×256×16)", reference_128x256()),
