@@ -26,7 +26,9 @@
 
 use std::ops::Range;
 
-use super::kernel::{Operands, coordinates, thread_names};
+#[cfg(feature = "gpu")]
+use super::kernel::Operands;
+use super::kernel::{coordinates, thread_names};
 use super::workgroup::WorkgroupMatrices;
 use crate::gpu::cooperative::Accumulate;
 use crate::gpu::transpose::{check_shape, check_threads, fitting, unsupported};
