@@ -78,7 +78,7 @@ fn main() -> Result<(), GpuError> {
             },
         ),
         fragments(
-            "8 (library, fragments): 128×128 of C, 16 of k a step, both tiles, 16-byte moves",
+            "8 (library, fragments): 128×256 of C, 16 of k a step, both tiles, 16-byte moves",
             gemm::tensor_cores(),
         ),
         (

@@ -132,9 +132,9 @@ crate::layout! {
     /// One read of a 16 × 16 f16 fragment of A by the tensor cores, as `ldmatrix` reads it:
     /// a lane gives one row's 16 bytes (rows 0–15, then the second 8 columns of k).
     pub access TcAFragmentRead { lanes 32; bytes 2; vector 8 along k; m = lane % 16; k = lane / 16 * 8; }
-    /// One write of the tensor-core loads into B's tile: 16 lanes of 16 bytes along one
+    /// One write of the tensor-core loads into B's tile: 32 lanes of 16 bytes along one
     /// row, as `TcBLoads` assigns them.
-    pub access TcBLoadWrite { lanes 32; bytes 2; vector 8 along n; k = lane / 16; n = lane % 16 * 8; }
+    pub access TcBLoadWrite { lanes 32; bytes 2; vector 8 along n; k = 0; n = lane * 8; }
     /// One read of a 16 × 16 f16 fragment of B: a lane gives one row (of k) of 16 bytes.
     pub access TcBFragmentRead { lanes 32; bytes 2; vector 8 along n; k = lane % 16; n = lane / 16 * 8; }
     /// One read of the stage by the epilogue: 8 rows × one `vec4` per 8 lanes.
@@ -152,11 +152,11 @@ crate::layout! {
         assert conflict_free(for TcAFragmentRead);
     }
 
-    /// B's workgroup tile: 16 × 128 f16 over `[k, n]`, rows padded to 136 f16 (272 bytes,
-    /// 68 words): row `r` starts on bank 4 · r, so the eight rows of a fragment load's
+    /// B's workgroup tile: 16 × 256 f16 over `[k, n]`, rows padded to 264 f16 (528 bytes,
+    /// 132 words): row `r` starts on bank 4 · r, so the eight rows of a fragment load's
     /// phase hit eight distinct groups of banks.
     pub layout TcB {
-        memory [k: 16, n: 128] strides [136, 1];
+        memory [k: 16, n: 256] strides [264, 1];
         coords [k, n];
         assert conflict_free(for TcBLoadWrite);
         assert conflict_free(for TcBFragmentRead);
@@ -183,25 +183,26 @@ crate::layout! {
         values [v];
     }
 
-    /// Who loads B's tile: 256 threads, one 16-byte move each; sixteen consecutive threads
-    /// read one whole row of 256 bytes.
+    /// Who loads B's tile: 256 threads, two 16-byte moves each, 8 rows apart; a subgroup
+    /// reads one whole row of 512 bytes.
     pub threads TcBLoads {
-        tile [k: 16, n: 128];
-        unmerge n -> [nv: 16, v: 8];
-        merge [k, nv] -> thread;
+        tile [k: 16, n: 256];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 8];
+        merge [ks, nv] -> thread;
         threads [thread];
-        values [v];
+        values [kr, v];
     }
 
-    /// Which subgroup computes which 16 × 16 fragments of C's 128 × 128 tile: a
-    /// thread-value layout over the 8 × 8 grid of fragments whose threads are the
-    /// workgroup's 8 subgroups (2 × 4) and whose values are each subgroup's 4 × 2
-    /// fragments (64 × 32 of C). A subgroup loads 4 fragments of A and 2 of B per 16 of k
-    /// and issues 8 multiply-adds.
+    /// Which subgroup computes which 16 × 16 fragments of C's 128 × 256 tile: a
+    /// thread-value layout over the 8 × 16 grid of fragments whose threads are the
+    /// workgroup's 8 subgroups (2 × 4) and whose values are each subgroup's 4 × 4
+    /// fragments (64 × 64 of C). A subgroup loads 4 fragments of A and 4 of B per 16 of k
+    /// and issues 16 multiply-adds.
     pub threads TcFragments {
-        tile [fi: 8, fj: 8];
+        tile [fi: 8, fj: 16];
         unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 4, fc: 2];
+        unmerge fj -> [wc: 4, fc: 4];
         threads [wr, wc];
         values [fr, fc];
     }
@@ -242,13 +243,14 @@ static TC_TILED: TensorCores<'static> = TensorCores {
 
 /// The GEMM on per-subgroup fragments (subgroup-scope 16 × 16 cooperative matrices, the
 /// portable path): NVIDIA's Vulkan reference design (`vk_cooperative_matrix_perf`'s
-/// shared-memory kernel) from layouts: 128 × 128 tiles of C from 128 × 16 tiles of A and
-/// 16 × 128 of B, 8 subgroups of 4 × 2 fragments each, f32 accumulators, the operands
-/// copied in 16-byte moves and the next step's held in registers across the
-/// multiply-adds, so that their latency hides behind them. The smaller tiles hold half the
-/// registers of the 256 × 128 designs tried before it, and the 16-byte moves are what the
-/// reference's `uvec4` loads are: each alone was slower (BENCHMARKS.md#tensor-core-gemm,
-/// and its git history). Any shape and storage order the fragment kernel takes.
+/// shared-memory kernel, at its best tile on the largest shapes) from layouts: 128 × 256
+/// tiles of C from 128 × 16 tiles of A and 16 × 256 of B, 8 subgroups of 4 × 4 fragments
+/// each, f32 accumulators, the operands copied in 16-byte moves and the next step's held in
+/// registers across the multiply-adds, so that their latency hides behind them. The 16-byte
+/// moves are what the reference's `uvec4` loads are, and the 16 of k a step keep the
+/// registers under the limit where the 32 of the designs tried before it spilled
+/// (BENCHMARKS.md#tensor-core-gemm, and its git history). Any shape and storage order the
+/// fragment kernel takes.
 pub fn tensor_cores_tiled() -> TensorCores<'static> {
     TC_TILED
 }

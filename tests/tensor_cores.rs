@@ -176,7 +176,7 @@ fn operands_straight_from_memory_drop_their_tiles_and_barriers() {
 
 /// The library's fragment kernel (where the device has no workgroup-scope matrices) is the
 /// tiled design at every shape, both operands through their tiles, its copies of whole rows
-/// 16-byte moves (`mat2x4<f16>`, one a thread).
+/// 16-byte moves (`mat2x4<f16>`).
 #[test]
 fn the_library_fragment_kernel_is_the_tiled_design_in_16_byte_moves() {
     for shape in [[512, 384, 256], [77, 50, 38]] {
@@ -197,7 +197,7 @@ fn the_library_fragment_kernel_is_the_tiled_design_in_16_byte_moves() {
         let body = &wgsl[wgsl.find(fetch).expect(fetch)..];
         let signature = body.lines().next().unwrap_or_default();
         assert!(
-            signature.ends_with("-> array<mat2x4<f16>, 1> {"),
+            signature.contains("-> array<mat2x4<f16>, "),
             "{signature}"
         );
     }

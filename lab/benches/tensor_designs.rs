@@ -183,6 +183,15 @@ swizzle::layout! {
         threads [thread];
         values [kr, v];
     }
+    /// B's loads over 16 × 256 in 16-byte moves, two a thread, 8 rows apart.
+    pub threads TcBLoads16x256Wide {
+        tile [k: 16, n: 256];
+        unmerge k -> [kr: 2, ks: 8];
+        unmerge n -> [nv: 32, v: 8];
+        merge [ks, nv] -> thread;
+        threads [thread];
+        values [kr, v];
+    }
     /// 128 × 256 of C: eight subgroups (2 × 4) of 4 × 4 fragments.
     pub threads TcFragments128x256 {
         tile [fi: 8, fj: 16];
@@ -389,7 +398,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         false,
         Box::new(|[m, n, k]: [usize; 3]| {
             let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-            (Code::Wgsl(wgsl), [(n / 128) as u32, (m / 128) as u32])
+            (Code::Wgsl(wgsl), [(n / 256) as u32, (m / 128) as u32])
         }),
     ));
     // The same kernel as naga's SPIR-V passed through (as wgpu-hal writes it), bare and with
@@ -405,7 +414,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             Box::new(move |[m, n, k]: [usize; 3]| {
                 let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
                 let words = naga_words(&wgsl, accesses);
-                (Code::Spirv(words), [(n / 128) as u32, (m / 128) as u32])
+                (Code::Spirv(words), [(n / 256) as u32, (m / 128) as u32])
             }),
         ));
         designs.push((
@@ -943,6 +952,14 @@ fn main() -> Result<(), GpuError> {
                 a_loads: TcALoads128x16Wide::THREAD_VALUES,
                 b_loads: TcBLoads16Wide::THREAD_VALUES,
                 ..r1
+            },
+        ),
+        tc(
+            "r2w: r2 in 16-byte moves",
+            TensorCores {
+                a_loads: TcALoads128x16Wide::THREAD_VALUES,
+                b_loads: TcBLoads16x256Wide::THREAD_VALUES,
+                ..r2
             },
         ),
         tc(

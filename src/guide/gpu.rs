@@ -326,14 +326,14 @@
 //! workgroup array with the row pitch as stride, `coopMultiplyAdd` is one tensor-core
 //! multiply-add, `coopStoreT` writes the accumulator back. So the kernel's layouts are:
 //!
-//! - **the tiles** `TcA` (128 × 16 f16 over `[m, k]`) and `TcB` (16 × 128 over `[k, n]`):
-//!   rows at one pitch (checked: the cooperative load needs it), padded to 24 and 136 f16 so
+//! - **the tiles** `TcA` (128 × 16 f16 over `[m, k]`) and `TcB` (16 × 256 over `[k, n]`):
+//!   rows at one pitch (checked: the cooperative load needs it), padded to 24 and 264 f16 so
 //!   that the eight rows a fragment load reads per phase start on eight distinct groups of
 //!   four banks (`assert conflict_free` on the access items `TcAFragmentRead`,
 //!   `TcBFragmentRead` — the `ldmatrix` pattern, a lane per row of 16 bytes — and on the
 //!   copies' writes `TcALoadWrite`, `TcBLoadWrite`);
 //! - **the copies** `TcALoads`, `TcBLoads`: thread-value layouts of 256 threads moving 16
-//!   bytes (8 f16) each, printed by the same tiled-copy generator as every copy (unguarded
+//!   bytes (8 f16) at a time, printed by the same tiled-copy generator as every copy (unguarded
 //!   inside the matrices, zeros past their edges), with their analysis in `kernel.loads`;
 //!   with `KLoop::Prefetched` each is split into a fetch into registers, issued before the
 //!   previous step's multiply-adds, and a put into the tile. (`KLoop::Direct` instead has
@@ -341,21 +341,21 @@
 //!   buffers, with no tile, copy or barrier for them, where the tiles never cross the
 //!   matrices' edges; it was no faster: the limit is the loads in flight per step.)
 //! - **the fragment map** `TcFragments`: a thread-value layout whose *threads are
-//!   subgroups* and whose *values are 16 × 16 fragments* of C's 128 × 128 tile (an 8 × 8
+//!   subgroups* and whose *values are 16 × 16 fragments* of C's 128 × 256 tile (an 8 × 16
 //!   grid of fragments). Subgroup `s = 4 · wr + wc` computes fragments `(4 · wr + fr,
-//!   2 · wc + fc)`, 4 × 2 of them (64 × 32 of C):
+//!   4 · wc + fc)`, 4 × 4 of them (64 × 64 of C):
 //!
 //! ```text
-//!            fj: 0   1 | 2   3 | 4   5 | 6   7          (16 columns of C each)
-//!   fi  0-3:    s0  s0 | s1  s1 | s2  s2 | s3  s3       values fr·2+fc: 0 1
-//!       4-7:    s4  s4 | s5  s5 | s6  s6 | s7  s7                       2 3 …
-//!                                                       (16 rows of C each)
+//!            fj: 0-3 | 4-7 | 8-11 | 12-15            (16 columns of C each)
+//!   fi  0-3:     s0  | s1  |  s2  |  s3              values fr·4+fc: 0 1 2 3
+//!       4-7:     s4  | s5  |  s6  |  s7                              4 5 6 7 …
+//!                                                    (16 rows of C each)
 //! ```
 //!
 //!   (`swizzle show src/gemm.rs --layout TcFragments` prints it with `thread.value` in every
 //!   cell, `swizzle svg src/gemm.rs --layout TcFragments -o fragments.svg` draws it.) Each
 //!   step of 16 along k a subgroup loads the fragments of A on its rows and of B on its
-//!   columns (4 + 2) and issues 8 multiply-adds, its accumulators named by the map;
+//!   columns (4 + 4) and issues 16 multiply-adds, its accumulators named by the map;
 //! - **the raster order** of C's tiles (`TensorCores::order`), as in the scalar GEMM;
 //! - **the epilogue** `TcCStage` and `TcCStores`: each accumulator is stored into its
 //!   subgroup's 16 × 16 stage (rows padded to 20 words: the read-back is conflict-free) and
@@ -369,7 +369,7 @@
 //! `swizzle::gemm` need only the `wgsl` feature (CI validates it with naga's
 //! cooperative-matrix capability).
 //! The design is NVIDIA's own per-subgroup Vulkan kernel's (`vk_cooperative_matrix_perf`:
-//! 128 × 128 × 16, tiles staged in shared memory, the next step's loads held in registers,
+//! 128 × 256 × 16, tiles staged in shared memory, the next step's loads held in registers,
 //! 16-byte moves), written as layouts, and runs close to it; it outruns the scalar f16
 //! kernel several times over, yet stays far below cuBLAS HGEMM: the copies into the tiles
 //! take most of its time, and nothing in WGSL lets them run asynchronously beside the
