@@ -196,10 +196,7 @@ fn the_library_fragment_kernel_is_the_tiled_design_in_16_byte_moves() {
     for fetch in ["fn fetch_a0(", "fn fetch_b0("] {
         let body = &wgsl[wgsl.find(fetch).expect(fetch)..];
         let signature = body.lines().next().unwrap_or_default();
-        assert!(
-            signature.contains("-> array<mat2x4<f16>, "),
-            "{signature}"
-        );
+        assert!(signature.contains("-> array<mat2x4<f16>, "), "{signature}");
     }
 }
 
