@@ -247,10 +247,10 @@ static TC_TILED: TensorCores<'static> = TensorCores {
 /// tiles of C from 128 × 16 tiles of A and 16 × 256 of B, 8 subgroups of 4 × 4 fragments
 /// each, f32 accumulators, the operands copied in 16-byte moves and the next step's held in
 /// registers across the multiply-adds, so that their latency hides behind them. The 16-byte
-/// moves are what the reference's `uvec4` loads are, and the 16 of k a step keep the
-/// registers under the limit where the 32 of the designs tried before it spilled
-/// (BENCHMARKS.md#tensor-core-gemm, and its git history). Any shape and storage order the
-/// fragment kernel takes.
+/// moves are what the reference's `uvec4` loads are; the designs before it (256 × 128 tiles,
+/// 32 of k a step, `vec4` moves, A straight from memory) held 220 to 255 registers an
+/// invocation and ran slower (BENCHMARKS.md#tensor-core-gemm, and its git history). Any
+/// shape and storage order the fragment kernel takes.
 pub fn tensor_cores_tiled() -> TensorCores<'static> {
     TC_TILED
 }
