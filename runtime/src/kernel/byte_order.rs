@@ -6,6 +6,7 @@
 //! one port that runs them on many CPUs. So the loop is compiled once more per SIMD level,
 //! and the widest the CPU runs is taken.
 
+#[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
 
 /// `to`: the elements of `from` (of `bytes` bytes each), each with its bytes reversed.
