@@ -134,14 +134,12 @@ swizzle::layout! {
         values [kr, v];
     }
 
-    /// Design r: NVIDIA's per-subgroup reference kernel's shape (`vk_cooperative_matrix_perf`'s
-    /// `shmem` shader with f32 sums: 16 of k a step, both operands through tiles whose next
-    /// step's loads are held in registers, eight subgroups 2 high and 4 wide) from layouts.
-    /// A's 128 × 16 tile, rows padded to 24 f16 as the reference pads them (16 bytes).
-    pub layout TcA128x16 {
-        memory [m: 128, k: 16] strides [24, 1];
-        coords [m, k];
-    }
+    // Design r: NVIDIA's per-subgroup reference kernel's shape (`vk_cooperative_matrix_perf`'s
+    // `shmem` shader with f32 sums: 16 of k a step, both operands through tiles whose next
+    // step's loads are held in registers, eight subgroups 2 high and 4 wide) from layouts:
+    // the library's tiles (`gemm::TcA`, `gemm::TcB`), fragments (`gemm::TcFragments`, at
+    // 128 × 256) and 16-byte moves (r2w is the library's kernel), and these.
+
     /// A's loads for 256 threads over 128 × 16: two `vec4<f16>`s each, 64 rows apart.
     pub threads TcALoads128x16 {
         tile [m: 128, k: 16];
@@ -151,16 +149,6 @@ swizzle::layout! {
         threads [thread];
         values [mr, v];
     }
-    /// A's loads over 128 × 16 in 16-byte moves (runs of 8 f16), one a thread, as the
-    /// reference's `uvec4` loads.
-    pub threads TcALoads128x16Wide {
-        tile [m: 128, k: 16];
-        unmerge m -> [mh: 16, ml: 8];
-        unmerge k -> [kv: 2, v: 8];
-        merge [mh, kv, ml] -> thread;
-        threads [thread];
-        values [v];
-    }
     /// B's loads over 16 × 128 in 16-byte moves, one a thread.
     pub threads TcBLoads16Wide {
         tile [k: 16, n: 128];
@@ -168,11 +156,6 @@ swizzle::layout! {
         merge [k, nv] -> thread;
         threads [thread];
         values [v];
-    }
-    /// B's 16 × 256 tile, rows padded to 264 f16.
-    pub layout TcB16x256 {
-        memory [k: 16, n: 256] strides [264, 1];
-        coords [k, n];
     }
     /// B's loads over 16 × 256: four `vec4<f16>`s each, 4 rows apart.
     pub threads TcBLoads16x256 {
@@ -183,27 +166,11 @@ swizzle::layout! {
         threads [thread];
         values [kr, v];
     }
-    /// B's loads over 16 × 256 in 16-byte moves, two a thread, 8 rows apart.
-    pub threads TcBLoads16x256Wide {
-        tile [k: 16, n: 256];
-        unmerge k -> [kr: 2, ks: 8];
-        unmerge n -> [nv: 32, v: 8];
-        merge [ks, nv] -> thread;
-        threads [thread];
-        values [kr, v];
-    }
-    /// 128 × 256 of C: eight subgroups (2 × 4) of 4 × 4 fragments.
-    pub threads TcFragments128x256 {
-        tile [fi: 8, fj: 16];
-        unmerge fi -> [wr: 2, fr: 4];
-        unmerge fj -> [wc: 4, fc: 4];
-        threads [wr, wc];
-        values [fr, fc];
-    }
 }
 
-static TC_A128X16: swizzle::ir::Descriptor = TcA128x16::DESCRIPTOR;
-static TC_B16X256: swizzle::ir::Descriptor = TcB16x256::DESCRIPTOR;
+/// The library's A tile (128 × 16) and B tile (16 × 256): the reference's.
+static TC_A128X16: swizzle::ir::Descriptor = gemm::TcA::DESCRIPTOR;
+static TC_B16X256: swizzle::ir::Descriptor = gemm::TcB::DESCRIPTOR;
 static TC_A64: swizzle::ir::Descriptor = TcA64::DESCRIPTOR;
 static TC_B64: swizzle::ir::Descriptor = TcB64::DESCRIPTOR;
 static TC_A16: swizzle::ir::Descriptor = TcA16::DESCRIPTOR;
@@ -241,7 +208,7 @@ fn reference_128x256() -> TensorCores<'static> {
     TensorCores {
         b_tile: &TC_B16X256,
         b_loads: TcBLoads16x256::THREAD_VALUES,
-        fragments: TcFragments128x256::THREAD_VALUES,
+        fragments: gemm::TcFragments::THREAD_VALUES,
         ..reference_128()
     }
 }
@@ -370,6 +337,12 @@ fn run_design(
     tc_probe::run_and_time(shader, groups, shape, a, b, timed)
 }
 
+/// The library's fragment kernel at `shape` and its dispatch (128 × 256 tiles of C).
+fn library_fragments([m, n, k]: [usize; 3]) -> (String, [u32; 2]) {
+    let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
+    (wgsl, [(n / 256) as u32, (m / 128) as u32])
+}
+
 /// `wgsl`'s SPIR-V as wgpu-hal writes it (no bounds checks), its workgroup `accesses`
 /// marked as glslang marks them where given.
 fn naga_words(wgsl: &str, accesses: Option<Accesses>) -> Vec<u32> {
@@ -396,9 +369,9 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
     designs.push((
         "8: the library's fragment kernel".into(),
         false,
-        Box::new(|[m, n, k]: [usize; 3]| {
-            let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-            (Code::Wgsl(wgsl), [(n / 256) as u32, (m / 128) as u32])
+        Box::new(|shape: [usize; 3]| {
+            let (wgsl, groups) = library_fragments(shape);
+            (Code::Wgsl(wgsl), groups)
         }),
     ));
     // The same kernel as naga's SPIR-V passed through (as wgpu-hal writes it), bare and with
@@ -411,10 +384,9 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
         designs.push((
             format!("8{tag}: the library's fragment kernel as SPIR-V, marked: {accesses:?}"),
             false,
-            Box::new(move |[m, n, k]: [usize; 3]| {
-                let wgsl = gemm::tensor_cores().wgsl([m, n, k]).expect("library WGSL");
-                let words = naga_words(&wgsl, accesses);
-                (Code::Spirv(words), [(n / 256) as u32, (m / 128) as u32])
+            Box::new(move |shape: [usize; 3]| {
+                let (wgsl, groups) = library_fragments(shape);
+                (Code::Spirv(naga_words(&wgsl, accesses)), groups)
             }),
         ));
         designs.push((
@@ -949,18 +921,14 @@ fn main() -> Result<(), GpuError> {
         tc(
             "r1w: r1 in 16-byte moves",
             TensorCores {
-                a_loads: TcALoads128x16Wide::THREAD_VALUES,
+                a_loads: gemm::TcALoads::THREAD_VALUES,
                 b_loads: TcBLoads16Wide::THREAD_VALUES,
                 ..r1
             },
         ),
         tc(
-            "r2w: r2 in 16-byte moves",
-            TensorCores {
-                a_loads: TcALoads128x16Wide::THREAD_VALUES,
-                b_loads: TcBLoads16x256Wide::THREAD_VALUES,
-                ..r2
-            },
+            "r2w: r2 in 16-byte moves (the library's fragment kernel)",
+            gemm::tensor_cores_tiled(),
         ),
         tc(
             "r1d: r1 double-buffered",
