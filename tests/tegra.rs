@@ -73,31 +73,38 @@ fn equal_bytes_on_threads() {
     for gobs in [1, 16] {
         check(1024, 1000, 4, gobs);
     }
-    // 8 rows of 128-row blocks: more threads than rows split the rows into bands of
-    // consecutive blocks, within a row (16 threads) and across rows' ends (24).
+    // Rows of blocks are cut into bands of at most 256 KiB of consecutive blocks where the
+    // copy spreads over threads: 8 rows of 128-row blocks, fewer than the threads (16, 24);
+    // 2 rows of 2 MiB, whole bands in a row (2, 3 threads); rows of 63 blocks, bands
+    // across rows' ends.
     use swizzle::kernel::Options;
-    let (width, height, bytes_per_pixel, gobs) = (1024, 1000, 4, 16);
-    let src = texture(width * height * bytes_per_pixel);
-    let size = swizzle::texture::switch::swizzled_size(width, height, bytes_per_pixel, gobs)
-        .expect("fits");
-    let swizzled = |threads: usize| {
-        let mut tiled = vec![0; size];
-        let options = Options::default().threads(threads);
-        swizzle::texture::switch::swizzle_with(
-            options,
-            width,
-            height,
-            bytes_per_pixel,
-            gobs,
-            &src,
-            &mut tiled,
-        )
-        .unwrap();
-        tiled
-    };
-    let one = swizzled(1);
-    for threads in [16, 24] {
-        assert!(swizzled(threads) == one, "{threads} threads");
+    for (width, height) in [(1024, 1000), (4096, 256), (1000, 1000)] {
+        let (bytes_per_pixel, gobs) = (4, 16);
+        let src = texture(width * height * bytes_per_pixel);
+        let size = swizzle::texture::switch::swizzled_size(width, height, bytes_per_pixel, gobs)
+            .expect("fits");
+        let swizzled = |threads: usize| {
+            let mut tiled = vec![0; size];
+            let options = Options::default().threads(threads);
+            swizzle::texture::switch::swizzle_with(
+                options,
+                width,
+                height,
+                bytes_per_pixel,
+                gobs,
+                &src,
+                &mut tiled,
+            )
+            .unwrap();
+            tiled
+        };
+        let one = swizzled(1);
+        for threads in [2, 3, 16, 24] {
+            assert!(
+                swizzled(threads) == one,
+                "{width}×{height}, {threads} threads"
+            );
+        }
     }
 }
 

@@ -852,6 +852,12 @@ fn d3d12_surfaces_equal_the_pdep_formula() {
         (300, 200, 2, 3),
         (257, 129, 1, 9),
         (512, 512, 1, 2),
+        // Wide enough that a level spread over threads goes in parts of rows of tiles:
+        // rows of sub-tiles (deswizzles), runs of tiles of a row, whole and cut at its
+        // texels (swizzles), and single tiles where a row's count is prime (RGBA8: 7).
+        (2048, 140, 1, 1),
+        (900, 260, 1, 1),
+        (850, 70, 1, 1),
     ] {
         for format in D3D12_FORMATS {
             check_d3d12(width, height, layers, mips, format);

@@ -215,7 +215,8 @@
 //! 16 × 16 sub-tiles and 2 KB halves of 4 KB ones placed so (`swizzle::texture`), sized for
 //! their kernels' SIMD rows to fit the register file, each run of tiles equally spaced on
 //! both sides in one call. A placed destination is one band: to spread the copy over
-//! threads, give each thread its own part. Such runs are short (a pair of sub-tiles side by
+//! threads, give each thread its own part (D3D12's levels go in parts of 256 KiB or so:
+//! rows of sub-tiles, runs of tiles). Such runs are short (a pair of sub-tiles side by
 //! side), so a copy from placed tiles writes through the cache, never streaming.
 //!
 //! At run time [`swizzle::kernel`](crate::kernel) checks the buffer lengths and extents
@@ -227,8 +228,9 @@
 //! cut at the extents; elements that hold no coordinate (padding, the outside of edge tiles)
 //! are left as they were. Destinations of 1 MiB and more are split into bands of tiles across
 //! threads (rayon): rows of tiles (of stacks, for a block-linear destination), or, where a
-//! two-coordinate destination has fewer rows than threads, runs of consecutive tiles or
-//! stacks (a 1024-row level of 128-row blocks is eight rows). Where the cache would not keep the destination — each of several writing
+//! two-coordinate destination's rows are fewer than the threads (a 1024-row level of
+//! 128-row blocks is eight rows) or hold more than 256 KiB, runs of consecutive tiles or
+//! stacks, across rows' ends, of at most 256 KiB and at least one per thread. Where the cache would not keep the destination — each of several writing
 //! threads writes more than three quarters of its share of the last-level cache (its size
 //! from CPUID; 8 MiB where the CPU does not say), or a lone thread more than its core's L2 —
 //! the SIMD rows write around the caches (`vmovntdq`) where a tile writes whole cache lines

@@ -25,10 +25,11 @@
 //! that texels of 2 to 16 bytes copy by its kernels' SIMD rows where a whole sub-tile's
 //! would spill (bytes, whose rows are narrower than a register, by its straight-line tile);
 //! the halves are placed by table ([`crate::kernel::Frame::Placed`]), a row of tiles at a
-//! time.
+//! time, or a part of one on each thread where the level is spread over threads (rows of
+//! sub-tiles for a deswizzle, runs of tiles for a swizzle).
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{for_each_part, part_options, prepare_tiles, spread};
+use super::{PreparedTiles, for_each_part, part_options, prepare_tiles, spread};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
@@ -170,6 +171,12 @@ fn copy_level(
     )
 }
 
+/// Destination bytes a part of a level spread over threads holds at most, where its tiles
+/// allow, as the kernels' bands of stacks: the threads share out small parts more evenly,
+/// and a level's rows of tiles in parts this small ran faster than whole
+/// (BENCHMARKS.md#texture-surfaces).
+const PART_BYTES: usize = 256 << 10;
+
 /// One level: its texels (`[rows, columns]`), of `bytes` bytes.
 struct Level {
     options: Options,
@@ -178,10 +185,24 @@ struct Level {
     bytes: usize,
 }
 
+/// Where a level's half sub-tiles lie, for the copies of its parts.
+struct Halves {
+    /// A half's texels, `[rows, columns]`.
+    shape: [usize; 2],
+    /// Elements of a half.
+    space: usize,
+    /// Where each column of halves starts along a row of tiles, and each row of them down
+    /// a tile.
+    along: Vec<usize>,
+    down: [usize; SUB_TILES],
+}
+
 impl Level {
-    /// Copies the level a row of tiles at a time, the destination's rows spread over
-    /// threads: each the sub-tiles of one row of tiles, placed by table, and the image rows
-    /// they cover. Every whole row of tiles is the same copy, made ready once.
+    /// Copies the level in parts spread over threads, each the half sub-tiles of a part of
+    /// a row of tiles, placed by table, and the image rows they cover: a deswizzle's part
+    /// is rows of sub-tiles (its image rows lie together), a swizzle's a run of tiles (its
+    /// tiles do). Alone on a thread, a part is a whole row of tiles. Parts of the same
+    /// shape are the same copy, made ready once.
     fn copy<E: Element>(
         &self,
         kernels: [(&Plan, GeneratedCode<E>); 2],
@@ -190,70 +211,160 @@ impl Level {
     ) -> Result<(), TextureError> {
         let (bytes, [height, width]) = (self.bytes, self.extents);
         let [rows, columns] = tile_shape(bytes).ok_or(TextureError::Overflow)?;
-        let half = [rows / SUB_TILES, columns / SUB_TILES / 2];
-        let [half_space, sub_space, tile_space] =
+        let shape = [rows / SUB_TILES, columns / SUB_TILES / 2];
+        let [space, sub_space, tile_space] =
             [HALF_BYTES, SUB_TILE_BYTES, TILE_BYTES].map(|b| b / bytes);
-        // Where each column of half sub-tiles starts along a row of tiles, and each row of
-        // them down it: the tile, the sub-tile's place in the tile's Morton order (y's bit
-        // first), then the half.
-        let along: Vec<usize> = (0..width.div_ceil(half[1]))
+        // The tile, the sub-tile's place in the tile's Morton order (y's bit first), then
+        // the half.
+        let along = (0..width.div_ceil(shape[1]))
             .map(|x| {
                 let sub_x = x / 2;
                 sub_x / SUB_TILES * tile_space
                     + spread(sub_x % SUB_TILES, 1) * sub_space
-                    + x % 2 * half_space
+                    + x % 2 * space
             })
             .collect();
-        let down: [usize; SUB_TILES] = std::array::from_fn(|y| spread(y, 0) * sub_space);
-        let strides = [width, 1];
-        let (options, direction) = (self.options, self.direction);
+        let down = std::array::from_fn(|y| spread(y, 0) * sub_space);
+        let halves = Halves {
+            shape,
+            space,
+            along,
+            down,
+        };
+        let spread_out = self.options.threads_for(dst.len(), usize::MAX) > 1;
         let tile_rows = height.div_ceil(rows);
-        // Each part (a row of tiles) on one thread; the threads are the parts'.
-        let one = part_options(options, dst.len(), tile_rows);
-        let destination_len = dst.len() / bytes;
-        // The copy of a row of tiles whose texels are `band_rows` image rows.
-        let prepare = |band_rows: usize| {
-            let grid = [band_rows.div_ceil(half[0]), along.len()];
-            let starts = [&down[..grid[0]], &along[..]];
-            let frames = [
-                Frame::Strided {
-                    strides: &strides,
-                    origin: 0,
-                },
-                Frame::Placed {
-                    tiles: &grid,
-                    tile_space: half_space,
-                    starts: &starts,
-                },
-            ];
-            let extents = [band_rows, width];
-            prepare_tiles(one, kernels, direction, &extents, frames, destination_len)
-        };
-        // The last row of tiles, whole or cut at the texels, and the whole ones before it
-        // where they differ from it.
-        let last_rows = height - (tile_rows - 1) * rows;
-        let last = prepare(last_rows)?;
-        let whole = (tile_rows > 1 && last_rows != rows)
-            .then(|| prepare(rows))
-            .transpose()?;
-        let copy = |ty: usize, src: &[u8], dst: &mut [u8]| match (&whole, ty + 1 < tile_rows) {
-            (Some(whole), true) => whole.run(src, dst),
-            _ => last.run(src, dst),
-        };
-        // A row of tiles' bytes, and its image rows'.
-        let tiled_row = width.div_ceil(columns) * TILE_BYTES;
-        let linear_row = rows * width * bytes;
-        match direction {
-            Direction::Swizzle => for_each_part(options, dst, tiled_row, tile_rows, |ty, part| {
-                copy(ty, &src[ty * linear_row..], part)
-            }),
-            Direction::Deswizzle => {
-                for_each_part(options, dst, linear_row, tile_rows, |ty, part| {
-                    copy(ty, &src[ty * tiled_row..][..tiled_row], part)
-                })
-            }
-        }
+        let (tiled_row, linear_row) = (width.div_ceil(columns) * TILE_BYTES, rows * width * bytes);
+        // Each part's copy (`[first row of halves, image rows, texels across]`) and bytes of
+        // the source, the parts' count and their length in the destination.
+        let (parts, part_len, key, source): (usize, usize, PartKey, PartSource) =
+            match self.direction {
+                Direction::Deswizzle => {
+                    // Rows of sub-tiles a part: as many as its bytes hold, at least one.
+                    let sub_row = shape[0] * width * bytes;
+                    let per_part = match spread_out {
+                        true => largest_divisor(SUB_TILES, |n| n * sub_row <= PART_BYTES),
+                        false => SUB_TILES,
+                    };
+                    let (part_rows, per_row) = (per_part * shape[0], SUB_TILES / per_part);
+                    let parts = height.div_ceil(part_rows);
+                    (
+                        parts,
+                        part_rows * width * bytes,
+                        Box::new(move |p| {
+                            let band_rows = part_rows.min(height - p * part_rows);
+                            [p % per_row * per_part, band_rows, width]
+                        }),
+                        Box::new(move |p| p / per_row * tiled_row..(p / per_row + 1) * tiled_row),
+                    )
+                }
+                Direction::Swizzle => {
+                    // Tiles a part: the most its bytes hold that divide a row's, at least one.
+                    let across = width.div_ceil(columns);
+                    let per_part = match spread_out {
+                        true => largest_divisor(across, |n| n * TILE_BYTES <= PART_BYTES),
+                        false => across,
+                    };
+                    let (part_columns, per_row) = (per_part * columns, across / per_part);
+                    (
+                        tile_rows * per_row,
+                        per_part * TILE_BYTES,
+                        Box::new(move |p| {
+                            let (ty, x) = (p / per_row, p % per_row);
+                            let band_rows = rows.min(height - ty * rows);
+                            [0, band_rows, part_columns.min(width - x * part_columns)]
+                        }),
+                        Box::new(move |p| {
+                            let (ty, x) = (p / per_row, p % per_row);
+                            ty * linear_row + x * part_columns * bytes..src.len()
+                        }),
+                    )
+                }
+            };
+        let one = part_options(self.options, dst.len(), parts);
+        let (copies, which) = part_copies(parts, &key, |key| {
+            self.prepare(one, kernels, &halves, key, dst.len())
+        })?;
+        for_each_part(self.options, dst, part_len, parts, |p, part| {
+            copies[which[p]].run(&src[source(p)], part)
+        })
     }
+
+    /// The copy of a part of a row of tiles: from its row of half sub-tiles `first` down,
+    /// `band_rows` image rows of `band_columns` texels from its start, into a destination of
+    /// `destination_bytes` in all.
+    fn prepare<'p, E: Element>(
+        &self,
+        options: Options,
+        kernels: [(&'p Plan, GeneratedCode<E>); 2],
+        halves: &Halves,
+        [first, band_rows, band_columns]: [usize; 3],
+        destination_bytes: usize,
+    ) -> Result<PreparedTiles<'p, E>, TextureError> {
+        let grid = [
+            band_rows.div_ceil(halves.shape[0]),
+            band_columns.div_ceil(halves.shape[1]),
+        ];
+        let starts = [&halves.down[first..][..grid[0]], &halves.along[..grid[1]]];
+        let strides = [self.extents[1], 1];
+        let frames = [
+            Frame::Strided {
+                strides: &strides,
+                origin: 0,
+            },
+            Frame::Placed {
+                tiles: &grid,
+                tile_space: halves.space,
+                starts: &starts,
+            },
+        ];
+        let extents = [band_rows, band_columns];
+        let destination_len = destination_bytes / self.bytes;
+        prepare_tiles(
+            options,
+            kernels,
+            self.direction,
+            &extents,
+            frames,
+            destination_len,
+        )
+    }
+}
+
+/// Which copy a part takes (`[first row of halves, image rows, texels across]`).
+type PartKey<'a> = Box<dyn Fn(usize) -> [usize; 3] + Sync + 'a>;
+
+/// The source bytes a part reads.
+type PartSource<'a> = Box<dyn Fn(usize) -> std::ops::Range<usize> + Sync + 'a>;
+
+/// The largest divisor of `n` that `fits`, or 1.
+fn largest_divisor(n: usize, fits: impl Fn(usize) -> bool) -> usize {
+    (1..=n)
+        .rev()
+        .find(|&d| n.is_multiple_of(d) && fits(d))
+        .unwrap_or(1)
+}
+
+/// The copies of `parts` parts, one made ready by `prepare` for each distinct `key` among
+/// them, and which of them each part takes.
+fn part_copies<K: Copy + PartialEq, C>(
+    parts: usize,
+    key: impl Fn(usize) -> K,
+    prepare: impl Fn(K) -> Result<C, TextureError>,
+) -> Result<(Vec<C>, Vec<usize>), TextureError> {
+    let mut keys = Vec::new();
+    let which = (0..parts)
+        .map(|p| {
+            let key = key(p);
+            keys.iter()
+                .position(|&seen| seen == key)
+                .unwrap_or_else(|| {
+                    keys.push(key);
+                    keys.len() - 1
+                })
+        })
+        .collect();
+    let copies = keys.into_iter().map(prepare).collect::<Result<_, _>>()?;
+    Ok((copies, which))
 }
 
 #[cfg(test)]

@@ -138,10 +138,11 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
         destination_len: usize,
     ) -> Result<Self, KernelError> {
         let level = code.route(plan, options)?.level;
-        // As many bands as the threads the copy spreads over, where a few rows of stacks
-        // would be fewer.
+        // Bands of stacks as small as `Grid::spread` says, where the copy spreads over
+        // threads.
         let bytes = destination_len.saturating_mul(size_of::<E>());
-        let grid = Grid::new(plan, from, to)?.spread(options.threads_for(bytes, usize::MAX));
+        let threads = options.threads_for(bytes, usize::MAX);
+        let grid = Grid::new(plan, from, to)?.spread(threads, size_of::<E>());
         let network = level
             .network::<E>(plan)
             .filter(|_| grid.runs_are_contiguous())

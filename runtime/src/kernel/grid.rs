@@ -34,6 +34,11 @@ pub struct Buffer {
     placed: Option<Vec<Vec<usize>>>,
 }
 
+/// Destination bytes a band of stacks holds at most where a copy spreads over threads
+/// ([`Grid::spread`]): a part of the threaded memcpy that the benches hold kernels to.
+/// Bands of half and twice this ran slower (BENCHMARKS.md#copy-kernels).
+const BAND_BYTES: usize = 256 << 10;
+
 /// Full tiles at equal distances along a row, in elements: the `i`-th starts at
 /// `from + i · from_step` in the source and `to + i · to_step` in the destination.
 #[derive(Clone, Copy, Debug)]
@@ -191,14 +196,26 @@ impl<'p> Grid<'p> {
         })
     }
 
-    /// This grid with at least `parts` bands where its destination is tiles (stacked or
-    /// not) of two coordinates with fewer rows of stacks than that: each band is then as
-    /// many consecutive stacks, in memory order, a part of a row (a 1024-row level of
-    /// 128-row blocks is 8 rows of stacks, which alone would leave most threads idle).
-    pub fn spread(mut self, parts: usize) -> Self {
+    /// This grid spread over `parts` threads (1: the calling thread alone), for elements of
+    /// `size` bytes, where its destination is tiles (stacked or not) of two coordinates:
+    /// its bands are then runs of consecutive stacks, in memory order, across rows' ends,
+    /// at least `parts` of them and each at most [`BAND_BYTES`]. A 1024-row level of
+    /// 128-row blocks is 8 rows of stacks, which alone would leave most threads idle; a
+    /// 4096-wide one's 32 rows, 2 MiB each, ran slower as bands than as parts of them that
+    /// the threads share out more finely (BENCHMARKS.md#copy-kernels).
+    pub fn spread(mut self, parts: usize, size: usize) -> Self {
         let tiled = !self.to.per_element && !self.to.is_placed();
-        if tiled && self.tiles.len() == 2 && self.split == 0 && self.stack_rows() < parts {
-            self.band_stacks = Some(self.stacks().div_ceil(parts).max(1));
+        if parts > 1 && tiled && self.tiles.len() == 2 && self.split == 0 {
+            let stack_bytes = self.to.units[1].saturating_mul(size).max(1);
+            let stacks = self
+                .stacks()
+                .div_ceil(parts)
+                .min(BAND_BYTES / stack_bytes)
+                .max(1);
+            // Whole rows of stacks are the bands already where they are no larger.
+            if stacks < self.tiles[1] || self.stack_rows() < parts {
+                self.band_stacks = Some(stacks);
+            }
         }
         self
     }
