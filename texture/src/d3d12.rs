@@ -29,7 +29,7 @@
 //! sub-tiles for a deswizzle, runs of tiles for a swizzle).
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{PreparedTiles, for_each_part, part_options, prepare_tiles, spread};
+use super::{PART_BYTES, PreparedTiles, for_each_part, part_options, prepare_tiles, spread};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
@@ -170,12 +170,6 @@ fn copy_level(
         }
     )
 }
-
-/// Destination bytes a part of a level spread over threads holds at most, where its tiles
-/// allow, as the kernels' bands of stacks: the threads share out small parts more evenly,
-/// and a level's rows of tiles in parts this small ran faster than whole
-/// (BENCHMARKS.md#texture-surfaces).
-const PART_BYTES: usize = 256 << 10;
 
 /// One level: its texels (`[rows, columns]`), of `bytes` bytes.
 struct Level {

@@ -216,6 +216,11 @@ fn prepare_tiles<'p, E: Element>(
         .map_err(kernel_error::<E>)
 }
 
+/// Destination bytes a part of a level spread over threads holds at most, where its layout
+/// allows, as the kernels' bands of stacks: the threads share out small parts more evenly,
+/// and levels cut so ran faster than in parts of 1 or 2 MiB (BENCHMARKS.md#texture-surfaces).
+const PART_BYTES: usize = 256 << 10;
+
 /// A copy between a part of a level's linear bytes and its tiles, ready to run on bytes.
 struct PreparedTiles<'p, E>(PreparedCopy<'p, E>);
 

@@ -16,8 +16,8 @@
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
-    Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    for_each_part, part_options, prepare_tiles, spread, unspread, unsupported,
+    Direction, PART_BYTES, Surface, TextureError, checked_product, copy_slices, copy_tiles,
+    copy_tiles_framed, for_each_part, part_options, prepare_tiles, spread, unspread, unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -96,7 +96,8 @@ const TEXEL_BYTES: [usize; 5] = [1, 2, 4, 8, 16];
 const MAX_SQUARE: usize = 4096;
 
 /// The side of the largest block of a square copied at once: 256 × 256 texels, contiguous
-/// in the tiled bytes (a swizzle's thread writes whole blocks).
+/// in the tiled bytes (a swizzle's thread writes whole blocks, smaller where they would
+/// hold more than [`PART_BYTES`]).
 const BLOCK_SIDE: usize = 256;
 
 /// Image rows of a block a deswizzle's thread writes at once: more bands than blocks, for
@@ -283,7 +284,15 @@ impl Slice {
         let (options, direction) = (self.options, self.direction);
         let ([height, width], side) = (self.extents, self.side);
         let texel = size_of::<E>();
-        let block = BLOCK_SIDE.min(side);
+        // A swizzle spread over threads writes blocks of at most `PART_BYTES` (of 16-byte
+        // texels, 128 × 128), where a 1024² level's sixteen of 256 × 256 were one a thread.
+        let spread_out = options.threads_for(dst.len(), usize::MAX) > 1;
+        let mut block = BLOCK_SIDE.min(side);
+        if direction == Direction::Swizzle && spread_out {
+            while block * block * texel > PART_BYTES && block > unit[0].max(unit[1]) {
+                block /= 2;
+            }
+        }
         let block_bytes = block * block * texel;
         let sub = unit[1];
         // Where a block's units start down and along it: their sub-tile's place in the
