@@ -213,7 +213,7 @@ impl<'p> Grid<'p> {
                 .min(BAND_BYTES / stack_bytes)
                 .max(1);
             // Whole rows of stacks are the bands already where they are no larger.
-            if stacks < self.tiles[1] || self.stack_rows() < parts {
+            if stacks < self.tiles[1] {
                 self.band_stacks = Some(stacks);
             }
         }
