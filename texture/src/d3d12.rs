@@ -29,7 +29,7 @@
 //! sub-tiles for a deswizzle, runs of tiles for a swizzle).
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{PART_BYTES, PreparedTiles, for_each_part, part_options, prepare_tiles, spread};
+use super::{PreparedTiles, for_each_part, part_bytes, part_options, prepare_tiles, spread};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
@@ -225,7 +225,7 @@ impl Level {
             along,
             down,
         };
-        let spread_out = self.options.threads_for(dst.len(), usize::MAX) > 1;
+        let most = part_bytes(self.options, dst.len());
         let tile_rows = height.div_ceil(rows);
         let (tiled_row, linear_row) = (width.div_ceil(columns) * TILE_BYTES, rows * width * bytes);
         // Each part's copy (`[first row of halves, image rows, texels across]`) and bytes of
@@ -235,9 +235,9 @@ impl Level {
                 Direction::Deswizzle => {
                     // Rows of sub-tiles a part: as many as its bytes hold, at least one.
                     let sub_row = shape[0] * width * bytes;
-                    let per_part = match spread_out {
-                        true => largest_divisor(SUB_TILES, |n| n * sub_row <= PART_BYTES),
-                        false => SUB_TILES,
+                    let per_part = match most {
+                        Some(most) => largest_divisor(SUB_TILES, |n| n * sub_row <= most),
+                        None => SUB_TILES,
                     };
                     let (part_rows, per_row) = (per_part * shape[0], SUB_TILES / per_part);
                     let parts = height.div_ceil(part_rows);
@@ -254,9 +254,9 @@ impl Level {
                 Direction::Swizzle => {
                     // Tiles a part: the most its bytes hold that divide a row's, at least one.
                     let across = width.div_ceil(columns);
-                    let per_part = match spread_out {
-                        true => largest_divisor(across, |n| n * TILE_BYTES <= PART_BYTES),
-                        false => across,
+                    let per_part = match most {
+                        Some(most) => largest_divisor(across, |n| n * TILE_BYTES <= most),
+                        None => across,
                     };
                     let (part_columns, per_row) = (per_part * columns, across / per_part);
                     (

@@ -221,6 +221,13 @@ fn prepare_tiles<'p, E: Element>(
 /// and levels cut so ran faster than in parts of 1 or 2 MiB (BENCHMARKS.md#texture-surfaces).
 const PART_BYTES: usize = 256 << 10;
 
+/// The most destination bytes a part of a level of `bytes` holds where `options` spread it
+/// over threads ([`PART_BYTES`]); `None` where one thread copies it all, in whatever parts
+/// its layout copies best.
+fn part_bytes(options: Options, bytes: usize) -> Option<usize> {
+    (options.threads_for(bytes, usize::MAX) > 1).then_some(PART_BYTES)
+}
+
 /// A copy between a part of a level's linear bytes and its tiles, ready to run on bytes.
 struct PreparedTiles<'p, E>(PreparedCopy<'p, E>);
 

@@ -125,7 +125,7 @@ impl Tiling for N3ds {
 /// Bytes of a part of a level, reversed into a scratch buffer that the cache holds while
 /// it is copied: a row of 8×8 tiles of a 4096-texel RGBA8 level, or several rows of a
 /// narrower one.
-const PART_BYTES: usize = 1 << 17;
+const SCRATCH_BYTES: usize = 1 << 17;
 
 /// One level's copy: its size in blocks (`[rows, columns]`, whole tiles) and texel bytes.
 struct LevelCopy {
@@ -155,7 +155,7 @@ impl LevelCopy {
             return Ok(());
         }
         let tile_rows = rows / side;
-        let per_part = (PART_BYTES / row_bytes).clamp(1, tile_rows.max(1));
+        let per_part = (SCRATCH_BYTES / row_bytes).clamp(1, tile_rows.max(1));
         let part_bytes = per_part * row_bytes;
         let parts = tile_rows.div_ceil(per_part);
         // Each part on one thread (the threads are the parts').

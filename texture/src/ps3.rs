@@ -16,8 +16,8 @@
 
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
-    Direction, PART_BYTES, Surface, TextureError, checked_product, copy_slices, copy_tiles,
-    copy_tiles_framed, for_each_part, part_options, prepare_tiles, spread, unspread, unsupported,
+    Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
+    for_each_part, part_bytes, part_options, prepare_tiles, spread, unspread, unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -97,7 +97,7 @@ const MAX_SQUARE: usize = 4096;
 
 /// The side of the largest block of a square copied at once: 256 × 256 texels, contiguous
 /// in the tiled bytes (a swizzle's thread writes whole blocks, smaller where they would
-/// hold more than [`PART_BYTES`]).
+/// hold more than a part of a level spread over threads, `part_bytes`).
 const BLOCK_SIDE: usize = 256;
 
 /// Image rows of a block a deswizzle's thread writes at once: more bands than blocks, for
@@ -284,12 +284,11 @@ impl Slice {
         let (options, direction) = (self.options, self.direction);
         let ([height, width], side) = (self.extents, self.side);
         let texel = size_of::<E>();
-        // A swizzle spread over threads writes blocks of at most `PART_BYTES` (of 16-byte
+        // A swizzle spread over threads writes blocks of at most a part's bytes (of 16-byte
         // texels, 128 × 128), where a 1024² level's sixteen of 256 × 256 were one a thread.
-        let spread_out = options.threads_for(dst.len(), usize::MAX) > 1;
         let mut block = BLOCK_SIDE.min(side);
-        if direction == Direction::Swizzle && spread_out {
-            while block * block * texel > PART_BYTES && block > unit[0].max(unit[1]) {
+        if let (Direction::Swizzle, Some(most)) = (direction, part_bytes(options, dst.len())) {
+            while block * block * texel > most && block > unit[0].max(unit[1]) {
                 block /= 2;
             }
         }
