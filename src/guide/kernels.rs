@@ -230,7 +230,8 @@
 //! threads (rayon): rows of tiles (of stacks, for a block-linear destination), or, where a
 //! two-coordinate destination's rows are fewer than the threads (a 1024-row level of
 //! 128-row blocks is eight rows) or hold more than 256 KiB, runs of consecutive tiles or
-//! stacks, across rows' ends, of at most 256 KiB and at least one per thread. Where the cache would not keep the destination — each of several writing
+//! stacks, across rows' ends, of at most 256 KiB and at least one per thread. Where the
+//! cache would not keep the destination — each of several writing
 //! threads writes more than three quarters of its share of the last-level cache (its size
 //! from CPUID; 8 MiB where the CPU does not say), or a lone thread more than its core's L2 —
 //! the SIMD rows write around the caches (`vmovntdq`) where a tile writes whole cache lines
