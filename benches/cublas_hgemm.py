@@ -1,35 +1,17 @@
 # cuBLAS HGEMM through PyTorch: the anchor of benches/tensor_gemm.rs. C = A · B for float16
-# A and B (f32 accumulation); times each shape with CUDA events (median of 30 after 1 s of
-# warm-up) and prints `hgemm <m> <n> <k> <median_ms> <TFLOP/s>` (torch's defaults) and
-# `hgemm_f32reduce …` (allow_fp16_reduced_precision_reduction off: f32 accumulation all the
-# way, split-k reductions included); then the same for bfloat16 A and B, `bgemm …` and
-# `bgemm_f32reduce …` (allow_bf16_reduced_precision_reduction). Checks each type's result
-# against a float64 product first.
+# A and B (f32 accumulation); times each shape by CUDA events and prints
+# `hgemm <m> <n> <k> <median_ms> <TFLOP/s>` (torch's defaults) and `hgemm_f32reduce …`
+# (allow_fp16_reduced_precision_reduction off: f32 accumulation all the way, split-k
+# reductions included), then torch's defaults by the wall clock over a batch, `hgemm_wall …`
+# (both clocks: benches/torch_clocks.py); then the same for bfloat16 A and B, `bgemm …`
+# (allow_bf16_reduced_precision_reduction). Checks each type's result against a float64
+# product first.
 import sys
-import time
 import torch
+from torch_clocks import events, wall
 
 print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}")
 shapes = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [(8192, 8192, 1024)]
-
-
-def bench(a, b, c):
-    start = time.time()
-    while time.time() - start < 1.0:
-        torch.matmul(a, b, out=c)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(30):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        torch.matmul(a, b, out=c)
-        e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e))
-    times.sort()
-    return times[15]
-
-
 matmul = torch.backends.cuda.matmul
 # Per operand type: its name and the switch of its reduced-precision reductions.
 types = (
@@ -43,9 +25,13 @@ for prefix, dtype, switch, rtol in types:
         c = a @ b
         # C is of the operands' type: exact while every sum fits its bits, close after.
         assert torch.allclose(c.double(), a.double() @ b.double(), rtol=rtol, atol=1), (m, n, k)
+        run = lambda: torch.matmul(a, b, out=c)
         for name, reduced in ((prefix, True), (prefix + "_f32reduce", False)):
             setattr(matmul, switch, reduced)
-            ms = bench(a, b, c)
+            ms = events(run)
             print(f"{name} {m} {n} {k} {ms:.4f} {2 * m * n * k / (ms * 1e-3) / 1e12:.2f}")
+            if reduced:
+                ms = wall(run)
+                print(f"{name}_wall {m} {n} {k} {ms:.4f} {2 * m * n * k / (ms * 1e-3) / 1e12:.2f}")
         sys.stdout.flush()
     setattr(matmul, switch, True)

@@ -18,52 +18,21 @@
 //!
 //! `SWIZZLE_GEMM_SIZES` (default `1024,2048,4096,8192`), `SWIZZLE_BENCH_RUNS` (default 30).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use swizzle::gemm::{self, GemmA};
 use swizzle::gpu::{
-    Batch, BoundsChecks, Buffer, Dispatch, Gemm, GemmElement, GemmKernel, Gpu, GpuError, Operands,
-    Stored, f16,
+    BoundsChecks, Buffer, Dispatch, Gemm, GemmElement, GemmKernel, Gpu, GpuError, Operands, Stored,
+    f16,
 };
 use swizzle::raster::Raster;
 
 #[path = "../tests/common/gemm_tiles.rs"]
 mod gemm_tiles;
+#[path = "common/wall.rs"]
+mod wall;
 
 use gemm_tiles::{AColumns, APadded, ARows};
-
-/// Runs per batch, and batches, of the wall-clock measurement.
-const BATCH: usize = 20;
-const BATCHES: usize = 7;
-
-/// The wall clock per run of one `run` (a submission and a wait) and of a [`Batch`] of
-/// [`BATCH`] runs (recorded, submitted and waited for), each the median of [`BATCHES`],
-/// right after the GPU clock's measurement (so the GPU is warm).
-fn wall<T: GemmElement>(
-    gpu: &Gpu,
-    kernel: &GemmKernel,
-    [a, b]: [&Buffer<T>; 2],
-    c: &Buffer<f32>,
-) -> Result<[Duration; 2], GpuError> {
-    let median = |mut times: Vec<Duration>| {
-        times.sort();
-        times[times.len() / 2]
-    };
-    let mut single = Vec::new();
-    let mut batched = Vec::new();
-    for _ in 0..BATCHES {
-        let start = Instant::now();
-        kernel.run(gpu, (a, b, c))?;
-        single.push(start.elapsed());
-        let start = Instant::now();
-        let mut batch: Batch = gpu.batch();
-        for _ in 0..BATCH {
-            kernel.enqueue(&mut batch, (a, b, c))?;
-        }
-        batch.submit()?;
-        batched.push(start.elapsed() / BATCH as u32);
-    }
-    Ok([median(single), median(batched)])
-}
+use wall::{BATCH, wall};
 
 /// Checks `kernel` on A and B (whose values are `values`), times it by the GPU clock
 /// (median of `runs`) and by the wall clock ([`wall`]), and checks C again: the batches

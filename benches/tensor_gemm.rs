@@ -22,6 +22,8 @@ use swizzle::gpu::{Gemm, GpuError, Operands, Stored, TensorCores};
 mod stored;
 #[path = "common/tensor_gemm.rs"]
 mod tensor_gemm;
+#[path = "common/wall.rs"]
+mod wall;
 
 fn main() -> Result<(), GpuError> {
     let Some(gpu) = tensor_gemm::device() else {

@@ -1,12 +1,14 @@
 //! What the tensor-core GEMM benches share, the library's (`benches/tensor_gemm.rs`) and the
 //! lab's designs' (`lab/benches/tensor_designs.rs`): the device and the environment they
 //! read, the operands, the check of C against the CPU, cuBLAS's figures, and the comparison
-//! of a list of `Gemm` variants (checked at small and odd shapes, then timed). Included with
+//! of a list of `Gemm` variants (checked at small and odd shapes, then timed by the GPU clock
+//! and by the wall clock over a batch). Included with
 //! `#[path = "common/tensor_gemm.rs"] mod tensor_gemm;` (from lab/,
-//! `../../benches/common/..`) beside `tests/common/stored.rs`, which it names as
-//! `crate::stored`.
+//! `../../benches/common/..`) beside `tests/common/stored.rs` and `common/wall.rs`, which it
+//! names as `crate::stored` and `crate::wall`.
 
 use crate::stored;
+use crate::wall::{self, BATCH};
 use std::time::Duration;
 use swizzle::gpu::{
     Accumulate, Buffer, Dispatch, Gemm, GemmKernel, GemmPath, Gpu, GpuError, Operands, bf16, f16,
@@ -43,6 +45,19 @@ impl Uploaded {
         match self {
             Uploaded::F16([a, b]) => kernel.run(gpu, (a, b, c)),
             Uploaded::Bf16([a, b]) => kernel.run(gpu, (a, b, c)),
+        }
+    }
+
+    /// The wall clock per run of `kernel` into `c`: one run, and a batch ([`wall::wall`]).
+    pub fn wall(
+        &self,
+        gpu: &Gpu,
+        kernel: &GemmKernel,
+        c: &Buffer<f32>,
+    ) -> Result<[Duration; 2], GpuError> {
+        match self {
+            Uploaded::F16([a, b]) => wall::wall(gpu, kernel, [a, b], c),
+            Uploaded::Bf16([a, b]) => wall::wall(gpu, kernel, [a, b], c),
         }
     }
 
@@ -133,8 +148,9 @@ pub fn acceptable(gemm: &Gemm, (err, most): (f32, f32), k: usize) -> bool {
 }
 
 /// cuBLAS's TFLOP/s at `shape` from `benches/cublas_hgemm.py`'s output (`results`): its line
-/// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults) or
-/// `hgemm_f32reduce`.
+/// `<name> <m> <n> <k> <median ms> <TFLOP/s>`, `name` `hgemm` (torch's defaults, CUDA
+/// events), `hgemm_f32reduce` or `hgemm_wall` (torch's defaults, the wall clock per matmul
+/// over a batch), likewise `bgemm…`.
 pub fn cublas(results: &str, name: &str, shape: [usize; 3]) -> Option<f64> {
     results.lines().find_map(
         |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
@@ -174,8 +190,9 @@ pub fn device() -> Option<Gpu> {
 
 /// Runs `variants` (those `SWIZZLE_TC_VARIANTS` names, where it is set): whether f16 sums
 /// round as f16 does on this device, each checked against the CPU at small and odd shapes,
-/// then timed (`SWIZZLE_BENCH_RUNS` runs, default 20) at each of [`shapes`] against cuBLAS
-/// HGEMM (`SWIZZLE_HGEMM_RESULTS`) and the scalar f16 kernel.
+/// then timed (`SWIZZLE_BENCH_RUNS` runs, default 20, then by the wall clock over a batch)
+/// at each of [`shapes`] against cuBLAS HGEMM (`SWIZZLE_HGEMM_RESULTS`, each clock against
+/// its own) and the scalar f16 kernel; C is checked again after the batches.
 pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
     let runs: usize = env("SWIZZLE_BENCH_RUNS")
         .and_then(|r| r.parse().ok())
@@ -257,14 +274,14 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
         }
     }
     println!(
-        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS (HGEMM, or BF16 for bf16) | × cuBLAS (f32 reductions) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
+        "\n| shape (m × n × k) | kernel | median (ms) | TFLOP/s | × cuBLAS (HGEMM, or BF16 for bf16) | × cuBLAS (f32 reductions) | wall, batch of {BATCH} (ms per run) | TFLOP/s (batch) | × cuBLAS (wall) | × scalar f16 | max error | conflicts: loads (A, B) | fragment loads (A, B) |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
     for shape in shapes() {
         let [m, n, k] = shape;
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
         let c = gpu.filled(m * n, 0.0f32)?;
-        let mut rows: Vec<(String, GemmKernel, Duration, f32, &str)> = Vec::new();
+        let mut rows: Vec<(String, GemmKernel, [Duration; 2], f32, &str)> = Vec::new();
         for (label, config) in &variants {
             let Ok(kernel) = gpu.gemm_kernel(shape, config) else {
                 continue;
@@ -278,27 +295,34 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
             }
             let err = errs.0;
             let time = operands.median(gpu, &kernel, &c, runs)?;
+            let [_, batched] = operands.wall(gpu, &kernel, &c)?;
+            if !acceptable(config, errors(&gpu.download(&c)?, &a, &b, shape), k) {
+                println!("WRONG RESULT after the batches: {label} at {shape:?}");
+                std::process::exit(1);
+            }
             let anchor = cublas_name(config);
-            rows.push((label.to_string(), kernel, time, err, anchor));
+            rows.push((label.to_string(), kernel, [time, batched], err, anchor));
         }
-        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2);
+        let scalar = rows.iter().find(|r| r.0 == "scalar f16").map(|r| r.2[0]);
         let tflops =
             |kernel: &GemmKernel, time: Duration| kernel.flops() / time.as_secs_f64() / 1e12;
         let ratio = |t: f64, anchor: Option<f64>| {
             anchor.map_or("–".to_owned(), |a| format!("{:.2}×", t / a))
         };
-        for (label, kernel, time, err, cublas) in &rows {
-            let t = tflops(kernel, *time);
+        for (label, kernel, [time, batched], err, cublas) in &rows {
+            let (t, batch) = (tflops(kernel, *time), tflops(kernel, *batched));
             let path = match kernel.path() {
                 GemmPath::WorkgroupMatrices | GemmPath::TensorCores => String::new(),
                 GemmPath::Scalar { why } => format!(" (scalar: {why})"),
             };
             println!(
-                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {} | {err} | {:?} | {:?} |",
+                "| {m} × {n} × {k} | {label}{path} | {:.3} | {:.1} | {} | {} | {:.3} | {batch:.1} | {} | {} | {err} | {:?} | {:?} |",
                 time.as_secs_f64() * 1e3,
                 t,
                 ratio(t, anchor(cublas, shape)),
                 ratio(t, anchor(&format!("{cublas}_f32reduce"), shape)),
+                batched.as_secs_f64() * 1e3,
+                ratio(batch, anchor(&format!("{cublas}_wall"), shape)),
                 scalar.map_or("–".into(), |s| format!(
                     "{:.2}×",
                     s.as_secs_f64() / time.as_secs_f64()
@@ -308,20 +332,24 @@ pub fn compare(gpu: &Gpu, variants: Vec<(&str, Gemm)>) -> Result<(), GpuError> {
             );
         }
         let show = |t: Option<f64>| t.map_or("–".to_owned(), |t| format!("{t:.1}"));
-        println!(
-            "| {m} × {n} × {k} | cuBLAS HGEMM (torch f16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
-            show(anchor("hgemm", shape))
-        );
-        println!(
-            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – |",
-            show(anchor("hgemm_f32reduce", shape))
-        );
-        if rows.iter().any(|row| row.4 == "bgemm") {
+        let anchors = [
+            ("hgemm", "cuBLAS HGEMM (torch f16, defaults)"),
+            ("bgemm", "cuBLAS BF16 GEMM (torch bf16, defaults)"),
+        ];
+        for (name, what) in anchors {
+            if name == "bgemm" && !rows.iter().any(|row| row.4 == "bgemm") {
+                continue;
+            }
             println!(
-                "| {m} × {n} × {k} | cuBLAS BF16 GEMM (torch bf16, defaults) | – | {} | 1.00× | – | – | – | – | – |",
-                show(anchor("bgemm", shape))
+                "| {m} × {n} × {k} | {what} | – | {} | 1.00× | – | – | {} | 1.00× | – | – | – | – |",
+                show(anchor(name, shape)),
+                show(anchor(&format!("{name}_wall"), shape)),
             );
         }
+        println!(
+            "| {m} × {n} × {k} | cuBLAS HGEMM (f32 reductions) | – | {} | – | 1.00× | – | – | – | – | – | – | – |",
+            show(anchor("hgemm_f32reduce", shape))
+        );
     }
     Ok(())
 }

@@ -181,6 +181,8 @@ static TC_C4: swizzle::ir::Descriptor = TcCStage4::DESCRIPTOR;
 mod stored;
 #[path = "../../benches/common/tensor_gemm.rs"]
 mod tensor_gemm;
+#[path = "../../benches/common/wall.rs"]
+mod wall;
 use swizzle_lab::spv_memory::{self, Accesses};
 use swizzle_lab::tc_step1::{self, TC_A128};
 use swizzle_lab::tc_wide::{step9, step9_tiled};
