@@ -312,12 +312,19 @@ impl<'p> Grid<'p> {
         let mut others = self.tiles.clone();
         others[self.split] = 1;
         others[self.axis] = 1;
+        let count: usize = others.iter().product();
+        let mut place = vec![0; others.len()];
         for tile in along_split {
             let row = match self.axis == self.split {
                 true => tile..tile + 1,
                 false => 0..self.tiles[self.axis],
             };
-            for mut place in swizzle_core::ir::coordinates(&others) {
+            // The places in row-major order, in one buffer (a band of small tiles has many).
+            for index in 0..count {
+                let mut rest = index;
+                for (at, &n) in place.iter_mut().zip(&others).rev() {
+                    (*at, rest) = (rest % n, rest / n);
+                }
                 place[self.split] = tile;
                 self.copy_row(&mut place, row.clone(), shift, src, dst, network, tile_fn);
             }
@@ -388,29 +395,39 @@ impl<'p> Grid<'p> {
         // Tiles placed by table or in stacks: each run of full tiles equally spaced on both
         // sides (a pair of sub-tiles side by side in a Morton order, a stack) goes to the
         // network at once.
-        let starts_of: Vec<[usize; 2]> = row
-            .clone()
-            .map(|g| {
-                place[axis] = g;
-                starts(place)
-            })
-            .collect();
-        let at = |g: usize| starts_of[g - row.start];
-        // How far the next tile lies from this one on each side, where it lies further on.
-        let step = |g: usize| {
-            let ([from, to], [next_from, next_to]) = (at(g), at(g + 1));
-            Some([next_from.checked_sub(from)?, next_to.checked_sub(to)?])
+        let along = [self.from.along(place, axis), self.to.along(place, axis)];
+        let at = |g: usize| [along[0].start(g), along[1].start(g) - shift];
+        // How far `next` lies from `here` on each side, where it lies further on.
+        let step = |here: [usize; 2], next: [usize; 2]| {
+            Some([next[0].checked_sub(here[0])?, next[1].checked_sub(here[1])?])
         };
+        // Each tile's starts are found once: `next` is where the tile after the run starts
+        // (unread where no tile is full).
         let mut g = row.start;
+        let mut next = match g < full_end {
+            true => at(g),
+            false => [0, 0],
+        };
         while g < full_end {
-            let spacing = (g + 1 < full_end).then(|| step(g)).flatten();
+            let [from, to] = next;
             let mut end = g + 1;
-            if spacing.is_some() {
-                while end < full_end && step(end - 1) == spacing {
+            let mut spacing = None;
+            if end < full_end {
+                next = at(end);
+                spacing = step([from, to], next);
+                if spacing.is_some() {
+                    let mut last = next;
                     end += 1;
+                    while end < full_end {
+                        next = at(end);
+                        if step(last, next) != spacing {
+                            break;
+                        }
+                        (last, end) = (next, end + 1);
+                    }
                 }
             }
-            let ([from, to], [from_step, to_step]) = (at(g), spacing.unwrap_or([0, 0]));
+            let [from_step, to_step] = spacing.unwrap_or([0, 0]);
             let tiles = Tiles {
                 from,
                 from_step,
@@ -549,6 +566,44 @@ impl<'p> Grid<'p> {
     }
 }
 
+/// Where the tiles of one row of a grid start in a buffer ([`Buffer::along`]): tile `g`
+/// of the row at `base` plus its step along the row.
+struct Along<'b> {
+    base: usize,
+    step: Step<'b>,
+}
+
+/// How the tiles of a row lie along it.
+enum Step<'b> {
+    /// Placed by table: the row's coordinate's starts.
+    Table(&'b [usize]),
+    /// Down the first coordinate: `unit` apart within a stack of `stack`, `stack_len` from
+    /// stack to stack.
+    Stacked {
+        stack: usize,
+        stack_len: usize,
+        unit: usize,
+    },
+    /// Equally spaced, `unit` apart.
+    Unit(usize),
+}
+
+impl Along<'_> {
+    #[inline]
+    fn start(&self, g: usize) -> usize {
+        self.base
+            + match self.step {
+                Step::Table(starts) => starts[g],
+                Step::Stacked {
+                    stack,
+                    stack_len,
+                    unit,
+                } => g / stack * stack_len + g % stack * unit,
+                Step::Unit(unit) => g * unit,
+            }
+    }
+}
+
 impl Buffer {
     fn new(
         frame: Frame,
@@ -677,13 +732,45 @@ impl Buffer {
         self.placed.is_some()
     }
 
+    /// Where the tiles of the row along `axis` through `place` start, each in a few
+    /// operations (the copy of a row of tiles placed by table or in stacks asks for every
+    /// tile's start, and a row may be a pair of small tiles).
+    fn along<'b>(&'b self, place: &[usize], axis: usize) -> Along<'b> {
+        // The row's tile 0; a table's start for it is the step's own.
+        let base = self.start_where(|i| if i == axis { 0 } else { place[i] });
+        match &self.placed {
+            Some(starts) => Along {
+                base: base - starts[axis][0],
+                step: Step::Table(&starts[axis]),
+            },
+            None => Along {
+                base,
+                step: match axis {
+                    0 => Step::Stacked {
+                        stack: self.stack,
+                        stack_len: self.stack_len,
+                        unit: self.units[0],
+                    },
+                    _ => Step::Unit(self.units[axis]),
+                },
+            },
+        }
+    }
+
     /// Where the tile at `place` (grid coordinates) starts.
     fn tile_start(&self, place: &[usize]) -> usize {
+        self.start_where(|i| place[i])
+    }
+
+    /// Where the tile whose `i`-th grid coordinate is `coordinate(i)` starts.
+    fn start_where(&self, coordinate: impl Fn(usize) -> usize) -> usize {
         if let Some(starts) = &self.placed {
-            return place.iter().zip(starts).map(|(&g, s)| s[g]).sum();
+            return (0..starts.len()).map(|i| starts[i][coordinate(i)]).sum();
         }
-        let (first, rest) = place.split_first().unwrap_or((&0, &[]));
-        let within: usize = rest.iter().zip(&self.units[1..]).map(|(g, u)| g * u).sum();
+        let first = coordinate(0);
+        let within: usize = (1..self.units.len())
+            .map(|i| coordinate(i) * self.units[i])
+            .sum();
         self.origin
             + first / self.stack * self.stack_len
             + first % self.stack * self.units[0]
