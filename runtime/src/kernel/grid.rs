@@ -354,14 +354,9 @@ impl<'p> Grid<'p> {
             true => self.full[axis].clamp(row.start, row.end),
             false => row.start,
         };
-        let starts = |place: &[usize]| {
-            [
-                self.from.tile_start(place),
-                self.to.tile_start(place) - shift,
-            ]
-        };
-        place[axis] = row.start;
-        let [from, to] = starts(place);
+        // Where each tile of the row starts on both sides, in a few operations.
+        let along = [self.from.along(place, axis), self.to.along(place, axis)];
+        let at = |g: usize| [along[0].start(g), along[1].start(g) - shift];
         // Stacks break the spacing along the first coordinate, tables anywhere.
         let equally_spaced = !self.from.is_placed()
             && !self.to.is_placed()
@@ -375,6 +370,7 @@ impl<'p> Grid<'p> {
             tile_fn,
         };
         if equally_spaced {
+            let [from, to] = at(row.start);
             let tiles = Tiles {
                 from,
                 from_step: self.from.units[axis],
@@ -385,18 +381,12 @@ impl<'p> Grid<'p> {
             let networked =
                 tiles.count > 0 && network.is_some_and(|n| n.copy_row(src, dst, tiles, rows));
             let first = if networked { full_end } else { row.start };
-            let at = |g: usize| {
-                let i = g - row.start;
-                [from + i * tiles.from_step, to + i * tiles.to_step]
-            };
             self.copy_singles(place, first..row.end, at, singles, src, dst);
             return;
         }
         // Tiles placed by table or in stacks: each run of full tiles equally spaced on both
         // sides (a pair of sub-tiles side by side in a Morton order, a stack) goes to the
         // network at once.
-        let along = [self.from.along(place, axis), self.to.along(place, axis)];
-        let at = |g: usize| [along[0].start(g), along[1].start(g) - shift];
         // How far `next` lies from `here` on each side, where it lies further on.
         let step = |here: [usize; 2], next: [usize; 2]| {
             Some([next[0].checked_sub(here[0])?, next[1].checked_sub(here[1])?])
@@ -755,11 +745,6 @@ impl Buffer {
                 },
             },
         }
-    }
-
-    /// Where the tile at `place` (grid coordinates) starts.
-    fn tile_start(&self, place: &[usize]) -> usize {
-        self.start_where(|i| place[i])
     }
 
     /// Where the tile whose `i`-th grid coordinate is `coordinate(i)` starts.
