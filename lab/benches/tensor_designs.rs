@@ -26,7 +26,12 @@
 //! the library's fragment kernels and, where `SWIZZLE_VK_COOPMAT_PERF` names a build of it,
 //! NVIDIA's per-subgroup reference kernel; `-- wgsl` (no device): the library's fragment
 //! kernels' and design r1's WGSL at 4096³; `-- spirv IN OUT` (no device): a WGSL file's
-//! SPIR-V as the library's kernels reach the driver, to read beside another compiler's.
+//! SPIR-V as the library's kernels reach the driver, to read beside another compiler's;
+//! `-- cm2-parts` (then nothing else): the library's workgroup-scope kernel at 4096³ and
+//! 8192³ (or `SWIZZLE_TC_SHAPES`) beside its parts, each timed alone: A's loads only, B's
+//! only, the multiply-adds only, with their loads from the L1 cache or before the loop
+//! (`tc_cm2::parts`); the `tc_cm2` designs `SWIZZLE_TC_VARIANTS` names, whole and as
+//! multiply-adds alone.
 
 use swizzle::gemm;
 use swizzle::gpu::{
@@ -582,6 +587,74 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
 /// `-- stats`: what the driver made of the workgroup-scope kernels at 4096³ (registers,
 /// shared and local memory: `src/driver_stats.rs`), the library's and the designs the
 /// tables above measured beside it, spills suspected where they collapsed.
+/// `-- cm2-parts`: where the workgroup-scope kernel's time goes (`tc_cm2::parts`), each
+/// part timed alone on the designs' harness; the whole kernel's C is checked on samples.
+fn cm2_parts() {
+    // The library's kernel in all its parts; the designs `SWIZZLE_TC_VARIANTS` names (by
+    // label up to its ':') whole and as multiply-adds alone.
+    let wanted = env("SWIZZLE_TC_VARIANTS").unwrap_or_default();
+    let mut designs = vec![("library", gemm::workgroup_matrices(), usize::MAX)];
+    designs.extend(
+        tc_cm2::designs()
+            .into_iter()
+            .filter(|(label, _)| {
+                let key = label.split(':').next().unwrap_or(label);
+                wanted.split(',').any(|w| w.trim() == key)
+            })
+            .map(|(label, design)| (label, design, 1)),
+    );
+    let timed_shapes = match env("SWIZZLE_TC_SHAPES") {
+        Some(_) => shapes(),
+        None => vec![[4096; 3], [8192; 3]],
+    };
+    let half = |v: &[f32]| -> Vec<f16> { v.iter().map(|&x| f16::from_f32(x)).collect() };
+    for shape in timed_shapes {
+        let [m, n, k] = shape;
+        let (a, b) = (operand(m * k, 1), operand(k * n, 5));
+        for (design_label, design, loads) in &designs {
+            let words = design
+                .spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
+                .expect("the design's words");
+            let groups = design.groups([m, n]).map(|g| g as u32);
+            let parts = tc_cm2::parts(&words);
+            let last = parts.len() - 1;
+            // The whole kernel, the parts with loads (all of them for the library), and
+            // the multiply-adds on slices loaded before the loop.
+            let picked = parts
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| *i == 0 || *i == last || i <= loads);
+            for (_, (label, words)) in picked {
+                let ran = tc_probe::run_and_time(
+                    tc_probe::Shader::Coopmat2(&words),
+                    groups,
+                    shape,
+                    &half(&a),
+                    &half(&b),
+                    true,
+                );
+                let design_label = design_label.split(':').next().unwrap_or(design_label);
+                match ran {
+                    Ok((c, Some(ms))) => {
+                        let checked = match label {
+                            "whole kernel" => {
+                                format!(", largest error {}", errors(&c, &a, &b, shape).0)
+                            }
+                            _ => String::new(),
+                        };
+                        println!(
+                            "cm2 parts {m}x{n}x{k}, {design_label}: {label}: {ms:.3} ms ({:.1} TFLOP/s){checked}",
+                            2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12
+                        );
+                    }
+                    Ok((_, None)) => unreachable!("timed runs return a time"),
+                    Err(e) => println!("cm2 parts {m}x{n}x{k}, {design_label}: {label}: {e}"),
+                }
+            }
+        }
+    }
+}
+
 fn driver_statistics() {
     use swizzle::gpu::{Accumulate, WorkgroupMatrices};
     let driver = match driver_stats::Driver::open() {
@@ -779,6 +852,10 @@ fn main() -> Result<(), GpuError> {
             }
             tc_probe::ceiling(n, kernels);
         }
+        return Ok(());
+    }
+    if std::env::args().any(|a| a == "cm2-parts") {
+        cm2_parts();
         return Ok(());
     }
     if std::env::args().any(|a| a == "stream") {

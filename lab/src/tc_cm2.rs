@@ -85,3 +85,124 @@ pub fn designs() -> Vec<(&'static str, WorkgroupMatrices)> {
         ),
     ]
 }
+
+/// Parts of a workgroup-scope kernel's SPIR-V (`WorkgroupMatrices::spirv`, A and B
+/// row-major), timed alone to place the kernel's time (their C is wrong: timed only):
+/// each step's slice of A, of B or of both taken at k = 0 instead of the step's k, so that
+/// the load is the same every step (the driver may keep it in registers or read it again
+/// from the L1 cache) and only the other operand's loads, or only the multiply-adds, are
+/// left to pay for. (label, words) for each part, the whole kernel first.
+pub fn parts(words: &[u32]) -> Vec<(&'static str, Vec<u32>)> {
+    [
+        ("whole kernel", [false, false]),
+        ("A's loads only (B's slice fixed)", [false, true]),
+        ("B's loads only (A's slice fixed)", [true, false]),
+        ("multiply-adds only (both slices fixed)", [true, true]),
+    ]
+    .into_iter()
+    .map(|(label, fixed)| (label, fix_slices(words, fixed)))
+    .chain([(
+        "multiply-adds only, on slices loaded before the loop",
+        hoisted(&fix_slices(words, [true, true])),
+    )])
+    .collect()
+}
+
+/// Instructions after the five-word header: (start, opcode, length).
+fn instructions(words: &[u32]) -> Vec<(usize, u32, usize)> {
+    let mut found = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let (opcode, len) = (words[at] & 0xffff, (words[at] >> 16) as usize);
+        found.push((at, opcode, len));
+        at += len.max(1);
+    }
+    found
+}
+
+/// `words` (both slices fixed) with the first step's loads of A and B moved before the
+/// loop and every multiply-add reading them: the loop is multiply-adds alone (the other
+/// steps' loads are left without a use, for the driver to drop).
+fn hoisted(words: &[u32]) -> Vec<u32> {
+    const LOOP_MERGE: u32 = 246;
+    const COOPERATIVE_MATRIX_MUL_ADD: u32 = 4459;
+    const COOPERATIVE_MATRIX_LOAD_TENSOR: u32 = 5367;
+    const TENSOR_LAYOUT_SLICE: u32 = 5375;
+    let found = instructions(words);
+    let first = |opcode: u32| -> Vec<(usize, usize)> {
+        found
+            .iter()
+            .filter(|&&(_, op, _)| op == opcode)
+            .take(2)
+            .map(|&(i, _, len)| (i, len))
+            .collect()
+    };
+    let (slices, loads) = (
+        first(TENSOR_LAYOUT_SLICE),
+        first(COOPERATIVE_MATRIX_LOAD_TENSOR),
+    );
+    let [fa, fb] = [loads[0].0, loads[1].0].map(|i| words[i + 2]);
+    // A's slice and load, then B's, as the loop had them.
+    let moved = [slices[0], loads[0], slices[1], loads[1]];
+    // The start block ends in a branch to the loop's header: [.., branch, label, merge].
+    let merge = found
+        .iter()
+        .position(|&(_, op, _)| op == LOOP_MERGE)
+        .expect("the loop");
+    let branch = found[merge - 2].0;
+    let mut out = Vec::with_capacity(words.len());
+    for &(i, op, len) in &found {
+        if i == branch {
+            for &(at, len) in &moved {
+                out.extend_from_slice(&words[at..at + len]);
+            }
+        }
+        if moved.iter().any(|&(at, _)| at == i) {
+            continue;
+        }
+        let start = out.len();
+        out.extend_from_slice(&words[i..i + len]);
+        if op == COOPERATIVE_MATRIX_MUL_ADD {
+            // [op, type, result, a, b, c]
+            (out[start + 3], out[start + 4]) = (fa, fb);
+        }
+    }
+    let mut module = words[..5].to_vec();
+    module.extend(out);
+    module
+}
+
+/// `words` with the k-loop's slices of A (`fixed[0]`) and B (`fixed[1]`) at k = 0: the
+/// loop's slices come in pairs, A's (m0, BM, k, BK) then B's (k, BK, n0, BN); C's single
+/// slice after the loop is left alone.
+fn fix_slices(words: &[u32], fixed: [bool; 2]) -> Vec<u32> {
+    const TYPE_INT: u32 = 21;
+    const CONSTANT: u32 = 43;
+    const TENSOR_LAYOUT_SLICE: u32 = 5375;
+    let mut out = words.to_vec();
+    let instructions = instructions(words);
+    let uint = instructions
+        .iter()
+        .find(|&&(i, op, _)| op == TYPE_INT && out[i + 2..i + 4] == [32, 0])
+        .map(|&(i, ..)| out[i + 1])
+        .expect("a 32-bit unsigned type");
+    let zero = instructions
+        .iter()
+        .find(|&&(i, op, len)| op == CONSTANT && len == 4 && out[i + 1] == uint && out[i + 3] == 0)
+        .map(|&(i, ..)| out[i + 2])
+        .expect("the constant 0u");
+    let slices: Vec<usize> = instructions
+        .iter()
+        .filter(|&&(_, op, _)| op == TENSOR_LAYOUT_SLICE)
+        .map(|&(i, ..)| i)
+        .collect();
+    // [op, type, result, tensor, row, rows, col, cols]: A's k is its column, B's its row.
+    for (n, &i) in slices[..slices.len() - 1].iter().enumerate() {
+        match n % 2 {
+            0 if fixed[0] => out[i + 6] = zero,
+            1 if fixed[1] => out[i + 4] = zero,
+            _ => {}
+        }
+    }
+    out
+}

@@ -191,3 +191,65 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
         }
     }
 }
+
+/// `tensor_designs -- cm2-parts` times parts of the library's workgroup-scope kernel whose
+/// k-loop reads A's or B's slice at k = 0 every step (`tc_cm2::parts`): on the SPIR-V
+/// interpreter, each part computes the sums of the slices it reads (a part that still read
+/// the step's slice, or fixed the wrong operand, computes other sums).
+#[test]
+fn the_workgroup_kernels_parts_read_the_slices_they_say() {
+    use swizzle::gpu::{Stored, WorkgroupMatrices};
+    use swizzle::raster::Raster;
+    let design = WorkgroupMatrices {
+        tile: [32, 32, 16],
+        invocations: 64,
+        unroll: 2,
+        order: Raster::RowMajor,
+    };
+    let [m, n, k] = [64, 64, 64];
+    let bk = design.tile[2];
+    let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
+    let words = design
+        .spirv(
+            [m, n, k],
+            [Stored::RowMajor; 2],
+            Operands::F16,
+            Accumulate::F32,
+        )
+        .expect("words");
+    let parts = tc_cm2::parts(&words);
+    assert_eq!(parts.len(), 5);
+    let fixed = [
+        [false, false],
+        [false, true],
+        [true, false],
+        [true, true],
+        [true, true],
+    ];
+    for ((label, part), fixed) in parts.iter().zip(fixed) {
+        let module = spirv_eval::Module::parse(part).unwrap_or_else(|e| panic!("{label}: {e}"));
+        let mut buffers = vec![
+            le_bytes(&a),
+            le_bytes(&b),
+            f32::NAN.to_le_bytes().repeat(m * n),
+        ];
+        let [gx, gy] = design.groups([m, n]).map(|g| g as u32);
+        module
+            .dispatch([gx, gy, 1], &mut buffers)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        // Step s reads A's columns and B's rows from s · BK, or from 0 where fixed.
+        let from = |fixed: bool, step: usize| if fixed { 0 } else { step * bk };
+        for (at, word) in buffers[2].chunks_exact(4).enumerate() {
+            let (i, j) = (at / n, at % n);
+            let sum: f32 = (0..k / bk)
+                .flat_map(|step| (0..bk).map(move |p| (step, p)))
+                .map(|(step, p)| {
+                    a[i * k + from(fixed[0], step) + p].to_f32()
+                        * b[(from(fixed[1], step) + p) * n + j].to_f32()
+                })
+                .sum();
+            let got = f32::from_le_bytes(word.try_into().unwrap());
+            assert_eq!(got, sum, "{label}: C[{i}][{j}]");
+        }
+    }
+}
