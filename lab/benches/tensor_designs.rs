@@ -588,7 +588,8 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
 /// shared and local memory: `src/driver_stats.rs`), the library's and the designs the
 /// tables above measured beside it, spills suspected where they collapsed.
 /// `-- cm2-parts`: where the workgroup-scope kernel's time goes (`tc_cm2::parts`), each
-/// part timed alone on the designs' harness; the whole kernel's C is checked on samples.
+/// part timed alone on the designs' harness, by the GPU's clock and the wall clock; the
+/// whole kernel's C is checked on samples.
 fn cm2_parts() {
     // The library's kernel in all its parts; the designs `SWIZZLE_TC_VARIANTS` names (by
     // label up to its ':') whole and as multiply-adds alone.
@@ -625,7 +626,7 @@ fn cm2_parts() {
                 .enumerate()
                 .filter(|(i, _)| *i == 0 || *i == last || i <= loads);
             for (_, (label, words)) in picked {
-                let ran = tc_probe::run_and_time(
+                let ran = tc_probe::run_and_clock(
                     tc_probe::Shader::Coopmat2(&words),
                     groups,
                     shape,
@@ -634,17 +635,22 @@ fn cm2_parts() {
                     true,
                 );
                 let design_label = design_label.split(':').next().unwrap_or(design_label);
+                let tflops = |ms: f64| 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
                 match ran {
-                    Ok((c, Some(ms))) => {
+                    Ok((c, Some(times))) => {
                         let checked = match label {
                             "whole kernel" => {
                                 format!(", largest error {}", errors(&c, &a, &b, shape).0)
                             }
                             _ => String::new(),
                         };
+                        let gpu = times.gpu_ms.map_or("no timestamps".into(), |ms| {
+                            format!("GPU clock {ms:.3} ms ({:.1} TFLOP/s)", tflops(ms))
+                        });
                         println!(
-                            "cm2 parts {m}x{n}x{k}, {design_label}: {label}: {ms:.3} ms ({:.1} TFLOP/s){checked}",
-                            2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12
+                            "cm2 parts {m}x{n}x{k}, {design_label}: {label}: {gpu}, wall clock {:.3} ms ({:.1} TFLOP/s){checked}",
+                            times.wall_ms,
+                            tflops(times.wall_ms)
                         );
                     }
                     Ok((_, None)) => unreachable!("timed runs return a time"),

@@ -359,17 +359,15 @@ pub fn profile(n: usize, groups: [u32; 2], wgsl: &str) {
     ] {
         let outcome = std::panic::catch_unwind(|| time(n, groups, &text, &bytes));
         match outcome {
-            Ok(Ok(ms)) => println!(
-                "profile {n}: {label}: {ms:.3} ms per run ({:.1} TFLOP/s equivalent)",
-                2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
-            ),
+            Ok(Ok(times)) => println!("profile {n}: {label}: {}", clocks(n, times)),
             Ok(Err(e)) => println!("profile {n}: {label}: {e}"),
             Err(_) => println!("profile {n}: {label}: panicked"),
         }
     }
 }
 
-fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, String> {
+/// [`Times`] of `wgsl` at `n × n × n` on `groups` workgroups (A and B both `bytes`).
+fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<Times, String> {
     use wgpu::util::DeviceExt;
     let gpu = Gpu::new().map_err(|e| e.to_string())?;
     let device = gpu.device();
@@ -394,11 +392,27 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<f64, Str
         gpu.queue().submit([encoder.finish()]);
         let _ = device.poll(wgpu::PollType::wait_indefinitely());
     };
-    let ms = warm_then_time(run);
+    let wall_ms = warm_then_time(run);
+    let gpu_ms = gpu_clock(device, gpu.queue(), (&pipeline, &group), groups);
     match errors.lock().unwrap().first() {
         Some(e) => Err(format!("error: {e}")),
-        None => Ok(ms),
+        None => Ok(Times { wall_ms, gpu_ms }),
     }
+}
+
+/// `times` of a kernel at `n × n × n` as a line's end: each clock's milliseconds and the
+/// TFLOP/s of a GEMM in that time.
+fn clocks(n: usize, times: Times) -> String {
+    let at = |ms: f64| {
+        format!(
+            "{ms:.3} ms per run ({:.1} TFLOP/s equivalent)",
+            2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+        )
+    };
+    let gpu = times
+        .gpu_ms
+        .map_or("no timestamps".into(), |ms| format!("GPU clock {}", at(ms)));
+    format!("{gpu}, wall clock {}", at(times.wall_ms))
 }
 
 /// The device's uncaptured errors (validation, out of memory), collected for the caller to
@@ -694,10 +708,7 @@ pub fn ceiling(n: usize, kernels: Vec<(String, String)>) {
     for (label, text) in kernels {
         let outcome = std::panic::catch_unwind(|| time(n, groups, &text, &bytes));
         match outcome {
-            Ok(Ok(ms)) => println!(
-                "ceiling {n}: {label}: {ms:.3} ms per run ({:.1} TFLOP/s equivalent)",
-                2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
-            ),
+            Ok(Ok(times)) => println!("ceiling {n}: {label}: {}", clocks(n, times)),
             Ok(Err(e)) => println!("ceiling {n}: {label}: {e}"),
             Err(_) => println!("ceiling {n}: {label}: panicked"),
         }
@@ -821,11 +832,34 @@ fn without_robustness(
 pub fn run_and_time(
     shader: Shader,
     groups: [u32; 2],
-    [m, n, _]: [usize; 3],
+    shape: [usize; 3],
     a: &[f16],
     b: &[f16],
     timed: bool,
 ) -> Result<(Vec<f32>, Option<f64>), String> {
+    run_and_clock(shader, groups, shape, a, b, timed)
+        .map(|(c, times)| (c, times.map(|t| t.wall_ms)))
+}
+
+/// A kernel's milliseconds per run on both clocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Times {
+    /// The wall clock's, as [`run_and_time`] times.
+    pub wall_ms: f64,
+    /// The GPU's: the median of 20 runs, each its own pass between timestamps, where the
+    /// device has timestamp queries.
+    pub gpu_ms: Option<f64>,
+}
+
+/// [`run_and_time`], timed on both clocks ([`Times`]).
+pub fn run_and_clock(
+    shader: Shader,
+    groups: [u32; 2],
+    [m, n, _]: [usize; 3],
+    a: &[f16],
+    b: &[f16],
+    timed: bool,
+) -> Result<(Vec<f32>, Option<Times>), String> {
     use wgpu::util::DeviceExt;
     let (device, queue) = match shader {
         Shader::Coopmat2(_) => {
@@ -883,9 +917,72 @@ pub fn run_and_time(
     if !timed {
         return Ok((result, None));
     }
-    let ms = warm_then_time(|count| run(count, false));
+    let wall_ms = warm_then_time(|count| run(count, false));
+    let gpu_ms = gpu_clock(&device, &queue, (&pipeline, &group), groups);
     match errors.lock().unwrap().first() {
         Some(e) => Err(format!("error: {e}")),
-        None => Ok((result, Some(ms))),
+        None => Ok((result, Some(Times { wall_ms, gpu_ms }))),
     }
+}
+
+/// The median milliseconds of 20 dispatches on the GPU's clock, each its own pass between
+/// timestamps; `None` where the device has no timestamp queries.
+fn gpu_clock(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    (pipeline, group): (&wgpu::ComputePipeline, &wgpu::BindGroup),
+    groups: [u32; 2],
+) -> Option<f64> {
+    const RUNS: u32 = 20;
+    if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        return None;
+    }
+    let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: None,
+        ty: wgpu::QueryType::Timestamp,
+        count: 2 * RUNS,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for run in 0..RUNS {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                query_set: &set,
+                beginning_of_pass_write_index: Some(2 * run),
+                end_of_pass_write_index: Some(2 * run + 1),
+            }),
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(groups[0], groups[1], 1);
+    }
+    let bytes = 16 * u64::from(RUNS);
+    let buffer = |usage| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: bytes,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let resolve = buffer(wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC);
+    let staging = buffer(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+    encoder.resolve_query_set(&set, 0..2 * RUNS, &resolve, 0);
+    encoder.copy_buffer_to_buffer(&resolve, 0, &staging, 0, bytes);
+    queue.submit([encoder.finish()]);
+    staging.map_async(wgpu::MapMode::Read, .., |_| {});
+    let _ = device.poll(wgpu::PollType::wait_indefinitely());
+    let ticks: Vec<u64> = staging
+        .get_mapped_range(..)
+        .ok()?
+        .chunks_exact(8)
+        .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
+        .collect();
+    let period = f64::from(queue.get_timestamp_period());
+    let mut ms: Vec<f64> = ticks
+        .chunks_exact(2)
+        .map(|pair| pair[1].saturating_sub(pair[0]) as f64 * period * 1e-6)
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    Some(ms[ms.len() / 2])
 }
