@@ -407,9 +407,12 @@
 //! sizes and in every storage order. It outruns the fragment kernel, and runs faster again
 //! with A stored column-major (the driver stages slices of long contiguous runs better; B
 //! stored transposed is slower): [BENCHMARKS.md], "Tensor-core GEMM", and its git history.
-//! Where the time goes: the same kernel with its loads taken out of the loop (a probe that
-//! computes a wrong C) runs much closer to cuBLAS, so the driver's staging of each step's
-//! slices from memory is a large part of its time; the multiply-adds are not the limit.
+//! Where the time goes: the same kernel reading the same slices every step, or loading them
+//! once before the loop (probes that compute a wrong C), runs only about a fifth faster, and
+//! at no tile shape tried do the multiply-adds alone reach far past half of cuBLAS HGEMM: the
+//! driver's code for the multiply-adds on workgroup-scope matrices sets the ceiling, and the
+//! loads, which it mostly hides behind them, cost the rest ([BENCHMARKS.md], "Tensor-core
+//! GEMM").
 //!
 //! **Summing in f16.** `swizzle::gemm::tensor_cores_f16_sums()` gives the same kernel f16
 //! accumulators (`Accumulate::F16`: each step's sums rounded to f16, C still stored as f32 — a
