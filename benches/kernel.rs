@@ -9,6 +9,10 @@
 //! with its generated SIMD rows there) and at `Scalar` (its straight-line full tile); in
 //! cache, also on one thread.
 //!
+//! Past the caches (4096² and 8192²), each kernel's default route is also timed against
+//! the threaded memcpy and the Switch surface paired in time (`common::paired`: rounds of
+//! one run of each, back to back), which the host's slower swings move alike.
+//!
 //! Run with `cargo bench --bench kernel`. Every kernel is checked against the reference
 //! interpreter before it is timed; each layout's rows of the markdown tables of this run's
 //! ratios are printed as soon as its functions have run, and `main` prints the whole tables
@@ -16,7 +20,7 @@
 
 mod common;
 
-use common::{fastest, is_benchmark_run, median_ns, medians};
+use common::{Paired, fastest, is_benchmark_run, median_ns, medians, paired};
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -246,7 +250,7 @@ type Ran = (String, Vec<String>, Vec<Choice>);
 type Part<'a> = (&'a str, &'a [String], &'a [Choice]);
 
 /// The groups and the functions each ran, for the summary.
-fn benches(criterion: &mut Criterion) -> Vec<Ran> {
+fn benches(criterion: &mut Criterion, pairs: &mut Vec<String>) -> Vec<Ran> {
     let mut ran = Vec::new();
     for side in common::sides(&SIDES) {
         let image: Vec<u32> = (0..(side * side) as u32).collect();
@@ -323,9 +327,66 @@ fn benches(criterion: &mut Criterion) -> Vec<Ran> {
             bench_layout(group, layout, &image, &mut names, &mut choices);
         }
         group.finish();
+        // Past the caches' reach, each layout's default route against the anchors again,
+        // paired in time.
+        if is_benchmark_run() && image.len() * 4 > 1 << 20 {
+            for layout in layouts.iter().filter(|layout| chosen(layout.name)) {
+                for row in paired_rows(layout, &image, (&surface, &tiled)) {
+                    println!("{group_name}: {row}");
+                    pairs.push(format!("| {side}² u32 | {row} |"));
+                }
+            }
+        }
         ran.push((group_name, names, choices));
     }
     ran
+}
+
+/// `layout`'s pack and unpack on their default route against the threaded memcpy and the
+/// Switch surface of the same bytes (`switch`: the surface and its tiled bytes), paired in
+/// time ([`common::paired`]): a table row's cells for each direction.
+fn paired_rows(layout: &Tiled, image: &[u32], (surface, switch): (&Surface, &[u8])) -> [String; 2] {
+    let options = Options::default();
+    let mut copy = vec![0u32; image.len()];
+    let mut memcpy = || {
+        copy.par_chunks_mut(1 << 16)
+            .zip(black_box(image).par_chunks(1 << 16))
+            .for_each(|(dst, src)| dst.copy_from_slice(src))
+    };
+    let linear: &[u8] = bytemuck::cast_slice(image);
+    let (mut switch_tiled, mut switch_linear) = (switch.to_vec(), vec![0u8; linear.len()]);
+    let mut packed = vec![0u32; layout.space];
+    let mut back = vec![0u32; image.len()];
+    let pack = |packed: &mut [u32]| {
+        (layout.run_pack)(options, black_box(image), packed).expect("the pack runs")
+    };
+    let pack_ratios: [Paired; 2] = [
+        paired(&mut memcpy, || pack(&mut packed)),
+        paired(
+            || {
+                surface
+                    .swizzle(black_box(linear), &mut switch_tiled)
+                    .expect("fits")
+            },
+            || pack(&mut packed),
+        ),
+    ];
+    let mut unpack =
+        || (layout.run_unpack)(options, black_box(&packed), &mut back).expect("the unpack runs");
+    let unpack_ratios: [Paired; 2] = [
+        paired(&mut memcpy, &mut unpack),
+        paired(
+            || {
+                surface
+                    .deswizzle(black_box(&switch_tiled), &mut switch_linear)
+                    .expect("fits")
+            },
+            &mut unpack,
+        ),
+    ];
+    [("pack", pack_ratios), ("unpack", unpack_ratios)].map(|(direction, [threads, switch])| {
+        format!("{}_{direction} | {threads} | {switch}", layout.name)
+    })
 }
 
 /// The Switch surface's functions in each group: swizzle (a pack's bytes), deswizzle (an
@@ -418,7 +479,8 @@ fn choices(ran: &[Part], since: SystemTime) -> String {
 fn main() {
     let started = common::started();
     let mut criterion = common::criterion(20);
-    let ran = benches(&mut criterion);
+    let mut pairs = Vec::new();
+    let ran = benches(&mut criterion, &mut pairs);
     criterion.final_summary();
     if is_benchmark_run() {
         let ran: Vec<Part> = ran
@@ -429,5 +491,12 @@ fn main() {
         println!("{}", summary(&ran, started));
         println!("\n## The default level against the best\n");
         println!("{}", choices(&ran, started));
+        println!("\n## Default routes paired in time with the anchors\n");
+        println!(
+            "| image | function | memcpy_threads / function | Switch surface / function |\n|---|---|---:|---:|"
+        );
+        for row in &pairs {
+            println!("{row}");
+        }
     }
 }

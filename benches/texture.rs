@@ -17,6 +17,9 @@
 //! Every surface also runs a memcpy of its linear bytes, on one thread and across threads:
 //! each of our functions' ratio to the memcpy with as many threads (`_1t`, `_alloc_1t`: one;
 //! `_all`: all) says how near the memory's speed it copies.
+//! Our four copies into caller buffers are also timed against that memcpy paired in time
+//! (`common::paired`: rounds of one run of each, back to back), which the host's slower
+//! swings move alike.
 //!
 //! Run with `cargo bench --bench texture`. Bytes are checked equal before timing; each
 //! surface's rows (each function's ratio against the crate in the same direction, and
@@ -25,7 +28,7 @@
 
 mod common;
 
-use common::{is_benchmark_run, median_ns};
+use common::{Paired, is_benchmark_run, median_ns, paired};
 use criterion::Criterion;
 use rayon::prelude::*;
 use std::hint::black_box;
@@ -148,6 +151,10 @@ fn n3ds_into(surface: &Surface, src: &[u8], dst: &mut [u8]) {
 /// compared with (`None`: the anchor itself, or none).
 type Names = Vec<(String, Option<String>)>;
 
+/// A case: its group's name, its functions and, for each of ours, the memcpy with as many
+/// threads over it paired in time ([`common::paired`]).
+type Case = (String, Names, Vec<(String, Paired)>);
+
 /// Times our functions in a case's group beside its anchors, closes the group and prints
 /// the case's rows of the summary.
 fn ours(
@@ -156,7 +163,7 @@ fn ours(
     linear: &[u8],
     tiled: &[u8],
     anchors: [Option<&str>; 2],
-) -> (String, Names) {
+) -> Case {
     let one = Options::default().threads(1);
     let mut t = vec![0u8; tiled.len()];
     let mut l = vec![0u8; linear.len()];
@@ -202,7 +209,41 @@ fn ours(
     });
     add("swizzle_deswizzle_all", anchors[1]);
     criterion.finish();
-    let case = (group_name, names);
+    // Each of ours against the memcpy with as many threads, paired in time.
+    let mut pairs = Vec::new();
+    // (Where the command line's filter left the group out, its memcpy has no median.)
+    let ran = median_ns(&group_name, MEMCPY[1], common::started()).is_ok();
+    if is_benchmark_run() && ran {
+        let all = Options::default();
+        let memcpy = |threads: Options| {
+            let mut copy = vec![0u8; linear.len()];
+            move || match threads.threads == std::num::NonZeroUsize::new(1) {
+                true => copy.copy_from_slice(black_box(linear)),
+                false => copy
+                    .par_chunks_mut(1 << 18)
+                    .zip(black_box(linear).par_chunks(1 << 18))
+                    .for_each(|(dst, src)| dst.copy_from_slice(src)),
+            }
+        };
+        for (name, options, swizzle) in [
+            ("swizzle_swizzle_1t", one, true),
+            ("swizzle_deswizzle_1t", one, false),
+            ("swizzle_swizzle_all", all, true),
+            ("swizzle_deswizzle_all", all, false),
+        ] {
+            let ratio = paired(memcpy(options), || match swizzle {
+                true => surface
+                    .swizzle_with(options, black_box(linear), &mut t)
+                    .unwrap(),
+                false => surface
+                    .deswizzle_with(options, black_box(tiled), &mut l)
+                    .unwrap(),
+            });
+            println!("{group_name}/{name}: memcpy / function paired in time {ratio}");
+            pairs.push((name.to_owned(), ratio));
+        }
+    }
+    let case = (group_name, names, pairs);
     if is_benchmark_run() {
         println!(
             "\n{}",
@@ -231,7 +272,7 @@ fn texture(platform: Platform, format: Format, mips: usize) -> (Surface, Vec<u8>
 /// One surface of `S`'s platform against `swizzleinator` (caller buffers, one thread).
 fn swizzleinator_case<S: Swizzler + Deswizzler + Platformed>(
     criterion: &mut Criterion,
-    cases: &mut Vec<(String, Names)>,
+    cases: &mut Vec<Case>,
     (format, mips, label): (Format, usize, &str),
     theirs: impl swizzleinator::swizzle::Format + Copy,
 ) {
@@ -280,7 +321,7 @@ impl Platformed for Xbox360 {
     const NAME: &str = "xbox360";
 }
 
-fn benches(criterion: &mut Criterion) -> Vec<(String, Names)> {
+fn benches(criterion: &mut Criterion) -> Vec<Case> {
     let mut cases = Vec::new();
     let one = Options::default().threads(1);
     let rgba8 = (Format::Rgba8Unorm, 1, "rgba8");
@@ -480,12 +521,13 @@ const MEMCPY: [&str; 2] = ["memcpy_1t", "memcpy_all"];
 
 /// The markdown table of this run: each function's median, its ratio against its anchor
 /// (the anchor's time over ours: above 1 is faster), and against memcpy of the same bytes
-/// with as many threads (`_all`: the threaded memcpy; others: one thread).
-fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
+/// with as many threads (`_all`: the threaded memcpy; others: one thread), from criterion's
+/// medians and paired in time (the median and quartiles of the rounds).
+fn summary(cases: &[Case], since: SystemTime) -> String {
     let mut out = String::from(
-        "| surface | function | median ms | × anchor | memcpy / function |\n|---|---|---:|---:|---:|\n",
+        "| surface | function | median ms | × anchor | memcpy / function | paired in time |\n|---|---|---:|---:|---:|---:|\n",
     );
-    for (group, names) in cases {
+    for (group, names, pairs) in cases {
         // A surface the command line's filter left out.
         if names
             .iter()
@@ -520,8 +562,13 @@ fn summary(cases: &[(String, Names)], since: SystemTime) -> String {
                     .unwrap_or_default(),
             };
             let ms = ns.map_or("n/a".to_owned(), |ns| format!("{:.2}", ns / 1e6));
+            let paired = pairs
+                .iter()
+                .find(|(function, _)| function == name)
+                .map(|(_, ratio)| ratio.to_string())
+                .unwrap_or_default();
             out.push_str(&format!(
-                "| {group} | {name} | {ms} | {ratio} | {memory} |\n"
+                "| {group} | {name} | {ms} | {ratio} | {memory} | {paired} |\n"
             ));
         }
     }

@@ -105,3 +105,60 @@ pub fn criterion(samples: usize) -> Criterion {
         .sample_size(samples)
         .configure_from_args()
 }
+
+/// The ratio of an anchor's time over a function's, paired in time: each of [`ROUNDS`]
+/// rounds runs each back to back (which goes first alternates), once to bring its own
+/// buffers back into the caches and then twice timed, the faster counting, so that each
+/// side runs from the caches as it does in criterion's loop. The host's slower swings
+/// (other tenants, clocks), which criterion's measurements of the two, seconds apart, each
+/// see differently, then fall on both sides of a round alike.
+#[allow(dead_code)] // Not every bench pairs its anchors.
+#[derive(Clone, Copy, Debug)]
+pub struct Paired {
+    /// The rounds' median ratio, and their lower and upper quartiles.
+    pub median: f64,
+    pub quartiles: [f64; 2],
+}
+
+/// Rounds of [`paired`].
+pub const ROUNDS: usize = 15;
+
+impl std::fmt::Display for Paired {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [low, high] = self.quartiles;
+        write!(f, "{:.2} ({low:.2}–{high:.2})", self.median)
+    }
+}
+
+/// [`Paired`] of `anchor` over `function`.
+#[allow(dead_code)] // Not every bench pairs its anchors.
+pub fn paired(mut anchor: impl FnMut(), mut function: impl FnMut()) -> Paired {
+    // Seconds of `run`'s faster of two runs, after one to bring its buffers in.
+    let time = |run: &mut dyn FnMut()| {
+        run();
+        (0..2)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                run();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut ratios: Vec<f64> = (0..ROUNDS)
+        .map(|round| match round % 2 {
+            0 => {
+                let a = time(&mut anchor);
+                a / time(&mut function)
+            }
+            _ => {
+                let f = time(&mut function);
+                time(&mut anchor) / f
+            }
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    Paired {
+        median: ratios[ROUNDS / 2],
+        quartiles: [ratios[ROUNDS / 4], ratios[3 * ROUNDS / 4]],
+    }
+}
