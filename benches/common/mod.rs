@@ -108,10 +108,11 @@ pub fn criterion(samples: usize) -> Criterion {
 
 /// The ratio of an anchor's time over a function's, paired in time: each of [`ROUNDS`]
 /// rounds runs each back to back (which goes first alternates), once to bring its own
-/// buffers back into the caches and then twice timed, the faster counting, so that each
-/// side runs from the caches as it does in criterion's loop. The host's slower swings
-/// (other tenants, clocks), which criterion's measurements of the two, seconds apart, each
-/// see differently, then fall on both sides of a round alike.
+/// buffers back into the caches, as they are in criterion's loop, then once timed. The
+/// host's slower swings (other tenants, clocks), which criterion's measurements of the two,
+/// seconds apart, each see differently, then fall on both sides of a round alike. (One
+/// timed run a side, not the faster of several: the faster of several favours the side
+/// whose times spread more.)
 #[allow(dead_code)] // Not every bench pairs its anchors.
 #[derive(Clone, Copy, Debug)]
 pub struct Paired {
@@ -121,7 +122,7 @@ pub struct Paired {
 }
 
 /// Rounds of [`paired`].
-pub const ROUNDS: usize = 15;
+pub const ROUNDS: usize = 21;
 
 impl std::fmt::Display for Paired {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -133,16 +134,12 @@ impl std::fmt::Display for Paired {
 /// [`Paired`] of `anchor` over `function`.
 #[allow(dead_code)] // Not every bench pairs its anchors.
 pub fn paired(mut anchor: impl FnMut(), mut function: impl FnMut()) -> Paired {
-    // Seconds of `run`'s faster of two runs, after one to bring its buffers in.
+    // Seconds of one run of `run`, after one that brings its buffers in.
     let time = |run: &mut dyn FnMut()| {
         run();
-        (0..2)
-            .map(|_| {
-                let start = std::time::Instant::now();
-                run();
-                start.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min)
+        let start = std::time::Instant::now();
+        run();
+        start.elapsed().as_secs_f64()
     };
     let mut ratios: Vec<f64> = (0..ROUNDS)
         .map(|round| match round % 2 {
