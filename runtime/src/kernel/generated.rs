@@ -4,6 +4,7 @@
 use super::route::{Reason, Route, TileCopy};
 use super::{
     Element, Grid, KernelError, Level, Options, Plan, Side, TileFn, cache, network, options, simd,
+    valid,
 };
 
 /// What `layout!` generated for a kernel's full tiles of `E` (its hidden `K::code()`): the
@@ -143,13 +144,18 @@ impl<'p, E: Element> PreparedCopy<'p, E> {
         let bytes = destination_len.saturating_mul(size_of::<E>());
         let threads = options.threads_for(bytes, usize::MAX);
         let grid = Grid::new(plan, from, to)?.spread(threads, size_of::<E>());
-        let network = level
-            .network::<E>(plan)
-            .filter(|_| grid.runs_are_contiguous())
-            .map(|network| {
+        // The one network the copy runs, checked as the grid checked the runs.
+        let network = match level.network::<E>(plan) {
+            Some(network) if grid.runs_are_contiguous() => {
+                let frames = [&from.frame, &to.frame].map(valid::frame_space);
+                valid::check_network(plan, network, frames)?;
                 let stream = cache::stores_stream(options, bytes, grid.bands());
-                network::Prepared::new::<E>(level, network, code.rows, &grid, stream)
-            });
+                Some(network::Prepared::new::<E>(
+                    level, network, code.rows, &grid, stream,
+                ))
+            }
+            _ => None,
+        };
         Ok(PreparedCopy {
             threads: options.threads,
             code,

@@ -4,7 +4,7 @@
 //! thread.
 
 use super::network::Prepared;
-use super::valid::{self, FrameSpace};
+use super::valid;
 use super::{Element, Frame, KernelError, Plan, Side, TileFn, View};
 use std::ops::Range;
 
@@ -124,15 +124,7 @@ impl<'p> Grid<'p> {
             .zip(tile)
             .map(|(e, t)| e.div_ceil(*t))
             .collect();
-        valid::check(
-            plan,
-            [from.frame, to.frame].map(|frame| match frame {
-                Frame::RowMajor | Frame::Strided { .. } => FrameSpace::RowMajor,
-                Frame::Tiles { tile_space, .. }
-                | Frame::Stacked { tile_space, .. }
-                | Frame::Placed { tile_space, .. } => FrameSpace::Tiles(tile_space),
-            }),
-        )?;
+        valid::check(plan, [&from.frame, &to.frame].map(valid::frame_space))?;
         let buffer = |side: Side| Buffer::new(side.frame, &extents, tile, &tiles);
         let (from, to) = (buffer(from)?, buffer(to)?);
         let strides = swizzle_core::ir::row_major_strides(tile).unwrap_or_default();

@@ -1,8 +1,12 @@
 //! A [`Plan`] is plain public data: one built by hand could point anywhere. The macro's
-//! plans always pass; this check turns a malformed one into an error before any copy, so
-//! that the copy itself never panics.
+//! plans always pass; these checks turn a malformed one into an error before any copy, so
+//! that the copy itself never panics: its tile and runs ([`check`]) whenever a copy is
+//! prepared, and the network a copy runs ([`check_network`]) when it runs one. A plan holds
+//! a network for every register width, thousands of lanes in all, of which a copy runs at
+//! most one: checking them all was most of the cost of preparing a copy, which a texture of
+//! many small levels pays for each level.
 
-use super::{KernelError, Network, Plan};
+use super::{Frame, KernelError, Network, Plan};
 
 /// How a side's frame offsets are checked: a row-major side's are the coordinates' own
 /// row-major indices in the tile; a layout's lie below its tile space.
@@ -12,8 +16,18 @@ pub enum FrameSpace {
     Tiles(usize),
 }
 
-/// Whether every run stays in one row of its tile and inside both frames, and every network
-/// step names registers and lanes that exist, grouped by store in store order.
+/// How `frame` places a plan's frame offsets, for the checks.
+pub fn frame_space(frame: &Frame) -> FrameSpace {
+    match frame {
+        Frame::RowMajor | Frame::Strided { .. } => FrameSpace::RowMajor,
+        Frame::Tiles { tile_space, .. }
+        | Frame::Stacked { tile_space, .. }
+        | Frame::Placed { tile_space, .. } => FrameSpace::Tiles(*tile_space),
+    }
+}
+
+/// Whether the tile has coordinates, none of length 0, and every run stays in one row of
+/// its tile and inside both frames.
 pub fn check(plan: &Plan, frames: [FrameSpace; 2]) -> Result<(), KernelError> {
     let size = plan
         .tile
@@ -40,16 +54,22 @@ pub fn check(plan: &Plan, frames: [FrameSpace; 2]) -> Result<(), KernelError> {
             return Err(KernelError::Plan("a run leaves its row or its tile"));
         }
     }
-    let space = |frame: FrameSpace| match frame {
+    Ok(())
+}
+
+/// Whether every step of `network` (one of `plan`'s, whose tile [`check`] passed) names
+/// registers and lanes that exist, grouped by store in store order.
+pub fn check_network(
+    plan: &Plan,
+    network: &Network,
+    frames: [FrameSpace; 2],
+) -> Result<(), KernelError> {
+    let size: usize = plan.tile.iter().product();
+    let spaces = frames.map(|frame| match frame {
         FrameSpace::RowMajor => size,
         FrameSpace::Tiles(space) => space,
-    };
-    let spaces = frames.map(space);
-    match plan
-        .networks
-        .iter()
-        .all(|network| network_is_valid(network, spaces))
-    {
+    });
+    match network_is_valid(network, spaces) {
         true => Ok(()),
         false => Err(KernelError::Plan(
             "a network names registers or lanes outside its tiles",
