@@ -262,11 +262,7 @@ fn benches(criterion: &mut Criterion, pairs: &mut Vec<String>) -> Vec<Ran> {
             b.iter(|| copy.copy_from_slice(black_box(&image)))
         });
         group.bench_function("memcpy_threads", |b| {
-            b.iter(|| {
-                copy.par_chunks_mut(1 << 16)
-                    .zip(black_box(&image).par_chunks(1 << 16))
-                    .for_each(|(dst, src)| dst.copy_from_slice(src))
-            })
+            b.iter(|| common::memcpy_threads(&mut copy, black_box(&image)))
         });
         // The Switch surface of the same bytes (RGBA8, one level, all threads): the
         // block-linear copy Block16's generic kernels are held to.
@@ -348,11 +344,7 @@ fn benches(criterion: &mut Criterion, pairs: &mut Vec<String>) -> Vec<Ran> {
 fn paired_rows(layout: &Tiled, image: &[u32], (surface, switch): (&Surface, &[u8])) -> [String; 2] {
     let options = Options::default();
     let mut copy = vec![0u32; image.len()];
-    let mut memcpy = || {
-        copy.par_chunks_mut(1 << 16)
-            .zip(black_box(image).par_chunks(1 << 16))
-            .for_each(|(dst, src)| dst.copy_from_slice(src))
-    };
+    let mut memcpy = || common::memcpy_threads(&mut copy, black_box(image));
     let linear: &[u8] = bytemuck::cast_slice(image);
     let (mut switch_tiled, mut switch_linear) = (switch.to_vec(), vec![0u8; linear.len()]);
     let mut packed = vec![0u32; layout.space];

@@ -30,7 +30,6 @@ mod common;
 
 use common::{Paired, is_benchmark_run, median_ns, paired};
 use criterion::Criterion;
-use rayon::prelude::*;
 use std::hint::black_box;
 use std::num::NonZeroU32;
 use std::time::SystemTime;
@@ -164,81 +163,47 @@ fn ours(
     tiled: &[u8],
     anchors: [Option<&str>; 2],
 ) -> Case {
-    let one = Options::default().threads(1);
-    let mut t = vec![0u8; tiled.len()];
-    let mut l = vec![0u8; linear.len()];
+    let (one, all) = (Options::default().threads(1), Options::default());
     // The memory's speed for the surface's bytes: memcpy of the linear bytes on one thread,
-    // and split across threads (256 KiB chunks, rayon's pool).
-    let mut copy = vec![0u8; linear.len()];
-    criterion.bench_function(MEMCPY[0], |b| {
-        b.iter(|| copy.copy_from_slice(black_box(linear)))
-    });
-    criterion.bench_function(MEMCPY[1], |b| {
-        b.iter(|| {
-            copy.par_chunks_mut(1 << 18)
-                .zip(black_box(linear).par_chunks(1 << 18))
-                .for_each(|(dst, src)| dst.copy_from_slice(src))
-        })
-    });
-    names.extend(MEMCPY.map(|name| (name.to_owned(), None)));
-    let mut add = |name: &str, anchor: Option<&str>| {
-        names.push((name.to_owned(), anchor.map(str::to_owned)));
+    // and split across threads (256 KiB parts, rayon's pool).
+    let memcpy = |threads: Options| {
+        let mut copy = vec![0u8; linear.len()];
+        move || match threads.threads == std::num::NonZeroUsize::new(1) {
+            true => copy.copy_from_slice(black_box(linear)),
+            false => common::memcpy_threads(&mut copy, black_box(linear)),
+        }
     };
-    criterion.bench_function("swizzle_swizzle_1t", |b| {
-        b.iter(|| {
-            surface
-                .swizzle_with(one, black_box(linear), &mut t)
-                .unwrap()
-        })
-    });
-    add("swizzle_swizzle_1t", anchors[0]);
-    criterion.bench_function("swizzle_deswizzle_1t", |b| {
-        b.iter(|| {
-            surface
-                .deswizzle_with(one, black_box(tiled), &mut l)
-                .unwrap()
-        })
-    });
-    add("swizzle_deswizzle_1t", anchors[1]);
-    criterion.bench_function("swizzle_swizzle_all", |b| {
-        b.iter(|| surface.swizzle(black_box(linear), &mut t).unwrap())
-    });
-    add("swizzle_swizzle_all", anchors[0]);
-    criterion.bench_function("swizzle_deswizzle_all", |b| {
-        b.iter(|| surface.deswizzle(black_box(tiled), &mut l).unwrap())
-    });
-    add("swizzle_deswizzle_all", anchors[1]);
+    for (name, threads) in MEMCPY.into_iter().zip([one, all]) {
+        let mut copy = memcpy(threads);
+        criterion.bench_function(name, |b| b.iter(&mut copy));
+    }
+    names.extend(MEMCPY.map(|name| (name.to_owned(), None)));
+    // Ours into caller buffers: each function's name, options and direction (a swizzle,
+    // against the first anchor, or a deswizzle, against the second).
+    let functions = [
+        ("swizzle_swizzle_1t", one, true),
+        ("swizzle_deswizzle_1t", one, false),
+        ("swizzle_swizzle_all", all, true),
+        ("swizzle_deswizzle_all", all, false),
+    ];
+    let (mut t, mut l) = (vec![0u8; tiled.len()], vec![0u8; linear.len()]);
+    let mut run = |options: Options, swizzle: bool| match swizzle {
+        true => surface.swizzle_with(options, black_box(linear), &mut t),
+        false => surface.deswizzle_with(options, black_box(tiled), &mut l),
+    };
+    for (name, options, swizzle) in functions {
+        criterion.bench_function(name, |b| b.iter(|| run(options, swizzle).unwrap()));
+        let anchor = anchors[usize::from(!swizzle)];
+        names.push((name.to_owned(), anchor.map(str::to_owned)));
+    }
     criterion.finish();
     // Each of ours against the memcpy with as many threads, paired in time.
     let mut pairs = Vec::new();
     // (Where the command line's filter left the group out, its memcpy has no median.)
     let ran = median_ns(&group_name, MEMCPY[1], common::started()).is_ok();
     if is_benchmark_run() && ran {
-        let all = Options::default();
-        let memcpy = |threads: Options| {
-            let mut copy = vec![0u8; linear.len()];
-            move || match threads.threads == std::num::NonZeroUsize::new(1) {
-                true => copy.copy_from_slice(black_box(linear)),
-                false => copy
-                    .par_chunks_mut(1 << 18)
-                    .zip(black_box(linear).par_chunks(1 << 18))
-                    .for_each(|(dst, src)| dst.copy_from_slice(src)),
-            }
-        };
-        for (name, options, swizzle) in [
-            ("swizzle_swizzle_1t", one, true),
-            ("swizzle_deswizzle_1t", one, false),
-            ("swizzle_swizzle_all", all, true),
-            ("swizzle_deswizzle_all", all, false),
-        ] {
-            let ratio = paired(memcpy(options), || match swizzle {
-                true => surface
-                    .swizzle_with(options, black_box(linear), &mut t)
-                    .unwrap(),
-                false => surface
-                    .deswizzle_with(options, black_box(tiled), &mut l)
-                    .unwrap(),
-            });
+        for (name, options, swizzle) in functions {
+            let ratio = paired(memcpy(options), || run(options, swizzle).unwrap());
             println!("{group_name}/{name}: memcpy / function paired in time {ratio}");
             pairs.push((name.to_owned(), ratio));
         }

@@ -11,7 +11,6 @@ mod common;
 
 use common::{fastest, is_benchmark_run, medians};
 use criterion::{Criterion, Throughput};
-use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::SystemTime;
@@ -68,11 +67,9 @@ fn benches(criterion: &mut Criterion) -> Vec<(String, Vec<String>)> {
         });
         group.bench_function("memcpy_all", |b| {
             b.iter(|| {
-                pools[1].1.install(|| {
-                    out.par_chunks_mut(1 << 16)
-                        .zip(black_box(matrix).par_chunks(1 << 16))
-                        .for_each(|(dst, src)| dst.copy_from_slice(src))
-                })
+                pools[1]
+                    .1
+                    .install(|| common::memcpy_threads(out, black_box(matrix)))
             })
         });
         names.extend(["memcpy_1t", "memcpy_all"].map(str::to_owned));

@@ -106,6 +106,17 @@ pub fn criterion(samples: usize) -> Criterion {
         .configure_from_args()
 }
 
+/// The benches' threaded memcpy: `src` into `dst` across rayon's threads, in parts of 256
+/// KiB.
+#[allow(dead_code)] // Not every bench copies across threads.
+pub fn memcpy_threads<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
+    use rayon::prelude::*;
+    let part = (256 << 10) / size_of::<T>();
+    dst.par_chunks_mut(part)
+        .zip(src.par_chunks(part))
+        .for_each(|(dst, src)| dst.copy_from_slice(src));
+}
+
 /// The ratio of an anchor's time over a function's, paired in time: each of [`ROUNDS`]
 /// rounds runs each back to back (which goes first alternates), once to bring its own
 /// buffers back into the caches, as they are in criterion's loop, then once timed. The

@@ -478,14 +478,7 @@ fn stream(hgemm: &str) -> Result<(), GpuError> {
             label.into(),
             false,
             Box::new(move |[m, n, k]: [usize; 3]| {
-                let words = design
-                    .spirv(
-                        [m, n, k],
-                        [Stored::RowMajor; 2],
-                        Operands::F16,
-                        Accumulate::F32,
-                    )
-                    .expect("the design's words");
+                let words = tc_cm2::words(&design, [m, n, k]).expect("the design's words");
                 (
                     Code::Coopmat2(words),
                     design.groups([m, n]).map(|g| g as u32),
@@ -613,9 +606,7 @@ fn cm2_parts() {
         let [m, n, k] = shape;
         let (a, b) = (operand(m * k, 1), operand(k * n, 5));
         for (design_label, design, loads) in &designs {
-            let words = design
-                .spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
-                .expect("the design's words");
+            let words = tc_cm2::words(design, shape).expect("the design's words");
             let groups = design.groups([m, n]).map(|g| g as u32);
             let parts = tc_cm2::parts(&words);
             let last = parts.len() - 1;
@@ -635,7 +626,6 @@ fn cm2_parts() {
                     true,
                 );
                 let design_label = design_label.split(':').next().unwrap_or(design_label);
-                let tflops = |ms: f64| 2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12;
                 match ran {
                     Ok((c, Some(times))) => {
                         let checked = match label {
@@ -644,13 +634,9 @@ fn cm2_parts() {
                             }
                             _ => String::new(),
                         };
-                        let gpu = times.gpu_ms.map_or("no timestamps".into(), |ms| {
-                            format!("GPU clock {ms:.3} ms ({:.1} TFLOP/s)", tflops(ms))
-                        });
+                        let clocks = tc_probe::clocks(shape, times);
                         println!(
-                            "cm2 parts {m}x{n}x{k}, {design_label}: {label}: {gpu}, wall clock {:.3} ms ({:.1} TFLOP/s){checked}",
-                            times.wall_ms,
-                            tflops(times.wall_ms)
+                            "cm2 parts {m}x{n}x{k}, {design_label}: {label}: {clocks}{checked}"
                         );
                     }
                     Ok((_, None)) => unreachable!("timed runs return a time"),

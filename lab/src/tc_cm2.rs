@@ -11,8 +11,14 @@
 //! e22–e26 (each step's operands loaded one step ahead), which the library does not write,
 //! were measured with the bench's own SPIR-V writer, at f52852e (BENCHMARKS.md).
 
-use swizzle::gpu::WorkgroupMatrices;
+use swizzle::gpu::{Accumulate, GpuError, Operands, Stored, WorkgroupMatrices};
 use swizzle::raster::Raster;
+
+/// `design`'s words at `shape` as the lab times and tests its designs: A and B row-major,
+/// f16 operands, f32 sums.
+pub fn words(design: &WorkgroupMatrices, shape: [usize; 3]) -> Result<Vec<u32>, GpuError> {
+    design.spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
+}
 
 /// The designs `-- stream` runs (label, design).
 pub fn designs() -> Vec<(&'static str, WorkgroupMatrices)> {

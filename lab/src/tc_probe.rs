@@ -359,7 +359,7 @@ pub fn profile(n: usize, groups: [u32; 2], wgsl: &str) {
     ] {
         let outcome = std::panic::catch_unwind(|| time(n, groups, &text, &bytes));
         match outcome {
-            Ok(Ok(times)) => println!("profile {n}: {label}: {}", clocks(n, times)),
+            Ok(Ok(times)) => println!("profile {n}: {label}: {}", clocks([n; 3], times)),
             Ok(Err(e)) => println!("profile {n}: {label}: {e}"),
             Err(_) => println!("profile {n}: {label}: panicked"),
         }
@@ -400,13 +400,13 @@ fn time(n: usize, groups: [u32; 2], wgsl: &str, bytes: &[u8]) -> Result<Times, S
     }
 }
 
-/// `times` of a kernel at `n × n × n` as a line's end: each clock's milliseconds and the
-/// TFLOP/s of a GEMM in that time.
-fn clocks(n: usize, times: Times) -> String {
+/// `times` of a kernel at `[m, n, k]` as a line's end: each clock's milliseconds and the
+/// TFLOP/s of a GEMM of that shape in that time.
+pub fn clocks([m, n, k]: [usize; 3], times: Times) -> String {
     let at = |ms: f64| {
         format!(
             "{ms:.3} ms per run ({:.1} TFLOP/s equivalent)",
-            2.0 * (n as f64).powi(3) / (ms * 1e-3) / 1e12
+            2.0 * (m * n * k) as f64 / (ms * 1e-3) / 1e12
         )
     };
     let gpu = times
@@ -708,7 +708,7 @@ pub fn ceiling(n: usize, kernels: Vec<(String, String)>) {
     for (label, text) in kernels {
         let outcome = std::panic::catch_unwind(|| time(n, groups, &text, &bytes));
         match outcome {
-            Ok(Ok(times)) => println!("ceiling {n}: {label}: {}", clocks(n, times)),
+            Ok(Ok(times)) => println!("ceiling {n}: {label}: {}", clocks([n; 3], times)),
             Ok(Err(e)) => println!("ceiling {n}: {label}: {e}"),
             Err(_) => println!("ceiling {n}: {label}: panicked"),
         }

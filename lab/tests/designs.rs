@@ -5,7 +5,7 @@
 //! hand-written designs (`tc_stream`, `tc_split`) run exactly on the evaluator; and the
 //! workgroup-scope designs (`tc_cm2`) on the SPIR-V interpreter.
 
-use swizzle::gpu::{Accumulate, Operands, TensorCores};
+use swizzle::gpu::TensorCores;
 use swizzle_lab::{tc_cm2, tc_split, tc_step1, tc_stream, tc_wide};
 use tensor_gemm::{
     SHAPES, exact_on_the_interpreter_in_every_type, le_bytes, small_integers, validate,
@@ -183,9 +183,8 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
                 exact_on_the_interpreter_in_every_type(label, &design, shape, [Stored::RowMajor; 2])
             }
             false => {
-                let words = design
-                    .spirv(shape, [Stored::RowMajor; 2], Operands::F16, Accumulate::F32)
-                    .unwrap_or_else(|e| panic!("{label}: {e}"));
+                let words =
+                    tc_cm2::words(&design, shape).unwrap_or_else(|e| panic!("{label}: {e}"));
                 spirv_eval::Module::parse(&words).unwrap_or_else(|e| panic!("{label}: {e}"));
             }
         }
@@ -198,7 +197,7 @@ fn the_workgroup_scope_designs_compute_the_gemm_on_the_spirv_interpreter() {
 /// the step's slice, or fixed the wrong operand, computes other sums).
 #[test]
 fn the_workgroup_kernels_parts_read_the_slices_they_say() {
-    use swizzle::gpu::{Stored, WorkgroupMatrices};
+    use swizzle::gpu::WorkgroupMatrices;
     use swizzle::raster::Raster;
     let design = WorkgroupMatrices {
         tile: [32, 32, 16],
@@ -209,14 +208,7 @@ fn the_workgroup_kernels_parts_read_the_slices_they_say() {
     let [m, n, k] = [64, 64, 64];
     let bk = design.tile[2];
     let (a, b) = (small_integers(m * k, 1), small_integers(k * n, 5));
-    let words = design
-        .spirv(
-            [m, n, k],
-            [Stored::RowMajor; 2],
-            Operands::F16,
-            Accumulate::F32,
-        )
-        .expect("words");
+    let words = tc_cm2::words(&design, [m, n, k]).expect("words");
     let parts = tc_cm2::parts(&words);
     assert_eq!(parts.len(), 5);
     let fixed = [
