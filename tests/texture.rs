@@ -664,6 +664,9 @@ fn ps3_surfaces_equal_swizzleinator() {
         // the blocks at the edges cut or wholly padding.
         (700, 600, 1, 2, 1),
         (300, 1100, 1, 1, 1),
+        // A deswizzle spread over threads in bands of fewer rows than a block's, for parts of
+        // 256 KiB, 4-byte texels among them.
+        (1100, 300, 1, 1, 1),
     ];
     check_shapes(Platform::Ps3, &shapes, &PS3_FORMATS, check_ps3);
 }

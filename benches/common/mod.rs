@@ -130,6 +130,8 @@ pub struct Paired {
     /// The rounds' median ratio, and their lower and upper quartiles.
     pub median: f64,
     pub quartiles: [f64; 2],
+    /// The median seconds of a run: the anchor's, the function's.
+    pub seconds: [f64; 2],
 }
 
 /// Rounds of [`paired`].
@@ -152,21 +154,27 @@ pub fn paired(mut anchor: impl FnMut(), mut function: impl FnMut()) -> Paired {
         run();
         start.elapsed().as_secs_f64()
     };
-    let mut ratios: Vec<f64> = (0..ROUNDS)
+    let times: Vec<[f64; 2]> = (0..ROUNDS)
         .map(|round| match round % 2 {
             0 => {
                 let a = time(&mut anchor);
-                a / time(&mut function)
+                [a, time(&mut function)]
             }
             _ => {
                 let f = time(&mut function);
-                time(&mut anchor) / f
+                [time(&mut anchor), f]
             }
         })
         .collect();
-    ratios.sort_by(f64::total_cmp);
+    fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+        let mut values: Vec<f64> = values.collect();
+        values.sort_by(f64::total_cmp);
+        values
+    }
+    let ratios = sorted(times.iter().map(|[a, f]| a / f));
     Paired {
         median: ratios[ROUNDS / 2],
         quartiles: [ratios[ROUNDS / 4], ratios[3 * ROUNDS / 4]],
+        seconds: [0, 1].map(|side| sorted(times.iter().map(|t| t[side]))[ROUNDS / 2]),
     }
 }

@@ -100,8 +100,9 @@ const MAX_SQUARE: usize = 4096;
 /// hold more than a part of a level spread over threads, `part_bytes`).
 const BLOCK_SIDE: usize = 256;
 
-/// Image rows of a block a deswizzle's thread writes at once: more bands than blocks, for
-/// levels of few blocks (a 1024² BC3 level has four rows of them).
+/// Image rows of a block a deswizzle's thread writes at once, at most: more bands than
+/// blocks, for levels of few blocks (a 1024² BC3 level has four rows of them); fewer where
+/// a level spread over threads holds fewer rows in a part's bytes (`part_bytes`).
 const DESWIZZLE_ROWS: usize = 64;
 
 /// Units of `unit` texels (`[rows, columns]`) in a grid `tiles`, placed by table: `starts`
@@ -272,8 +273,8 @@ impl Slice {
     /// contiguous in the tiled bytes and a Morton order of square sub-tiles, copied in
     /// units of `unit` texels (`[rows, columns]`: whole sub-tiles, or halves of them, the
     /// sub-tile's columns wide) placed by table. A swizzle's threads each write blocks, a
-    /// deswizzle's each a band of 64 image rows, a block's band at a time; each whole band of
-    /// a block is one of a few copies, made ready once.
+    /// deswizzle's each a band of image rows, a block's band at a time; every whole band of
+    /// a block is one copy, made ready once.
     fn placed<E: Element>(
         &self,
         unit: [usize; 2],
@@ -311,10 +312,19 @@ impl Slice {
         };
         let destination_len = dst.len() / texel;
         // Each block a band of `band_rows` image rows at a time: a swizzle's whole block
-        // (its own part of the tiled bytes), a deswizzle's fewer rows, for more threads.
+        // (its own part of the tiled bytes), a deswizzle's fewer rows, for more threads:
+        // rows of at most a part's bytes where the level is spread over threads.
         let band_rows = match direction {
             Direction::Swizzle => block,
-            Direction::Deswizzle => DESWIZZLE_ROWS.min(block),
+            Direction::Deswizzle => {
+                let mut rows = DESWIZZLE_ROWS.min(block);
+                if let Some(most) = part_bytes(options, dst.len()) {
+                    while rows * width * texel > most && rows > unit[0] {
+                        rows /= 2;
+                    }
+                }
+                rows
+            }
         };
         // The parts: a swizzle's blocks of the tiled bytes, a deswizzle's bands of image
         // rows. Each part on one thread; the threads are the parts'.
@@ -325,28 +335,40 @@ impl Slice {
         let one = part_options(options, dst.len(), parts);
         let per_band = band_rows / unit[0];
         let whole = [band_rows, block];
-        let grid = [band_rows / unit[0], block / sub];
-        // The copy of each whole band of a block, where the texels hold one.
-        let prepared: Vec<_> = match height >= band_rows && width >= block {
-            true => (0..block / band_rows)
-                .map(|band| {
-                    let starts = [&down[band * per_band..][..per_band], &along[..]];
-                    let frames = [linear, units_placed(unit, &grid, &starts)];
-                    prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
-                })
-                .collect::<Result<_, _>>()?,
-            false => Vec::new(),
+        let grid = [per_band, block / sub];
+        // Every band of a block is the first band's units moved by where its own first unit
+        // starts: a unit's start down the block is the sum of its band's first unit's and its
+        // own within the band (their rows' bits are disjoint, and `spread` adds over disjoint
+        // bits), so one copy made ready serves every whole band.
+        let prepared = match height >= band_rows && width >= block {
+            true => {
+                let starts = [&down[..per_band], &along[..]];
+                let frames = [linear, units_placed(unit, &grid, &starts)];
+                Some(prepare_tiles(
+                    one,
+                    kernels,
+                    direction,
+                    &whole,
+                    frames,
+                    destination_len,
+                )?)
+            }
+            false => None,
         };
         // Copies the band of a block whose first texel is `[y, x]` (inside the texels)
         // between `src` and `dst`: the block's tiled bytes, and the image from `[y, x]` on.
         let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
-            let band = y % block / band_rows;
+            let first = down[y % block / unit[0]] * texel;
+            let (src, dst) = match direction {
+                Direction::Swizzle => (src, &mut dst[first..]),
+                Direction::Deswizzle => (&src[first..], dst),
+            };
             let extents = [band_rows.min(height - y), block.min(width - x)];
-            if let (Some(prepared), true) = (prepared.get(band), extents == whole) {
+            if let (Some(prepared), true) = (&prepared, extents == whole) {
                 return prepared.run(src, dst);
             }
             let grid = [extents[0].div_ceil(unit[0]), extents[1].div_ceil(sub)];
-            let starts = [&down[band * per_band..][..grid[0]], &along[..grid[1]]];
+            let starts = [&down[..grid[0]], &along[..grid[1]]];
             let frames = [linear, units_placed(unit, &grid, &starts)];
             copy_tiles_framed(one, kernels, direction, &extents, frames, src, dst)
         };
