@@ -340,23 +340,16 @@ impl Slice {
         // starts: a unit's start down the block is the sum of its band's first unit's and its
         // own within the band (their rows' bits are disjoint, and `spread` adds over disjoint
         // bits), so one copy made ready serves every whole band.
-        let prepared = match height >= band_rows && width >= block {
-            true => {
+        let prepared = (height >= band_rows && width >= block)
+            .then(|| {
                 let starts = [&down[..per_band], &along[..]];
                 let frames = [linear, units_placed(unit, &grid, &starts)];
-                Some(prepare_tiles(
-                    one,
-                    kernels,
-                    direction,
-                    &whole,
-                    frames,
-                    destination_len,
-                )?)
-            }
-            false => None,
-        };
+                prepare_tiles(one, kernels, direction, &whole, frames, destination_len)
+            })
+            .transpose()?;
         // Copies the band of a block whose first texel is `[y, x]` (inside the texels)
-        // between `src` and `dst`: the block's tiled bytes, and the image from `[y, x]` on.
+        // between `src` and `dst`: the block's tiled bytes (from the band's first unit on),
+        // and the image from `[y, x]` on.
         let copy = |[y, x]: [usize; 2], src: &[u8], dst: &mut [u8]| {
             let first = down[y % block / unit[0]] * texel;
             let (src, dst) = match direction {
