@@ -29,7 +29,9 @@
 //! sub-tiles for a deswizzle, runs of tiles for a swizzle).
 
 use super::{Direction, Surface, TextureError, checked_product, unsupported};
-use super::{PreparedTiles, for_each_part, part_bytes, part_options, prepare_tiles, spread};
+use super::{
+    PreparedTiles, for_each_part, largest_divisor, part_bytes, part_options, prepare_tiles, spread,
+};
 use crate::kernel::{Element, Frame, GeneratedCode, Options, Plan};
 
 crate::layout! {
@@ -329,14 +331,6 @@ type PartKey<'a> = Box<dyn Fn(usize) -> [usize; 3] + Sync + 'a>;
 
 /// The source bytes a part reads.
 type PartSource<'a> = Box<dyn Fn(usize) -> std::ops::Range<usize> + Sync + 'a>;
-
-/// The largest divisor of `n` that `fits`, or 1.
-fn largest_divisor(n: usize, fits: impl Fn(usize) -> bool) -> usize {
-    (1..=n)
-        .rev()
-        .find(|&d| n.is_multiple_of(d) && fits(d))
-        .unwrap_or(1)
-}
 
 /// The copies of `parts` parts, one made ready by `prepare` for each distinct `key` among
 /// them, and which of them each part takes.

@@ -228,6 +228,15 @@ fn part_bytes(options: Options, bytes: usize) -> Option<usize> {
     (options.threads_for(bytes, usize::MAX) > 1).then_some(PART_BYTES)
 }
 
+/// The largest divisor of `n` that `fits`, or 1: how many of a level's rows or units a part
+/// holds where its bytes are bounded ([`part_bytes`]).
+fn largest_divisor(n: usize, fits: impl Fn(usize) -> bool) -> usize {
+    (1..=n)
+        .rev()
+        .find(|&d| n.is_multiple_of(d) && fits(d))
+        .unwrap_or(1)
+}
+
 /// A copy between a part of a level's linear bytes and its tiles, ready to run on bytes.
 struct PreparedTiles<'p, E>(PreparedCopy<'p, E>);
 

@@ -17,7 +17,8 @@
 use super::ps4::{DeswizzleMorton, SwizzleMorton};
 use super::{
     Direction, Surface, TextureError, checked_product, copy_slices, copy_tiles, copy_tiles_framed,
-    for_each_part, part_bytes, part_options, prepare_tiles, spread, unspread, unsupported,
+    for_each_part, largest_divisor, part_bytes, part_options, prepare_tiles, spread, unspread,
+    unsupported,
 };
 use crate::kernel::GeneratedCode;
 use crate::kernel::{Element, Frame, Options, Plan};
@@ -285,14 +286,19 @@ impl Slice {
         let (options, direction) = (self.options, self.direction);
         let ([height, width], side) = (self.extents, self.side);
         let texel = size_of::<E>();
+        // Whether a part of a level spread over threads holds `bytes`.
+        let most = part_bytes(options, dst.len());
+        let fits_part = |bytes: usize| most.is_none_or(|most| bytes <= most);
         // A swizzle spread over threads writes blocks of at most a part's bytes (of 16-byte
-        // texels, 128 × 128), where a 1024² level's sixteen of 256 × 256 were one a thread.
-        let mut block = BLOCK_SIDE.min(side);
-        if let (Direction::Swizzle, Some(most)) = (direction, part_bytes(options, dst.len())) {
-            while block * block * texel > most && block > unit[0].max(unit[1]) {
-                block /= 2;
-            }
-        }
+        // texels, 128 × 128), where a 1024² level's sixteen of 256 × 256 were one a thread;
+        // sides are powers of two, so their divisors are their halvings.
+        let block = match direction {
+            Direction::Swizzle => largest_divisor(BLOCK_SIDE.min(side), |block| {
+                fits_part(block * block * texel)
+            })
+            .max(unit[0].max(unit[1])),
+            Direction::Deswizzle => BLOCK_SIDE.min(side),
+        };
         let block_bytes = block * block * texel;
         let sub = unit[1];
         // Where a block's units start down and along it: their sub-tile's place in the
@@ -316,15 +322,10 @@ impl Slice {
         // rows of at most a part's bytes where the level is spread over threads.
         let band_rows = match direction {
             Direction::Swizzle => block,
-            Direction::Deswizzle => {
-                let mut rows = DESWIZZLE_ROWS.min(block);
-                if let Some(most) = part_bytes(options, dst.len()) {
-                    while rows * width * texel > most && rows > unit[0] {
-                        rows /= 2;
-                    }
-                }
-                rows
-            }
+            Direction::Deswizzle => largest_divisor(DESWIZZLE_ROWS.min(block), |rows| {
+                fits_part(rows * width * texel)
+            })
+            .max(unit[0]),
         };
         // The parts: a swizzle's blocks of the tiled bytes, a deswizzle's bands of image
         // rows. Each part on one thread; the threads are the parts'.
