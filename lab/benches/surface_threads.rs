@@ -1,7 +1,7 @@
 //! Where a texture surface's copy on all threads loses to the threaded memcpy of the same
-//! bytes (issue 49's "every texture platform on all cores"): the texture bench's 4096²
-//! surfaces, each copy and variants of it paired in time with `common::memcpy_threads` of
-//! its linear bytes (`common::paired`), with both sides' median times.
+//! bytes: the texture bench's 4096² surfaces, each copy and variants of it paired in time
+//! with `common::memcpy_threads` of its linear bytes (`common::paired`), with both sides'
+//! median times.
 //!
 //! Variants: the default options; stores forced cached or streaming; mip 0 alone; the
 //! levels past mip 0 alone (the surface of half the side and one mip fewer); the threads

@@ -360,7 +360,7 @@ fn naga_words(wgsl: &str, accesses: Option<Accesses>) -> Vec<u32> {
     }
 }
 
-/// `-- stream`: issue 25's designs a and b (`src/tc_stream.rs`), d (`src/tc_split.rs`,
+/// `-- stream`: the streaming designs a and b (`src/tc_stream.rs`), d (`src/tc_split.rs`,
 /// producer and consumer subgroups, run as SPIR-V; "a1s" is a1 on that route) and the
 /// library's kernel, on one harness (`tc_probe::run_and_time`, wall clock): each checked
 /// exact against the CPU at 256 × 256 × 128 (the whole of C) and at each timed shape (4096

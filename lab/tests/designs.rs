@@ -1,8 +1,8 @@
 //! The lab's GEMM designs without a GPU (the root's `tests/tensor_cores.rs` tests the
 //! library's kernels): design steps 1 and 9 (`tc_step1`, `tc_wide`: the library's code
 //! generator over other layouts) validated by naga and run on the CPU evaluator
-//! (`wgsl-eval`) against a CPU GEMM at odd sizes and at a tile multiple; issue 25's
-//! hand-written designs (`tc_stream`, `tc_split`) run exactly on the evaluator; and the
+//! (`wgsl-eval`) against a CPU GEMM at odd sizes and at a tile multiple; the hand-written
+//! streaming designs (`tc_stream`, `tc_split`) run exactly on the evaluator; and the
 //! workgroup-scope designs (`tc_cm2`) on the SPIR-V interpreter.
 
 use swizzle::gpu::TensorCores;
